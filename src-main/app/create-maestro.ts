@@ -1,0 +1,100 @@
+// The composition root used by both entries (Electron and headless): data dir, DB, pieces, profiles, Worker, and
+// `invoke`, the one door to every contract operation.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { OperationName, OpOutput } from '../../src-shared/contract';
+import { Store } from '../db/store';
+import type { Engine } from '../engine/piece-result';
+import { PieceCatalog } from '../engine/pieces/catalog';
+import { ProfileRegistry } from '../llm/profiles';
+import type { TaskContext } from '../tasks/context';
+import { resolveWorkspaceFolder } from '../tasks/create';
+import { JobAborts } from '../worker/aborts';
+import { Worker, type WorkerOptions } from '../worker/worker';
+import { dbFile } from '../workspace/paths';
+import { invoke } from './operations';
+
+export interface MaestroOptions {
+  dataDir: string;
+  /** Folder of the built-in pieces (the repository's pieces/ or the packaged app's resources). */
+  piecesDir: string;
+  version: string;
+  defaultWorkspace?: string | null;
+  env?: NodeJS.ProcessEnv;
+  /** better_sqlite3.node built for Electron's ABI, when running inside Electron. */
+  nativeBinding?: string;
+  /** The engine the Worker runs jobs with; without one no Worker starts and jobs wait in the queue. */
+  engine?: Engine;
+  worker?: Partial<Omit<WorkerOptions, 'store' | 'engine' | 'pieces' | 'aborts' | 'dataDir'>>;
+}
+
+export class DataDirError extends Error {
+  constructor(dataDir: string, problem: string) {
+    super(`the data dir ${dataDir} ${problem}`);
+    this.name = new.target.name;
+  }
+}
+
+export interface Maestro {
+  readonly ctx: TaskContext;
+  readonly store: Store;
+  readonly worker: Worker | null;
+  invoke<N extends OperationName>(name: N, input: unknown): OpOutput<N>;
+  /** Starts the Worker (when there is an engine). */
+  start(): void;
+  /** Stops claiming, persists running jobs for the next start, closes the DB. */
+  close(): Promise<void>;
+}
+
+export function prepareDataDir(dataDir: string): string {
+  const resolved = path.resolve(dataDir);
+  try {
+    fs.mkdirSync(resolved, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new DataDirError(resolved, `cannot be created: ${(error as Error).message}`);
+  }
+  if (!fs.statSync(resolved).isDirectory()) throw new DataDirError(resolved, 'is not a folder');
+  try {
+    fs.accessSync(resolved, fs.constants.W_OK | fs.constants.R_OK);
+  } catch {
+    throw new DataDirError(resolved, 'is not readable and writable');
+  }
+  return resolved;
+}
+
+export function createMaestro(options: MaestroOptions): Maestro {
+  const dataDir = prepareDataDir(options.dataDir);
+  const defaultWorkspace = options.defaultWorkspace ? resolveWorkspaceFolder(options.defaultWorkspace) : null;
+  const store = Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });
+  const ctx: TaskContext = {
+    store,
+    pieces: new PieceCatalog(options.piecesDir),
+    profiles: ProfileRegistry.fromEnv(options.env ?? process.env),
+    aborts: new JobAborts(),
+    dataDir,
+    defaultWorkspace,
+    version: options.version,
+  };
+  const worker = options.engine
+    ? new Worker({ ...options.worker, store, engine: options.engine, pieces: ctx.pieces, aborts: ctx.aborts, dataDir })
+    : null;
+  const unsubscribe = store.subscribe((event) => {
+    if (event.type === 'job.changed' && (event.job.status === 'queued' || event.job.status === 'retry')) worker?.poke();
+  });
+  let closed = false;
+
+  return {
+    ctx,
+    store,
+    worker,
+    invoke: (name, input) => invoke(ctx, name, input),
+    start: () => worker?.start(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await worker?.stop();
+      unsubscribe();
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,73 @@
+// The implementation of every contract operation, and `invoke`: validate the input with the contract's schema,
+// then run the operation. IPC and HTTP both call `invoke`, so no transport can skip validation.
+import {
+  type Contract,
+  contract,
+  type OperationName,
+  type OpOutput,
+  type OpParsedInput,
+} from '../../src-shared/contract';
+import { type ErrorIssue, MaestroError } from '../../src-shared/errors';
+import { summarize } from '../engine/pieces/catalog';
+import { cancelTask } from '../tasks/cancel';
+import { addComment } from '../tasks/comment';
+import type { TaskContext } from '../tasks/context';
+import { continueTask } from '../tasks/continue';
+import { createTask } from '../tasks/create';
+import { decidePackageRequest, decideToolRequest } from '../tasks/decide';
+import {
+  getTask,
+  getTranscript,
+  listPackageRequests,
+  listTasks,
+  listToolRequests,
+  requireTask,
+} from '../tasks/queries';
+
+export type Operations = { [N in OperationName]: (ctx: TaskContext, input: OpParsedInput<N>) => OpOutput<N> };
+
+export const operations: Operations = {
+  health: (ctx) => ({ ok: true, version: ctx.version }),
+  listPieces: (ctx) => {
+    const { pieces, errors } = ctx.pieces.load(ctx.defaultWorkspace);
+    return { pieces: pieces.map(summarize), errors };
+  },
+  createTask,
+  listTasks,
+  getTask,
+  addComment,
+  continueTask,
+  cancelTask,
+  listToolRequests,
+  decideToolRequest,
+  listPackageRequests,
+  decidePackageRequest,
+  getTranscript,
+  getUsage: (ctx, { taskId }) => {
+    requireTask(ctx, taskId);
+    // LlmCall accounting arrives with the engine (issue 3); until then every job has used nothing.
+    const zero = { llmCalls: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
+    return { total: zero, jobs: ctx.store.jobs.listForTask(taskId).map((j) => ({ jobId: j.id, usage: zero })) };
+  },
+};
+
+export function parseInput<N extends OperationName>(name: N, raw: unknown): OpParsedInput<N> {
+  const schema = (contract as Contract)[name].input;
+  const parsed = schema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const issues: ErrorIssue[] = parsed.error.issues.map((i) => ({
+      path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+      message: i.message,
+    }));
+    const summary = issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
+    throw new MaestroError('invalid_input', `invalid input for ${name}: ${summary}`, issues);
+  }
+  return parsed.data as OpParsedInput<N>;
+}
+
+/** Validates `raw` against the operation's schema and runs it. Throws MaestroError for the caller's mistakes. */
+export function invoke<N extends OperationName>(ctx: TaskContext, name: N, raw: unknown): OpOutput<N> {
+  if (!Object.hasOwn(operations, name)) throw new MaestroError('not_found', `no operation named ${String(name)}`);
+  const input = parseInput(name, raw);
+  return (operations[name] as (ctx: TaskContext, input: OpParsedInput<N>) => OpOutput<N>)(ctx, input);
+}

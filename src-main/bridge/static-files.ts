@@ -1,0 +1,40 @@
+// Serves the built renderer at / (no token needed: the page reads it from the URL fragment).
+import fs from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import path from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+
+/** True when it answered; false when `pathname` names no file under `root`. */
+export function serveStatic(root: string, pathname: string, res: ServerResponse): boolean {
+  const relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+  const file = path.resolve(root, relative);
+  if (file !== root && !file.startsWith(root + path.sep)) return false;
+  let data: Buffer;
+  try {
+    data = fs.readFileSync(file);
+  } catch {
+    return false;
+  }
+  res.writeHead(200, {
+    'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-cache',
+  });
+  res.end(data);
+  return true;
+}

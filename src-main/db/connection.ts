@@ -1,0 +1,41 @@
+// Opens the SQLite file with the house settings (WAL, busy_timeout, foreign keys) and migrates it.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { migrate } from './migrations';
+
+export interface OpenOptions {
+  /** Path of a better_sqlite3.node built for the running ABI (Electron builds its own). */
+  nativeBinding?: string;
+  busyTimeoutMs?: number;
+}
+
+export class DatabaseOpenError extends Error {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    super(`cannot open the MAESTRO database at ${file}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = new.target.name;
+  }
+}
+
+export function openDatabase(file: string, options: OpenOptions = {}): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    // Touches the header: a file that is not a database fails here, with its path in the message.
+    db.pragma('schema_version');
+    db.pragma('journal_mode = WAL');
+    // WAL + NORMAL: a committed transaction survives a killed process; fsync happens at checkpoints.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    return db;
+  } catch (error) {
+    db?.close();
+    throw new DatabaseOpenError(file, error);
+  }
+}

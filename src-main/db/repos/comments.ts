@@ -1,0 +1,71 @@
+// Repository of the comments table, including the interjections still waiting for delivery to a running job.
+import type { Database } from 'better-sqlite3';
+import type { Comment, CommentAuthor, CommentKind } from '../../../src-shared/entities';
+import { iso, newId } from '../ids';
+
+interface CommentRow {
+  id: string;
+  task_id: string;
+  job_id: string | null;
+  author: CommentAuthor;
+  kind: CommentKind;
+  body: string;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+const rowToComment = (r: CommentRow): Comment => ({
+  id: r.id,
+  taskId: r.task_id,
+  jobId: r.job_id,
+  author: r.author,
+  kind: r.kind,
+  body: r.body,
+  createdAt: iso(r.created_at),
+});
+
+export interface NewComment {
+  taskId: string;
+  jobId: string | null;
+  author: CommentAuthor;
+  kind: CommentKind;
+  body: string;
+}
+
+export function createCommentsRepo(db: Database) {
+  const insert = db.prepare(
+    `INSERT INTO comments (id, task_id, job_id, author, kind, body, created_at)
+     VALUES (@id, @taskId, @jobId, @author, @kind, @body, @createdAt) RETURNING *`,
+  );
+  const byTask = db.prepare<[string], CommentRow>(
+    'SELECT * FROM comments WHERE task_id = ? ORDER BY created_at, rowid',
+  );
+  const byJob = db.prepare<[string], CommentRow>('SELECT * FROM comments WHERE job_id = ? ORDER BY created_at, rowid');
+  const undelivered = db.prepare<[string], CommentRow>(
+    `SELECT * FROM comments WHERE job_id = ? AND kind = 'interjection' AND delivered_at IS NULL ORDER BY created_at, rowid`,
+  );
+  const markDelivered = db.prepare<[number, string]>(
+    'UPDATE comments SET delivered_at = ? WHERE id = ? AND delivered_at IS NULL',
+  );
+
+  return {
+    insert(comment: NewComment, now = Date.now()): Comment {
+      return rowToComment(insert.get({ ...comment, id: newId('cmt'), createdAt: now }) as CommentRow);
+    },
+    listForTask(taskId: string): Comment[] {
+      return byTask.all(taskId).map(rowToComment);
+    },
+    listForJob(jobId: string): Comment[] {
+      return byJob.all(jobId).map(rowToComment);
+    },
+    /** Interjections of a job not yet handed to the model, in arrival order. */
+    undeliveredInterjections(jobId: string): Comment[] {
+      return undelivered.all(jobId).map(rowToComment);
+    },
+    /** Compare-and-set: true only for the caller that marks it first, so no interjection is delivered twice. */
+    markDelivered(id: string, now = Date.now()): boolean {
+      return markDelivered.run(now, id).changes === 1;
+    },
+  };
+}
+export type CommentsRepo = ReturnType<typeof createCommentsRepo>;

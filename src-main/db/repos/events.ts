@@ -1,0 +1,51 @@
+// Repository of the events table: the append-only log behind SSE (seq = SSE id) and the activity timeline.
+import type { Database } from 'better-sqlite3';
+import type { MaestroEvent, NewEvent } from '../../../src-shared/events';
+import { iso } from '../ids';
+
+interface EventRow {
+  seq: number;
+  ts: number;
+  type: string;
+  task_id: string;
+  job_id: string | null;
+  payload: string;
+}
+
+const rowToEvent = (r: EventRow): MaestroEvent =>
+  ({
+    ...JSON.parse(r.payload),
+    seq: r.seq,
+    ts: iso(r.ts),
+    type: r.type,
+    taskId: r.task_id,
+    jobId: r.job_id,
+  }) as MaestroEvent;
+
+export function createEventsRepo(db: Database) {
+  const insert = db.prepare(
+    'INSERT INTO events (ts, type, task_id, job_id, payload) VALUES (@ts, @type, @taskId, @jobId, @payload) RETURNING seq',
+  );
+  const after = db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
+  const afterForTask = db.prepare<[string, number, number], EventRow>(
+    'SELECT * FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+  );
+  const last = db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM events');
+
+  return {
+    append(event: NewEvent, now = Date.now()): MaestroEvent {
+      const { type, taskId, jobId, ...rest } = event;
+      const { seq } = insert.get({ ts: now, type, taskId, jobId, payload: JSON.stringify(rest) }) as { seq: number };
+      return { ...event, seq, ts: iso(now) } as MaestroEvent;
+    },
+    /** Events with seq > `seq`, oldest first, optionally of one task. */
+    since(seq: number, taskId?: string, limit = 1000): MaestroEvent[] {
+      const rows = taskId ? afterForTask.all(taskId, seq, limit) : after.all(seq, limit);
+      return rows.map(rowToEvent);
+    },
+    lastSeq(): number {
+      return last.get()?.seq ?? 0;
+    },
+  };
+}
+export type EventsRepo = ReturnType<typeof createEventsRepo>;

@@ -1,0 +1,250 @@
+// Repository of the jobs table: inserts, compare-and-set status changes checked against the state machine,
+// the atomic claim (retry-due first, then queued, one running job per task), heartbeats and stale recovery.
+import type { Database, Statement } from 'better-sqlite3';
+import type { Job, JobStatus, WaitReason } from '../../../src-shared/entities';
+import { iso, isoOrNull, newId } from '../ids';
+import { assertTransition } from '../job-state';
+
+export type InvokeKind = 'UserSend' | 'Notify' | 'PodEvent' | 'SystemReminder' | 'Wakeup';
+
+interface JobRow {
+  id: string;
+  task_id: string;
+  created_at: number;
+  updated_at: number;
+  status: JobStatus;
+  wait_reason: WaitReason | null;
+  piece_id: string;
+  profile: string | null;
+  resume_movement: string | null;
+  ask_count: number;
+  attempt: number;
+  next_retry_at: number | null;
+  continued_from_job_id: string | null;
+  parent_job_id: string | null;
+  pending_invoke: InvokeKind | null;
+  worker_id: string | null;
+  heartbeat_at: number | null;
+  started_at: number | null;
+  finished_at: number | null;
+  error: string | null;
+  result: string | null;
+}
+
+/** A job as the Worker and engine see it: the contract's Job plus the fields only main needs. */
+export interface JobRecord extends Job {
+  /** The Invoke the next run must open (null: the run continues the current Invoke range, e.g. after an approval). */
+  pendingInvoke: InvokeKind | null;
+}
+
+const rowToJob = (r: JobRow): JobRecord => ({
+  id: r.id,
+  taskId: r.task_id,
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
+  status: r.status,
+  waitReason: r.wait_reason,
+  pieceId: r.piece_id,
+  profile: r.profile,
+  resumeMovement: r.resume_movement,
+  askCount: r.ask_count,
+  attempt: r.attempt,
+  nextRetryAt: isoOrNull(r.next_retry_at),
+  continuedFromJobId: r.continued_from_job_id,
+  parentJobId: r.parent_job_id,
+  workerId: r.worker_id,
+  heartbeatAt: isoOrNull(r.heartbeat_at),
+  error: r.error,
+  result: r.result,
+  pendingInvoke: r.pending_invoke,
+});
+
+/** The public Job of the contract, without main-only fields. */
+export const toJob = ({ pendingInvoke: _pendingInvoke, ...job }: JobRecord): Job => job;
+
+export interface NewJob {
+  taskId: string;
+  pieceId: string;
+  profile: string | null;
+  pendingInvoke: InvokeKind;
+  resumeMovement?: string | null;
+  askCount?: number;
+  continuedFromJobId?: string | null;
+  parentJobId?: string | null;
+}
+
+/** Columns a status change may set besides status (undefined = leave as is). */
+export interface JobPatch {
+  waitReason?: WaitReason | null;
+  resumeMovement?: string | null;
+  askCount?: number;
+  attempt?: number;
+  nextRetryAt?: number | null;
+  workerId?: string | null;
+  heartbeatAt?: number | null;
+  finishedAt?: number | null;
+  error?: string | null;
+  result?: string | null;
+  pendingInvoke?: InvokeKind | null;
+}
+
+const PATCH_COLUMNS: Record<keyof JobPatch, string> = {
+  waitReason: 'wait_reason',
+  resumeMovement: 'resume_movement',
+  askCount: 'ask_count',
+  attempt: 'attempt',
+  nextRetryAt: 'next_retry_at',
+  workerId: 'worker_id',
+  heartbeatAt: 'heartbeat_at',
+  finishedAt: 'finished_at',
+  error: 'error',
+  result: 'result',
+  pendingInvoke: 'pending_invoke',
+};
+
+const TERMINAL = `('succeeded', 'failed', 'cancelled')`;
+
+export interface ClaimFilter {
+  workerId: string;
+  /** Profiles this worker serves; null serves every job. */
+  profiles: readonly (string | null)[] | null;
+}
+
+export function createJobsRepo(db: Database) {
+  const insert = db.prepare(
+    `INSERT INTO jobs (id, task_id, created_at, updated_at, status, piece_id, profile, resume_movement, ask_count,
+       continued_from_job_id, parent_job_id, pending_invoke)
+     VALUES (@id, @taskId, @now, @now, 'queued', @pieceId, @profile, @resumeMovement, @askCount,
+       @continuedFromJobId, @parentJobId, @pendingInvoke) RETURNING *`,
+  );
+  const byId = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
+  const byTask = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE task_id = ? ORDER BY created_at, rowid');
+  const latest = db.prepare<[string], JobRow>(
+    'SELECT * FROM jobs WHERE task_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1',
+  );
+  const children = db.prepare<[string], JobRow>(
+    'SELECT * FROM jobs WHERE parent_job_id = ? ORDER BY created_at, rowid',
+  );
+  const openDescendants = db.prepare<[string], JobRow>(
+    `WITH RECURSIVE d(id) AS (SELECT id FROM jobs WHERE parent_job_id = ?
+       UNION SELECT j.id FROM jobs j JOIN d ON j.parent_job_id = d.id)
+     SELECT * FROM jobs WHERE id IN (SELECT id FROM d) AND status NOT IN ${TERMINAL} ORDER BY created_at, rowid`,
+  );
+  const openChildren = db.prepare<[string], { n: number }>(
+    `SELECT count(*) AS n FROM jobs WHERE parent_job_id = ? AND status NOT IN ${TERMINAL}`,
+  );
+
+  // The claim is one UPDATE … WHERE status = … so two workers (or processes) can never both win a job;
+  // NOT EXISTS(running job of the same task) is the per-task lock.
+  const claimSql = (from: 'retry' | 'queued', filtered: boolean) => `
+    UPDATE jobs SET status = 'running', worker_id = @workerId, heartbeat_at = @now, updated_at = @now,
+      attempt = attempt + 1, started_at = @now, next_retry_at = NULL
+    WHERE status = '${from}' AND id = (
+      SELECT j.id FROM jobs j
+      WHERE j.status = '${from}' ${from === 'retry' ? 'AND j.next_retry_at <= @now' : ''}
+        ${filtered ? `AND coalesce(j.profile, '') IN (SELECT coalesce(value, '') FROM json_each(@profiles))` : ''}
+        AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r.task_id = j.task_id AND r.status = 'running')
+      ORDER BY ${from === 'retry' ? 'j.next_retry_at,' : ''} j.created_at, j.rowid LIMIT 1)
+    RETURNING *`;
+  const claims = {
+    retry: { all: db.prepare(claimSql('retry', false)), filtered: db.prepare(claimSql('retry', true)) },
+    queued: { all: db.prepare(claimSql('queued', false)), filtered: db.prepare(claimSql('queued', true)) },
+  };
+  const heartbeat = db.prepare<[number, number, string, string]>(
+    `UPDATE jobs SET heartbeat_at = ?, updated_at = ? WHERE id = ? AND status = 'running' AND worker_id = ?`,
+  );
+  const stale = db.prepare<[number], JobRow>(`SELECT * FROM jobs WHERE status = 'running' AND heartbeat_at < ?`);
+
+  const patchStatements = new Map<string, Statement>();
+  function patchStatement(keys: (keyof JobPatch)[]): Statement {
+    const key = keys.join(',');
+    let stmt = patchStatements.get(key);
+    if (!stmt) {
+      const sets = keys.map((k) => `${PATCH_COLUMNS[k]} = @${k}`);
+      stmt = db.prepare(
+        `UPDATE jobs SET status = @to, updated_at = @now${sets.map((s) => `, ${s}`).join('')}
+         WHERE id = @id AND status = @from AND (@owner IS NULL OR worker_id = @owner) RETURNING *`,
+      );
+      patchStatements.set(key, stmt);
+    }
+    return stmt;
+  }
+
+  const repo = {
+    insert(job: NewJob, now = Date.now()): JobRecord {
+      const row = insert.get({
+        id: newId('job'),
+        now,
+        taskId: job.taskId,
+        pieceId: job.pieceId,
+        profile: job.profile,
+        resumeMovement: job.resumeMovement ?? null,
+        askCount: job.askCount ?? 0,
+        continuedFromJobId: job.continuedFromJobId ?? null,
+        parentJobId: job.parentJobId ?? null,
+        pendingInvoke: job.pendingInvoke,
+      }) as JobRow;
+      return rowToJob(row);
+    },
+    get(id: string): JobRecord | undefined {
+      const row = byId.get(id);
+      return row && rowToJob(row);
+    },
+    listForTask(taskId: string): JobRecord[] {
+      return byTask.all(taskId).map(rowToJob);
+    },
+    latestForTask(taskId: string): JobRecord | undefined {
+      const row = latest.get(taskId);
+      return row && rowToJob(row);
+    },
+    children(parentJobId: string): JobRecord[] {
+      return children.all(parentJobId).map(rowToJob);
+    },
+    openDescendants(jobId: string): JobRecord[] {
+      return openDescendants.all(jobId).map(rowToJob);
+    },
+    openChildCount(jobId: string): number {
+      return (openChildren.get(jobId) as { n: number }).n;
+    },
+    /**
+     * Compare-and-set status change: applies only while the job is still in `from`. Throws for a change the state
+     * machine does not allow; returns undefined when the job has moved on (someone else won).
+     * Leaving waiting_human clears wait_reason; leaving retry clears next_retry_at. With `owner`, applies only while
+     * that worker still holds the job (a worker presumed dead cannot overwrite the job's next life).
+     */
+    transition(
+      id: string,
+      from: JobStatus,
+      to: JobStatus,
+      patch: JobPatch = {},
+      { owner = null, now = Date.now() }: { owner?: string | null; now?: number } = {},
+    ): JobRecord | undefined {
+      assertTransition(from, to);
+      const full: JobPatch = { ...patch };
+      if (to !== 'waiting_human') full.waitReason = null;
+      if (to !== 'retry') full.nextRetryAt = null;
+      if (['succeeded', 'failed', 'cancelled'].includes(to)) full.finishedAt ??= now;
+      const keys = (Object.keys(full) as (keyof JobPatch)[]).filter((k) => full[k] !== undefined).sort();
+      const row = patchStatement(keys).get({ ...full, id, from, to, now, owner }) as JobRow | undefined;
+      return row && rowToJob(row);
+    },
+    /** Claims the next job this worker may run: a retry whose time has come first, then the oldest queued job. */
+    claimNext(filter: ClaimFilter, now = Date.now()): JobRecord | undefined {
+      const params: Record<string, unknown> = { workerId: filter.workerId, now };
+      const variant = filter.profiles ? 'filtered' : 'all';
+      if (filter.profiles) params.profiles = JSON.stringify(filter.profiles);
+      const row = (claims.retry[variant].get(params) ?? claims.queued[variant].get(params)) as JobRow | undefined;
+      return row && rowToJob(row);
+    },
+    /** Refreshes a running job's heartbeat; false when the job is no longer running under this worker. */
+    heartbeat(id: string, workerId: string, now = Date.now()): boolean {
+      return heartbeat.run(now, now, id, workerId).changes === 1;
+    },
+    /** Running jobs whose heartbeat is older than `before`: their worker died. */
+    staleRunning(before: number): JobRecord[] {
+      return stale.all(before).map(rowToJob);
+    },
+  };
+  return repo;
+}
+export type JobsRepo = ReturnType<typeof createJobsRepo>;

@@ -1,0 +1,76 @@
+// Repository of the tasks table; Task.status is the latest job's status.
+import type { Database } from 'better-sqlite3';
+import type { JobStatus, Task } from '../../../src-shared/entities';
+import { iso } from '../ids';
+
+interface TaskRow {
+  id: string;
+  title: string;
+  instruction: string;
+  piece_id: string;
+  workspace_path: string;
+  workspace_kind: 'persistent' | 'ephemeral';
+  profile: string | null;
+  parent_task_id: string | null;
+  created_at: number;
+  status: JobStatus | null;
+}
+
+export interface NewTask {
+  id: string;
+  title: string;
+  instruction: string;
+  pieceId: string;
+  workspacePath: string;
+  workspaceKind: 'persistent' | 'ephemeral';
+  profile: string | null;
+  parentTaskId: string | null;
+  createdAt: number;
+}
+
+const rowToTask = (r: TaskRow): Task => ({
+  id: r.id,
+  title: r.title,
+  instruction: r.instruction,
+  pieceId: r.piece_id,
+  workspacePath: r.workspace_path,
+  profile: r.profile,
+  parentTaskId: r.parent_task_id,
+  createdAt: iso(r.created_at),
+  status: r.status,
+});
+
+const SELECT = `SELECT t.*, (SELECT j.status FROM jobs j WHERE j.task_id = t.id ORDER BY j.created_at DESC, j.rowid DESC LIMIT 1) AS status FROM tasks t`;
+
+export function createTasksRepo(db: Database) {
+  const insert = db.prepare(
+    `INSERT INTO tasks (id, title, instruction, piece_id, workspace_path, workspace_kind, profile, parent_task_id, created_at)
+     VALUES (@id, @title, @instruction, @pieceId, @workspacePath, @workspaceKind, @profile, @parentTaskId, @createdAt)`,
+  );
+  const byId = db.prepare<[string], TaskRow>(`${SELECT} WHERE t.id = ?`);
+  const all = db.prepare<[], TaskRow>(`${SELECT} ORDER BY t.created_at DESC, t.rowid DESC`);
+  const setPiece = db.prepare<[string, string]>('UPDATE tasks SET piece_id = ? WHERE id = ?');
+  const kind = db.prepare<[string], { workspace_kind: 'persistent' | 'ephemeral' }>(
+    'SELECT workspace_kind FROM tasks WHERE id = ?',
+  );
+
+  return {
+    insert(task: NewTask): void {
+      insert.run(task);
+    },
+    get(id: string): Task | undefined {
+      const row = byId.get(id);
+      return row && rowToTask(row);
+    },
+    list(): Task[] {
+      return all.all().map(rowToTask);
+    },
+    setPiece(id: string, pieceId: string): void {
+      setPiece.run(pieceId, id);
+    },
+    workspaceKind(id: string): 'persistent' | 'ephemeral' | undefined {
+      return kind.get(id)?.workspace_kind;
+    },
+  };
+}
+export type TasksRepo = ReturnType<typeof createTasksRepo>;

@@ -1,0 +1,102 @@
+// Repository of tool_requests: approval cards for tool calls the policy does not allow outright; decided by CAS.
+import type { Database } from 'better-sqlite3';
+import type { RequestStatus, ToolRequest } from '../../../src-shared/entities';
+import { iso, isoOrNull, newId } from '../ids';
+
+interface ToolRequestRow {
+  id: string;
+  task_id: string;
+  job_id: string;
+  call_id: string;
+  tool: string;
+  args_json: string;
+  summary: string;
+  status: RequestStatus;
+  scope: 'once' | 'task' | null;
+  created_at: number;
+  decided_at: number | null;
+}
+
+/** A tool request as the engine sees it: the public record plus the call's arguments. */
+export interface ToolRequestRecord extends ToolRequest {
+  args: unknown;
+}
+
+const rowToRequest = (r: ToolRequestRow): ToolRequestRecord => ({
+  id: r.id,
+  taskId: r.task_id,
+  jobId: r.job_id,
+  callId: r.call_id,
+  tool: r.tool,
+  summary: r.summary,
+  status: r.status,
+  scope: r.scope,
+  createdAt: iso(r.created_at),
+  decidedAt: isoOrNull(r.decided_at),
+  args: JSON.parse(r.args_json),
+});
+
+export const toToolRequest = ({ args: _args, ...request }: ToolRequestRecord): ToolRequest => request;
+
+export interface NewToolRequest {
+  callId: string;
+  tool: string;
+  args: unknown;
+  summary: string;
+}
+
+export function createToolRequestsRepo(db: Database) {
+  const insert = db.prepare(
+    `INSERT INTO tool_requests (id, task_id, job_id, call_id, tool, args_json, summary, status, created_at)
+     VALUES (@id, @taskId, @jobId, @callId, @tool, @argsJson, @summary, 'pending', @now) RETURNING *`,
+  );
+  const byId = db.prepare<[string], ToolRequestRow>('SELECT * FROM tool_requests WHERE id = ?');
+  const byTask = db.prepare<[string], ToolRequestRow>(
+    'SELECT * FROM tool_requests WHERE task_id = ? ORDER BY created_at, rowid',
+  );
+  const byJob = db.prepare<[string], ToolRequestRow>(
+    'SELECT * FROM tool_requests WHERE job_id = ? ORDER BY created_at, rowid',
+  );
+  const decide = db.prepare(
+    `UPDATE tool_requests SET status = @status, scope = @scope, decided_at = @now
+     WHERE id = @id AND status = 'pending' RETURNING *`,
+  );
+  const pendingCount = db.prepare<[string], { n: number }>(
+    `SELECT count(*) AS n FROM tool_requests WHERE job_id = ? AND status = 'pending'`,
+  );
+
+  return {
+    insert(taskId: string, jobId: string, request: NewToolRequest, now = Date.now()): ToolRequestRecord {
+      const row = insert.get({
+        id: newId('treq'),
+        taskId,
+        jobId,
+        callId: request.callId,
+        tool: request.tool,
+        argsJson: JSON.stringify(request.args ?? null),
+        summary: request.summary,
+        now,
+      }) as ToolRequestRow;
+      return rowToRequest(row);
+    },
+    get(id: string): ToolRequestRecord | undefined {
+      const row = byId.get(id);
+      return row && rowToRequest(row);
+    },
+    listForTask(taskId: string): ToolRequestRecord[] {
+      return byTask.all(taskId).map(rowToRequest);
+    },
+    listForJob(jobId: string): ToolRequestRecord[] {
+      return byJob.all(jobId).map(rowToRequest);
+    },
+    /** Compare-and-set pending → approved/denied; undefined when it was already decided. */
+    decide(id: string, status: 'approved' | 'denied', scope: 'once' | 'task' | null, now = Date.now()) {
+      const row = decide.get({ id, status, scope, now }) as ToolRequestRow | undefined;
+      return row && rowToRequest(row);
+    },
+    pendingCount(jobId: string): number {
+      return (pendingCount.get(jobId) as { n: number }).n;
+    },
+  };
+}
+export type ToolRequestsRepo = ReturnType<typeof createToolRequestsRepo>;

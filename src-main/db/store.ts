@@ -1,0 +1,83 @@
+// The Store: one connection, its repositories, transactions, and events that reach subscribers only after commit.
+import type { Database } from 'better-sqlite3';
+import type { MaestroEvent, NewEvent } from '../../src-shared/events';
+import { type OpenOptions, openDatabase } from './connection';
+import { createCommentsRepo } from './repos/comments';
+import { createEventsRepo } from './repos/events';
+import { createJobsRepo } from './repos/jobs';
+import { createPackageRequestsRepo } from './repos/package-requests';
+import { createTasksRepo } from './repos/tasks';
+import { createToolRequestsRepo } from './repos/tool-requests';
+
+export type EventListener = (event: MaestroEvent) => void;
+
+export class Store {
+  readonly tasks;
+  readonly jobs;
+  readonly comments;
+  readonly toolRequests;
+  readonly packageRequests;
+  readonly events;
+  private readonly listeners = new Set<EventListener>();
+  private pending: MaestroEvent[] | null = null;
+
+  constructor(readonly db: Database) {
+    this.tasks = createTasksRepo(db);
+    this.jobs = createJobsRepo(db);
+    this.comments = createCommentsRepo(db);
+    this.toolRequests = createToolRequestsRepo(db);
+    this.packageRequests = createPackageRequestsRepo(db);
+    this.events = createEventsRepo(db);
+  }
+
+  static open(file: string, options?: OpenOptions): Store {
+    return new Store(openDatabase(file, options));
+  }
+
+  /**
+   * Runs `fn` in one IMMEDIATE transaction (the write lock is taken up front, so reads inside it see the state the
+   * writes commit against). Events published inside reach listeners after the commit, and never on rollback.
+   */
+  transact<T>(fn: () => T): T {
+    if (this.pending) return fn();
+    this.pending = [];
+    let events: MaestroEvent[];
+    let result: T;
+    try {
+      result = this.db.transaction(fn).immediate();
+      events = this.pending;
+    } finally {
+      this.pending = null;
+    }
+    for (const event of events) this.dispatch(event);
+    return result;
+  }
+
+  /** Appends an event to the log; listeners get it now, or after the surrounding transaction commits. */
+  publish(event: NewEvent): MaestroEvent {
+    const stored = this.events.append(event);
+    if (this.pending) this.pending.push(stored);
+    else this.dispatch(stored);
+    return stored;
+  }
+
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  close(): void {
+    this.listeners.clear();
+    if (this.db.open) this.db.close();
+  }
+
+  private dispatch(event: MaestroEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        console.error('event listener failed:', error);
+      }
+    }
+  }
+}

@@ -1,0 +1,16 @@
+// What task operations need from the composition root.
+import type { Store } from '../db/store';
+import type { PieceCatalog } from '../engine/pieces/catalog';
+import type { ProfileRegistry } from '../llm/profiles';
+import type { JobAborts } from '../worker/aborts';
+
+export interface TaskContext {
+  store: Store;
+  pieces: PieceCatalog;
+  profiles: ProfileRegistry;
+  aborts: JobAborts;
+  dataDir: string;
+  /** --workspace: the folder of tasks created without one; null → an ephemeral folder per task. */
+  defaultWorkspace: string | null;
+  version: string;
+}

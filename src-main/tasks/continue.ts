@@ -1,0 +1,47 @@
+// POST /tasks/:id/continue: a new job after a terminal one, carrying a handoff and continuedFromJobId (the engine
+// replays the transcript for it).
+import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
+import { isTerminal } from '../../src-shared/entities';
+import { MaestroError } from '../../src-shared/errors';
+import { toJob } from '../db/repos/jobs';
+import type { TaskContext } from './context';
+import { invalid } from './errors';
+import { insertJob, postComment } from './job-lifecycle';
+import { requireTask } from './queries';
+
+export const DEFAULT_HANDOFF = 'Continue the task from where the previous job left off.';
+
+export function continueTask(ctx: TaskContext, input: OpParsedInput<'continueTask'>): OpOutput<'continueTask'> {
+  const { store } = ctx;
+  const task = requireTask(ctx, input.taskId);
+  const pieceId = input.pieceId ?? task.pieceId;
+  if (!ctx.pieces.get(pieceId, task.workspacePath)) throw invalid('pieceId', `no piece named ${pieceId}`);
+  return store.transact(() => {
+    const previous = store.jobs.latestForTask(task.id);
+    if (!previous || !isTerminal(previous.status)) {
+      throw new MaestroError(
+        'job_not_terminal',
+        previous
+          ? `the latest job ${previous.id} is ${previous.status}; continue once it has ended`
+          : 'the task has no job to continue from',
+      );
+    }
+    if (pieceId !== task.pieceId) store.tasks.setPiece(task.id, pieceId);
+    const job = insertJob(store, {
+      taskId: task.id,
+      pieceId,
+      profile: task.profile,
+      pendingInvoke: 'UserSend',
+      continuedFromJobId: previous.id,
+      askCount: previous.askCount,
+    });
+    postComment(store, {
+      taskId: task.id,
+      jobId: job.id,
+      author: 'user',
+      kind: 'handoff',
+      body: input.instruction ?? DEFAULT_HANDOFF,
+    });
+    return { job: toJob(job) };
+  });
+}

@@ -1,0 +1,85 @@
+// POST /tasks: validate, resolve piece, profile and workspace, then write task + instruction comment + queued job
+// in one transaction.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
+import { newId } from '../db/ids';
+import { toJob } from '../db/repos/jobs';
+import { writeFileAtomic } from '../workspace/atomic-write';
+import { ephemeralWorkspace, runtimeDir } from '../workspace/paths';
+import type { TaskContext } from './context';
+import { invalid } from './errors';
+import { insertJob, postComment } from './job-lifecycle';
+
+export const DEFAULT_PIECE = 'default';
+
+/** An existing folder given by the caller, as its real path; anything else names the field. */
+export function resolveWorkspaceFolder(given: string): string {
+  if (!path.isAbsolute(given)) throw invalid('workspacePath', 'must be an absolute path');
+  let real: string;
+  try {
+    real = fs.realpathSync(given);
+  } catch {
+    throw invalid('workspacePath', `${given} does not exist`);
+  }
+  if (!fs.statSync(real).isDirectory()) throw invalid('workspacePath', `${given} is not a folder`);
+  return real;
+}
+
+export function createTask(ctx: TaskContext, input: OpParsedInput<'createTask'>): OpOutput<'createTask'> {
+  const taskId = newId('task');
+  const persistentFolder = input.workspacePath
+    ? resolveWorkspaceFolder(input.workspacePath)
+    : ctx.defaultWorkspace && resolveWorkspaceFolder(ctx.defaultWorkspace);
+
+  const pieceId = input.pieceId ?? DEFAULT_PIECE;
+  if (!ctx.pieces.get(pieceId, persistentFolder)) throw invalid('pieceId', `no piece named ${pieceId}`);
+
+  if (input.profile && !ctx.profiles.has(input.profile))
+    throw invalid('profile', `no LLM profile named ${input.profile}`);
+  const profile = input.profile ?? ctx.profiles.defaultName;
+
+  const names = new Set<string>();
+  for (const a of input.attachments ?? []) {
+    if (names.has(a.name)) throw invalid('attachments', `two attachments are named ${a.name}`);
+    names.add(a.name);
+  }
+
+  const workspacePath = persistentFolder || ephemeralWorkspace(ctx.dataDir, taskId);
+  const runDir = runtimeDir(ctx.dataDir, taskId);
+  try {
+    if (!persistentFolder) fs.mkdirSync(workspacePath, { recursive: true });
+    for (const a of input.attachments ?? []) {
+      writeFileAtomic(path.join(runDir, 'attachments', a.name), Buffer.from(a.data, 'base64'));
+    }
+    return ctx.store.transact(() => {
+      const createdAt = Date.now();
+      ctx.store.tasks.insert({
+        id: taskId,
+        title: input.title ?? titleFrom(input.instruction),
+        instruction: input.instruction,
+        pieceId,
+        workspacePath,
+        workspaceKind: persistentFolder ? 'persistent' : 'ephemeral',
+        profile,
+        parentTaskId: null,
+        createdAt,
+      });
+      const job = insertJob(ctx.store, { taskId, pieceId, profile, pendingInvoke: 'UserSend' });
+      postComment(ctx.store, { taskId, jobId: job.id, author: 'user', kind: 'instruction', body: input.instruction });
+      const task = ctx.store.tasks.get(taskId);
+      if (!task) throw new Error(`task ${taskId} vanished inside its own transaction`);
+      ctx.store.publish({ type: 'task.created', taskId, jobId: job.id, task });
+      return { task, job: toJob(job) };
+    });
+  } catch (error) {
+    fs.rmSync(runDir, { recursive: true, force: true });
+    if (!persistentFolder) fs.rmSync(workspacePath, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function titleFrom(instruction: string): string {
+  const line = instruction.trim().split('\n')[0] as string;
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}

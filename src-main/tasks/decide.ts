@@ -1,0 +1,79 @@
+// POST …/tool-requests/:rid/decide and …/package-requests/:rid/decide: compare-and-set decisions; once every request
+// of the parked job is decided, the job is queued again and resumes in the same movement.
+import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
+import type { RequestStatus } from '../../src-shared/entities';
+import { MaestroError } from '../../src-shared/errors';
+import type { JobRecord } from '../db/repos/jobs';
+import { toToolRequest } from '../db/repos/tool-requests';
+import type { TaskContext } from './context';
+import { notFound } from './errors';
+import { changeJob } from './job-lifecycle';
+import { requireTask } from './queries';
+
+interface Decidable {
+  taskId: string;
+  jobId: string;
+  status: RequestStatus;
+}
+
+function checkDecidable(
+  ctx: TaskContext,
+  request: Decidable | undefined,
+  taskId: string,
+  requestId: string,
+): JobRecord {
+  if (!request || request.taskId !== taskId) throw notFound('request', requestId);
+  const job = ctx.store.jobs.get(request.jobId) as JobRecord;
+  if (job.status === 'cancelled') throw new MaestroError('job_not_waiting', `job ${job.id} was cancelled`);
+  if (request.status !== 'pending')
+    throw new MaestroError('already_decided', `request ${requestId} is already ${request.status}`);
+  if (job.status !== 'waiting_human') {
+    throw new MaestroError('job_not_waiting', `job ${job.id} is ${job.status}, not waiting for this decision`);
+  }
+  return job;
+}
+
+/** Queues the parked job once none of its tool or package requests is pending. */
+function resumeIfAllDecided(ctx: TaskContext, job: JobRecord): void {
+  const { store } = ctx;
+  if (store.toolRequests.pendingCount(job.id) + store.packageRequests.pendingCount(job.id) > 0) return;
+  changeJob(store, job, 'queued');
+}
+
+export function decideToolRequest(
+  ctx: TaskContext,
+  input: OpParsedInput<'decideToolRequest'>,
+): OpOutput<'decideToolRequest'> {
+  const { store } = ctx;
+  requireTask(ctx, input.taskId);
+  return store.transact(() => {
+    const job = checkDecidable(ctx, store.toolRequests.get(input.requestId), input.taskId, input.requestId);
+    const approved = input.decision === 'approve';
+    const decided = store.toolRequests.decide(
+      input.requestId,
+      approved ? 'approved' : 'denied',
+      approved ? input.scope : null,
+    );
+    if (!decided) throw new MaestroError('already_decided', `request ${input.requestId} is already decided`);
+    const request = toToolRequest(decided);
+    store.publish({ type: 'tool_request.changed', taskId: input.taskId, jobId: job.id, request });
+    resumeIfAllDecided(ctx, job);
+    return { request };
+  });
+}
+
+export function decidePackageRequest(
+  ctx: TaskContext,
+  input: OpParsedInput<'decidePackageRequest'>,
+): OpOutput<'decidePackageRequest'> {
+  const { store } = ctx;
+  requireTask(ctx, input.taskId);
+  return store.transact(() => {
+    const job = checkDecidable(ctx, store.packageRequests.get(input.requestId), input.taskId, input.requestId);
+    const request = store.packageRequests.decide(input.requestId, input.decision === 'approve' ? 'approved' : 'denied');
+    if (!request) throw new MaestroError('already_decided', `request ${input.requestId} is already decided`);
+    store.publish({ type: 'package_request.changed', taskId: input.taskId, jobId: job.id, request });
+    resumeIfAllDecided(ctx, job);
+    return { request };
+  });
+}

@@ -1,0 +1,58 @@
+// Read-side task operations: list, get, requests, transcript, usage.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { OpOutput } from '../../src-shared/contract';
+import type { Task } from '../../src-shared/entities';
+import { toJob } from '../db/repos/jobs';
+import { toToolRequest } from '../db/repos/tool-requests';
+import { runtimeDir } from '../workspace/paths';
+import type { TaskContext } from './context';
+import { notFound } from './errors';
+
+export function requireTask(ctx: TaskContext, taskId: string): Task {
+  const task = ctx.store.tasks.get(taskId);
+  if (!task) throw notFound('task', taskId);
+  return task;
+}
+
+export const listTasks = (ctx: TaskContext): OpOutput<'listTasks'> => ({ tasks: ctx.store.tasks.list() });
+
+export function getTask(ctx: TaskContext, { taskId }: { taskId: string }): OpOutput<'getTask'> {
+  const task = requireTask(ctx, taskId);
+  return {
+    task,
+    jobs: ctx.store.jobs.listForTask(taskId).map(toJob),
+    comments: ctx.store.comments.listForTask(taskId),
+  };
+}
+
+export function listToolRequests(ctx: TaskContext, { taskId }: { taskId: string }): OpOutput<'listToolRequests'> {
+  requireTask(ctx, taskId);
+  return { requests: ctx.store.toolRequests.listForTask(taskId).map(toToolRequest) };
+}
+
+export function listPackageRequests(ctx: TaskContext, { taskId }: { taskId: string }): OpOutput<'listPackageRequests'> {
+  requireTask(ctx, taskId);
+  return { requests: ctx.store.packageRequests.listForTask(taskId) };
+}
+
+/** The transcript's entries as stored (replay shaping arrives with the engine); a torn last line is skipped. */
+export function getTranscript(ctx: TaskContext, { taskId }: { taskId: string }): OpOutput<'getTranscript'> {
+  requireTask(ctx, taskId);
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(runtimeDir(ctx.dataDir, taskId), 'transcript.jsonl'), 'utf8');
+  } catch {
+    return { entries: [] };
+  }
+  const entries: Record<string, unknown>[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      entries.push(JSON.parse(line));
+    } catch {
+      // A line torn by a crash mid-write: never fatal.
+    }
+  }
+  return { entries };
+}

@@ -1,0 +1,25 @@
+// Abort signals of the jobs running in this process, so a cancel reaches the running agent at once.
+export class JobAborts {
+  private readonly controllers = new Map<string, AbortController>();
+
+  register(jobId: string): AbortSignal {
+    const controller = new AbortController();
+    this.controllers.set(jobId, controller);
+    return controller.signal;
+  }
+
+  release(jobId: string): void {
+    this.controllers.delete(jobId);
+  }
+
+  /** True when the job was running here and is now told to stop. */
+  abort(jobId: string, reason: string): boolean {
+    const controller = this.controllers.get(jobId);
+    controller?.abort(new Error(reason));
+    return controller !== undefined;
+  }
+
+  abortAll(reason: string): void {
+    for (const controller of this.controllers.values()) controller.abort(new Error(reason));
+  }
+}

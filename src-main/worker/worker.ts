@@ -1,0 +1,236 @@
+// The Worker: polls for claimable jobs, runs each through the engine with a heartbeat and an abort signal, maps the
+// result to DB state, and sends jobs whose worker died (stale heartbeat) back to retry.
+
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { type JobRecord, toJob } from '../db/repos/jobs';
+import type { Store } from '../db/store';
+import type { Engine, PieceRunResult } from '../engine/piece-result';
+import type { PieceCatalog, PieceDefinition } from '../engine/pieces/catalog';
+import { changeJob } from '../tasks/job-lifecycle';
+import { runtimeDir } from '../workspace/paths';
+import type { JobAborts } from './aborts';
+import { handlePieceResult } from './handle-result';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
+
+export interface WorkerOptions {
+  store: Store;
+  engine: Engine;
+  pieces: PieceCatalog;
+  aborts: JobAborts;
+  dataDir: string;
+  workerId?: string;
+  /** Profiles this worker serves; null (default) serves every job. */
+  profiles?: readonly (string | null)[] | null;
+  /** Whether this worker can run the job with its piece (model/tool requirements); false → back to queued. */
+  serves?: (job: JobRecord, piece: PieceDefinition) => boolean;
+  concurrency?: number;
+  pollIntervalMs?: number;
+  heartbeatIntervalMs?: number;
+  staleAfterMs?: number;
+  retry?: RetryPolicy;
+}
+
+export interface RunningJob {
+  job: JobRecord;
+  done: Promise<JobRecord | undefined>;
+}
+
+const SHUTDOWN = 'the host is shutting down';
+
+export class Worker {
+  readonly id: string;
+  private readonly running = new Map<string, RunningJob>();
+  private pollTimer: NodeJS.Timeout | undefined;
+  private lastRecovery = 0;
+  private stopping = false;
+  private readonly o: Required<Omit<WorkerOptions, 'workerId' | 'serves' | 'profiles'>> &
+    Pick<WorkerOptions, 'serves' | 'profiles'>;
+
+  constructor(options: WorkerOptions) {
+    this.id = options.workerId ?? `worker_${randomBytes(6).toString('hex')}`;
+    this.o = {
+      concurrency: 1,
+      pollIntervalMs: 250,
+      heartbeatIntervalMs: 5_000,
+      staleAfterMs: 30_000,
+      retry: DEFAULT_RETRY_POLICY,
+      ...options,
+    };
+  }
+
+  get activeJobs(): number {
+    return this.running.size;
+  }
+
+  /** Recovers stale jobs, then polls until stopped. */
+  start(): void {
+    this.stopping = false;
+    this.recover();
+    this.poll();
+  }
+
+  /** Polls now (e.g. right after a job was queued or one ended) instead of at the next interval. */
+  poke(): void {
+    if (!this.stopping && this.pollTimer) this.schedule(0);
+  }
+
+  private readonly poll = (): void => {
+    if (this.stopping) return;
+    try {
+      if (Date.now() - this.lastRecovery > this.o.staleAfterMs / 2) this.recover();
+      while (this.processNext()) {}
+    } catch (error) {
+      console.error('worker poll failed:', error);
+    }
+    this.schedule(this.o.pollIntervalMs);
+  };
+
+  private schedule(ms: number): void {
+    clearTimeout(this.pollTimer);
+    this.pollTimer = setTimeout(this.poll, ms);
+  }
+
+  /**
+   * Stops claiming; running jobs are aborted and go back to retry at once, uncounted, so the next start resumes them.
+   * Resolves when every running job has been persisted.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
+    for (const id of this.running.keys()) this.o.aborts.abort(id, SHUTDOWN);
+    await this.idle();
+  }
+
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running.values()].map((r) => r.done));
+  }
+
+  /** Claims one job when there is capacity and starts it; undefined when nothing was claimable. */
+  processNext(): RunningJob | undefined {
+    if (this.stopping || this.running.size >= this.o.concurrency) return undefined;
+    const job = this.o.store.jobs.claimNext({ workerId: this.id, profiles: this.o.profiles ?? null });
+    if (!job) return undefined;
+    this.o.store.publish({ type: 'job.changed', taskId: job.taskId, jobId: job.id, job: toJob(job) });
+    const run: RunningJob = { job, done: this.executeJob(job) };
+    this.running.set(job.id, run);
+    void run.done.finally(() => {
+      this.running.delete(job.id);
+      this.poke();
+    });
+    return run;
+  }
+
+  /** Running jobs whose heartbeat went stale (their worker died) go back to retry, due now. */
+  recover(now = Date.now()): JobRecord[] {
+    this.lastRecovery = now;
+    const recovered: JobRecord[] = [];
+    for (const job of this.o.store.jobs.staleRunning(now - this.o.staleAfterMs)) {
+      const back = this.o.store.transact(() =>
+        changeJob(this.o.store, job, 'retry', {
+          nextRetryAt: now,
+          workerId: null,
+          error: `worker ${job.workerId} stopped responding; resuming`,
+        }),
+      );
+      if (back) recovered.push(back);
+    }
+    return recovered;
+  }
+
+  private async executeJob(job: JobRecord): Promise<JobRecord | undefined> {
+    const { store, aborts } = this.o;
+    const signal = aborts.register(job.id);
+    const heartbeat = setInterval(() => {
+      try {
+        if (!store.jobs.heartbeat(job.id, this.id)) aborts.abort(job.id, 'the job is no longer held by this worker');
+      } catch (error) {
+        console.error(`heartbeat of ${job.id} failed:`, error);
+      }
+    }, this.o.heartbeatIntervalMs);
+    heartbeat.unref();
+    try {
+      const prepared = this.prepare(job);
+      if (prepared.kind === 'requeue') {
+        return store.transact(() =>
+          changeJob(store, job, 'queued', { workerId: null, heartbeatAt: null, attempt: job.attempt - 1 }, this.id),
+        );
+      }
+      const result = prepared.kind === 'fatal' ? prepared.result : await this.runEngine(job, prepared, signal);
+      return this.finish(job, result, signal);
+    } catch (error) {
+      return this.finish(job, { kind: 'error', message: errorText(error), retryable: true }, signal);
+    } finally {
+      clearInterval(heartbeat);
+      aborts.release(job.id);
+    }
+  }
+
+  private prepare(
+    job: JobRecord,
+  ):
+    | { kind: 'run'; piece: PieceDefinition; workspacePath: string; runtimeDir: string }
+    | { kind: 'requeue' }
+    | { kind: 'fatal'; result: PieceRunResult } {
+    const { store, pieces, dataDir } = this.o;
+    const fatal = (message: string) => ({
+      kind: 'fatal' as const,
+      result: { kind: 'error' as const, message, retryable: false },
+    });
+    const task = store.tasks.get(job.taskId);
+    if (!task) return fatal(`task ${job.taskId} does not exist`);
+    if (!isFolder(task.workspacePath)) return fatal(`the workspace folder ${task.workspacePath} no longer exists`);
+    const persistent = store.tasks.workspaceKind(task.id) === 'persistent';
+    const loaded = pieces.load(persistent ? task.workspacePath : null);
+    const piece = loaded.pieces.find((p) => p.id === job.pieceId);
+    if (!piece) {
+      const broken = loaded.errors.map((e) => `${e.file}: ${e.message}`).join('; ');
+      return fatal(`piece ${job.pieceId} is not available${broken ? ` (${broken})` : ''}`);
+    }
+    if (this.o.serves && !this.o.serves(job, piece)) return { kind: 'requeue' };
+    const dir = runtimeDir(dataDir, task.id);
+    fs.mkdirSync(dir, { recursive: true });
+    return { kind: 'run', piece, workspacePath: task.workspacePath, runtimeDir: dir };
+  }
+
+  private async runEngine(
+    job: JobRecord,
+    prepared: { piece: PieceDefinition; workspacePath: string; runtimeDir: string },
+    signal: AbortSignal,
+  ): Promise<PieceRunResult> {
+    const task = this.o.store.tasks.get(job.taskId);
+    if (!task) return { kind: 'error', message: `task ${job.taskId} does not exist`, retryable: false };
+    return this.o.engine.runPiece({ job, task, signal, ...prepared });
+  }
+
+  private finish(job: JobRecord, result: PieceRunResult, signal: AbortSignal): JobRecord | undefined {
+    const { store } = this.o;
+    const shutdown = signal.aborted && (signal.reason as Error | undefined)?.message === SHUTDOWN;
+    if (shutdown && result.kind !== 'completed') {
+      // Not the job's fault: back to retry, due now, and this attempt does not count.
+      return store.transact(() =>
+        changeJob(
+          store,
+          job,
+          'retry',
+          { nextRetryAt: Date.now(), workerId: null, attempt: job.attempt - 1, error: SHUTDOWN },
+          this.id,
+        ),
+      );
+    }
+    return handlePieceResult(store, job, result, { workerId: this.id, retry: this.o.retry });
+  }
+}
+
+function isFolder(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

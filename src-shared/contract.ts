@@ -1,0 +1,206 @@
+// The one contract: every operation the renderer or an outside caller can invoke, with its input schema, output schema
+// and HTTP route. The preload facade, IPC handlers, HTTP routes and renderer client are all derived from this table.
+import { z } from 'zod';
+import { Comment, Job, PackageRequest, PieceLoadError, PieceSummary, Task, ToolRequest } from './entities';
+
+export const MIB = 1024 * 1024;
+export const ATTACHMENT_MAX_BYTES = 10 * MIB;
+export const ATTACHMENTS_TOTAL_MAX_BYTES = 25 * MIB;
+
+const Id = z.string().min(1).max(200);
+const NonBlank = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
+
+/** Decoded size of a base64 string, without decoding it. */
+export function base64Bytes(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.floor((data.length * 3) / 4) - padding;
+}
+
+export const Attachment = z
+  .object({
+    name: z
+      .string()
+      .min(1)
+      .max(255)
+      .refine((n) => !/[\\/]/.test(n) && n !== '.' && n !== '..', 'must be a plain file name'),
+    mediaType: z
+      .string()
+      .regex(/^(text\/[\w.+-]+|image\/(png|jpeg|gif|webp)|application\/json)$/, 'must be a text or image type'),
+    data: z
+      .string()
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64')
+      .refine((d) => base64Bytes(d) <= ATTACHMENT_MAX_BYTES, 'must be at most 10 MiB'),
+  })
+  .strict();
+
+export const Usage = z.object({
+  llmCalls: z.number().int(),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  cachedPromptTokens: z.number().int(),
+});
+export type Usage = z.infer<typeof Usage>;
+
+type Method = 'GET' | 'POST';
+
+export interface OperationDef<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  method: Method;
+  /** Path under /api/local; `:name` segments are taken from the input object. */
+  path: string;
+  /** HTTP status on success. */
+  status: 200 | 201;
+  input: I;
+  output: O;
+}
+
+const op = <I extends z.ZodType, O extends z.ZodType>(def: OperationDef<I, O>) => def;
+const empty = z.object({}).strict();
+const taskRef = z.object({ taskId: Id }).strict();
+
+export const contract = {
+  health: op({
+    method: 'GET',
+    path: '/health',
+    status: 200,
+    input: empty,
+    output: z.object({ ok: z.literal(true), version: z.string() }),
+  }),
+  listPieces: op({
+    method: 'GET',
+    path: '/pieces',
+    status: 200,
+    input: empty,
+    output: z.object({ pieces: z.array(PieceSummary), errors: z.array(PieceLoadError) }),
+  }),
+  createTask: op({
+    method: 'POST',
+    path: '/tasks',
+    status: 201,
+    input: z
+      .object({
+        instruction: NonBlank(100_000),
+        title: NonBlank(200).optional(),
+        pieceId: Id.optional(),
+        workspacePath: z.string().min(1).max(4096).optional(),
+        profile: Id.optional(),
+        attachments: z
+          .array(Attachment)
+          .max(20)
+          .refine(
+            (list) => list.reduce((sum, a) => sum + base64Bytes(a.data), 0) <= ATTACHMENTS_TOTAL_MAX_BYTES,
+            'must be at most 25 MiB in all',
+          )
+          .optional(),
+      })
+      .strict(),
+    output: z.object({ task: Task, job: Job }),
+  }),
+  listTasks: op({
+    method: 'GET',
+    path: '/tasks',
+    status: 200,
+    input: empty,
+    output: z.object({ tasks: z.array(Task) }),
+  }),
+  getTask: op({
+    method: 'GET',
+    path: '/tasks/:taskId',
+    status: 200,
+    input: taskRef,
+    output: z.object({ task: Task, jobs: z.array(Job), comments: z.array(Comment) }),
+  }),
+  addComment: op({
+    method: 'POST',
+    path: '/tasks/:taskId/comments',
+    status: 201,
+    input: z.object({ taskId: Id, body: NonBlank(100_000) }).strict(),
+    output: z.object({
+      comment: Comment,
+      disposition: z.enum(['interjection', 'reused_job', 'followup_job']),
+      job: Job.optional(),
+    }),
+  }),
+  continueTask: op({
+    method: 'POST',
+    path: '/tasks/:taskId/continue',
+    status: 201,
+    input: z.object({ taskId: Id, instruction: NonBlank(100_000).optional(), pieceId: Id.optional() }).strict(),
+    output: z.object({ job: Job }),
+  }),
+  cancelTask: op({
+    method: 'POST',
+    path: '/tasks/:taskId/cancel',
+    status: 200,
+    input: taskRef,
+    output: z.object({ job: Job }),
+  }),
+  listToolRequests: op({
+    method: 'GET',
+    path: '/tasks/:taskId/tool-requests',
+    status: 200,
+    input: taskRef,
+    output: z.object({ requests: z.array(ToolRequest) }),
+  }),
+  decideToolRequest: op({
+    method: 'POST',
+    path: '/tasks/:taskId/tool-requests/:requestId/decide',
+    status: 200,
+    input: z
+      .object({
+        taskId: Id,
+        requestId: Id,
+        decision: z.enum(['approve', 'deny']),
+        scope: z.enum(['once', 'task']).default('once'),
+      })
+      .strict(),
+    output: z.object({ request: ToolRequest }),
+  }),
+  listPackageRequests: op({
+    method: 'GET',
+    path: '/tasks/:taskId/package-requests',
+    status: 200,
+    input: taskRef,
+    output: z.object({ requests: z.array(PackageRequest) }),
+  }),
+  decidePackageRequest: op({
+    method: 'POST',
+    path: '/tasks/:taskId/package-requests/:requestId/decide',
+    status: 200,
+    input: z.object({ taskId: Id, requestId: Id, decision: z.enum(['approve', 'deny']) }).strict(),
+    output: z.object({ request: PackageRequest }),
+  }),
+  getTranscript: op({
+    method: 'GET',
+    path: '/tasks/:taskId/transcript',
+    status: 200,
+    input: taskRef,
+    output: z.object({ entries: z.array(z.record(z.string(), z.unknown())) }),
+  }),
+  getUsage: op({
+    method: 'GET',
+    path: '/tasks/:taskId/usage',
+    status: 200,
+    input: taskRef,
+    output: z.object({ total: Usage, jobs: z.array(z.object({ jobId: z.string(), usage: Usage })) }),
+  }),
+} as const;
+
+export type Contract = typeof contract;
+export type OperationName = keyof Contract;
+export const OPERATION_NAMES = Object.keys(contract) as OperationName[];
+export type OpInput<N extends OperationName> = z.input<Contract[N]['input']>;
+export type OpParsedInput<N extends OperationName> = z.output<Contract[N]['input']>;
+export type OpOutput<N extends OperationName> = z.infer<Contract[N]['output']>;
+
+/** IPC channel of an operation; the only place the channel string is formed. */
+export const ipcChannel = (name: OperationName): string => `maestro:${name}`;
+/** IPC channel on which main pushes events to the window. */
+export const IPC_EVENT_CHANNEL = 'maestro:event';
+export const API_PREFIX = '/api/local';
+export const EVENTS_PATH = '/events';
+
+/** Path parameters named in a route, e.g. ['taskId', 'requestId']. */
+export const pathParams = (path: string): string[] => [...path.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
+
+/** The typed API every transport offers: one async method per operation plus an event subscription. */
+export type MaestroApi = { [N in OperationName]: (input: OpInput<N>) => Promise<OpOutput<N>> };

@@ -1,0 +1,31 @@
+// Test support: temp dirs that clean themselves up, and a Maestro on a real SQLite file in one.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach } from 'vitest';
+import { createMaestro, type Maestro, type MaestroOptions } from '../src-main/app/create-maestro';
+
+export const PIECES_DIR = path.resolve(__dirname, '..', 'pieces');
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const fn of cleanups.splice(0).reverse()) await fn();
+});
+
+export function tempDir(prefix = 'maestro-test-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export function testMaestro(options: Partial<MaestroOptions> = {}): Maestro {
+  const maestro = createMaestro({
+    dataDir: options.dataDir ?? tempDir(),
+    piecesDir: PIECES_DIR,
+    version: 'test',
+    env: {},
+    ...options,
+  });
+  cleanups.push(() => maestro.close());
+  return maestro;
+}
