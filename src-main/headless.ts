@@ -1,6 +1,7 @@
 // Headless entry: the same core as the desktop app (DB, Worker, engine) with the HTTP bridge and the built renderer,
 // no Electron. `node out/main/headless.js --data-dir DIR [--port N] [--workspace DIR]`.
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { removeBridgeFile, writeBridgeFile } from './app/bridge-file';
@@ -29,8 +30,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be 0..65535, got ${values.port}`);
 
-  // out/main/headless.js → the app root holds pieces/ and out/renderer/.
-  const appRoot = path.resolve(__dirname, '..', '..');
+  const appRoot = findAppRoot(__dirname);
   const maestro = createMaestro({
     dataDir,
     piecesDir: path.join(appRoot, 'pieces'),
@@ -60,6 +60,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** The folder holding package.json and pieces/: two up from out/main/headless.js, one up from src-main/. */
+function findAppRoot(from: string): string {
+  for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'pieces'))) return dir;
+  }
+  throw new Error(`cannot find the app root (package.json and pieces/) above ${from}`);
 }
 
 main().catch((error: unknown) => {
