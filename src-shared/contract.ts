@@ -2,6 +2,7 @@
 // and HTTP route. The preload facade, IPC handlers, HTTP routes and renderer client are all derived from this table.
 import { z } from 'zod';
 import { Comment, Job, PackageRequest, PieceLoadError, PieceSummary, Task, ToolRequest } from './entities';
+import type { OperationName } from './operation-names';
 
 export const MIB = 1024 * 1024;
 export const ATTACHMENT_MAX_BYTES = 10 * MIB;
@@ -183,19 +184,14 @@ export const contract = {
     input: taskRef,
     output: z.object({ total: Usage, jobs: z.array(z.object({ jobId: z.string(), usage: Usage })) }),
   }),
-} as const;
+} as const satisfies { [N in OperationName]: OperationDef };
 
 export type Contract = typeof contract;
-export type OperationName = keyof Contract;
-export const OPERATION_NAMES = Object.keys(contract) as OperationName[];
+export { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES, type OperationName } from './operation-names';
 export type OpInput<N extends OperationName> = z.input<Contract[N]['input']>;
 export type OpParsedInput<N extends OperationName> = z.output<Contract[N]['input']>;
 export type OpOutput<N extends OperationName> = z.infer<Contract[N]['output']>;
 
-/** IPC channel of an operation; the only place the channel string is formed. */
-export const ipcChannel = (name: OperationName): string => `maestro:${name}`;
-/** IPC channel on which main pushes events to the window. */
-export const IPC_EVENT_CHANNEL = 'maestro:event';
 export const API_PREFIX = '/api/local';
 export const EVENTS_PATH = '/events';
 

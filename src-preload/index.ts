@@ -1,0 +1,23 @@
+// The preload facade: exactly the contract's operations and one event subscription, derived from the contract.
+// No ipcRenderer, no generic channel access, no Node.
+import { contextBridge, type IpcRendererEvent, ipcRenderer } from 'electron';
+import type { MaestroEvent } from '../src-shared/events';
+import { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES } from '../src-shared/operation-names';
+import { PRELOAD_GLOBAL, type PreloadApi } from '../src-shared/preload-api';
+
+const operations = Object.fromEntries(
+  OPERATION_NAMES.map((name) => [name, (input: unknown) => ipcRenderer.invoke(ipcChannel(name), input)]),
+);
+
+const api = {
+  ...operations,
+  onEvent(listener: (event: MaestroEvent) => void) {
+    const handler = (_: IpcRendererEvent, event: MaestroEvent) => listener(event);
+    ipcRenderer.on(IPC_EVENT_CHANNEL, handler);
+    return () => {
+      ipcRenderer.removeListener(IPC_EVENT_CHANNEL, handler);
+    };
+  },
+} as PreloadApi;
+
+contextBridge.exposeInMainWorld(PRELOAD_GLOBAL, api);
