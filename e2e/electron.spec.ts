@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { _electron as electron, type ElectronApplication, expect, type Page, test } from '@playwright/test';
+import { type ElectronApplication, _electron as electron, expect, type Page, test } from '@playwright/test';
 import { OPERATION_NAMES } from '../src-shared/operation-names';
 
 const root = path.resolve(__dirname, '..');

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { removeBridgeFile, writeBridgeFile } from './app/bridge-file';
 import { createMaestro } from './app/create-maestro';
 import { VERSION } from './app/version';
-import { startBridge } from './bridge/server';
+import { type Bridge, startBridge } from './bridge/server';
 
 const USAGE = 'usage: node out/main/headless.js --data-dir DIR [--port N] [--workspace DIR]';
 
@@ -26,19 +26,25 @@ async function main(): Promise<void> {
   }
   const dataDir = values['data-dir'];
   if (!dataDir) throw new Error(`--data-dir is required\n${USAGE}`);
-  const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--port must be 0..65535, got ${values.port}`);
+  const port = parsePort(values.port);
+  const workspace = values.workspace === undefined ? null : path.resolve(values.workspace);
+  if (workspace !== null && !isFolder(workspace)) throw new Error(`--workspace ${workspace} is not an existing folder`);
 
   const appRoot = findAppRoot(__dirname);
   const maestro = createMaestro({
     dataDir,
     piecesDir: path.join(appRoot, 'pieces'),
     version: VERSION,
-    defaultWorkspace: values.workspace ? path.resolve(values.workspace) : null,
+    defaultWorkspace: workspace,
   });
   const token = randomBytes(32).toString('base64url');
-  const bridge = await startBridge({ maestro, token, port, staticDir: path.join(appRoot, 'out', 'renderer') });
+  let bridge: Bridge;
+  try {
+    bridge = await startBridge({ maestro, token, port, staticDir: path.join(appRoot, 'out', 'renderer') });
+  } catch (error) {
+    await maestro.close();
+    throw new Error(`cannot listen on 127.0.0.1:${port}: ${(error as Error).message}`);
+  }
   maestro.start();
   writeBridgeFile(maestro.ctx.dataDir, { url: bridge.url, token, pid: process.pid });
   console.log(`MAESTRO bridge listening on ${bridge.url}`);
@@ -60,6 +66,22 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+function parsePort(given: string | undefined): number {
+  if (given === undefined) return 0;
+  const port = /^\d{1,5}$/.test(given) ? Number(given) : Number.NaN;
+  if (!(port >= 0 && port <= 65535))
+    throw new Error(`--port must be a number from 0 to 65535, got "${given}"\n${USAGE}`);
+  return port;
+}
+
+function isFolder(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** The folder holding package.json and pieces/: two up from out/main/headless.js, one up from src-main/. */

@@ -2,6 +2,7 @@
 // and HTTP route. The preload facade, IPC handlers, HTTP routes and renderer client are all derived from this table.
 import { z } from 'zod';
 import { Comment, Job, PackageRequest, PieceLoadError, PieceSummary, Task, ToolRequest } from './entities';
+import { InvokeKind, UsageSums } from './events';
 import type { OperationName } from './operation-names';
 
 export const MIB = 1024 * 1024;
@@ -34,12 +35,7 @@ export const Attachment = z
   })
   .strict();
 
-export const Usage = z.object({
-  llmCalls: z.number().int(),
-  promptTokens: z.number().int(),
-  completionTokens: z.number().int(),
-  cachedPromptTokens: z.number().int(),
-});
+export const Usage = UsageSums;
 export type Usage = z.infer<typeof Usage>;
 
 type Method = 'GET' | 'POST';
@@ -182,7 +178,36 @@ export const contract = {
     path: '/tasks/:taskId/usage',
     status: 200,
     input: taskRef,
-    output: z.object({ total: Usage, jobs: z.array(z.object({ jobId: z.string(), usage: Usage })) }),
+    output: z.object({
+      total: Usage,
+      jobs: z.array(z.object({ jobId: z.string(), usage: Usage })),
+      invokes: z.array(
+        z.object({
+          seq: z.number().int(),
+          kind: InvokeKind,
+          jobId: z.string(),
+          ts: z.string(),
+          usage: Usage,
+          agentTurns: z.array(
+            z.object({
+              seq: z.number().int(),
+              usage: Usage,
+              llmCalls: z.array(
+                z.object({
+                  seq: z.number().int(),
+                  agentTurnSeq: z.number().int(),
+                  attempt: z.number().int(),
+                  outcome: z.string(),
+                  latencyMs: z.number().nullable(),
+                  ttftMs: z.number().nullable(),
+                  usage: Usage,
+                }),
+              ),
+            }),
+          ),
+        }),
+      ),
+    }),
   }),
 } as const satisfies { [N in OperationName]: OperationDef };
 

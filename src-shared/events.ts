@@ -1,8 +1,20 @@
-// The event union pushed to subscribers (IPC push, SSE); every persisted event has a strictly increasing seq.
+// The event union pushed to subscribers (IPC push, SSE). Persisted events have a strictly increasing seq (the SSE
+// id); transient ones (stream deltas) have seq 0 and are never replayed. New types are added; existing keep shape.
 import { z } from 'zod';
 import { Comment, Job, PackageRequest, Task, ToolRequest } from './entities';
 
 const base = { seq: z.number().int(), ts: z.string(), taskId: z.string(), jobId: z.string().nullable() };
+
+export const INVOKE_KINDS = ['UserSend', 'Notify', 'PodEvent', 'SystemReminder', 'Wakeup'] as const;
+export const InvokeKind = z.enum(INVOKE_KINDS);
+export type InvokeKind = z.infer<typeof InvokeKind>;
+
+export const UsageSums = z.object({
+  llmCalls: z.number().int(),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  cachedPromptTokens: z.number().int(),
+});
 
 export const MaestroEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('task.created'), task: Task }),
@@ -10,6 +22,37 @@ export const MaestroEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('comment.created'), comment: Comment }),
   z.object({ ...base, type: z.literal('tool_request.changed'), request: ToolRequest }),
   z.object({ ...base, type: z.literal('package_request.changed'), request: PackageRequest }),
+  z.object({ ...base, type: z.literal('InvokeStart'), kind: InvokeKind }),
+  z.object({ ...base, type: z.literal('TurnStart'), turnCount: z.number().int() }),
+  z.object({ ...base, type: z.literal('TurnEnd'), turnCount: z.number().int(), usage: UsageSums }),
+  z.object({ ...base, type: z.literal('LlmCallStart'), llmCallCount: z.number().int(), attempt: z.number().int() }),
+  z.object({
+    ...base,
+    type: z.literal('LlmCallEnd'),
+    llmCallCount: z.number().int(),
+    attempt: z.number().int(),
+    outcome: z.string(),
+    latencyMs: z.number(),
+    ttftMs: z.number().nullable(),
+    usage: UsageSums,
+    cachedPromptTokens: z.number().int(),
+  }),
+  z.object({ ...base, type: z.literal('movement.entered'), movement: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal('tool.finished'),
+    callId: z.string(),
+    name: z.string(),
+    ok: z.boolean(),
+    preview: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('stream.delta'),
+    text: z.string(),
+    reasoning: z.string(),
+    toolCalls: z.array(z.object({ index: z.number().int(), name: z.string().optional(), arguments: z.string() })),
+  }),
 ]);
 export type MaestroEvent = z.infer<typeof MaestroEvent>;
 export type MaestroEventType = MaestroEvent['type'];
@@ -17,3 +60,6 @@ export type MaestroEventType = MaestroEvent['type'];
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** An event before the event log has given it a seq and a timestamp. */
 export type NewEvent = DistributiveOmit<MaestroEvent, 'seq' | 'ts'>;
+
+/** Events that are pushed live but not stored (seq 0): streaming text and tool-call progress. */
+export const TRANSIENT_EVENT_TYPES: readonly MaestroEventType[] = ['stream.delta'];

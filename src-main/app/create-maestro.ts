@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { OperationName, OpOutput } from '../../src-shared/contract';
 import { Store } from '../db/store';
+import { createEngine } from '../engine/engine';
 import type { Engine } from '../engine/piece-result';
 import { PieceCatalog } from '../engine/pieces/catalog';
 import { ProfileRegistry } from '../llm/profiles';
@@ -23,8 +24,11 @@ export interface MaestroOptions {
   env?: NodeJS.ProcessEnv;
   /** better_sqlite3.node built for Electron's ABI, when running inside Electron. */
   nativeBinding?: string;
-  /** The engine the Worker runs jobs with; without one no Worker starts and jobs wait in the queue. */
-  engine?: Engine;
+  /**
+   * The engine the Worker runs jobs with, or how to make it from the store and profiles. Default: the Piece engine
+   * when an LLM profile is configured; without one no Worker starts and jobs wait in the queue.
+   */
+  engine?: Engine | ((core: { store: Store; profiles: ProfileRegistry }) => Engine);
   worker?: Partial<Omit<WorkerOptions, 'store' | 'engine' | 'pieces' | 'aborts' | 'dataDir'>>;
 }
 
@@ -48,12 +52,14 @@ export interface Maestro {
 
 export function prepareDataDir(dataDir: string): string {
   const resolved = path.resolve(dataDir);
+  if (fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory() === false) {
+    throw new DataDirError(resolved, 'is not a folder');
+  }
   try {
     fs.mkdirSync(resolved, { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new DataDirError(resolved, `cannot be created: ${(error as Error).message}`);
   }
-  if (!fs.statSync(resolved).isDirectory()) throw new DataDirError(resolved, 'is not a folder');
   try {
     fs.accessSync(resolved, fs.constants.W_OK | fs.constants.R_OK);
   } catch {
@@ -65,19 +71,38 @@ export function prepareDataDir(dataDir: string): string {
 export function createMaestro(options: MaestroOptions): Maestro {
   const dataDir = prepareDataDir(options.dataDir);
   const defaultWorkspace = options.defaultWorkspace ? resolveWorkspaceFolder(options.defaultWorkspace) : null;
+  // Everything that can fail on its own comes before the DB is opened, so a failure leaves nothing open.
+  const profiles = ProfileRegistry.fromEnv(options.env ?? process.env);
   const store = Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });
   const ctx: TaskContext = {
     store,
     pieces: new PieceCatalog(options.piecesDir),
-    profiles: ProfileRegistry.fromEnv(options.env ?? process.env),
+    profiles,
     aborts: new JobAborts(),
     dataDir,
     defaultWorkspace,
     version: options.version,
   };
-  const worker = options.engine
-    ? new Worker({ ...options.worker, store, engine: options.engine, pieces: ctx.pieces, aborts: ctx.aborts, dataDir })
-    : null;
+  let worker: Worker | null;
+  try {
+    const engine =
+      typeof options.engine === 'function'
+        ? options.engine({ store, profiles })
+        : (options.engine ?? (profiles.defaultName ? createEngine({ store, profiles }) : undefined));
+    worker = engine
+      ? new Worker({
+          ...options.worker,
+          store,
+          engine,
+          pieces: ctx.pieces,
+          aborts: ctx.aborts,
+          dataDir,
+        })
+      : null;
+  } catch (error) {
+    store.close();
+    throw error;
+  }
   const unsubscribe = store.subscribe((event) => {
     if (event.type === 'job.changed' && (event.job.status === 'queued' || event.job.status === 'retry')) worker?.poke();
   });

@@ -45,9 +45,7 @@ export const operations: Operations = {
   getTranscript,
   getUsage: (ctx, { taskId }) => {
     requireTask(ctx, taskId);
-    // LlmCall accounting arrives with the engine (issue 3); until then every job has used nothing.
-    const zero = { llmCalls: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
-    return { total: zero, jobs: ctx.store.jobs.listForTask(taskId).map((j) => ({ jobId: j.id, usage: zero })) };
+    return ctx.store.logEntries.usage(taskId);
   },
 };
 

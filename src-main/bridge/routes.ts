@@ -31,10 +31,21 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
       continue;
     }
     const params: Record<string, string> = {};
-    route.params.forEach((p, i) => {
-      params[p] = decodeURIComponent(m[i + 1] as string);
-    });
+    for (const [i, p] of route.params.entries()) {
+      const value = decodePart(m[i + 1] as string);
+      if (value === undefined) return { kind: 'none' };
+      params[p] = value;
+    }
     return { kind: 'found', route, params };
   }
-  return allowed.length > 0 ? { kind: 'wrong_method', allowed } : { kind: 'none' };
+  return allowed.length > 0 ? { kind: 'wrong_method', allowed: [...new Set(allowed)].sort() } : { kind: 'none' };
+}
+
+/** A percent-decoded path segment; undefined when its encoding is malformed. */
+function decodePart(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }

@@ -10,6 +10,7 @@ import { matchRoute } from './routes';
 import { streamEvents } from './sse';
 import { serveStatic } from './static-files';
 
+/** 25 MiB of attachments is ~33.4 MiB of base64, plus the rest of the JSON. */
 export const MAX_BODY_BYTES = 40 * 1024 * 1024;
 
 export interface BridgeOptions {
@@ -27,68 +28,92 @@ export interface Bridge {
 }
 
 export async function startBridge(options: BridgeOptions): Promise<Bridge> {
-  const expected = Buffer.from(`Bearer ${options.token}`);
+  if (options.token.length < 16) throw new Error('the bridge token must be at least 16 characters');
+  const expected = Buffer.from(options.token);
+  // Error messages may quote what the caller sent (a path, an id); the token never goes back out.
+  const fail = (res: ServerResponse, error: MaestroError) => sendError(res, error, options.token);
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error) => {
       console.error('bridge request failed:', error);
-      if (!res.headersSent) sendError(res, new MaestroError('internal', 'internal error'));
+      if (!res.headersSent) fail(res, new MaestroError('internal', 'internal error'));
       else res.destroy();
     });
   });
   let port = 0;
 
-  const authorized = (req: IncomingMessage, url: URL): boolean => {
+  /** The bearer token of the request: the Authorization header, or `?token=` on the event stream only. */
+  const givenToken = (req: IncomingMessage, url: URL): string | undefined => {
     const header = req.headers.authorization;
-    const given = header
-      ? Buffer.from(header)
-      : url.pathname === API_PREFIX + EVENTS_PATH && url.searchParams.has('token')
-        ? Buffer.from(`Bearer ${url.searchParams.get('token')}`)
-        : undefined;
-    return given !== undefined && given.length === expected.length && timingSafeEqual(given, expected);
+    if (header !== undefined) return /^Bearer +(\S+) *$/i.exec(header)?.[1];
+    return url.pathname === API_PREFIX + EVENTS_PATH ? (url.searchParams.get('token') ?? undefined) : undefined;
+  };
+  const authorized = (req: IncomingMessage, url: URL): boolean => {
+    const token = givenToken(req, url);
+    if (token === undefined) return false;
+    const given = Buffer.from(token);
+    return given.length === expected.length && timingSafeEqual(given, expected);
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // DNS rebinding: only our own loopback names are served.
-    const host = req.headers.host ?? '';
+    const host = (req.headers.host ?? '').toLowerCase();
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
-      return sendError(res, new MaestroError('forbidden', 'unexpected Host header'));
+      return fail(res, new MaestroError('forbidden', 'unexpected Host header'));
     }
-    const url = new URL(req.url ?? '/', `http://${host}`);
+    const url = requestUrl(req.url);
+    if (!url) return fail(res, new MaestroError('invalid_input', 'malformed request target'));
     if (!url.pathname.startsWith(`${API_PREFIX}/`)) {
       if (req.method === 'GET' && options.staticDir && serveStatic(options.staticDir, url.pathname, res)) return;
-      return sendError(res, new MaestroError('not_found', `nothing at ${url.pathname}`));
+      return fail(res, new MaestroError('not_found', 'nothing here'));
     }
-    if (!authorized(req, url)) return sendError(res, new MaestroError('unauthorized', 'missing or wrong bearer token'));
+    if (!authorized(req, url)) {
+      res.setHeader('www-authenticate', 'Bearer');
+      return fail(res, new MaestroError('unauthorized', 'missing or wrong bearer token'));
+    }
 
     const pathname = url.pathname.slice(API_PREFIX.length);
-    if (pathname === EVENTS_PATH && req.method === 'GET') return streamEvents(options.maestro.store, req, res, url);
-    const match = matchRoute(req.method ?? 'GET', pathname);
-    if (match.kind === 'none')
-      return sendError(res, new MaestroError('not_found', `no route ${req.method} ${pathname}`));
-    if (match.kind === 'wrong_method') {
-      res.setHeader('allow', match.allowed.join(', '));
-      return sendError(res, new MaestroError('method_not_allowed', `${req.method} is not allowed on ${pathname}`));
+    if (pathname === EVENTS_PATH) {
+      if (req.method === 'GET') return streamEvents(options.maestro.store, req, res, url);
+      res.setHeader('allow', 'GET');
+      return fail(res, new MaestroError('method_not_allowed', `${req.method} is not allowed on ${pathname}`));
     }
     try {
+      const match = matchRoute(req.method ?? 'GET', pathname);
+      if (match.kind === 'none') throw new MaestroError('not_found', `no route ${req.method} ${pathname}`);
+      if (match.kind === 'wrong_method') {
+        res.setHeader('allow', match.allowed.join(', '));
+        throw new MaestroError('method_not_allowed', `${req.method} is not allowed on ${pathname}`);
+      }
       const body = req.method === 'GET' ? {} : await readJson(req);
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw new MaestroError('invalid_input', 'the body must be a JSON object');
+        throw new MaestroError('invalid_input', 'the body must be a JSON object', [
+          { path: [], message: 'must be a JSON object' },
+        ]);
       }
       for (const name of match.route.params) {
-        if (name in body) throw new MaestroError('invalid_input', `${name} belongs in the path, not the body`);
+        if (Object.hasOwn(body, name)) {
+          throw new MaestroError('invalid_input', `${name} belongs in the path, not the body`, [
+            { path: [name], message: 'belongs in the path, not the body' },
+          ]);
+        }
       }
-      const output = options.maestro.invoke(match.route.name, { ...body, ...match.params });
+      // Awaited so an operation that becomes async still answers with its value.
+      const output = await options.maestro.invoke(match.route.name, { ...body, ...match.params });
       sendJson(res, match.route.status, output);
     } catch (error) {
-      if (error instanceof MaestroError) return sendError(res, error);
+      if (error instanceof MaestroError) return fail(res, error);
       throw error;
     }
   }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
+  server.on('error', (error) => console.error('bridge server error:', error));
   port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -101,28 +126,57 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   };
 }
 
+/** The request target as a URL; only origin-form (`/path?query`) is accepted. */
+function requestUrl(target: string | undefined): URL | undefined {
+  if (!target?.startsWith('/')) return undefined;
+  try {
+    // A fixed base: `//x/y` stays a path instead of naming a host.
+    return new URL(`http://127.0.0.1${target}`);
+  } catch {
+    return undefined;
+  }
+}
+
 function readJson(req: IncomingMessage): Promise<unknown> {
   return new Promise((resolve, reject) => {
+    const tooLarge = () => new MaestroError('payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+    const declared = Number(req.headers['content-length']);
+    if (declared > MAX_BODY_BYTES) {
+      // Drain what the client sends so it can read the answer; the connection is not reused.
+      req.resume();
+      return reject(tooLarge());
+    }
     const chunks: Buffer[] = [];
     let size = 0;
+    let done = false;
     req.on('data', (chunk: Buffer) => {
+      if (done) return;
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        reject(new MaestroError('payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`));
-        req.removeAllListeners('data');
-        req.resume();
-        return;
+        done = true;
+        chunks.length = 0;
+        return reject(tooLarge());
       }
       chunks.push(chunk);
     });
-    req.on('error', reject);
+    req.on('error', (error) => {
+      done = true;
+      reject(error);
+    });
     req.on('end', () => {
+      if (done) return;
+      done = true;
       const text = Buffer.concat(chunks).toString('utf8');
       if (text.trim() === '') return resolve({});
       try {
         resolve(JSON.parse(text));
-      } catch (error) {
-        reject(new MaestroError('invalid_input', `the body is not valid JSON: ${(error as Error).message}`));
+      } catch {
+        // The parser's message quotes the body, which may hold anything: never echo it.
+        reject(
+          new MaestroError('invalid_input', 'the body is not valid JSON', [
+            { path: [], message: 'must be valid JSON' },
+          ]),
+        );
       }
     });
   });
@@ -135,11 +189,12 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
+    ...(status === 413 ? { connection: 'close' } : {}),
   });
   res.end(body);
 }
 
-function sendError(res: ServerResponse, error: MaestroError): void {
+function sendError(res: ServerResponse, error: MaestroError, secret: string): void {
   const body: { error: ErrorBody } = { error: error.toBody() };
-  sendJson(res, ERROR_STATUS[error.code], body);
+  sendJson(res, ERROR_STATUS[error.code], JSON.parse(JSON.stringify(body).replaceAll(secret, '[token]')));
 }

@@ -4,46 +4,74 @@ import type { MaestroEvent } from '../../src-shared/events';
 import type { Store } from '../db/store';
 
 const KEEPALIVE_MS = 15_000;
+const PAGE = 500;
+
+export const sseFrame = (event: MaestroEvent): string => `id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`;
+
+/** Last-Event-ID (header, or `?lastEventId=` for clients that cannot set it); undefined when absent or not a seq. */
+function lastEventId(req: IncomingMessage, url: URL): number | undefined {
+  const raw = String(req.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? '').trim();
+  return /^\d+$/.test(raw) ? Number(raw) : undefined;
+}
 
 export function streamEvents(store: Store, req: IncomingMessage, res: ServerResponse, url: URL): void {
-  const taskId = url.searchParams.get('taskId') ?? undefined;
-  const lastHeader = req.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? '';
-  const parsedLast = Number.parseInt(String(lastHeader), 10);
-  // A new subscriber without Last-Event-ID starts at the present.
-  let lastSent = Number.isFinite(parsedLast) && parsedLast >= 0 ? parsedLast : store.events.lastSeq();
+  const taskId = url.searchParams.get('taskId') || undefined;
+  const head = store.events.lastSeq();
+  // Without Last-Event-ID a subscriber starts at the present; an id beyond the log (another data dir) as well.
+  let lastSent = Math.min(lastEventId(req, url) ?? head, head);
 
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
+    'cache-control': 'no-store, no-transform',
     connection: 'keep-alive',
     'x-content-type-options': 'nosniff',
   });
   res.write('retry: 1000\n\n');
 
-  const send = (event: MaestroEvent) => {
-    if (event.seq <= lastSent || (taskId && event.taskId !== taskId)) return;
-    lastSent = event.seq;
-    res.write(`id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`);
+  // The event log is the source: a notification only says "something after lastSent may exist", and what is sent
+  // is read back from the log in seq order. So an event dispatched out of order (a listener that publishes while
+  // another event is being dispatched) or during the replay is neither skipped nor sent twice.
+  let closed = false;
+  // Backpressure: a page read from the log is written whole; while the socket's buffer is then full, no further
+  // page is read, and 'drain' resumes where it stopped. At most one page waits in memory per slow client.
+  let draining = false;
+  const pull = () => {
+    while (!closed && !draining) {
+      const page = store.events.since(lastSent, taskId, PAGE);
+      let full = false;
+      for (const event of page) {
+        lastSent = event.seq;
+        full = !res.write(sseFrame(event)) || full;
+      }
+      if (full) {
+        draining = true;
+        res.once('drain', () => {
+          draining = false;
+          pull();
+        });
+      }
+      if (page.length < PAGE) return;
+    }
   };
-
-  // Subscribe before replaying so nothing committed in between is missed; `send` drops what was already sent.
-  const buffered: MaestroEvent[] = [];
-  let replaying = true;
-  const unsubscribe = store.subscribe((event) => (replaying ? buffered.push(event) : send(event)));
-  for (;;) {
-    const page = store.events.since(lastSent, taskId, 500);
-    for (const event of page) send(event);
-    if (page.length < 500) break;
-  }
-  replaying = false;
-  for (const event of buffered) send(event);
+  const unsubscribe = store.subscribe((event) => {
+    if (closed || (taskId && event.taskId !== taskId)) return;
+    // A transient event (seq 0: stream deltas) is not in the log: sent live, without an id, so that Last-Event-ID
+    // keeps naming the last persisted event. No pull here (it may be dispatched inside an open transaction), and
+    // dropped while persisted events wait to be sent, so it never overtakes them; the log has the final state.
+    if (event.seq <= 0) {
+      if (!draining) res.write(`data: ${JSON.stringify(event)}\n\n`);
+    } else if (event.seq > lastSent) pull();
+  });
+  pull();
 
   const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
   keepalive.unref();
   const close = () => {
+    closed = true;
     clearInterval(keepalive);
     unsubscribe();
   };
   req.on('close', close);
+  res.on('close', close);
   res.on('error', close);
 }

@@ -17,21 +17,32 @@ const TYPES: Record<string, string> = {
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
-/** True when it answered; false when `pathname` names no file under `root`. */
+/** True when it answered; false when `pathname` names no file under `root` (or names one outside it). */
 export function serveStatic(root: string, pathname: string, res: ServerResponse): boolean {
-  const relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
-  const file = path.resolve(root, relative);
-  if (file !== root && !file.startsWith(root + path.sep)) return false;
+  const base = path.resolve(root);
+  let relative: string;
+  try {
+    relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+  } catch {
+    return false;
+  }
+  if (relative.includes('\0')) return false;
+  const file = path.resolve(base, relative);
+  if (!file.startsWith(base + path.sep)) return false;
   let data: Buffer;
   try {
+    // The real path too: a symlink inside the folder must not lead out of it.
+    if (!fs.realpathSync(file).startsWith(fs.realpathSync(base) + path.sep)) return false;
     data = fs.readFileSync(file);
   } catch {
     return false;
   }
   res.writeHead(200, {
     'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+    'content-length': data.length,
     'content-security-policy': CONTENT_SECURITY_POLICY,
     'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-cache',
   });

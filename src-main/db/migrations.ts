@@ -7,6 +7,7 @@ import {
   REQUEST_STATUSES,
   WAIT_REASONS,
 } from '../../src-shared/entities';
+import { INVOKE_KINDS } from '../../src-shared/events';
 
 const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
 
@@ -41,7 +42,7 @@ export const MIGRATIONS: readonly string[] = [
     next_retry_at INTEGER,
     continued_from_job_id TEXT REFERENCES jobs(id),
     parent_job_id TEXT REFERENCES jobs(id),
-    pending_invoke TEXT CHECK (pending_invoke IN ('UserSend', 'Notify', 'PodEvent', 'SystemReminder', 'Wakeup')),
+    pending_invoke TEXT CHECK (pending_invoke IN (${list(INVOKE_KINDS)})),
     worker_id TEXT,
     heartbeat_at INTEGER,
     started_at INTEGER,
@@ -110,6 +111,31 @@ export const MIGRATIONS: readonly string[] = [
     payload TEXT NOT NULL
   ) STRICT;
   CREATE INDEX events_by_task ON events(task_id, seq);
+  `,
+  // 2: the Invoke/Turn/LlmCall log, one flat sequence per database; LlmCall rows carry their usage.
+  `
+  CREATE TABLE log_entries (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    task_id TEXT NOT NULL REFERENCES tasks(id),
+    job_id TEXT NOT NULL REFERENCES jobs(id),
+    kind TEXT NOT NULL CHECK (kind IN ('Invoke', 'UserTurn', 'AgentTurn', 'LlmCall', 'ToolTurn', 'SystemTurn')),
+    invoke_seq INTEGER,
+    agent_turn_seq INTEGER,
+    ts INTEGER NOT NULL,
+    invoke_kind TEXT CHECK (invoke_kind IN (${list(INVOKE_KINDS)})),
+    body TEXT,
+    attempt INTEGER,
+    outcome TEXT,
+    prompt_tokens INTEGER,
+    completion_tokens INTEGER,
+    cached_prompt_tokens INTEGER,
+    latency_ms INTEGER,
+    ttft_ms INTEGER,
+    CHECK ((kind = 'Invoke') = (invoke_kind IS NOT NULL)),
+    CHECK ((kind = 'LlmCall') = (attempt IS NOT NULL))
+  ) STRICT;
+  CREATE INDEX log_entries_by_task ON log_entries(task_id, seq);
+  CREATE INDEX log_entries_invokes ON log_entries(task_id, seq) WHERE kind = 'Invoke';
   `,
 ];
 

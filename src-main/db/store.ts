@@ -5,6 +5,7 @@ import { type OpenOptions, openDatabase } from './connection';
 import { createCommentsRepo } from './repos/comments';
 import { createEventsRepo } from './repos/events';
 import { createJobsRepo } from './repos/jobs';
+import { createLogEntriesRepo } from './repos/log-entries';
 import { createPackageRequestsRepo } from './repos/package-requests';
 import { createTasksRepo } from './repos/tasks';
 import { createToolRequestsRepo } from './repos/tool-requests';
@@ -18,6 +19,7 @@ export class Store {
   readonly toolRequests;
   readonly packageRequests;
   readonly events;
+  readonly logEntries;
   private readonly listeners = new Set<EventListener>();
   private pending: MaestroEvent[] | null = null;
 
@@ -28,6 +30,7 @@ export class Store {
     this.toolRequests = createToolRequestsRepo(db);
     this.packageRequests = createPackageRequestsRepo(db);
     this.events = createEventsRepo(db);
+    this.logEntries = createLogEntriesRepo(db);
   }
 
   static open(file: string, options?: OpenOptions): Store {
@@ -59,6 +62,11 @@ export class Store {
     if (this.pending) this.pending.push(stored);
     else this.dispatch(stored);
     return stored;
+  }
+
+  /** Pushes an event to listeners without storing it (seq 0): streaming deltas, never replayed. */
+  emitTransient(event: NewEvent): void {
+    this.dispatch({ ...event, seq: 0, ts: new Date().toISOString() } as MaestroEvent);
   }
 
   subscribe(listener: EventListener): () => void {

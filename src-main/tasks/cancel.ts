@@ -7,14 +7,20 @@ import { cancelJobTree } from './job-lifecycle';
 import { requireTask } from './queries';
 
 export function cancelTask(ctx: TaskContext, { taskId }: { taskId: string }): OpOutput<'cancelTask'> {
+  const { store } = ctx;
   const task = requireTask(ctx, taskId);
-  const latest = ctx.store.jobs.latestForTask(task.id);
-  if (!latest) throw new MaestroError('conflict', `task ${taskId} has no job to cancel`);
-  const cancelled = cancelJobTree(ctx.store, latest);
+  // Read and cancel in one IMMEDIATE transaction, so the job cannot change state between the two.
+  const { job, cancelled, descendants } = store.transact(() => {
+    const latest = store.jobs.latestForTask(task.id);
+    if (!latest) throw new MaestroError('conflict', `task ${taskId} has no job to cancel`);
+    const descendants = store.jobs.openDescendants(latest.id);
+    const cancelled = cancelJobTree(store, latest);
+    // Already terminal: cancel is idempotent and answers with the job as it is.
+    return { job: cancelled ?? latest, cancelled, descendants };
+  });
   if (cancelled) {
     ctx.aborts.abort(cancelled.id, 'cancelled by the user');
-    for (const child of ctx.store.jobs.children(cancelled.id)) ctx.aborts.abort(child.id, 'parent job cancelled');
+    for (const d of descendants) ctx.aborts.abort(d.id, 'parent job cancelled');
   }
-  // Already terminal (or it ended while we looked): cancel is idempotent and answers with the job as it is.
-  return { job: toJob(cancelled ?? (ctx.store.jobs.get(latest.id) as typeof latest)) };
+  return { job: toJob(job) };
 }

@@ -86,7 +86,6 @@ export function addComment(ctx: TaskContext, input: OpParsedInput<'addComment'>)
         return { comment, disposition: 'reused_job', job: toJob(job) };
       }
       case 'followup_job': {
-        if (gate.answer) changeJob(store, latest as JobRecord, 'succeeded', { result: 'answered' });
         // A succeeded job is done with its movement; after failed/cancelled the follow-up resumes where it stopped.
         const resumeMovement = latest && latest.status !== 'succeeded' ? latest.resumeMovement : null;
         const job = insertJob(store, {
@@ -96,7 +95,11 @@ export function addComment(ctx: TaskContext, input: OpParsedInput<'addComment'>)
           pendingInvoke: 'UserSend',
           resumeMovement: gate.answer ? latest?.resumeMovement : resumeMovement,
           askCount: latest?.askCount ?? 0,
+          // The answered subtask goes on in the follow-up: its parent keeps waiting for it, not for the ASK job.
+          parentJobId: gate.answer ? latest?.parentJobId : null,
         });
+        // Only now, with the follow-up open, may the ASK job end (ending it first would wake a waiting parent).
+        if (gate.answer) changeJob(store, latest as JobRecord, 'succeeded', { result: 'answered' });
         const comment = postComment(store, {
           taskId: task.id,
           jobId: job.id,

@@ -41,8 +41,13 @@ export function createTask(ctx: TaskContext, input: OpParsedInput<'createTask'>)
 
   const names = new Set<string>();
   for (const a of input.attachments ?? []) {
-    if (names.has(a.name)) throw invalid('attachments', `two attachments are named ${a.name}`);
-    names.add(a.name);
+    // Case-insensitive: on macOS and Windows the second file would overwrite the first.
+    const key = a.name.toLowerCase();
+    if (names.has(key)) throw invalid('attachments', `two attachments are named ${a.name}`);
+    names.add(key);
+    if ([...a.name].some((c) => c.charCodeAt(0) < 0x20)) throw invalid('attachments', `${a.name}: bad file name`);
+    // The schema checks the alphabet; a length that is not a multiple of 4 is truncated base64 too.
+    if (a.data.length % 4 !== 0) throw invalid('attachments', `${a.name}: data is not valid base64`);
   }
 
   const workspacePath = persistentFolder || ephemeralWorkspace(ctx.dataDir, taskId);

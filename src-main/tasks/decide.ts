@@ -37,7 +37,8 @@ function checkDecidable(
 function resumeIfAllDecided(ctx: TaskContext, job: JobRecord): void {
   const { store } = ctx;
   if (store.toolRequests.pendingCount(job.id) + store.packageRequests.pendingCount(job.id) > 0) return;
-  changeJob(store, job, 'queued');
+  // The decision resumes the parked run inside its Invoke: no new Invoke opens (P9.05).
+  changeJob(store, job, 'queued', { pendingInvoke: null });
 }
 
 export function decideToolRequest(

@@ -8,8 +8,9 @@ export class JobAborts {
     return controller.signal;
   }
 
-  release(jobId: string): void {
-    this.controllers.delete(jobId);
+  /** Forgets the job's controller; with `signal`, only when it is still that run's (a later run keeps its own). */
+  release(jobId: string, signal?: AbortSignal): void {
+    if (!signal || this.controllers.get(jobId)?.signal === signal) this.controllers.delete(jobId);
   }
 
   /** True when the job was running here and is now told to stop. */

@@ -1,3 +1,28 @@
+// Renderer entry: pick the transport (IPC in Electron, HTTP with the page token in a browser) and mount the app.
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { connect } from './api/client';
+import { createAppStore, StoreContext } from './store/store';
+import './styles.css';
 
-createRoot(document.getElementById('root') as HTMLElement).render(<h1>MAESTRO</h1>);
+const root = createRoot(document.getElementById('root') as HTMLElement);
+const choice = connect();
+
+if (choice.ok) {
+  const store = createAppStore(choice.client);
+  root.render(
+    <StrictMode>
+      <StoreContext value={store}>
+        <App />
+      </StoreContext>
+    </StrictMode>,
+  );
+} else {
+  root.render(
+    <main className="empty-view" data-testid="no-token">
+      <h1>MAESTRO</h1>
+      <p>{choice.reason}</p>
+    </main>,
+  );
+}

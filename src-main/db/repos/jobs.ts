@@ -2,10 +2,11 @@
 // the atomic claim (retry-due first, then queued, one running job per task), heartbeats and stale recovery.
 import type { Database, Statement } from 'better-sqlite3';
 import type { Job, JobStatus, WaitReason } from '../../../src-shared/entities';
+import type { InvokeKind } from '../../../src-shared/events';
 import { iso, isoOrNull, newId } from '../ids';
 import { assertTransition } from '../job-state';
 
-export type InvokeKind = 'UserSend' | 'Notify' | 'PodEvent' | 'SystemReminder' | 'Wakeup';
+export type { InvokeKind };
 
 interface JobRow {
   id: string;
@@ -153,6 +154,10 @@ export function createJobsRepo(db: Database) {
   const heartbeat = db.prepare<[number, number, string, string]>(
     `UPDATE jobs SET heartbeat_at = ?, updated_at = ? WHERE id = ? AND status = 'running' AND worker_id = ?`,
   );
+  const clearInvoke = db.prepare<[string]>('UPDATE jobs SET pending_invoke = NULL WHERE id = ?');
+  const setMovement = db.prepare<[string, number, string]>(
+    `UPDATE jobs SET resume_movement = ?, updated_at = ? WHERE id = ? AND status = 'running'`,
+  );
   const stale = db.prepare<[number], JobRow>(`SELECT * FROM jobs WHERE status = 'running' AND heartbeat_at < ?`);
 
   const patchStatements = new Map<string, Statement>();
@@ -220,6 +225,9 @@ export function createJobsRepo(db: Database) {
       { owner = null, now = Date.now() }: { owner?: string | null; now?: number } = {},
     ): JobRecord | undefined {
       assertTransition(from, to);
+      // The CHECKs would refuse these too; say which column is missing instead of a bare constraint failure.
+      if (to === 'waiting_human' && !patch.waitReason) throw new Error(`job ${id}: waiting_human needs a waitReason`);
+      if (to === 'retry' && patch.nextRetryAt == null) throw new Error(`job ${id}: retry needs a nextRetryAt`);
       const full: JobPatch = { ...patch };
       if (to !== 'waiting_human') full.waitReason = null;
       if (to !== 'retry') full.nextRetryAt = null;
@@ -239,6 +247,14 @@ export function createJobsRepo(db: Database) {
     /** Refreshes a running job's heartbeat; false when the job is no longer running under this worker. */
     heartbeat(id: string, workerId: string, now = Date.now()): boolean {
       return heartbeat.run(now, now, id, workerId).changes === 1;
+    },
+    /** The Invoke marker of this run is written: later runs of the job continue its Invoke range. */
+    clearPendingInvoke(id: string): void {
+      clearInvoke.run(id);
+    },
+    /** Records the movement a running job is in, so a crash or retry resumes there. */
+    setResumeMovement(id: string, movement: string, now = Date.now()): void {
+      setMovement.run(movement, now, id);
     },
     /** Running jobs whose heartbeat is older than `before`: their worker died. */
     staleRunning(before: number): JobRecord[] {

@@ -1,50 +1,14 @@
 // Loads Piece YAML files: built-in ones from pieces/, the workspace's own from .maestro/pieces/ (overriding by id).
+// MAESTRO's format and TAKT-style files are both accepted; a broken file is reported with file, line and field.
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { PieceLoadError, PieceSummary } from '../../../src-shared/entities';
+import { fromPieceFile, type PieceDefinition, PieceFile } from './schema';
+import { convertTakt, looksLikeTakt, TaktPieceFile } from './takt';
 
-const MovementFile = z.looseObject({
-  name: z.string().min(1),
-  description: z.string().default(''),
-  guidance: z.string().default(''),
-});
-
-const PieceFile = z
-  .looseObject({
-    id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be lowercase letters, digits, - or _'),
-    name: z.string().min(1),
-    description: z.string().default(''),
-    start_movement: z.string().optional(),
-    movements: z.array(MovementFile).min(1, 'must list at least one movement'),
-  })
-  .superRefine((piece, ctx) => {
-    const names = piece.movements.map((m) => m.name);
-    if (piece.start_movement && !names.includes(piece.start_movement)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['start_movement'],
-        message: `names no movement of this piece (movements: ${names.join(', ')})`,
-      });
-    }
-  });
-
-export interface MovementDefinition {
-  name: string;
-  description: string;
-  guidance: string;
-}
-
-export interface PieceDefinition {
-  id: string;
-  name: string;
-  description: string;
-  startMovement: string;
-  movements: MovementDefinition[];
-  file: string;
-  source: 'builtin' | 'workspace';
-}
+export type { MovementDefinition, PieceDefinition } from './schema';
 
 export type PieceLoad = { ok: true; piece: PieceDefinition } | { ok: false; error: PieceLoadError };
 
@@ -56,35 +20,39 @@ export function loadPieceFile(file: string, source: PieceDefinition['source']): 
   } catch (error) {
     return fail(`cannot read: ${(error as Error).message}`);
   }
-  const doc = YAML.parseDocument(text);
+  const doc = YAML.parseDocument(text, { prettyErrors: false });
   if (doc.errors.length > 0) {
     const e = doc.errors[0] as YAML.YAMLError;
     return fail(`line ${e.linePos?.[0]?.line ?? '?'}: ${e.message.split('\n')[0]}`);
   }
-  const parsed = PieceFile.safeParse(doc.toJS());
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
+  const raw: unknown = doc.toJS();
+  const describe = (issue: z.core.$ZodIssue, rawPath = issue.path) => {
     const field = issue.path.join('.');
-    const node = issue.path.length > 0 ? doc.getIn(issue.path, true) : undefined;
+    const node = rawPath.length > 0 ? doc.getIn(rawPath as (string | number)[], true) : undefined;
     const line =
       node && typeof node === 'object' && 'range' in node && Array.isArray(node.range)
         ? ` (line ${lineOf(text, node.range[0] as number)})`
         : '';
-    return fail(`${field || 'piece'}${line}: ${issue.message}`);
-  }
-  const p = parsed.data;
-  return {
-    ok: true,
-    piece: {
-      id: p.id,
-      name: p.name,
-      description: p.description,
-      startMovement: p.start_movement ?? (p.movements[0] as MovementDefinition).name,
-      movements: p.movements.map((m) => ({ name: m.name, description: m.description, guidance: m.guidance })),
-      file,
-      source,
-    },
+    return `${field || 'piece'}${line}: ${issue.message}`;
   };
+
+  if (looksLikeTakt(raw)) {
+    const takt = TaktPieceFile.safeParse(raw);
+    if (!takt.success) return fail(`TAKT piece: ${describe(takt.error.issues[0] as z.core.$ZodIssue)}`);
+    const converted = PieceFile.safeParse(convertTakt(takt.data, file));
+    if (!converted.success) {
+      // Field paths of the converted piece map back to the TAKT file's steps/movements.
+      const issue = converted.error.issues[0] as z.core.$ZodIssue;
+      const list = takt.data.steps ? 'steps' : 'movements';
+      const rawPath = issue.path.map((p) => (p === 'movements' ? list : p));
+      return fail(`TAKT piece (converted): ${describe({ ...issue, path: rawPath }, [])}`);
+    }
+    return { ok: true, piece: { ...fromPieceFile(converted.data, file, source), format: 'takt' } };
+  }
+
+  const parsed = PieceFile.safeParse(raw);
+  if (!parsed.success) return fail(describe(parsed.error.issues[0] as z.core.$ZodIssue));
+  return { ok: true, piece: fromPieceFile(parsed.data, file, source) };
 }
 
 const lineOf = (text: string, offset: number) => text.slice(0, offset).split('\n').length;

@@ -1,0 +1,113 @@
+// Starts the BUILT headless host (out/main/headless.js) in its own temp data dir and workspace, reads bridge.json,
+// and stops it again: SIGTERM, wait for the exit, remove the temp dirs. Shared by the browser specs.
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const APP_ROOT = path.resolve(__dirname, '..', '..');
+export const HEADLESS_ENTRY = path.join(APP_ROOT, 'out', 'main', 'headless.js');
+
+export interface BridgeInfo {
+  url: string;
+  token: string;
+  pid: number;
+}
+
+export interface HeadlessHost extends BridgeInfo {
+  dataDir: string;
+  workspace: string;
+  /** The page address with the token in its fragment. */
+  pageUrl: string;
+  /** Calls the bridge over HTTP with the bearer token; `path` is under /api/local. */
+  call<T = unknown>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  /** What the host printed, for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 20_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+export async function startHeadlessHost(env: NodeJS.ProcessEnv = {}): Promise<HeadlessHost> {
+  if (!fs.existsSync(HEADLESS_ENTRY)) {
+    throw new Error(`${HEADLESS_ENTRY} is missing: run \`npx electron-vite build\` first`);
+  }
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'maestro-e2e-'));
+  const dataDir = path.join(root, 'data');
+  const workspace = path.join(root, 'workspace');
+  fs.mkdirSync(dataDir);
+  fs.mkdirSync(workspace);
+
+  let log = '';
+  const child = spawn(
+    process.execPath,
+    [HEADLESS_ENTRY, '--data-dir', dataDir, '--port', '0', '--workspace', workspace],
+    { cwd: APP_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout?.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+
+  const stop = async () => {
+    await terminate(child);
+    fs.rmSync(root, { recursive: true, force: true });
+  };
+
+  let bridge: BridgeInfo;
+  try {
+    bridge = await waitForBridgeFile(path.join(dataDir, 'bridge.json'), child, () => log);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  return {
+    ...bridge,
+    dataDir,
+    workspace,
+    pageUrl: `${bridge.url}/#token=${bridge.token}`,
+    async call<T>(method: 'GET' | 'POST', apiPath: string, body?: unknown) {
+      const response = await fetch(`${bridge.url}/api/local${apiPath}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${bridge.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as T };
+    },
+    output: () => log,
+    stop,
+  };
+}
+
+async function waitForBridgeFile(file: string, child: ChildProcess, output: () => string): Promise<BridgeInfo> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`the headless host exited with ${child.exitCode} before it was ready:\n${output()}`);
+    }
+    try {
+      const info = JSON.parse(fs.readFileSync(file, 'utf8')) as BridgeInfo;
+      if (info.url && info.token) return info;
+    } catch {
+      // Not written yet (or mid-write): poll again.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no ${file} after ${READY_TIMEOUT_MS} ms:\n${output()}`);
+}
+
+async function terminate(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+}

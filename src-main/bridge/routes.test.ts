@@ -1,0 +1,68 @@
+// Every contract operation has an HTTP route equal to bridge-api.md's table, and a handler (architecture rule 1).
+import { describe, expect, it } from 'vitest';
+import { contract, OPERATION_NAMES } from '../../src-shared/contract';
+import { operations } from '../app/operations';
+import { matchRoute, ROUTES } from './routes';
+
+/** bridge-api.md "Calling it", row by row (GET /events is served beside the contract, see sse.ts). */
+const BRIDGE_API_TABLE = [
+  ['GET', '/health', 200],
+  ['GET', '/pieces', 200],
+  ['POST', '/tasks', 201],
+  ['GET', '/tasks', 200],
+  ['GET', '/tasks/:id', 200],
+  ['POST', '/tasks/:id/comments', 201],
+  ['POST', '/tasks/:id/continue', 201],
+  ['POST', '/tasks/:id/cancel', 200],
+  ['GET', '/tasks/:id/tool-requests', 200],
+  ['POST', '/tasks/:id/tool-requests/:rid/decide', 200],
+  ['GET', '/tasks/:id/package-requests', 200],
+  ['POST', '/tasks/:id/package-requests/:rid/decide', 200],
+  ['GET', '/tasks/:id/transcript', 200],
+  ['GET', '/tasks/:id/usage', 200],
+] as const;
+
+/** Param names differ between the doc (`:id`, `:rid`) and the contract (`:taskId`, `:requestId`); shapes must not. */
+const shape = (path: string) => path.replace(/:\w+/g, ':param');
+
+describe('contract coverage', () => {
+  it('every contract operation has exactly one route, and the routes are bridge-api.md’s table', () => {
+    expect(ROUTES.map((r) => r.name).sort()).toEqual([...OPERATION_NAMES].sort());
+    const fromContract = OPERATION_NAMES.map(
+      (n) => `${contract[n].method} ${shape(contract[n].path)} ${contract[n].status}`,
+    );
+    const fromDoc = BRIDGE_API_TABLE.map(([method, path, status]) => `${method} ${shape(path)} ${status}`);
+    expect(fromContract.sort()).toEqual(fromDoc.sort());
+    expect(new Set(fromContract.map((r) => r.split(' ').slice(0, 2).join(' '))).size).toBe(fromContract.length);
+  });
+
+  it('every contract operation has a handler, and nothing else does', () => {
+    expect(Object.keys(operations).sort()).toEqual([...OPERATION_NAMES].sort());
+    for (const name of OPERATION_NAMES) expect(typeof operations[name]).toBe('function');
+  });
+
+  it('each route matches its own path with its params and only its method', () => {
+    for (const route of ROUTES) {
+      const { method, path } = contract[route.name];
+      const concrete = path.replace(/:(\w+)/g, (_, p: string) => `${p}-value`);
+      const found = matchRoute(method, concrete);
+      expect(found.kind).toBe('found');
+      if (found.kind !== 'found') continue;
+      expect(found.route.name).toBe(route.name);
+      expect(found.params).toEqual(Object.fromEntries(route.params.map((p) => [p, `${p}-value`])));
+      const other = method === 'GET' ? 'POST' : 'GET';
+      const wrong = matchRoute(other, concrete);
+      // GET /tasks and POST /tasks share a path; every other path answers one method only.
+      if (wrong.kind === 'found') expect(concrete).toBe('/tasks');
+      else expect(wrong).toEqual({ kind: 'wrong_method', allowed: [method] });
+    }
+  });
+
+  it('decodes path params and refuses malformed percent-encoding', () => {
+    const found = matchRoute('GET', '/tasks/a%20b');
+    expect(found.kind === 'found' && found.params).toEqual({ taskId: 'a b' });
+    expect(matchRoute('GET', '/tasks/%E0%A4%A').kind).toBe('none');
+    expect(matchRoute('GET', '/tasks/a/b').kind).toBe('none');
+    expect(matchRoute('GET', '/nope').kind).toBe('none');
+  });
+});

@@ -1,0 +1,208 @@
+// Repository of log_entries: the flat Invoke/Turn/LlmCall log (one seq for all), and the usage roll-up
+// LlmCall → AgentTurn → Invoke → job → task.
+import type { Database } from 'better-sqlite3';
+import { iso } from '../ids';
+import type { InvokeKind } from './jobs';
+
+export type LogKind = 'Invoke' | 'UserTurn' | 'AgentTurn' | 'LlmCall' | 'ToolTurn' | 'SystemTurn';
+
+export interface UsageSums {
+  llmCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  cachedPromptTokens: number;
+}
+
+export interface LlmCallRow {
+  seq: number;
+  agentTurnSeq: number;
+  attempt: number;
+  outcome: string;
+  latencyMs: number | null;
+  ttftMs: number | null;
+  usage: UsageSums;
+}
+
+export interface AgentTurnUsage {
+  seq: number;
+  usage: UsageSums;
+  llmCalls: LlmCallRow[];
+}
+
+export interface InvokeUsage {
+  seq: number;
+  kind: InvokeKind;
+  jobId: string;
+  ts: string;
+  usage: UsageSums;
+  agentTurns: AgentTurnUsage[];
+}
+
+export interface LogEntry {
+  seq: number;
+  taskId: string;
+  jobId: string;
+  kind: LogKind;
+  invokeSeq: number | null;
+  agentTurnSeq: number | null;
+  ts: string;
+  invokeKind: InvokeKind | null;
+  body: unknown;
+}
+
+interface EntryRow {
+  seq: number;
+  task_id: string;
+  job_id: string;
+  kind: LogKind;
+  invoke_seq: number | null;
+  agent_turn_seq: number | null;
+  ts: number;
+  invoke_kind: InvokeKind | null;
+  body: string | null;
+  attempt: number | null;
+  outcome: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  cached_prompt_tokens: number | null;
+  latency_ms: number | null;
+  ttft_ms: number | null;
+}
+
+export interface NewLogEntry {
+  taskId: string;
+  jobId: string;
+  kind: LogKind;
+  invokeSeq?: number | null;
+  agentTurnSeq?: number | null;
+  invokeKind?: InvokeKind | null;
+  body?: unknown;
+  llmCall?: {
+    attempt: number;
+    outcome: string;
+    latencyMs: number | null;
+    ttftMs: number | null;
+    promptTokens: number;
+    completionTokens: number;
+    cachedPromptTokens: number;
+  };
+}
+
+const zero = (): UsageSums => ({ llmCalls: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 });
+const add = (sum: UsageSums, u: UsageSums) => {
+  sum.llmCalls += u.llmCalls;
+  sum.promptTokens += u.promptTokens;
+  sum.completionTokens += u.completionTokens;
+  sum.cachedPromptTokens += u.cachedPromptTokens;
+};
+
+export function createLogEntriesRepo(db: Database) {
+  const insert = db.prepare(
+    `INSERT INTO log_entries (task_id, job_id, kind, invoke_seq, agent_turn_seq, ts, invoke_kind, body, attempt, outcome,
+       prompt_tokens, completion_tokens, cached_prompt_tokens, latency_ms, ttft_ms)
+     VALUES (@taskId, @jobId, @kind, @invokeSeq, @agentTurnSeq, @ts, @invokeKind, @body, @attempt, @outcome,
+       @promptTokens, @completionTokens, @cachedPromptTokens, @latencyMs, @ttftMs) RETURNING seq`,
+  );
+  const byTask = db.prepare<[string], EntryRow>('SELECT * FROM log_entries WHERE task_id = ? ORDER BY seq');
+  const lastInvoke = db.prepare<[string], { seq: number }>(
+    `SELECT seq FROM log_entries WHERE task_id = ? AND kind = 'Invoke' ORDER BY seq DESC LIMIT 1`,
+  );
+  const usageRows = db.prepare<[string], EntryRow>(
+    `SELECT * FROM log_entries WHERE task_id = ? AND kind IN ('Invoke', 'AgentTurn', 'LlmCall') ORDER BY seq`,
+  );
+
+  return {
+    append(entry: NewLogEntry, now = Date.now()): number {
+      const c = entry.llmCall;
+      const { seq } = insert.get({
+        taskId: entry.taskId,
+        jobId: entry.jobId,
+        kind: entry.kind,
+        invokeSeq: entry.invokeSeq ?? null,
+        agentTurnSeq: entry.agentTurnSeq ?? null,
+        ts: now,
+        invokeKind: entry.invokeKind ?? null,
+        body: entry.body === undefined ? null : JSON.stringify(entry.body),
+        attempt: c?.attempt ?? null,
+        outcome: c?.outcome ?? null,
+        promptTokens: c?.promptTokens ?? null,
+        completionTokens: c?.completionTokens ?? null,
+        cachedPromptTokens: c?.cachedPromptTokens ?? null,
+        latencyMs: c?.latencyMs ?? null,
+        ttftMs: c?.ttftMs ?? null,
+      }) as { seq: number };
+      return seq;
+    },
+    lastInvokeSeq(taskId: string): number | null {
+      return lastInvoke.get(taskId)?.seq ?? null;
+    },
+    listForTask(taskId: string): LogEntry[] {
+      return byTask.all(taskId).map((r) => ({
+        seq: r.seq,
+        taskId: r.task_id,
+        jobId: r.job_id,
+        kind: r.kind,
+        invokeSeq: r.invoke_seq,
+        agentTurnSeq: r.agent_turn_seq,
+        ts: iso(r.ts),
+        invokeKind: r.invoke_kind,
+        body: r.body === null ? null : JSON.parse(r.body),
+      }));
+    },
+    /** Usage per Invoke → AgentTurn → LlmCall, with totals per job and for the task. */
+    usage(taskId: string): { total: UsageSums; jobs: { jobId: string; usage: UsageSums }[]; invokes: InvokeUsage[] } {
+      const total = zero();
+      const jobs = new Map<string, UsageSums>();
+      const invokes: InvokeUsage[] = [];
+      const invokeBySeq = new Map<number, InvokeUsage>();
+      const turnBySeq = new Map<number, AgentTurnUsage>();
+      for (const r of usageRows.all(taskId)) {
+        if (r.kind === 'Invoke') {
+          const inv: InvokeUsage = {
+            seq: r.seq,
+            kind: r.invoke_kind as InvokeKind,
+            jobId: r.job_id,
+            ts: iso(r.ts),
+            usage: zero(),
+            agentTurns: [],
+          };
+          invokes.push(inv);
+          invokeBySeq.set(r.seq, inv);
+        } else if (r.kind === 'AgentTurn') {
+          const turn: AgentTurnUsage = { seq: r.seq, usage: zero(), llmCalls: [] };
+          turnBySeq.set(r.seq, turn);
+          if (r.invoke_seq !== null) invokeBySeq.get(r.invoke_seq)?.agentTurns.push(turn);
+        } else {
+          const usage: UsageSums = {
+            llmCalls: 1,
+            promptTokens: r.prompt_tokens ?? 0,
+            completionTokens: r.completion_tokens ?? 0,
+            cachedPromptTokens: r.cached_prompt_tokens ?? 0,
+          };
+          const call: LlmCallRow = {
+            seq: r.seq,
+            agentTurnSeq: r.agent_turn_seq as number,
+            attempt: r.attempt ?? 1,
+            outcome: r.outcome ?? 'ok',
+            latencyMs: r.latency_ms,
+            ttftMs: r.ttft_ms,
+            usage,
+          };
+          const turn = r.agent_turn_seq === null ? undefined : turnBySeq.get(r.agent_turn_seq);
+          turn?.llmCalls.push(call);
+          if (turn) add(turn.usage, usage);
+          if (r.invoke_seq !== null) {
+            const inv = invokeBySeq.get(r.invoke_seq);
+            if (inv) add(inv.usage, usage);
+          }
+          const job = jobs.get(r.job_id) ?? zero();
+          jobs.set(r.job_id, job);
+          add(job, usage);
+          add(total, usage);
+        }
+      }
+      return { total, jobs: [...jobs].map(([jobId, usage]) => ({ jobId, usage })), invokes };
+    },
+  };
+}
+export type LogEntriesRepo = ReturnType<typeof createLogEntriesRepo>;

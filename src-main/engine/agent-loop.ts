@@ -1,0 +1,199 @@
+// executeMovement: the iteration loop of one movement (spec §3) — cancel/deadline check, pending user messages,
+// watchdog, prompt guard, one LLM iteration, regular tool dispatch, then the complete/transition decision.
+
+import type { JobRun } from './job-run';
+import { runLlmIteration } from './llm-iteration';
+import type { MovementResult } from './movement-result';
+import type { MovementDefinition } from './pieces/schema';
+import { COMPLETE, CompleteArgs, TRANSITION } from './terminal-tools';
+import { dispatchRegularToolCalls, parseArguments, type ToolCall } from './tool-dispatch';
+
+const TEXT_ONLY_WARNING =
+  'You replied without calling a tool. Continue the task by calling tools; when it is done, call `complete`.';
+const WATCHDOG_WARNING =
+  'Several iterations have passed without progress. Step back, decide what is missing, and either make progress ' +
+  'with a different approach or call `complete` (needs_user_input or failure) if you are stuck.';
+
+const callKey = (c: ToolCall) => `${c.name}\u0000${c.arguments}`;
+
+export async function executeMovement(run: JobRun, movement: MovementDefinition): Promise<MovementResult> {
+  const { limits } = run.options;
+  let iterations = 0;
+  let textOnly = 0;
+  let sinceProgress = 0;
+  for (;;) {
+    if (run.signal.aborted) return { kind: 'cancelled', reason: abortReason(run.signal) };
+    if (run.deadline !== null && Date.now() > run.deadline) {
+      return { kind: 'error', message: 'deadline_exceeded: the job ran past its deadline', retryable: false };
+    }
+    iterations++;
+    if (iterations > movement.maxIterations) {
+      return {
+        kind: 'error',
+        message: `movement ${movement.name} reached its limit of ${movement.maxIterations} iterations without calling complete or transition`,
+        retryable: false,
+      };
+    }
+    if (sinceProgress >= limits.watchdogIterations) {
+      run.queueNote(WATCHDOG_WARNING);
+      sinceProgress = 0;
+    }
+    run.flushPendingUserMessages();
+
+    const guarded = run.options.promptGuard.check(run.conversation.messages, run.toolSpecs);
+    if (guarded.kind === 'overflow') return { kind: 'error', message: guarded.message, retryable: false };
+    if (guarded.kind === 'rewrite') run.conversation.rewrite(guarded.messages);
+
+    const reply = await runLlmIteration(run);
+    if (reply.kind !== 'ok') return reply.result;
+    const { text, toolCalls } = reply;
+    run.conversation.append({
+      role: 'assistant',
+      content: text || null,
+      ...(toolCalls.length > 0
+        ? {
+            tool_calls: toolCalls.map((c) => ({
+              id: c.id,
+              type: 'function' as const,
+              function: { name: c.name, arguments: c.arguments },
+            })),
+          }
+        : {}),
+    });
+
+    if (toolCalls.length === 0) {
+      textOnly++;
+      sinceProgress++;
+      if (textOnly > limits.textOnlyReplies) {
+        return {
+          kind: 'error',
+          message: `the model answered ${textOnly} times in a row without calling a tool`,
+          retryable: false,
+        };
+      }
+      run.queueNote(TEXT_ONLY_WARNING);
+      continue;
+    }
+    textOnly = 0;
+
+    const regular = toolCalls.filter((c) => c.name !== COMPLETE && c.name !== TRANSITION);
+    const terminal = toolCalls.filter((c) => c.name === COMPLETE || c.name === TRANSITION);
+
+    for (const call of regular) {
+      const seen = (run.callCounts.get(callKey(call)) ?? 0) + 1;
+      run.callCounts.set(callKey(call), seen);
+      if (seen >= limits.repeatedCalls) {
+        for (const c of toolCalls)
+          run.answer(
+            c,
+            `Error: not run — the job stops: ${call.name} was called ${seen} times with the same arguments`,
+          );
+        return {
+          kind: 'error',
+          message: `tool loop: ${call.name} was called ${seen} times with the same arguments`,
+          retryable: false,
+        };
+      }
+    }
+
+    const dispatched = await dispatchRegularToolCalls(regular, run.tools, movement, run.toolContext(movement));
+    let progressed = false;
+    const waits: { call: ToolCall; outcome: Extract<(typeof dispatched)[number]['outcome'], { kind: 'wait' }> }[] = [];
+    for (const d of dispatched) {
+      if (d.outcome.kind === 'wait') waits.push({ call: d.call, outcome: d.outcome });
+      else {
+        run.answer(d.call, d.outcome.content);
+        if (d.ok && (run.callCounts.get(callKey(d.call)) ?? 0) === 1) progressed = true;
+      }
+    }
+    sinceProgress = progressed ? 0 : sinceProgress + 1;
+
+    if (waits.length > 0) {
+      for (const c of terminal) run.answer(c, `Error: not processed — the job waits for a person's decision first`);
+      return {
+        kind: 'wait_approval',
+        toolRequests: waits.flatMap((w) =>
+          w.outcome.toolRequest ? [{ ...w.outcome.toolRequest, callId: w.call.id }] : [],
+        ),
+        packageRequests: waits.flatMap((w) =>
+          w.outcome.packageRequest ? [{ ...w.outcome.packageRequest, callId: w.call.id }] : [],
+        ),
+      };
+    }
+    if (terminal.length === 0) continue;
+
+    const decided = decideTerminal(run, movement, terminal);
+    if (decided) return decided;
+  }
+}
+
+/** The first valid complete/transition in call order wins; every other terminal call gets an Error result. */
+function decideTerminal(run: JobRun, movement: MovementDefinition, calls: ToolCall[]): MovementResult | null {
+  let winner: MovementResult | null = null;
+  for (const call of calls) {
+    if (winner) {
+      run.answer(call, `Error: ignored — an earlier ${COMPLETE}/${TRANSITION} call in this reply was accepted`);
+      continue;
+    }
+    const verdict = call.name === COMPLETE ? judgeComplete(run, call) : judgeTransition(run, movement, call);
+    if (verdict.kind === 'rejected') {
+      run.answer(call, `Error: ${verdict.message}`);
+      continue;
+    }
+    run.answer(call, verdict.ack);
+    winner = verdict.result;
+  }
+  return winner;
+}
+
+type Verdict = { kind: 'accepted'; ack: string; result: MovementResult } | { kind: 'rejected'; message: string };
+
+function judgeComplete(run: JobRun, call: ToolCall): Verdict {
+  const args = parseArguments(call.arguments);
+  if (!args.ok) return { kind: 'rejected', message: `complete: ${args.message}` };
+  const parsed = CompleteArgs.safeParse(args.value);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
+    return { kind: 'rejected', message: `complete: invalid arguments — ${issues}` };
+  }
+  const { status, message } = parsed.data;
+  switch (status) {
+    case 'success':
+      return run.openChildCount() > 0
+        ? { kind: 'accepted', ack: 'Waiting for the subtasks to finish.', result: { kind: 'wait_subtasks' } }
+        : { kind: 'accepted', ack: 'Task complete.', result: { kind: 'complete', message } };
+    case 'needs_user_input':
+      if (run.askCount >= run.options.limits.asks) {
+        return {
+          kind: 'rejected',
+          message: `you have already asked the user ${run.askCount} times in this task; decide with what you know`,
+        };
+      }
+      return { kind: 'accepted', ack: 'Question sent to the user.', result: { kind: 'ask', question: message } };
+    case 'failure':
+      return { kind: 'accepted', ack: 'Task marked as failed.', result: { kind: 'error', message, retryable: false } };
+  }
+}
+
+function judgeTransition(run: JobRun, movement: MovementDefinition, call: ToolCall): Verdict {
+  const allowed = movement.transitions.map((t) => t.to);
+  const args = parseArguments(call.arguments);
+  if (!args.ok) return { kind: 'rejected', message: `transition: ${args.message}` };
+  const next = (args.value as { next?: unknown } | null)?.next;
+  if (typeof next !== 'string' || !allowed.includes(next)) {
+    const from =
+      allowed.length > 0
+        ? `allowed from ${movement.name}: ${allowed.join(', ')}`
+        : `${movement.name} has no transitions; call complete`;
+    return { kind: 'rejected', message: `transition to ${JSON.stringify(next)} is not allowed (${from})` };
+  }
+  if (!run.transitionArgs.safeParse(args.value).success) {
+    return { kind: 'rejected', message: 'transition: invalid arguments — expected { next, reason? }' };
+  }
+  return { kind: 'accepted', ack: `Moving on to ${next}.`, result: { kind: 'next', movement: next } };
+}
+
+export function abortReason(signal: AbortSignal): string {
+  const reason = signal.reason as unknown;
+  return reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'cancelled';
+}

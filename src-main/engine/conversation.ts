@@ -1,0 +1,121 @@
+// The Conversation of a job and its transcript (runs/{taskId}/transcript.jsonl): one JSON line per message, threads
+// begin at a system line. Turns are appended; rewrite() rebuilds the file atomically. Earlier jobs' threads are kept.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ChatMessage } from '../llm/types';
+import { writeFileAtomic } from '../workspace/atomic-write';
+
+export type { ChatMessage };
+
+export interface TranscriptLine {
+  ts: string;
+  jobId: string;
+  message: ChatMessage;
+}
+
+export const TRANSCRIPT_FILE = 'transcript.jsonl';
+
+/** Parses transcript lines; a torn or unparsable line (a crash mid-write) is skipped, never fatal. */
+export function parseTranscript(text: string): TranscriptLine[] {
+  const lines: TranscriptLine[] = [];
+  for (const raw of text.split('\n')) {
+    if (!raw.trim()) continue;
+    try {
+      const line = JSON.parse(raw) as TranscriptLine;
+      if (line && typeof line === 'object' && line.message && typeof line.message.role === 'string') lines.push(line);
+    } catch {
+      // torn line
+    }
+  }
+  return lines;
+}
+
+/** Splits lines into threads, each starting at a system line (lines before the first system line form none). */
+export function splitThreads(lines: TranscriptLine[]): TranscriptLine[][] {
+  const threads: TranscriptLine[][] = [];
+  for (const line of lines) {
+    if (line.message.role === 'system') threads.push([line]);
+    else threads.at(-1)?.push(line);
+  }
+  return threads;
+}
+
+export class Conversation {
+  private current: ChatMessage[] = [];
+  /** The file's bytes before this job's thread: earlier jobs' threads, kept by rewrite(). */
+  private prior: string;
+
+  private constructor(
+    readonly file: string,
+    readonly jobId: string,
+    private readonly now: () => Date,
+  ) {
+    this.prior = readWhole(file);
+  }
+
+  /** Opens the task's transcript for `jobId`; a torn last line is cut off so appends start on a clean line. */
+  static open(runtimeDir: string, jobId: string, now: () => Date = () => new Date()): Conversation {
+    const file = path.join(runtimeDir, TRANSCRIPT_FILE);
+    const text = readWhole(file);
+    if (text && !text.endsWith('\n'))
+      fs.truncateSync(file, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
+    return new Conversation(file, jobId, now);
+  }
+
+  get messages(): readonly ChatMessage[] {
+    return this.current;
+  }
+
+  /** Every earlier line of the file (threads of earlier jobs, or this job's own thread from a previous attempt). */
+  priorLines(): TranscriptLine[] {
+    return parseTranscript(this.prior);
+  }
+
+  /** New thread: [system, user]. */
+  seed(system: string, user: string): void {
+    this.current = [];
+    this.append({ role: 'system', content: system });
+    this.append({ role: 'user', content: user });
+  }
+
+  /**
+   * Continues this job's own latest thread (after an approval or a retry of the same job): returns false when the
+   * file holds none. The thread's lines move from `prior` to the current conversation.
+   */
+  resumeOwnThread(clean: (messages: ChatMessage[]) => ChatMessage[]): boolean {
+    const lines = this.priorLines();
+    const threads = splitThreads(lines);
+    const last = threads.at(-1);
+    if (!last || last[0]?.jobId !== this.jobId) return false;
+    const before = lines.slice(0, lines.length - last.length);
+    this.prior = before.map((l) => `${JSON.stringify(l)}\n`).join('');
+    this.current = clean(last.map((l) => l.message));
+    this.rewrite(this.current);
+    return true;
+  }
+
+  append(message: ChatMessage): void {
+    this.current.push(message);
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    fs.appendFileSync(this.file, this.line(message));
+  }
+
+  /** Replaces this job's thread and rebuilds the file atomically (temp + rename): a crash leaves old or new. */
+  rewrite(messages: ChatMessage[]): void {
+    this.current = [...messages];
+    writeFileAtomic(this.file, this.prior + this.current.map((m) => this.line(m)).join(''));
+  }
+
+  private line(message: ChatMessage): string {
+    const line: TranscriptLine = { ts: this.now().toISOString(), jobId: this.jobId, message };
+    return `${JSON.stringify(line)}\n`;
+  }
+}
+
+function readWhole(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,120 @@
+// Test support for the engine: a Maestro on a temp data dir whose engine talks to a scripted OpenAI-compatible
+// server through the real openai SDK, and helpers to wait for a job to settle.
+import { afterEach } from 'vitest';
+import type { Job, JobStatus } from '../../src-shared/entities';
+import type { MaestroEvent } from '../../src-shared/events';
+import {
+  type ScriptEntry,
+  type ScriptedLlmServer,
+  type ScriptedStep,
+  startScriptedLlmServer,
+} from '../../test-support/scripted-llm-server';
+import { tempDir, testMaestro } from '../../test-support/temp-maestro';
+import type { Maestro } from '../app/create-maestro';
+import type { AnyToolDef } from '../tools/types';
+import { createEngine } from './engine';
+import { DEFAULT_LIMITS, type EngineOptions } from './job-run';
+
+const servers: ScriptedLlmServer[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+});
+
+export interface Harness {
+  maestro: Maestro;
+  server: ScriptedLlmServer;
+  events: MaestroEvent[];
+  workspace: string;
+  dataDir: string;
+  createTask(instruction: string, extra?: Record<string, unknown>): { taskId: string; jobId: string };
+  /** Resolves when the job reaches one of `statuses`. */
+  waitFor(jobId: string, statuses: readonly JobStatus[], timeoutMs?: number): Promise<Job>;
+}
+
+export const SETTLED: readonly JobStatus[] = [
+  'succeeded',
+  'failed',
+  'cancelled',
+  'waiting_human',
+  'waiting_subtasks',
+  'retry',
+];
+
+export async function engineHarness(
+  script: ScriptEntry[],
+  opts: {
+    tools?: AnyToolDef[];
+    options?: Partial<EngineOptions>;
+    workspace?: string;
+    dataDir?: string;
+    server?: ScriptedLlmServer;
+  } = {},
+): Promise<Harness> {
+  const server = opts.server ?? (await startScriptedLlmServer({ script }));
+  if (!opts.server) servers.push(server);
+  const workspace = opts.workspace ?? tempDir('maestro-ws-');
+  const dataDir = opts.dataDir ?? tempDir();
+  const maestro = testMaestro({
+    dataDir,
+    defaultWorkspace: workspace,
+    env: { MAESTRO_LLM_BASE_URL: server.baseURL, MAESTRO_LLM_MODEL: 'scripted', MAESTRO_LLM_API_KEY: 'sk-test' },
+    engine: ({ store, profiles }) =>
+      createEngine({
+        store,
+        profiles,
+        tools: () => opts.tools ?? [],
+        options: { limits: DEFAULT_LIMITS, streamIntervalMs: 5, ...opts.options },
+        llm: { retry: { baseDelayMs: 5, maxDelayMs: 20 }, log: () => {} },
+      }),
+    worker: {
+      pollIntervalMs: 10,
+      heartbeatIntervalMs: 50,
+      retry: { maxAttempts: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 },
+    },
+  });
+  const events: MaestroEvent[] = [];
+  maestro.store.subscribe((e) => events.push(e));
+  maestro.start();
+
+  return {
+    maestro,
+    server,
+    events,
+    workspace,
+    dataDir,
+    createTask(instruction, extra = {}) {
+      const { task, job } = maestro.invoke('createTask', { instruction, ...extra });
+      return { taskId: task.id, jobId: job.id };
+    },
+    waitFor(jobId, statuses, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const job = maestro.store.jobs.get(jobId);
+          if (job && statuses.includes(job.status)) {
+            clearInterval(timer);
+            clearTimeout(timeout);
+            resolve(job);
+          }
+        };
+        const timer = setInterval(check, 5);
+        const timeout = setTimeout(() => {
+          clearInterval(timer);
+          reject(
+            new Error(
+              `job ${jobId} did not reach ${statuses.join('/')}; it is ${maestro.store.jobs.get(jobId)?.status}`,
+            ),
+          );
+        }, timeoutMs);
+        check();
+      });
+    },
+  };
+}
+
+/** A scripted reply that calls one tool. */
+export const call = (name: string, args: Record<string, unknown> | string, id?: string): ScriptedStep => ({
+  toolCalls: [{ name, arguments: args, ...(id ? { id } : {}) }],
+});
+export const complete = (message = 'done', status = 'success'): ScriptedStep => call('complete', { status, message });
+export const transition = (next: string, reason?: string): ScriptedStep =>
+  call('transition', reason ? { next, reason } : { next });

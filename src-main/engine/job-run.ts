@@ -1,0 +1,144 @@
+// The state of one job's run through a piece: its conversation, tools, log and stream, and the small operations the
+// loop needs (answer a call, queue a note, deliver pending user messages).
+import type { z } from 'zod';
+import type { JobRecord } from '../db/repos/jobs';
+import type { Store } from '../db/store';
+import type { ToolSpec } from '../llm/types';
+import type { AnyToolDef, ToolContext } from '../tools/types';
+import type { Conversation } from './conversation';
+import type { JobStream } from './job-stream';
+import type { LlmPort } from './llm-port';
+import type { MovementDefinition, PieceDefinition } from './pieces/schema';
+import type { PromptGuard } from './prompt-guard';
+import type { RunLog } from './run-log';
+import type { ToolCall } from './tool-dispatch';
+
+export interface EngineLimits {
+  /** Text-only replies in a row before the movement stops. */
+  textOnlyReplies: number;
+  /** The same call (name + arguments) this many times in one job stops it as a tool loop. */
+  repeatedCalls: number;
+  /** Iterations without progress before a watchdog note. */
+  watchdogIterations: number;
+  /** Questions to the user per task. */
+  asks: number;
+}
+
+export const DEFAULT_LIMITS: EngineLimits = { textOnlyReplies: 3, repeatedCalls: 5, watchdogIterations: 12, asks: 5 };
+
+export interface EngineOptions {
+  limits: EngineLimits;
+  promptGuard: PromptGuard;
+  /** Wall-clock budget of one job run, or null. */
+  deadlineMs: number | null;
+  streamIntervalMs: number;
+}
+
+export interface JobRunInit {
+  store: Store;
+  job: JobRecord;
+  piece: PieceDefinition;
+  workspacePath: string;
+  signal: AbortSignal;
+  llm: LlmPort;
+  conversation: Conversation;
+  tools: readonly AnyToolDef[];
+  toolSpecs: ToolSpec[];
+  transitionArgs: z.ZodType;
+  log: RunLog;
+  stream: JobStream;
+  options: EngineOptions;
+}
+
+export class JobRun {
+  readonly store: Store;
+  readonly job: JobRecord;
+  readonly piece: PieceDefinition;
+  readonly signal: AbortSignal;
+  readonly llm: LlmPort;
+  readonly conversation: Conversation;
+  readonly tools: ReadonlyMap<string, AnyToolDef>;
+  readonly toolSpecs: ToolSpec[];
+  readonly transitionArgs: z.ZodType;
+  readonly log: RunLog;
+  readonly stream: JobStream;
+  readonly options: EngineOptions;
+  readonly deadline: number | null;
+  readonly callCounts = new Map<string, number>();
+  private readonly workspacePath: string;
+  private notes: string[] = [];
+
+  constructor(init: JobRunInit) {
+    this.store = init.store;
+    this.job = init.job;
+    this.piece = init.piece;
+    this.signal = init.signal;
+    this.llm = init.llm;
+    this.conversation = init.conversation;
+    this.tools = new Map(init.tools.map((t) => [t.name, t]));
+    this.toolSpecs = init.toolSpecs;
+    this.transitionArgs = init.transitionArgs;
+    this.log = init.log;
+    this.stream = init.stream;
+    this.options = init.options;
+    this.workspacePath = init.workspacePath;
+    this.deadline = init.options.deadlineMs === null ? null : Date.now() + init.options.deadlineMs;
+  }
+
+  get askCount(): number {
+    return this.job.askCount;
+  }
+
+  openChildCount(): number {
+    return this.store.jobs.openChildCount(this.job.id);
+  }
+
+  toolContext(movement: MovementDefinition): ToolContext {
+    return {
+      taskId: this.job.taskId,
+      jobId: this.job.id,
+      workspacePath: this.workspacePath,
+      canEdit: movement.edit,
+      signal: this.signal,
+    };
+  }
+
+  /** Answers a tool call: conversation + transcript, ToolTurn, event. */
+  answer(call: ToolCall, content: string): void {
+    this.conversation.append({ role: 'tool', tool_call_id: call.id, content });
+    this.log.toolTurn(call.id, call.name, content);
+    this.store.publish({
+      type: 'tool.finished',
+      taskId: this.job.taskId,
+      jobId: this.job.id,
+      callId: call.id,
+      name: call.name,
+      ok: !content.startsWith('Error'),
+      preview: content.slice(0, 500),
+    });
+  }
+
+  /** A system note (movement guidance, warning) to append before the next LLM call. */
+  queueNote(text: string): void {
+    this.notes.push(text);
+  }
+
+  /**
+   * Appends what is due — system notes, then the user's interjections in arrival order — as ONE user message at the
+   * end, so no two user messages adjoin. Interjections are marked delivered (CAS) so none is delivered twice.
+   */
+  flushPendingUserMessages(): void {
+    const parts: string[] = [];
+    for (const note of this.notes) {
+      parts.push(note);
+      this.log.systemTurn(note);
+    }
+    this.notes = [];
+    for (const c of this.store.comments.undeliveredInterjections(this.job.id)) {
+      if (!this.store.comments.markDelivered(c.id)) continue;
+      parts.push(`Message from the user: ${c.body}`);
+      this.log.userTurn(c.body);
+    }
+    if (parts.length > 0) this.conversation.append({ role: 'user', content: parts.join('\n\n') });
+  }
+}

@@ -1,0 +1,56 @@
+// Streams a job's generation to the UI as transient events, coalesced so that a fast stream does not flood IPC/SSE:
+// deltas are gathered and sent at most every `intervalMs`, and flushed at the end of each LlmCall.
+import type { Store } from '../db/store';
+import type { LlmDelta } from '../llm/types';
+
+export class JobStream {
+  private text = '';
+  private reasoning = '';
+  private toolCalls = new Map<number, { name?: string; arguments: string }>();
+  private timer: NodeJS.Timeout | undefined;
+  /** Events sent and deltas received, for tests and metrics. */
+  sent = 0;
+  received = 0;
+
+  constructor(
+    private readonly store: Store,
+    private readonly taskId: string,
+    private readonly jobId: string,
+    private readonly intervalMs = 50,
+  ) {}
+
+  push(delta: LlmDelta): void {
+    this.received++;
+    if (delta.type === 'text') this.text += delta.text;
+    else if (delta.type === 'reasoning') this.reasoning += delta.text;
+    else {
+      const call = this.toolCalls.get(delta.index) ?? { arguments: '' };
+      if (delta.name) call.name = delta.name;
+      call.arguments += delta.argumentsDelta;
+      this.toolCalls.set(delta.index, call);
+    }
+    this.timer ??= setTimeout(() => this.flush(), this.intervalMs);
+  }
+
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.text && !this.reasoning && this.toolCalls.size === 0) return;
+    this.store.emitTransient({
+      type: 'stream.delta',
+      taskId: this.taskId,
+      jobId: this.jobId,
+      text: this.text,
+      reasoning: this.reasoning,
+      toolCalls: [...this.toolCalls].map(([index, c]) => ({
+        index,
+        ...(c.name ? { name: c.name } : {}),
+        arguments: c.arguments,
+      })),
+    });
+    this.sent++;
+    this.text = '';
+    this.reasoning = '';
+    this.toolCalls.clear();
+  }
+}

@@ -1,0 +1,46 @@
+// runLlmIteration: one AgentTurn — the LLM layer's generation (its retries are further LlmCalls of this turn),
+// streamed to the UI, logged with usage, and mapped to the loop's next step on failure.
+import { LlmError } from '../llm/errors';
+import { abortReason } from './agent-loop';
+import type { JobRun } from './job-run';
+import type { MovementResult } from './movement-result';
+import type { ToolCall } from './tool-dispatch';
+
+export type IterationReply =
+  | { kind: 'ok'; text: string; toolCalls: ToolCall[] }
+  | { kind: 'stop'; result: MovementResult };
+
+export async function runLlmIteration(run: JobRun): Promise<IterationReply> {
+  run.log.startAgentTurn();
+  try {
+    const reply = await run.llm.generate(
+      { messages: run.conversation.messages, tools: run.toolSpecs, signal: run.signal },
+      {
+        onLlmCallStart: (info) => run.log.llmCallStart(info.attempt),
+        onLlmCallEnd: (end) => {
+          run.stream.flush();
+          run.log.llmCallEnd(end);
+        },
+        onDelta: (delta) => run.stream.push(delta),
+      },
+    );
+    return { kind: 'ok', text: reply.text, toolCalls: reply.toolCalls };
+  } catch (error) {
+    if (run.signal.aborted) return { kind: 'stop', result: { kind: 'cancelled', reason: abortReason(run.signal) } };
+    if (error instanceof LlmError) {
+      switch (error.kind) {
+        case 'aborted':
+          return { kind: 'stop', result: { kind: 'cancelled', reason: error.message } };
+        case 'retries_exhausted':
+          return { kind: 'stop', result: { kind: 'error', message: `LLM: ${error.message}`, retryable: true } };
+        case 'context_overflow':
+        case 'terminal':
+          return { kind: 'stop', result: { kind: 'error', message: `LLM: ${error.message}`, retryable: false } };
+      }
+    }
+    throw error;
+  } finally {
+    run.stream.flush();
+    run.log.endAgentTurn();
+  }
+}

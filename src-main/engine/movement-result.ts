@@ -1,0 +1,12 @@
+// How a movement ends (architecture rule 5): the piece runner maps each to the next movement or a PieceRunResult.
+import type { NewPackageRequest } from '../db/repos/package-requests';
+import type { NewToolRequest } from '../db/repos/tool-requests';
+
+export type MovementResult =
+  | { kind: 'next'; movement: string }
+  | { kind: 'complete'; message: string }
+  | { kind: 'ask'; question: string }
+  | { kind: 'wait_approval'; toolRequests: NewToolRequest[]; packageRequests: NewPackageRequest[] }
+  | { kind: 'wait_subtasks' }
+  | { kind: 'cancelled'; reason: string }
+  | { kind: 'error'; message: string; retryable: boolean };

@@ -1,0 +1,169 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runtimeDir } from '../workspace/paths';
+import { parseTranscript, TRANSCRIPT_FILE } from './conversation';
+import { call, complete, engineHarness, SETTLED, transition } from './engine-harness';
+import { chooseStartMovement } from './piece-runner';
+import { PieceCatalog } from './pieces/catalog';
+
+const pieces = new PieceCatalog(path.resolve(__dirname, '..', '..', 'pieces'));
+
+describe('runPiece through the Worker and a scripted model', () => {
+  it('P3.14 P4.47 P2.21 the default piece completes: succeeded, result comment, transcript written', async () => {
+    const h = await engineHarness([complete('All done.')]);
+    const { taskId, jobId } = h.createTask('Say hello');
+    const job = await h.waitFor(jobId, SETTLED);
+    expect(job.status).toBe('succeeded');
+    expect(job.result).toBe('All done.');
+    const { comments } = h.maestro.invoke('getTask', { taskId });
+    expect(comments.map((c) => [c.author, c.kind, c.body])).toContainEqual(['agent', 'result', 'All done.']);
+    const lines = parseTranscript(fs.readFileSync(path.join(runtimeDir(h.dataDir, taskId), TRANSCRIPT_FILE), 'utf8'));
+    expect(lines.map((l) => l.message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+    h.server.expectEmpty();
+  });
+
+  it('P3.13 P4.51 P5.15 plan-implement-review runs through its movements to completion', async () => {
+    const h = await engineHarness([
+      transition('implement', 'plan'),
+      transition('review'),
+      complete('Reviewed and done.'),
+    ]);
+    const { jobId } = h.createTask('Build it', { pieceId: 'plan-implement-review' });
+    const job = await h.waitFor(jobId, SETTLED);
+    expect(job.status).toBe('succeeded');
+    const entered = h.events.flatMap((e) => (e.type === 'movement.entered' ? [e.movement] : []));
+    expect(entered).toEqual(['plan', 'implement', 'review']);
+    // The guidance of each later movement arrives as a user message appended at the end.
+    const last = h.server.requests.at(-1)?.body?.messages as { role: string; content: string }[];
+    expect(last.filter((m) => m.role === 'system')).toHaveLength(1);
+    expect(last.at(-1)?.role).toBe('user');
+    expect(last.at(-1)?.content).toContain('# Movement: review');
+  });
+
+  it('P4.52 a transition not allowed from here gets an Error result and the movement goes on', async () => {
+    const h = await engineHarness([transition('review'), transition('implement'), transition('review'), complete()]);
+    const { jobId } = h.createTask('Build it', { pieceId: 'plan-implement-review' });
+    expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
+    const second = h.server.requests[1]?.body?.messages as { role: string; content: string }[];
+    const result = second.at(-1) as { role: string; content: string };
+    expect(result.role).toBe('tool');
+    expect(result.content).toMatch(/^Error: transition to "review" is not allowed \(allowed from plan: implement\)/);
+  });
+
+  it('P4.53 complete and transition in one reply: the first valid one wins, the other gets an Error', async () => {
+    const h = await engineHarness([
+      {
+        toolCalls: [
+          { name: 'transition', arguments: { next: 'nowhere' } },
+          { name: 'complete', arguments: { status: 'success', message: 'first valid' } },
+          { name: 'transition', arguments: { next: 'implement' } },
+        ],
+      },
+    ]);
+    const { taskId, jobId } = h.createTask('x', { pieceId: 'plan-implement-review' });
+    const job = await h.waitFor(jobId, SETTLED);
+    expect(job.status).toBe('succeeded');
+    expect(job.result).toBe('first valid');
+    const lines = parseTranscript(fs.readFileSync(path.join(runtimeDir(h.dataDir, taskId), TRANSCRIPT_FILE), 'utf8'));
+    const results = lines
+      .filter((l) => l.message.role === 'tool')
+      .map((l) => (l.message as { content: string }).content);
+    expect(results[0]).toMatch(/^Error: transition to "nowhere"/);
+    expect(results[1]).toBe('Task complete.');
+    expect(results[2]).toMatch(/^Error: ignored/);
+  });
+
+  it('P3.15 P4.48 P2.22 P5.18 ASK parks the job; the answer starts a follow-up in the asking movement with the Q&A', async () => {
+    const h = await engineHarness([
+      transition('work'),
+      complete('Which colour?', 'needs_user_input'),
+      (req) => {
+        const user = (req.body?.messages as { role: string; content: string }[])[1]?.content ?? '';
+        return complete(user.includes('You asked: Which colour?') && user.includes('answered: Blue') ? 'ok' : 'no Q&A');
+      },
+    ]);
+    const { taskId, jobId } = h.createTask('Paint it', { pieceId: 'ask-first' });
+    const asked = await h.waitFor(jobId, SETTLED);
+    expect(asked).toMatchObject({ status: 'waiting_human', waitReason: 'ask', resumeMovement: 'work', askCount: 1 });
+    const answer = h.maestro.invoke('addComment', { taskId, body: 'Blue' });
+    expect(answer.disposition).toBe('followup_job');
+    const followup = await h.waitFor(answer.job?.id as string, SETTLED);
+    expect(followup).toMatchObject({ status: 'succeeded', result: 'ok' });
+    // The follow-up's system message starts at the asking movement (P5.18), in a new thread (P6.24).
+    const sys = (h.server.requests[2]?.body?.messages as { content: string }[])[0]?.content;
+    expect(sys).toContain('# Movement: work');
+  });
+
+  it('P4.49 P2.30 complete failure fails the job at once, without retry', async () => {
+    const h = await engineHarness([complete('Cannot be done.', 'failure')]);
+    const { jobId } = h.createTask('x');
+    expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'failed', error: 'Cannot be done.', attempt: 1 });
+  });
+
+  it('P3.08 P3.09 a movement revisited past the limit stops the job as a movement loop', async () => {
+    const loop: ReturnType<typeof transition>[] = [transition('implement')];
+    for (let i = 0; i < 6; i++) loop.push(transition('review'), transition('implement'));
+    const h = await engineHarness(loop);
+    const { jobId } = h.createTask('x', { pieceId: 'plan-implement-review' });
+    const job = await h.waitFor(jobId, SETTLED);
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/movement loop/);
+  });
+
+  it('P3.04 P3.06 P3.07 start movement: resume > piece start; an unknown name falls through', () => {
+    const piece = pieces.get('plan-implement-review');
+    if (!piece) throw new Error('missing piece');
+    const warnings: string[] = [];
+    expect(chooseStartMovement(piece, 'review', null, (w) => warnings.push(w)).name).toBe('review');
+    expect(chooseStartMovement(piece, null, null, (w) => warnings.push(w)).name).toBe('plan');
+    expect(chooseStartMovement(piece, 'gone', 'implement', (w) => warnings.push(w)).name).toBe('implement');
+    expect(warnings).toEqual(['resumeMovement gone is not a movement of piece plan-implement-review; falling back']);
+  });
+
+  it('P4.30 P4.31 unknown tools and broken arguments get Error results; the loop goes on', async () => {
+    const h = await engineHarness([
+      call('no_such_tool', {}),
+      call('complete', '{"status": "success", "message"'),
+      complete(),
+    ]);
+    const { jobId } = h.createTask('x');
+    expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
+    const m1 = h.server.requests[1]?.body?.messages as { content: string }[];
+    expect(m1.at(-1)?.content).toMatch(/^Error: unknown tool no_such_tool/);
+    const m2 = h.server.requests[2]?.body?.messages as { content: string }[];
+    expect(m2.at(-1)?.content).toMatch(/^Error: complete: the arguments are not valid JSON/);
+  });
+
+  it('P4.24 P4.25 text-only replies get a warning; too many in a row fail the job', async () => {
+    const h = await engineHarness([{ text: 'thinking…' }, complete()]);
+    const { jobId } = h.createTask('x');
+    expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
+    const m = h.server.requests[1]?.body?.messages as { role: string; content: string }[];
+    expect(m.at(-2)).toMatchObject({ role: 'assistant', content: 'thinking…' });
+    expect(m.at(-1)?.role).toBe('user');
+    expect(m.at(-1)?.content).toMatch(/without calling a tool/);
+
+    const h2 = await engineHarness([{ text: 'a' }, { text: 'b' }, { text: 'c' }, { text: 'd' }]);
+    const second = h2.createTask('x');
+    const failed = await h2.waitFor(second.jobId, SETTLED);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toMatch(/4 times in a row without calling a tool/);
+  });
+
+  it('P4.13 a model that never calls complete hits the iteration limit', async () => {
+    const h = await engineHarness(Array.from({ length: 60 }, (_, i) => call('no_such_tool', { i })));
+    const { jobId } = h.createTask('x');
+    const job = await h.waitFor(jobId, SETTLED, 20_000);
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/reached its limit of 60 iterations/);
+  });
+
+  it('P4.27 the same call repeated up to the limit stops the job as a tool loop', async () => {
+    const h = await engineHarness(Array.from({ length: 6 }, () => call('no_such_tool', { same: true })));
+    const { jobId } = h.createTask('x');
+    const job = await h.waitFor(jobId, SETTLED);
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/tool loop: no_such_tool was called 5 times/);
+  });
+});

@@ -1,0 +1,174 @@
+// runPiece (spec §2): set up the run (log, conversation, tools), choose the start movement
+// (resume > override > piece start), then loop movements under the loop/revisit/cancel guards until a movement
+// result ends the run as a PieceRunResult.
+
+import type { Store } from '../db/store';
+import type { AnyToolDef } from '../tools/types';
+import { abortReason, executeMovement } from './agent-loop';
+import { type ChatMessage, Conversation } from './conversation';
+import { type EngineOptions, JobRun } from './job-run';
+import { JobStream } from './job-stream';
+import type { LlmPort } from './llm-port';
+import { assertNever, type PieceRunContext, type PieceRunResult } from './piece-result';
+import { type MovementDefinition, movementOf, type PieceDefinition } from './pieces/schema';
+import {
+  dynamicContext,
+  firstUserMessage,
+  jobInstruction,
+  movementGuidance,
+  staticPreamble,
+  systemMessage,
+} from './prompt';
+import { RunLog } from './run-log';
+import { transitionArgs } from './terminal-tools';
+import { buildToolSpecs, pieceTools } from './tool-specs';
+
+export interface PieceRunnerDeps {
+  store: Store;
+  llmFor(profile: string | null): LlmPort;
+  /** The regular tools the Workspace Tool Policy allows for this job. */
+  toolsFor(ctx: PieceRunContext): readonly AnyToolDef[];
+  options: EngineOptions;
+  now?: () => Date;
+}
+
+/** resume > override > piece start; a name that is no movement of the piece falls through with a warning. */
+export function chooseStartMovement(
+  piece: PieceDefinition,
+  resume: string | null,
+  override: string | null,
+  warn: (message: string) => void,
+): MovementDefinition {
+  for (const [name, source] of [
+    [resume, 'resumeMovement'],
+    [override, 'start override'],
+  ] as const) {
+    if (!name) continue;
+    const movement = movementOf(piece, name);
+    if (movement) return movement;
+    warn(`${source} ${name} is not a movement of piece ${piece.id}; falling back`);
+  }
+  return movementOf(piece, piece.startMovement) as MovementDefinition;
+}
+
+/** Drops calls without results, results without calls, and assistant messages left empty. */
+export function dropUnanswered(messages: ChatMessage[]): ChatMessage[] {
+  const answered = new Set(messages.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : [])));
+  const called = new Set<string>();
+  const out: ChatMessage[] = [];
+  for (const m of messages) {
+    if (m.role === 'assistant' && m.tool_calls) {
+      const calls = m.tool_calls.filter((c) => answered.has(c.id));
+      for (const c of calls) called.add(c.id);
+      const { tool_calls: _drop, ...rest } = m;
+      if (calls.length === 0 && !m.content) continue;
+      out.push(calls.length > 0 ? { ...rest, tool_calls: calls } : rest);
+    } else if (m.role === 'tool') {
+      if (called.has(m.tool_call_id)) out.push(m);
+    } else out.push(m);
+  }
+  return out;
+}
+
+export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Promise<PieceRunResult> {
+  const { store } = deps;
+  const { job, task, piece } = ctx;
+  const now = deps.now ?? (() => new Date());
+  const log = new RunLog(store, task.id, job.id);
+  const warnings: string[] = [];
+  let movement = chooseStartMovement(piece, job.resumeMovement, null, (w) => warnings.push(w));
+
+  let llm: LlmPort;
+  try {
+    llm = deps.llmFor(job.profile);
+  } catch (error) {
+    return fatal((error as Error).message, movement);
+  }
+  const regular = pieceTools(piece, deps.toolsFor(ctx));
+  const run = new JobRun({
+    store,
+    job,
+    piece,
+    workspacePath: ctx.workspacePath,
+    signal: ctx.signal,
+    llm,
+    conversation: Conversation.open(ctx.runtimeDir, job.id, now),
+    tools: regular,
+    toolSpecs: buildToolSpecs(piece, regular),
+    transitionArgs: transitionArgs(piece),
+    log,
+    stream: new JobStream(store, task.id, job.id, deps.options.streamIntervalMs),
+    options: deps.options,
+  });
+  for (const w of warnings) run.queueNote(`Note: ${w}.`);
+
+  const instruction = jobInstruction(store, task, job);
+  if (job.pendingInvoke) {
+    log.invoke(job.pendingInvoke, instruction);
+    store.jobs.clearPendingInvoke(job.id);
+  }
+
+  // The same job coming back (retry, approval) continues its own thread; any other job starts a new one.
+  const resumed = run.conversation.resumeOwnThread(dropUnanswered);
+  if (resumed) run.queueNote(`(Resumed in movement ${movement.name}.)`);
+  else {
+    const preamble = staticPreamble(piece, regular, ctx.workspacePath);
+    run.conversation.seed(
+      systemMessage(preamble, movement),
+      firstUserMessage(dynamicContext(task, ctx.workspacePath, now()), instruction),
+    );
+  }
+
+  const visits = new Map<string, number>();
+  let entered = 0;
+  for (;;) {
+    if (ctx.signal.aborted) return { kind: 'cancelled', reason: abortReason(ctx.signal) };
+    entered++;
+    const seen = (visits.get(movement.name) ?? 0) + 1;
+    visits.set(movement.name, seen);
+    if (entered > piece.maxMovements) {
+      return fatal(`movement loop: ${entered - 1} movements entered, the piece allows ${piece.maxMovements}`, movement);
+    }
+    if (seen - 1 > piece.revisitLimit) {
+      return fatal(`movement loop: ${movement.name} was revisited more than ${piece.revisitLimit} times`, movement);
+    }
+    store.jobs.setResumeMovement(job.id, movement.name);
+    store.publish({ type: 'movement.entered', taskId: task.id, jobId: job.id, movement: movement.name });
+
+    const result = await executeMovement(run, movement);
+    switch (result.kind) {
+      case 'next': {
+        const next = movementOf(piece, result.movement) as MovementDefinition;
+        run.queueNote(movementGuidance(next));
+        movement = next;
+        continue;
+      }
+      case 'complete':
+        return { kind: 'completed', result: result.message };
+      case 'ask':
+        return { kind: 'ask', movement: movement.name, question: result.question };
+      case 'wait_approval':
+        return {
+          kind: 'waiting_approval',
+          movement: movement.name,
+          toolRequests: result.toolRequests,
+          packageRequests: result.packageRequests,
+        };
+      case 'wait_subtasks':
+        return { kind: 'waiting_subtasks', movement: movement.name };
+      case 'cancelled':
+        return { kind: 'cancelled', reason: result.reason };
+      case 'error':
+        return { kind: 'error', message: result.message, retryable: result.retryable, movement: movement.name };
+      default:
+        return assertNever(result, 'movement result');
+    }
+  }
+}
+
+const fatal = (message: string, movement: MovementDefinition): PieceRunResult => ({
+  kind: 'error',
+  message,
+  retryable: false,
+  movement: movement.name,
+});

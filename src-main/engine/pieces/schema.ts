@@ -1,0 +1,148 @@
+// The Piece file as people write it (snake_case, checked by zod so errors name the file's own fields), and the
+// internal PieceDefinition it converts to.
+import { z } from 'zod';
+
+export const BUILTIN_TOOL_NAMES = [
+  'read_file',
+  'list_dir',
+  'glob',
+  'grep',
+  'write_file',
+  'edit_file',
+  'run_command',
+  'request_package',
+  'create_subtask',
+  'delegate',
+] as const;
+
+const Name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'must be letters, digits, - or _');
+
+export const TransitionFile = z.strictObject({
+  to: Name,
+  when: z.string().default(''),
+});
+
+export const MovementFile = z.strictObject({
+  name: Name,
+  description: z.string().default(''),
+  guidance: z.string().default(''),
+  /** Tools this movement may call; absent = every tool of the piece. */
+  tools: z.array(z.string()).optional(),
+  edit: z.boolean().default(false),
+  max_iterations: z.number().int().min(1).max(1000).default(40),
+  transitions: z.array(TransitionFile).default([]),
+});
+
+export const PieceFile = z
+  .strictObject({
+    id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be lowercase letters, digits, - or _'),
+    name: z.string().min(1),
+    description: z.string().default(''),
+    start_movement: z.string().optional(),
+    max_movements: z.number().int().min(1).max(1000).default(20),
+    revisit_limit: z.number().int().min(1).max(1000).default(5),
+    delegate: z
+      .strictObject({ allowed: z.boolean().default(false), max_depth: z.number().int().min(0).max(5).default(1) })
+      .default({ allowed: false, max_depth: 1 }),
+    movements: z.array(MovementFile).min(1, 'must list at least one movement'),
+  })
+  .superRefine((piece, ctx) => {
+    const names = piece.movements.map((m) => m.name);
+    names.forEach((name, i) => {
+      if (names.indexOf(name) !== i)
+        ctx.addIssue({ code: 'custom', path: ['movements', i, 'name'], message: `${name} appears twice` });
+    });
+    if (piece.start_movement && !names.includes(piece.start_movement)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['start_movement'],
+        message: `names no movement of this piece (movements: ${names.join(', ')})`,
+      });
+    }
+    piece.movements.forEach((m, i) => {
+      m.transitions.forEach((t, j) => {
+        if (!names.includes(t.to)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['movements', i, 'transitions', j, 'to'],
+            message: `names no movement of this piece (movements: ${names.join(', ')})`,
+          });
+        }
+      });
+      (m.tools ?? []).forEach((tool, j) => {
+        if (!(BUILTIN_TOOL_NAMES as readonly string[]).includes(tool)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['movements', i, 'tools', j],
+            message: `unknown tool ${tool} (tools: ${BUILTIN_TOOL_NAMES.join(', ')})`,
+          });
+        }
+      });
+    });
+  });
+export type PieceFile = z.output<typeof PieceFile>;
+
+export interface TransitionDefinition {
+  to: string;
+  when: string;
+}
+
+export interface MovementDefinition {
+  name: string;
+  description: string;
+  guidance: string;
+  /** null = every tool of the piece. */
+  tools: string[] | null;
+  edit: boolean;
+  maxIterations: number;
+  transitions: TransitionDefinition[];
+}
+
+export interface PieceDefinition {
+  id: string;
+  name: string;
+  description: string;
+  startMovement: string;
+  movements: MovementDefinition[];
+  maxMovements: number;
+  revisitLimit: number;
+  delegate: { allowed: boolean; maxDepth: number };
+  file: string;
+  source: 'builtin' | 'workspace';
+  format: 'maestro' | 'takt';
+}
+
+export function fromPieceFile(p: PieceFile, file: string, source: PieceDefinition['source']): PieceDefinition {
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    startMovement: p.start_movement ?? (p.movements[0] as PieceFile['movements'][number]).name,
+    movements: p.movements.map((m) => ({
+      name: m.name,
+      description: m.description,
+      guidance: m.guidance,
+      tools: m.tools ?? null,
+      edit: m.edit,
+      maxIterations: m.max_iterations,
+      transitions: m.transitions.map((t) => ({ to: t.to, when: t.when })),
+    })),
+    maxMovements: p.max_movements,
+    revisitLimit: p.revisit_limit,
+    delegate: { allowed: p.delegate.allowed, maxDepth: p.delegate.max_depth },
+    file,
+    source,
+    format: 'maestro',
+  };
+}
+
+/** Every movement any transition of the piece can lead to, in first-seen order: the `transition` tool's enum. */
+export function transitionTargets(piece: PieceDefinition): string[] {
+  const targets: string[] = [];
+  for (const m of piece.movements) for (const t of m.transitions) if (!targets.includes(t.to)) targets.push(t.to);
+  return targets;
+}
+
+export function movementOf(piece: PieceDefinition, name: string): MovementDefinition | undefined {
+  return piece.movements.find((m) => m.name === name);
+}

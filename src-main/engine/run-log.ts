@@ -1,0 +1,128 @@
+// The Invoke/Turn/LlmCall log of a job: entries in one flat sequence (log_entries) and the matching events.
+// An AgentTurn holds the LlmCalls made with identical input (retries); a new input opens a new AgentTurn.
+import type { InvokeKind } from '../../src-shared/events';
+import type { UsageSums } from '../db/repos/log-entries';
+import type { Store } from '../db/store';
+import type { LlmCallRecord } from '../llm/types';
+
+export class RunLog {
+  private invokeSeq: number | null;
+  private agentTurnSeq: number | null = null;
+  private turnUsage: UsageSums = zero();
+  /** AgentTurns of this run (the spec's turn_count) and LlmCalls (llm_call_count). */
+  turnCount = 0;
+  llmCallCount = 0;
+
+  constructor(
+    private readonly store: Store,
+    private readonly taskId: string,
+    private readonly jobId: string,
+  ) {
+    // A resumed job (approval, retry) continues the Invoke range it belongs to.
+    this.invokeSeq = store.logEntries.lastInvokeSeq(taskId);
+  }
+
+  /** An idle → active start: the Invoke marker first, then the Turn carrying its content. */
+  invoke(kind: InvokeKind, content: string): void {
+    this.invokeSeq = this.append('Invoke', undefined, kind);
+    this.store.publish({ type: 'InvokeStart', taskId: this.taskId, jobId: this.jobId, kind });
+    this.append(kind === 'UserSend' ? 'UserTurn' : 'SystemTurn', { text: content });
+  }
+
+  userTurn(text: string): void {
+    this.append('UserTurn', { text });
+  }
+
+  systemTurn(text: string): void {
+    this.append('SystemTurn', { text });
+  }
+
+  toolTurn(toolCallId: string, name: string, result: string): void {
+    this.append('ToolTurn', { tool_call_id: toolCallId, name, result });
+  }
+
+  startAgentTurn(): void {
+    this.turnCount++;
+    this.turnUsage = zero();
+    this.agentTurnSeq = this.append('AgentTurn', undefined);
+    this.store.publish({ type: 'TurnStart', taskId: this.taskId, jobId: this.jobId, turnCount: this.turnCount });
+  }
+
+  llmCallStart(attempt: number): void {
+    this.llmCallCount++;
+    this.store.publish({
+      type: 'LlmCallStart',
+      taskId: this.taskId,
+      jobId: this.jobId,
+      llmCallCount: this.llmCallCount,
+      attempt,
+    });
+  }
+
+  llmCallEnd(end: LlmCallRecord, content?: unknown): void {
+    const usage: UsageSums = {
+      llmCalls: 1,
+      promptTokens: end.usage?.promptTokens ?? 0,
+      completionTokens: end.usage?.completionTokens ?? 0,
+      cachedPromptTokens: end.usage?.cachedPromptTokens ?? 0,
+    };
+    this.store.logEntries.append({
+      taskId: this.taskId,
+      jobId: this.jobId,
+      kind: 'LlmCall',
+      invokeSeq: this.invokeSeq,
+      agentTurnSeq: this.agentTurnSeq,
+      body: {
+        llmCallCount: this.llmCallCount,
+        ...(end.error ? { error: end.error } : {}),
+        ...(content ? { content } : {}),
+      },
+      llmCall: {
+        attempt: end.attempt,
+        outcome: end.outcome,
+        latencyMs: end.latencyMs,
+        ttftMs: end.ttftMs,
+        promptTokens: usage.promptTokens,
+        completionTokens: usage.completionTokens,
+        cachedPromptTokens: usage.cachedPromptTokens,
+      },
+    });
+    for (const k of Object.keys(usage) as (keyof UsageSums)[]) this.turnUsage[k] += usage[k];
+    this.store.publish({
+      type: 'LlmCallEnd',
+      taskId: this.taskId,
+      jobId: this.jobId,
+      llmCallCount: this.llmCallCount,
+      attempt: end.attempt,
+      outcome: end.outcome,
+      latencyMs: end.latencyMs,
+      ttftMs: end.ttftMs,
+      usage,
+      cachedPromptTokens: usage.cachedPromptTokens,
+    });
+  }
+
+  endAgentTurn(): void {
+    this.store.publish({
+      type: 'TurnEnd',
+      taskId: this.taskId,
+      jobId: this.jobId,
+      turnCount: this.turnCount,
+      usage: this.turnUsage,
+    });
+  }
+
+  private append(kind: Parameters<Store['logEntries']['append']>[0]['kind'], body: unknown, invokeKind?: InvokeKind) {
+    return this.store.logEntries.append({
+      taskId: this.taskId,
+      jobId: this.jobId,
+      kind,
+      invokeSeq: kind === 'Invoke' ? null : this.invokeSeq,
+      agentTurnSeq: null,
+      invokeKind: invokeKind ?? null,
+      body,
+    });
+  }
+}
+
+const zero = (): UsageSums => ({ llmCalls: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 });

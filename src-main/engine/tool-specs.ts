@@ -1,0 +1,36 @@
+// The request's `tools` array: regular tools of the piece, then `transition` (only when the piece has transitions),
+// then `complete` — computed once per job, so it is byte-stable across movements (spec 3.1, 3.4).
+
+import { z } from 'zod';
+import type { ToolSpec } from '../llm/types';
+import type { AnyToolDef } from '../tools/types';
+import type { PieceDefinition } from './pieces/schema';
+import { transitionTargets } from './pieces/schema';
+import {
+  COMPLETE,
+  CompleteArgs,
+  completeDescription,
+  TRANSITION,
+  transitionArgs,
+  transitionDescription,
+} from './terminal-tools';
+
+const spec = (name: string, description: string, parameters: z.ZodType): ToolSpec => {
+  const { $schema: _schema, ...schema } = z.toJSONSchema(parameters, { io: 'input' }) as Record<string, unknown>;
+  return { type: 'function', function: { name, description, parameters: schema } };
+};
+
+/** Tools of the registry that some movement of the piece may call, in registry order. */
+export function pieceTools(piece: PieceDefinition, registry: readonly AnyToolDef[]): AnyToolDef[] {
+  const named = piece.movements.some((m) => m.tools === null)
+    ? null
+    : new Set(piece.movements.flatMap((m) => m.tools ?? []));
+  return registry.filter((t) => named === null || named.has(t.name));
+}
+
+export function buildToolSpecs(piece: PieceDefinition, tools: readonly AnyToolDef[]): ToolSpec[] {
+  const specs = tools.map((t) => spec(t.name, t.description, t.parameters));
+  if (transitionTargets(piece).length > 0) specs.push(spec(TRANSITION, transitionDescription, transitionArgs(piece)));
+  specs.push(spec(COMPLETE, completeDescription, CompleteArgs));
+  return specs;
+}

@@ -1,0 +1,194 @@
+// The LLM client of one profile: an AgentTurn's generation as 1..N LlmCalls with identical input (retries).
+import OpenAI from 'openai';
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { LlmError } from './errors';
+import { runLlmCall } from './llm-call';
+import type { LlmProfile } from './profiles';
+import { type AttemptFailure, DEFAULT_RETRY, type RetryOptions, retryDelayMs, sleep } from './retry';
+import { checkTokenLimit } from './tokens';
+import type { LlmCallOutcome, LlmCallRecord, LlmHooks, LlmRequest, LlmResult, LlmUsage } from './types';
+
+export interface LlmClientOptions {
+  profile: LlmProfile;
+  retry?: Partial<RetryOptions>;
+  /** Receives one `prompt_cache …` line per LlmCall. Default: console.debug. */
+  log?: (line: string) => void;
+  /** Tokens kept free for the answer in the client-side context check. Default 1024. */
+  outputReserveTokens?: number;
+  /** Longest silence before the response starts and between chunks. Default 5 minutes (local models are slow). */
+  idleTimeoutMs?: number;
+  /** For jitter; tests make it deterministic. */
+  random?: () => number;
+}
+
+export class LlmClient {
+  private readonly sdk: OpenAI;
+  private readonly retry: RetryOptions;
+  private readonly log: (line: string) => void;
+  private readonly idleTimeoutMs: number;
+  private calls = 0;
+
+  constructor(private readonly options: LlmClientOptions) {
+    const { profile } = options;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.log = options.log ?? ((line) => console.debug(line));
+    this.idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
+    this.sdk = new OpenAI({
+      baseURL: profile.baseURL,
+      // The SDK refuses an empty key; local servers need none.
+      apiKey: profile.apiKey || 'no-key',
+      organization: null,
+      project: null,
+      maxRetries: 0, // every attempt is ours, so every attempt is an LlmCall on record
+      timeout: this.idleTimeoutMs + 1_000,
+      logLevel: 'off',
+      ...(profile.extraHeaders ? { defaultHeaders: profile.extraHeaders } : {}),
+    });
+  }
+
+  /** LlmCalls this client has made. */
+  get llmCallCount(): number {
+    return this.calls;
+  }
+
+  /**
+   * Streams one generation. Recoverable failures (network, 5xx, 429, a cut or unfinished stream) are retried with
+   * the very same request body, each attempt a new LlmCall; throws LlmError otherwise.
+   */
+  async generate(request: LlmRequest, hooks: LlmHooks = {}): Promise<LlmResult> {
+    const { profile } = this.options;
+    const tools = request.tools ?? [];
+    if (profile.contextWindow !== undefined) {
+      checkTokenLimit(request.messages, tools, profile.contextWindow, this.options.outputReserveTokens ?? 1024);
+    }
+    const body = this.body(request);
+    const calls: LlmCallRecord[] = [];
+    let callNumber = request.previousLlmCalls ?? this.calls;
+    for (let attempt = 1; ; attempt++) {
+      if (request.signal?.aborted) throw this.aborted(calls);
+      callNumber++;
+      this.calls++;
+      const startedAt = Date.now();
+      hooks.onLlmCallStart?.({ callNumber, attempt, startedAt });
+      const result = await runLlmCall({
+        sdk: this.sdk,
+        body,
+        signal: request.signal,
+        idleTimeoutMs: this.idleTimeoutMs,
+        callNumber,
+        onDelta: (d) => hooks.onDelta?.(d),
+      });
+      const base = {
+        callNumber,
+        attempt,
+        startedAt,
+        latencyMs: Date.now() - startedAt,
+        ttftMs: result.ttftMs,
+        usage: result.usage,
+        ...(result.model ? { model: result.model } : {}),
+        ...(result.requestId ? { requestId: result.requestId } : {}),
+      };
+      if (result.ok) {
+        const record: LlmCallRecord = { ...base, outcome: 'ok', finishReason: result.output.finishReason };
+        this.end(record, calls, hooks);
+        return { ...result.output, usage: sumUsage(calls), calls };
+      }
+      const failure = result.failure;
+      const retrying = failure.disposition === 'retry' && attempt <= this.retry.maxRetries;
+      const waitMs = retrying ? retryDelayMs(attempt, failure, this.retry, this.options.random) : undefined;
+      const record: LlmCallRecord = {
+        ...base,
+        outcome: OUTCOME[failure.disposition],
+        error: this.redact(failure.message),
+        ...(failure.status !== undefined ? { status: failure.status } : {}),
+        ...(waitMs !== undefined ? { retryInMs: waitMs } : {}),
+      };
+      this.end(record, calls, hooks);
+      if (waitMs === undefined) throw this.failed(failure, calls);
+      try {
+        await sleep(waitMs, request.signal);
+      } catch {
+        throw this.aborted(calls);
+      }
+    }
+  }
+
+  /** Built once per generate(), so every LlmCall of the AgentTurn sends the same bytes. */
+  private body(request: LlmRequest): ChatCompletionCreateParamsStreaming {
+    const { profile } = this.options;
+    const tools = request.tools ?? [];
+    const temperature = request.temperature ?? profile.temperature;
+    const parallel = request.parallelToolCalls ?? profile.parallelToolCalls;
+    // A deep copy: a caller editing its messages while we retry must not change what is retried.
+    return structuredClone({
+      model: profile.model,
+      messages: request.messages as ChatCompletionCreateParamsStreaming['messages'],
+      ...(tools.length > 0 ? { tools: tools as ChatCompletionCreateParamsStreaming['tools'] } : {}),
+      ...(temperature !== undefined ? { temperature } : {}),
+      ...(tools.length > 0 && parallel !== undefined ? { parallel_tool_calls: parallel } : {}),
+      stream: true as const,
+      stream_options: { include_usage: true },
+    });
+  }
+
+  private end(record: LlmCallRecord, calls: LlmCallRecord[], hooks: LlmHooks): void {
+    calls.push(record);
+    const cached = record.usage?.cachedPromptTokens ?? 0;
+    const prompt = record.usage?.promptTokens ?? 0;
+    const pct = prompt > 0 ? Math.round((100 * cached) / prompt) : 0;
+    this.log(
+      `prompt_cache reused=${cached} prompt=${prompt} pct=${pct} llm_call=${record.callNumber} attempt=${record.attempt} outcome=${record.outcome}${record.usage ? '' : ' usage=unreported'}`,
+    );
+    hooks.onLlmCallEnd?.(record);
+  }
+
+  private failed(failure: AttemptFailure, calls: LlmCallRecord[]): LlmError {
+    const status = failure.status !== undefined ? { status: failure.status } : {};
+    const message = this.redact(failure.message);
+    switch (failure.disposition) {
+      case 'retry':
+        return new LlmError('retries_exhausted', `LLM failed after ${calls.length} LlmCalls: ${message}`, {
+          ...status,
+          calls,
+        });
+      case 'terminal':
+        return new LlmError('terminal', `LLM request refused: ${message}`, { ...status, calls });
+      case 'context_overflow':
+        return new LlmError('context_overflow', `LLM context overflow: ${message}`, { ...status, calls });
+      case 'aborted':
+        return this.aborted(calls);
+      default: {
+        const never: never = failure.disposition;
+        throw new Error(`unknown disposition ${String(never)}`);
+      }
+    }
+  }
+
+  private aborted(calls: LlmCallRecord[]): LlmError {
+    return new LlmError('aborted', 'LLM generation aborted', { calls });
+  }
+
+  /** The API key never leaves in a message, even when a backend echoes it back. */
+  private redact(text: string): string {
+    const key = this.options.profile.apiKey;
+    return key ? text.split(key).join('[redacted]') : text;
+  }
+}
+
+const OUTCOME: Record<AttemptFailure['disposition'], LlmCallOutcome> = {
+  retry: 'retryable_error',
+  terminal: 'terminal_error',
+  context_overflow: 'terminal_error',
+  aborted: 'aborted',
+};
+
+function sumUsage(calls: readonly LlmCallRecord[]): LlmUsage {
+  const sum: LlmUsage = { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
+  for (const c of calls) {
+    if (!c.usage) continue;
+    sum.promptTokens += c.usage.promptTokens;
+    sum.completionTokens += c.usage.completionTokens;
+    sum.cachedPromptTokens += c.usage.cachedPromptTokens;
+  }
+  return sum;
+}

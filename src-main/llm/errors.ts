@@ -1,0 +1,45 @@
+// The one error the LLM layer throws: its kind tells the engine whether the job fails or retries later.
+import type { LlmCallRecord } from './types';
+
+/**
+ * - `terminal`: the backend refused the request for good (401, 403, unknown model, other 4xx) → job `failed`.
+ * - `context_overflow`: the prompt does not fit, found before sending or reported by the backend.
+ * - `retries_exhausted`: recoverable errors outlasted the retry budget → job `retry`.
+ * - `aborted`: the caller's signal fired.
+ */
+export type LlmErrorKind = 'terminal' | 'context_overflow' | 'retries_exhausted' | 'aborted';
+
+export interface LlmErrorOptions {
+  status?: number;
+  /** The LlmCalls made before the error (each also went through the hooks). */
+  calls?: LlmCallRecord[];
+  estimatedTokens?: number;
+  contextWindow?: number;
+}
+
+export class LlmError extends Error {
+  readonly kind: LlmErrorKind;
+  readonly status: number | undefined;
+  readonly calls: LlmCallRecord[];
+  readonly estimatedTokens: number | undefined;
+  readonly contextWindow: number | undefined;
+
+  constructor(kind: LlmErrorKind, message: string, options: LlmErrorOptions = {}) {
+    super(message);
+    this.name = new.target.name;
+    this.kind = kind;
+    this.status = options.status;
+    this.calls = options.calls ?? [];
+    this.estimatedTokens = options.estimatedTokens;
+    this.contextWindow = options.contextWindow;
+  }
+
+  /** True when running the same job again later may succeed (the retry budget ran out on recoverable errors). */
+  get retryable(): boolean {
+    return this.kind === 'retries_exhausted';
+  }
+}
+
+export function isLlmError(err: unknown): err is LlmError {
+  return err instanceof LlmError;
+}

@@ -1,0 +1,102 @@
+// The LLM layer's vocabulary: chat messages and tools as the OpenAI chat API has them, LlmCall records, results.
+
+export interface AssistantToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: AssistantToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export interface ToolSpec {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+export interface LlmUsage {
+  promptTokens: number;
+  completionTokens: number;
+  /** Prompt tokens the backend served from its prompt cache (0 when it reports none). */
+  cachedPromptTokens: number;
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
+
+export type LlmCallOutcome = 'ok' | 'retryable_error' | 'terminal_error' | 'aborted';
+
+export interface LlmCallStartInfo {
+  /** 1-based `llm_call_count`: see `LlmRequest.previousLlmCalls`. */
+  callNumber: number;
+  /** 1-based within this generate() (= this AgentTurn). Above 1, the previous attempt's deltas are void. */
+  attempt: number;
+  startedAt: number;
+}
+
+/** One LlmCall: one HTTP request and the generation (or failure) it produced. */
+export interface LlmCallRecord extends LlmCallStartInfo {
+  latencyMs: number;
+  /** Time to the first streamed delta of any kind; null when none arrived. */
+  ttftMs: number | null;
+  /** As reported by the backend; null when it reported none (failed attempts, backends ignoring include_usage). */
+  usage: LlmUsage | null;
+  outcome: LlmCallOutcome;
+  /** Why the call failed, never containing the API key. */
+  error?: string;
+  /** HTTP status of a failed call, when there was one. */
+  status?: number;
+  finishReason?: FinishReason;
+  /** Backend info: the model that answered and the provider's request id, when sent. */
+  model?: string;
+  requestId?: string;
+  /** Set on a retryable failure that will be retried: the wait before the next attempt. */
+  retryInMs?: number;
+}
+
+export type LlmDelta =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool_call'; index: number; id?: string; name?: string; argumentsDelta: string };
+
+export interface LlmHooks {
+  onLlmCallStart?(info: LlmCallStartInfo): void;
+  onLlmCallEnd?(record: LlmCallRecord): void;
+  /** Deltas of the LlmCall last started. */
+  onDelta?(delta: LlmDelta): void;
+}
+
+export interface LlmRequest {
+  messages: readonly ChatMessage[];
+  tools?: readonly ToolSpec[];
+  signal?: AbortSignal;
+  /** Overrides the profile's. */
+  temperature?: number;
+  /** Overrides the profile's. */
+  parallelToolCalls?: boolean;
+  /**
+   * LlmCalls made before this generate() (e.g. the job's count from the DB): call numbers continue from it.
+   * Without it they continue from this client's own count.
+   */
+  previousLlmCalls?: number;
+}
+
+export interface LlmToolCall {
+  id: string;
+  name: string;
+  /** The raw JSON text the model produced; parsing and validating it is the caller's job. */
+  arguments: string;
+}
+
+/** The outcome of one AgentTurn's generation: the last (successful) LlmCall's output, every LlmCall's record. */
+export interface LlmResult {
+  text: string;
+  reasoning: string;
+  toolCalls: LlmToolCall[];
+  finishReason: FinishReason;
+  /** The AgentTurn's usage: the sum over `calls` of the usage each reported. */
+  usage: LlmUsage;
+  calls: LlmCallRecord[];
+}

@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { OperationName } from '../../src-shared/contract';
+import { rowCounts } from '../db/test-helpers';
+import { expectMaestroError, moveTo, setup } from './test-helpers';
+
+describe('reads and unknown ids', () => {
+  const byTaskId: [OperationName, Record<string, unknown>][] = [
+    ['getTask', {}],
+    ['addComment', { body: 'hello' }],
+    ['continueTask', {}],
+    ['continueTask', { pieceId: 'default', instruction: 'x' }],
+    ['cancelTask', {}],
+    ['listToolRequests', {}],
+    ['decideToolRequest', { requestId: 'treq_x', decision: 'approve' }],
+    ['listPackageRequests', {}],
+    ['decidePackageRequest', { requestId: 'preq_x', decision: 'deny' }],
+    ['getTranscript', {}],
+    ['getUsage', {}],
+  ];
+  it.each(byTaskId)('P1.04 %s with an unknown task id → not_found; nothing changes', (name, extra) => {
+    const { m, store, create } = setup();
+    create();
+    const counts = rowCounts(store);
+    const error = expectMaestroError(() => m.invoke(name, { taskId: 'task_unknown', ...extra }), 'not_found');
+    expect(error.toBody()).toEqual({ code: 'not_found', message: expect.stringContaining('task_unknown') });
+    expect(rowCounts(store)).toEqual(counts);
+  });
+
+  it('P1.24 tasks newest first; Task.status = the latest job’s status; jobs and comments in createdAt order', () => {
+    const { m, store, create } = setup();
+    const a = create({ instruction: 'a' }).task;
+    const b = create({ instruction: 'b' }).task;
+    const c = create({ instruction: 'c' }).task;
+    expect(m.invoke('listTasks', {}).tasks.map((t) => t.id)).toEqual([c.id, b.id, a.id]);
+
+    const first = store.jobs.latestForTask(a.id)?.id as string;
+    moveTo(store, first, 'running');
+    expect(m.invoke('listTasks', {}).tasks.find((t) => t.id === a.id)?.status).toBe('running');
+    m.invoke('addComment', { taskId: a.id, body: 'interject' });
+    store.jobs.transition(first, 'running', 'succeeded');
+    const follow = m.invoke('addComment', { taskId: a.id, body: 'follow up' });
+    const got = m.invoke('getTask', { taskId: a.id });
+    expect(got.task.status).toBe('queued');
+    expect(got.jobs.map((j) => j.id)).toEqual([first, follow.job?.id]);
+    expect(got.jobs.map((j) => j.status)).toEqual(['succeeded', 'queued']);
+    expect(got.comments.map((cm) => cm.body)).toEqual(['a', 'interject', 'follow up']);
+    for (const list of [got.jobs, got.comments]) {
+      const times = list.map((x) => x.createdAt);
+      expect([...times].sort()).toEqual(times);
+    }
+    expect(got.jobs[0]).not.toHaveProperty('pendingInvoke');
+  });
+
+  it('listToolRequests / listPackageRequests return only that task’s requests, without call arguments', () => {
+    const { m, store, create } = setup();
+    const one = create();
+    const two = create();
+    moveTo(store, one.job.id, 'waiting_human', { waitReason: 'tool_request', toolRequests: 1, packageRequests: 1 });
+    moveTo(store, two.job.id, 'waiting_human', { waitReason: 'tool_request', toolRequests: 2 });
+    const tools = m.invoke('listToolRequests', { taskId: one.task.id }).requests;
+    expect(tools).toHaveLength(1);
+    expect(tools[0]).toMatchObject({
+      taskId: one.task.id,
+      tool: 'run_command',
+      summary: 'run echo 0',
+      status: 'pending',
+    });
+    expect(tools[0]).not.toHaveProperty('args');
+    expect(m.invoke('listToolRequests', { taskId: two.task.id }).requests).toHaveLength(2);
+    const packages = m.invoke('listPackageRequests', { taskId: one.task.id }).requests;
+    expect(packages).toEqual([
+      expect.objectContaining({ manager: 'npm', name: 'pkg0', version: null, reason: 'needed' }),
+    ]);
+    expect(m.invoke('listPackageRequests', { taskId: two.task.id }).requests).toEqual([]);
+  });
+
+  it('getTranscript: no file → no entries; a torn last line is skipped, never fatal', () => {
+    const { m, create } = setup();
+    const { task } = create();
+    expect(m.invoke('getTranscript', { taskId: task.id })).toEqual({ entries: [] });
+    const file = path.join(m.ctx.dataDir, 'runs', task.id, 'transcript.jsonl');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, '{"type":"system","text":"start"}\n\n{"type":"user","text":"hi"}\n{"type":"assis');
+    expect(m.invoke('getTranscript', { taskId: task.id }).entries).toEqual([
+      { type: 'system', text: 'start' },
+      { type: 'user', text: 'hi' },
+    ]);
+  });
+});

@@ -1,0 +1,31 @@
+// Tools as data: name, description, zod parameters (the model-facing JSON schema is derived from them), whether the
+// tool only reads, and execute. A tool answers with text for the model, or asks the job to wait for a person.
+import type { z } from 'zod';
+import type { NewPackageRequest } from '../db/repos/package-requests';
+import type { NewToolRequest } from '../db/repos/tool-requests';
+
+export interface ToolContext {
+  taskId: string;
+  jobId: string;
+  workspacePath: string;
+  /** Whether the current movement may change files. */
+  canEdit: boolean;
+  signal: AbortSignal;
+}
+
+export type ToolOutcome =
+  | { kind: 'result'; content: string }
+  /** Park the job until a person decides; the call is answered when the job resumes. */
+  | { kind: 'wait'; toolRequest?: Omit<NewToolRequest, 'callId'>; packageRequest?: Omit<NewPackageRequest, 'callId'> };
+
+export interface ToolDef<P = unknown> {
+  name: string;
+  description: string;
+  parameters: z.ZodType<P>;
+  /** Read-only tools of one reply run concurrently; others run one by one in call order. */
+  readOnly: boolean;
+  execute(args: P, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every parameter type.
+export type AnyToolDef = ToolDef<any>;

@@ -1,0 +1,512 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import type { MaestroEvent } from '../../src-shared/events';
+import { tempDir, testMaestro } from '../../test-support/temp-maestro';
+import type { Maestro } from '../app/create-maestro';
+import type { JobRecord } from '../db/repos/jobs';
+import { Store } from '../db/store';
+import type { Engine, PieceRunContext, PieceRunResult } from '../engine/piece-result';
+import { insertJob } from '../tasks/job-lifecycle';
+import { dbFile, runtimeDir } from '../workspace/paths';
+import type { WorkerOptions } from './worker';
+
+type Step = (ctx: PieceRunContext) => PieceRunResult | Promise<PieceRunResult>;
+
+/** Test double of the engine: answers each runPiece with the next scripted step (default: completed). */
+class ScriptedEngine implements Engine {
+  readonly calls: PieceRunContext[] = [];
+  private readonly steps: Step[] = [];
+
+  then(...steps: Step[]): this {
+    this.steps.push(...steps);
+    return this;
+  }
+
+  runPiece(ctx: PieceRunContext): Promise<PieceRunResult> {
+    this.calls.push(ctx);
+    const step = this.steps.shift() ?? (() => ({ kind: 'completed' as const, result: 'done' }));
+    return Promise.resolve().then(() => step(ctx));
+  }
+}
+
+interface Gate<T> {
+  promise: Promise<T>;
+  open(value: T): void;
+}
+function gate<T>(): Gate<T> {
+  let open!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+/** A step that waits until the job's signal aborts, then answers with `onAbort`. */
+const untilAborted =
+  (onAbort: (reason: unknown) => PieceRunResult, started?: Gate<PieceRunContext>): Step =>
+  (ctx) =>
+    new Promise((resolve) => {
+      started?.open(ctx);
+      ctx.signal.addEventListener('abort', () => resolve(onAbort(ctx.signal.reason)), { once: true });
+    });
+
+const FAST: WorkerOptions['pollIntervalMs'] = 10;
+
+function must<T>(value: T | undefined | null, what = 'value'): T {
+  if (value === undefined || value === null) throw new Error(`${what} is missing`);
+  return value;
+}
+
+function setup(engine: Engine, worker: Partial<WorkerOptions> = {}, dataDir?: string) {
+  const m = testMaestro({
+    engine,
+    ...(dataDir ? { dataDir } : {}),
+    worker: {
+      pollIntervalMs: FAST,
+      heartbeatIntervalMs: 20,
+      staleAfterMs: 1_000,
+      stopTimeoutMs: 500,
+      retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20 },
+      ...worker,
+    },
+  });
+  const w = must(m.worker, 'worker');
+  const events: MaestroEvent[] = [];
+  m.store.subscribe((e) => events.push(e));
+  const create = (input: Record<string, unknown> = {}) => m.invoke('createTask', { instruction: 'do it', ...input });
+  const job = (id: string) => must(m.store.jobs.get(id), `job ${id}`);
+  return { m, w, store: m.store, events, create, job };
+}
+
+let seq = 0;
+/** A task + queued job written through the repositories (for fields createTask does not take). */
+function seed(
+  m: Maestro,
+  opts: { pieceId?: string; profile?: string | null; createdAt?: number; workspacePath?: string } = {},
+): JobRecord {
+  const taskId = `task_w${++seq}_${Date.now()}`;
+  m.store.tasks.insert({
+    id: taskId,
+    title: 't',
+    instruction: 'do it',
+    pieceId: opts.pieceId ?? 'default',
+    workspacePath: opts.workspacePath ?? tempDir(),
+    workspaceKind: 'persistent',
+    profile: opts.profile ?? null,
+    parentTaskId: null,
+    createdAt: opts.createdAt ?? Date.now(),
+  });
+  const job = m.store.jobs.insert(
+    { taskId, pieceId: opts.pieceId ?? 'default', profile: opts.profile ?? null, pendingInvoke: 'UserSend' },
+    opts.createdAt ?? Date.now(),
+  );
+  return job;
+}
+
+const totalChanges = (store: Store) =>
+  (store.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+
+describe('Worker', () => {
+  it('P2.01 processNext with nothing claimable writes nothing; the poll finds a job queued later', async () => {
+    const engine = new ScriptedEngine();
+    const { m, w, store } = setup(engine);
+    const before = totalChanges(store);
+    expect(w.processNext()).toBeUndefined();
+    expect(totalChanges(store)).toBe(before);
+    m.start();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(totalChanges(store)).toBe(before);
+    // Written through another connection: no event pokes the worker, only its own poll can find it.
+    const other = Store.open(dbFile(m.ctx.dataDir));
+    try {
+      const queued = seed({ ...m, store: other } as Maestro);
+      await vi.waitFor(() => expect(store.jobs.get(queued.id)?.status).toBe('succeeded'), { timeout: 2_000 });
+    } finally {
+      other.close();
+    }
+    expect(engine.calls).toHaveLength(1);
+  });
+
+  it('P2.02 a due retry job is claimed before older queued jobs; then queued jobs oldest first', async () => {
+    const hold = gate<PieceRunResult>();
+    const engine = new ScriptedEngine().then(
+      () => hold.promise,
+      () => hold.promise,
+      () => hold.promise,
+    );
+    const { m, w, store } = setup(engine, { concurrency: 3 });
+    const now = Date.now();
+    const older = seed(m, { createdAt: now - 3_000 });
+    const old = seed(m, { createdAt: now - 2_000 });
+    const retried = seed(m, { createdAt: now - 1_000 });
+    must(store.jobs.transition(retried.id, 'queued', 'running', { workerId: 'gone' }));
+    must(store.jobs.transition(retried.id, 'running', 'retry', { nextRetryAt: now - 10, workerId: null }));
+    const order = [w.processNext(), w.processNext(), w.processNext()].map((r) => must(r).job.id);
+    expect(order).toEqual([retried.id, older.id, old.id]);
+    hold.open({ kind: 'completed', result: 'ok' });
+    await w.idle();
+    expect(engine.calls.map((c) => c.job.id)).toEqual([retried.id, older.id, old.id]);
+  });
+
+  it('P2.03 a retry job whose nextRetryAt is in the future is not claimed; a queued job is', async () => {
+    const engine = new ScriptedEngine();
+    const { m, w, store } = setup(engine);
+    const now = Date.now();
+    const later = seed(m, { createdAt: now - 2_000 });
+    must(store.jobs.transition(later.id, 'queued', 'running', { workerId: 'gone' }));
+    must(store.jobs.transition(later.id, 'running', 'retry', { nextRetryAt: now + 60_000, workerId: null }));
+    const queued = seed(m, { createdAt: now - 1_000 });
+    const run = must(w.processNext());
+    expect(run.job.id).toBe(queued.id);
+    await run.done;
+    expect(w.processNext()).toBeUndefined();
+    expect(store.jobs.get(later.id)?.status).toBe('retry');
+  });
+
+  it('P2.04 jobs of a profile this worker does not serve are not claimed and stay queued', async () => {
+    const engine = new ScriptedEngine();
+    const { m, w, store } = setup(engine, { profiles: ['fast'] });
+    const slow = seed(m, { profile: 'slow' });
+    const none = seed(m, { profile: null });
+    const fast = seed(m, { profile: 'fast' });
+    const run = must(w.processNext());
+    expect(run.job.id).toBe(fast.id);
+    await run.done;
+    expect(w.processNext()).toBeUndefined();
+    expect(store.jobs.get(slow.id)).toMatchObject({ status: 'queued', attempt: 0, workerId: null });
+    expect(store.jobs.get(none.id)).toMatchObject({ status: 'queued', attempt: 0, workerId: null });
+  });
+
+  it('P2.04 a worker serving [null] takes jobs without a profile only', async () => {
+    const engine = new ScriptedEngine();
+    const { m, w } = setup(engine, { profiles: [null] });
+    seed(m, { profile: 'fast' });
+    const none = seed(m, { profile: null });
+    expect(must(w.processNext()).job.id).toBe(none.id);
+    await w.idle();
+    expect(w.processNext()).toBeUndefined();
+  });
+
+  it('P2.05 a second job of a task with a running job is not claimed until the lock is released', async () => {
+    const engine = new ScriptedEngine();
+    const { m, w, store } = setup(engine);
+    const first = seed(m);
+    const second = insertJob(store, { taskId: first.taskId, pieceId: 'default', profile: null, pendingInvoke: 'UserSend' });
+    must(store.jobs.claimNext({ workerId: 'elsewhere', profiles: null }));
+    expect(w.processNext()).toBeUndefined();
+    expect(store.jobs.get(second.id)?.status).toBe('queued');
+    must(store.jobs.transition(first.id, 'running', 'succeeded', { result: 'x' }));
+    const run = must(w.processNext());
+    expect(run.job.id).toBe(second.id);
+    await run.done;
+  });
+
+  it('P2.06 two Workers on two connections to one DB file: exactly one claims the job', async () => {
+    const hold = gate<PieceRunResult>();
+    const engineA = new ScriptedEngine().then(() => hold.promise);
+    const a = setup(engineA);
+    const queued = a.create();
+    const engineB = new ScriptedEngine().then(() => hold.promise);
+    const b = setup(engineB, {}, a.m.ctx.dataDir);
+    const runs = [a.w.processNext(), b.w.processNext()];
+    expect(runs.filter(Boolean)).toHaveLength(1);
+    const winner = runs[0] ? a.w : b.w;
+    expect(a.job(queued.job.id)).toMatchObject({ status: 'running', workerId: winner.id, attempt: 1 });
+    hold.open({ kind: 'completed', result: 'ok' });
+    await Promise.all([a.w.idle(), b.w.idle()]);
+    expect(engineA.calls.length + engineB.calls.length).toBe(1);
+  });
+
+  it('P2.07 executeJob start: running, attempt + 1, worker id, heartbeat, job.changed event', async () => {
+    const engine = new ScriptedEngine();
+    const { w, events, create } = setup(engine);
+    const { job } = create();
+    const run = must(w.processNext());
+    expect(run.job).toMatchObject({ id: job.id, status: 'running', attempt: 1, workerId: w.id });
+    expect(run.job.heartbeatAt).not.toBeNull();
+    const running = events.find((e) => e.type === 'job.changed' && e.job.status === 'running');
+    expect(running).toMatchObject({ jobId: job.id, job: { attempt: 1, workerId: w.id } });
+    await run.done;
+  });
+
+  it('P2.10 runs/{taskId}/ exists before runPiece; the engine gets task, piece, workspace and signal', async () => {
+    let seen: { exists: boolean; ctx: PieceRunContext } | undefined;
+    const engine = new ScriptedEngine().then((ctx) => {
+      seen = { exists: fs.statSync(ctx.runtimeDir).isDirectory(), ctx };
+      return { kind: 'completed', result: 'ok' };
+    });
+    const { m, w, create } = setup(engine);
+    const workspace = tempDir();
+    const { task } = create({ workspacePath: workspace });
+    const dir = runtimeDir(m.ctx.dataDir, task.id);
+    fs.rmSync(dir, { recursive: true, force: true });
+    await must(w.processNext()).done;
+    const s = must(seen);
+    expect(s.exists).toBe(true);
+    expect(s.ctx.runtimeDir).toBe(dir);
+    expect(s.ctx.task.id).toBe(task.id);
+    expect(s.ctx.piece.id).toBe('default');
+    expect(s.ctx.workspacePath).toBe(fs.realpathSync(workspace));
+    expect(s.ctx.signal.aborted).toBe(false);
+  });
+
+  it('P2.11 workspace folder deleted → failed with an error comment; the engine is not called', async () => {
+    const engine = new ScriptedEngine();
+    const { w, store, create, job } = setup(engine);
+    const workspace = tempDir();
+    const created = create({ workspacePath: workspace });
+    fs.rmSync(workspace, { recursive: true, force: true });
+    await must(w.processNext()).done;
+    expect(job(created.job.id)).toMatchObject({ status: 'failed', nextRetryAt: null });
+    expect(job(created.job.id).error).toContain(fs.realpathSync(path.dirname(workspace)));
+    const errors = store.comments.listForJob(created.job.id).filter((c) => c.kind === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.body).toContain('no longer exists');
+    expect(engine.calls).toHaveLength(0);
+  });
+
+  it('P2.12 piece missing → failed, not retried, the error names the piece', async () => {
+    const engine = new ScriptedEngine();
+    const { m, w, job, store } = setup(engine);
+    const queued = seed(m, { pieceId: 'vanished' });
+    await must(w.processNext()).done;
+    expect(job(queued.id)).toMatchObject({ status: 'failed', attempt: 1 });
+    expect(job(queued.id).error).toContain('vanished');
+    expect(store.comments.listForJob(queued.id).map((c) => c.kind)).toEqual(['error']);
+    expect(engine.calls).toHaveLength(0);
+  });
+
+  it('P2.12 piece definition fails validation → failed; the error names the file and the YAML field', async () => {
+    const engine = new ScriptedEngine();
+    const { m, w, job } = setup(engine);
+    const workspace = tempDir();
+    const file = path.join(workspace, '.maestro', 'pieces', 'broken.yaml');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, 'id: broken\nname: Broken\nmovements: []\n');
+    const queued = seed(m, { pieceId: 'broken', workspacePath: workspace });
+    await must(w.processNext()).done;
+    const failed = job(queued.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toContain(file);
+    expect(failed.error).toContain('movements');
+    expect(engine.calls).toHaveLength(0);
+  });
+
+  it('P2.13 a job this worker does not serve → back to queued, attempt not counted, worker_id cleared, no engine call', async () => {
+    const engine = new ScriptedEngine();
+    const { w, create, job, events } = setup(engine, { serves: () => false });
+    const { job: queued } = create();
+    expect(w.processNext()).toBeUndefined();
+    expect(job(queued.id)).toMatchObject({ status: 'queued', attempt: 0, workerId: null, heartbeatAt: null });
+    expect(engine.calls).toHaveLength(0);
+    expect(w.activeJobs).toBe(0);
+    const statuses = events.filter((e) => e.type === 'job.changed' && e.jobId === queued.id);
+    expect(statuses.map((e) => (e.type === 'job.changed' ? e.job.status : ''))).toEqual([
+      'queued',
+      'running',
+      'queued',
+    ]);
+  });
+
+  it('P2.13 an unserved job does not make the poll loop spin (no immediate re-claim, bounded claims)', async () => {
+    const engine = new ScriptedEngine();
+    const { m, create, events } = setup(engine, { serves: () => false, concurrency: 2 });
+    const { job: queued } = create();
+    m.start();
+    await new Promise((r) => setTimeout(r, 200));
+    const claims = events.filter((e) => e.type === 'job.changed' && e.jobId === queued.id && e.job.status === 'running');
+    // One claim per poll interval at most (200 ms / 10 ms), not one per event-loop turn.
+    expect(claims.length).toBeGreaterThan(0);
+    expect(claims.length).toBeLessThanOrEqual(25);
+    expect(m.store.jobs.get(queued.id)).toMatchObject({ status: 'queued', attempt: 0 });
+  });
+
+  it('P2.31 P9.05 a retried job resumes in its resumeMovement, passed through the job to the engine', async () => {
+    const engine = new ScriptedEngine().then(
+      () => ({ kind: 'error', message: 'ECONNRESET', retryable: true, movement: 'review' }),
+      () => ({ kind: 'completed', result: 'second time lucky' }),
+    );
+    const { m, create, job } = setup(engine);
+    const { job: queued } = create();
+    m.start();
+    await vi.waitFor(() => expect(job(queued.id).status).toBe('succeeded'), { timeout: 2_000 });
+    expect(engine.calls.map((c) => [c.job.attempt, c.job.resumeMovement, c.job.pendingInvoke])).toEqual([
+      [1, null, 'UserSend'],
+      [2, 'review', null],
+    ]);
+    expect(job(queued.id)).toMatchObject({ attempt: 2, resumeMovement: null, result: 'second time lucky' });
+  });
+
+  it('P2.34 the heartbeat is refreshed while the job runs and stops on exit', async () => {
+    const hold = gate<PieceRunResult>();
+    const engine = new ScriptedEngine().then(() => hold.promise);
+    const { w, create, job } = setup(engine, { heartbeatIntervalMs: 20 });
+    const { job: queued } = create();
+    const run = must(w.processNext());
+    const first = Date.parse(must(run.job.heartbeatAt));
+    await vi.waitFor(() => expect(Date.parse(must(job(queued.id).heartbeatAt))).toBeGreaterThan(first), {
+      timeout: 1_000,
+    });
+    hold.open({ kind: 'completed', result: 'ok' });
+    await run.done;
+    const last = job(queued.id).heartbeatAt;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(job(queued.id).heartbeatAt).toBe(last);
+  });
+
+  it('P2.34 a heartbeat that finds the job no longer held aborts the run', async () => {
+    const aborted = gate<unknown>();
+    const engine = new ScriptedEngine().then(
+      untilAborted((reason) => {
+        aborted.open(reason);
+        return { kind: 'cancelled', reason: 'aborted' };
+      }),
+    );
+    const { w, store, create } = setup(engine);
+    const { job: queued } = create();
+    const run = must(w.processNext());
+    // Someone else (a recovery on another host) took the job away from this worker.
+    must(store.jobs.transition(queued.id, 'running', 'retry', { nextRetryAt: Date.now() + 60_000, workerId: null }));
+    expect(String(await aborted.promise)).toContain('no longer held');
+    await run.done;
+    expect(store.jobs.get(queued.id)?.status).toBe('retry');
+  });
+
+  it('P2.35 start-up sends a running job with a stale heartbeat to retry; a fresh one is left alone', async () => {
+    const engine = new ScriptedEngine();
+    const { m, w, store, job } = setup(engine, {
+      staleAfterMs: 1_000,
+      retry: { maxAttempts: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 },
+    });
+    const stale = seed(m);
+    const fresh = seed(m);
+    must(store.jobs.claimNext({ workerId: 'dead_worker', profiles: null }));
+    must(store.jobs.claimNext({ workerId: 'live_worker', profiles: null }));
+    expect(store.jobs.heartbeat(stale.id, 'dead_worker', Date.now() - 5_000)).toBe(true);
+    m.start();
+    expect(job(stale.id)).toMatchObject({ status: 'retry', workerId: null, attempt: 1, pendingInvoke: null });
+    expect(job(stale.id).error).toContain('dead_worker');
+    expect(Date.parse(must(job(stale.id).nextRetryAt))).toBeGreaterThan(Date.now());
+    expect(job(fresh.id)).toMatchObject({ status: 'running', workerId: 'live_worker' });
+    await w.stop();
+  });
+
+  it('P2.35 P2.29 a stale job at the attempt limit fails with an error comment instead of looping', () => {
+    const engine = new ScriptedEngine();
+    const { m, w, store, job } = setup(engine, { retry: { maxAttempts: 1, baseDelayMs: 5, maxDelayMs: 5 } });
+    const stale = seed(m);
+    must(store.jobs.claimNext({ workerId: 'dead_worker', profiles: null }));
+    store.jobs.heartbeat(stale.id, 'dead_worker', Date.now() - 5_000);
+    expect(w.recover().map((j) => j.id)).toEqual([stale.id]);
+    expect(job(stale.id).status).toBe('failed');
+    expect(store.comments.listForJob(stale.id).map((c) => c.kind)).toEqual(['error']);
+    expect(engine.calls).toHaveLength(0);
+  });
+
+  it('P2.36 the engine throws → retry, heartbeat stopped, never left running', async () => {
+    const engine = new ScriptedEngine().then(() => {
+      throw new TypeError('engine exploded');
+    });
+    const { w, create, job } = setup(engine, { retry: { maxAttempts: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const { job: queued } = create();
+    await must(w.processNext()).done;
+    const after = job(queued.id);
+    expect(after).toMatchObject({ status: 'retry', workerId: null });
+    expect(after.error).toContain('engine exploded');
+    await new Promise((r) => setTimeout(r, 60));
+    expect(job(queued.id).heartbeatAt).toBe(after.heartbeatAt);
+  });
+
+  it('P2.36 an engine that throws synchronously, or a result that cannot be applied → retry, not running', async () => {
+    const engine: Engine = {
+      runPiece() {
+        throw new Error('sync throw');
+      },
+    };
+    const { w, create, job } = setup(engine, { retry: { maxAttempts: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const { job: a } = create();
+    await must(w.processNext()).done;
+    expect(job(a.id)).toMatchObject({ status: 'retry' });
+
+    const bad = new ScriptedEngine().then(() => ({
+      kind: 'waiting_approval',
+      movement: 'work',
+      toolRequests: [],
+      packageRequests: [],
+    }));
+    const second = setup(bad, { retry: { maxAttempts: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const { job: b } = second.create();
+    await must(second.w.processNext()).done;
+    expect(second.job(b.id).status).toBe('retry');
+    expect(second.job(b.id).error).toContain('without any request');
+  });
+
+  it('P2.38 cancelTask while the engine runs → the signal aborts, the final CAS fails, cancelled stands, no result comment', async () => {
+    const started = gate<PieceRunContext>();
+    const engine = new ScriptedEngine().then(
+      untilAborted(() => ({ kind: 'completed', result: 'finished anyway' }), started),
+    );
+    const { m, w, store, create, job } = setup(engine);
+    const { job: queued, task } = create();
+    const run = must(w.processNext());
+    const ctx = await started.promise;
+    expect(ctx.signal.aborted).toBe(false);
+    m.invoke('cancelTask', { taskId: task.id });
+    expect(ctx.signal.aborted).toBe(true);
+    expect(await run.done).toBeUndefined();
+    expect(job(queued.id)).toMatchObject({ status: 'cancelled', result: null });
+    expect(store.comments.listForJob(queued.id).map((c) => c.kind)).toEqual(['instruction']);
+  });
+
+  it('P2.39 worker.stop() aborts the running job → retry due now, attempt not counted; the next start resumes it', async () => {
+    const started = gate<PieceRunContext>();
+    const engine = new ScriptedEngine().then(untilAborted(() => ({ kind: 'cancelled', reason: 'aborted' }), started));
+    const { m, w, create, job } = setup(engine);
+    const { job: queued } = create();
+    m.start();
+    const ctx = await started.promise;
+    const before = Date.now();
+    await w.stop();
+    expect(ctx.signal.aborted).toBe(true);
+    const parked = job(queued.id);
+    expect(parked).toMatchObject({ status: 'retry', attempt: 0, workerId: null, pendingInvoke: null });
+    expect(Date.parse(must(parked.nextRetryAt))).toBeLessThanOrEqual(Date.now());
+    expect(Date.parse(must(parked.nextRetryAt))).toBeGreaterThanOrEqual(before);
+    await m.close();
+
+    const again = new ScriptedEngine();
+    const next = setup(again, {}, m.ctx.dataDir);
+    next.m.start();
+    await vi.waitFor(() => expect(next.job(queued.id).status).toBe('succeeded'), { timeout: 2_000 });
+    expect(again.calls[0]?.job).toMatchObject({ attempt: 1, pendingInvoke: null });
+  });
+
+  it('P2.39 stop() with an engine that ignores the abort persists the job for the next start after stopTimeoutMs', async () => {
+    const started = gate<PieceRunContext>();
+    const never = new Promise<PieceRunResult>(() => {});
+    const engine = new ScriptedEngine().then((ctx) => {
+      started.open(ctx);
+      return never;
+    });
+    const { m, w, create, job } = setup(engine, { stopTimeoutMs: 50 });
+    const { job: queued } = create();
+    m.start();
+    await started.promise;
+    await w.stop();
+    expect(job(queued.id)).toMatchObject({ status: 'retry', attempt: 0, workerId: null });
+  });
+
+  it('P2.39 a result the run reached while shutting down (ASK) is persisted as it is, not turned into a retry', async () => {
+    const started = gate<PieceRunContext>();
+    const engine = new ScriptedEngine().then(
+      untilAborted(() => ({ kind: 'ask', movement: 'plan', question: 'Which one?' }), started),
+    );
+    const { m, w, create, job } = setup(engine);
+    const { job: queued } = create();
+    m.start();
+    await started.promise;
+    await w.stop();
+    expect(job(queued.id)).toMatchObject({ status: 'waiting_human', waitReason: 'ask', askCount: 1 });
+  });
+});

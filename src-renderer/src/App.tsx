@@ -1,0 +1,53 @@
+// The window: a header with the live indicator and "New task", the task list beside the selected task.
+import { useCallback, useEffect, useState } from 'react';
+import { CreateTaskDialog } from './components/CreateTaskDialog';
+import { TaskList } from './components/TaskList';
+import { TaskView } from './components/TaskView';
+import type { LiveState } from './store/live-slice';
+import { useAppStore } from './store/store';
+
+const LIVE_LABELS: Record<LiveState, string> = { connecting: 'connecting…', live: 'live', down: 'reconnecting…' };
+
+export function App() {
+  const live = useAppStore((s) => s.live);
+  const startLive = useAppStore((s) => s.startLive);
+  const loadTasks = useAppStore((s) => s.loadTasks);
+  const loadPieces = useAppStore((s) => s.loadPieces);
+  const [creating, setCreating] = useState(false);
+  const closeDialog = useCallback(() => setCreating(false), []);
+
+  useEffect(() => {
+    const stop = startLive();
+    void loadTasks();
+    void loadPieces();
+    return stop;
+  }, [startLive, loadTasks, loadPieces]);
+
+  return (
+    <div className="app">
+      <header className="app-header">
+        <h1>MAESTRO</h1>
+        <span className={`live live-${live}`} data-testid="live-indicator" data-live={live}>
+          {LIVE_LABELS[live]}
+        </span>
+        <button
+          type="button"
+          className="button button-primary header-action"
+          onClick={() => setCreating(true)}
+          data-testid="new-task"
+        >
+          New task
+        </button>
+      </header>
+      <div className="app-body">
+        <nav className="sidebar" aria-label="Tasks">
+          <TaskList />
+        </nav>
+        <main className="main">
+          <TaskView />
+        </main>
+      </div>
+      {creating ? <CreateTaskDialog onClose={closeDialog} /> : null}
+    </div>
+  );
+}

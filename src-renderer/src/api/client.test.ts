@@ -1,0 +1,370 @@
+// The renderer client against the contract: every operation exists in both transports, HTTP requests carry the
+// method, path and body the bridge expects, errors become ApiError, and the event stream resumes after a drop.
+import { describe, expect, it } from 'vitest';
+import { OPERATION_NAMES, type OperationName } from '../../../src-shared/contract';
+import type { Result } from '../../../src-shared/errors';
+import type { MaestroEvent } from '../../../src-shared/events';
+import type { PreloadApi } from '../../../src-shared/preload-api';
+import {
+  ApiError,
+  buildHttpRequest,
+  createHttpClient,
+  createIpcClient,
+  type EventSourceLike,
+  type MaestroApi,
+  takeToken,
+} from './client';
+
+const TASK = 'task 1/ä';
+const TASK_IN_PATH = 'task%201%2F%C3%A4';
+const REQ = 'req-7';
+
+interface Case {
+  input: Record<string, unknown>;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: Record<string, unknown>;
+}
+
+// Written from bridge-api.md's route table, independently of the contract object the client derives from.
+const CASES: Record<OperationName, Case> = {
+  health: { input: {}, method: 'GET', path: '/api/local/health' },
+  listPieces: { input: {}, method: 'GET', path: '/api/local/pieces' },
+  createTask: {
+    input: { instruction: 'Do it', title: 'T', pieceId: 'default' },
+    method: 'POST',
+    path: '/api/local/tasks',
+    body: { instruction: 'Do it', title: 'T', pieceId: 'default' },
+  },
+  listTasks: { input: {}, method: 'GET', path: '/api/local/tasks' },
+  getTask: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}` },
+  addComment: {
+    input: { taskId: TASK, body: 'hello' },
+    method: 'POST',
+    path: `/api/local/tasks/${TASK_IN_PATH}/comments`,
+    body: { body: 'hello' },
+  },
+  continueTask: {
+    input: { taskId: TASK, instruction: 'more' },
+    method: 'POST',
+    path: `/api/local/tasks/${TASK_IN_PATH}/continue`,
+    body: { instruction: 'more' },
+  },
+  cancelTask: {
+    input: { taskId: TASK },
+    method: 'POST',
+    path: `/api/local/tasks/${TASK_IN_PATH}/cancel`,
+    body: {},
+  },
+  listToolRequests: {
+    input: { taskId: TASK },
+    method: 'GET',
+    path: `/api/local/tasks/${TASK_IN_PATH}/tool-requests`,
+  },
+  decideToolRequest: {
+    input: { taskId: TASK, requestId: REQ, decision: 'approve', scope: 'task' },
+    method: 'POST',
+    path: `/api/local/tasks/${TASK_IN_PATH}/tool-requests/${REQ}/decide`,
+    body: { decision: 'approve', scope: 'task' },
+  },
+  listPackageRequests: {
+    input: { taskId: TASK },
+    method: 'GET',
+    path: `/api/local/tasks/${TASK_IN_PATH}/package-requests`,
+  },
+  decidePackageRequest: {
+    input: { taskId: TASK, requestId: REQ, decision: 'deny' },
+    method: 'POST',
+    path: `/api/local/tasks/${TASK_IN_PATH}/package-requests/${REQ}/decide`,
+    body: { decision: 'deny' },
+  },
+  getTranscript: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/transcript` },
+  getUsage: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/usage` },
+};
+
+interface Recorded {
+  url: string;
+  init: RequestInit;
+}
+
+function fakeFetch(reply: (url: string) => Response = () => Response.json({ fine: true })) {
+  const calls: Recorded[] = [];
+  const fetch = async (url: string, init: RequestInit) => {
+    calls.push({ url, init });
+    return reply(url);
+  };
+  return { calls, fetch };
+}
+
+const BASE = 'http://127.0.0.1:4312';
+const call = (api: MaestroApi, name: OperationName, input: unknown) =>
+  (api[name] as (input: unknown) => Promise<unknown>)(input);
+
+function fakePreload(answer: (name: OperationName, input: unknown) => Result<unknown>) {
+  const calls: [OperationName, unknown][] = [];
+  const listeners: ((event: MaestroEvent) => void)[] = [];
+  const operations = Object.fromEntries(
+    OPERATION_NAMES.map((name) => [
+      name,
+      async (input: unknown) => {
+        calls.push([name, input]);
+        return answer(name, input);
+      },
+    ]),
+  );
+  const preload = {
+    ...operations,
+    onEvent(listener: (event: MaestroEvent) => void) {
+      listeners.push(listener);
+      return () => listeners.splice(listeners.indexOf(listener), 1);
+    },
+  } as unknown as PreloadApi;
+  return { preload, calls, listeners };
+}
+
+describe('both transports cover the contract', () => {
+  const http = createHttpClient({ baseUrl: BASE, token: 't', fetch: fakeFetch().fetch });
+  const ipc = createIpcClient(fakePreload(() => ({ ok: true, value: null })).preload);
+
+  it.each(OPERATION_NAMES)('%s has a method in the HTTP and the IPC client', (name) => {
+    expect(typeof http.api[name]).toBe('function');
+    expect(typeof ipc.api[name]).toBe('function');
+  });
+
+  it('offers nothing beyond the contract', () => {
+    expect(Object.keys(http.api).sort()).toEqual([...OPERATION_NAMES].sort());
+    expect(Object.keys(ipc.api).sort()).toEqual([...OPERATION_NAMES].sort());
+  });
+});
+
+describe('HTTP transport', () => {
+  it.each(OPERATION_NAMES)('%s: method, path and body come from the contract', async (name) => {
+    const expected = CASES[name];
+    const { calls, fetch } = fakeFetch();
+    const client = createHttpClient({ baseUrl: BASE, token: 'secret', fetch });
+
+    await expect(call(client.api, name, expected.input)).resolves.toEqual({ fine: true });
+
+    expect(calls).toHaveLength(1);
+    const [request] = calls as [Recorded];
+    expect(request.url).toBe(BASE + expected.path);
+    expect(request.init.method).toBe(expected.method);
+    const headers = request.init.headers as Record<string, string>;
+    expect(headers.authorization).toBe('Bearer secret');
+    if (expected.method === 'POST') {
+      expect(headers['content-type']).toBe('application/json');
+      expect(JSON.parse(String(request.init.body))).toEqual(expected.body);
+    } else {
+      expect(request.init.body).toBeUndefined();
+    }
+    expect(buildHttpRequest(name, expected.input as never)).toEqual({
+      method: expected.method,
+      path: expected.path,
+      ...(expected.method === 'POST' ? { body: expected.body } : {}),
+    });
+  });
+
+  it('turns an error body into an ApiError with its code, message, issues and status', async () => {
+    const { fetch } = fakeFetch(() =>
+      Response.json(
+        {
+          error: {
+            code: 'invalid_input',
+            message: 'invalid input for createTask: instruction: must not be empty',
+            issues: [{ path: ['instruction'], message: 'must not be empty' }],
+          },
+        },
+        { status: 400 },
+      ),
+    );
+    const client = createHttpClient({ baseUrl: BASE, token: 't', fetch });
+    const error = await client.api.createTask({ instruction: '  ' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ name: 'ApiError', code: 'invalid_input', status: 400 });
+    expect((error as ApiError).issueFor('instruction')).toBe('must not be empty');
+    expect((error as ApiError).issueFor('title')).toBeUndefined();
+  });
+
+  it('reports a body that is not the error shape, and an unreachable bridge, as network errors', async () => {
+    const html = createHttpClient({
+      baseUrl: BASE,
+      token: 't',
+      fetch: fakeFetch(() => new Response('<h1>no</h1>', { status: 502 })).fetch,
+    });
+    await expect(html.api.health({})).rejects.toMatchObject({ code: 'network', status: 502 });
+    const down = createHttpClient({
+      baseUrl: BASE,
+      token: 't',
+      fetch: async () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    await expect(down.api.listTasks({})).rejects.toMatchObject({ code: 'network' });
+  });
+
+  it('refuses a call whose path parameter is missing, without sending anything', async () => {
+    const { calls, fetch } = fakeFetch();
+    const client = createHttpClient({ baseUrl: BASE, token: 't', fetch });
+    await expect(call(client.api, 'getTask', {})).rejects.toMatchObject({
+      code: 'invalid_input',
+      issues: [{ path: ['taskId'], message: 'required' }],
+    });
+    expect(calls).toHaveLength(0);
+  });
+});
+
+describe('IPC transport', () => {
+  it.each(OPERATION_NAMES)('%s goes to window.maestro.%s with the whole input', async (name) => {
+    const { preload, calls } = fakePreload((n) => ({ ok: true, value: { from: n } }));
+    const client = createIpcClient(preload);
+    await expect(call(client.api, name, CASES[name].input)).resolves.toEqual({ from: name });
+    expect(calls).toEqual([[name, CASES[name].input]]);
+  });
+
+  it('turns a failed Result into an ApiError', async () => {
+    const { preload } = fakePreload(() => ({
+      ok: false,
+      error: { code: 'approval_pending', message: 'decide the request first' },
+    }));
+    const client = createIpcClient(preload);
+    await expect(client.api.addComment({ taskId: 't', body: 'x' })).rejects.toMatchObject({
+      name: 'ApiError',
+      code: 'approval_pending',
+      message: 'decide the request first',
+      issues: [],
+    });
+  });
+});
+
+const EVENT: MaestroEvent = {
+  seq: 5,
+  ts: '2025-01-01T00:00:00.000Z',
+  taskId: 't1',
+  jobId: null,
+  type: 'comment.created',
+  comment: {
+    id: 'c1',
+    taskId: 't1',
+    jobId: null,
+    author: 'user',
+    kind: 'comment',
+    body: 'hi',
+    createdAt: '2025-01-01T00:00:00.000Z',
+  },
+};
+
+class FakeEventSource implements EventSourceLike {
+  static opened: FakeEventSource[] = [];
+  readyState = 0;
+  onopen: ((ev: Event) => void) | null = null;
+  onmessage: ((ev: MessageEvent<string>) => void) | null = null;
+  onerror: ((ev: Event) => void) | null = null;
+  closed = false;
+  constructor(readonly url: string) {
+    FakeEventSource.opened.push(this);
+  }
+  close() {
+    this.closed = true;
+    this.readyState = 2;
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.(new Event('open'));
+  }
+  push(id: string, data: string) {
+    this.onmessage?.(new MessageEvent('message', { data, lastEventId: id }));
+  }
+  fail() {
+    this.readyState = 2;
+    this.onerror?.(new Event('error'));
+  }
+}
+
+describe('event stream', () => {
+  it('delivers contract events over SSE with ?token=, drops malformed ones, resumes after the last seq', async () => {
+    FakeEventSource.opened = [];
+    const client = createHttpClient({
+      baseUrl: BASE,
+      token: 'tok en',
+      fetch: fakeFetch().fetch,
+      eventSource: FakeEventSource,
+      reconnectMs: 1,
+    });
+    const received: MaestroEvent[] = [];
+    let opens = 0;
+    const dispose = client.subscribe((e) => received.push(e), { onOpen: () => opens++ });
+
+    const first = FakeEventSource.opened[0] as FakeEventSource;
+    expect(new URL(first.url).pathname).toBe('/api/local/events');
+    expect(new URL(first.url).searchParams.get('token')).toBe('tok en');
+    expect(new URL(first.url).searchParams.has('lastEventId')).toBe(false);
+    first.open();
+    first.push('5', JSON.stringify(EVENT));
+    first.push('6', '{not json');
+    first.push('7', JSON.stringify({ type: 'nonsense' }));
+    const delta = {
+      seq: 0,
+      ts: EVENT.ts,
+      taskId: 't1',
+      jobId: 'j1',
+      type: 'stream.delta',
+      text: 'Hi',
+      reasoning: '',
+      toolCalls: [],
+    };
+    first.push('0', JSON.stringify(delta));
+    expect(received).toEqual([EVENT, delta]);
+
+    first.fail();
+    await new Promise((r) => setTimeout(r, 10));
+    const second = FakeEventSource.opened[1] as FakeEventSource;
+    expect(second).toBeDefined();
+    expect(new URL(second.url).searchParams.get('lastEventId')).toBe('7');
+    second.open();
+    expect(opens).toBe(2);
+
+    dispose();
+    expect(second.closed).toBe(true);
+  });
+
+  it('delivers IPC events and calls onOpen once subscribed', async () => {
+    const { preload, listeners } = fakePreload(() => ({ ok: true, value: null }));
+    const client = createIpcClient(preload);
+    const received: MaestroEvent[] = [];
+    let opened = false;
+    const dispose = client.subscribe((e) => received.push(e), { onOpen: () => (opened = true) });
+    await Promise.resolve();
+    expect(opened).toBe(true);
+    for (const l of listeners) l(EVENT);
+    expect(received).toEqual([EVENT]);
+    dispose();
+    expect(listeners).toHaveLength(0);
+  });
+});
+
+describe('takeToken', () => {
+  function fakeWindow(hash: string) {
+    const stored = new Map<string, string>();
+    const replaced: string[] = [];
+    const location = { hash, pathname: '/', search: '' } as Location;
+    const storage = {
+      getItem: (k: string) => stored.get(k) ?? null,
+      setItem: (k: string, v: string) => void stored.set(k, v),
+    } as Storage;
+    const history = { replaceState: (_s: unknown, _t: string, url: string) => void replaced.push(url) } as History;
+    return { location, storage, history, replaced };
+  }
+
+  it('takes the token from the fragment, keeps it in sessionStorage and clears the address bar', () => {
+    const w = fakeWindow('#token=abc-123');
+    expect(takeToken(w.location, w.storage, w.history)).toBe('abc-123');
+    expect(w.replaced).toEqual(['/']);
+    const reloaded = { ...w, location: { hash: '', pathname: '/', search: '' } as Location };
+    expect(takeToken(reloaded.location, w.storage, w.history)).toBe('abc-123');
+  });
+
+  it('has none without a fragment or a stored one', () => {
+    const w = fakeWindow('');
+    expect(takeToken(w.location, w.storage, w.history)).toBeUndefined();
+  });
+});

@@ -1,0 +1,271 @@
+// The renderer's typed client of the contract: one method per operation plus an event subscription, over IPC
+// (window.maestro inside Electron) or HTTP + SSE (the headless bridge). Both transports are derived from the contract.
+import {
+  API_PREFIX,
+  contract,
+  EVENTS_PATH,
+  type MaestroApi,
+  OPERATION_NAMES,
+  type OperationName,
+  type OpInput,
+  type OpOutput,
+  pathParams,
+} from '../../../src-shared/contract';
+import type { ErrorCode, ErrorIssue, Result } from '../../../src-shared/errors';
+import { MaestroEvent } from '../../../src-shared/events';
+import { PRELOAD_GLOBAL, type PreloadApi } from '../../../src-shared/preload-api';
+
+/** `network` is the client's own: the backend could not be reached or answered something that is not our JSON. */
+export type ApiErrorCode = ErrorCode | 'network';
+
+export class ApiError extends Error {
+  readonly code: ApiErrorCode;
+  readonly issues: ErrorIssue[];
+  /** HTTP status when the error came over HTTP. */
+  readonly status?: number;
+  constructor(code: ApiErrorCode, message: string, issues: ErrorIssue[] = [], status?: number) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    this.issues = issues;
+    this.status = status;
+  }
+
+  /** The message of the first issue whose path starts with `field`, if any. */
+  issueFor(field: string): string | undefined {
+    return this.issues.find((i) => i.path[0] === field)?.message;
+  }
+}
+
+export type EventListener = (event: MaestroEvent) => void;
+
+export interface SubscribeOptions {
+  /** Called each time the stream (re)connects; a caller reloads here what it may have missed before the first event. */
+  onOpen?: () => void;
+  /** Called when the stream drops; it reconnects on its own. */
+  onDown?: () => void;
+}
+
+export interface MaestroClient {
+  readonly transport: 'ipc' | 'http';
+  readonly api: MaestroApi;
+  /** Subscribes to every event; returns the disposer. */
+  subscribe(listener: EventListener, options?: SubscribeOptions): () => void;
+}
+
+type AnyOperation = (input: unknown) => Promise<unknown>;
+
+/** Builds the MaestroApi object from one generic call function, so no operation is written by hand. */
+function deriveApi(call: (name: OperationName, input: unknown) => Promise<unknown>): MaestroApi {
+  const entries = OPERATION_NAMES.map((name): [OperationName, AnyOperation] => [name, (input) => call(name, input)]);
+  return Object.fromEntries(entries) as MaestroApi;
+}
+
+/** Parses one pushed event; anything that does not match the contract is dropped. */
+function parseEvent(raw: unknown): MaestroEvent | undefined {
+  const parsed = MaestroEvent.safeParse(raw);
+  return parsed.success ? parsed.data : undefined;
+}
+
+// ---- IPC ---------------------------------------------------------------------------------------------------------
+
+export function createIpcClient(preload: PreloadApi): MaestroClient {
+  const api = deriveApi(async (name, input) => {
+    const operation = preload[name] as (input: unknown) => Promise<Result<unknown>>;
+    let result: Result<unknown>;
+    try {
+      result = await operation(input ?? {});
+    } catch (error) {
+      throw new ApiError('network', `IPC call ${name} failed: ${(error as Error).message}`);
+    }
+    if (result.ok) return result.value;
+    throw new ApiError(result.error.code, result.error.message, result.error.issues ?? []);
+  });
+  return {
+    transport: 'ipc',
+    api,
+    subscribe(listener, options) {
+      const dispose = preload.onEvent((raw) => {
+        const event = parseEvent(raw);
+        if (event) listener(event);
+      });
+      // IPC pushes are registered synchronously, so a load started now misses nothing.
+      queueMicrotask(() => options?.onOpen?.());
+      return dispose;
+    },
+  };
+}
+
+// ---- HTTP --------------------------------------------------------------------------------------------------------
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  /** Relative to the bridge origin, e.g. /api/local/tasks/t1/comments. */
+  path: string;
+  /** JSON body for POST; GET carries nothing but its path. */
+  body?: Record<string, unknown>;
+}
+
+/** The request for an operation, straight from the contract: `:params` from the input, the rest as the POST body. */
+export function buildHttpRequest<N extends OperationName>(name: N, input: OpInput<N>): HttpRequest {
+  const { method, path } = contract[name];
+  const rest: Record<string, unknown> = { ...(input as Record<string, unknown> | undefined) };
+  let filled = path;
+  for (const param of pathParams(path)) {
+    const value = rest[param];
+    if (typeof value !== 'string' || value === '') {
+      throw new ApiError('invalid_input', `${name} needs ${param}`, [{ path: [param], message: 'required' }]);
+    }
+    filled = filled.replace(`:${param}`, encodeURIComponent(value));
+    delete rest[param];
+  }
+  return method === 'POST' ? { method, path: API_PREFIX + filled, body: rest } : { method, path: API_PREFIX + filled };
+}
+
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+export interface EventSourceLike {
+  readyState: number;
+  onopen: ((ev: Event) => void) | null;
+  onmessage: ((ev: MessageEvent<string>) => void) | null;
+  onerror: ((ev: Event) => void) | null;
+  close(): void;
+}
+
+export interface HttpClientOptions {
+  /** Origin of the bridge, e.g. http://127.0.0.1:4312. */
+  baseUrl: string;
+  token: string;
+  fetch?: FetchLike;
+  eventSource?: new (url: string) => EventSourceLike;
+  /** Delay before a closed event stream is opened again. */
+  reconnectMs?: number;
+}
+
+const EVENT_SOURCE_CLOSED = 2;
+
+async function readError(response: Response): Promise<ApiError> {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    return new ApiError('network', `HTTP ${response.status} without a JSON body`, [], response.status);
+  }
+  const error = (body as { error?: { code?: unknown; message?: unknown; issues?: unknown } } | null)?.error;
+  if (!error || typeof error.code !== 'string' || typeof error.message !== 'string') {
+    return new ApiError('network', `HTTP ${response.status} with an unexpected body`, [], response.status);
+  }
+  const issues = Array.isArray(error.issues) ? (error.issues as ErrorIssue[]) : [];
+  return new ApiError(error.code as ErrorCode, error.message, issues, response.status);
+}
+
+export function createHttpClient(options: HttpClientOptions): MaestroClient {
+  const doFetch: FetchLike = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+  const authorization = `Bearer ${options.token}`;
+
+  const api = deriveApi(async (name, input) => {
+    const request = buildHttpRequest(name, (input ?? {}) as OpInput<typeof name>);
+    const headers: Record<string, string> = { authorization, accept: 'application/json' };
+    if (request.body) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await doFetch(options.baseUrl + request.path, {
+        method: request.method,
+        headers,
+        body: request.body ? JSON.stringify(request.body) : undefined,
+      });
+    } catch (error) {
+      throw new ApiError('network', `cannot reach MAESTRO: ${(error as Error).message}`);
+    }
+    if (!response.ok) throw await readError(response);
+    return response.json();
+  });
+
+  return {
+    transport: 'http',
+    api,
+    subscribe(listener, subscribeOptions) {
+      const EventSourceImpl = options.eventSource ?? (globalThis.EventSource as new (url: string) => EventSourceLike);
+      let lastEventId: string | undefined;
+      let source: EventSourceLike | undefined;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let disposed = false;
+
+      const open = () => {
+        const url = new URL(API_PREFIX + EVENTS_PATH, options.baseUrl);
+        url.searchParams.set('token', options.token);
+        // The browser resends Last-Event-ID itself while one EventSource lives; a new one carries it in the query.
+        if (lastEventId !== undefined) url.searchParams.set('lastEventId', lastEventId);
+        const current = new EventSourceImpl(url.toString());
+        source = current;
+        current.onopen = () => subscribeOptions?.onOpen?.();
+        current.onmessage = (message) => {
+          // Transient events (seq 0) are never replayed, so only a persisted seq moves the resume point.
+          if (/^[1-9]\d*$/.test(message.lastEventId)) lastEventId = message.lastEventId;
+          let raw: unknown;
+          try {
+            raw = JSON.parse(message.data);
+          } catch {
+            return;
+          }
+          const event = parseEvent(raw);
+          if (event) listener(event);
+        };
+        current.onerror = () => {
+          subscribeOptions?.onDown?.();
+          if (disposed || current.readyState !== EVENT_SOURCE_CLOSED) return;
+          current.close();
+          timer = setTimeout(open, options.reconnectMs ?? 2000);
+        };
+      };
+      open();
+      return () => {
+        disposed = true;
+        if (timer) clearTimeout(timer);
+        source?.close();
+      };
+    },
+  };
+}
+
+// ---- choosing a transport ----------------------------------------------------------------------------------------
+
+const TOKEN_KEY = 'maestro.token';
+
+/**
+ * The bridge token: from the URL fragment `#token=…` (which never reaches the server), kept in sessionStorage so a
+ * reload still works, and removed from the address bar.
+ */
+export function takeToken(location: Location, storage: Storage, history: History): string | undefined {
+  const fromHash = new URLSearchParams(location.hash.replace(/^#/, '')).get('token');
+  if (fromHash) {
+    storage.setItem(TOKEN_KEY, fromHash);
+    history.replaceState(null, '', location.pathname + location.search);
+    return fromHash;
+  }
+  return storage.getItem(TOKEN_KEY) ?? undefined;
+}
+
+export type ClientChoice = { ok: true; client: MaestroClient } | { ok: false; reason: string };
+
+/** IPC inside Electron; HTTP with the page's token in a browser. */
+export function connect(): ClientChoice {
+  const preload = (window as unknown as Record<string, PreloadApi | undefined>)[PRELOAD_GLOBAL];
+  if (preload) return { ok: true, client: createIpcClient(preload) };
+  const token = takeToken(window.location, window.sessionStorage, window.history);
+  if (!token) {
+    return {
+      ok: false,
+      reason: 'No access token. Open the address that MAESTRO printed, including its #token=… part.',
+    };
+  }
+  return { ok: true, client: createHttpClient({ baseUrl: window.location.origin, token }) };
+}
+
+/** Narrows an unknown failure to an ApiError so the UI always has a code and a message. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  return new ApiError('network', error instanceof Error ? error.message : String(error));
+}
+
+export type { MaestroApi, OperationName, OpInput, OpOutput };

@@ -1,0 +1,54 @@
+// The task list in the sidebar: newest first, each with its title, status and age; a click selects it.
+import { useAppStore } from '../store/store';
+import { formatTime } from './format';
+import { StatusBadge } from './StatusBadge';
+
+export function TaskList() {
+  const tasks = useAppStore((s) => s.tasks);
+  const load = useAppStore((s) => s.tasksLoad);
+  const error = useAppStore((s) => s.tasksError);
+  const selectedTaskId = useAppStore((s) => s.selectedTaskId);
+  const selectTask = useAppStore((s) => s.selectTask);
+
+  if (load === 'error') {
+    return (
+      <p className="notice notice-error" data-testid="task-list-error">
+        Could not load tasks: {error}
+      </p>
+    );
+  }
+  if (tasks.length === 0) {
+    return (
+      <p className="notice" data-testid="task-list-empty">
+        {load === 'loading' ? 'Loading tasks…' : 'No tasks yet. Create one to start.'}
+      </p>
+    );
+  }
+  return (
+    <ul className="task-list" data-testid="task-list" aria-label="Tasks">
+      {tasks.map((task) => {
+        const selected = task.id === selectedTaskId;
+        return (
+          <li key={task.id}>
+            <button
+              type="button"
+              className={`task-item${selected ? ' task-item-selected' : ''}`}
+              data-testid="task-item"
+              data-task-id={task.id}
+              aria-current={selected ? 'true' : undefined}
+              onClick={() => void selectTask(task.id)}
+            >
+              <span className="task-item-title" data-testid="task-title">
+                {task.title}
+              </span>
+              <span className="task-item-meta">
+                <StatusBadge status={task.status} />
+                <time dateTime={task.createdAt}>{formatTime(task.createdAt)}</time>
+              </span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

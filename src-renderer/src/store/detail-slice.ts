@@ -1,0 +1,132 @@
+// The selected task with its jobs and comments, the dispositions of comments sent from here, and the task actions.
+import type { StateCreator } from 'zustand';
+import type { Comment, Job, Task } from '../../../src-shared/entities';
+import { type ApiError, type MaestroApi, type OpOutput, toApiError } from '../api/client';
+import { mergeById, upsertById } from './merge';
+import type { AppState, LoadState } from './types';
+
+export type Disposition = OpOutput<'addComment'>['disposition'];
+
+export interface TaskDetail {
+  taskId: string;
+  /** Null until the first getTask answer; events that arrive earlier still land in jobs and comments. */
+  task: Task | null;
+  jobs: Job[];
+  comments: Comment[];
+}
+
+export type SendOutcome = { ok: true; disposition: Disposition; comment: Comment } | { ok: false; error: ApiError };
+export type ActionOutcome = { ok: true } | { ok: false; error: ApiError };
+
+export interface DetailSlice {
+  selectedTaskId: string | null;
+  detail: TaskDetail | null;
+  detailLoad: LoadState;
+  detailError: string | null;
+  /** What the write gate did with each comment sent from this window, by comment id. */
+  dispositions: Record<string, Disposition>;
+  selectTask(taskId: string | null): Promise<void>;
+  refreshDetail(): Promise<void>;
+  sendComment(taskId: string, body: string): Promise<SendOutcome>;
+  cancelTask(taskId: string): Promise<ActionOutcome>;
+  continueTask(taskId: string): Promise<ActionOutcome>;
+  /** Folds a job or comment into the detail when it belongs to the selected task. */
+  foldJob(job: Job): void;
+  foldComment(comment: Comment): void;
+}
+
+export const createDetailSlice =
+  (api: MaestroApi): StateCreator<AppState, [], [], DetailSlice> =>
+  (set, get) => {
+    const withDetail = (taskId: string, change: (detail: TaskDetail) => Partial<TaskDetail>) =>
+      set((state) =>
+        state.detail && state.detail.taskId === taskId ? { detail: { ...state.detail, ...change(state.detail) } } : {},
+      );
+
+    const takeJob = (job: Job) => {
+      get().noteJob(job);
+      get().foldJob(job);
+    };
+
+    return {
+      selectedTaskId: null,
+      detail: null,
+      detailLoad: 'idle',
+      detailError: null,
+      dispositions: {},
+
+      async selectTask(taskId) {
+        if (taskId === get().selectedTaskId && get().detail) return get().refreshDetail();
+        set({
+          selectedTaskId: taskId,
+          detail: taskId ? { taskId, task: null, jobs: [], comments: [] } : null,
+          detailLoad: taskId ? 'loading' : 'idle',
+          detailError: null,
+        });
+        if (taskId) await get().refreshDetail();
+      },
+
+      async refreshDetail() {
+        const taskId = get().selectedTaskId;
+        if (!taskId) return;
+        try {
+          const answer = await api.getTask({ taskId });
+          withDetail(taskId, (current) => ({
+            task: answer.task,
+            jobs: mergeById(current.jobs, answer.jobs),
+            comments: mergeById(current.comments, answer.comments),
+          }));
+          const latest = get().detail?.jobs.at(-1);
+          if (latest && latest.taskId === taskId) get().noteJob(latest);
+          if (get().selectedTaskId === taskId) set({ detailLoad: 'ready', detailError: null });
+        } catch (error) {
+          if (get().selectedTaskId === taskId) set({ detailLoad: 'error', detailError: toApiError(error).message });
+        }
+      },
+
+      async sendComment(taskId, body) {
+        try {
+          const { comment, disposition, job } = await api.addComment({ taskId, body });
+          set((state) => ({ dispositions: { ...state.dispositions, [comment.id]: disposition } }));
+          if (job) takeJob(job);
+          get().foldComment(comment);
+          return { ok: true, disposition, comment };
+        } catch (error) {
+          return { ok: false, error: toApiError(error) };
+        }
+      },
+
+      async cancelTask(taskId) {
+        try {
+          takeJob((await api.cancelTask({ taskId })).job);
+          return { ok: true };
+        } catch (error) {
+          return { ok: false, error: toApiError(error) };
+        }
+      },
+
+      async continueTask(taskId) {
+        try {
+          takeJob((await api.continueTask({ taskId })).job);
+          return { ok: true };
+        } catch (error) {
+          return { ok: false, error: toApiError(error) };
+        }
+      },
+
+      foldJob(job) {
+        withDetail(job.taskId, (current) => ({
+          jobs: upsertById(current.jobs, job),
+          task: current.task && { ...current.task, status: latestStatus(upsertById(current.jobs, job)) },
+        }));
+      },
+
+      foldComment(comment) {
+        withDetail(comment.taskId, (current) => ({ comments: upsertById(current.comments, comment) }));
+      },
+    };
+  };
+
+function latestStatus(jobs: Job[]): Task['status'] {
+  return jobs.at(-1)?.status ?? null;
+}

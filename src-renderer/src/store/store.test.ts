@@ -1,0 +1,137 @@
+// The store folds responses and pushed events together: newest first, no duplicates, status from the latest job.
+import { describe, expect, it } from 'vitest';
+import type { Comment, Job, Task } from '../../../src-shared/entities';
+import type { MaestroEvent } from '../../../src-shared/events';
+import type { MaestroApi, MaestroClient } from '../api/client';
+import { createAppStore } from './store';
+
+const at = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString();
+
+const task = (id: string, s: number, status: Task['status'] = 'queued'): Task => ({
+  id,
+  title: id,
+  instruction: `do ${id}`,
+  pieceId: 'default',
+  workspacePath: '/w',
+  profile: null,
+  parentTaskId: null,
+  createdAt: at(s),
+  status,
+});
+
+const job = (id: string, taskId: string, s: number, status: Job['status'] = 'queued'): Job => ({
+  id,
+  taskId,
+  createdAt: at(s),
+  updatedAt: at(s),
+  status,
+  waitReason: null,
+  pieceId: 'default',
+  profile: null,
+  resumeMovement: null,
+  askCount: 0,
+  attempt: 0,
+  nextRetryAt: null,
+  continuedFromJobId: null,
+  parentJobId: null,
+  workerId: null,
+  heartbeatAt: null,
+  error: null,
+  result: null,
+});
+
+const comment = (id: string, taskId: string, s: number, kind: Comment['kind'] = 'comment'): Comment => ({
+  id,
+  taskId,
+  jobId: null,
+  author: 'user',
+  kind,
+  body: id,
+  createdAt: at(s),
+});
+
+let seq = 0;
+const event = (e: Record<string, unknown> & { type: MaestroEvent['type']; taskId: string }) =>
+  ({ seq: ++seq, ts: at(0), jobId: null, ...e }) as MaestroEvent;
+
+function fakeClient(api: Partial<MaestroApi>): MaestroClient {
+  return { transport: 'http', api: api as MaestroApi, subscribe: () => () => {} };
+}
+
+describe('the app store', () => {
+  it('keeps the task list newest first and without duplicates as tasks arrive', async () => {
+    const store = createAppStore(fakeClient({ listTasks: async () => ({ tasks: [task('a', 1), task('b', 2)] }) }));
+    await store.getState().loadTasks();
+    expect(store.getState().tasks.map((t) => t.id)).toEqual(['b', 'a']);
+
+    store.getState().applyEvent(event({ type: 'task.created', taskId: 'c', task: task('c', 3) }));
+    store.getState().applyEvent(event({ type: 'task.created', taskId: 'c', task: task('c', 3) }));
+    expect(store.getState().tasks.map((t) => t.id)).toEqual(['c', 'b', 'a']);
+  });
+
+  it("moves a task's status with its latest job only", () => {
+    const store = createAppStore(fakeClient({}));
+    store.getState().applyEvent(event({ type: 'job.changed', taskId: 't', job: job('j1', 't', 1) }));
+    store.getState().applyEvent(event({ type: 'task.created', taskId: 't', task: task('t', 1) }));
+    store.getState().applyEvent(event({ type: 'job.changed', taskId: 't', job: job('j2', 't', 5, 'running') }));
+    // A late change of the older job does not overwrite the newer job's status.
+    store.getState().applyEvent(event({ type: 'job.changed', taskId: 't', job: job('j1', 't', 1, 'succeeded') }));
+    expect(store.getState().tasks[0]?.status).toBe('running');
+  });
+
+  it('folds comments and jobs into the selected task, including those pushed before its detail loaded', async () => {
+    let answer: (value: Awaited<ReturnType<MaestroApi['getTask']>>) => void = () => {};
+    const store = createAppStore(
+      fakeClient({
+        getTask: () =>
+          new Promise((resolve) => {
+            answer = resolve;
+          }),
+      }),
+    );
+    const selecting = store.getState().selectTask('t');
+    store.getState().applyEvent(event({ type: 'comment.created', taskId: 't', comment: comment('c2', 't', 2) }));
+    store.getState().applyEvent(event({ type: 'comment.created', taskId: 'other', comment: comment('x', 'other', 2) }));
+    answer({
+      task: task('t', 1),
+      jobs: [job('j1', 't', 1)],
+      comments: [comment('c1', 't', 1, 'instruction')],
+    });
+    await selecting;
+
+    const detail = store.getState().detail;
+    expect(detail?.task?.id).toBe('t');
+    expect(detail?.comments.map((c) => c.id)).toEqual(['c1', 'c2']);
+
+    store.getState().applyEvent(event({ type: 'comment.created', taskId: 't', comment: comment('c2', 't', 2) }));
+    store.getState().applyEvent(event({ type: 'job.changed', taskId: 't', job: job('j1', 't', 1, 'cancelled') }));
+    expect(store.getState().detail?.comments).toHaveLength(2);
+    expect(store.getState().detail?.task?.status).toBe('cancelled');
+  });
+
+  it('records the disposition of a sent comment and keeps the error of a refused one', async () => {
+    const { ApiError } = await import('../api/client');
+    let refuse = false;
+    const store = createAppStore(
+      fakeClient({
+        getTask: async () => ({ task: task('t', 1), jobs: [job('j1', 't', 1)], comments: [] }),
+        addComment: async ({ taskId, body }) => {
+          if (refuse) throw new ApiError('approval_pending', 'decide first');
+          return { comment: comment(body, taskId, 3), disposition: 'reused_job', job: job('j1', taskId, 1) };
+        },
+      }),
+    );
+    await store.getState().selectTask('t');
+    await expect(store.getState().sendComment('t', 'hello')).resolves.toMatchObject({
+      ok: true,
+      disposition: 'reused_job',
+    });
+    expect(store.getState().dispositions.hello).toBe('reused_job');
+    expect(store.getState().detail?.comments.map((c) => c.id)).toEqual(['hello']);
+
+    refuse = true;
+    const refused = await store.getState().sendComment('t', 'again');
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.error.code).toBe('approval_pending');
+  });
+});

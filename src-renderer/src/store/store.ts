@@ -1,0 +1,30 @@
+// The one renderer store: typed slices combined over a client, handed to React through a context.
+import { createContext, useContext } from 'react';
+import { createStore, type StoreApi, useStore } from 'zustand';
+import type { MaestroClient } from '../api/client';
+import { createDetailSlice } from './detail-slice';
+import { createLiveSlice } from './live-slice';
+import { createPiecesSlice } from './pieces-slice';
+import { createTasksSlice } from './tasks-slice';
+import type { AppState } from './types';
+
+export type AppStore = StoreApi<AppState>;
+
+export function createAppStore(client: MaestroClient): AppStore {
+  return createStore<AppState>()((...a) => ({
+    ...createTasksSlice(client.api)(...a),
+    ...createDetailSlice(client.api)(...a),
+    ...createPiecesSlice(client.api)(...a),
+    ...createLiveSlice(client)(...a),
+  }));
+}
+
+export const StoreContext = createContext<AppStore | null>(null);
+
+export function useAppStore<T>(selector: (state: AppState) => T): T {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useAppStore outside StoreContext');
+  return useStore(store, selector);
+}
+
+export type { AppState };

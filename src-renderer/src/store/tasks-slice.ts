@@ -1,0 +1,72 @@
+// The task list: newest first, kept current by task.created and job.changed events.
+import type { StateCreator } from 'zustand';
+import type { Job, Task } from '../../../src-shared/entities';
+import { type ApiError, type MaestroApi, type OpInput, toApiError } from '../api/client';
+import { newestFirst } from './merge';
+import type { AppState, LoadState } from './types';
+
+export type CreateOutcome = { ok: true; task: Task } | { ok: false; error: ApiError };
+
+export interface TasksSlice {
+  tasks: Task[];
+  tasksLoad: LoadState;
+  tasksError: string | null;
+  /** The newest job seen per task: a job.changed event moves the task's status only when it is about this job. */
+  latestJobs: Record<string, { id: string; createdAt: string }>;
+  loadTasks(): Promise<void>;
+  createTask(input: OpInput<'createTask'>): Promise<CreateOutcome>;
+  /** Folds a task into the list (new, or a newer copy). */
+  upsertTask(task: Task): void;
+  /** Folds a job's status into its task when it is that task's latest job. */
+  noteJob(job: Job): void;
+}
+
+export const createTasksSlice =
+  (api: MaestroApi): StateCreator<AppState, [], [], TasksSlice> =>
+  (set, get) => ({
+    tasks: [],
+    tasksLoad: 'idle',
+    tasksError: null,
+    latestJobs: {},
+
+    async loadTasks() {
+      set({ tasksLoad: get().tasks.length > 0 ? 'ready' : 'loading' });
+      try {
+        const { tasks } = await api.listTasks({});
+        set({ tasks: [...tasks].sort(newestFirst), tasksLoad: 'ready', tasksError: null });
+      } catch (error) {
+        set({ tasksLoad: 'error', tasksError: toApiError(error).message });
+      }
+    },
+
+    async createTask(input) {
+      try {
+        const { task, job } = await api.createTask(input);
+        get().noteJob(job);
+        get().upsertTask({ ...task, status: job.status });
+        void get().selectTask(task.id);
+        return { ok: true, task };
+      } catch (error) {
+        return { ok: false, error: toApiError(error) };
+      }
+    },
+
+    upsertTask(task) {
+      set((state) => {
+        const others = state.tasks.filter((t) => t.id !== task.id);
+        return { tasks: [task, ...others].sort(newestFirst) };
+      });
+    },
+
+    noteJob(job) {
+      set((state) => {
+        const known = state.latestJobs[job.taskId];
+        // Jobs of one task are created in order, so a job no older than the latest known one is the latest.
+        if (known && known.id !== job.id && job.createdAt < known.createdAt) return {};
+        return {
+          latestJobs: { ...state.latestJobs, [job.taskId]: { id: job.id, createdAt: job.createdAt } },
+          tasks: state.tasks.map((t) => (t.id === job.taskId ? { ...t, status: job.status } : t)),
+        };
+      });
+    },
+  });

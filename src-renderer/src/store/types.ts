@@ -1,0 +1,9 @@
+// The combined store's shape: the union of its slices.
+import type { DetailSlice } from './detail-slice';
+import type { LiveSlice } from './live-slice';
+import type { PiecesSlice } from './pieces-slice';
+import type { TasksSlice } from './tasks-slice';
+
+export type LoadState = 'idle' | 'loading' | 'ready' | 'error';
+
+export type AppState = TasksSlice & DetailSlice & PiecesSlice & LiveSlice;

@@ -1,0 +1,396 @@
+// Test support: a real OpenAI-compatible HTTP server on 127.0.0.1 that streams a scripted conversation over SSE.
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface ScriptedToolCall {
+  name: string;
+  /** An object is sent as its JSON; a string is sent as is (so a test can send broken JSON). */
+  arguments: Record<string, unknown> | string;
+  id?: string;
+}
+
+export interface ScriptedUsage {
+  promptTokens?: number;
+  completionTokens?: number;
+  cachedTokens?: number;
+}
+
+interface StepTiming {
+  /** Wait before answering at all. */
+  delayMs?: number;
+  /** Wait between SSE chunks. */
+  chunkDelayMs?: number;
+}
+
+export interface ScriptedReply extends StepTiming {
+  text?: string;
+  reasoning?: string;
+  toolCalls?: ScriptedToolCall[];
+  /** Overrides the deterministic defaults field by field; null sends no usage chunk (a backend ignoring it). */
+  usage?: ScriptedUsage | null;
+  /** Default: 'tool_calls' when there are tool calls, else 'stop'. */
+  finishReason?: 'stop' | 'tool_calls' | 'length' | 'content_filter';
+  /** Extra response headers (e.g. x-request-id). */
+  headers?: Record<string, string>;
+}
+
+export type ScriptedFault = StepTiming &
+  (
+    | { fault: 'http'; status: number; message?: string; code?: string; body?: unknown }
+    | { fault: 'rate_limit'; retryAfterSeconds?: number; message?: string }
+    /** A few content chunks, then the socket is destroyed: no finish_reason, no [DONE]. */
+    | { fault: 'cut'; text?: string }
+    /** Content chunks, usage and a clean `[DONE]`, but no chunk carries a finish_reason. */
+    | { fault: 'no_finish'; text?: string }
+    /** The connection is dropped before any response: a network error to the client. */
+    | { fault: 'reset' }
+    /** Headers and one content chunk, then silence until the client goes away. */
+    | { fault: 'hang'; text?: string }
+  );
+
+export type ScriptedStep = ScriptedReply | ScriptedFault;
+export type ScriptEntry = ScriptedStep | ((request: RecordedRequest) => ScriptedStep);
+
+export interface RecordedRequest {
+  /** 0-based, in arrival order. */
+  index: number;
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  /** Exactly the bytes the client sent, for byte-level prefix tests. */
+  rawBody: string;
+  /** The parsed body, or null when it was not JSON. */
+  body: ChatRequestBody | null;
+  receivedAt: number;
+}
+
+/** The parts of a chat completion request the server reads; the rest stays in `rawBody`. */
+export interface ChatRequestBody {
+  model?: string;
+  messages?: unknown[];
+  tools?: unknown[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  [key: string]: unknown;
+}
+
+export interface ScriptedLlmServerOptions {
+  script?: ScriptEntry[];
+  /** When set, every request must carry `Authorization: Bearer <apiKey>`, else it gets a 401 (the script is not consumed). */
+  apiKey?: string;
+}
+
+export interface ScriptedLlmServer {
+  /** Base URL for the SDK: `http://127.0.0.1:<port>/v1`. */
+  readonly baseURL: string;
+  readonly port: number;
+  /** Every request received, in order (also the ones answered with a fault or a 401). */
+  readonly requests: RecordedRequest[];
+  /** Requests that found no step left; each got a 500. */
+  readonly unscripted: RecordedRequest[];
+  push(...steps: ScriptEntry[]): void;
+  /** Steps not yet played. */
+  readonly remaining: number;
+  /** Throws when steps are left or a request arrived with none left. */
+  expectEmpty(): void;
+  close(): Promise<void>;
+}
+
+const CHAT_PATH = '/v1/chat/completions';
+const MODEL = 'scripted-model';
+
+export async function startScriptedLlmServer(options: ScriptedLlmServerOptions = {}): Promise<ScriptedLlmServer> {
+  const script: ScriptEntry[] = [...(options.script ?? [])];
+  const requests: RecordedRequest[] = [];
+  const unscripted: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let previousMessages: string | null = null;
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      const recorded: RecordedRequest = {
+        index: requests.length,
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        rawBody,
+        body: parseBody(rawBody),
+        receivedAt: Date.now(),
+      };
+      requests.push(recorded);
+      void answer(recorded, res).catch((err: unknown) => {
+        if (!res.headersSent) sendError(res, 500, `scripted-llm-server failed: ${String(err)}`);
+        else res.destroy();
+      });
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  async function answer(recorded: RecordedRequest, res: http.ServerResponse): Promise<void> {
+    if (recorded.method !== 'POST' || recorded.path.split('?')[0] !== CHAT_PATH) {
+      return sendError(res, 404, `scripted-llm-server: no route ${recorded.method} ${recorded.path}`, 'not_found');
+    }
+    if (options.apiKey !== undefined && recorded.headers.authorization !== `Bearer ${options.apiKey}`) {
+      return sendError(res, 401, 'scripted-llm-server: missing or wrong API key', 'invalid_api_key');
+    }
+    const entry = script.shift();
+    if (entry === undefined) {
+      unscripted.push(recorded);
+      return sendError(
+        res,
+        500,
+        `scripted-llm-server: request #${recorded.index} arrived but no scripted step is left`,
+      );
+    }
+    const step = typeof entry === 'function' ? entry(recorded) : entry;
+    const messages = JSON.stringify(recorded.body?.messages ?? []);
+    const cachedChars = previousMessages === null ? 0 : commonPrefixLength(previousMessages, messages);
+    previousMessages = messages;
+    if (step.delayMs) await sleep(step.delayMs);
+    if ('fault' in step) return playFault(step, recorded, res, cachedChars);
+    return playReply(step, recorded, res, cachedChars);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    port,
+    requests,
+    unscripted,
+    push: (...steps) => {
+      script.push(...steps);
+    },
+    get remaining() {
+      return script.length;
+    },
+    expectEmpty() {
+      const problems: string[] = [];
+      if (script.length > 0) problems.push(`${script.length} scripted step(s) were never requested`);
+      if (unscripted.length > 0) problems.push(`${unscripted.length} request(s) arrived with no scripted step left`);
+      if (problems.length > 0) throw new Error(`scripted-llm-server: ${problems.join('; ')}`);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function playFault(
+  step: ScriptedFault,
+  req: RecordedRequest,
+  res: http.ServerResponse,
+  cachedChars: number,
+): Promise<void> {
+  switch (step.fault) {
+    case 'http':
+      if (step.body !== undefined) return sendJson(res, step.status, step.body);
+      return sendError(res, step.status, step.message ?? defaultMessage(step.status, req), step.code);
+    case 'rate_limit':
+      return sendError(res, 429, step.message ?? 'Rate limit reached (scripted)', 'rate_limit_exceeded', {
+        'retry-after': String(step.retryAfterSeconds ?? 1),
+      });
+    case 'reset':
+      res.socket?.destroy();
+      return;
+    case 'cut': {
+      const sse = openSse(res, req);
+      for (const piece of split(step.text ?? 'partial answer that never ends', 3).slice(0, 2)) {
+        sse.chunk({ content: piece });
+        await sleep(step.chunkDelayMs ?? 5);
+      }
+      res.socket?.destroy();
+      return;
+    }
+    case 'no_finish': {
+      const sse = openSse(res, req);
+      const text = step.text ?? 'an answer without a finish reason';
+      for (const piece of split(text, 3)) {
+        sse.chunk({ content: piece });
+        if (step.chunkDelayMs) await sleep(step.chunkDelayMs);
+      }
+      if (req.body?.stream_options?.include_usage) sse.usage(usageOf(req, text, cachedChars));
+      sse.done();
+      return;
+    }
+    case 'hang': {
+      const sse = openSse(res, req);
+      sse.chunk({ content: step.text ?? 'thinking' });
+      await new Promise<void>((resolve) => res.on('close', resolve));
+      return;
+    }
+    default: {
+      const never: never = step;
+      throw new Error(`unknown fault ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+async function playReply(
+  step: ScriptedReply,
+  req: RecordedRequest,
+  res: http.ServerResponse,
+  cachedChars: number,
+): Promise<void> {
+  const sse = openSse(res, req, step.headers);
+  const pause = () => (step.chunkDelayMs ? sleep(step.chunkDelayMs) : Promise.resolve());
+  for (const piece of split(step.reasoning ?? '', 3)) {
+    sse.chunk({ reasoning_content: piece });
+    await pause();
+  }
+  for (const piece of split(step.text ?? '', 3)) {
+    sse.chunk({ content: piece });
+    await pause();
+  }
+  const calls = (step.toolCalls ?? []).map((c, i) => ({
+    id: c.id ?? `call_scripted_${req.index}_${i}`,
+    name: c.name,
+    arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+  }));
+  for (const [index, call] of calls.entries()) {
+    split(call.arguments, 3).forEach((args, part) => {
+      const fn = part === 0 ? { name: call.name, arguments: args } : { arguments: args };
+      const head = part === 0 ? { id: call.id, type: 'function' } : {};
+      sse.chunk({ tool_calls: [{ index, ...head, function: fn }] });
+    });
+    await pause();
+  }
+  const finishReason = step.finishReason ?? (calls.length > 0 ? 'tool_calls' : 'stop');
+  sse.chunk({}, finishReason);
+  if (req.body?.stream_options?.include_usage && step.usage !== null) {
+    const generated = (step.text ?? '') + (step.reasoning ?? '') + calls.map((c) => c.name + c.arguments).join('');
+    sse.usage(usageOf(req, generated, cachedChars, step.usage));
+  }
+  sse.done();
+}
+
+/** OpenAI's usage object: the scripted figures where given, else deterministic estimates. */
+function usageOf(req: RecordedRequest, generated: string, cachedChars: number, given: ScriptedUsage = {}) {
+  const prompt = given.promptTokens ?? estimateTokens(req.rawBody);
+  const completion = given.completionTokens ?? estimateTokens(generated);
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    prompt_tokens_details: { cached_tokens: given.cachedTokens ?? Math.min(prompt, Math.floor(cachedChars / 4)) },
+  };
+}
+
+interface Sse {
+  chunk(delta: Record<string, unknown>, finishReason?: string): void;
+  usage(usage: ReturnType<typeof usageOf>): void;
+  done(): void;
+}
+
+function openSse(res: http.ServerResponse, req: RecordedRequest, headers: Record<string, string> = {}): Sse {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-request-id': `req_scripted_${req.index}`,
+    ...headers,
+  });
+  const id = `chatcmpl-scripted-${req.index}`;
+  const created = Math.floor(Date.now() / 1000);
+  const model = req.body?.model ?? MODEL;
+  const withUsage = req.body?.stream_options?.include_usage === true;
+  let first = true;
+  const write = (payload: Record<string, unknown>) => {
+    if (!res.destroyed) res.write(`data: ${JSON.stringify(payload)}\n\n`);
+  };
+  return {
+    chunk(delta, finishReason) {
+      const d = first ? { role: 'assistant', ...delta } : delta;
+      first = false;
+      write({
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model,
+        choices: [{ index: 0, delta: d, logprobs: null, finish_reason: finishReason ?? null }],
+        ...(withUsage ? { usage: null } : {}),
+      });
+    },
+    usage(usage) {
+      write({ id, object: 'chat.completion.chunk', created, model, choices: [], usage });
+    },
+    done() {
+      if (!res.destroyed) res.end('data: [DONE]\n\n');
+    },
+  };
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(text);
+}
+
+function sendError(
+  res: http.ServerResponse,
+  status: number,
+  message: string,
+  code?: string,
+  headers: Record<string, string> = {},
+): void {
+  const type = status >= 500 ? 'server_error' : 'invalid_request_error';
+  sendJson(res, status, { error: { message, type, param: null, code: code ?? null } }, headers);
+}
+
+function defaultMessage(status: number, req: RecordedRequest): string {
+  switch (status) {
+    case 401:
+      return 'Incorrect API key provided (scripted).';
+    case 404:
+      return `The model \`${req.body?.model ?? MODEL}\` does not exist or you do not have access to it.`;
+    case 400:
+      return 'Invalid request (scripted).';
+    default:
+      return `Scripted HTTP ${status}.`;
+  }
+}
+
+function parseBody(raw: string): ChatRequestBody | null {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return parsed !== null && typeof parsed === 'object' ? (parsed as ChatRequestBody) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Splits `text` into up to `parts` non-empty pieces (none for an empty string). */
+export function split(text: string, parts: number): string[] {
+  if (text === '') return [];
+  const size = Math.max(1, Math.ceil(text.length / parts));
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+function commonPrefixLength(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
