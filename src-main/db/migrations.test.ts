@@ -161,3 +161,29 @@ describe('schema version', () => {
     again.close();
   });
 });
+
+describe('migration 2 (from version 1 with data in it)', () => {
+  it('adds log_entries as STRICT, keeps the rows of version 1, and checks kinds', () => {
+    const { db } = rawDb();
+    migrate(db, 1);
+    db.exec(`INSERT INTO tasks (id, title, instruction, piece_id, workspace_path, workspace_kind, created_at)
+             VALUES ('t', 't', 'i', 'p', '/w', 'persistent', 1);
+             INSERT INTO jobs (id, task_id, created_at, updated_at, status, piece_id)
+             VALUES ('j', 't', 1, 1, 'queued', 'p');`);
+    expect(migrate(db, 2)).toEqual([2]);
+    expect(userVersion(db)).toBe(2);
+    expect(db.prepare('SELECT count(*) AS n FROM jobs').get()).toEqual({ n: 1 });
+    const table = strictness(db).find((t) => t.name === 'log_entries');
+    expect(table?.strict).toBe(1);
+    const insert = db.prepare(
+      `INSERT INTO log_entries (task_id, job_id, kind, ts, invoke_kind, attempt) VALUES ('t', 'j', ?, 1, ?, ?)`,
+    );
+    insert.run('Invoke', 'UserSend', null);
+    insert.run('LlmCall', null, 1);
+    expect(() => insert.run('Invoke', null, null)).toThrow(/CHECK constraint/);
+    expect(() => insert.run('Chat', null, null)).toThrow(/CHECK constraint/);
+    expect(() => insert.run('LlmCall', null, null)).toThrow(/CHECK constraint/);
+    expect(() => insert.run('Invoke', 'Nudge', null)).toThrow(/CHECK constraint/);
+    db.close();
+  });
+});

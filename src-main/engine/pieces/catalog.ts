@@ -20,7 +20,7 @@ export function loadPieceFile(file: string, source: PieceDefinition['source']): 
   } catch (error) {
     return fail(`cannot read: ${(error as Error).message}`);
   }
-  const doc = YAML.parseDocument(text, { prettyErrors: false });
+  const doc = YAML.parseDocument(text);
   if (doc.errors.length > 0) {
     const e = doc.errors[0] as YAML.YAMLError;
     return fail(`line ${e.linePos?.[0]?.line ?? '?'}: ${e.message.split('\n')[0]}`);

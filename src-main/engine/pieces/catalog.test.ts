@@ -1,0 +1,128 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PIECES_DIR, tempDir } from '../../../test-support/temp-maestro';
+import { loadPieceFile, PieceCatalog } from './catalog';
+import { transitionTargets } from './schema';
+
+function pieceFile(text: string, name = 'p.yaml'): string {
+  const dir = tempDir();
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+describe('Piece files', () => {
+  it('P1.29 the built-in pieces load: default, plan-implement-review, ask-first', () => {
+    const { pieces, errors } = new PieceCatalog(PIECES_DIR).load();
+    expect(errors).toEqual([]);
+    expect(pieces.map((p) => p.id)).toEqual(['ask-first', 'default', 'plan-implement-review']);
+    const pir = pieces.find((p) => p.id === 'plan-implement-review');
+    expect(pir?.startMovement).toBe('plan');
+    expect(pir && transitionTargets(pir)).toEqual(['implement', 'review']);
+    expect(pieces.find((p) => p.id === 'default')?.movements.map((m) => m.transitions.length)).toEqual([0]);
+  });
+
+  it('a transition to a movement that does not exist is rejected at load time, naming file, line and field', () => {
+    const file = pieceFile(`id: broken
+name: Broken
+movements:
+  - name: a
+    transitions:
+      - to: nowhere
+`);
+    const loaded = loadPieceFile(file, 'workspace');
+    expect(loaded.ok).toBe(false);
+    if (loaded.ok) return;
+    expect(loaded.error.file).toBe(file);
+    expect(loaded.error.message).toBe('movements.0.transitions.0.to (line 6): names no movement of this piece (movements: a)');
+  });
+
+  it('YAML syntax errors name the line; unknown fields and tools name the field', () => {
+    const syntax = loadPieceFile(pieceFile('id: x\nname: [unclosed\n'), 'workspace');
+    expect(!syntax.ok && syntax.error.message).toMatch(/^line \d+: /);
+    const unknown = loadPieceFile(pieceFile('id: x\nname: X\nmovemnts: []\nmovements:\n  - name: a\n'), 'workspace');
+    expect(!unknown.ok && unknown.error.message).toMatch(/movemnts/);
+    const tool = loadPieceFile(pieceFile('id: x\nname: X\nmovements:\n  - name: a\n    tools: [rm_rf]\n'), 'workspace');
+    expect(!tool.ok && tool.error.message).toMatch(/^movements\.0\.tools\.0 \(line 5\): unknown tool rm_rf/);
+    const start = loadPieceFile(pieceFile('id: x\nname: X\nstart_movement: b\nmovements:\n  - name: a\n'), 'workspace');
+    expect(!start.ok && start.error.message).toMatch(/^start_movement \(line 3\): names no movement/);
+    const dup = loadPieceFile(pieceFile('id: x\nname: X\nmovements:\n  - name: a\n  - name: a\n'), 'workspace');
+    expect(!dup.ok && dup.error.message).toMatch(/^movements\.1\.name.*a appears twice/);
+  });
+
+  it('P1.29 workspace pieces override built-ins by id; broken ones are listed as errors', () => {
+    const ws = tempDir();
+    fs.mkdirSync(path.join(ws, '.maestro', 'pieces'), { recursive: true });
+    fs.writeFileSync(
+      path.join(ws, '.maestro', 'pieces', 'default.yaml'),
+      'id: default\nname: Mine\nmovements:\n  - name: only\n',
+    );
+    fs.writeFileSync(path.join(ws, '.maestro', 'pieces', 'bad.yaml'), 'id: Bad Id\nname: x\nmovements: []\n');
+    const { pieces, errors } = new PieceCatalog(PIECES_DIR).load(ws);
+    expect(pieces.find((p) => p.id === 'default')).toMatchObject({ name: 'Mine', source: 'workspace' });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.file).toBe(path.join(ws, '.maestro', 'pieces', 'bad.yaml'));
+  });
+
+  it('imports TAKT workflow files: steps/rules, instructions by key, parallel steps, COMPLETE/ABORT', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'implement.md'), 'Implement the plan carefully.');
+    const file = path.join(dir, 'My Flow.yaml');
+    fs.writeFileSync(
+      file,
+      `name: my-flow
+description: Imported
+max_iterations: 9
+initial_movement: implement
+instructions:
+  implement: ./implement.md
+movements:
+  - name: implement
+    edit: true
+    allowed_tools: [Read, Edit, Bash, WebSearch]
+    instruction: implement
+    rules:
+      - condition: Implementation complete
+        next: reviewers
+      - condition: Cannot proceed
+        next: ABORT
+  - name: reviewers
+    parallel:
+      - name: ai_review
+        allowed_tools: [Read, Grep]
+        instruction: Review for AI mistakes.
+      - name: supervise
+        allowed_tools: [Glob]
+        instruction: Supervise.
+    rules:
+      - condition: all good
+        next: COMPLETE
+      - condition: needs fixes
+        next: implement
+`,
+    );
+    const loaded = loadPieceFile(file, 'workspace');
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    const p = loaded.piece;
+    expect(p).toMatchObject({ id: 'my-flow', format: 'takt', startMovement: 'implement', maxMovements: 9 });
+    const [implement, reviewers] = p.movements;
+    expect(implement?.tools).toEqual(['read_file', 'list_dir', 'edit_file', 'run_command']);
+    expect(implement?.edit).toBe(true);
+    expect(implement?.guidance).toContain('Implement the plan carefully.');
+    expect(implement?.guidance).toContain('- Cannot proceed: call `complete` with status "failure"');
+    expect(implement?.transitions).toEqual([{ to: 'reviewers', when: 'Implementation complete' }]);
+    expect(reviewers?.guidance).toMatch(/## ai_review\nReview for AI mistakes\.\n\n## supervise\nSupervise\./);
+    expect(reviewers?.tools).toEqual(['read_file', 'list_dir', 'grep', 'glob']);
+    expect(reviewers?.transitions).toEqual([{ to: 'implement', when: 'needs fixes' }]);
+    expect(reviewers?.guidance).toContain('- all good: call `complete` with status "success"');
+  });
+
+  it('a TAKT file whose rule names a missing step is rejected with the step path', () => {
+    const loaded = loadPieceFile(
+      pieceFile('name: t\nsteps:\n  - name: a\n    rules:\n      - condition: x\n        next: b\n', 't.yaml'),
+      'workspace',
+    );
+    expect(!loaded.ok && loaded.error.message).toMatch(/^TAKT piece \(converted\): steps\.0\.transitions\.0\.to: names no movement/);
+  });
+});
