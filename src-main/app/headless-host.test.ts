@@ -1,6 +1,7 @@
 // The headless host as a process: `node --import tsx src-main/headless.ts …` (the source entry; no build needed).
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,9 +20,10 @@ interface Host {
 }
 
 const running = new Set<ChildProcess>();
-function launch(args: string[]): Host {
-  const env = { ...process.env };
+function launch(args: string[], extraEnv: Record<string, string> = {}): Host {
+  const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith('MAESTRO_')) delete env[key];
+  Object.assign(env, extraEnv);
   const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { cwd: ROOT, env });
   running.add(child);
   let out = '';
@@ -42,8 +44,12 @@ function launch(args: string[]): Host {
 }
 
 /** Starts a host and waits for its "listening" line; fails with its output if it exits first. */
-async function start(dataDir: string, extra: string[] = []): Promise<Host & { url: string; info: BridgeInfo }> {
-  const host = launch(['--data-dir', dataDir, '--port', '0', ...extra]);
+async function start(
+  dataDir: string,
+  extra: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Host & { url: string; info: BridgeInfo }> {
+  const host = launch(['--data-dir', dataDir, '--port', '0', ...extra], env);
   const deadline = Date.now() + 20_000;
   let match: RegExpExecArray | null = null;
   while (!match) {
@@ -122,6 +128,46 @@ describe('headless host', { timeout: 60_000 }, () => {
     const tasks = await call(again, 'GET', '/tasks');
     expect(tasks.json.tasks.map((t: { id: string }) => t.id)).toEqual([created.json.task.id]);
     expect(await stop(again, 'SIGINT')).toEqual({ code: 0, signal: null });
+  });
+
+  it('P2.39 SIGTERM while an LLM call hangs: the call is aborted, exit 0, the job resumes on the next start', async () => {
+    // An OpenAI-compatible endpoint that accepts the request and never answers.
+    const held: http.ServerResponse[] = [];
+    let requests = 0;
+    const llm = http.createServer((req, res) => {
+      requests++;
+      req.resume();
+      held.push(res);
+    });
+    await new Promise<void>((resolve) => llm.listen(0, '127.0.0.1', resolve));
+    const { port } = llm.address() as net.AddressInfo;
+    try {
+      const dataDir = tempDir();
+      const host = await start(dataDir, [], {
+        MAESTRO_LLM_BASE_URL: `http://127.0.0.1:${port}/v1`,
+        MAESTRO_LLM_API_KEY: 'sk-test',
+        MAESTRO_LLM_MODEL: 'scripted',
+      });
+      const created = await call(host, 'POST', '/tasks', { instruction: 'take your time' });
+      expect(created.status).toBe(201);
+      await expect.poll(() => requests, { timeout: 20_000 }).toBeGreaterThan(0);
+      expect((await call(host, 'GET', `/tasks/${created.json.task.id}`)).json.task.status).toBe('running');
+
+      const stopped = Date.now();
+      expect(await stop(host, 'SIGTERM')).toEqual({ code: 0, signal: null });
+      expect(Date.now() - stopped).toBeLessThan(15_000);
+      expect(fs.existsSync(path.join(dataDir, 'bridge.json'))).toBe(false);
+
+      // Restarted without an LLM (no Worker): the job waits to be resumed, neither running nor failed.
+      const again = await start(dataDir);
+      const got = await call(again, 'GET', `/tasks/${created.json.task.id}`);
+      expect(got.json.jobs).toHaveLength(1);
+      expect(['queued', 'retry']).toContain(got.json.jobs[0].status);
+      expect(await stop(again, 'SIGTERM')).toEqual({ code: 0, signal: null });
+    } finally {
+      for (const res of held) res.destroy();
+      llm.close();
+    }
   });
 
   it('P1.27 SIGKILL right after the 201s of a create and a comment loses neither', async () => {

@@ -201,20 +201,20 @@ describe('SSE /events', () => {
     const { store } = b.maestro;
     const sse = await openSse(b);
     const { task, job } = b.maestro.invoke('createTask', { instruction: 'stream' });
-    // How a transient event reaches listeners: dispatched, never appended (Store has no public door for it yet).
     const transient = {
-      seq: 0,
-      ts: new Date().toISOString(),
-      type: 'job.changed',
+      type: 'stream.delta' as const,
       taskId: task.id,
       jobId: job.id,
-      job,
+      text: 'partial',
+      reasoning: '',
+      toolCalls: [],
     };
-    (Reflect.get(store, 'dispatch') as (e: unknown) => void).call(store, transient);
+    store.emitTransient(transient);
     b.maestro.invoke('addComment', { taskId: task.id, body: 'after' });
     const events = await waitForSeq(sse, lastSeq(b));
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 0, 4]);
-    expect(sse.frames[3]).toEqual({ data: [JSON.stringify(transient)] });
+    expect(sse.frames[3]?.id).toBeUndefined();
+    expect(JSON.parse(sse.frames[3]?.data[0] ?? '{}')).toMatchObject({ ...transient, seq: 0 });
     sse.close();
     const replay = await openSse(b, '', { 'last-event-id': '0' });
     expect(seqs(await waitForSeq(replay, lastSeq(b)))).toEqual([1, 2, 3, 4]);

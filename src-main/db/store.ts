@@ -22,6 +22,8 @@ export class Store {
   readonly logEntries;
   private readonly listeners = new Set<EventListener>();
   private pending: MaestroEvent[] | null = null;
+  private readonly queue: MaestroEvent[] = [];
+  private dispatching = false;
 
   constructor(readonly db: Database) {
     this.tasks = createTasksRepo(db);
@@ -66,6 +68,7 @@ export class Store {
 
   /** Pushes an event to listeners without storing it (seq 0): streaming deltas, never replayed. */
   emitTransient(event: NewEvent): void {
+    if (this.pending) throw new Error('transient events are not sent from inside a transaction');
     this.dispatch({ ...event, seq: 0, ts: new Date().toISOString() } as MaestroEvent);
   }
 
@@ -79,13 +82,23 @@ export class Store {
     if (this.db.open) this.db.close();
   }
 
+  /** Events published by a listener during a dispatch wait their turn, so every listener sees seq order. */
   private dispatch(event: MaestroEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        console.error('event listener failed:', error);
+    this.queue.push(event);
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+        for (const listener of this.listeners) {
+          try {
+            listener(next);
+          } catch (error) {
+            console.error('event listener failed:', error);
+          }
+        }
       }
+    } finally {
+      this.dispatching = false;
     }
   }
 }

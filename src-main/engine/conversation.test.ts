@@ -39,7 +39,7 @@ describe('Conversation and transcript.jsonl', () => {
     ]);
   });
 
-  it('P6.26 P6.27 rewrite() rebuilds the file atomically and keeps earlier jobs\' threads', () => {
+  it("P6.26 P6.27 rewrite() rebuilds the file atomically and keeps earlier jobs' threads", () => {
     const dir = tempDir();
     Conversation.open(dir, 'job_1', fixed).seed('SYS', 'one');
     const c = Conversation.open(dir, 'job_2', fixed);
@@ -84,9 +84,17 @@ describe('Conversation and transcript.jsonl', () => {
     expect(
       dropUnanswered([
         { role: 'system', content: 's' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'x', type: 'function', function: { name: 'f', arguments: '' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'x', type: 'function', function: { name: 'f', arguments: '' } }],
+        },
         { role: 'tool', tool_call_id: 'orphan', content: 'r' },
-        { role: 'assistant', content: 'text stays', tool_calls: [{ id: 'y', type: 'function', function: { name: 'f', arguments: '' } }] },
+        {
+          role: 'assistant',
+          content: 'text stays',
+          tool_calls: [{ id: 'y', type: 'function', function: { name: 'f', arguments: '' } }],
+        },
       ]),
     ).toEqual([
       { role: 'system', content: 's' },

@@ -79,6 +79,15 @@ export class Conversation {
   }
 
   /**
+   * Continue: the file becomes one thread — a fresh system message, the replayed turns of every earlier thread, and
+   * the new user message — rebuilt atomically (the replayed turns now live in this thread, so none is kept twice).
+   */
+  seedContinuation(system: string, replayed: readonly ChatMessage[], user: string): void {
+    this.prior = '';
+    this.rewrite([{ role: 'system', content: system }, ...replayed, { role: 'user', content: user }]);
+  }
+
+  /**
    * Continues this job's own latest thread (after an approval or a retry of the same job): returns false when the
    * file holds none. The thread's lines move from `prior` to the current conversation.
    */

@@ -1,6 +1,6 @@
 // IPC registration derived from the contract: one ipcMain.handle per operation, answering a Result; only our own
 // window may call, and every input is validated by `invoke` before use. Events are pushed to the window.
-import { type BrowserWindow, ipcMain, type IpcMainInvokeEvent } from 'electron';
+import { type BrowserWindow, type IpcMainInvokeEvent, ipcMain } from 'electron';
 import { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES } from '../../src-shared/contract';
 import { MaestroError, type Result } from '../../src-shared/errors';
 import type { Maestro } from '../app/create-maestro';

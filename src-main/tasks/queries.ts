@@ -5,6 +5,8 @@ import type { OpOutput } from '../../src-shared/contract';
 import type { Task } from '../../src-shared/entities';
 import { toJob } from '../db/repos/jobs';
 import { toToolRequest } from '../db/repos/tool-requests';
+import { TRANSCRIPT_FILE } from '../engine/conversation';
+import { replayTranscript } from '../engine/replay';
 import { runtimeDir } from '../workspace/paths';
 import type { TaskContext } from './context';
 import { notFound } from './errors';
@@ -36,23 +38,18 @@ export function listPackageRequests(ctx: TaskContext, { taskId }: { taskId: stri
   return { requests: ctx.store.packageRequests.listForTask(taskId) };
 }
 
-/** The transcript's entries as stored (replay shaping arrives with the engine); a torn last line is skipped. */
+/**
+ * The replayable conversation as a same-piece Continue would replay it (P6.29): every thread cleaned and concatenated
+ * oldest first, keepTransitions on the last thread. A missing file or a torn last line is never an error.
+ */
 export function getTranscript(ctx: TaskContext, { taskId }: { taskId: string }): OpOutput<'getTranscript'> {
   requireTask(ctx, taskId);
   let text: string;
   try {
-    text = fs.readFileSync(path.join(runtimeDir(ctx.dataDir, taskId), 'transcript.jsonl'), 'utf8');
+    text = fs.readFileSync(path.join(runtimeDir(ctx.dataDir, taskId), TRANSCRIPT_FILE), 'utf8');
   } catch {
     return { entries: [] };
   }
-  const entries: Record<string, unknown>[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      entries.push(JSON.parse(line));
-    } catch {
-      // A line torn by a crash mid-write: never fatal.
-    }
-  }
+  const entries: Record<string, unknown>[] = replayTranscript(text, { keepTransitions: true });
   return { entries };
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { MaestroEvent } from '../../src-shared/events';
+import { tempDir, testMaestro } from '../../test-support/temp-maestro';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import type { PieceRunResult } from '../engine/piece-result';
 import { insertJob } from '../tasks/job-lifecycle';
-import { tempDir, testMaestro } from '../../test-support/temp-maestro';
 import { handlePieceResult } from './handle-result';
 import type { RetryPolicy } from './retry-policy';
 
@@ -57,7 +57,9 @@ function running(opts: { resumeMovement?: string } = {}) {
     handlePieceResult(store, extra.job ?? job, result, { workerId: W, retry: RETRY, ...extra });
   const comments = () => store.comments.listForJob(job.id);
   const jobEvents = () =>
-    events.filter((e) => e.type === 'job.changed' && e.jobId === job.id).map((e) => (e.type === 'job.changed' ? e.job.status : ''));
+    events
+      .filter((e) => e.type === 'job.changed' && e.jobId === job.id)
+      .map((e) => (e.type === 'job.changed' ? e.job.status : ''));
   return { m, store, job, handle, comments, events, jobEvents };
 }
 
@@ -196,9 +198,18 @@ describe('handlePieceResult', () => {
     expect([runA.id, runB.id].sort()).toEqual([a.id, b.id].sort());
     handlePieceResult(store, runA, { kind: 'completed', result: 'a' }, { workerId: 'wa', retry: RETRY });
     expect(store.jobs.get(job.id)?.status).toBe('waiting_subtasks');
-    handlePieceResult(store, runB, { kind: 'error', message: 'boom', retryable: false }, { workerId: 'wb', retry: RETRY });
+    handlePieceResult(
+      store,
+      runB,
+      { kind: 'error', message: 'boom', retryable: false },
+      { workerId: 'wb', retry: RETRY },
+    );
     expect(store.jobs.get(b.id)?.status).toBe('failed');
-    expect(store.jobs.get(job.id)).toMatchObject({ status: 'queued', resumeMovement: 'integrate', pendingInvoke: 'Notify' });
+    expect(store.jobs.get(job.id)).toMatchObject({
+      status: 'queued',
+      resumeMovement: 'integrate',
+      pendingInvoke: 'Notify',
+    });
   });
 
   it('P2.27 cancelled → cancelled; open descendants cancelled; pending requests denied; events', () => {
@@ -225,8 +236,16 @@ describe('handlePieceResult', () => {
     const { job, handle, comments, jobEvents } = running();
     const now = 1_700_000_000_000;
     // attempt 1: base·2^0 = 1000 ms scaled by jitter [0.5, 1).
-    const low = must(handle({ kind: 'error', message: 'HTTP 503', retryable: true, movement: 'review' }, { now, random: () => 0 }));
-    expect(low).toMatchObject({ status: 'retry', error: 'HTTP 503', resumeMovement: 'review', workerId: null, pendingInvoke: null });
+    const low = must(
+      handle({ kind: 'error', message: 'HTTP 503', retryable: true, movement: 'review' }, { now, random: () => 0 }),
+    );
+    expect(low).toMatchObject({
+      status: 'retry',
+      error: 'HTTP 503',
+      resumeMovement: 'review',
+      workerId: null,
+      pendingInvoke: null,
+    });
     expect(Date.parse(must(low.nextRetryAt))).toBe(now + 500);
     expect(comments()).toEqual([]);
     expect(jobEvents()).toEqual(['retry']);
@@ -273,7 +292,12 @@ describe('handlePieceResult', () => {
 
   it('P2.38 a result from a worker that no longer holds the job is ignored', () => {
     const { store, job, comments } = running();
-    const applied = handlePieceResult(store, job, { kind: 'completed', result: 'x' }, { workerId: 'other', retry: RETRY });
+    const applied = handlePieceResult(
+      store,
+      job,
+      { kind: 'completed', result: 'x' },
+      { workerId: 'other', retry: RETRY },
+    );
     expect(applied).toBeUndefined();
     expect(store.jobs.get(job.id)?.status).toBe('running');
     expect(comments()).toEqual([]);
@@ -290,8 +314,14 @@ describe('handlePieceResult', () => {
 
   describe('P3.19 every PieceRunResult kind maps to its DB state (exhaustive)', () => {
     const cases: [PieceRunResult, Partial<JobRecord>][] = [
-      [{ kind: 'completed', result: 'r' }, { status: 'succeeded', result: 'r' }],
-      [{ kind: 'ask', movement: 'm', question: 'q' }, { status: 'waiting_human', waitReason: 'ask' }],
+      [
+        { kind: 'completed', result: 'r' },
+        { status: 'succeeded', result: 'r' },
+      ],
+      [
+        { kind: 'ask', movement: 'm', question: 'q' },
+        { status: 'waiting_human', waitReason: 'ask' },
+      ],
       [
         {
           kind: 'waiting_approval',
@@ -305,7 +335,10 @@ describe('handlePieceResult', () => {
         { kind: 'waiting_human', reason: 'browser', movement: 'm', message: 'x' },
         { status: 'waiting_human', waitReason: 'browser' },
       ],
-      [{ kind: 'waiting_subtasks', movement: 'm' }, { status: 'queued', pendingInvoke: 'Notify' }],
+      [
+        { kind: 'waiting_subtasks', movement: 'm' },
+        { status: 'queued', pendingInvoke: 'Notify' },
+      ],
       [{ kind: 'cancelled', reason: 'r' }, { status: 'cancelled' }],
       [{ kind: 'error', message: 'e', retryable: true }, { status: 'retry' }],
       [{ kind: 'error', message: 'e', retryable: false }, { status: 'failed' }],

@@ -13,6 +13,11 @@ export interface HandleOptions {
   retry: RetryPolicy;
   now?: number;
   random?: () => number;
+  /**
+   * Whether the engine ran (default true). A run consumes the job's pending Invoke, so a park or a retry after it
+   * clears `pendingInvoke`: the resume continues the same Invoke range (P9.05). Before the engine ran it is kept.
+   */
+  engineRan?: boolean;
 }
 
 /** The job's state after the result was applied; undefined when the job was no longer ours (e.g. cancelled). */
@@ -24,8 +29,9 @@ export function handlePieceResult(
 ): JobRecord | undefined {
   const { workerId } = options;
   const now = options.now ?? Date.now();
+  const consumed = options.engineRan === false ? {} : { pendingInvoke: null };
   const change = (to: Parameters<typeof changeJob>[2], patch: Parameters<typeof changeJob>[3]) =>
-    changeJob(store, job, to, patch, workerId);
+    changeJob(store, job, to, { ...consumed, ...patch }, workerId);
 
   return store.transact(() => {
     const current = store.jobs.get(job.id);

@@ -104,8 +104,7 @@ function seed(
   return job;
 }
 
-const totalChanges = (store: Store) =>
-  (store.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+const totalChanges = (store: Store) => (store.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
 
 describe('Worker', () => {
   it('P2.01 processNext with nothing claimable writes nothing; the poll finds a job queued later', async () => {
@@ -192,7 +191,12 @@ describe('Worker', () => {
     const engine = new ScriptedEngine();
     const { m, w, store } = setup(engine);
     const first = seed(m);
-    const second = insertJob(store, { taskId: first.taskId, pieceId: 'default', profile: null, pendingInvoke: 'UserSend' });
+    const second = insertJob(store, {
+      taskId: first.taskId,
+      pieceId: 'default',
+      profile: null,
+      pendingInvoke: 'UserSend',
+    });
     must(store.jobs.claimNext({ workerId: 'elsewhere', profiles: null }));
     expect(w.processNext()).toBeUndefined();
     expect(store.jobs.get(second.id)?.status).toBe('queued');
@@ -315,7 +319,9 @@ describe('Worker', () => {
     const { job: queued } = create();
     m.start();
     await new Promise((r) => setTimeout(r, 200));
-    const claims = events.filter((e) => e.type === 'job.changed' && e.jobId === queued.id && e.job.status === 'running');
+    const claims = events.filter(
+      (e) => e.type === 'job.changed' && e.jobId === queued.id && e.job.status === 'running',
+    );
     // One claim per poll interval at most (200 ms / 10 ms), not one per event-loop turn.
     expect(claims.length).toBeGreaterThan(0);
     expect(claims.length).toBeLessThanOrEqual(25);

@@ -28,6 +28,8 @@ export interface WorkerOptions {
   pollIntervalMs?: number;
   heartbeatIntervalMs?: number;
   staleAfterMs?: number;
+  /** How long stop() waits for aborted jobs to end before persisting them for the next start anyway. */
+  stopTimeoutMs?: number;
   retry?: RetryPolicy;
 }
 
@@ -41,6 +43,7 @@ const SHUTDOWN = 'the host is shutting down';
 export class Worker {
   readonly id: string;
   private readonly running = new Map<string, RunningJob>();
+  private readonly heartbeats = new Map<string, NodeJS.Timeout>();
   private pollTimer: NodeJS.Timeout | undefined;
   private lastRecovery = 0;
   private stopping = false;
@@ -54,6 +57,7 @@ export class Worker {
       pollIntervalMs: 250,
       heartbeatIntervalMs: 5_000,
       staleAfterMs: 30_000,
+      stopTimeoutMs: 10_000,
       retry: DEFAULT_RETRY_POLICY,
       ...options,
     };
@@ -93,53 +97,98 @@ export class Worker {
 
   /**
    * Stops claiming; running jobs are aborted and go back to retry at once, uncounted, so the next start resumes them.
-   * Resolves when every running job has been persisted.
+   * Resolves when every running job has been persisted, or after stopTimeoutMs: a job whose engine ignores the abort
+   * is then persisted for the next start anyway, and the engine's late result loses its CAS.
    */
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.pollTimer) clearTimeout(this.pollTimer);
     this.pollTimer = undefined;
     for (const id of this.running.keys()) this.o.aborts.abort(id, SHUTDOWN);
-    await this.idle();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<true>((resolve) => {
+      timer = setTimeout(() => resolve(true), this.o.stopTimeoutMs);
+    });
+    const late = await Promise.race([this.idle().then(() => false), timedOut]);
+    clearTimeout(timer);
+    if (!late) return;
+    for (const { job } of this.running.values()) {
+      clearInterval(this.heartbeats.get(job.id));
+      this.backToRetryUncounted(job);
+    }
   }
 
   async idle(): Promise<void> {
     while (this.running.size > 0) await Promise.allSettled([...this.running.values()].map((r) => r.done));
   }
 
-  /** Claims one job when there is capacity and starts it; undefined when nothing was claimable. */
+  /**
+   * Claims one job when there is capacity and starts it; undefined when nothing was started (nothing claimable, or
+   * the claimed job went back to the queue because this worker does not serve it).
+   */
   processNext(): RunningJob | undefined {
     if (this.stopping || this.running.size >= this.o.concurrency) return undefined;
-    const job = this.o.store.jobs.claimNext({ workerId: this.id, profiles: this.o.profiles ?? null });
+    const { store } = this.o;
+    const job = store.jobs.claimNext({ workerId: this.id, profiles: this.o.profiles ?? null });
     if (!job) return undefined;
-    this.o.store.publish({ type: 'job.changed', taskId: job.taskId, jobId: job.id, job: toJob(job) });
-    const run: RunningJob = { job, done: this.executeJob(job) };
+    store.publish({ type: 'job.changed', taskId: job.taskId, jobId: job.id, job: toJob(job) });
+    let prepared: Prepared;
+    try {
+      prepared = this.prepare(job);
+    } catch (error) {
+      prepared = { kind: 'fatal', result: { kind: 'error', message: errorText(error), retryable: true } };
+    }
+    if (prepared.kind === 'requeue') {
+      // Decided before anything ran, so the poll loop does not claim the same job again at once.
+      store.transact(() =>
+        changeJob(store, job, 'queued', { workerId: null, heartbeatAt: null, attempt: job.attempt - 1 }, this.id),
+      );
+      return undefined;
+    }
+    const run: RunningJob = { job, done: this.executeJob(job, prepared) };
     this.running.set(job.id, run);
-    void run.done.finally(() => {
-      this.running.delete(job.id);
-      this.poke();
-    });
+    run.done
+      .catch((error) => console.error(`job ${job.id} could not be persisted:`, error))
+      .finally(() => {
+        if (this.running.get(job.id) === run) this.running.delete(job.id);
+        this.poke();
+      });
     return run;
   }
 
-  /** Running jobs whose heartbeat went stale (their worker died) go back to retry, due now. */
+  /**
+   * Running jobs whose heartbeat went stale (their worker died) go back to retry like any retryable error: with
+   * backoff while attempts remain, failed with an error comment at the limit (a job that kills its worker cannot
+   * loop forever).
+   */
   recover(now = Date.now()): JobRecord[] {
+    const { store } = this.o;
     this.lastRecovery = now;
+    const cutoff = now - this.o.staleAfterMs;
     const recovered: JobRecord[] = [];
-    for (const job of this.o.store.jobs.staleRunning(now - this.o.staleAfterMs)) {
-      const back = this.o.store.transact(() =>
-        changeJob(this.o.store, job, 'retry', {
-          nextRetryAt: now,
-          workerId: null,
-          error: `worker ${job.workerId} stopped responding; resuming`,
-        }),
-      );
+    for (const stale of store.jobs.staleRunning(cutoff)) {
+      const back = store.transact(() => {
+        // Checked again under the write lock: the worker may have been slow, not dead, and beaten us to it.
+        const job = store.jobs.get(stale.id);
+        if (job?.status !== 'running' || !job.workerId || !job.heartbeatAt) return undefined;
+        if (Date.parse(job.heartbeatAt) >= cutoff) return undefined;
+        const message = `worker ${job.workerId} stopped responding`;
+        return handlePieceResult(
+          store,
+          job,
+          { kind: 'error', message, retryable: true },
+          { workerId: job.workerId, retry: this.o.retry, now },
+        );
+      });
       if (back) recovered.push(back);
     }
     return recovered;
   }
 
-  private async executeJob(job: JobRecord): Promise<JobRecord | undefined> {
+  private async executeJob(
+    job: JobRecord,
+    prepared: Exclude<Prepared, { kind: 'requeue' }>,
+  ): Promise<JobRecord | undefined> {
     const { store, aborts } = this.o;
     const signal = aborts.register(job.id);
     const heartbeat = setInterval(() => {
@@ -150,29 +199,28 @@ export class Worker {
       }
     }, this.o.heartbeatIntervalMs);
     heartbeat.unref();
+    this.heartbeats.set(job.id, heartbeat);
+    let engineRan = false;
     try {
-      const prepared = this.prepare(job);
-      if (prepared.kind === 'requeue') {
-        return store.transact(() =>
-          changeJob(store, job, 'queued', { workerId: null, heartbeatAt: null, attempt: job.attempt - 1 }, this.id),
-        );
+      try {
+        let result: PieceRunResult;
+        if (prepared.kind === 'fatal') result = prepared.result;
+        else {
+          engineRan = true;
+          result = await this.runEngine(job, prepared, signal);
+        }
+        return this.finish(job, result, signal, engineRan);
+      } catch (error) {
+        return this.finish(job, { kind: 'error', message: errorText(error), retryable: true }, signal, engineRan);
       }
-      const result = prepared.kind === 'fatal' ? prepared.result : await this.runEngine(job, prepared, signal);
-      return this.finish(job, result, signal);
-    } catch (error) {
-      return this.finish(job, { kind: 'error', message: errorText(error), retryable: true }, signal);
     } finally {
       clearInterval(heartbeat);
-      aborts.release(job.id);
+      if (this.heartbeats.get(job.id) === heartbeat) this.heartbeats.delete(job.id);
+      aborts.release(job.id, signal);
     }
   }
 
-  private prepare(
-    job: JobRecord,
-  ):
-    | { kind: 'run'; piece: PieceDefinition; workspacePath: string; runtimeDir: string }
-    | { kind: 'requeue' }
-    | { kind: 'fatal'; result: PieceRunResult } {
+  private prepare(job: JobRecord): Prepared {
     const { store, pieces, dataDir } = this.o;
     const fatal = (message: string) => ({
       kind: 'fatal' as const,
@@ -204,24 +252,33 @@ export class Worker {
     return this.o.engine.runPiece({ job, task, signal, ...prepared });
   }
 
-  private finish(job: JobRecord, result: PieceRunResult, signal: AbortSignal): JobRecord | undefined {
-    const { store } = this.o;
+  private finish(job: JobRecord, result: PieceRunResult, signal: AbortSignal, engineRan: boolean) {
     const shutdown = signal.aborted && (signal.reason as Error | undefined)?.message === SHUTDOWN;
-    if (shutdown && result.kind !== 'completed') {
-      // Not the job's fault: back to retry, due now, and this attempt does not count.
-      return store.transact(() =>
-        changeJob(
-          store,
-          job,
-          'retry',
-          { nextRetryAt: Date.now(), workerId: null, attempt: job.attempt - 1, error: SHUTDOWN },
-          this.id,
-        ),
-      );
-    }
-    return handlePieceResult(store, job, result, { workerId: this.id, retry: this.o.retry });
+    // Only the outcome of the abort itself is the shutdown's; an answer the run reached (complete, ASK, approval,
+    // subtasks) is persisted as it is.
+    if (shutdown && (result.kind === 'cancelled' || result.kind === 'error')) return this.backToRetryUncounted(job);
+    return handlePieceResult(this.o.store, job, result, { workerId: this.id, retry: this.o.retry, engineRan });
+  }
+
+  /** Not the job's fault (host shutting down): back to retry, due now, and this attempt does not count. */
+  private backToRetryUncounted(job: JobRecord): JobRecord | undefined {
+    const { store } = this.o;
+    return store.transact(() =>
+      changeJob(
+        store,
+        job,
+        'retry',
+        { nextRetryAt: Date.now(), workerId: null, attempt: job.attempt - 1, error: SHUTDOWN, pendingInvoke: null },
+        this.id,
+      ),
+    );
   }
 }
+
+type Prepared =
+  | { kind: 'run'; piece: PieceDefinition; workspacePath: string; runtimeDir: string }
+  | { kind: 'requeue' }
+  | { kind: 'fatal'; result: PieceRunResult };
 
 function isFolder(p: string): boolean {
   try {

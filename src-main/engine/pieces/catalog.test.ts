@@ -35,7 +35,9 @@ movements:
     expect(loaded.ok).toBe(false);
     if (loaded.ok) return;
     expect(loaded.error.file).toBe(file);
-    expect(loaded.error.message).toBe('movements.0.transitions.0.to (line 6): names no movement of this piece (movements: a)');
+    expect(loaded.error.message).toBe(
+      'movements.0.transitions.0.to (line 6): names no movement of this piece (movements: a)',
+    );
   });
 
   it('YAML syntax errors name the line; unknown fields and tools name the field', () => {
@@ -123,6 +125,8 @@ movements:
       pieceFile('name: t\nsteps:\n  - name: a\n    rules:\n      - condition: x\n        next: b\n', 't.yaml'),
       'workspace',
     );
-    expect(!loaded.ok && loaded.error.message).toMatch(/^TAKT piece \(converted\): steps\.0\.transitions\.0\.to: names no movement/);
+    expect(!loaded.ok && loaded.error.message).toMatch(
+      /^TAKT piece \(converted\): steps\.0\.transitions\.0\.to: names no movement/,
+    );
   });
 });

@@ -1,15 +1,21 @@
-// The task's comments in order, oldest first, following the newest one as it arrives.
+// The task's comments in order, oldest first, then the generation in progress; follows the newest as it arrives.
 import { useEffect, useRef } from 'react';
 import type { Comment } from '../../../src-shared/entities';
 import type { Disposition } from '../store/detail-slice';
+import type { JobStream } from '../store/job-stream';
 import { ChatMessage } from './ChatMessage';
+import { JobStreamMessage } from './JobStreamMessage';
+
+const FOLLOW_PX = 120;
 
 interface Props {
   comments: Comment[];
   dispositions: Record<string, Disposition>;
+  /** The live generation of the task's job, shown after the persisted comments until they replace it. */
+  stream?: JobStream | null;
 }
 
-export function ChatMessageFeed({ comments, dispositions }: Props) {
+export function ChatMessageFeed({ comments, dispositions, stream }: Props) {
   const listRef = useRef<HTMLOListElement>(null);
   const lastId = comments.at(-1)?.id;
 
@@ -18,14 +24,26 @@ export function ChatMessageFeed({ comments, dispositions }: Props) {
     if (list && lastId) list.scrollTop = list.scrollHeight;
   }, [lastId]);
 
-  if (comments.length === 0) {
+  // Streamed text follows the bottom only while the reader is there, so scrolling up to read is not undone.
+  const following = useRef(true);
+  const onScroll = () => {
+    const list = listRef.current;
+    if (list) following.current = list.scrollHeight - list.scrollTop - list.clientHeight < FOLLOW_PX;
+  };
+  useEffect(() => {
+    const list = listRef.current;
+    if (list && stream && following.current) list.scrollTop = list.scrollHeight;
+  }, [stream]);
+
+  if (comments.length === 0 && !stream) {
     return <p className="notice feed-empty">No messages yet.</p>;
   }
   return (
-    <ol className="feed" ref={listRef} data-testid="chat-feed" aria-label="Conversation">
+    <ol className="feed" ref={listRef} onScroll={onScroll} data-testid="chat-feed" aria-label="Conversation">
       {comments.map((c) => (
         <ChatMessage key={c.id} comment={c} disposition={dispositions[c.id]} />
       ))}
+      {stream ? <JobStreamMessage stream={stream} /> : null}
     </ol>
   );
 }

@@ -1,18 +1,19 @@
-// The selected task: its title, the latest job's live status, Cancel / Continue, and the ChatPane.
+// The selected task: its title, the latest job's live status, Cancel / Continue, its progress and usage, and the
+// ChatPane with the generation in progress.
 import { useState } from 'react';
-import { isTerminal } from '../../../src-shared/entities';
+import { isTerminal, type Task } from '../../../src-shared/entities';
+import { useJobStream } from '../hooks/useJobStream';
+import type { TaskDetail } from '../store/detail-slice';
 import { useAppStore } from '../store/store';
 import { ChatPane } from './ChatPane';
+import { JobProgress } from './JobProgress';
 import { StatusBadge } from './StatusBadge';
+import { UsagePanel } from './UsagePanel';
 
 export function TaskView() {
   const detail = useAppStore((s) => s.detail);
   const load = useAppStore((s) => s.detailLoad);
   const error = useAppStore((s) => s.detailError);
-  const cancelTask = useAppStore((s) => s.cancelTask);
-  const continueTask = useAppStore((s) => s.continueTask);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
   if (!detail) {
     return (
@@ -31,7 +32,15 @@ export function TaskView() {
     );
   }
 
-  const { task } = detail;
+  return <TaskBody key={detail.task.id} task={detail.task} detail={detail} />;
+}
+
+function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
+  const cancelTask = useAppStore((s) => s.cancelTask);
+  const continueTask = useAppStore((s) => s.continueTask);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const live = useJobStream(task.id);
   const job = detail.jobs.at(-1);
   const terminal = job ? isTerminal(job.status) : true;
 
@@ -76,13 +85,15 @@ export function TaskView() {
           </button>
         </div>
       </header>
+      <JobProgress {...live} jobStatus={job?.status ?? null} />
+      <UsagePanel taskId={task.id} />
       {job?.error ? <p className="notice notice-error">{job.error}</p> : null}
       {actionError ? (
         <p className="notice notice-error" data-testid="task-action-error">
           {actionError}
         </p>
       ) : null}
-      <ChatPane taskId={task.id} />
+      <ChatPane taskId={task.id} stream={live.stream} />
     </article>
   );
 }

@@ -63,7 +63,9 @@ export const createDetailSlice =
           detailLoad: taskId ? 'loading' : 'idle',
           detailError: null,
         });
-        if (taskId) await get().refreshDetail();
+        if (!taskId) return;
+        void get().refreshUsage(taskId);
+        await get().refreshDetail();
       },
 
       async refreshDetail() {
@@ -71,13 +73,17 @@ export const createDetailSlice =
         if (!taskId) return;
         try {
           const answer = await api.getTask({ taskId });
-          withDetail(taskId, (current) => ({
-            task: answer.task,
-            jobs: mergeById(current.jobs, answer.jobs),
-            comments: mergeById(current.comments, answer.comments),
-          }));
+          withDetail(taskId, (current) => {
+            const jobs = mergeById(current.jobs, answer.jobs, newerJob);
+            return {
+              task: { ...answer.task, status: latestStatus(jobs) ?? answer.task.status },
+              jobs,
+              comments: mergeById(current.comments, answer.comments),
+            };
+          });
           const latest = get().detail?.jobs.at(-1);
           if (latest && latest.taskId === taskId) get().noteJob(latest);
+          get().foldStreamComments(taskId, answer.comments);
           if (get().selectedTaskId === taskId) set({ detailLoad: 'ready', detailError: null });
         } catch (error) {
           if (get().selectedTaskId === taskId) set({ detailLoad: 'error', detailError: toApiError(error).message });
@@ -126,6 +132,11 @@ export const createDetailSlice =
       },
     };
   };
+
+/** An answer that left the server before a pushed change must not undo it: the later updatedAt wins. */
+function newerJob(known: Job, fresh: Job): Job {
+  return fresh.updatedAt < known.updatedAt ? known : fresh;
+}
 
 function latestStatus(jobs: Job[]): Task['status'] {
   return jobs.at(-1)?.status ?? null;

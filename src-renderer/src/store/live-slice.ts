@@ -1,5 +1,6 @@
 // The live event stream: connection state and the fold of each pushed event into the other slices.
 import type { StateCreator } from 'zustand';
+import { isTerminal } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import type { MaestroClient } from '../api/client';
 import type { AppState } from './types';
@@ -27,23 +28,31 @@ export const createLiveSlice =
         case 'job.changed':
           state.noteJob(event.job);
           state.foldJob(event.job);
+          state.foldStreamJob(event.job);
+          if (isTerminal(event.job.status)) void state.refreshUsage(event.taskId);
           return;
         case 'comment.created':
           state.foldComment(event.comment);
+          state.foldStreamComments(event.taskId, [event.comment]);
           return;
         case 'tool_request.changed':
         case 'package_request.changed':
           // Approval cards arrive with the full task view; until then the job status shows the wait.
           return;
         case 'InvokeStart':
-        case 'TurnStart':
+          void state.refreshUsage(event.taskId);
+          return;
         case 'TurnEnd':
+          state.foldStreamEvent(event);
+          void state.refreshUsage(event.taskId);
+          return;
+        case 'TurnStart':
         case 'LlmCallStart':
         case 'LlmCallEnd':
         case 'movement.entered':
         case 'tool.finished':
         case 'stream.delta':
-          // The run's progress (useJobStream, ActivityTimeline) is rendered by a later issue.
+          state.foldStreamEvent(event);
           return;
         default: {
           const unknown: never = event;
@@ -58,6 +67,8 @@ export const createLiveSlice =
           set({ live: 'live' });
           void get().loadTasks();
           void get().refreshDetail();
+          const selected = get().selectedTaskId;
+          if (selected) void get().refreshUsage(selected);
         },
         onDown: () => set({ live: 'down' }),
       });

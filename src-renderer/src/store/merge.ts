@@ -11,11 +11,18 @@ export function upsertById<T extends Keyed>(list: readonly T[], item: T): T[] {
   return next.sort(byCreatedAt);
 }
 
-/** The union of two lists by id, `fresh` winning, ordered by createdAt (oldest first). */
-export function mergeById<T extends Keyed>(current: readonly T[], fresh: readonly T[]): T[] {
+/** The union of two lists by id, `fresh` winning unless `pick` says otherwise, ordered by createdAt (oldest first). */
+export function mergeById<T extends Keyed>(
+  current: readonly T[],
+  fresh: readonly T[],
+  pick: (known: T, fresh: T) => T = (_known, x) => x,
+): T[] {
   const byId = new Map<string, T>();
   for (const x of current) byId.set(x.id, x);
-  for (const x of fresh) byId.set(x.id, x);
+  for (const x of fresh) {
+    const known = byId.get(x.id);
+    byId.set(x.id, known ? pick(known, x) : x);
+  }
   return [...byId.values()].sort(byCreatedAt);
 }
 

@@ -3,10 +3,12 @@ import { createContext, useContext } from 'react';
 import { createStore, type StoreApi, useStore } from 'zustand';
 import type { MaestroClient } from '../api/client';
 import { createDetailSlice } from './detail-slice';
+import { createJobStreamSlice } from './job-stream-slice';
 import { createLiveSlice } from './live-slice';
 import { createPiecesSlice } from './pieces-slice';
 import { createTasksSlice } from './tasks-slice';
 import type { AppState } from './types';
+import { createUsageSlice } from './usage-slice';
 
 export type AppStore = StoreApi<AppState>;
 
@@ -16,6 +18,8 @@ export function createAppStore(client: MaestroClient): AppStore {
     ...createDetailSlice(client.api)(...a),
     ...createPiecesSlice(client.api)(...a),
     ...createLiveSlice(client)(...a),
+    ...createJobStreamSlice(...a),
+    ...createUsageSlice(client.api)(...a),
   }));
 }
 

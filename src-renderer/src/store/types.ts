@@ -1,9 +1,11 @@
 // The combined store's shape: the union of its slices.
 import type { DetailSlice } from './detail-slice';
+import type { JobStreamSlice } from './job-stream-slice';
 import type { LiveSlice } from './live-slice';
 import type { PiecesSlice } from './pieces-slice';
 import type { TasksSlice } from './tasks-slice';
+import type { UsageSlice } from './usage-slice';
 
 export type LoadState = 'idle' | 'loading' | 'ready' | 'error';
 
-export type AppState = TasksSlice & DetailSlice & PiecesSlice & LiveSlice;
+export type AppState = TasksSlice & DetailSlice & PiecesSlice & LiveSlice & JobStreamSlice & UsageSlice;

@@ -1,0 +1,31 @@
+// Invoke headers as the TUI names them (P9.18): "Send #N" counts only UserSend Invokes; Notify and the other kinds
+// (PodEvent, SystemReminder, Wakeup) show their own header and do not advance N.
+import type { InvokeKind } from '../../../src-shared/events';
+
+export function invokeHeaders(invokes: readonly { kind: InvokeKind }[]): string[] {
+  let sends = 0;
+  return invokes.map(({ kind }) => {
+    switch (kind) {
+      case 'UserSend':
+        sends++;
+        return `Send #${sends}`;
+      case 'Notify':
+        return 'Notify';
+      case 'PodEvent':
+      case 'SystemReminder':
+      case 'Wakeup':
+        return 'Event';
+      default: {
+        const unknown: never = kind;
+        throw new Error(`unknown Invoke kind ${String(unknown)}`);
+      }
+    }
+  });
+}
+
+/** A token count for a narrow column: 950, 12.3k, 4.1M. */
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}

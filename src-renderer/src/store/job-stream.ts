@@ -1,0 +1,205 @@
+// The live progress of one task's running job, folded from pushed events: the streamed text and reasoning of each
+// AgentTurn, its tool calls, the movement and the LLM state. It is transient: persisted comments replace it.
+import type { Comment, Job } from '../../../src-shared/entities';
+import type { MaestroEvent } from '../../../src-shared/events';
+
+/** What the model is doing now, for the indicator. */
+export type LlmState = 'waiting' | 'streaming' | 'retrying' | 'tools' | 'idle';
+
+export type ToolCallStatus = 'streaming' | 'running' | 'ok' | 'error';
+
+export interface StreamToolCall {
+  /** The index in its LlmCall's reply; unique within the turn. */
+  index: number;
+  name: string;
+  arguments: string;
+  status: ToolCallStatus;
+  /** The start of the tool result, once finished. */
+  preview: string | null;
+}
+
+/** One AgentTurn as it streams: LlmCall boundaries stay inside it, a retry replaces the partial text (P9.19). */
+export interface StreamTurn {
+  turnCount: number;
+  text: string;
+  reasoning: string;
+  toolCalls: StreamToolCall[];
+  /** LlmCalls made in this turn so far, retries included. */
+  llmCalls: number;
+  /** Partial generations thrown away because their LlmCall was retried. */
+  discarded: number;
+}
+
+export interface JobStream {
+  jobId: string;
+  llm: LlmState;
+  attempt: number;
+  movement: string | null;
+  turns: StreamTurn[];
+}
+
+/** Comment kinds that end a job's generation: when one arrives, the stream it replaces goes. */
+export const CLOSING_KINDS: readonly Comment['kind'][] = ['result', 'question', 'error'];
+
+/** The event types this fold reads. */
+export type StreamEvent = Extract<
+  MaestroEvent,
+  {
+    type:
+      | 'TurnStart'
+      | 'TurnEnd'
+      | 'LlmCallStart'
+      | 'LlmCallEnd'
+      | 'movement.entered'
+      | 'tool.finished'
+      | 'stream.delta';
+  }
+>;
+
+export function emptyStream(jobId: string): JobStream {
+  return { jobId, llm: 'waiting', attempt: 1, movement: null, turns: [] };
+}
+
+/** `stream` after one generation event of its job; a different job's event starts a fresh stream. */
+export function foldStreamEvent(current: JobStream | undefined, event: StreamEvent): JobStream {
+  const jobId = event.jobId ?? current?.jobId ?? '';
+  const stream = current && current.jobId === jobId ? current : emptyStream(jobId);
+  switch (event.type) {
+    case 'movement.entered':
+      return { ...stream, movement: event.movement };
+    case 'TurnStart':
+      return { ...stream, llm: 'waiting', turns: [...stream.turns, newTurn(event.turnCount)] };
+    case 'LlmCallStart': {
+      const retry = event.attempt > 1;
+      return {
+        ...stream,
+        llm: retry ? 'retrying' : 'waiting',
+        attempt: event.attempt,
+        turns: withLastTurn(stream.turns, (turn) =>
+          retry
+            ? {
+                ...turn,
+                llmCalls: turn.llmCalls + 1,
+                discarded: turn.discarded + (turn.text || turn.reasoning || turn.toolCalls.length ? 1 : 0),
+                text: '',
+                reasoning: '',
+                toolCalls: turn.toolCalls.filter((c) => c.status === 'ok' || c.status === 'error'),
+              }
+            : { ...turn, llmCalls: turn.llmCalls + 1 },
+        ),
+      };
+    }
+    case 'stream.delta':
+      return {
+        ...stream,
+        llm: 'streaming',
+        turns: withLastTurn(stream.turns, (turn) => ({
+          ...turn,
+          text: turn.text + event.text,
+          reasoning: turn.reasoning + event.reasoning,
+          toolCalls: foldToolDeltas(turn.toolCalls, event.toolCalls),
+        })),
+      };
+    case 'LlmCallEnd': {
+      if (event.outcome !== 'ok') return { ...stream, llm: 'retrying' };
+      const calls = lastTurn(stream.turns)?.toolCalls ?? [];
+      return {
+        ...stream,
+        llm: calls.some((c) => c.status === 'streaming') ? 'tools' : 'idle',
+        turns: withLastTurn(stream.turns, (turn) => ({
+          ...turn,
+          toolCalls: turn.toolCalls.map((c) => (c.status === 'streaming' ? { ...c, status: 'running' } : c)),
+        })),
+      };
+    }
+    case 'TurnEnd':
+      return stream;
+    case 'tool.finished': {
+      const turns = finishToolCall(stream.turns, event);
+      const pending = lastTurn(turns)?.toolCalls.some((c) => c.status === 'running' || c.status === 'streaming');
+      return { ...stream, turns, llm: pending ? 'tools' : stream.llm === 'tools' ? 'idle' : stream.llm };
+    }
+    default: {
+      const unknown: never = event;
+      throw new Error(`unhandled stream event ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+/**
+ * The stream after a change of its job: a run starting again (claim, resume after approval, retry) begins a fresh
+ * stream; a job that stops generating leaves its text until the persisted comment arrives; a cancelled one clears.
+ */
+export function foldStreamJob(current: JobStream | undefined, job: Job): JobStream | undefined {
+  if (job.status === 'running') {
+    // The claim's job.changed comes before the run's first event; a run that had stopped starts afresh.
+    return current && current.jobId === job.id && current.llm !== 'idle' ? current : emptyStream(job.id);
+  }
+  if (!current || current.jobId !== job.id) return current;
+  if (job.status === 'cancelled' || job.status === 'queued') return undefined;
+  return { ...current, llm: 'idle' };
+}
+
+/** True when `comment` is the persisted item that replaces the stream (P7.16). */
+export function closesStream(stream: JobStream | undefined, comment: Comment): boolean {
+  return !!stream && comment.jobId === stream.jobId && CLOSING_KINDS.includes(comment.kind);
+}
+
+function newTurn(turnCount: number): StreamTurn {
+  return { turnCount, text: '', reasoning: '', toolCalls: [], llmCalls: 0, discarded: 0 };
+}
+
+function lastTurn(turns: StreamTurn[]): StreamTurn | undefined {
+  return turns.at(-1);
+}
+
+/** Applies `change` to the last turn, opening one when events arrive before any TurnStart (joined mid-turn). */
+function withLastTurn(turns: StreamTurn[], change: (turn: StreamTurn) => StreamTurn): StreamTurn[] {
+  const last = lastTurn(turns);
+  if (!last) return [change(newTurn(0))];
+  return [...turns.slice(0, -1), change(last)];
+}
+
+type Delta = Extract<StreamEvent, { type: 'stream.delta' }>;
+
+function foldToolDeltas(calls: StreamToolCall[], deltas: Delta['toolCalls']): StreamToolCall[] {
+  if (deltas.length === 0) return calls;
+  const next = [...calls];
+  for (const delta of deltas) {
+    const at = next.findIndex((c) => c.index === delta.index && c.status === 'streaming');
+    if (at === -1) {
+      next.push({
+        index: delta.index,
+        name: delta.name ?? '',
+        arguments: delta.arguments,
+        status: 'streaming',
+        preview: null,
+      });
+    } else {
+      const call = next[at] as StreamToolCall;
+      next[at] = { ...call, name: delta.name ?? call.name, arguments: call.arguments + delta.arguments };
+    }
+  }
+  return next;
+}
+
+/** Marks the first unfinished call of that name finished; a call never seen streaming is added as finished. */
+function finishToolCall(turns: StreamTurn[], event: Extract<StreamEvent, { type: 'tool.finished' }>): StreamTurn[] {
+  const status: ToolCallStatus = event.ok ? 'ok' : 'error';
+  return withLastTurn(turns, (turn) => {
+    const at = turn.toolCalls.findIndex(
+      (c) => c.name === event.name && (c.status === 'running' || c.status === 'streaming'),
+    );
+    if (at === -1) {
+      const index = turn.toolCalls.length;
+      return {
+        ...turn,
+        toolCalls: [...turn.toolCalls, { index, name: event.name, arguments: '', status, preview: event.preview }],
+      };
+    }
+    return {
+      ...turn,
+      toolCalls: turn.toolCalls.map((c, i) => (i === at ? { ...c, status, preview: event.preview } : c)),
+    };
+  });
+}
