@@ -16,7 +16,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { z } from 'zod';
@@ -24,11 +26,7 @@ import { createMaestro, type Maestro } from '../src-main/app/create-maestro';
 import { createEngine } from '../src-main/engine/engine';
 import { DEFAULT_LIMITS } from '../src-main/engine/job-run';
 import type { ToolDef } from '../src-main/tools/types';
-import {
-  type ChatRequestBody,
-  type ScriptedStep,
-  startScriptedLlmServer,
-} from '../test-support/scripted-llm-server';
+import { type ChatRequestBody, type ScriptedStep, startScriptedLlmServer } from '../test-support/scripted-llm-server';
 
 const RATIO_TARGET = 1.1;
 const PREFIX_TARGET = 0.99;
@@ -135,8 +133,19 @@ function relayScript(iterations: number): ScriptedStep[] {
 
 // ---- engine side -----------------------------------------------------------------------------------------------
 
-interface EngineRun {
+/** Wall-clock ms and this process's CPU ms (user + system): the server, the SDK and the engine all run in it. */
+interface Timing {
   ms: number;
+  cpuMs: number;
+}
+
+const clock = () => ({ wall: performance.now(), cpu: process.cpuUsage() });
+function since(start: ReturnType<typeof clock>): Timing {
+  const cpu = process.cpuUsage(start.cpu);
+  return { ms: performance.now() - start.wall, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+interface EngineRun extends Timing {
   bodies: string[];
   events: number;
 }
@@ -180,19 +189,19 @@ async function runEngineJob(
       const { status } = event.job;
       if (status !== 'queued' && status !== 'running') settle(status);
     });
-    const started = performance.now();
+    const started = clock();
     ({
       job: { id: jobId },
     } = maestro.invoke('createTask', { instruction: 'Read every file of the workspace.', pieceId }));
     const status = await settled;
-    const ms = performance.now() - started;
+    const timing = since(started);
     unsubscribe();
     if (status !== 'succeeded') {
       const job = maestro.store.jobs.get(jobId);
       throw new Error(`the engine job ended ${status}: ${JSON.stringify(job?.error ?? job)}`);
     }
     server.expectEmpty();
-    return { ms, bodies: server.requests.map((r) => r.rawBody), events } satisfies EngineRun;
+    return { ...timing, bodies: server.requests.map((r) => r.rawBody), events } satisfies EngineRun;
   } finally {
     await maestro.close();
     await server.close();
@@ -202,11 +211,11 @@ async function runEngineJob(
 
 // ---- raw SDK side ----------------------------------------------------------------------------------------------
 
-async function runRaw(bodies: readonly ChatRequestBody[], script: ScriptedStep[]): Promise<number> {
+async function runRaw(bodies: readonly ChatRequestBody[], script: ScriptedStep[]): Promise<Timing> {
   const server = await startScriptedLlmServer({ script });
   const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-bench', maxRetries: 0 });
   try {
-    const started = performance.now();
+    const started = clock();
     let received = 0;
     for (const body of bodies) {
       const stream = await client.chat.completions.create({
@@ -219,10 +228,10 @@ async function runRaw(bodies: readonly ChatRequestBody[], script: ScriptedStep[]
       }
       received += args.length;
     }
-    const ms = performance.now() - started;
+    const timing = since(started);
     server.expectEmpty();
     if (received === 0) throw new Error('the raw SDK received no tool calls');
-    return ms;
+    return timing;
   } finally {
     await server.close();
   }
@@ -241,7 +250,11 @@ interface Timed {
  * engine calls (the code under test is not changed, only observed): log_entries and events INSERTs, the interjection
  * poll, transcript appends, the request body's deep copy.
  */
-function breakdownProbe(): { instrument: (maestro: Maestro) => void; restore: () => void; timings: Map<string, Timed> } {
+function breakdownProbe(): {
+  instrument: (maestro: Maestro) => void;
+  restore: () => void;
+  timings: Map<string, Timed>;
+} {
   const timings = new Map<string, Timed>();
   const restores: (() => void)[] = [];
   // biome-ignore lint/suspicious/noExplicitAny: wraps functions of any signature.
@@ -273,7 +286,11 @@ function breakdownProbe(): { instrument: (maestro: Maestro) => void; restore: ()
     instrument(maestro) {
       const { store } = maestro;
       wrap(store.logEntries, 'append', 'log_entries INSERT (RunLog: AgentTurn, LlmCall, ToolTurn, …)');
-      wrap(store.events, 'append', 'events INSERT (store.publish: TurnStart, LlmCallStart/End, TurnEnd, tool.finished)');
+      wrap(
+        store.events,
+        'append',
+        'events INSERT (store.publish: TurnStart, LlmCallStart/End, TurnEnd, tool.finished)',
+      );
       wrap(store.comments, 'undeliveredInterjections', 'interjection poll (SELECT comments)');
       wrap(store.jobs, 'heartbeat', 'heartbeat UPDATE');
       wrap(fs, 'mkdirSync', 'fs.mkdirSync (transcript dir, per append)');
@@ -286,18 +303,33 @@ function breakdownProbe(): { instrument: (maestro: Maestro) => void; restore: ()
   };
 }
 
-async function breakdown(root: string, workspace: string, script: ScriptedStep[], rawMs: number): Promise<void> {
+async function breakdown(
+  root: string,
+  workspace: string,
+  script: ScriptedStep[],
+  bodies: readonly ChatRequestBody[],
+): Promise<void> {
+  gc();
+  const raw = await runRaw(bodies, script);
+  gc();
   const probe = breakdownProbe();
+  const gcPauses: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcPauses.push(entry.duration);
+  });
+  observer.observe({ entryTypes: ['gc'] });
   let run: EngineRun;
   try {
     run = await runEngineJob(root, workspace, LOOP_PIECE, script, probe.instrument);
   } finally {
     probe.restore();
+    observer.disconnect();
   }
-  const overhead = run.ms - rawMs;
+  const gcMs = gcPauses.reduce((a, b) => a + b, 0);
+  const overhead = run.ms - raw.ms;
   console.log(
-    `  where the engine's extra time goes (one instrumented job, ${ms(run.ms)}; raw SDK median ${ms(rawMs)}; ` +
-      `extra ${(overhead / ITERATIONS).toFixed(2)} ms/iteration):`,
+    `  where the engine's extra time goes (one instrumented job ${ms(run.ms)}, CPU ${ms(run.cpuMs)}; raw SDK just ` +
+      `before it ${ms(raw.ms)}, CPU ${ms(raw.cpuMs)}; extra ${(overhead / ITERATIONS).toFixed(2)} ms/iteration):`,
   );
   let accounted = 0;
   for (const [label, t] of [...probe.timings].sort((a, b) => b[1].ms - a[1].ms)) {
@@ -305,12 +337,17 @@ async function breakdown(root: string, workspace: string, script: ScriptedStep[]
     accounted += t.ms;
     console.log(
       `    ${(t.ms / ITERATIONS).toFixed(3).padStart(6)} ms/iteration  ${String(t.calls).padStart(5)} calls  ` +
-        `${((1000 * t.ms) / t.calls).toFixed(0).padStart(5)} µs/call (median ${(1000 * median(t.each)).toFixed(0)})  ${label}`,
+        `${((1000 * t.ms) / t.calls).toFixed(0).padStart(5)} µs/call (median ${(1000 * median(t.each)).toFixed(0)}, ` +
+        `max ${(1000 * Math.max(...t.each)).toFixed(0)})  ${label}`,
     );
   }
   console.log(
-    `    ${((overhead - accounted) / ITERATIONS).toFixed(3).padStart(6)} ms/iteration  the rest (SDK wrapper, ` +
-      'hooks, timers, GC of the copies, tool dispatch)',
+    `    ${(accounted / ITERATIONS).toFixed(3).padStart(6)} ms/iteration  in all of the above; the rest of the extra is ` +
+      'the LLM layer around the SDK (hooks, AbortController per call, idle timers), tool dispatch and GC',
+  );
+  console.log(
+    `    GC during the job: ${gcPauses.length} pauses, ${ms(gcMs)} (${(gcMs / ITERATIONS).toFixed(3)} ms/iteration, ` +
+      'counted inside whichever call above it interrupted)',
   );
 }
 
@@ -357,7 +394,9 @@ function median(values: readonly number[]): number {
 const pct = (x: number) => `${(Math.floor(x * 10_000) / 100).toFixed(2)}%`;
 const times = (x: number) => `${x.toFixed(2)}×`;
 const ms = (x: number) => `${x.toFixed(0)} ms`;
-const gc = (globalThis as { gc?: () => void }).gc;
+// A full collection before each measured side, so that one side's garbage is not collected on the other's clock.
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
 
 async function main(): Promise<void> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'maestro-bench-engine-'));
@@ -371,39 +410,52 @@ async function main(): Promise<void> {
 
     // Warm-up (JIT, module loading, SQLite), not counted; its recorded bodies are what the raw SDK replays.
     const warm = await runEngineJob(root, workspace, LOOP_PIECE, loop);
-    if (warm.bodies.length !== ITERATIONS) throw new Error(`expected ${ITERATIONS} requests, got ${warm.bodies.length}`);
+    if (warm.bodies.length !== ITERATIONS)
+      throw new Error(`expected ${ITERATIONS} requests, got ${warm.bodies.length}`);
     const bodies = warm.bodies.map((raw) => JSON.parse(raw) as ChatRequestBody);
     await runRaw(bodies, loop);
 
-    const rounds: { engine: number; raw: number; ratio: number; events: number }[] = [];
+    interface Round {
+      engine: Timing;
+      raw: Timing;
+      ratio: number;
+      cpuRatio: number;
+      events: number;
+    }
+    const rounds: Round[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       let engine: EngineRun | undefined;
-      let raw = 0;
+      let raw: Timing | undefined;
       const runEngine = async () => {
-        gc?.();
+        gc();
         engine = await runEngineJob(root, workspace, LOOP_PIECE, loop);
       };
       const runBaseline = async () => {
-        gc?.();
+        gc();
         raw = await runRaw(bodies, loop);
       };
-      if (r % 2 === 0) {
-        await runEngine();
-        await runBaseline();
-      } else {
-        await runBaseline();
-        await runEngine();
-      }
-      const e = engine as unknown as EngineRun;
-      rounds.push({ engine: e.ms, raw, ratio: e.ms / raw, events: e.events });
+      const engineFirst = r % 2 === 0;
+      for (const step of engineFirst ? [runEngine, runBaseline] : [runBaseline, runEngine]) await step();
+      if (!engine || !raw) throw new Error('a side of the round did not run');
+      const round = {
+        engine,
+        raw,
+        ratio: engine.ms / raw.ms,
+        cpuRatio: engine.cpuMs / raw.cpuMs,
+        events: engine.events,
+      };
+      rounds.push(round);
       console.log(
-        `  round ${r + 1} (${r % 2 === 0 ? 'engine first' : 'raw first'}): engine ${ms(e.ms)}, raw SDK ${ms(raw)}, ` +
-          `ratio ${times(e.ms / raw)}, overhead ${((e.ms - raw) / ITERATIONS).toFixed(2)} ms/iteration`,
+        `  round ${r + 1} (${engineFirst ? 'engine first' : 'raw first'}): engine ${ms(engine.ms)}, ` +
+          `raw SDK ${ms(raw.ms)}, ratio ${times(round.ratio)}, overhead ` +
+          `${((engine.ms - raw.ms) / ITERATIONS).toFixed(2)} ms/iteration; CPU time ${ms(engine.cpuMs)} vs ` +
+          `${ms(raw.cpuMs)}, ratio ${times(round.cpuRatio)}`,
       );
     }
     const ratio = median(rounds.map((x) => x.ratio));
-    const engineMedian = median(rounds.map((x) => x.engine));
-    const rawMedian = median(rounds.map((x) => x.raw));
+    const cpuRatio = median(rounds.map((x) => x.cpuRatio));
+    const engineMedian = median(rounds.map((x) => x.engine.ms));
+    const rawMedian = median(rounds.map((x) => x.raw.ms));
 
     // Prefix reuse: the warm-up's one-movement job, and a job that changes movement every TRANSITION_EVERY replies.
     const relayRun = await runEngineJob(root, workspace, RELAY_PIECE, relay);
@@ -427,6 +479,10 @@ async function main(): Promise<void> {
         `${median(rounds.map((x) => x.events))} events per job`,
     );
     console.log(
+      `  CPU time (this process: server + client) median ratio ${times(cpuRatio)} ` +
+        `[rounds: ${rounds.map((x) => times(x.cpuRatio)).join(', ')}] — steadier than wall time on a busy machine`,
+    );
+    console.log(
       `prefix reuse: min ${pct(Math.min(...all))} median ${pct(median(all))} (target ≥ ${pct(PREFIX_TARGET)}) ` +
         `${Math.min(...all) >= PREFIX_TARGET ? 'OK' : 'MISSED'}`,
     );
@@ -439,7 +495,7 @@ async function main(): Promise<void> {
         `request #${relayReuse.worstAt}, median ${pct(median(relayReuse.shares))}; ` +
         `right after a transition: min ${pct(Math.min(...afterTransition))}`,
     );
-    if (ratio > RATIO_TARGET || process.argv.includes('--breakdown')) await breakdown(root, workspace, loop, rawMedian);
+    if (ratio > RATIO_TARGET || process.argv.includes('--breakdown')) await breakdown(root, workspace, loop, bodies);
     if (ratio > RATIO_TARGET || Math.min(...all) < PREFIX_TARGET) process.exitCode = 1;
   } finally {
     fs.rmSync(root, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 // The built renderer in Chromium against the built headless host: create a task through the form, see HTTP-made
 // changes arrive over SSE without a reload, post a comment from the composer, and see a 400 on the named field.
-// There is no LLM engine yet, so every job stays `queued`.
+// These hosts have no LLM profile (see job-stream.headless.spec.ts for jobs that run), so every job stays `queued`.
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';

@@ -29,6 +29,10 @@ export interface HeadlessHost extends BridgeInfo {
 const READY_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 10_000;
 
+/**
+ * `env` is added to the host's environment. The MAESTRO_LLM_* variables of the Playwright process are not passed on,
+ * so a host runs jobs only when the test gives it an LLM profile (without one, every job stays `queued`).
+ */
 export async function startHeadlessHost(env: NodeJS.ProcessEnv = {}): Promise<HeadlessHost> {
   if (!fs.existsSync(HEADLESS_ENTRY)) {
     throw new Error(`${HEADLESS_ENTRY} is missing: run \`npx electron-vite build\` first`);
@@ -43,7 +47,7 @@ export async function startHeadlessHost(env: NodeJS.ProcessEnv = {}): Promise<He
   const child = spawn(
     process.execPath,
     [HEADLESS_ENTRY, '--data-dir', dataDir, '--port', '0', '--workspace', workspace],
-    { cwd: APP_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: APP_ROOT, env: { ...withoutLlmProfile(process.env), ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child.stdout?.on('data', (chunk: Buffer) => {
     log += chunk.toString();
@@ -84,6 +88,10 @@ export async function startHeadlessHost(env: NodeJS.ProcessEnv = {}): Promise<He
     output: () => log,
     stop,
   };
+}
+
+function withoutLlmProfile(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('MAESTRO_LLM_')));
 }
 
 async function waitForBridgeFile(file: string, child: ChildProcess, output: () => string): Promise<BridgeInfo> {

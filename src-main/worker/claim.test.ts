@@ -11,7 +11,11 @@ function openPair() {
   const file = path.join(tempDir(), 'maestro.db');
   const a = Store.open(file);
   const b = Store.open(file);
-  return { file, a, b, close: () => [a, b].forEach((s) => s.close()) };
+  const close = () => {
+    a.close();
+    b.close();
+  };
+  return { file, a, b, close };
 }
 
 function seedJobs(store: Store, tasks: number, jobsPerTask: number): string[] {

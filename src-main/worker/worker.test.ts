@@ -18,7 +18,7 @@ class ScriptedEngine implements Engine {
   readonly calls: PieceRunContext[] = [];
   private readonly steps: Step[] = [];
 
-  then(...steps: Step[]): this {
+  answer(...steps: Step[]): this {
     this.steps.push(...steps);
     return this;
   }
@@ -129,7 +129,7 @@ describe('Worker', () => {
 
   it('P2.02 a due retry job is claimed before older queued jobs; then queued jobs oldest first', async () => {
     const hold = gate<PieceRunResult>();
-    const engine = new ScriptedEngine().then(
+    const engine = new ScriptedEngine().answer(
       () => hold.promise,
       () => hold.promise,
       () => hold.promise,
@@ -208,10 +208,10 @@ describe('Worker', () => {
 
   it('P2.06 two Workers on two connections to one DB file: exactly one claims the job', async () => {
     const hold = gate<PieceRunResult>();
-    const engineA = new ScriptedEngine().then(() => hold.promise);
+    const engineA = new ScriptedEngine().answer(() => hold.promise);
     const a = setup(engineA);
     const queued = a.create();
-    const engineB = new ScriptedEngine().then(() => hold.promise);
+    const engineB = new ScriptedEngine().answer(() => hold.promise);
     const b = setup(engineB, {}, a.m.ctx.dataDir);
     const runs = [a.w.processNext(), b.w.processNext()];
     expect(runs.filter(Boolean)).toHaveLength(1);
@@ -236,7 +236,7 @@ describe('Worker', () => {
 
   it('P2.10 runs/{taskId}/ exists before runPiece; the engine gets task, piece, workspace and signal', async () => {
     let seen: { exists: boolean; ctx: PieceRunContext } | undefined;
-    const engine = new ScriptedEngine().then((ctx) => {
+    const engine = new ScriptedEngine().answer((ctx) => {
       seen = { exists: fs.statSync(ctx.runtimeDir).isDirectory(), ctx };
       return { kind: 'completed', result: 'ok' };
     });
@@ -328,8 +328,23 @@ describe('Worker', () => {
     expect(m.store.jobs.get(queued.id)).toMatchObject({ status: 'queued', attempt: 0 });
   });
 
+  it('P2.04 P2.13 a declined job is left to other workers: the jobs behind it still run, it is not re-claimed', async () => {
+    const engine = new ScriptedEngine();
+    const { m, create, job, events } = setup(engine, { serves: (j) => j.pieceId !== 'ask-first' });
+    const { job: declined } = create({ pieceId: 'ask-first' });
+    const { job: behind } = create();
+    m.start();
+    await vi.waitFor(() => expect(job(behind.id).status).toBe('succeeded'), { timeout: 2_000 });
+    await new Promise((r) => setTimeout(r, 100));
+    const claims = events.filter(
+      (e) => e.type === 'job.changed' && e.jobId === declined.id && e.job.status === 'running',
+    );
+    expect(claims).toHaveLength(1);
+    expect(job(declined.id)).toMatchObject({ status: 'queued', attempt: 0 });
+  });
+
   it('P2.31 P9.05 a retried job resumes in its resumeMovement, passed through the job to the engine', async () => {
-    const engine = new ScriptedEngine().then(
+    const engine = new ScriptedEngine().answer(
       () => ({ kind: 'error', message: 'ECONNRESET', retryable: true, movement: 'review' }),
       () => ({ kind: 'completed', result: 'second time lucky' }),
     );
@@ -346,7 +361,7 @@ describe('Worker', () => {
 
   it('P2.34 the heartbeat is refreshed while the job runs and stops on exit', async () => {
     const hold = gate<PieceRunResult>();
-    const engine = new ScriptedEngine().then(() => hold.promise);
+    const engine = new ScriptedEngine().answer(() => hold.promise);
     const { w, create, job } = setup(engine, { heartbeatIntervalMs: 20 });
     const { job: queued } = create();
     const run = must(w.processNext());
@@ -363,7 +378,7 @@ describe('Worker', () => {
 
   it('P2.34 a heartbeat that finds the job no longer held aborts the run', async () => {
     const aborted = gate<unknown>();
-    const engine = new ScriptedEngine().then(
+    const engine = new ScriptedEngine().answer(
       untilAborted((reason) => {
         aborted.open(reason);
         return { kind: 'cancelled', reason: 'aborted' };
@@ -411,7 +426,7 @@ describe('Worker', () => {
   });
 
   it('P2.36 the engine throws → retry, heartbeat stopped, never left running', async () => {
-    const engine = new ScriptedEngine().then(() => {
+    const engine = new ScriptedEngine().answer(() => {
       throw new TypeError('engine exploded');
     });
     const { w, create, job } = setup(engine, { retry: { maxAttempts: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 } });
@@ -435,7 +450,7 @@ describe('Worker', () => {
     await must(w.processNext()).done;
     expect(job(a.id)).toMatchObject({ status: 'retry' });
 
-    const bad = new ScriptedEngine().then(() => ({
+    const bad = new ScriptedEngine().answer(() => ({
       kind: 'waiting_approval',
       movement: 'work',
       toolRequests: [],
@@ -450,7 +465,7 @@ describe('Worker', () => {
 
   it('P2.38 cancelTask while the engine runs → the signal aborts, the final CAS fails, cancelled stands, no result comment', async () => {
     const started = gate<PieceRunContext>();
-    const engine = new ScriptedEngine().then(
+    const engine = new ScriptedEngine().answer(
       untilAborted(() => ({ kind: 'completed', result: 'finished anyway' }), started),
     );
     const { m, w, store, create, job } = setup(engine);
@@ -467,7 +482,7 @@ describe('Worker', () => {
 
   it('P2.39 worker.stop() aborts the running job → retry due now, attempt not counted; the next start resumes it', async () => {
     const started = gate<PieceRunContext>();
-    const engine = new ScriptedEngine().then(untilAborted(() => ({ kind: 'cancelled', reason: 'aborted' }), started));
+    const engine = new ScriptedEngine().answer(untilAborted(() => ({ kind: 'cancelled', reason: 'aborted' }), started));
     const { m, w, create, job } = setup(engine);
     const { job: queued } = create();
     m.start();
@@ -491,7 +506,7 @@ describe('Worker', () => {
   it('P2.39 stop() with an engine that ignores the abort persists the job for the next start after stopTimeoutMs', async () => {
     const started = gate<PieceRunContext>();
     const never = new Promise<PieceRunResult>(() => {});
-    const engine = new ScriptedEngine().then((ctx) => {
+    const engine = new ScriptedEngine().answer((ctx) => {
       started.open(ctx);
       return never;
     });
@@ -505,7 +520,7 @@ describe('Worker', () => {
 
   it('P2.39 a result the run reached while shutting down (ASK) is persisted as it is, not turned into a retry', async () => {
     const started = gate<PieceRunContext>();
-    const engine = new ScriptedEngine().then(
+    const engine = new ScriptedEngine().answer(
       untilAborted(() => ({ kind: 'ask', movement: 'plan', question: 'Which one?' }), started),
     );
     const { m, w, create, job } = setup(engine);

@@ -38,11 +38,15 @@ export interface RunningJob {
   done: Promise<JobRecord | undefined>;
 }
 
+/** How long a declined job is left to other workers before this one looks at it again. */
+const DECLINE_MS = 60_000;
 const SHUTDOWN = 'the host is shutting down';
 
 export class Worker {
   readonly id: string;
   private readonly running = new Map<string, RunningJob>();
+  /** Jobs this worker does not serve, by id, with when it declined them. */
+  private readonly declined = new Map<string, number>();
   private readonly heartbeats = new Map<string, NodeJS.Timeout>();
   private pollTimer: NodeJS.Timeout | undefined;
   private lastRecovery = 0;
@@ -129,7 +133,12 @@ export class Worker {
   processNext(): RunningJob | undefined {
     if (this.stopping || this.running.size >= this.o.concurrency) return undefined;
     const { store } = this.o;
-    const job = store.jobs.claimNext({ workerId: this.id, profiles: this.o.profiles ?? null });
+    for (const [id, at] of this.declined) if (Date.now() - at > DECLINE_MS) this.declined.delete(id);
+    const job = store.jobs.claimNext({
+      workerId: this.id,
+      profiles: this.o.profiles ?? null,
+      exclude: [...this.declined.keys()],
+    });
     if (!job) return undefined;
     store.publish({ type: 'job.changed', taskId: job.taskId, jobId: job.id, job: toJob(job) });
     let prepared: Prepared;
@@ -139,7 +148,8 @@ export class Worker {
       prepared = { kind: 'fatal', result: { kind: 'error', message: errorText(error), retryable: true } };
     }
     if (prepared.kind === 'requeue') {
-      // Decided before anything ran, so the poll loop does not claim the same job again at once.
+      // Decided before anything ran; the job is left to other workers for a while instead of blocking this queue.
+      this.declined.set(job.id, Date.now());
       store.transact(() =>
         changeJob(store, job, 'queued', { workerId: null, heartbeatAt: null, attempt: job.attempt - 1 }, this.id),
       );

@@ -109,6 +109,8 @@ export interface ClaimFilter {
   workerId: string;
   /** Profiles this worker serves; null serves every job. */
   profiles: readonly (string | null)[] | null;
+  /** Jobs this worker declined (it cannot run them): left for other workers. */
+  exclude?: readonly string[];
 }
 
 export function createJobsRepo(db: Database) {
@@ -144,6 +146,7 @@ export function createJobsRepo(db: Database) {
       SELECT j.id FROM jobs j
       WHERE j.status = '${from}' ${from === 'retry' ? 'AND j.next_retry_at <= @now' : ''}
         ${filtered ? `AND coalesce(j.profile, '') IN (SELECT coalesce(value, '') FROM json_each(@profiles))` : ''}
+        AND j.id NOT IN (SELECT value FROM json_each(@exclude))
         AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r.task_id = j.task_id AND r.status = 'running')
       ORDER BY ${from === 'retry' ? 'j.next_retry_at,' : ''} j.created_at, j.rowid LIMIT 1)
     RETURNING *`;
@@ -238,7 +241,11 @@ export function createJobsRepo(db: Database) {
     },
     /** Claims the next job this worker may run: a retry whose time has come first, then the oldest queued job. */
     claimNext(filter: ClaimFilter, now = Date.now()): JobRecord | undefined {
-      const params: Record<string, unknown> = { workerId: filter.workerId, now };
+      const params: Record<string, unknown> = {
+        workerId: filter.workerId,
+        now,
+        exclude: JSON.stringify(filter.exclude ?? []),
+      };
       const variant = filter.profiles ? 'filtered' : 'all';
       if (filter.profiles) params.profiles = JSON.stringify(filter.profiles);
       const row = (claims.retry[variant].get(params) ?? claims.queued[variant].get(params)) as JobRow | undefined;

@@ -134,4 +134,63 @@ describe('the app store', () => {
     expect(refused.ok).toBe(false);
     expect(!refused.ok && refused.error.code).toBe('approval_pending');
   });
+
+  it('streams a running job, reloads usage on TurnEnd, and gives way to the persisted result without duplicates', async () => {
+    const usage = { llmCalls: 1, promptTokens: 10, completionTokens: 4, cachedPromptTokens: 0 };
+    let usageCalls = 0;
+    const store = createAppStore(
+      fakeClient({
+        getTask: async () => ({ task: task('t', 1), jobs: [job('j1', 't', 1)], comments: [comment('c1', 't', 1)] }),
+        getUsage: async () => {
+          usageCalls++;
+          return { total: usage, jobs: [], invokes: [] };
+        },
+      }),
+    );
+    await store.getState().selectTask('t');
+    const afterSelect = usageCalls;
+    expect(afterSelect).toBe(1);
+    const s = () => store.getState();
+    const e = (x: Record<string, unknown> & { type: MaestroEvent['type'] }) =>
+      s().applyEvent(event({ taskId: 't', jobId: 'j1', ...x }));
+
+    e({ type: 'job.changed', job: { ...job('j1', 't', 1, 'running'), updatedAt: at(2) } });
+    e({ type: 'movement.entered', movement: 'work' });
+    e({ type: 'TurnStart', turnCount: 1 });
+    e({ type: 'LlmCallStart', llmCallCount: 1, attempt: 1 });
+    e({ type: 'stream.delta', seq: 0, text: 'Hello ', reasoning: '', toolCalls: [] });
+    e({ type: 'stream.delta', seq: 0, text: 'world', reasoning: '', toolCalls: [] });
+    expect(s().jobStreams.t?.turns[0]?.text).toBe('Hello world');
+    expect(s().movementTrails.j1).toEqual(['work']);
+
+    // A getTask answer that left the server before the claim does not undo the running status.
+    await s().refreshDetail();
+    expect(s().detail?.jobs[0]?.status).toBe('running');
+    expect(s().jobStreams.t?.turns[0]?.text).toBe('Hello world');
+
+    e({
+      type: 'LlmCallEnd',
+      llmCallCount: 1,
+      attempt: 1,
+      outcome: 'ok',
+      latencyMs: 1,
+      ttftMs: 1,
+      usage,
+      cachedPromptTokens: 0,
+    });
+    e({ type: 'TurnEnd', turnCount: 1, usage });
+    await Promise.resolve();
+    expect(usageCalls).toBeGreaterThan(afterSelect);
+
+    const done = { ...job('j1', 't', 1, 'succeeded'), updatedAt: at(3) };
+    e({ type: 'job.changed', job: done });
+    expect(s().jobStreams.t?.llm).toBe('idle');
+    const result: Comment = { ...comment('r1', 't', 3, 'result'), author: 'agent', jobId: 'j1', body: 'Hello world' };
+    e({ type: 'comment.created', comment: result });
+    e({ type: 'comment.created', comment: result });
+    expect(s().jobStreams.t).toBeUndefined();
+    expect(s().detail?.comments.map((c) => c.id)).toEqual(['c1', 'r1']);
+    // The trail of movements outlives the transient stream.
+    expect(s().movementTrails.j1).toEqual(['work']);
+  });
 });

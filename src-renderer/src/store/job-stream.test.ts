@@ -1,0 +1,107 @@
+// The fold of generation events into the live stream: text accumulates per AgentTurn, a retry discards the partial
+// text, tool calls go streaming → running → done, and the persisted closing comment replaces the stream (P7.16).
+import { describe, expect, it } from 'vitest';
+import type { Comment } from '../../../src-shared/entities';
+import { closesStream, foldStreamEvent, type JobStream, type StreamEvent } from './job-stream';
+
+type Without<T> = T extends unknown ? Omit<T, 'seq' | 'ts' | 'taskId' | 'jobId'> : never;
+const ev = (e: Without<StreamEvent>, jobId = 'j1') => ({ seq: 1, ts: '', taskId: 't', jobId, ...e }) as StreamEvent;
+const delta = (text: string, extra: Partial<Extract<StreamEvent, { type: 'stream.delta' }>> = {}) =>
+  ev({ type: 'stream.delta', text, reasoning: '', toolCalls: [], ...extra });
+const usage = { llmCalls: 1, promptTokens: 10, completionTokens: 5, cachedPromptTokens: 0 };
+const callEnd = (outcome = 'ok', attempt = 1) =>
+  ev({
+    type: 'LlmCallEnd',
+    llmCallCount: attempt,
+    attempt,
+    outcome,
+    latencyMs: 5,
+    ttftMs: 1,
+    usage,
+    cachedPromptTokens: 0,
+  });
+
+const fold = (events: StreamEvent[], start?: JobStream) =>
+  events.reduce<JobStream | undefined>((s, e) => foldStreamEvent(s, e), start) as JobStream;
+
+describe('the job stream fold', () => {
+  it('accumulates text and reasoning of the current AgentTurn and shows the LLM state', () => {
+    let s = fold([
+      ev({ type: 'movement.entered', movement: 'work' }),
+      ev({ type: 'TurnStart', turnCount: 1 }),
+      ev({ type: 'LlmCallStart', llmCallCount: 1, attempt: 1 }),
+    ]);
+    expect(s.llm).toBe('waiting');
+    expect(s.movement).toBe('work');
+    s = fold([delta('Hel', { reasoning: 'thinking…' }), delta('lo')], s);
+    expect(s.llm).toBe('streaming');
+    expect(s.turns).toHaveLength(1);
+    expect(s.turns[0]).toMatchObject({ text: 'Hello', reasoning: 'thinking…', llmCalls: 1 });
+    s = fold([callEnd(), ev({ type: 'TurnEnd', turnCount: 1, usage })], s);
+    expect(s.llm).toBe('idle');
+  });
+
+  it('discards the partial text of an LlmCall that is retried, inside the same AgentTurn', () => {
+    const s = fold([
+      ev({ type: 'TurnStart', turnCount: 1 }),
+      ev({ type: 'LlmCallStart', llmCallCount: 1, attempt: 1 }),
+      delta('partial answer that n'),
+      callEnd('retryable_error'),
+    ]);
+    expect(s.llm).toBe('retrying');
+    const retried = fold([ev({ type: 'LlmCallStart', llmCallCount: 2, attempt: 2 })], s);
+    expect(retried.llm).toBe('retrying');
+    expect(retried.attempt).toBe(2);
+    expect(retried.turns).toHaveLength(1);
+    expect(retried.turns[0]).toMatchObject({ text: '', llmCalls: 2, discarded: 1 });
+    const after = fold([delta('The whole answer.')], retried);
+    expect(after.turns[0]?.text).toBe('The whole answer.');
+    expect(after.llm).toBe('streaming');
+  });
+
+  it('follows tool calls from their streamed arguments to their result', () => {
+    let s = fold([
+      ev({ type: 'TurnStart', turnCount: 1 }),
+      ev({ type: 'LlmCallStart', llmCallCount: 1, attempt: 1 }),
+      delta('', { toolCalls: [{ index: 0, name: 'read_file', arguments: '{"pa' }] }),
+      delta('', { toolCalls: [{ index: 0, arguments: 'th":"a.txt"}' }] }),
+    ]);
+    expect(s.turns[0]?.toolCalls).toEqual([
+      { index: 0, name: 'read_file', arguments: '{"path":"a.txt"}', status: 'streaming', preview: null },
+    ]);
+    s = fold([callEnd(), ev({ type: 'TurnEnd', turnCount: 1, usage })], s);
+    expect(s.llm).toBe('tools');
+    expect(s.turns[0]?.toolCalls[0]?.status).toBe('running');
+    s = fold([ev({ type: 'tool.finished', callId: 'c1', name: 'read_file', ok: true, preview: 'hello' })], s);
+    expect(s.turns[0]?.toolCalls[0]).toMatchObject({ status: 'ok', preview: 'hello' });
+    expect(s.llm).toBe('idle');
+    // The next AgentTurn is a new block; the finished call stays with its own turn.
+    s = fold([ev({ type: 'TurnStart', turnCount: 2 }), delta('Done reading.')], s);
+    expect(s.turns.map((t) => [t.turnCount, t.text, t.toolCalls.length])).toEqual([
+      [1, '', 1],
+      [2, 'Done reading.', 0],
+    ]);
+  });
+
+  it("starts afresh for another job's events and is closed only by that job's result, question or error", () => {
+    const s = fold([ev({ type: 'TurnStart', turnCount: 1 }), delta('old')]);
+    const other = foldStreamEvent(s, delta('new', { jobId: 'j2' }));
+    expect(other.jobId).toBe('j2');
+    expect(other.turns.map((t) => t.text)).toEqual(['new']);
+
+    const comment = (kind: Comment['kind'], jobId: string | null): Comment => ({
+      id: kind,
+      taskId: 't',
+      jobId,
+      author: 'agent',
+      kind,
+      body: '',
+      createdAt: '',
+    });
+    expect(closesStream(s, comment('result', 'j1'))).toBe(true);
+    expect(closesStream(s, comment('question', 'j1'))).toBe(true);
+    expect(closesStream(s, comment('error', 'j1'))).toBe(true);
+    expect(closesStream(s, comment('result', 'j2'))).toBe(false);
+    expect(closesStream(s, comment('comment', 'j1'))).toBe(false);
+  });
+});
