@@ -4,14 +4,19 @@ import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 
-const { version } = JSON.parse(readFileSync(resolve(import.meta.dirname, 'package.json'), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(resolve(import.meta.dirname, 'package.json'), 'utf8')) as {
+  version: string;
+};
 
 export default defineConfig({
   main: {
     define: { __MAESTRO_VERSION__: JSON.stringify(version) },
     build: {
       rollupOptions: {
-        input: { index: resolve(import.meta.dirname, 'src-main/index.ts'), headless: resolve(import.meta.dirname, 'src-main/headless.ts') },
+        input: {
+          index: resolve(import.meta.dirname, 'src-main/index.ts'),
+          headless: resolve(import.meta.dirname, 'src-main/headless.ts'),
+        },
       },
     },
   },

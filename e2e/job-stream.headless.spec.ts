@@ -75,6 +75,40 @@ test('P4.20 P7.16 P9.17 the streamed text shows while the job runs, then the res
   llm.expectEmpty();
 });
 
+test('P7.16 P9.19 a retried LlmCall drops its partial text; both calls stay inside one AgentTurn', async ({
+  page,
+  llm,
+  llmHost,
+}) => {
+  llm.push(
+    { fault: 'cut', text: 'A first draft that will be cut off here', chunkDelayMs: 1500 },
+    {
+      text: 'The second attempt, complete.',
+      chunkDelayMs: 1000,
+      toolCalls: [{ name: 'complete', arguments: { status: 'success', message: 'Answered on the second try.' } }],
+    },
+  );
+  await openUi(page, llmHost);
+  await createInUi(page, { instruction: 'Answer, even if the line drops.', title: 'Retry', pieceId: 'default' });
+
+  const text = page.getByTestId('job-stream').getByTestId('stream-text');
+  await expect(text).toContainText('A first draft');
+  // The second attempt starts: the partial text is void and goes, the turn says it was asked again.
+  await expect(page.getByTestId('stream-retried')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('A first draft')).toHaveCount(0);
+  await expect(text).toContainText('The second attempt');
+  await expect(page.getByTestId('stream-turn')).toHaveCount(1);
+
+  await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
+  await expect(page.locator('[data-testid="chat-message"][data-kind="result"]')).toHaveCount(1);
+  await expect(page.getByTestId('job-stream')).toHaveCount(0);
+  // Two LlmCalls, one AgentTurn: the retry did not open a turn of its own.
+  await expect(page.getByTestId('usage-total')).toHaveAttribute('data-llm-calls', '2');
+  await page.getByTestId('usage-panel').locator('summary').first().click();
+  await expect(page.getByTestId('usage-invoke')).toContainText('1 turn');
+  llm.expectEmpty();
+});
+
 test('P7.16 P9.18 plan-implement-review runs its movements in the UI and ends succeeded', async ({
   page,
   llm,

@@ -55,7 +55,12 @@ try {
     execFileSync(process.execPath, [file, ...args], { cwd: work, stdio: 'inherit', env: process.env });
   try {
     say(`fetching a prebuilt better-sqlite3 for Electron ${version}`);
-    run(require.resolve('prebuild-install/bin.js', { paths: [source] }), ['--runtime', 'electron', '--target', version]);
+    run(require.resolve('prebuild-install/bin.js', { paths: [source] }), [
+      '--runtime',
+      'electron',
+      '--target',
+      version,
+    ]);
   } catch {
     say(`no prebuilt binary; compiling against Electron ${version}'s headers`);
     run(require.resolve('node-gyp/bin/node-gyp.js', { paths: [source, root] }), [

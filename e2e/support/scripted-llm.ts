@@ -17,10 +17,18 @@ export interface ScriptedStep {
   chunkDelayMs?: number;
 }
 
+/** test-support's `cut` fault: two of three chunks of `text`, then the socket is destroyed (no finish, no [DONE]). */
+export interface ScriptedCut {
+  fault: 'cut';
+  text?: string;
+  delayMs?: number;
+  chunkDelayMs?: number;
+}
+
 export interface ScriptedLlm {
   readonly baseURL: string;
   readonly requests: readonly { index: number; body: { model?: string; messages?: unknown[] } | null }[];
-  push(...steps: ScriptedStep[]): void;
+  push(...steps: (ScriptedStep | ScriptedCut)[]): void;
   readonly remaining: number;
   /** Throws when steps are left or a request arrived with none left. */
   expectEmpty(): void;

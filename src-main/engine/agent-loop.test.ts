@@ -71,7 +71,9 @@ describe('the agent loop', () => {
     expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
     const second = h.server.requests[1]?.body?.messages as { role: string; content: string }[];
     expect(second.at(-1)).toEqual({ role: 'user', content: 'Message from the user: Use tabs, please.' });
-    const all = h.server.requests.flatMap((r) => (r.body?.messages as { content: string }[]).map((m) => m.content));
+    const all = h.server.requests.flatMap((r) =>
+      ((r.body?.messages ?? []) as { content: string }[]).map((m) => m.content),
+    );
     expect(all.filter((c) => c?.includes('Use tabs')).length).toBe(1);
     expect(h.maestro.store.comments.undeliveredInterjections(jobId)).toEqual([]);
   });

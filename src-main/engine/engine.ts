@@ -31,8 +31,8 @@ export function createEngine(config: EngineConfig): Engine {
     const profileName = name ?? config.profiles.defaultName;
     const profile = profileName ? config.profiles.get(profileName) : undefined;
     if (!profile) throw new NoProfileError(profileName);
-    let client = clients.get(profile.name);
-    if (!client) clients.set(profile.name, (client = new LlmClient({ ...config.llm, profile })));
+    const client = clients.get(profile.name) ?? new LlmClient({ ...config.llm, profile });
+    clients.set(profile.name, client);
     return client;
   };
   const options: EngineOptions = {

@@ -79,7 +79,7 @@ describe('runPiece through the Worker and a scripted model', () => {
       transition('work'),
       complete('Which colour?', 'needs_user_input'),
       (req) => {
-        const user = (req.body?.messages as { role: string; content: string }[])[1]?.content ?? '';
+        const user = ((req.body?.messages ?? []) as { role: string; content: string }[])[1]?.content ?? '';
         return complete(user.includes('You asked: Which colour?') && user.includes('answered: Blue') ? 'ok' : 'no Q&A');
       },
     ]);
@@ -91,7 +91,7 @@ describe('runPiece through the Worker and a scripted model', () => {
     const followup = await h.waitFor(answer.job?.id as string, SETTLED);
     expect(followup).toMatchObject({ status: 'succeeded', result: 'ok' });
     // The follow-up's system message starts at the asking movement (P5.18), in a new thread (P6.24).
-    const sys = (h.server.requests[2]?.body?.messages as { content: string }[])[0]?.content;
+    const sys = ((h.server.requests[2]?.body?.messages ?? []) as { content: string }[])[0]?.content;
     expect(sys).toContain('# Movement: work');
   });
 

@@ -2,6 +2,7 @@
 // (resume > override > piece start), then loop movements under the loop/revisit/cancel guards until a movement
 // result ends the run as a PieceRunResult.
 
+import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import type { AnyToolDef } from '../tools/types';
 import { abortReason, executeMovement } from './agent-loop';
@@ -19,6 +20,7 @@ import {
   staticPreamble,
   systemMessage,
 } from './prompt';
+import { allReplayableThreads, isSamePieceContinuation } from './replay';
 import { RunLog } from './run-log';
 import { transitionArgs } from './terminal-tools';
 import { buildToolSpecs, pieceTools } from './tool-specs';
@@ -108,15 +110,29 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
     store.jobs.clearPendingInvoke(job.id);
   }
 
-  // The same job coming back (retry, approval) continues its own thread; any other job starts a new one.
+  // The same job coming back (retry, approval) continues its own thread; a Continue replays the earlier threads;
+  // any other job starts a new thread.
   const resumed = run.conversation.resumeOwnThread(dropUnanswered);
   if (resumed) run.queueNote(`(Resumed in movement ${movement.name}.)`);
   else {
-    const preamble = staticPreamble(piece, regular, ctx.workspacePath);
-    run.conversation.seed(
-      systemMessage(preamble, movement),
-      firstUserMessage(dynamicContext(task, ctx.workspacePath, now()), instruction),
-    );
+    const system = systemMessage(staticPreamble(piece, regular, ctx.workspacePath), movement);
+    const previous = job.continuedFromJobId ? store.jobs.get(job.continuedFromJobId) : undefined;
+    if (previous) {
+      const replayed = mergeAdjacentUserMessages(
+        allReplayableThreads(run.conversation.priorLines(), {
+          keepTransitions: isSamePieceContinuation(previous.pieceId, job.pieceId),
+        }),
+      );
+      // The handoff goes into the dynamic context only when no turn could be replayed (spec 3.1).
+      const handoff = replayed.length === 0 ? handoffOf(previous) : null;
+      const user = firstUserMessage(dynamicContext(task, ctx.workspacePath, now(), handoff), instruction);
+      if (replayed.at(-1)?.role === 'user') {
+        const last = replayed.pop() as { content: string };
+        run.conversation.seedContinuation(system, replayed, `${last.content}\n\n${user}`);
+      } else run.conversation.seedContinuation(system, replayed, user);
+    } else {
+      run.conversation.seed(system, firstUserMessage(dynamicContext(task, ctx.workspacePath, now()), instruction));
+    }
   }
 
   const visits = new Map<string, number>();
@@ -164,6 +180,22 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
         return assertNever(result, 'movement result');
     }
   }
+}
+
+/** What the previous job left, for a Continue with nothing to replay. */
+const handoffOf = (previous: JobRecord): string =>
+  `The previous job ended ${previous.status}${previous.result ? `: ${previous.result}` : previous.error ? `: ${previous.error}` : ''}.`;
+
+/** Joins user messages that would follow each other (replayed threads can end and begin with one) into one. */
+export function mergeAdjacentUserMessages(messages: ChatMessage[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (const m of messages) {
+    const last = out.at(-1);
+    if (m.role === 'user' && last?.role === 'user')
+      out[out.length - 1] = { role: 'user', content: `${last.content}\n\n${m.content}` };
+    else out.push(m);
+  }
+  return out;
 }
 
 const fatal = (message: string, movement: MovementDefinition): PieceRunResult => ({

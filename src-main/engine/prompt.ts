@@ -34,10 +34,11 @@ export function systemMessage(preamble: string, start: MovementDefinition): stri
   return `${preamble}\n\n${movementGuidance(start)}`;
 }
 
-export function dynamicContext(task: Task, workspacePath: string, now: Date): string {
+export function dynamicContext(task: Task, workspacePath: string, now: Date, handoff: string | null = null): string {
   const lines = [`# Context`, `Current time: ${now.toISOString()}`, `Task: ${task.title}`];
   const files = topLevelFiles(workspacePath);
   if (files) lines.push(`Workspace files (top level): ${files}`);
+  if (handoff) lines.push(`Handoff: ${handoff}`);
   return lines.join('\n');
 }
 

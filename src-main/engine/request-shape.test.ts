@@ -19,10 +19,10 @@ describe('request shape: the prompt layout is a contract with the cache', () => 
     expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
     const reqs = h.server.requests;
     expect(reqs).toHaveLength(5);
-    const toolNames = (reqs[0]?.body?.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    const toolNames = ((reqs[0]?.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
     expect(toolNames).toEqual(['transition', 'complete']);
     const transitionTool = (
-      reqs[0]?.body?.tools as { function: { parameters: { properties: { next: { enum: string[] } } } } }[]
+      (reqs[0]?.body?.tools ?? []) as { function: { parameters: { properties: { next: { enum: string[] } } } } }[]
     )[0];
     expect(transitionTool?.function.parameters.properties.next.enum).toEqual(['implement', 'review']);
     for (let i = 1; i < reqs.length; i++) {
@@ -50,7 +50,9 @@ describe('request shape: the prompt layout is a contract with the cache', () => 
     expect(first[0]?.content).not.toMatch(/Current time|Tidy the README/);
     expect(first[1]?.content).toMatch(/^# Context\nCurrent time: /);
     expect(first[1]?.content).toContain('# Task\nTidy the README');
-    const names = (h.server.requests[0]?.body?.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    const names = ((h.server.requests[0]?.body?.tools ?? []) as { function: { name: string } }[]).map(
+      (t) => t.function.name,
+    );
     expect(names).toEqual(['complete']);
   });
 

@@ -76,16 +76,16 @@ describe('reads and unknown ids', () => {
     expect(m.invoke('listPackageRequests', { taskId: two.task.id }).requests).toEqual([]);
   });
 
-  it('getTranscript: no file → no entries; a torn last line is skipped, never fatal', () => {
+  it('P6.29 getTranscript: no file → no entries; entries = the replayable conversation; a torn line is skipped', () => {
     const { m, create } = setup();
     const { task } = create();
     expect(m.invoke('getTranscript', { taskId: task.id })).toEqual({ entries: [] });
     const file = path.join(m.ctx.dataDir, 'runs', task.id, 'transcript.jsonl');
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, '{"type":"system","text":"start"}\n\n{"type":"user","text":"hi"}\n{"type":"assis');
-    expect(m.invoke('getTranscript', { taskId: task.id }).entries).toEqual([
-      { type: 'system', text: 'start' },
-      { type: 'user', text: 'hi' },
-    ]);
+    fs.writeFileSync(
+      file,
+      '{"ts":"t","jobId":"j","message":{"role":"system","content":"S"}}\n{"ts":"t","jobId":"j","message":{"role":"user","content":"hi"}}\n{"ts":"t","jobId":"j","message":{"role":"assis',
+    );
+    expect(m.invoke('getTranscript', { taskId: task.id }).entries).toEqual([{ role: 'user', content: 'hi' }]);
   });
 });

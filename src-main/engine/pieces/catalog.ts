@@ -26,7 +26,7 @@ export function loadPieceFile(file: string, source: PieceDefinition['source']): 
     return fail(`line ${e.linePos?.[0]?.line ?? '?'}: ${e.message.split('\n')[0]}`);
   }
   const raw: unknown = doc.toJS();
-  const describe = (issue: z.core.$ZodIssue, rawPath = issue.path) => {
+  const explain = (issue: z.core.$ZodIssue, rawPath = issue.path) => {
     const field = issue.path.join('.');
     const node = rawPath.length > 0 ? doc.getIn(rawPath as (string | number)[], true) : undefined;
     const line =
@@ -38,20 +38,20 @@ export function loadPieceFile(file: string, source: PieceDefinition['source']): 
 
   if (looksLikeTakt(raw)) {
     const takt = TaktPieceFile.safeParse(raw);
-    if (!takt.success) return fail(`TAKT piece: ${describe(takt.error.issues[0] as z.core.$ZodIssue)}`);
+    if (!takt.success) return fail(`TAKT piece: ${explain(takt.error.issues[0] as z.core.$ZodIssue)}`);
     const converted = PieceFile.safeParse(convertTakt(takt.data, file));
     if (!converted.success) {
       // Field paths of the converted piece map back to the TAKT file's steps/movements.
       const issue = converted.error.issues[0] as z.core.$ZodIssue;
       const list = takt.data.steps ? 'steps' : 'movements';
       const rawPath = issue.path.map((p) => (p === 'movements' ? list : p));
-      return fail(`TAKT piece (converted): ${describe({ ...issue, path: rawPath }, [])}`);
+      return fail(`TAKT piece (converted): ${explain({ ...issue, path: rawPath }, [])}`);
     }
     return { ok: true, piece: { ...fromPieceFile(converted.data, file, source), format: 'takt' } };
   }
 
   const parsed = PieceFile.safeParse(raw);
-  if (!parsed.success) return fail(describe(parsed.error.issues[0] as z.core.$ZodIssue));
+  if (!parsed.success) return fail(explain(parsed.error.issues[0] as z.core.$ZodIssue));
   return { ok: true, piece: fromPieceFile(parsed.data, file, source) };
 }
 

@@ -57,6 +57,7 @@ describe('the job stream fold', () => {
     const after = fold([delta('The whole answer.')], retried);
     expect(after.turns[0]?.text).toBe('The whole answer.');
     expect(after.llm).toBe('streaming');
+    expect(fold([callEnd('terminal_error', 2)], after).llm).toBe('idle');
   });
 
   it('follows tool calls from their streamed arguments to their result', () => {

@@ -101,7 +101,9 @@ export function foldStreamEvent(current: JobStream | undefined, event: StreamEve
         })),
       };
     case 'LlmCallEnd': {
-      if (event.outcome !== 'ok') return { ...stream, llm: 'retrying' };
+      // A retryable failure is followed by the next attempt's LlmCallStart; any other failure ends the generation.
+      if (event.outcome === 'retryable_error') return { ...stream, llm: 'retrying' };
+      if (event.outcome !== 'ok') return { ...stream, llm: 'idle' };
       const calls = lastTurn(stream.turns)?.toolCalls ?? [];
       return {
         ...stream,
