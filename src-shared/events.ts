@@ -51,7 +51,14 @@ export const MaestroEvent = z.discriminatedUnion('type', [
     type: z.literal('stream.delta'),
     text: z.string(),
     reasoning: z.string(),
-    toolCalls: z.array(z.object({ index: z.number().int(), name: z.string().optional(), arguments: z.string() })),
+    toolCalls: z.array(
+      z.object({
+        index: z.number().int(),
+        id: z.string().optional(),
+        name: z.string().optional(),
+        arguments: z.string(),
+      }),
+    ),
   }),
 ]);
 export type MaestroEvent = z.infer<typeof MaestroEvent>;
@@ -61,5 +68,14 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /** An event before the event log has given it a seq and a timestamp. */
 export type NewEvent = DistributiveOmit<MaestroEvent, 'seq' | 'ts'>;
 
-/** Events that are pushed live but not stored (seq 0): streaming text and tool-call progress. */
-export const TRANSIENT_EVENT_TYPES: readonly MaestroEventType[] = ['stream.delta'];
+/**
+ * Events that are pushed live but not stored (seq 0): streaming text and the LLM's progress. What they report is
+ * stored elsewhere: usage and Turn/LlmCall boundaries in the conversation log (GET /tasks/:id/usage).
+ */
+export const TRANSIENT_EVENT_TYPES: readonly MaestroEventType[] = [
+  'stream.delta',
+  'TurnStart',
+  'TurnEnd',
+  'LlmCallStart',
+  'LlmCallEnd',
+];

@@ -2,8 +2,8 @@
 // project's scripted OpenAI-compatible server, and `llmHost` a fresh host whose default LLM profile points at it.
 // Each is stopped and its temp dirs removed afterwards.
 import { test as base, type TestInfo } from '@playwright/test';
+import { type ScriptedLlmServer as ScriptedLlm, startScriptedLlmServer } from '../../test-support/scripted-llm-server';
 import { type HeadlessHost, startHeadlessHost } from './headless-host';
-import { type ScriptedLlm, startScriptedLlm } from './scripted-llm';
 
 export const LLM_API_KEY = 'sk-e2e-scripted';
 export const LLM_MODEL = 'scripted-e2e';
@@ -28,7 +28,7 @@ export const test = base.extend<{ host: HeadlessHost; llm: ScriptedLlm; llmHost:
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixture's dependencies from this pattern.
   llm: async ({}, use) => {
     // Empty at first: a test pushes its script before it starts the job.
-    const server = await startScriptedLlm({ apiKey: LLM_API_KEY });
+    const server = await startScriptedLlmServer({ apiKey: LLM_API_KEY });
     try {
       await use(server);
     } finally {

@@ -6,7 +6,7 @@ import { runLlmIteration } from './llm-iteration';
 import type { MovementResult } from './movement-result';
 import type { MovementDefinition } from './pieces/schema';
 import { COMPLETE, CompleteArgs, TRANSITION } from './terminal-tools';
-import { dispatchRegularToolCalls, parseArguments, type ToolCall } from './tool-dispatch';
+import { type DispatchedCall, dispatchRegularToolCalls, parseArguments, type ToolCall } from './tool-dispatch';
 
 const TEXT_ONLY_WARNING =
   'You replied without calling a tool. Continue the task by calling tools; when it is done, call `complete`.';
@@ -97,20 +97,33 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
     }
 
     const dispatched = await dispatchRegularToolCalls(regular, run.tools, movement, run.toolContext(movement));
-    let progressed = false;
-    const waits: { call: ToolCall; outcome: Extract<(typeof dispatched)[number]['outcome'], { kind: 'wait' }> }[] = [];
-    for (const d of dispatched) {
-      if (d.outcome.kind === 'wait') waits.push({ call: d.call, outcome: d.outcome });
-      else {
-        run.answer(d.call, d.outcome.content);
-        if (d.ok && (run.callCounts.get(callKey(d.call)) ?? 0) === 1) progressed = true;
-      }
-    }
-    sinceProgress = progressed ? 0 : sinceProgress + 1;
+    const settled = settle(run, movement, dispatched, terminal);
+    sinceProgress = settled.progressed ? 0 : sinceProgress + 1;
+    if (settled.result) return settled.result;
+  }
+}
 
-    if (waits.length > 0) {
-      for (const c of terminal) run.answer(c, `Error: not processed — the job waits for a person's decision first`);
-      return {
+/** Records the results of one reply and decides what it means: wait, end the movement, or go on (null). */
+function settle(
+  run: JobRun,
+  movement: MovementDefinition,
+  dispatched: DispatchedCall[],
+  terminal: ToolCall[],
+): { result: MovementResult | null; progressed: boolean } {
+  let progressed = false;
+  const waits: { call: ToolCall; outcome: Extract<DispatchedCall['outcome'], { kind: 'wait' }> }[] = [];
+  for (const d of dispatched) {
+    if (d.outcome.kind === 'wait') waits.push({ call: d.call, outcome: d.outcome });
+    else {
+      run.answer(d.call, d.outcome.content);
+      if (d.ok && (run.callCounts.get(callKey(d.call)) ?? 0) === 1) progressed = true;
+    }
+  }
+  if (waits.length > 0) {
+    for (const c of terminal) run.answer(c, `Error: not processed — the job waits for a person's decision first`);
+    return {
+      progressed,
+      result: {
         kind: 'wait_approval',
         toolRequests: waits.flatMap((w) =>
           w.outcome.toolRequest ? [{ ...w.outcome.toolRequest, callId: w.call.id }] : [],
@@ -118,13 +131,10 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
         packageRequests: waits.flatMap((w) =>
           w.outcome.packageRequest ? [{ ...w.outcome.packageRequest, callId: w.call.id }] : [],
         ),
-      };
-    }
-    if (terminal.length === 0) continue;
-
-    const decided = decideTerminal(run, movement, terminal);
-    if (decided) return decided;
+      },
+    };
   }
+  return { progressed, result: terminal.length === 0 ? null : decideTerminal(run, movement, terminal) };
 }
 
 /** The first valid complete/transition in call order wins; every other terminal call gets an Error result. */

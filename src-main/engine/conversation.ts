@@ -44,6 +44,7 @@ export class Conversation {
   private current: ChatMessage[] = [];
   /** The file's bytes before this job's thread: earlier jobs' threads, kept by rewrite(). */
   private prior: string;
+  private fd: number | null = null;
 
   private constructor(
     readonly file: string,
@@ -105,12 +106,22 @@ export class Conversation {
 
   append(message: ChatMessage): void {
     this.current.push(message);
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    fs.appendFileSync(this.file, this.line(message));
+    if (this.fd === null) {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      this.fd = fs.openSync(this.file, 'a');
+    }
+    fs.writeSync(this.fd, this.line(message));
+  }
+
+  /** Closes the transcript file; a later append opens it again. */
+  close(): void {
+    if (this.fd !== null) fs.closeSync(this.fd);
+    this.fd = null;
   }
 
   /** Replaces this job's thread and rebuilds the file atomically (temp + rename): a crash leaves old or new. */
   rewrite(messages: ChatMessage[]): void {
+    this.close(); // the rename replaces the file: later appends go to the new one
     this.current = [...messages];
     writeFileAtomic(this.file, this.prior + this.current.map((m) => this.line(m)).join(''));
   }

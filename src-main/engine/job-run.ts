@@ -50,6 +50,8 @@ export interface JobRunInit {
   options: EngineOptions;
 }
 
+const INTERJECTION_POLL_MS = 1000;
+
 export class JobRun {
   readonly store: Store;
   readonly job: JobRecord;
@@ -67,6 +69,10 @@ export class JobRun {
   readonly callCounts = new Map<string, number>();
   private readonly workspacePath: string;
   private notes: string[] = [];
+  /** Set when an interjection for this job is posted in this process; the DB is also polled now and then. */
+  private interjectionDue = true;
+  private lastInterjectionPoll = 0;
+  private readonly unsubscribe: () => void;
 
   constructor(init: JobRunInit) {
     this.store = init.store;
@@ -83,6 +89,16 @@ export class JobRun {
     this.options = init.options;
     this.workspacePath = init.workspacePath;
     this.deadline = init.options.deadlineMs === null ? null : Date.now() + init.options.deadlineMs;
+    this.unsubscribe = this.store.subscribe((e) => {
+      if (e.type === 'comment.created' && e.jobId === this.job.id && e.comment.kind === 'interjection') {
+        this.interjectionDue = true;
+      }
+    });
+  }
+
+  /** Ends the run's subscriptions. */
+  dispose(): void {
+    this.unsubscribe();
   }
 
   get askCount(): number {
@@ -103,11 +119,20 @@ export class JobRun {
     };
   }
 
+  /** Interjections not yet delivered: read when one was posted here, and at least every second (other writers). */
+  private pendingInterjections() {
+    const now = Date.now();
+    if (!this.interjectionDue && now - this.lastInterjectionPoll < INTERJECTION_POLL_MS) return [];
+    this.interjectionDue = false;
+    this.lastInterjectionPoll = now;
+    return this.store.comments.undeliveredInterjections(this.job.id);
+  }
+
   /** Answers a tool call: conversation + transcript, ToolTurn, event. */
   answer(call: ToolCall, content: string): void {
     this.conversation.append({ role: 'tool', tool_call_id: call.id, content });
     this.log.toolTurn(call.id, call.name, content);
-    this.store.publish({
+    this.log.event({
       type: 'tool.finished',
       taskId: this.job.taskId,
       jobId: this.job.id,
@@ -134,7 +159,7 @@ export class JobRun {
       this.log.systemTurn(note);
     }
     this.notes = [];
-    for (const c of this.store.comments.undeliveredInterjections(this.job.id)) {
+    for (const c of this.pendingInterjections()) {
       if (!this.store.comments.markDelivered(c.id)) continue;
       parts.push(`Message from the user: ${c.body}`);
       this.log.userTurn(c.body);

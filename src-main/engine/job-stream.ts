@@ -6,7 +6,7 @@ import type { LlmDelta } from '../llm/types';
 export class JobStream {
   private text = '';
   private reasoning = '';
-  private toolCalls = new Map<number, { name?: string; arguments: string }>();
+  private toolCalls = new Map<number, { id?: string; name?: string; arguments: string }>();
   private timer: NodeJS.Timeout | undefined;
   /** Events sent and deltas received, for tests and metrics. */
   sent = 0;
@@ -25,6 +25,7 @@ export class JobStream {
     else if (delta.type === 'reasoning') this.reasoning += delta.text;
     else {
       const call = this.toolCalls.get(delta.index) ?? { arguments: '' };
+      if (delta.id) call.id = delta.id;
       if (delta.name) call.name = delta.name;
       call.arguments += delta.argumentsDelta;
       this.toolCalls.set(delta.index, call);

@@ -102,83 +102,92 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
     stream: new JobStream(store, task.id, job.id, deps.options.streamIntervalMs),
     options: deps.options,
   });
-  for (const w of warnings) run.queueNote(`Note: ${w}.`);
+  try {
+    for (const w of warnings) run.queueNote(`Note: ${w}.`);
 
-  const instruction = jobInstruction(store, task, job);
-  if (job.pendingInvoke) {
-    log.invoke(job.pendingInvoke, instruction);
-    store.jobs.clearPendingInvoke(job.id);
-  }
-
-  // The same job coming back (retry, approval) continues its own thread; a Continue replays the earlier threads;
-  // any other job starts a new thread.
-  const resumed = run.conversation.resumeOwnThread(dropUnanswered);
-  if (resumed) run.queueNote(`(Resumed in movement ${movement.name}.)`);
-  else {
-    const system = systemMessage(staticPreamble(piece, regular, ctx.workspacePath), movement);
-    const previous = job.continuedFromJobId ? store.jobs.get(job.continuedFromJobId) : undefined;
-    if (previous) {
-      const replayed = mergeAdjacentUserMessages(
-        allReplayableThreads(run.conversation.priorLines(), {
-          keepTransitions: isSamePieceContinuation(previous.pieceId, job.pieceId),
-        }),
-      );
-      // The handoff goes into the dynamic context only when no turn could be replayed (spec 3.1).
-      const handoff = replayed.length === 0 ? handoffOf(previous) : null;
-      const user = firstUserMessage(dynamicContext(task, ctx.workspacePath, now(), handoff), instruction);
-      if (replayed.at(-1)?.role === 'user') {
-        const last = replayed.pop() as { content: string };
-        run.conversation.seedContinuation(system, replayed, `${last.content}\n\n${user}`);
-      } else run.conversation.seedContinuation(system, replayed, user);
-    } else {
-      run.conversation.seed(system, firstUserMessage(dynamicContext(task, ctx.workspacePath, now()), instruction));
+    const instruction = jobInstruction(store, task, job);
+    if (job.pendingInvoke) {
+      log.invoke(job.pendingInvoke, instruction);
+      store.jobs.clearPendingInvoke(job.id);
     }
-  }
 
-  const visits = new Map<string, number>();
-  let entered = 0;
-  for (;;) {
-    if (ctx.signal.aborted) return { kind: 'cancelled', reason: abortReason(ctx.signal) };
-    entered++;
-    const seen = (visits.get(movement.name) ?? 0) + 1;
-    visits.set(movement.name, seen);
-    if (entered > piece.maxMovements) {
-      return fatal(`movement loop: ${entered - 1} movements entered, the piece allows ${piece.maxMovements}`, movement);
-    }
-    if (seen - 1 > piece.revisitLimit) {
-      return fatal(`movement loop: ${movement.name} was revisited more than ${piece.revisitLimit} times`, movement);
-    }
-    store.jobs.setResumeMovement(job.id, movement.name);
-    store.publish({ type: 'movement.entered', taskId: task.id, jobId: job.id, movement: movement.name });
-
-    const result = await executeMovement(run, movement);
-    switch (result.kind) {
-      case 'next': {
-        const next = movementOf(piece, result.movement) as MovementDefinition;
-        run.queueNote(movementGuidance(next));
-        movement = next;
-        continue;
+    // The same job coming back (retry, approval) continues its own thread; a Continue replays the earlier threads;
+    // any other job starts a new thread.
+    const resumed = run.conversation.resumeOwnThread(dropUnanswered);
+    if (resumed) run.queueNote(`(Resumed in movement ${movement.name}.)`);
+    else {
+      const system = systemMessage(staticPreamble(piece, regular, ctx.workspacePath), movement);
+      const previous = job.continuedFromJobId ? store.jobs.get(job.continuedFromJobId) : undefined;
+      if (previous) {
+        const replayed = mergeAdjacentUserMessages(
+          allReplayableThreads(run.conversation.priorLines(), {
+            keepTransitions: isSamePieceContinuation(previous.pieceId, job.pieceId),
+          }),
+        );
+        // The handoff goes into the dynamic context only when no turn could be replayed (spec 3.1).
+        const handoff = replayed.length === 0 ? handoffOf(previous) : null;
+        const user = firstUserMessage(dynamicContext(task, ctx.workspacePath, now(), handoff), instruction);
+        if (replayed.at(-1)?.role === 'user') {
+          const last = replayed.pop() as { content: string };
+          run.conversation.seedContinuation(system, replayed, `${last.content}\n\n${user}`);
+        } else run.conversation.seedContinuation(system, replayed, user);
+      } else {
+        run.conversation.seed(system, firstUserMessage(dynamicContext(task, ctx.workspacePath, now()), instruction));
       }
-      case 'complete':
-        return { kind: 'completed', result: result.message };
-      case 'ask':
-        return { kind: 'ask', movement: movement.name, question: result.question };
-      case 'wait_approval':
-        return {
-          kind: 'waiting_approval',
-          movement: movement.name,
-          toolRequests: result.toolRequests,
-          packageRequests: result.packageRequests,
-        };
-      case 'wait_subtasks':
-        return { kind: 'waiting_subtasks', movement: movement.name };
-      case 'cancelled':
-        return { kind: 'cancelled', reason: result.reason };
-      case 'error':
-        return { kind: 'error', message: result.message, retryable: result.retryable, movement: movement.name };
-      default:
-        return assertNever(result, 'movement result');
     }
+
+    const visits = new Map<string, number>();
+    let entered = 0;
+    for (;;) {
+      if (ctx.signal.aborted) return { kind: 'cancelled', reason: abortReason(ctx.signal) };
+      entered++;
+      const seen = (visits.get(movement.name) ?? 0) + 1;
+      visits.set(movement.name, seen);
+      if (entered > piece.maxMovements) {
+        return fatal(
+          `movement loop: ${entered - 1} movements entered, the piece allows ${piece.maxMovements}`,
+          movement,
+        );
+      }
+      if (seen - 1 > piece.revisitLimit) {
+        return fatal(`movement loop: ${movement.name} was revisited more than ${piece.revisitLimit} times`, movement);
+      }
+      store.jobs.setResumeMovement(job.id, movement.name);
+      store.publish({ type: 'movement.entered', taskId: task.id, jobId: job.id, movement: movement.name });
+
+      const result = await executeMovement(run, movement);
+      switch (result.kind) {
+        case 'next': {
+          const next = movementOf(piece, result.movement) as MovementDefinition;
+          run.queueNote(movementGuidance(next));
+          movement = next;
+          continue;
+        }
+        case 'complete':
+          return { kind: 'completed', result: result.message };
+        case 'ask':
+          return { kind: 'ask', movement: movement.name, question: result.question };
+        case 'wait_approval':
+          return {
+            kind: 'waiting_approval',
+            movement: movement.name,
+            toolRequests: result.toolRequests,
+            packageRequests: result.packageRequests,
+          };
+        case 'wait_subtasks':
+          return { kind: 'waiting_subtasks', movement: movement.name };
+        case 'cancelled':
+          return { kind: 'cancelled', reason: result.reason };
+        case 'error':
+          return { kind: 'error', message: result.message, retryable: result.retryable, movement: movement.name };
+        default:
+          return assertNever(result, 'movement result');
+      }
+    }
+  } finally {
+    run.dispose();
+    run.conversation.close();
+    log.flush();
   }
 }
 

@@ -1,7 +1,11 @@
 // The Invoke/Turn/LlmCall log of a job: entries in one flat sequence (log_entries) and the matching events.
 // An AgentTurn holds the LlmCalls made with identical input (retries); a new input opens a new AgentTurn.
-import type { InvokeKind } from '../../src-shared/events';
-import type { UsageSums } from '../db/repos/log-entries';
+//
+// Entries are written behind: gathered and committed together every `flushMs` (and always before the run ends), so
+// a fast loop does not pay a commit per iteration. The transcript is the durable record of the conversation; a crash
+// can lose at most the last `flushMs` of log entries. LLM progress events are transient (pushed live, not stored).
+import type { InvokeKind, NewEvent } from '../../src-shared/events';
+import type { LogKind, UsageSums } from '../db/repos/log-entries';
 import type { Store } from '../db/store';
 import type { LlmCallRecord } from '../llm/types';
 
@@ -9,6 +13,8 @@ export class RunLog {
   private invokeSeq: number | null;
   private agentTurnSeq: number | null = null;
   private turnUsage: UsageSums = zero();
+  private pending: (() => void)[] = [];
+  private timer: NodeJS.Timeout | undefined;
   /** AgentTurns of this run (the spec's turn_count) and LlmCalls (llm_call_count). */
   turnCount = 0;
   llmCallCount = 0;
@@ -17,40 +23,51 @@ export class RunLog {
     private readonly store: Store,
     private readonly taskId: string,
     private readonly jobId: string,
+    private readonly flushMs = 25,
   ) {
     // A resumed job (approval, retry) continues the Invoke range it belongs to.
     this.invokeSeq = store.logEntries.lastInvokeSeq(taskId);
   }
 
-  /** An idle → active start: the Invoke marker first, then the Turn carrying its content. */
+  /** An idle → active start: the Invoke marker first, then the Turn carrying its content; written at once. */
   invoke(kind: InvokeKind, content: string): void {
-    this.invokeSeq = this.append('Invoke', undefined, kind);
-    this.store.publish({ type: 'InvokeStart', taskId: this.taskId, jobId: this.jobId, kind });
-    this.append(kind === 'UserSend' ? 'UserTurn' : 'SystemTurn', { text: content });
+    this.defer(() => {
+      this.invokeSeq = this.append('Invoke', undefined, kind);
+      this.append(kind === 'UserSend' ? 'UserTurn' : 'SystemTurn', { text: content });
+    });
+    this.defer(() => this.store.publish({ type: 'InvokeStart', taskId: this.taskId, jobId: this.jobId, kind }));
+    this.flush();
   }
 
   userTurn(text: string): void {
-    this.append('UserTurn', { text });
+    this.defer(() => this.append('UserTurn', { text }));
   }
 
   systemTurn(text: string): void {
-    this.append('SystemTurn', { text });
+    this.defer(() => this.append('SystemTurn', { text }));
   }
 
   toolTurn(toolCallId: string, name: string, result: string): void {
-    this.append('ToolTurn', { tool_call_id: toolCallId, name, result });
+    this.defer(() => this.append('ToolTurn', { tool_call_id: toolCallId, name, result }));
+  }
+
+  /** A persisted event that belongs with the entries around it (e.g. tool.finished), committed with them. */
+  event(event: NewEvent): void {
+    this.defer(() => this.store.publish(event));
   }
 
   startAgentTurn(): void {
     this.turnCount++;
     this.turnUsage = zero();
-    this.agentTurnSeq = this.append('AgentTurn', undefined);
-    this.store.publish({ type: 'TurnStart', taskId: this.taskId, jobId: this.jobId, turnCount: this.turnCount });
+    this.defer(() => {
+      this.agentTurnSeq = this.append('AgentTurn', undefined);
+    });
+    this.store.emitTransient({ type: 'TurnStart', taskId: this.taskId, jobId: this.jobId, turnCount: this.turnCount });
   }
 
   llmCallStart(attempt: number): void {
     this.llmCallCount++;
-    this.store.publish({
+    this.store.emitTransient({
       type: 'LlmCallStart',
       taskId: this.taskId,
       jobId: this.jobId,
@@ -59,40 +76,39 @@ export class RunLog {
     });
   }
 
-  llmCallEnd(end: LlmCallRecord, content?: unknown): void {
+  llmCallEnd(end: LlmCallRecord): void {
     const usage: UsageSums = {
       llmCalls: 1,
       promptTokens: end.usage?.promptTokens ?? 0,
       completionTokens: end.usage?.completionTokens ?? 0,
       cachedPromptTokens: end.usage?.cachedPromptTokens ?? 0,
     };
-    this.store.logEntries.append({
-      taskId: this.taskId,
-      jobId: this.jobId,
-      kind: 'LlmCall',
-      invokeSeq: this.invokeSeq,
-      agentTurnSeq: this.agentTurnSeq,
-      body: {
-        llmCallCount: this.llmCallCount,
-        ...(end.error ? { error: end.error } : {}),
-        ...(content ? { content } : {}),
-      },
-      llmCall: {
-        attempt: end.attempt,
-        outcome: end.outcome,
-        latencyMs: end.latencyMs,
-        ttftMs: end.ttftMs,
-        promptTokens: usage.promptTokens,
-        completionTokens: usage.completionTokens,
-        cachedPromptTokens: usage.cachedPromptTokens,
-      },
-    });
     for (const k of Object.keys(usage) as (keyof UsageSums)[]) this.turnUsage[k] += usage[k];
-    this.store.publish({
+    const llmCallCount = this.llmCallCount;
+    this.defer(() =>
+      this.store.logEntries.append({
+        taskId: this.taskId,
+        jobId: this.jobId,
+        kind: 'LlmCall',
+        invokeSeq: this.invokeSeq,
+        agentTurnSeq: this.agentTurnSeq,
+        body: { llmCallCount, ...(end.error ? { error: end.error } : {}) },
+        llmCall: {
+          attempt: end.attempt,
+          outcome: end.outcome,
+          latencyMs: end.latencyMs,
+          ttftMs: end.ttftMs,
+          promptTokens: usage.promptTokens,
+          completionTokens: usage.completionTokens,
+          cachedPromptTokens: usage.cachedPromptTokens,
+        },
+      }),
+    );
+    this.store.emitTransient({
       type: 'LlmCallEnd',
       taskId: this.taskId,
       jobId: this.jobId,
-      llmCallCount: this.llmCallCount,
+      llmCallCount,
       attempt: end.attempt,
       outcome: end.outcome,
       latencyMs: end.latencyMs,
@@ -103,7 +119,7 @@ export class RunLog {
   }
 
   endAgentTurn(): void {
-    this.store.publish({
+    this.store.emitTransient({
       type: 'TurnEnd',
       taskId: this.taskId,
       jobId: this.jobId,
@@ -112,7 +128,24 @@ export class RunLog {
     });
   }
 
-  private append(kind: Parameters<Store['logEntries']['append']>[0]['kind'], body: unknown, invokeKind?: InvokeKind) {
+  /** Commits every gathered entry and event in order, in one transaction. */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return;
+    const pending = this.pending;
+    this.pending = [];
+    this.store.transact(() => {
+      for (const write of pending) write();
+    });
+  }
+
+  private defer(write: () => void): void {
+    this.pending.push(write);
+    this.timer ??= setTimeout(() => this.flush(), this.flushMs);
+  }
+
+  private append(kind: LogKind, body: unknown, invokeKind?: InvokeKind): number {
     return this.store.logEntries.append({
       taskId: this.taskId,
       jobId: this.jobId,

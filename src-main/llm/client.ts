@@ -119,16 +119,17 @@ export class LlmClient {
     const tools = request.tools ?? [];
     const temperature = request.temperature ?? profile.temperature;
     const parallel = request.parallelToolCalls ?? profile.parallelToolCalls;
-    // A deep copy: a caller editing its messages while we retry must not change what is retried.
-    return structuredClone({
+    // A copy of the list: messages are appended, never edited, so a caller appending while we retry cannot change
+    // what is retried (the Conversation only ever appends or replaces its whole list).
+    return {
       model: profile.model,
-      messages: request.messages as ChatCompletionCreateParamsStreaming['messages'],
+      messages: [...request.messages] as ChatCompletionCreateParamsStreaming['messages'],
       ...(tools.length > 0 ? { tools: tools as ChatCompletionCreateParamsStreaming['tools'] } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
       ...(tools.length > 0 && parallel !== undefined ? { parallel_tool_calls: parallel } : {}),
       stream: true as const,
       stream_options: { include_usage: true },
-    });
+    };
   }
 
   private end(record: LlmCallRecord, calls: LlmCallRecord[], hooks: LlmHooks): void {

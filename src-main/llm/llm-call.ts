@@ -44,12 +44,15 @@ export async function runLlmCall(ctx: LlmCallContext): Promise<LlmCallResult> {
   ctx.signal?.addEventListener('abort', onAbort, { once: true });
   let idle: NodeJS.Timeout | undefined;
   const armIdle = () => {
-    clearTimeout(idle);
-    idle = setTimeout(() => {
-      state.stalled = true;
-      controller.abort();
-    }, ctx.idleTimeoutMs);
+    if (idle) idle.refresh();
+    else {
+      idle = setTimeout(() => {
+        state.stalled = true;
+        controller.abort();
+      }, ctx.idleTimeoutMs);
+    }
   };
+  let finished = false;
   const acc = new ChunkAccumulator(ctx.callNumber);
   let requestId: string | undefined;
   const data = (): LlmCallOutcomeData => ({
@@ -79,7 +82,10 @@ export async function runLlmCall(ctx: LlmCallContext): Promise<LlmCallResult> {
       }
       // The SDK ends the iteration quietly when its request is aborted.
       if (state.aborted || state.stalled) return { ok: false, failure: classifyFailure(null, state), ...data() };
-      if (next.done) break;
+      if (next.done) {
+        finished = true;
+        break;
+      }
       armIdle();
       acc.add(next.value, ctx.onDelta);
     }
@@ -95,7 +101,7 @@ export async function runLlmCall(ctx: LlmCallContext): Promise<LlmCallResult> {
   } finally {
     clearTimeout(idle);
     ctx.signal?.removeEventListener('abort', onAbort);
-    controller.abort(); // closes the connection if we leave early (a hook threw)
+    if (!finished) controller.abort(); // closes the connection if we leave early (a hook threw)
   }
 }
 

@@ -67,7 +67,24 @@ export const summarize = (piece: PieceDefinition): PieceSummary => ({
 });
 
 export class PieceCatalog {
+  /** Parsed files by path, reused while the file's mtime and size are unchanged. */
+  private readonly cache = new Map<string, { mtimeMs: number; size: number; loaded: PieceLoad }>();
+
   constructor(private readonly builtinDir: string) {}
+
+  private loadCached(file: string, source: PieceDefinition['source']): PieceLoad {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(file);
+    } catch {
+      return loadPieceFile(file, source);
+    }
+    const hit = this.cache.get(file);
+    if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) return hit.loaded;
+    const loaded = loadPieceFile(file, source);
+    this.cache.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, loaded });
+    return loaded;
+  }
 
   /** Built-in pieces, overridden by id by the workspace's own; broken files are reported, not skipped silently. */
   load(workspacePath?: string | null): { pieces: PieceDefinition[]; errors: PieceLoadError[] } {
@@ -77,7 +94,7 @@ export class PieceCatalog {
     if (workspacePath) dirs.push([path.join(workspacePath, '.maestro', 'pieces'), 'workspace']);
     for (const [dir, source] of dirs) {
       for (const file of yamlFiles(dir)) {
-        const loaded = loadPieceFile(file, source);
+        const loaded = this.loadCached(file, source);
         if (loaded.ok) byId.set(loaded.piece.id, loaded.piece);
         else errors.push(loaded.error);
       }
