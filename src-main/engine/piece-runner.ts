@@ -7,6 +7,7 @@ import type { Store } from '../db/store';
 import type { AnyToolDef } from '../tools/types';
 import { abortReason, executeMovement } from './agent-loop';
 import { type ChatMessage, Conversation } from './conversation';
+import { answerDecidedCalls, decidedCalls, type PackageInstaller } from './decisions';
 import { type EngineOptions, JobRun } from './job-run';
 import { JobStream } from './job-stream';
 import type { LlmPort } from './llm-port';
@@ -31,6 +32,8 @@ export interface PieceRunnerDeps {
   /** The regular tools the Workspace Tool Policy allows for this job. */
   toolsFor(ctx: PieceRunContext): readonly AnyToolDef[];
   options: EngineOptions;
+  /** Installs an approved package for the task (into its runtime dir); its text is the call's result. */
+  installPackage?: PackageInstaller;
   now?: () => Date;
 }
 
@@ -53,9 +56,13 @@ export function chooseStartMovement(
   return movementOf(piece, piece.startMovement) as MovementDefinition;
 }
 
-/** Drops calls without results, results without calls, and assistant messages left empty. */
-export function dropUnanswered(messages: ChatMessage[]): ChatMessage[] {
+/**
+ * Drops calls without results, results without calls, and assistant messages left empty. Calls in `waiting` (a
+ * person decided them; they are answered next) are kept.
+ */
+export function dropUnanswered(messages: ChatMessage[], waiting: ReadonlySet<string> = new Set()): ChatMessage[] {
   const answered = new Set(messages.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : [])));
+  for (const id of waiting) answered.add(id);
   const called = new Set<string>();
   const out: ChatMessage[] = [];
   for (const m of messages) {
@@ -113,9 +120,13 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
 
     // The same job coming back (retry, approval) continues its own thread; a Continue replays the earlier threads;
     // any other job starts a new thread.
-    const resumed = run.conversation.resumeOwnThread(dropUnanswered);
-    if (resumed) run.queueNote(`(Resumed in movement ${movement.name}.)`);
-    else {
+    const decided = decidedCalls(store, job.id);
+    const resumed = run.conversation.resumeOwnThread((m) => dropUnanswered(m, new Set(decided.keys())));
+    if (resumed) {
+      // After decisions the answers continue the conversation; after a retry or a crash a note says what happened.
+      const answered = await answerDecidedCalls(run, run.toolContext(movement), decided, deps.installPackage);
+      if (answered === 0) run.queueNote(`(Resumed in movement ${movement.name}.)`);
+    } else {
       const system = systemMessage(staticPreamble(piece, regular, ctx.workspacePath), movement);
       const previous = job.continuedFromJobId ? store.jobs.get(job.continuedFromJobId) : undefined;
       if (previous) {

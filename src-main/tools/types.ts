@@ -11,6 +11,8 @@ export interface ToolContext {
   /** Whether the current movement may change files. */
   canEdit: boolean;
   signal: AbortSignal;
+  /** The task's runtime dir (runs/{taskId}): run_command finds the task's approved packages below it (P2.19). */
+  runtimeDir?: string;
 }
 
 export type ToolOutcome =
@@ -25,6 +27,11 @@ export interface ToolDef<P = unknown> {
   /** Read-only tools of one reply run concurrently; others run one by one in call order. */
   readOnly: boolean;
   execute(args: P, ctx: ToolContext): Promise<ToolOutcome>;
+  /**
+   * For a tool whose execute may answer `wait` with a toolRequest: runs the call once a person approved that request
+   * (args = the request's stored args). The engine calls it when the parked job resumes.
+   */
+  runApproved?(args: P, ctx: ToolContext): Promise<ToolOutcome>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every parameter type.

@@ -1,0 +1,84 @@
+// Resuming a job that waited for people's decisions: each call that waited is answered now — an approved tool call
+// runs for real, an approved package is installed, a denial becomes an Error result — and the loop goes on.
+import type { PackageRequest } from '../../src-shared/entities';
+import type { ToolRequestRecord } from '../db/repos/tool-requests';
+import type { Store } from '../db/store';
+import type { ChatMessage } from '../llm/types';
+import type { AnyToolDef, ToolContext, ToolOutcome } from '../tools/types';
+import type { JobRun } from './job-run';
+import type { ToolCall } from './tool-dispatch';
+
+export type Decision = { kind: 'tool'; request: ToolRequestRecord } | { kind: 'package'; request: PackageRequest };
+
+/** A tool that can run a call a person approved (run_command). */
+type ApprovableTool = AnyToolDef & { runApproved?(args: unknown, ctx: ToolContext): Promise<ToolOutcome> };
+
+export type PackageInstaller = (request: PackageRequest, signal: AbortSignal) => Promise<string>;
+
+export const DENIED = 'Error: the user denied this call. Do not repeat it; find another way or ask the user.';
+
+/** The job's decided requests by call id (pending ones are not decisions yet). */
+export function decidedCalls(store: Store, jobId: string): Map<string, Decision> {
+  const decided = new Map<string, Decision>();
+  for (const request of store.toolRequests.listForJob(jobId)) {
+    if (request.status !== 'pending') decided.set(request.callId, { kind: 'tool', request });
+  }
+  for (const request of store.packageRequests.listForJob(jobId)) {
+    if (request.status !== 'pending') decided.set(request.callId, { kind: 'package', request });
+  }
+  return decided;
+}
+
+/** Calls of the conversation's assistant messages that have no result yet, in order. */
+export function unansweredCalls(messages: readonly ChatMessage[]): ToolCall[] {
+  const answered = new Set(messages.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : [])));
+  return messages.flatMap((m) =>
+    m.role === 'assistant' && m.tool_calls
+      ? m.tool_calls
+          .filter((c) => !answered.has(c.id))
+          .map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }))
+      : [],
+  );
+}
+
+export async function answerDecidedCalls(
+  run: JobRun,
+  ctx: ToolContext,
+  decided: ReadonlyMap<string, Decision>,
+  install: PackageInstaller | undefined,
+): Promise<number> {
+  let answered = 0;
+  for (const call of unansweredCalls(run.conversation.messages)) {
+    const decision = decided.get(call.id);
+    if (!decision) continue;
+    run.answer(call, await outcomeOf(run, call, decision, ctx, install));
+    answered++;
+  }
+  return answered;
+}
+
+async function outcomeOf(
+  run: JobRun,
+  call: ToolCall,
+  decision: Decision,
+  ctx: ToolContext,
+  install: PackageInstaller | undefined,
+): Promise<string> {
+  if (decision.request.status === 'denied') return DENIED;
+  if (decision.kind === 'package') {
+    if (!install) return 'Error: packages cannot be installed by this host';
+    try {
+      return await install(decision.request, ctx.signal);
+    } catch (error) {
+      return `Error: installing ${decision.request.name} failed: ${(error as Error).message}`;
+    }
+  }
+  const tool = run.tools.get(call.name) as ApprovableTool | undefined;
+  if (!tool?.runApproved) return `Error: ${call.name} cannot run an approved call here`;
+  try {
+    const outcome = await tool.runApproved(decision.request.args, ctx);
+    return outcome.kind === 'result' ? outcome.content : `Error: ${call.name} asked for approval again`;
+  } catch (error) {
+    return `Error: ${call.name} failed: ${(error as Error).message}`;
+  }
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { globToRegExp, literalBase, skippedFolders } from './glob-match';
+
+const m = (pattern: string, p: string) => globToRegExp(pattern).test(p);
+
+describe('globToRegExp', () => {
+  it('* and ? stay within one name', () => {
+    expect(m('*.ts', 'a.ts')).toBe(true);
+    expect(m('*.ts', 'src/a.ts')).toBe(false);
+    expect(m('a?.ts', 'ab.ts')).toBe(true);
+    expect(m('a?.ts', 'a/.ts')).toBe(false);
+    expect(m('*', '.env')).toBe(true);
+  });
+
+  it('** spans folders, including none', () => {
+    expect(m('**/*.ts', 'a.ts')).toBe(true);
+    expect(m('**/*.ts', 'src/deep/a.ts')).toBe(true);
+    expect(m('src/**/*.ts', 'src/a.ts')).toBe(true);
+    expect(m('src/**/*.ts', 'src/x/y/a.ts')).toBe(true);
+    expect(m('src/**/*.ts', 'lib/a.ts')).toBe(false);
+    expect(m('src/**', 'src/x/y')).toBe(true);
+    expect(m('**', 'anything/at/all')).toBe(true);
+  });
+
+  it('{a,b} alternatives (nested) and [classes]', () => {
+    expect(m('*.{ts,tsx}', 'a.tsx')).toBe(true);
+    expect(m('*.{ts,tsx}', 'a.js')).toBe(false);
+    expect(m('{src,lib/{x,y}}/*.js', 'lib/y/a.js')).toBe(true);
+    expect(m('[ab].txt', 'b.txt')).toBe(true);
+    expect(m('[!ab].txt', 'b.txt')).toBe(false);
+    expect(m('[!ab].txt', 'c.txt')).toBe(true);
+  });
+
+  it('regex characters are literal', () => {
+    expect(m('a+b(1).txt', 'a+b(1).txt')).toBe(true);
+    expect(m('a.txt', 'abtxt')).toBe(false);
+  });
+
+  it('literalBase and skipped folders', () => {
+    expect(literalBase('src/lib/**/*.ts')).toBe('src/lib');
+    expect(literalBase('*.ts')).toBe('.');
+    expect(literalBase('{a,b}/x')).toBe('.');
+    expect([...skippedFolders('**/*.ts')]).toEqual(['.git', 'node_modules']);
+    expect([...skippedFolders('node_modules/**/package.json')]).toEqual(['.git']);
+  });
+});

@@ -1,0 +1,101 @@
+// grep { pattern, path?, glob? }: lines of the workspace's text files that match a JavaScript regular expression,
+// as `file:line:text`.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { globToRegExp, skippedFolders } from './glob-match';
+import { normalizePattern } from './glob';
+import { fail, ok } from './outcome';
+import { resolveInWorkspace, toPosix } from './sandbox';
+import { capLine, looksBinary, splitLines } from './text';
+import type { ToolDef } from './types';
+import { type WalkState, walkFiles } from './walk';
+
+export const GREP_MAX_MATCHES = 500;
+export const GREP_MAX_LINE_CHARS = 500;
+export const GREP_MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+export const GrepArgs = z.strictObject({
+  pattern: z.string().min(1).describe('JavaScript regular expression, matched against each line.'),
+  path: z
+    .string()
+    .optional()
+    .describe('File or folder to search, relative to the workspace folder. Default: the whole workspace.'),
+  glob: z
+    .string()
+    .optional()
+    .describe(
+      'Only search files matching this glob: without a / it matches the file name (*.ts), with one the path from the workspace folder (src/**/*.ts).',
+    ),
+});
+export type GrepArgs = z.infer<typeof GrepArgs>;
+
+async function searchFile(file: string, rel: string, re: RegExp, out: string[], budget: { more: number }) {
+  let bytes: Buffer;
+  try {
+    const stat = await fs.stat(file);
+    if (!stat.isFile() || stat.size > GREP_MAX_FILE_BYTES) return;
+    bytes = await fs.readFile(file);
+  } catch {
+    return;
+  }
+  if (looksBinary(bytes)) return;
+  const lines = splitLines(bytes.toString('utf8'));
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (!re.test(line)) continue;
+    if (out.length < GREP_MAX_MATCHES) out.push(`${rel}:${i + 1}:${capLine(line, GREP_MAX_LINE_CHARS)}`);
+    else budget.more++;
+  }
+}
+
+export async function grep(args: GrepArgs, workspacePath: string, signal?: AbortSignal) {
+  let re: RegExp;
+  try {
+    re = new RegExp(args.pattern);
+  } catch (e) {
+    return fail(`pattern is not a valid regular expression: ${(e as Error).message}`);
+  }
+  let fileFilter: ((rel: string) => boolean) | undefined;
+  if (args.glob !== undefined) {
+    const checked = normalizePattern(args.glob);
+    if (!checked.ok) return fail(checked.error);
+    const globRe = globToRegExp(checked.pattern);
+    fileFilter = checked.pattern.includes('/')
+      ? (rel) => globRe.test(rel)
+      : (rel) => globRe.test(rel.slice(rel.lastIndexOf('/') + 1));
+  }
+  const target = resolveInWorkspace(workspacePath, args.path ?? '.');
+  if (!target.ok) return fail(target.error);
+  let isDir: boolean;
+  try {
+    isDir = (await fs.stat(target.path)).isDirectory();
+  } catch {
+    return fail(`${args.path} does not exist`);
+  }
+  const out: string[] = [];
+  const budget = { more: 0 };
+  const state: WalkState = { visited: 0, capped: false };
+  if (!isDir) {
+    await searchFile(target.path, target.rel, re, out, budget);
+  } else {
+    const skip = skippedFolders(args.glob, target.rel);
+    for await (const rel of walkFiles(target.path, { root: target.root, skip, signal }, state)) {
+      if (fileFilter && !fileFilter(rel)) continue;
+      await searchFile(path.join(target.root, ...rel.split('/')), toPosix(rel), re, out, budget);
+    }
+  }
+  if (out.length === 0) return ok('No matches');
+  if (budget.more > 0) out.push(`… ${budget.more} more matching lines not shown; narrow the pattern, path or glob`);
+  if (state.capped) out.push('… the search stopped early (too many files); narrow the path or glob');
+  return ok(out.join('\n'));
+}
+
+export const grepTool: ToolDef<GrepArgs> = {
+  name: 'grep',
+  description:
+    'Search the text files of the workspace for lines matching a regular expression. Returns `file:line:text`; binary files, .git and node_modules are skipped.',
+  parameters: GrepArgs,
+  readOnly: true,
+  execute: (args, ctx) => grep(args, ctx.workspacePath, ctx.signal),
+};

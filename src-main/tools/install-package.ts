@@ -1,0 +1,68 @@
+// Installs an approved package request into the task's runtime dir — npm under packages/npm, pip under packages/pip,
+// never globally — and reports success or the tail of the error output.
+import fs from 'node:fs';
+import { checkPackage, type PackageManager, packageSpec } from './package-names';
+import { commandEnv, packageDirs } from './package-paths';
+import { runProcess } from './process-run';
+
+export const INSTALL_TIMEOUT_MS = 600_000;
+const TAIL_CHARS = 4000;
+
+export interface PackageToInstall {
+  manager: PackageManager;
+  name: string;
+  version: string | null;
+}
+
+export type InstallResult = { ok: true; output: string } | { ok: false; error: string };
+
+export interface InstallOptions {
+  /** The environment the package manager runs with (default: the app's own, without MAESTRO_* variables). */
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
+/** The exact program and argv for a request (no shell involved). */
+export function installCommand(runtimeDir: string, request: PackageToInstall): { file: string; args: string[] } {
+  const spec = packageSpec(request.manager, request.name, request.version);
+  const dirs = packageDirs(runtimeDir);
+  return request.manager === 'npm'
+    ? { file: 'npm', args: ['install', '--prefix', dirs.npmPrefix, spec] }
+    : { file: 'pip', args: ['install', '--target', dirs.pipTarget, spec] };
+}
+
+export async function installPackage(
+  runtimeDir: string,
+  request: PackageToInstall,
+  signal: AbortSignal,
+  options: InstallOptions = {},
+): Promise<InstallResult> {
+  const problem = checkPackage(request.manager, request.name, request.version);
+  if (problem) return { ok: false, error: problem };
+  const { file, args } = installCommand(runtimeDir, request);
+  const dirs = packageDirs(runtimeDir);
+  fs.mkdirSync(request.manager === 'npm' ? dirs.npmPrefix : dirs.pipTarget, { recursive: true });
+  const run = (program: string, argv: string[]) =>
+    runProcess({
+      file: program,
+      args: argv,
+      cwd: runtimeDir,
+      env: options.env ?? commandEnv(process.env),
+      timeoutMs: options.timeoutMs ?? INSTALL_TIMEOUT_MS,
+      signal,
+      headChars: 0,
+      tailChars: TAIL_CHARS,
+    });
+  let r = await run(file, args);
+  // Where only Python's own pip exists (no `pip` on PATH), the same install through `python3 -m pip`.
+  if (r.spawnError?.code === 'ENOENT' && file === 'pip') r = await run('python3', ['-m', 'pip', ...args]);
+  const spec = packageSpec(request.manager, request.name, request.version);
+  if (r.spawnError) return { ok: false, error: `could not start ${file}: ${r.spawnError.message}` };
+  if (r.aborted) return { ok: false, error: `installing ${spec} was cancelled` };
+  if (r.timedOut) return { ok: false, error: `installing ${spec} timed out\n${r.output}` };
+  if (r.exitCode !== 0) {
+    const status = r.exitCode !== null ? `exit code ${r.exitCode}` : `signal ${r.exitSignal}`;
+    return { ok: false, error: `${file} install ${spec} failed (${status})\n${r.output}` };
+  }
+  return { ok: true, output: r.output };
+}

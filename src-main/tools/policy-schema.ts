@@ -1,0 +1,42 @@
+// The Workspace Tool Policy's file format (`<workspace>/.maestro/policy.json`); see README.md.
+import { z } from 'zod';
+import { POLICY_TOOL_NAMES } from './names';
+
+const toolName = z.string().refine((n) => POLICY_TOOL_NAMES.includes(n), {
+  error: (issue) => `unknown tool ${JSON.stringify(issue.input)} (known: ${POLICY_TOOL_NAMES.join(', ')})`,
+});
+
+const commandRule = z
+  .string()
+  .trim()
+  .min(1, 'a rule must not be empty')
+  .refine((r) => !/[\r\n]/.test(r), 'a rule is one line');
+
+export const PolicyFile = z.strictObject({
+  tools: z
+    .strictObject({
+      /** Tools the agent never gets in this workspace. */
+      deny: z.array(toolName).default([]),
+    })
+    .default({ deny: [] }),
+  run_command: z
+    .strictObject({
+      /** Commands that run without asking: exact commands, `prefix *` rules, or `*` for every command. */
+      allow: z.array(commandRule).default([]),
+    })
+    .default({ allow: [] }),
+});
+
+export interface WorkspaceToolPolicy {
+  /** Tools the agent never gets in this workspace (unless a person granted one for the task). */
+  deniedTools: readonly string[];
+  /** run_command rules that run a command without asking. */
+  runCommandAllow: readonly string[];
+}
+
+/** No policy file: every built-in tool, and run_command asks every time. */
+export const DEFAULT_POLICY: WorkspaceToolPolicy = { deniedTools: [], runCommandAllow: [] };
+
+export function toPolicy(file: z.infer<typeof PolicyFile>): WorkspaceToolPolicy {
+  return { deniedTools: file.tools.deny, runCommandAllow: file.run_command.allow };
+}

@@ -1,0 +1,65 @@
+// Test support for the tools: a real temp workspace (with a sibling folder outside it) and a ToolContext for it.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach } from 'vitest';
+import type { ToolContext, ToolOutcome } from './types';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+export interface TempWorkspace {
+  /** The workspace folder (a real path). */
+  ws: string;
+  /** A folder next to it, outside the workspace. */
+  outside: string;
+  /** Writes a file below the workspace, creating folders. */
+  put(rel: string, content: string | Uint8Array): string;
+  ctx(overrides?: Partial<ToolContext>): ToolContext;
+}
+
+export function tempWorkspace(): TempWorkspace {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'maestro-tools-')));
+  made.push(base);
+  const ws = path.join(base, 'ws');
+  const outside = path.join(base, 'outside');
+  fs.mkdirSync(ws);
+  fs.mkdirSync(outside);
+  return {
+    ws,
+    outside,
+    put(rel, content) {
+      const file = path.join(ws, rel);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, content);
+      return file;
+    },
+    ctx: (overrides) => ({
+      taskId: 'task_1',
+      jobId: 'job_1',
+      workspacePath: ws,
+      canEdit: true,
+      signal: new AbortController().signal,
+      ...overrides,
+    }),
+  };
+}
+
+/** The text of a result outcome (fails the test on a wait). */
+export function text(outcome: ToolOutcome): string {
+  if (outcome.kind !== 'result') throw new Error(`expected a result, got ${JSON.stringify(outcome)}`);
+  return outcome.content;
+}
+
+/** Every file below a folder with its content, to prove that nothing was touched. */
+export function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const full = path.join(e.parentPath, e.name);
+    const rel = path.relative(dir, full);
+    out[rel] = e.isSymbolicLink() ? `-> ${fs.readlinkSync(full)}` : e.isFile() ? fs.readFileSync(full, 'utf8') : '/';
+  }
+  return out;
+}
