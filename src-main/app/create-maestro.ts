@@ -28,7 +28,7 @@ export interface MaestroOptions {
    * The engine the Worker runs jobs with, or how to make it from the store and profiles. Default: the Piece engine
    * when an LLM profile is configured; without one no Worker starts and jobs wait in the queue.
    */
-  engine?: Engine | ((core: { store: Store; profiles: ProfileRegistry }) => Engine);
+  engine?: Engine | ((core: { store: Store; profiles: ProfileRegistry; pieces: PieceCatalog }) => Engine);
   worker?: Partial<Omit<WorkerOptions, 'store' | 'engine' | 'pieces' | 'aborts' | 'dataDir'>>;
 }
 
@@ -87,8 +87,11 @@ export function createMaestro(options: MaestroOptions): Maestro {
   try {
     const engine =
       typeof options.engine === 'function'
-        ? options.engine({ store, profiles })
-        : (options.engine ?? (profiles.defaultName ? createEngine({ store, profiles }) : undefined));
+        ? options.engine({ store, profiles, pieces: ctx.pieces })
+        : (options.engine ??
+          (profiles.defaultName
+            ? createEngine({ store, profiles, pieceExists: (id, ws) => ctx.pieces.get(id, ws) !== undefined })
+            : undefined));
     worker = engine
       ? new Worker({
           ...options.worker,

@@ -58,10 +58,11 @@ export async function engineHarness(
     dataDir,
     defaultWorkspace: workspace,
     env: { MAESTRO_LLM_BASE_URL: server.baseURL, MAESTRO_LLM_MODEL: 'scripted', MAESTRO_LLM_API_KEY: 'sk-test' },
-    engine: ({ store, profiles }) =>
+    engine: ({ store, profiles, pieces }) =>
       createEngine({
         store,
         profiles,
+        pieceExists: (id, ws) => pieces.get(id, ws) !== undefined,
         tools: () => opts.tools ?? [],
         options: { limits: DEFAULT_LIMITS, streamIntervalMs: 5, ...opts.options },
         llm: { retry: { baseDelayMs: 5, maxDelayMs: 20 }, log: () => {} },

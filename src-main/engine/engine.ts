@@ -16,6 +16,8 @@ export interface EngineConfig {
   tools?: (ctx: PieceRunContext) => readonly AnyToolDef[];
   options?: Partial<EngineOptions>;
   llm?: Omit<LlmClientOptions, 'profile'>;
+  /** Whether a piece exists for a workspace (create_subtask names one). */
+  pieceExists?: (pieceId: string, workspacePath: string) => boolean;
 }
 
 export class NoProfileError extends Error {
@@ -43,6 +45,16 @@ export function createEngine(config: EngineConfig): Engine {
     ...config.options,
   };
   return {
-    runPiece: (ctx) => runPiece({ store: config.store, llmFor, toolsFor: config.tools ?? (() => []), options }, ctx),
+    runPiece: (ctx) =>
+      runPiece(
+        {
+          store: config.store,
+          llmFor,
+          toolsFor: config.tools ?? (() => []),
+          options,
+          ...(config.pieceExists ? { pieceExists: config.pieceExists } : {}),
+        },
+        ctx,
+      ),
   };
 }

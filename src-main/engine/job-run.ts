@@ -68,7 +68,7 @@ export class JobRun {
   readonly deadline: number | null;
   readonly callCounts = new Map<string, number>();
   private readonly workspacePath: string;
-  private notes: string[] = [];
+  private notes: { text: string; log: boolean }[] = [];
   /** Set when an interjection for this job is posted in this process; the DB is also polled now and then. */
   private interjectionDue = true;
   private lastInterjectionPoll = 0;
@@ -144,8 +144,8 @@ export class JobRun {
   }
 
   /** A system note (movement guidance, warning) to append before the next LLM call. */
-  queueNote(text: string): void {
-    this.notes.push(text);
+  queueNote(text: string, logAsSystemTurn = true): void {
+    this.notes.push({ text, log: logAsSystemTurn });
   }
 
   /**
@@ -155,8 +155,8 @@ export class JobRun {
   flushPendingUserMessages(): void {
     const parts: string[] = [];
     for (const note of this.notes) {
-      parts.push(note);
-      this.log.systemTurn(note);
+      parts.push(note.text);
+      if (note.log) this.log.systemTurn(note.text);
     }
     this.notes = [];
     for (const c of this.pendingInterjections()) {

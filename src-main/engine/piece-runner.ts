@@ -19,10 +19,12 @@ import {
   jobInstruction,
   movementGuidance,
   staticPreamble,
+  subtaskNotice,
   systemMessage,
 } from './prompt';
 import { allReplayableThreads, isSamePieceContinuation } from './replay';
 import { RunLog } from './run-log';
+import { createSubtaskTool } from './subtask-tool';
 import { transitionArgs } from './terminal-tools';
 import { buildToolSpecs, pieceTools } from './tool-specs';
 
@@ -32,6 +34,8 @@ export interface PieceRunnerDeps {
   /** The regular tools the Workspace Tool Policy allows for this job. */
   toolsFor(ctx: PieceRunContext): readonly AnyToolDef[];
   options: EngineOptions;
+  /** Whether a piece exists for this workspace (subtasks name one). */
+  pieceExists?: (pieceId: string, workspacePath: string) => boolean;
   /** Installs an approved package for the task (into its runtime dir); its text is the call's result. */
   installPackage?: PackageInstaller;
   now?: () => Date;
@@ -93,7 +97,10 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
   } catch (error) {
     return fatal((error as Error).message, movement);
   }
-  const regular = pieceTools(piece, deps.toolsFor(ctx));
+  const regular = pieceTools(piece, [
+    ...deps.toolsFor(ctx),
+    createSubtaskTool(store, task, job, (id) => deps.pieceExists?.(id, ctx.workspacePath) ?? id === piece.id),
+  ]);
   const run = new JobRun({
     store,
     job,
@@ -113,8 +120,10 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
     for (const w of warnings) run.queueNote(`Note: ${w}.`);
 
     const instruction = jobInstruction(store, task, job);
+    // A parent woken by its subtasks hears their results (Invoke Notify → SystemTurn); any other start is the task.
+    const notice = job.pendingInvoke === 'Notify' ? subtaskNotice(store, job.id) : null;
     if (job.pendingInvoke) {
-      log.invoke(job.pendingInvoke, instruction);
+      log.invoke(job.pendingInvoke, notice ?? instruction);
       store.jobs.clearPendingInvoke(job.id);
     }
 
@@ -125,7 +134,8 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
     if (resumed) {
       // After decisions the answers continue the conversation; after a retry or a crash a note says what happened.
       const answered = await answerDecidedCalls(run, run.toolContext(movement), decided, deps.installPackage);
-      if (answered === 0) run.queueNote(`(Resumed in movement ${movement.name}.)`);
+      if (notice) run.queueNote(notice, false);
+      else if (answered === 0) run.queueNote(`(Resumed in movement ${movement.name}.)`);
     } else {
       const system = systemMessage(staticPreamble(piece, regular, ctx.workspacePath), movement);
       const previous = job.continuedFromJobId ? store.jobs.get(job.continuedFromJobId) : undefined;

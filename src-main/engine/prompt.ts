@@ -59,16 +59,21 @@ export function jobInstruction(store: Store, task: Task, job: JobRecord): string
       );
     }
   }
-  const children = store.jobs.children(job.id);
-  if (children.length > 0) {
-    const lines = children.map((child) => {
-      const title = store.tasks.get(child.taskId)?.title ?? child.taskId;
-      const outcome = child.status === 'succeeded' ? (child.result ?? '') : (child.error ?? '');
-      return `- ${title} (${child.status}): ${outcome}`.trimEnd();
-    });
-    parts.push(`# Subtasks\n${lines.join('\n')}`);
-  }
+  const notice = subtaskNotice(store, job.id);
+  if (notice) parts.push(notice);
   return parts.join('\n\n');
+}
+
+/** What the job's subtasks came to, or null when it has none. */
+export function subtaskNotice(store: Store, jobId: string): string | null {
+  const children = store.jobs.children(jobId);
+  if (children.length === 0) return null;
+  const lines = children.map((child) => {
+    const title = store.tasks.get(child.taskId)?.title ?? child.taskId;
+    const outcome = child.status === 'succeeded' ? (child.result ?? '') : (child.error ?? '');
+    return `- ${title} (${child.status}): ${outcome}`.trimEnd();
+  });
+  return `# Subtasks\n${lines.join('\n')}`;
 }
 
 export const firstUserMessage = (dynamic: string, instruction: string): string => `${dynamic}\n\n${instruction}`;

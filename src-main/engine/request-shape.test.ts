@@ -20,10 +20,10 @@ describe('request shape: the prompt layout is a contract with the cache', () => 
     const reqs = h.server.requests;
     expect(reqs).toHaveLength(5);
     const toolNames = ((reqs[0]?.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
-    expect(toolNames).toEqual(['transition', 'complete']);
+    expect(toolNames).toEqual(['create_subtask', 'transition', 'complete']);
     const transitionTool = (
       (reqs[0]?.body?.tools ?? []) as { function: { parameters: { properties: { next: { enum: string[] } } } } }[]
-    )[0];
+    )[1];
     expect(transitionTool?.function.parameters.properties.next.enum).toEqual(['implement', 'review']);
     for (let i = 1; i < reqs.length; i++) {
       expect(tools(reqs[i]), `tools of request ${i}`).toBe(tools(reqs[0]));
@@ -40,7 +40,7 @@ describe('request shape: the prompt layout is a contract with the cache', () => 
     }
   });
 
-  it('P4.01 P5.05 P5.07 P5.08 P5.14 a new job: [system(static + start guidance), user(dynamic + instruction)], complete only', async () => {
+  it('P4.01 P5.05 P5.07 P5.08 P5.14 a new job: [system(static + start guidance), user(dynamic + instruction)]; complete last, no transition', async () => {
     const h = await engineHarness([complete()]);
     const { jobId } = h.createTask('Tidy the README');
     await h.waitFor(jobId, SETTLED);
@@ -53,7 +53,7 @@ describe('request shape: the prompt layout is a contract with the cache', () => 
     const names = ((h.server.requests[0]?.body?.tools ?? []) as { function: { name: string } }[]).map(
       (t) => t.function.name,
     );
-    expect(names).toEqual(['complete']);
+    expect(names).toEqual(['create_subtask', 'complete']);
   });
 
   it('P5.06 P5.19 P3.03 P6.24 a follow-up job of the same piece and start movement has a byte-identical system message and no replay', async () => {

@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../workspace/atomic-write';
 import { ephemeralWorkspace, runtimeDir } from '../workspace/paths';
 import type { TaskContext } from './context';
 import { invalid } from './errors';
-import { insertJob, postComment } from './job-lifecycle';
+import { insertTaskWithJob, titleFrom } from './job-lifecycle';
 
 export const DEFAULT_PIECE = 'default';
 
@@ -57,34 +57,23 @@ export function createTask(ctx: TaskContext, input: OpParsedInput<'createTask'>)
     for (const a of input.attachments ?? []) {
       writeFileAtomic(path.join(runDir, 'attachments', a.name), Buffer.from(a.data, 'base64'));
     }
-    return ctx.store.transact(() => {
-      const createdAt = Date.now();
-      ctx.store.tasks.insert({
-        id: taskId,
-        title: input.title ?? titleFrom(input.instruction),
-        instruction: input.instruction,
-        pieceId,
-        workspacePath,
-        workspaceKind: persistentFolder ? 'persistent' : 'ephemeral',
-        profile,
-        parentTaskId: null,
-        createdAt,
-      });
-      const job = insertJob(ctx.store, { taskId, pieceId, profile, pendingInvoke: 'UserSend' });
-      postComment(ctx.store, { taskId, jobId: job.id, author: 'user', kind: 'instruction', body: input.instruction });
-      const task = ctx.store.tasks.get(taskId);
-      if (!task) throw new Error(`task ${taskId} vanished inside its own transaction`);
-      ctx.store.publish({ type: 'task.created', taskId, jobId: job.id, task });
-      return { task, job: toJob(job) };
+    const { task, job } = insertTaskWithJob(ctx.store, {
+      id: taskId,
+      title: input.title ?? titleFrom(input.instruction),
+      instruction: input.instruction,
+      pieceId,
+      workspacePath,
+      workspaceKind: persistentFolder ? 'persistent' : 'ephemeral',
+      profile,
+      parentTaskId: null,
+      parentJobId: null,
+      invoke: 'UserSend',
+      author: 'user',
     });
+    return { task, job: toJob(job) };
   } catch (error) {
     fs.rmSync(runDir, { recursive: true, force: true });
     if (!persistentFolder) fs.rmSync(workspacePath, { recursive: true, force: true });
     throw error;
   }
-}
-
-function titleFrom(instruction: string): string {
-  const line = instruction.trim().split('\n')[0] as string;
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }

@@ -1,8 +1,10 @@
 // Job and comment writes shared by task operations and the Worker: every change is published as an event, cancels
 // reach the whole job tree, and a parent waiting for subtasks is woken when its last child ends.
-import { isTerminal, type JobStatus } from '../../src-shared/entities';
+import { type CommentAuthor, isTerminal, type JobStatus, type Task } from '../../src-shared/entities';
+import type { InvokeKind } from '../../src-shared/events';
 import type { NewComment } from '../db/repos/comments';
 import { type JobPatch, type JobRecord, toJob } from '../db/repos/jobs';
+import type { NewTask } from '../db/repos/tasks';
 import { toToolRequest } from '../db/repos/tool-requests';
 import type { Store } from '../db/store';
 
@@ -30,6 +32,38 @@ export function postComment(store: Store, comment: NewComment) {
   const created = store.comments.insert(comment);
   store.publish({ type: 'comment.created', taskId: created.taskId, jobId: created.jobId, comment: created });
   return created;
+}
+
+export interface NewTaskWithJob extends Omit<NewTask, 'createdAt'> {
+  parentJobId: string | null;
+  invoke: InvokeKind;
+  /** Who gave the instruction: the user, or an agent creating a subtask. */
+  author: CommentAuthor;
+}
+
+/** A task, its instruction comment and its queued job, in one transaction (task creation and subtasks). */
+export function insertTaskWithJob(store: Store, input: NewTaskWithJob): { task: Task; job: JobRecord } {
+  const { parentJobId, invoke, author, ...task } = input;
+  return store.transact(() => {
+    store.tasks.insert({ ...task, createdAt: Date.now() });
+    const job = insertJob(store, {
+      taskId: task.id,
+      pieceId: task.pieceId,
+      profile: task.profile,
+      pendingInvoke: invoke,
+      parentJobId,
+    });
+    postComment(store, { taskId: task.id, jobId: job.id, author, kind: 'instruction', body: task.instruction });
+    const created = store.tasks.get(task.id);
+    if (!created) throw new Error(`task ${task.id} vanished inside its own transaction`);
+    store.publish({ type: 'task.created', taskId: task.id, jobId: job.id, task: created });
+    return { task: created, job };
+  });
+}
+
+export function titleFrom(instruction: string): string {
+  const line = instruction.trim().split('\n')[0] as string;
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
 /**

@@ -12,7 +12,9 @@ export const EditFileArgs = z.strictObject({
   old_string: z
     .string()
     .min(1)
-    .describe('The exact text to replace, including whitespace; it must occur exactly once unless replace_all is true.'),
+    .describe(
+      'The exact text to replace, including whitespace; it must occur exactly once unless replace_all is true.',
+    ),
   new_string: z.string().describe('The text to put in its place.'),
   replace_all: z.boolean().optional().describe('Replace every occurrence of old_string. Default false.'),
 });

@@ -45,14 +45,14 @@ export async function glob(args: GlobArgs, workspacePath: string, signal?: Abort
   }
   const re = globToRegExp(pattern);
   const state: WalkState = { visited: 0, capped: false };
-  const matches: string[] = [];
-  let more = 0;
+  const all: string[] = [];
   for await (const rel of walkFiles(base.path, { root: base.root, skip: skippedFolders(pattern), signal }, state)) {
-    if (!re.test(rel)) continue;
-    if (matches.length < GLOB_MAX_RESULTS) matches.push(rel);
-    else more++;
+    if (re.test(rel)) all.push(rel);
   }
-  if (matches.length === 0) return ok(`No files match ${args.pattern}`);
+  if (all.length === 0) return ok(`No files match ${args.pattern}`);
+  all.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const matches = all.slice(0, GLOB_MAX_RESULTS);
+  const more = all.length - matches.length;
   if (more > 0) matches.push(`… ${more} more files match; narrow the pattern`);
   if (state.capped) matches.push('… the search stopped early (too many files); narrow the pattern');
   return ok(matches.join('\n'));

@@ -3,8 +3,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { globToRegExp, skippedFolders } from './glob-match';
 import { normalizePattern } from './glob';
+import { globToRegExp, skippedFolders } from './glob-match';
 import { fail, ok } from './outcome';
 import { resolveInWorkspace, toPosix } from './sandbox';
 import { capLine, looksBinary, splitLines } from './text';

@@ -37,9 +37,7 @@ export async function listDir(args: ListDirArgs, workspacePath: string) {
     return fail(`cannot list ${args.path}: ${(e as Error).message}`);
   }
   if (entries.length === 0) return ok(`(${args.path} is empty)`);
-  const names = await Promise.all(
-    entries.map(async (e) => ((await isFolder(target.path, e)) ? `${e.name}/` : e.name)),
-  );
+  const names = await Promise.all(entries.map(async (e) => ((await isFolder(target.path, e)) ? `${e.name}/` : e.name)));
   names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const shown = names.slice(0, LIST_MAX_ENTRIES);
   if (names.length > shown.length) {

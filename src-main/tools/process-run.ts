@@ -1,6 +1,7 @@
 // Runs a program in its own process group and collects its combined output (head and tail kept, the middle cut).
 // On timeout or abort the whole group gets SIGTERM, then SIGKILL one second later; the call settles within two
-// seconds either way, even when a grandchild holds the output pipes open.
+// seconds either way, even when a grandchild holds the output pipes open. After a normal exit, a background process
+// that still holds the output pipes a second later is killed too; one that detached from them is left running.
 import { spawn } from 'node:child_process';
 
 export const KILL_GRACE_MS = 1000;
@@ -93,6 +94,9 @@ export function runProcess(o: RunProcessOptions): Promise<RunProcessResult> {
       if (settled) return;
       settled = true;
       for (const t of timers) clearTimeout(t);
+      // Stopped on timeout or abort: nothing of the group may outlive the call, not even a process that ignored
+      // SIGTERM after closing its output.
+      if (timedOut || aborted) killGroup('SIGKILL');
       o.signal?.removeEventListener('abort', onAbort);
       child.stdout.destroy();
       child.stderr.destroy();

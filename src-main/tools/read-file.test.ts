@@ -21,7 +21,9 @@ describe('read_file (P4.55)', () => {
       '     3\tline 3\n     4\tline 4\n… showing lines 3–4 of 10; call read_file with offset 5 to read on',
     );
     expect(await read(t, { path: 'a.txt', offset: 9 })).toBe('     9\tline 9\n    10\tline 10');
-    expect(await read(t, { path: 'a.txt', offset: 11 })).toMatch(/^Error: offset 11 is past the end of a.txt, which has 10 lines/);
+    expect(await read(t, { path: 'a.txt', offset: 11 })).toMatch(
+      /^Error: offset 11 is past the end of a.txt, which has 10 lines/,
+    );
   });
 
   it('caps the output with a clear note', async () => {
@@ -29,7 +31,9 @@ describe('read_file (P4.55)', () => {
     t.put('big.txt', Array.from({ length: 1500 }, () => 'x'.repeat(100)).join('\n'));
     const out = await read(t, { path: 'big.txt' });
     expect(out.length).toBeLessThanOrEqual(READ_MAX_OUTPUT_CHARS + 200);
-    expect(out).toMatch(/… showing lines 1–\d+ of 1500 \(output capped at 60000 characters\); call read_file with offset \d+/);
+    expect(out).toMatch(
+      /… showing lines 1–\d+ of 1500 \(output capped at 60000 characters\); call read_file with offset \d+/,
+    );
   });
 
   it('refuses binary files, folders and missing files with Error', async () => {

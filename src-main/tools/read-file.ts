@@ -14,12 +14,7 @@ export const READ_MAX_FILE_BYTES = 20 * 1024 * 1024;
 export const ReadFileArgs = z.strictObject({
   path: z.string().min(1).describe('File path, relative to the workspace folder.'),
   offset: z.number().int().min(1).optional().describe('First line to show, counting from 1. Default 1.'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe(`How many lines to show. Default ${READ_DEFAULT_LIMIT}.`),
+  limit: z.number().int().min(1).optional().describe(`How many lines to show. Default ${READ_DEFAULT_LIMIT}.`),
 });
 export type ReadFileArgs = z.infer<typeof ReadFileArgs>;
 

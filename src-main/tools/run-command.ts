@@ -27,7 +27,9 @@ export const RunCommandArgs = z.strictObject({
     .min(1)
     .max(RUN_MAX_TIMEOUT_MS)
     .optional()
-    .describe(`Stop the command after this many milliseconds. Default ${RUN_DEFAULT_TIMEOUT_MS}, at most ${RUN_MAX_TIMEOUT_MS}.`),
+    .describe(
+      `Stop the command after this many milliseconds. Default ${RUN_DEFAULT_TIMEOUT_MS}, at most ${RUN_MAX_TIMEOUT_MS}.`,
+    ),
 });
 export type RunCommandArgs = z.infer<typeof RunCommandArgs>;
 
@@ -58,7 +60,8 @@ function workingFolder(args: RunCommandArgs, ctx: ToolContext) {
   const target = resolveInWorkspace(ctx.workspacePath, args.cwd ?? '.');
   if (!target.ok) return target;
   try {
-    if (!fs.statSync(target.path).isDirectory()) return { ok: false as const, error: `cwd ${args.cwd} is not a folder` };
+    if (!fs.statSync(target.path).isDirectory())
+      return { ok: false as const, error: `cwd ${args.cwd} is not a folder` };
   } catch {
     return { ok: false as const, error: `cwd ${args.cwd} does not exist` };
   }

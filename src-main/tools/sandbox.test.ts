@@ -8,7 +8,11 @@ describe('resolveInWorkspace (P4.33)', () => {
   it('resolves relative and absolute paths inside the workspace to real paths', () => {
     const t = tempWorkspace();
     t.put('src/a.ts', 'x');
-    expect(resolveInWorkspace(t.ws, 'src/a.ts')).toMatchObject({ ok: true, path: path.join(t.ws, 'src/a.ts'), rel: 'src/a.ts' });
+    expect(resolveInWorkspace(t.ws, 'src/a.ts')).toMatchObject({
+      ok: true,
+      path: path.join(t.ws, 'src/a.ts'),
+      rel: 'src/a.ts',
+    });
     expect(resolveInWorkspace(t.ws, path.join(t.ws, 'src/a.ts'))).toMatchObject({ ok: true, rel: 'src/a.ts' });
     expect(resolveInWorkspace(t.ws, '.')).toMatchObject({ ok: true, rel: '.' });
     expect(resolveInWorkspace(t.ws, 'src/../src/new/b.ts')).toMatchObject({ ok: true, rel: 'src/new/b.ts' });

@@ -54,7 +54,8 @@ function realPathOf(lexical: string): { ok: true; path: string } | { ok: false; 
       entry = undefined;
     }
     // The name exists but cannot be resolved: a link to nowhere; writing through it would create its target.
-    if (entry?.isSymbolicLink()) return { ok: false, reason: 'goes through a symbolic link whose target does not exist' };
+    if (entry?.isSymbolicLink())
+      return { ok: false, reason: 'goes through a symbolic link whose target does not exist' };
     const parent = path.dirname(existing);
     if (parent === existing) return { ok: false, reason: 'does not exist' };
     rest.unshift(path.basename(existing));

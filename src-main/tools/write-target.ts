@@ -5,7 +5,9 @@ import { writeFileAtomic } from '../workspace/atomic-write';
 import { isProtected, resolveInWorkspace } from './sandbox';
 import type { ToolContext } from './types';
 
-export type WriteTarget = { ok: true; path: string; rel: string; existing: fs.Stats | null } | { ok: false; error: string };
+export type WriteTarget =
+  | { ok: true; path: string; rel: string; existing: fs.Stats | null }
+  | { ok: false; error: string };
 
 export function writeTarget(tool: string, given: string, ctx: ToolContext): WriteTarget {
   if (!ctx.canEdit) {
@@ -15,7 +17,10 @@ export function writeTarget(tool: string, given: string, ctx: ToolContext): Writ
   if (!target.ok) return target;
   if (target.rel === '.') return { ok: false, error: `${given} is the workspace folder itself, not a file` };
   if (isProtected(target.rel)) {
-    return { ok: false, error: `${given} is in .maestro/, the workspace's MAESTRO settings, which only a person edits` };
+    return {
+      ok: false,
+      error: `${given} is in .maestro/, the workspace's MAESTRO settings, which only a person edits`,
+    };
   }
   let existing: fs.Stats | null = null;
   try {

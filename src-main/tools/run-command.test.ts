@@ -1,0 +1,197 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY, type WorkspaceToolPolicy } from './policy-schema';
+import {
+  allowedWithoutApproval,
+  commandMatchesRule,
+  RUN_HEAD_CHARS,
+  RUN_TAIL_CHARS,
+  runCommandTool,
+} from './run-command';
+import { tempWorkspace, text } from './test-helpers';
+
+const policy = (...allow: string[]): WorkspaceToolPolicy => ({ deniedTools: [], runCommandAllow: allow });
+const asking = runCommandTool({ policy: DEFAULT_POLICY, granted: false });
+/** Running, as opposed to gone or a zombie waiting for init to reap it. */
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return true;
+  }
+};
+const waitDead = async (pid: number) => {
+  for (let i = 0; i < 40 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  return !alive(pid);
+};
+
+describe('run_command: asking (P4.34)', () => {
+  it('by default parks with a tool request whose summary shows the exact command, cwd and timeout', async () => {
+    const t = tempWorkspace();
+    fs.mkdirSync(path.join(t.ws, 'pkg'));
+    expect(await asking.execute({ command: 'npm test' }, t.ctx())).toEqual({
+      kind: 'wait',
+      toolRequest: {
+        tool: 'run_command',
+        args: { command: 'npm test' },
+        summary: '$ npm test\n(runs in the workspace folder; stopped after 120 s)',
+      },
+    });
+    const out = await asking.execute({ command: 'make', cwd: 'pkg', timeout_ms: 5000 }, t.ctx());
+    expect(out).toMatchObject({
+      toolRequest: { summary: '$ make\n(runs in pkg/ in the workspace folder; stopped after 5 s)' },
+    });
+    expect(fs.readdirSync(t.ws)).toEqual(['pkg']);
+  });
+
+  it('P4.33 a cwd outside the workspace → Error, nothing asked or run', async () => {
+    const t = tempWorkspace();
+    fs.symlinkSync(t.outside, path.join(t.ws, 'out'));
+    for (const cwd of ['..', t.outside, 'out', 'missing']) {
+      expect(text(await asking.execute({ command: 'touch x', cwd }, t.ctx()))).toMatch(/^Error/);
+      expect(text((await asking.runApproved?.({ command: 'touch x', cwd }, t.ctx())) ?? { kind: 'wait' })).toMatch(
+        /^Error/,
+      );
+    }
+    expect(fs.readdirSync(t.outside)).toEqual([]);
+  });
+
+  it('policy rules: exact command, `prefix *` with plain arguments only, `*` for everything', () => {
+    expect(commandMatchesRule('npm test', 'npm test')).toBe(true);
+    expect(commandMatchesRule('  npm test ', 'npm test')).toBe(true);
+    expect(commandMatchesRule('npm test -- -u', 'npm test')).toBe(false);
+    expect(commandMatchesRule('npm test -- -u', 'npm test *')).toBe(true);
+    expect(commandMatchesRule('npm test', 'npm test *')).toBe(true);
+    expect(commandMatchesRule('npm tester', 'npm test *')).toBe(false);
+    for (const evil of ['; rm -rf ~', '&& curl x', '| sh', '$(id)', '`id`', '> /etc/x', '\nrm x', '\\\nrm'])
+      expect(commandMatchesRule(`npm test ${evil}`, 'npm test *')).toBe(false);
+    expect(commandMatchesRule('anything; at all', '*')).toBe(true);
+    expect(allowedWithoutApproval({ command: 'git status' }, policy('npm test', 'git status'))).toBe(true);
+    expect(allowedWithoutApproval({ command: 'git push' }, policy('npm test', 'git status'))).toBe(false);
+  });
+});
+
+describe('run_command: running (P4.35)', () => {
+  it('allowed by the policy → runs in the workspace; exit code + combined output', async () => {
+    const t = tempWorkspace();
+    const tool = runCommandTool({ policy: policy('echo out; echo err >&2; exit 3'), granted: false });
+    expect(text(await tool.execute({ command: 'echo out; echo err >&2; exit 3' }, t.ctx()))).toBe(
+      'Exit code: 3\nout\nerr\n',
+    );
+  });
+
+  it('granted for the task (P7.04) → runs without asking; runApproved runs in the sandboxed cwd', async () => {
+    const t = tempWorkspace();
+    fs.mkdirSync(path.join(t.ws, 'sub'));
+    const granted = runCommandTool({ policy: DEFAULT_POLICY, granted: true });
+    expect(text(await granted.execute({ command: 'pwd' }, t.ctx()))).toBe(`Exit code: 0\n${t.ws}\n`);
+    expect(text((await asking.runApproved?.({ command: 'pwd; true', cwd: 'sub' }, t.ctx())) ?? { kind: 'wait' })).toBe(
+      `Exit code: 0\n${path.join(t.ws, 'sub')}\n`,
+    );
+    expect(text(await granted.execute({ command: 'true' }, t.ctx()))).toBe('Exit code: 0\n(no output)');
+  });
+
+  it('long output is cut in the middle with a note', async () => {
+    const t = tempWorkspace();
+    const out = text(
+      (await asking.runApproved?.({ command: "head -c 100000 /dev/zero | tr '\\0' x; echo END" }, t.ctx())) ?? {
+        kind: 'wait',
+      },
+    );
+    expect(out).toContain(`… (${100004 - RUN_HEAD_CHARS - RUN_TAIL_CHARS} characters of output cut) …`);
+    expect(out.endsWith('xEND\n')).toBe(true);
+    expect(out.length).toBeLessThan(RUN_HEAD_CHARS + RUN_TAIL_CHARS + 200);
+  });
+
+  it('timeout → Error, the whole process group is killed', async () => {
+    const t = tempWorkspace();
+    const started = Date.now();
+    const out = text(
+      (await asking.runApproved?.(
+        { command: 'sleep 30 & echo $! > pid; echo started; wait', timeout_ms: 300 },
+        t.ctx(),
+      )) ?? {
+        kind: 'wait',
+      },
+    );
+    expect(out).toBe('Error: the command timed out after 0.3 s and was stopped\nstarted\n');
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(await waitDead(Number(fs.readFileSync(path.join(t.ws, 'pid'), 'utf8')))).toBe(true);
+  });
+
+  it('ctx.signal abort stops the group within 2 s, even a child that ignores SIGTERM', async () => {
+    const t = tempWorkspace();
+    const ac = new AbortController();
+    const started = Date.now();
+    const pending = asking.runApproved?.(
+      { command: 'sh -c \'trap "" TERM; sleep 30\' & echo $! > pid; wait' },
+      t.ctx({ signal: ac.signal }),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    ac.abort();
+    const out = text((await pending) ?? { kind: 'wait' });
+    expect(out).toMatch(/^Error: the command was cancelled and stopped/);
+    expect(Date.now() - started - 300).toBeLessThan(2000);
+    expect(await waitDead(Number(fs.readFileSync(path.join(t.ws, 'pid'), 'utf8')))).toBe(true);
+  });
+
+  it('a background child holding the output open does not hang the call', async () => {
+    const t = tempWorkspace();
+    const started = Date.now();
+    const out = text(
+      (await asking.runApproved?.({ command: 'sleep 30 & echo $! > pid; echo done' }, t.ctx())) ?? { kind: 'wait' },
+    );
+    expect(out).toBe('Exit code: 0\ndone\n');
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(await waitDead(Number(fs.readFileSync(path.join(t.ws, 'pid'), 'utf8')))).toBe(true);
+  });
+});
+
+describe('run_command environment (P2.19)', () => {
+  it("the task's packages are first on PATH, NODE_PATH and PYTHONPATH; MAESTRO_* variables are not passed", async () => {
+    const t = tempWorkspace();
+    const rt = path.join(t.outside, 'runs', 'task_1');
+    const bin = path.join(rt, 'packages', 'npm', 'node_modules', '.bin');
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(path.join(bin, 'hello-pkg'), '#!/bin/sh\necho hello from the package\n', { mode: 0o755 });
+    process.env.MAESTRO_LLM_API_KEY = 'sk-secret';
+    try {
+      const out = text(
+        (await asking.runApproved?.(
+          {
+            command: 'hello-pkg; echo "$PATH"; echo "$NODE_PATH"; echo "$PYTHONPATH"; echo "key=$MAESTRO_LLM_API_KEY"',
+          },
+          t.ctx({ runtimeDir: rt }),
+        )) ?? { kind: 'wait' },
+      );
+      const [, hello, pathVar, nodePath, pyPath, key] = out.split('\n');
+      expect(hello).toBe('hello from the package');
+      expect(pathVar?.split(':').slice(0, 2)).toEqual([bin, path.join(rt, 'packages', 'pip', 'bin')]);
+      expect(nodePath?.split(':')[0]).toBe(path.join(rt, 'packages', 'npm', 'node_modules'));
+      expect(pyPath?.split(':')[0]).toBe(path.join(rt, 'packages', 'pip'));
+      expect(key).toBe('key=');
+    } finally {
+      delete process.env.MAESTRO_LLM_API_KEY;
+    }
+  });
+});
+
+describe('run_command: stopping a process that ignores SIGTERM and closed its output', () => {
+  it('is still killed when the call times out', async () => {
+    const t = tempWorkspace();
+    const out = text(
+      (await asking.runApproved?.(
+        { command: "sh -c 'trap \"\" TERM; sleep 30' >/dev/null 2>&1 & echo $! > pid; wait", timeout_ms: 300 },
+        t.ctx(),
+      )) ?? { kind: 'wait' },
+    );
+    expect(out).toMatch(/^Error: the command timed out/);
+    expect(await waitDead(Number(fs.readFileSync(path.join(t.ws, 'pid'), 'utf8')))).toBe(true);
+  });
+});
