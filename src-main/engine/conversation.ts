@@ -47,11 +47,16 @@ export class Conversation {
   private fd: number | null = null;
 
   private constructor(
-    readonly file: string,
+    /** null: an isolated conversation kept in memory only (a delegated sub-agent's). */
+    readonly file: string | null,
     readonly jobId: string,
     private readonly now: () => Date,
   ) {
-    this.prior = readWhole(file);
+    this.prior = file ? readWhole(file) : '';
+  }
+
+  static inMemory(jobId: string, now: () => Date = () => new Date()): Conversation {
+    return new Conversation(null, jobId, now);
   }
 
   /** Opens the task's transcript for `jobId`; a torn last line is cut off so appends start on a clean line. */
@@ -106,6 +111,7 @@ export class Conversation {
 
   append(message: ChatMessage): void {
     this.current.push(message);
+    if (this.file === null) return;
     if (this.fd === null) {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
       this.fd = fs.openSync(this.file, 'a');
@@ -123,6 +129,7 @@ export class Conversation {
   rewrite(messages: ChatMessage[]): void {
     this.close(); // the rename replaces the file: later appends go to the new one
     this.current = [...messages];
+    if (this.file === null) return;
     writeFileAtomic(this.file, this.prior + this.current.map((m) => this.line(m)).join(''));
   }
 

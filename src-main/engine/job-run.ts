@@ -48,6 +48,8 @@ export interface JobRunInit {
   log: RunLog;
   stream: JobStream;
   options: EngineOptions;
+  /** 0 for the job itself; a delegated sub-agent runs one deeper. */
+  depth?: number;
 }
 
 const INTERJECTION_POLL_MS = 1000;
@@ -66,8 +68,10 @@ export class JobRun {
   readonly stream: JobStream;
   readonly options: EngineOptions;
   readonly deadline: number | null;
+  readonly depth: number;
   readonly callCounts = new Map<string, number>();
   private readonly workspacePath: string;
+  private readonly init: JobRunInit;
   private notes: { text: string; log: boolean }[] = [];
   /** Set when an interjection for this job is posted in this process; the DB is also polled now and then. */
   private interjectionDue = true;
@@ -88,12 +92,19 @@ export class JobRun {
     this.stream = init.stream;
     this.options = init.options;
     this.workspacePath = init.workspacePath;
+    this.init = init;
+    this.depth = init.depth ?? 0;
     this.deadline = init.options.deadlineMs === null ? null : Date.now() + init.options.deadlineMs;
     this.unsubscribe = this.store.subscribe((e) => {
       if (e.type === 'comment.created' && e.jobId === this.job.id && e.comment.kind === 'interjection') {
         this.interjectionDue = true;
       }
     });
+  }
+
+  /** A sub-agent's run: the same job, log and model, one level deeper, with its own conversation and tools. */
+  delegateRun(conversation: Conversation, tools: readonly AnyToolDef[], toolSpecs: ToolSpec[]): JobRun {
+    return new JobRun({ ...this.init, conversation, tools, toolSpecs, depth: this.depth + 1 });
   }
 
   /** Ends the run's subscriptions. */
@@ -122,6 +133,8 @@ export class JobRun {
   /** Interjections not yet delivered: read when one was posted here, and at least every second (other writers). */
   private pendingInterjections() {
     const now = Date.now();
+    // The user talks to the job's own agent, not to a delegated sub-agent.
+    if (this.depth > 0) return [];
     if (!this.interjectionDue && now - this.lastInterjectionPoll < INTERJECTION_POLL_MS) return [];
     this.interjectionDue = false;
     this.lastInterjectionPoll = now;

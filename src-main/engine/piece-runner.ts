@@ -8,6 +8,7 @@ import type { AnyToolDef } from '../tools/types';
 import { abortReason, executeMovement } from './agent-loop';
 import { type ChatMessage, Conversation } from './conversation';
 import { answerDecidedCalls, decidedCalls, type PackageInstaller } from './decisions';
+import { delegateTool } from './delegate-tool';
 import { type EngineOptions, JobRun } from './job-run';
 import { JobStream } from './job-stream';
 import type { LlmPort } from './llm-port';
@@ -97,11 +98,14 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
   } catch (error) {
     return fatal((error as Error).message, movement);
   }
+  let run: JobRun | undefined;
   const regular = pieceTools(piece, [
     ...deps.toolsFor(ctx),
     createSubtaskTool(store, task, job, (id) => deps.pieceExists?.(id, ctx.workspacePath) ?? id === piece.id),
+    // Injected only when the piece allows delegation (below its depth limit); otherwise a call is an unknown tool.
+    ...(piece.delegate.allowed && piece.delegate.maxDepth > 0 ? [delegateTool(() => run as JobRun)] : []),
   ]);
-  const run = new JobRun({
+  run = new JobRun({
     store,
     job,
     piece,

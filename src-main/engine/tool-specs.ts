@@ -15,7 +15,7 @@ import {
   transitionDescription,
 } from './terminal-tools';
 
-const spec = (name: string, description: string, parameters: z.ZodType): ToolSpec => {
+export const toolSpec = (name: string, description: string, parameters: z.ZodType): ToolSpec => {
   const { $schema: _schema, ...schema } = z.toJSONSchema(parameters, { io: 'input' }) as Record<string, unknown>;
   return { type: 'function', function: { name, description, parameters: schema } };
 };
@@ -29,8 +29,9 @@ export function pieceTools(piece: PieceDefinition, registry: readonly AnyToolDef
 }
 
 export function buildToolSpecs(piece: PieceDefinition, tools: readonly AnyToolDef[]): ToolSpec[] {
-  const specs = tools.map((t) => spec(t.name, t.description, t.parameters));
-  if (transitionTargets(piece).length > 0) specs.push(spec(TRANSITION, transitionDescription, transitionArgs(piece)));
-  specs.push(spec(COMPLETE, completeDescription, CompleteArgs));
+  const specs = tools.map((t) => toolSpec(t.name, t.description, t.parameters));
+  if (transitionTargets(piece).length > 0)
+    specs.push(toolSpec(TRANSITION, transitionDescription, transitionArgs(piece)));
+  specs.push(toolSpec(COMPLETE, completeDescription, CompleteArgs));
   return specs;
 }

@@ -5,7 +5,13 @@ import { loadPolicy, resolveTools } from './policy';
 import type { AnyToolDef } from './types';
 
 export { builtinTools } from './builtins';
-export { type InstallResult, installPackage, type PackageToInstall } from './install-package';
+export {
+  createPackageInstaller,
+  type InstallResult,
+  installPackage,
+  installResultText,
+  type PackageToInstall,
+} from './install-package';
 export { BUILTIN_TOOL_NAMES, type BuiltinToolName } from './names';
 export { commandEnv, packageDirs } from './package-paths';
 export {

@@ -66,3 +66,28 @@ export async function installPackage(
   }
   return { ok: true, output: r.output };
 }
+
+/** The tool result for an approved package request once the install ended. */
+export function installResultText(request: PackageToInstall, result: InstallResult): string {
+  const spec = packageSpec(request.manager, request.name, request.version);
+  if (!result.ok) return `Error: the ${request.manager} package ${spec} could not be installed: ${result.error}`;
+  const where =
+    request.manager === 'npm'
+      ? 'its commands are on PATH and its modules on NODE_PATH'
+      : 'it is on PYTHONPATH and its scripts on PATH';
+  return `Installed the ${request.manager} package ${spec} for this task; in run_command ${where}.`;
+}
+
+/**
+ * The engine's PackageInstaller: installs an approved request into its task's runtime dir and answers the call's
+ * tool result text (starting with `Error` on failure).
+ */
+export function createPackageInstaller(
+  runtimeDirOf: (taskId: string) => string,
+  options: InstallOptions = {},
+): (request: PackageToInstall & { taskId: string }, signal: AbortSignal) => Promise<string> {
+  return async (request, signal) => {
+    const result = await installPackage(runtimeDirOf(request.taskId), request, signal, options);
+    return installResultText(request, result);
+  };
+}

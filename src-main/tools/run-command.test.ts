@@ -187,7 +187,7 @@ describe('run_command: stopping a process that ignores SIGTERM and closed its ou
     const t = tempWorkspace();
     const out = text(
       (await asking.runApproved?.(
-        { command: "sh -c 'trap \"\" TERM; sleep 30' >/dev/null 2>&1 & echo $! > pid; wait", timeout_ms: 300 },
+        { command: 'sh -c \'trap "" TERM; sleep 30\' >/dev/null 2>&1 & echo $! > pid; wait', timeout_ms: 300 },
         t.ctx(),
       )) ?? { kind: 'wait' },
     );

@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_TOOL_NAMES } from './names';
+import { DEFAULT_POLICY, loadPolicy, PolicyError, parsePolicy, resolveTools, toolAllowed } from './policy';
+import { tempWorkspace, text } from './test-helpers';
+
+const writePolicy = (ws: string, body: string) => {
+  fs.mkdirSync(path.join(ws, '.maestro'), { recursive: true });
+  fs.writeFileSync(path.join(ws, '.maestro', 'policy.json'), body);
+};
+
+describe('Workspace Tool Policy', () => {
+  it('no policy file → the default: every built-in tool, run_command asks', async () => {
+    const t = tempWorkspace();
+    expect(loadPolicy(t.ws)).toEqual(DEFAULT_POLICY);
+    const tools = resolveTools(loadPolicy(t.ws), []);
+    expect(tools.map((x) => x.name)).toEqual([...BUILTIN_TOOL_NAMES]);
+    const run = tools.find((x) => x.name === 'run_command');
+    expect((await run?.execute({ command: 'git status' }, t.ctx()))?.kind).toBe('wait');
+  });
+
+  it('reads deny and run_command.allow from .maestro/policy.json', () => {
+    const t = tempWorkspace();
+    writePolicy(
+      t.ws,
+      JSON.stringify({ tools: { deny: ['write_file'] }, run_command: { allow: ['npm test', 'git *'] } }),
+    );
+    expect(loadPolicy(t.ws)).toEqual({ deniedTools: ['write_file'], runCommandAllow: ['npm test', 'git *'] });
+    writePolicy(t.ws, '{}');
+    expect(loadPolicy(t.ws)).toEqual(DEFAULT_POLICY);
+  });
+
+  it('a broken file → PolicyError naming the file and the field', () => {
+    const t = tempWorkspace();
+    const file = path.join(t.ws, '.maestro', 'policy.json');
+    writePolicy(t.ws, '{ "tools": ');
+    expect(() => loadPolicy(t.ws)).toThrow(PolicyError);
+    expect(() => loadPolicy(t.ws)).toThrow(
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON`),
+    );
+    writePolicy(t.ws, JSON.stringify({ tools: { deny: ['rm_rf'] } }));
+    expect(() => loadPolicy(t.ws)).toThrow(/policy\.json: tools\.deny\.0: unknown tool "rm_rf"/);
+    writePolicy(t.ws, JSON.stringify({ run_command: { allow: 'npm test' } }));
+    expect(() => loadPolicy(t.ws)).toThrow(/policy\.json: run_command\.allow: /);
+    expect(() => parsePolicy(JSON.stringify({ run_commands: {} }), 'p.json')).toThrow(
+      /^p\.json: \(top level\): Unrecognized key: "run_commands"/,
+    );
+  });
+
+  it('P2.18 / P3.11 the policy is the only source: denied tools are absent, nothing else adds any', () => {
+    const policy = { deniedTools: ['run_command', 'write_file', 'edit_file'], runCommandAllow: [] };
+    expect(resolveTools(policy, []).map((t) => t.name)).toEqual([
+      'read_file',
+      'list_dir',
+      'glob',
+      'grep',
+      'request_package',
+    ]);
+    expect(resolveTools(policy, ['not_a_tool']).map((t) => t.name)).toEqual([
+      'read_file',
+      'list_dir',
+      'glob',
+      'grep',
+      'request_package',
+    ]);
+    expect(toolAllowed(policy, [], 'create_subtask')).toBe(true);
+    expect(toolAllowed({ deniedTools: ['delegate'], runCommandAllow: [] }, [], 'delegate')).toBe(false);
+  });
+
+  it('P2.18 task grants are unioned in', () => {
+    const policy = { deniedTools: ['run_command'], runCommandAllow: [] };
+    expect(resolveTools(policy, ['run_command']).map((t) => t.name)).toContain('run_command');
+  });
+
+  it('P4.35 a command allowed by the policy runs without asking', async () => {
+    const t = tempWorkspace();
+    writePolicy(t.ws, JSON.stringify({ run_command: { allow: ['echo *'] } }));
+    const run = resolveTools(loadPolicy(t.ws), []).find((x) => x.name === 'run_command');
+    expect(text((await run?.execute({ command: 'echo ok' }, t.ctx())) ?? { kind: 'wait' })).toBe('Exit code: 0\nok\n');
+    expect((await run?.execute({ command: 'echo ok; touch x' }, t.ctx()))?.kind).toBe('wait');
+  });
+
+  it('P7.04 a task grant of run_command → later calls run without asking; a task without the grant still asks', async () => {
+    const t = tempWorkspace();
+    const granted = resolveTools(DEFAULT_POLICY, ['run_command']).find((x) => x.name === 'run_command');
+    const other = resolveTools(DEFAULT_POLICY, []).find((x) => x.name === 'run_command');
+    expect(text((await granted?.execute({ command: 'echo granted' }, t.ctx())) ?? { kind: 'wait' })).toBe(
+      'Exit code: 0\ngranted\n',
+    );
+    expect((await other?.execute({ command: 'echo granted' }, t.ctx()))?.kind).toBe('wait');
+  });
+});
