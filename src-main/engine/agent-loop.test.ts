@@ -162,4 +162,19 @@ describe('the agent loop', () => {
     expect(h.events.filter((e) => e.type === 'InvokeStart')).toHaveLength(1);
     expect(h.maestro.store.jobs.get(jobId)?.pendingInvoke).toBeNull();
   });
+
+  it('P1.15 P4.11 an interjection that arrives during the last iteration is not lost: a follow-up job reads it', async () => {
+    const h = await engineHarness([{ ...complete('first answer'), delayMs: 150 }, complete('read it')]);
+    const { taskId, jobId } = h.createTask('x');
+    await h.waitFor(jobId, ['running']);
+    await sleep(50);
+    expect(h.maestro.invoke('addComment', { taskId, body: 'One more thing.' }).disposition).toBe('interjection');
+    expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
+    const jobs = h.maestro.store.jobs.listForTask(taskId);
+    expect(jobs).toHaveLength(2);
+    const followup = await h.waitFor(jobs[1]?.id as string, SETTLED);
+    expect(followup.status).toBe('succeeded');
+    const seen = (h.server.requests[1]?.body?.messages ?? []) as { role: string; content: string }[];
+    expect(seen.at(-1)).toEqual({ role: 'user', content: 'Message from the user: One more thing.' });
+  });
 });

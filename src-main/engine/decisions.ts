@@ -4,14 +4,11 @@ import type { PackageRequest } from '../../src-shared/entities';
 import type { ToolRequestRecord } from '../db/repos/tool-requests';
 import type { Store } from '../db/store';
 import type { ChatMessage } from '../llm/types';
-import type { AnyToolDef, ToolContext, ToolOutcome } from '../tools/types';
+import type { ToolContext } from '../tools/types';
 import type { JobRun } from './job-run';
 import type { ToolCall } from './tool-dispatch';
 
 export type Decision = { kind: 'tool'; request: ToolRequestRecord } | { kind: 'package'; request: PackageRequest };
-
-/** A tool that can run a call a person approved (run_command). */
-type ApprovableTool = AnyToolDef & { runApproved?(args: unknown, ctx: ToolContext): Promise<ToolOutcome> };
 
 export type PackageInstaller = (request: PackageRequest, signal: AbortSignal) => Promise<string>;
 
@@ -73,7 +70,7 @@ async function outcomeOf(
       return `Error: installing ${decision.request.name} failed: ${(error as Error).message}`;
     }
   }
-  const tool = run.tools.get(call.name) as ApprovableTool | undefined;
+  const tool = run.tools.get(call.name);
   if (!tool?.runApproved) return `Error: ${call.name} cannot run an approved call here`;
   try {
     const outcome = await tool.runApproved(decision.request.args, ctx);

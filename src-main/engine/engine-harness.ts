@@ -44,6 +44,8 @@ export async function engineHarness(
   script: ScriptEntry[],
   opts: {
     tools?: AnyToolDef[];
+    /** Use the real built-in tools under the workspace's policy instead of `tools`. */
+    policyTools?: boolean;
     options?: Partial<EngineOptions>;
     workspace?: string;
     dataDir?: string;
@@ -63,7 +65,7 @@ export async function engineHarness(
         store,
         profiles,
         pieceExists: (id, ws) => pieces.get(id, ws) !== undefined,
-        tools: () => opts.tools ?? [],
+        ...(opts.policyTools ? {} : { tools: () => opts.tools ?? [] }),
         options: { limits: DEFAULT_LIMITS, streamIntervalMs: 5, ...opts.options },
         llm: { retry: { baseDelayMs: 5, maxDelayMs: 20 }, log: () => {} },
       }),

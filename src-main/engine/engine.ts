@@ -2,22 +2,30 @@
 import type { Store } from '../db/store';
 import { LlmClient, type LlmClientOptions } from '../llm/client';
 import type { ProfileRegistry } from '../llm/profiles';
+import { loadPolicy, resolveTools, toolAllowed } from '../tools/policy';
 import type { AnyToolDef } from '../tools/types';
 import { DEFAULT_LIMITS, type EngineOptions } from './job-run';
 import type { LlmPort } from './llm-port';
 import type { Engine, PieceRunContext } from './piece-result';
-import { runPiece } from './piece-runner';
+import { type JobTools, runPiece } from './piece-runner';
 import { passThroughGuard } from './prompt-guard';
 
 export interface EngineConfig {
   store: Store;
   profiles: ProfileRegistry;
-  /** The regular tools a job may use (the Workspace Tool Policy); none until the tools arrive. */
+  /** The regular tools a job may use; default: the Workspace Tool Policy's (tests pass their own). */
   tools?: (ctx: PieceRunContext) => readonly AnyToolDef[];
   options?: Partial<EngineOptions>;
   llm?: Omit<LlmClientOptions, 'profile'>;
   /** Whether a piece exists for a workspace (create_subtask names one). */
   pieceExists?: (pieceId: string, workspacePath: string) => boolean;
+}
+
+/** The Workspace Tool Policy's tools for a job, with the task's grants unioned in. Throws on a broken policy file. */
+export function policyTools(store: Store, ctx: PieceRunContext): JobTools {
+  const grants = store.toolRequests.grantsForTask(ctx.task.id);
+  const policy = loadPolicy(ctx.workspacePath);
+  return { tools: resolveTools(policy, grants), allows: (name) => toolAllowed(policy, grants, name) };
 }
 
 export class NoProfileError extends Error {
@@ -50,7 +58,9 @@ export function createEngine(config: EngineConfig): Engine {
         {
           store: config.store,
           llmFor,
-          toolsFor: config.tools ?? (() => []),
+          toolsFor: config.tools
+            ? (ctx) => ({ tools: config.tools?.(ctx) ?? [], allows: () => true })
+            : (ctx) => policyTools(config.store, ctx),
           options,
           ...(config.pieceExists ? { pieceExists: config.pieceExists } : {}),
         },

@@ -39,6 +39,7 @@ export interface JobRunInit {
   job: JobRecord;
   piece: PieceDefinition;
   workspacePath: string;
+  runtimeDir: string;
   signal: AbortSignal;
   llm: LlmPort;
   conversation: Conversation;
@@ -127,6 +128,7 @@ export class JobRun {
       workspacePath: this.workspacePath,
       canEdit: movement.edit,
       signal: this.signal,
+      runtimeDir: this.init.runtimeDir,
     };
   }
 

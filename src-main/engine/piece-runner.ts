@@ -5,9 +5,16 @@
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import type { AnyToolDef } from '../tools/types';
+
+export interface JobTools {
+  tools: readonly AnyToolDef[];
+  allows(name: string): boolean;
+}
+
+import { createPackageInstaller } from '../tools/install-package';
 import { abortReason, executeMovement } from './agent-loop';
 import { type ChatMessage, Conversation } from './conversation';
-import { answerDecidedCalls, decidedCalls, type PackageInstaller } from './decisions';
+import { answerDecidedCalls, decidedCalls } from './decisions';
 import { delegateTool } from './delegate-tool';
 import { type EngineOptions, JobRun } from './job-run';
 import { JobStream } from './job-stream';
@@ -32,13 +39,11 @@ import { buildToolSpecs, pieceTools } from './tool-specs';
 export interface PieceRunnerDeps {
   store: Store;
   llmFor(profile: string | null): LlmPort;
-  /** The regular tools the Workspace Tool Policy allows for this job. */
-  toolsFor(ctx: PieceRunContext): readonly AnyToolDef[];
+  /** The regular tools the Workspace Tool Policy allows for this job, and whether it allows a tool by name. */
+  toolsFor(ctx: PieceRunContext): JobTools;
   options: EngineOptions;
   /** Whether a piece exists for this workspace (subtasks name one). */
   pieceExists?: (pieceId: string, workspacePath: string) => boolean;
-  /** Installs an approved package for the task (into its runtime dir); its text is the call's result. */
-  installPackage?: PackageInstaller;
   now?: () => Date;
 }
 
@@ -98,18 +103,25 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
   } catch (error) {
     return fatal((error as Error).message, movement);
   }
+  let jobTools: JobTools;
+  try {
+    jobTools = deps.toolsFor(ctx);
+  } catch (error) {
+    return fatal((error as Error).message, movement);
+  }
   let run: JobRun | undefined;
-  const regular = pieceTools(piece, [
-    ...deps.toolsFor(ctx),
+  const engineTools = [
     createSubtaskTool(store, task, job, (id) => deps.pieceExists?.(id, ctx.workspacePath) ?? id === piece.id),
     // Injected only when the piece allows delegation (below its depth limit); otherwise a call is an unknown tool.
     ...(piece.delegate.allowed && piece.delegate.maxDepth > 0 ? [delegateTool(() => run as JobRun)] : []),
-  ]);
+  ].filter((t) => jobTools.allows(t.name));
+  const regular = pieceTools(piece, [...jobTools.tools, ...engineTools]);
   run = new JobRun({
     store,
     job,
     piece,
     workspacePath: ctx.workspacePath,
+    runtimeDir: ctx.runtimeDir,
     signal: ctx.signal,
     llm,
     conversation: Conversation.open(ctx.runtimeDir, job.id, now),
@@ -137,7 +149,12 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
     const resumed = run.conversation.resumeOwnThread((m) => dropUnanswered(m, new Set(decided.keys())));
     if (resumed) {
       // After decisions the answers continue the conversation; after a retry or a crash a note says what happened.
-      const answered = await answerDecidedCalls(run, run.toolContext(movement), decided, deps.installPackage);
+      const answered = await answerDecidedCalls(
+        run,
+        run.toolContext(movement),
+        decided,
+        createPackageInstaller(() => ctx.runtimeDir),
+      );
       if (notice) run.queueNote(notice, false);
       else if (answered === 0) run.queueNote(`(Resumed in movement ${movement.name}.)`);
     } else {

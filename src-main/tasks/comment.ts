@@ -98,6 +98,8 @@ export function addComment(ctx: TaskContext, input: OpParsedInput<'addComment'>)
           // The answered subtask goes on in the follow-up: its parent keeps waiting for it, not for the ASK job.
           parentJobId: gate.answer ? latest?.parentJobId : null,
         });
+        // What the user said to the previous job that it never got to read goes on to this one.
+        if (latest) store.comments.moveUndelivered(latest.id, job.id);
         // Only now, with the follow-up open, may the ASK job end (ending it first would wake a waiting parent).
         if (gate.answer) changeJob(store, latest as JobRecord, 'succeeded', { result: 'answered' });
         const comment = postComment(store, {

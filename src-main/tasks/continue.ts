@@ -35,6 +35,7 @@ export function continueTask(ctx: TaskContext, input: OpParsedInput<'continueTas
       continuedFromJobId: previous.id,
       askCount: previous.askCount,
     });
+    store.comments.moveUndelivered(previous.id, job.id);
     postComment(store, {
       taskId: task.id,
       jobId: job.id,

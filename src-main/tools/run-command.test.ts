@@ -62,6 +62,12 @@ describe('run_command: asking (P4.34)', () => {
     expect(fs.readdirSync(t.outside)).toEqual([]);
   });
 
+  it('runApproved checks the stored args again', async () => {
+    const t = tempWorkspace();
+    const out = await asking.runApproved?.({ command: '' } as never, t.ctx());
+    expect(text(out ?? { kind: 'wait' })).toMatch(/^Error: run_command: the approved arguments are not valid/);
+  });
+
   it('policy rules: exact command, `prefix *` with plain arguments only, `*` for everything', () => {
     expect(commandMatchesRule('npm test', 'npm test')).toBe(true);
     expect(commandMatchesRule('  npm test ', 'npm test')).toBe(true);

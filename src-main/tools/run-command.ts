@@ -117,6 +117,12 @@ export function runCommandTool(options: RunCommandOptions): ToolDef<RunCommandAr
       if (!cwd.ok) return fail(cwd.error);
       return { kind: 'wait', toolRequest: { tool: 'run_command', args, summary: summarizeCommand(args, cwd.rel) } };
     },
-    runApproved: runCommand,
+    // The args come back from the DB: checked again before anything runs.
+    async runApproved(args, ctx) {
+      const parsed = RunCommandArgs.safeParse(args);
+      if (!parsed.success)
+        return fail(`run_command: the approved arguments are not valid (${parsed.error.issues[0]?.message})`);
+      return runCommand(parsed.data, ctx);
+    },
   };
 }

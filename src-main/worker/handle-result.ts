@@ -5,7 +5,7 @@ import type { JobRecord } from '../db/repos/jobs';
 import { toToolRequest } from '../db/repos/tool-requests';
 import type { Store } from '../db/store';
 import { assertNever, type PieceRunResult } from '../engine/piece-result';
-import { cancelJobTree, changeJob, postComment, wakeParentIfDone } from '../tasks/job-lifecycle';
+import { cancelJobTree, changeJob, insertJob, postComment, wakeParentIfDone } from '../tasks/job-lifecycle';
 import { type RetryPolicy, retryDelayMs } from './retry-policy';
 
 export interface HandleOptions {
@@ -47,6 +47,17 @@ export function handlePieceResult(
             kind: 'result',
             body: result.result,
           });
+        // Messages the agent never read (posted after its last iteration) are not lost: a follow-up job reads them.
+        if (done && store.comments.undeliveredInterjections(job.id).length > 0) {
+          const followup = insertJob(store, {
+            taskId: job.taskId,
+            pieceId: job.pieceId,
+            profile: job.profile,
+            pendingInvoke: 'UserSend',
+            askCount: job.askCount,
+          });
+          store.comments.moveUndelivered(job.id, followup.id);
+        }
         return done;
       }
       case 'ask': {

@@ -44,6 +44,9 @@ export function createCommentsRepo(db: Database) {
   const undelivered = db.prepare<[string], CommentRow>(
     `SELECT * FROM comments WHERE job_id = ? AND kind = 'interjection' AND delivered_at IS NULL ORDER BY created_at, rowid`,
   );
+  const moveUndelivered = db.prepare<[string, string]>(
+    `UPDATE comments SET job_id = ? WHERE job_id = ? AND kind = 'interjection' AND delivered_at IS NULL`,
+  );
   const markDelivered = db.prepare<[number, string]>(
     'UPDATE comments SET delivered_at = ? WHERE id = ? AND delivered_at IS NULL',
   );
@@ -61,6 +64,10 @@ export function createCommentsRepo(db: Database) {
     /** Interjections of a job not yet handed to the model, in arrival order. */
     undeliveredInterjections(jobId: string): Comment[] {
       return undelivered.all(jobId).map(rowToComment);
+    },
+    /** Hands a job's undelivered interjections to another job (the one that will run next); returns how many. */
+    moveUndelivered(fromJobId: string, toJobId: string): number {
+      return moveUndelivered.run(toJobId, fromJobId).changes;
     },
     /** Compare-and-set: true only for the caller that marks it first, so no interjection is delivered twice. */
     markDelivered(id: string, now = Date.now()): boolean {

@@ -61,6 +61,9 @@ export function createToolRequestsRepo(db: Database) {
     `UPDATE tool_requests SET status = @status, scope = @scope, decided_at = @now
      WHERE id = @id AND status = 'pending' RETURNING *`,
   );
+  const grants = db.prepare<[string], { tool: string }>(
+    `SELECT DISTINCT tool FROM tool_requests WHERE task_id = ? AND status = 'approved' AND scope = 'task' ORDER BY tool`,
+  );
   const pendingCount = db.prepare<[string], { n: number }>(
     `SELECT count(*) AS n FROM tool_requests WHERE job_id = ? AND status = 'pending'`,
   );
@@ -93,6 +96,10 @@ export function createToolRequestsRepo(db: Database) {
     decide(id: string, status: 'approved' | 'denied', scope: 'once' | 'task' | null, now = Date.now()) {
       const row = decide.get({ id, status, scope, now }) as ToolRequestRow | undefined;
       return row && rowToRequest(row);
+    },
+    /** Tools a person approved for the rest of the task (scope `task`): the task's grants. */
+    grantsForTask(taskId: string): string[] {
+      return grants.all(taskId).map((r) => r.tool);
     },
     pendingCount(jobId: string): number {
       return (pendingCount.get(jobId) as { n: number }).n;

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../../test-support/scripted-llm-server';
+import { call, complete, engineHarness, SETTLED } from './engine-harness';
+
+type Msg = { role: string; content: string | null; tool_call_id?: string };
+const messages = (r: RecordedRequest | undefined) => (r?.body?.messages ?? []) as Msg[];
+
+describe('the real built-in tools through the engine', () => {
+  it('P4.35 P7.03 P7.04 read, write, then run_command after approval with scope task; later commands run without asking', async () => {
+    const h = await engineHarness(
+      [
+        call('read_file', { path: 'notes.txt' }),
+        call('write_file', { path: 'out/b.txt', content: 'written by the agent\n' }),
+        call('run_command', { command: 'cat out/b.txt' }),
+        call('run_command', { command: 'echo second' }),
+        complete('done'),
+      ],
+      { policyTools: true },
+    );
+    fs.writeFileSync(path.join(h.workspace, 'notes.txt'), 'hello from notes\n');
+    const { taskId, jobId } = h.createTask('Use the tools');
+    expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'waiting_human', waitReason: 'tool_request' });
+    expect(messages(h.server.requests[1]).at(-1)?.content).toContain('hello from notes');
+    expect(fs.readFileSync(path.join(h.workspace, 'out', 'b.txt'), 'utf8')).toBe('written by the agent\n');
+    const [request] = h.maestro.invoke('listToolRequests', { taskId }).requests;
+    expect(request?.summary).toContain('cat out/b.txt');
+    h.maestro.invoke('decideToolRequest', {
+      taskId,
+      requestId: request?.id as string,
+      decision: 'approve',
+      scope: 'task',
+    });
+    expect((await h.waitFor(jobId, ['succeeded', 'failed'])).status).toBe('succeeded');
+    expect(messages(h.server.requests[3]).at(-1)?.content).toContain('written by the agent');
+    // The task grant covers the next command: no second request, and it ran.
+    expect(h.maestro.invoke('listToolRequests', { taskId }).requests).toHaveLength(1);
+    expect(messages(h.server.requests[4]).at(-1)?.content).toContain('second');
+  });
+
+  it('P4.33 a path outside the workspace gets an Error result and nothing is read', async () => {
+    const h = await engineHarness([call('read_file', { path: '../../etc/passwd' }), complete()], { policyTools: true });
+    const { jobId } = h.createTask('x');
+    await h.waitFor(jobId, SETTLED);
+    const result = messages(h.server.requests[1]).at(-1)?.content ?? '';
+    expect(result).toMatch(/^Error/);
+    expect(result).not.toContain('root:');
+  });
+
+  it('P2.18 a broken policy file fails the job with an error naming the file', async () => {
+    const h = await engineHarness([complete()], { policyTools: true });
+    fs.mkdirSync(path.join(h.workspace, '.maestro'), { recursive: true });
+    fs.writeFileSync(path.join(h.workspace, '.maestro', 'policy.json'), '{ "tools": { "deny": 5 } }');
+    const { jobId } = h.createTask('x');
+    const job = await h.waitFor(jobId, SETTLED);
+    expect(job.status).toBe('failed');
+    expect(job.error).toContain(path.join('.maestro', 'policy.json'));
+    expect(h.server.requests).toHaveLength(0);
+  });
+});
