@@ -115,7 +115,7 @@ export const MIGRATIONS: readonly string[] = [
   // 2: the Invoke/Turn/LlmCall log, one flat sequence per database; LlmCall rows carry their usage.
   `
   CREATE TABLE log_entries (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    seq INTEGER PRIMARY KEY, -- rows are never deleted, so seq only grows (no AUTOINCREMENT bookkeeping per insert)
     task_id TEXT NOT NULL REFERENCES tasks(id),
     job_id TEXT NOT NULL REFERENCES jobs(id),
     kind TEXT NOT NULL CHECK (kind IN ('Invoke', 'UserTurn', 'AgentTurn', 'LlmCall', 'ToolTurn', 'SystemTurn')),

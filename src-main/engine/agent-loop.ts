@@ -98,6 +98,7 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
 
     const dispatched = await dispatchRegularToolCalls(regular, run.tools, movement, run.toolContext(movement));
     const settled = settle(run, movement, dispatched, terminal);
+    run.conversation.flush(); // the reply and its results reach the transcript together
     sinceProgress = settled.progressed ? 0 : sinceProgress + 1;
     if (settled.result) return settled.result;
   }

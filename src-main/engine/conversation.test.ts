@@ -14,6 +14,8 @@ describe('Conversation and transcript.jsonl', () => {
     c.seed('SYS', 'USER');
     const before = fs.readFileSync(path.join(dir, TRANSCRIPT_FILE), 'utf8');
     c.append({ role: 'assistant', content: 'hi' });
+    expect(fs.readFileSync(path.join(dir, TRANSCRIPT_FILE), 'utf8')).toBe(before);
+    c.flush();
     const after = fs.readFileSync(path.join(dir, TRANSCRIPT_FILE), 'utf8');
     expect(after.startsWith(before)).toBe(true);
     expect(after.slice(before.length).split('\n').filter(Boolean)).toHaveLength(1);
@@ -72,6 +74,7 @@ describe('Conversation and transcript.jsonl', () => {
       ],
     });
     c.append({ role: 'tool', tool_call_id: 'a', content: 'file' });
+    c.close();
     const again = Conversation.open(dir, 'job_1', fixed);
     expect(again.resumeOwnThread(dropUnanswered)).toBe(true);
     expect(again.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);

@@ -45,6 +45,7 @@ export class Conversation {
   /** The file's bytes before this job's thread: earlier jobs' threads, kept by rewrite(). */
   private prior: string;
   private fd: number | null = null;
+  private unwritten = '';
 
   private constructor(
     /** null: an isolated conversation kept in memory only (a delegated sub-agent's). */
@@ -82,6 +83,7 @@ export class Conversation {
     this.current = [];
     this.append({ role: 'system', content: system });
     this.append({ role: 'user', content: user });
+    this.flush();
   }
 
   /**
@@ -109,25 +111,35 @@ export class Conversation {
     return true;
   }
 
+  /** Appends a message; its line reaches the file at the next flush() (before each LLM call and after each reply's results). */
   append(message: ChatMessage): void {
     this.current.push(message);
-    if (this.file === null) return;
+    if (this.file !== null) this.unwritten += this.line(message);
+  }
+
+  /** Writes the lines appended since the last flush, in one write. */
+  flush(): void {
+    if (this.file === null || this.unwritten === '') return;
     if (this.fd === null) {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
       this.fd = fs.openSync(this.file, 'a');
     }
-    fs.writeSync(this.fd, this.line(message));
+    fs.writeSync(this.fd, this.unwritten);
+    this.unwritten = '';
   }
 
-  /** Closes the transcript file; a later append opens it again. */
+  /** Flushes and closes the transcript file; a later flush opens it again. */
   close(): void {
+    this.flush();
     if (this.fd !== null) fs.closeSync(this.fd);
     this.fd = null;
   }
 
   /** Replaces this job's thread and rebuilds the file atomically (temp + rename): a crash leaves old or new. */
   rewrite(messages: ChatMessage[]): void {
-    this.close(); // the rename replaces the file: later appends go to the new one
+    if (this.fd !== null) fs.closeSync(this.fd); // the rename replaces the file: later writes go to the new one
+    this.fd = null;
+    this.unwritten = '';
     this.current = [...messages];
     if (this.file === null) return;
     writeFileAtomic(this.file, this.prior + this.current.map((m) => this.line(m)).join(''));

@@ -9,6 +9,8 @@ import type { LogKind, UsageSums } from '../db/repos/log-entries';
 import type { Store } from '../db/store';
 import type { LlmCallRecord } from '../llm/types';
 
+const TOOL_RESULT_LOG_CHARS = 2000;
+
 export class RunLog {
   private invokeSeq: number | null;
   private agentTurnSeq: number | null = null;
@@ -47,8 +49,15 @@ export class RunLog {
     this.defer(() => this.append('SystemTurn', { text }));
   }
 
+  /** The result is kept whole in the transcript; the log keeps its beginning and its length. */
   toolTurn(toolCallId: string, name: string, result: string): void {
-    this.defer(() => this.append('ToolTurn', { tool_call_id: toolCallId, name, result }));
+    const body = {
+      tool_call_id: toolCallId,
+      name,
+      result: result.slice(0, TOOL_RESULT_LOG_CHARS),
+      chars: result.length,
+    };
+    this.defer(() => this.append('ToolTurn', body));
   }
 
   /** A persisted event that belongs with the entries around it (e.g. tool.finished), committed with them. */
