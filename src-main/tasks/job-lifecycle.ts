@@ -70,16 +70,19 @@ export function titleFrom(instruction: string): string {
  * Cancels a non-terminal job, denies its pending requests and cancels every open descendant job.
  * Returns the cancelled job, or undefined when it was already terminal or changed under us.
  */
-export function cancelJobTree(store: Store, job: JobRecord): JobRecord | undefined {
+export function cancelJobTree(store: Store, job: JobRecord, reason = 'Cancelled.'): JobRecord | undefined {
   return store.transact(() => {
     if (isTerminal(job.status)) return undefined;
     const cancelled = changeJob(store, job, 'cancelled');
     if (!cancelled) return undefined;
     denyPendingRequests(store, job.id);
-    for (const child of store.jobs.openDescendants(job.id)) {
+    const children = store.jobs.openDescendants(job.id);
+    for (const child of children) {
       changeJob(store, child, 'cancelled');
       denyPendingRequests(store, child.id);
     }
+    const also = children.length > 0 ? ` ${children.length} subtask job(s) cancelled with it.` : '';
+    postComment(store, { taskId: job.taskId, jobId: job.id, author: 'system', kind: 'comment', body: reason + also });
     return cancelled;
   });
 }

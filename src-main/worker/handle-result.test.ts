@@ -282,12 +282,12 @@ describe('handlePieceResult', () => {
     expect(comments()).toMatchObject([{ author: 'system', kind: 'error', body: 'context overflow' }]);
   });
 
-  it('P2.38 a job cancelled before the result is applied → the CAS fails, cancelled stands, no comment', () => {
+  it('P2.38 a job cancelled before the result is applied → the CAS fails, cancelled stands, no result comment', () => {
     const { m, store, job, handle, comments } = running();
     m.invoke('cancelTask', { taskId: job.taskId });
     expect(handle({ kind: 'completed', result: 'late' })).toBeUndefined();
     expect(store.jobs.get(job.id)).toMatchObject({ status: 'cancelled', result: null });
-    expect(comments()).toEqual([]);
+    expect(comments()).toMatchObject([{ author: 'system', kind: 'comment', body: 'Cancelled.' }]);
   });
 
   it('P2.38 a result from a worker that no longer holds the job is ignored', () => {

@@ -477,7 +477,10 @@ describe('Worker', () => {
     expect(ctx.signal.aborted).toBe(true);
     expect(await run.done).toBeUndefined();
     expect(job(queued.id)).toMatchObject({ status: 'cancelled', result: null });
-    expect(store.comments.listForJob(queued.id).map((c) => c.kind)).toEqual(['instruction']);
+    expect(store.comments.listForJob(queued.id).map((c) => [c.author, c.kind])).toEqual([
+      ['user', 'instruction'],
+      ['system', 'comment'],
+    ]);
   });
 
   it('P2.39 worker.stop() aborts the running job → retry due now, attempt not counted; the next start resumes it', async () => {
