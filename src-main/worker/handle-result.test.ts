@@ -5,7 +5,7 @@ import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import type { PieceRunResult } from '../engine/piece-result';
 import { insertJob } from '../tasks/job-lifecycle';
-import { handlePieceResult } from './handle-result';
+import { handlePieceResult, WHAT_NOW } from './handle-result';
 import type { RetryPolicy } from './retry-policy';
 
 const RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 60_000 };
@@ -279,7 +279,7 @@ describe('handlePieceResult', () => {
     const { handle, comments } = running();
     const failed = must(handle({ kind: 'error', message: 'context overflow', retryable: false, movement: 'work' }));
     expect(failed).toMatchObject({ status: 'failed', error: 'context overflow', nextRetryAt: null, attempt: 1 });
-    expect(comments()).toMatchObject([{ author: 'system', kind: 'error', body: 'context overflow' }]);
+    expect(comments()).toMatchObject([{ author: 'system', kind: 'error', body: `context overflow\n\n${WHAT_NOW}` }]);
   });
 
   it('P2.38 a job cancelled before the result is applied → the CAS fails, cancelled stands, no result comment', () => {

@@ -8,6 +8,10 @@ import { assertNever, type PieceRunResult } from '../engine/piece-result';
 import { cancelJobTree, changeJob, insertJob, postComment, wakeParentIfDone } from '../tasks/job-lifecycle';
 import { type RetryPolicy, retryDelayMs } from './retry-policy';
 
+/** What a person can do about a failed job, said in its error comment. */
+export const WHAT_NOW =
+  'To try again, send a comment (the next job resumes where this one stopped) or Continue the task.';
+
 export interface HandleOptions {
   workerId: string;
   retry: RetryPolicy;
@@ -127,7 +131,7 @@ export function handlePieceResult(
             jobId: job.id,
             author: 'system',
             kind: 'error',
-            body: result.message + reason,
+            body: `${result.message}${reason}\n\n${WHAT_NOW}`,
           });
         return failed;
       }
