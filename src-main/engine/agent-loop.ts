@@ -40,7 +40,7 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
     }
     run.flushPendingUserMessages();
 
-    const guarded = run.options.promptGuard.check(run.conversation.messages, run.toolSpecs);
+    const guarded = await run.options.promptGuard.check(run.conversation.messages, run.toolSpecs);
     if (guarded.kind === 'overflow') return { kind: 'error', message: guarded.message, retryable: false };
     if (guarded.kind === 'rewrite') run.conversation.rewrite(guarded.messages);
 

@@ -50,6 +50,8 @@ export async function engineHarness(
     workspace?: string;
     dataDir?: string;
     server?: ScriptedLlmServer;
+    /** Backoff of the Worker's retries (default one minute: a retried job stays in retry during a test). */
+    retryDelayMs?: number;
   } = {},
 ): Promise<Harness> {
   const server = opts.server ?? (await startScriptedLlmServer({ script }));
@@ -72,7 +74,7 @@ export async function engineHarness(
     worker: {
       pollIntervalMs: 10,
       heartbeatIntervalMs: 50,
-      retry: { maxAttempts: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 },
+      retry: { maxAttempts: 3, baseDelayMs: opts.retryDelayMs ?? 60_000, maxDelayMs: opts.retryDelayMs ?? 60_000 },
     },
   });
   const events: MaestroEvent[] = [];

@@ -8,7 +8,7 @@ import { DEFAULT_LIMITS, type EngineOptions } from './job-run';
 import type { LlmPort } from './llm-port';
 import type { Engine, PieceRunContext } from './piece-result';
 import { type JobTools, runPiece } from './piece-runner';
-import { passThroughGuard } from './prompt-guard';
+import { type PromptGuard, passThroughGuard, profilePromptGuard } from './prompt-guard';
 
 export interface EngineConfig {
   store: Store;
@@ -52,6 +52,23 @@ export function createEngine(config: EngineConfig): Engine {
     streamIntervalMs: 50,
     ...config.options,
   };
+  // Prompt guard per profile: its context window, and an LLM summarizer on a client of its own (so a job's LlmCall
+  // numbers stay the job's). A guard given in the options (tests) is used for every job instead.
+  const guards = new Map<string, PromptGuard>();
+  const guardFor = (name: string | null): PromptGuard => {
+    const profile = config.profiles.get(name ?? config.profiles.defaultName ?? '');
+    if (!profile) return passThroughGuard;
+    let summarizer: LlmClient | undefined;
+    const guard =
+      guards.get(profile.name) ??
+      profilePromptGuard(
+        profile,
+        () => (summarizer ??= new LlmClient({ ...config.llm, profile })),
+        config.llm?.outputReserveTokens,
+      );
+    guards.set(profile.name, guard);
+    return guard;
+  };
   return {
     runPiece: (ctx) =>
       runPiece(
@@ -61,7 +78,7 @@ export function createEngine(config: EngineConfig): Engine {
           toolsFor: config.tools
             ? (ctx) => ({ tools: config.tools?.(ctx) ?? [], allows: () => true })
             : (ctx) => policyTools(config.store, ctx),
-          options,
+          options: config.options?.promptGuard ? options : { ...options, promptGuard: guardFor(ctx.job.profile) },
           ...(config.pieceExists ? { pieceExists: config.pieceExists } : {}),
         },
         ctx,

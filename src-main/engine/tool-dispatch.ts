@@ -2,6 +2,7 @@
 // arguments), runs read-only batches concurrently and anything else one by one, and returns outcomes in call order.
 import type { AnyToolDef, ToolContext, ToolOutcome } from '../tools/types';
 import type { MovementDefinition } from './pieces/schema';
+import { runToolCache, type ToolCache } from './tool-cache';
 
 export type { LlmToolCall as ToolCall } from '../llm/types';
 
@@ -63,16 +64,43 @@ async function executeOne(
   }
 }
 
-/** Runs the calls: all read-only → concurrently (Promise.all); otherwise one by one. Outcomes keep call order. */
+/**
+ * executeOne behind the run's read-only tool cache (P4.36): an identical read-only call is answered from it; a call
+ * of a tool that may write empties it before running.
+ */
+async function executeRegularToolCallCached(
+  call: ToolCall,
+  tools: ReadonlyMap<string, AnyToolDef>,
+  movement: MovementDefinition,
+  ctx: ToolContext,
+  cache: ToolCache,
+): Promise<DispatchedCall> {
+  const tool = tools.get(call.name);
+  const allowed = tool !== undefined && (!movement.tools || movement.tools.includes(call.name));
+  if (allowed && tool.readOnly) {
+    const hit = cache.get(call.name, call.arguments);
+    if (hit !== undefined) return { call, outcome: { kind: 'result', content: hit }, ok: true };
+  } else if (allowed) cache.invalidate();
+  const dispatched = await executeOne(call, tools, movement, ctx);
+  if (allowed && tool.readOnly && dispatched.ok && dispatched.outcome.kind === 'result')
+    cache.set(call.name, call.arguments, dispatched.outcome.content);
+  return dispatched;
+}
+
+/**
+ * Runs the calls: all read-only → concurrently (Promise.all); otherwise one by one. Outcomes keep call order.
+ * `cache`: the run's read-only tool cache; by default the one of the run whose signal `ctx` carries.
+ */
 export async function dispatchRegularToolCalls(
   calls: readonly ToolCall[],
   tools: ReadonlyMap<string, AnyToolDef>,
   movement: MovementDefinition,
   ctx: ToolContext,
+  cache: ToolCache = runToolCache(ctx.signal),
 ): Promise<DispatchedCall[]> {
   const allReadOnly = calls.every((c) => tools.get(c.name)?.readOnly === true);
-  if (allReadOnly) return Promise.all(calls.map((c) => executeOne(c, tools, movement, ctx)));
+  if (allReadOnly) return Promise.all(calls.map((c) => executeRegularToolCallCached(c, tools, movement, ctx, cache)));
   const results: DispatchedCall[] = [];
-  for (const call of calls) results.push(await executeOne(call, tools, movement, ctx));
+  for (const call of calls) results.push(await executeRegularToolCallCached(call, tools, movement, ctx, cache));
   return results;
 }

@@ -1,0 +1,75 @@
+// The summarizer the engine gives the prompt guard: one generation without tools over a plain-text rendering of the
+// turns to replace, bounded to fit the profile's context window itself.
+import { estimateTokens } from '../../llm/tokens';
+import type { ChatMessage } from '../../llm/types';
+import type { LlmPort } from '../llm-port';
+import type { Summarize } from './summarize';
+import { safeSlice } from './turns';
+
+export const SUMMARIZER_SYSTEM = `You summarize the earlier part of an AI agent's work on a task so that the agent can go on without it.
+Write a concise summary in plain text: the task's goal and constraints, what has been done (files read or changed,
+commands run and their outcomes), facts learned, decisions made, open problems and the next steps.
+Keep file paths, names, numbers and error messages exact. Do not address the agent; no preamble.`;
+
+export interface LlmSummarizerOptions {
+  contextWindow?: number;
+  /** Tokens kept free for the summary itself. Default 1024. */
+  reserveTokens?: number;
+}
+
+/** Caps per message, tried from the most generous down until the rendering fits. */
+const CAPS = [4000, 1200, 300, 80];
+
+export function llmSummarizer(llm: LlmPort, options: LlmSummarizerOptions = {}): Summarize {
+  const reserve = options.reserveTokens ?? 1024;
+  const room =
+    options.contextWindow === undefined
+      ? Number.POSITIVE_INFINITY
+      : options.contextWindow - reserve - estimateTokens(SUMMARIZER_SYSTEM) - 64;
+  return async (messages) => {
+    if (room <= 0) throw new Error('the context window leaves no room to summarize');
+    const reply = await llm.generate({
+      messages: [
+        { role: 'system', content: SUMMARIZER_SYSTEM },
+        { role: 'user', content: renderForSummary(messages, room) },
+      ],
+      tools: [],
+    });
+    return reply.text;
+  };
+}
+
+/** The messages as text within `maxTokens`: long parts cut to head and tail, then the middle of the whole. */
+export function renderForSummary(messages: readonly ChatMessage[], maxTokens: number): string {
+  let text = '';
+  for (const cap of CAPS) {
+    text = messages.map((m) => renderMessage(m, cap)).join('\n\n');
+    if (estimateTokens(text) <= maxTokens) return text;
+  }
+  // Every character is at most one token.
+  const head = Math.floor(maxTokens * 0.4);
+  const tail = maxTokens - head - 40;
+  return `${safeSlice(text, 0, head)}\n[… middle omitted …]\n${safeSlice(text, text.length - Math.max(0, tail), text.length)}`;
+}
+
+function renderMessage(m: ChatMessage, cap: number): string {
+  switch (m.role) {
+    case 'system':
+      return `SYSTEM: ${cut(m.content, cap)}`;
+    case 'user':
+      return `USER: ${cut(m.content, cap)}`;
+    case 'assistant': {
+      const calls = (m.tool_calls ?? []).map((c) => `\nCALL ${c.function.name} ${cut(c.function.arguments, cap / 4)}`);
+      return `ASSISTANT: ${cut(m.content ?? '', cap)}${calls.join('')}`;
+    }
+    case 'tool':
+      return `RESULT of ${m.tool_call_id}: ${cut(m.content, cap)}`;
+  }
+}
+
+function cut(text: string, cap: number): string {
+  if (text.length <= cap) return text;
+  const head = Math.floor(cap * 0.7);
+  const tail = Math.floor(cap * 0.3);
+  return `${safeSlice(text, 0, head)} […${text.length - head - tail} chars…] ${safeSlice(text, text.length - tail, text.length)}`;
+}
