@@ -1,0 +1,160 @@
+// The notification projection: which tasks need the person (asked, waiting for a decision, a token, a browser step,
+// or failed) and the notices a desktop shell shows for waits and terminal states. Built from the DB on start, then
+// kept current from events; it only reads.
+import type { Job, Task } from '../../src-shared/entities';
+import type { MaestroEvent } from '../../src-shared/events';
+import type { Store } from '../db/store';
+
+export type AttentionReason = 'ask' | 'tool_request' | 'package_request' | 'mcp_auth_required' | 'browser' | 'failed';
+
+export interface AttentionItem {
+  taskId: string;
+  jobId: string;
+  title: string;
+  reason: AttentionReason;
+  /** What the person is asked to do, in words (the question, the command, the package). */
+  detail: string;
+}
+
+export interface Notice {
+  taskId: string;
+  jobId: string;
+  kind: AttentionReason | 'succeeded' | 'cancelled';
+  title: string;
+  body: string;
+}
+
+const FIRST_LINE = (text: string, max = 160) => {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+export class AttentionProjection {
+  private readonly items = new Map<string, AttentionItem>();
+  private readonly listeners = new Set<(notice: Notice | null) => void>();
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(private readonly store: Store) {}
+
+  /** Rebuilds from the DB (latest job of every task), then follows events. */
+  start(): this {
+    for (const task of this.store.tasks.list()) {
+      const job = this.store.jobs.latestForTask(task.id);
+      if (job) this.apply(task, job);
+    }
+    this.unsubscribe = this.store.subscribe((e) => this.onEvent(e));
+    return this;
+  }
+
+  dispose(): void {
+    this.unsubscribe?.();
+    this.listeners.clear();
+  }
+
+  /** Tasks that need the person, oldest first. */
+  list(): AttentionItem[] {
+    return [...this.items.values()];
+  }
+
+  get count(): number {
+    return this.items.size;
+  }
+
+  /** Called with each notice to show, and with null when only the list changed. */
+  onChange(listener: (notice: Notice | null) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private onEvent(event: MaestroEvent): void {
+    if (event.type !== 'job.changed') return;
+    const task = this.store.tasks.get(event.taskId);
+    const latest = this.store.jobs.latestForTask(event.taskId);
+    // Only the task's latest job speaks for it (an older job ending does not clear a newer wait).
+    if (!task || latest?.id !== event.job.id) return;
+    const before = this.items.get(task.id);
+    const item = this.apply(task, event.job);
+    const notice = this.noticeFor(task, event.job, item);
+    if (notice || before !== item) for (const l of this.listeners) l(notice);
+  }
+
+  private apply(task: Task, job: Job): AttentionItem | undefined {
+    const reason: AttentionReason | null =
+      job.status === 'waiting_human' ? job.waitReason : job.status === 'failed' ? 'failed' : null;
+    if (!reason) {
+      this.items.delete(task.id);
+      return undefined;
+    }
+    const item: AttentionItem = {
+      taskId: task.id,
+      jobId: job.id,
+      title: task.title,
+      reason,
+      detail: this.detail(job, reason),
+    };
+    this.items.set(task.id, item);
+    return item;
+  }
+
+  private detail(job: Job, reason: AttentionReason): string {
+    switch (reason) {
+      case 'ask': {
+        const question = this.store.comments
+          .listForJob(job.id)
+          .filter((c) => c.kind === 'question')
+          .at(-1);
+        return question ? FIRST_LINE(question.body) : 'The agent asked a question.';
+      }
+      case 'tool_request': {
+        const pending = this.store.toolRequests.listForJob(job.id).filter((r) => r.status === 'pending');
+        return pending.map((r) => FIRST_LINE(r.summary)).join(' · ') || 'A tool call waits for approval.';
+      }
+      case 'package_request': {
+        const pending = this.store.packageRequests.listForJob(job.id).filter((r) => r.status === 'pending');
+        return (
+          pending.map((r) => `Install ${r.manager} package ${r.name}${r.version ? `@${r.version}` : ''}`).join(' · ') ||
+          'A package waits for approval.'
+        );
+      }
+      case 'mcp_auth_required':
+        return 'A tool server needs your authorization.';
+      case 'browser':
+        return 'A browser step needs you.';
+      case 'failed':
+        return FIRST_LINE(job.error ?? 'The job failed.');
+    }
+  }
+
+  private noticeFor(task: Task, job: Job, item: AttentionItem | undefined): Notice | null {
+    if (item) {
+      const heading: Record<AttentionReason, string> = {
+        ask: 'asks you a question',
+        tool_request: 'wants to run a command',
+        package_request: 'wants to install a package',
+        mcp_auth_required: 'needs an authorization',
+        browser: 'needs you in the browser',
+        failed: 'failed',
+      };
+      return {
+        taskId: task.id,
+        jobId: job.id,
+        kind: item.reason,
+        title: `${task.title} ${heading[item.reason]}`,
+        body: item.detail,
+      };
+    }
+    if (job.status === 'succeeded') {
+      return {
+        taskId: task.id,
+        jobId: job.id,
+        kind: 'succeeded',
+        title: `${task.title} is done`,
+        body: FIRST_LINE(job.result ?? ''),
+      };
+    }
+    if (job.status === 'cancelled') {
+      return { taskId: task.id, jobId: job.id, kind: 'cancelled', title: `${task.title} was cancelled`, body: '' };
+    }
+    return null;
+  }
+}
