@@ -48,6 +48,14 @@ export const MaestroEvent = z.discriminatedUnion('type', [
   }),
   z.object({
     ...base,
+    type: z.literal('prompt.guarded'),
+    outcome: z.enum(['rewrite', 'overflow']),
+    steps: z.array(z.string()),
+    tokensBefore: z.number().int(),
+    tokensAfter: z.number().int(),
+  }),
+  z.object({
+    ...base,
     type: z.literal('stream.delta'),
     text: z.string(),
     reasoning: z.string(),

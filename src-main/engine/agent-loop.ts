@@ -41,6 +41,17 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
     run.flushPendingUserMessages();
 
     const guarded = await run.options.promptGuard.check(run.conversation.messages, run.toolSpecs);
+    if (guarded.kind !== 'unchanged' && guarded.report) {
+      run.log.event({
+        type: 'prompt.guarded',
+        taskId: run.job.taskId,
+        jobId: run.job.id,
+        outcome: guarded.kind,
+        steps: guarded.report.steps.map((s) => s.step),
+        tokensBefore: guarded.report.beforeTokens,
+        tokensAfter: guarded.report.afterTokens,
+      });
+    }
     if (guarded.kind === 'overflow') return { kind: 'error', message: guarded.message, retryable: false };
     if (guarded.kind === 'rewrite') run.conversation.rewrite(guarded.messages);
 

@@ -149,9 +149,7 @@ describe('prompt guard', () => {
     expect(verdict.kind === 'rewrite' && verdict.report.steps.map((s) => s.step)).toEqual(['summarize']);
     expect(verdict.kind === 'rewrite' && verdict.report.firstChangedIndex).toBe(1);
     expect(out[1]?.role).toBe('user');
-    expect(out[1]?.content).toBe(
-      `${TASK.content}\n\n${SUMMARY_HEADING}\n${(out[1]?.content as string).split(`${SUMMARY_HEADING}\n`)[1]}`,
-    );
+    expect(String(out[1]?.content).startsWith(`${TASK.content}\n\n${SUMMARY_HEADING}\n`)).toBe(true);
     expect(out[1]?.content).toContain('SUMMARY: read f1..fN; nothing changed yet.');
     expect(out[2]?.role).toBe('assistant');
     // The summarizer got exactly the replaced messages; what follows is the input's tail, byte for byte.
@@ -170,10 +168,8 @@ describe('prompt guard', () => {
       summarize: async () => 'SECOND',
     }).check(grown, TOOLS);
     const out2 = expectPrefixKept(grown, second);
-    expect(out2[1]?.content).toBe(
-      `${TASK.content}\n\n${SUMMARY_HEADING}\n${(out2[1]?.content as string).split(`${SUMMARY_HEADING}\n`)[1]}`,
-    );
-    expect((out2[1]?.content as string).split(SUMMARY_HEADING)).toHaveLength(2);
+    expect(String(out2[1]?.content).startsWith(`${TASK.content}\n\n${SUMMARY_HEADING}\n`)).toBe(true);
+    expect(String(out2[1]?.content).split(SUMMARY_HEADING)).toHaveLength(2);
     expect(out2[1]?.content).toMatch(/SECOND$/);
   });
 

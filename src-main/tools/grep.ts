@@ -1,12 +1,12 @@
 // grep { pattern, path?, glob? }: lines of the workspace's text files that match a JavaScript regular expression,
 // as `file:line:text`.
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { normalizePattern } from './glob';
 import { globToRegExp, skippedFolders } from './glob-match';
 import { fail, ok } from './outcome';
-import { resolveInWorkspace, toPosix } from './sandbox';
+import { resolveInWorkspace } from './sandbox';
 import { capLine, looksBinary, splitLines } from './text';
 import type { ToolDef } from './types';
 import { type WalkState, walkFiles } from './walk';
@@ -30,17 +30,62 @@ export const GrepArgs = z.strictObject({
 });
 export type GrepArgs = z.infer<typeof GrepArgs>;
 
-async function searchFile(file: string, rel: string, re: RegExp, out: string[], budget: { more: number }) {
-  let bytes: Buffer;
+/** Opened without blocking, so a FIFO that turns up in place of a file cannot hang the read (POSIX; 0 elsewhere). */
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+
+/** A regular file's bytes (null: not a regular file, too big, or unreadable), in four system calls. */
+function readSmallFile(file: string): Buffer | null {
+  let fd: number;
   try {
-    const stat = await fs.stat(file);
-    if (!stat.isFile() || stat.size > GREP_MAX_FILE_BYTES) return;
-    bytes = await fs.readFile(file);
+    fd = fs.openSync(file, OPEN_FLAGS);
   } catch {
-    return;
+    return null;
   }
-  if (looksBinary(bytes)) return;
-  const lines = splitLines(bytes.toString('utf8'));
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile() || stat.size > GREP_MAX_FILE_BYTES) return null;
+    const bytes = Buffer.allocUnsafe(stat.size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const n = fs.readSync(fd, bytes, filled, bytes.length - filled, null);
+      if (n === 0) break; // shrank since fstat
+      filled += n;
+    }
+    return filled < bytes.length ? bytes.subarray(0, filled) : bytes;
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * A whole-text test that is true whenever some line matches `re` (and sometimes when none does), so a file it
+ * rejects need not be split into lines: `re` with the `m` flag (`^`/`$` at line breaks too), for patterns without
+ * lookarounds or modifier groups — the only constructs that could look past a line's end.
+ */
+export function linePrefilter(re: RegExp): RegExp | null {
+  if (/\(\?(?!:|<[^=!])/.test(re.source) || re.flags !== '') return null;
+  return new RegExp(re.source, 'm');
+}
+
+/**
+ * Synchronous on purpose: through the thread pool a file costs several round trips (stat, open, fstat, read,
+ * close), each far dearer than the read itself; the walk that feeds this gives the event loop a turn every few ms.
+ */
+function searchFile(
+  file: string,
+  rel: string,
+  re: RegExp,
+  prefilter: RegExp | null,
+  out: string[],
+  budget: { more: number },
+) {
+  const bytes = readSmallFile(file);
+  if (bytes === null || looksBinary(bytes)) return;
+  const text = bytes.toString('utf8');
+  if (prefilter !== null && !prefilter.test(text)) return;
+  const lines = splitLines(text);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
     if (!re.test(line)) continue;
@@ -69,20 +114,21 @@ export async function grep(args: GrepArgs, workspacePath: string, signal?: Abort
   if (!target.ok) return fail(target.error);
   let isDir: boolean;
   try {
-    isDir = (await fs.stat(target.path)).isDirectory();
+    isDir = (await fs.promises.stat(target.path)).isDirectory();
   } catch {
     return fail(`${args.path} does not exist`);
   }
+  const prefilter = linePrefilter(re);
   const out: string[] = [];
   const budget = { more: 0 };
   const state: WalkState = { visited: 0, capped: false };
   if (!isDir) {
-    await searchFile(target.path, target.rel, re, out, budget);
+    searchFile(target.path, target.rel, re, prefilter, out, budget);
   } else {
     const skip = skippedFolders(args.glob, target.rel);
     for await (const rel of walkFiles(target.path, { root: target.root, skip, signal }, state)) {
       if (fileFilter && !fileFilter(rel)) continue;
-      await searchFile(path.join(target.root, ...rel.split('/')), toPosix(rel), re, out, budget);
+      searchFile(path.join(target.root, rel), rel, re, prefilter, out, budget);
     }
   }
   if (out.length === 0) return ok('No matches');

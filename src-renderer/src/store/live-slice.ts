@@ -1,6 +1,6 @@
 // The live event stream: connection state and the fold of each pushed event into the other slices.
 import type { StateCreator } from 'zustand';
-import { isTerminal } from '../../../src-shared/entities';
+import { isTerminal, type Job, type JobStatus } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import type { MaestroClient } from '../api/client';
 import type { AppState } from './types';
@@ -26,6 +26,7 @@ export const createLiveSlice =
           state.upsertTask(event.task);
           return;
         case 'job.changed':
+          announceEnd(state, event.job);
           state.noteJob(event.job);
           state.foldJob(event.job);
           state.foldStreamJob(event.job);
@@ -36,8 +37,10 @@ export const createLiveSlice =
           state.foldStreamComments(event.taskId, [event.comment]);
           return;
         case 'tool_request.changed':
+          state.foldToolRequest(event.request);
+          return;
         case 'package_request.changed':
-          // Approval cards arrive with the full task view; until then the job status shows the wait.
+          state.foldPackageRequest(event.request);
           return;
         case 'InvokeStart':
           void state.refreshUsage(event.taskId);
@@ -53,6 +56,9 @@ export const createLiveSlice =
         case 'tool.finished':
         case 'stream.delta':
           state.foldStreamEvent(event);
+          return;
+        case 'prompt.guarded':
+          // Shown in the activity timeline (not built yet); the chat needs nothing from it.
           return;
         default: {
           const unknown: never = event;
@@ -74,3 +80,21 @@ export const createLiveSlice =
       });
     },
   });
+
+const END_NEWS: Partial<Record<JobStatus, { tone: 'ok' | 'error' | 'info'; verb: string }>> = {
+  succeeded: { tone: 'ok', verb: 'finished' },
+  failed: { tone: 'error', verb: 'failed' },
+  cancelled: { tone: 'info', verb: 'was cancelled' },
+};
+
+/** A toast when a job ends while this window watches (P7.19); a change it already knew about is not news. */
+function announceEnd(state: AppState, job: Job): void {
+  const news = END_NEWS[job.status];
+  if (!news) return;
+  const known = state.latestJobs[job.taskId];
+  if (known?.id === job.id && isTerminal(known.status)) return;
+  // A job that a newer one took over from (an answered question ends the asking job) did not finish the task.
+  if (known && known.id !== job.id && known.createdAt > job.createdAt) return;
+  const title = state.tasks.find((t) => t.id === job.taskId)?.title ?? 'A task';
+  state.pushToast({ tone: news.tone, text: `“${title}”: the job ${news.verb}.`, taskId: job.taskId });
+}
