@@ -1,19 +1,10 @@
 // The Piece file as people write it (snake_case, checked by zod so errors name the file's own fields), and the
 // internal PieceDefinition it converts to.
 import { z } from 'zod';
+import { POLICY_TOOL_NAMES } from '../../tools/names';
 
-export const BUILTIN_TOOL_NAMES = [
-  'read_file',
-  'list_dir',
-  'glob',
-  'grep',
-  'write_file',
-  'edit_file',
-  'run_command',
-  'request_package',
-  'create_subtask',
-  'delegate',
-] as const;
+/** Every tool a piece may name: the built-ins and the engine's own (bridge-api.md's table). */
+const TOOL_NAMES = POLICY_TOOL_NAMES;
 
 const Name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'must be letters, digits, - or _');
 
@@ -70,11 +61,11 @@ export const PieceFile = z
         }
       });
       (m.tools ?? []).forEach((tool, j) => {
-        if (!(BUILTIN_TOOL_NAMES as readonly string[]).includes(tool)) {
+        if (!TOOL_NAMES.includes(tool)) {
           ctx.addIssue({
             code: 'custom',
             path: ['movements', i, 'tools', j],
-            message: `unknown tool ${tool} (tools: ${BUILTIN_TOOL_NAMES.join(', ')})`,
+            message: `unknown tool ${tool} (tools: ${TOOL_NAMES.join(', ')})`,
           });
         }
       });
