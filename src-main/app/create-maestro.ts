@@ -32,6 +32,9 @@ export interface MaestroOptions {
   worker?: Partial<Omit<WorkerOptions, 'store' | 'engine' | 'pieces' | 'aborts' | 'dataDir'>>;
 }
 
+/** Jobs one Worker runs at once (one per task at most: the per-task lock still holds). */
+export const DEFAULT_CONCURRENCY = 3;
+
 export class DataDirError extends Error {
   constructor(dataDir: string, problem: string) {
     super(`the data dir ${dataDir} ${problem}`);
@@ -94,6 +97,8 @@ export function createMaestro(options: MaestroOptions): Maestro {
             : undefined));
     worker = engine
       ? new Worker({
+          // Jobs mostly wait on the model: several tasks (and a parent's subtasks) can run side by side.
+          concurrency: DEFAULT_CONCURRENCY,
           ...options.worker,
           store,
           engine,

@@ -72,6 +72,7 @@ export async function engineHarness(
         llm: { retry: { baseDelayMs: 5, maxDelayMs: 20 }, log: () => {} },
       }),
     worker: {
+      concurrency: 1, // one job at a time: scripted replies are consumed in a known order
       pollIntervalMs: 10,
       heartbeatIntervalMs: 50,
       retry: { maxAttempts: 3, baseDelayMs: opts.retryDelayMs ?? 60_000, maxDelayMs: opts.retryDelayMs ?? 60_000 },

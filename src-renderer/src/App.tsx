@@ -1,8 +1,11 @@
-// The window: a header with the live indicator and "New task", the task list beside the selected task.
+// The window: a header with the live indicator, the notification bell and "New task", the task list beside the
+// selected task, and toasts for short-lived news.
 import { useCallback, useEffect, useState } from 'react';
 import { CreateTaskDialog } from './components/CreateTaskDialog';
+import { NotificationCenter } from './components/NotificationCenter';
 import { TaskList } from './components/TaskList';
 import { TaskView } from './components/TaskView';
+import { Toasts } from './components/Toasts';
 import type { LiveState } from './store/live-slice';
 import { useAppStore } from './store/store';
 
@@ -30,9 +33,12 @@ export function App() {
         <span className={`live live-${live}`} data-testid="live-indicator" data-live={live}>
           {LIVE_LABELS[live]}
         </span>
+        <div className="header-action">
+          <NotificationCenter />
+        </div>
         <button
           type="button"
-          className="button button-primary header-action"
+          className="button button-primary"
           onClick={() => setCreating(true)}
           data-testid="new-task"
         >
@@ -48,6 +54,7 @@ export function App() {
         </main>
       </div>
       {creating ? <CreateTaskDialog onClose={closeDialog} /> : null}
+      <Toasts />
     </div>
   );
 }

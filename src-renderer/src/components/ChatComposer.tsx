@@ -1,21 +1,34 @@
-// ChatComposer: sends a comment to the task and says what the write gate did with it. On a failure (say 409
-// approval_pending) the text stays so nothing typed is lost.
+// ChatComposer: sends a comment to the task, says beforehand what sending will do (interjection, answer, follow-up,
+// added to the queued job) and afterwards what the write gate did. While an approval card waits it does not send;
+// a send that still meets 409 approval_pending shows the message, points at the card and keeps the text (P7.21).
 import { type FormEvent, type KeyboardEvent, useState } from 'react';
 import type { Disposition } from '../store/detail-slice';
 import { useAppStore } from '../store/store';
 import { DISPOSITION_LABELS } from './ChatMessage';
+import { type ComposerMode, composerHint } from './composer-mode';
 
-type Status = { kind: 'idle' } | { kind: 'sent'; disposition: Disposition } | { kind: 'failed'; message: string };
+type Status =
+  | { kind: 'idle' }
+  | { kind: 'sent'; disposition: Disposition }
+  | { kind: 'failed'; message: string; approvalPending: boolean };
 
-export function ChatComposer({ taskId }: { taskId: string }) {
+interface Props {
+  taskId: string;
+  mode: ComposerMode;
+  /** Scrolls to and focuses the approval cards. */
+  onPointAtCards(): void;
+}
+
+export function ChatComposer({ taskId, mode, onPointAtCards }: Props) {
   const sendComment = useAppStore((s) => s.sendComment);
   const [body, setBody] = useState('');
   const [sending, setSending] = useState(false);
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const locked = mode.kind === 'locked';
 
   async function send(e?: FormEvent) {
     e?.preventDefault();
-    if (body.trim() === '' || sending) return;
+    if (body.trim() === '' || sending || locked) return;
     setSending(true);
     const outcome = await sendComment(taskId, body);
     setSending(false);
@@ -23,7 +36,9 @@ export function ChatComposer({ taskId }: { taskId: string }) {
       setBody('');
       setStatus({ kind: 'sent', disposition: outcome.disposition });
     } else {
-      setStatus({ kind: 'failed', message: outcome.error.message });
+      const approvalPending = outcome.error.code === 'approval_pending';
+      setStatus({ kind: 'failed', message: outcome.error.message, approvalPending });
+      if (approvalPending) onPointAtCards();
     }
   }
 
@@ -32,14 +47,36 @@ export function ChatComposer({ taskId }: { taskId: string }) {
   }
 
   return (
-    <form className="composer" onSubmit={send} data-testid="chat-composer">
+    <form
+      className={`composer composer-${mode.kind}`}
+      onSubmit={send}
+      data-testid="chat-composer"
+      data-mode={mode.kind}
+      data-locked={locked ? 'true' : 'false'}
+    >
+      <p className={locked ? 'composer-hint composer-hint-locked' : 'composer-hint'} data-testid="composer-hint">
+        <span data-testid={locked ? 'composer-locked' : undefined}>{composerHint(mode)}</span>
+        {mode.kind === 'answer' && mode.question ? (
+          <span className="composer-question" data-testid="composer-question">
+            {' '}
+            Question: “{mode.question.body}”
+          </span>
+        ) : null}
+        {locked ? (
+          <button type="button" className="link-button" onClick={onPointAtCards} data-testid="composer-show-request">
+            Show the request
+          </button>
+        ) : null}
+      </p>
       <textarea
         rows={3}
         value={body}
         onChange={(e) => setBody(e.target.value)}
         onKeyDown={onKeyDown}
-        placeholder="Write to the agent… (Ctrl+Enter sends)"
-        aria-label="Message"
+        placeholder={
+          mode.kind === 'answer' ? 'Your answer… (Ctrl+Enter sends)' : 'Write to the agent… (Ctrl+Enter sends)'
+        }
+        aria-label={mode.kind === 'answer' ? 'Answer' : 'Message'}
         data-testid="composer-input"
       />
       <div className="composer-row">
@@ -51,16 +88,30 @@ export function ChatComposer({ taskId }: { taskId: string }) {
           ) : status.kind === 'failed' ? (
             <span className="text-error" data-testid="composer-error">
               {status.message}
+              {status.approvalPending ? (
+                <>
+                  {' '}
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={onPointAtCards}
+                    data-testid="composer-point-card"
+                  >
+                    Decide the request above first; your text is kept.
+                  </button>
+                </>
+              ) : null}
             </span>
           ) : null}
         </output>
         <button
           type="submit"
           className="button button-primary"
-          disabled={sending || body.trim() === ''}
+          disabled={sending || locked || body.trim() === ''}
+          title={locked ? 'Decide the waiting request first' : undefined}
           data-testid="composer-send"
         >
-          {sending ? 'Sending…' : 'Send'}
+          {sending ? 'Sending…' : mode.kind === 'answer' ? 'Send answer' : 'Send'}
         </button>
       </div>
     </form>

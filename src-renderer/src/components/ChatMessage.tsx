@@ -26,12 +26,16 @@ export const DISPOSITION_LABELS: Record<Disposition, string> = {
 interface Props {
   comment: Comment;
   disposition?: Disposition;
+  /** A question that waits for the user's answer: shown prominently. */
+  open?: boolean;
 }
 
-export function ChatMessage({ comment, disposition }: Props) {
+export function ChatMessage({ comment, disposition, open = false }: Props) {
   return (
     <li
-      className={`message message-${comment.kind} message-from-${comment.author}`}
+      className={`message message-${comment.kind} message-from-${comment.author}${open ? ' message-open' : ''}`}
+      data-open={open ? 'true' : undefined}
+      aria-current={open ? 'true' : undefined}
       data-testid="chat-message"
       data-kind={comment.kind}
       data-author={comment.author}
@@ -42,6 +46,11 @@ export function ChatMessage({ comment, disposition }: Props) {
           {KIND_LABELS[comment.kind]}
         </span>
         <span className="message-author">{AUTHOR_LABELS[comment.author]}</span>
+        {open ? (
+          <span className="message-awaiting" data-testid="message-awaiting">
+            waits for your answer
+          </span>
+        ) : null}
         <time dateTime={comment.createdAt}>{formatTime(comment.createdAt)}</time>
       </header>
       <div className="message-body" data-testid="message-body">

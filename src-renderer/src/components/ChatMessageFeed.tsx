@@ -13,9 +13,11 @@ interface Props {
   dispositions: Record<string, Disposition>;
   /** The live generation of the task's job, shown after the persisted comments until they replace it. */
   stream?: JobStream | null;
+  /** The question the waiting job asked, shown as the one to answer (P7.02). */
+  openQuestionId?: string | null;
 }
 
-export function ChatMessageFeed({ comments, dispositions, stream }: Props) {
+export function ChatMessageFeed({ comments, dispositions, stream, openQuestionId = null }: Props) {
   const listRef = useRef<HTMLOListElement>(null);
   const lastId = comments.at(-1)?.id;
 
@@ -41,7 +43,7 @@ export function ChatMessageFeed({ comments, dispositions, stream }: Props) {
   return (
     <ol className="feed" ref={listRef} onScroll={onScroll} data-testid="chat-feed" aria-label="Conversation">
       {comments.map((c) => (
-        <ChatMessage key={c.id} comment={c} disposition={dispositions[c.id]} />
+        <ChatMessage key={c.id} comment={c} disposition={dispositions[c.id]} open={c.id === openQuestionId} />
       ))}
       {stream ? <JobStreamMessage stream={stream} /> : null}
     </ol>

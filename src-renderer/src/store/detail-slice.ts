@@ -46,6 +46,8 @@ export const createDetailSlice =
     const takeJob = (job: Job) => {
       get().noteJob(job);
       get().foldJob(job);
+      // A cancelled job's stream goes at once, not only when its event arrives (P7.22).
+      get().foldStreamJob(job);
     };
 
     return {
@@ -63,6 +65,7 @@ export const createDetailSlice =
           detailLoad: taskId ? 'loading' : 'idle',
           detailError: null,
         });
+        get().resetRequests(taskId);
         if (!taskId) return;
         void get().refreshUsage(taskId);
         await get().refreshDetail();
@@ -71,6 +74,7 @@ export const createDetailSlice =
       async refreshDetail() {
         const taskId = get().selectedTaskId;
         if (!taskId) return;
+        const requests = get().refreshRequests(taskId);
         try {
           const answer = await api.getTask({ taskId });
           withDetail(taskId, (current) => {
@@ -88,6 +92,7 @@ export const createDetailSlice =
         } catch (error) {
           if (get().selectedTaskId === taskId) set({ detailLoad: 'error', detailError: toApiError(error).message });
         }
+        await requests;
       },
 
       async sendComment(taskId, body) {
@@ -96,9 +101,13 @@ export const createDetailSlice =
           set((state) => ({ dispositions: { ...state.dispositions, [comment.id]: disposition } }));
           if (job) takeJob(job);
           get().foldComment(comment);
+          get().pushToast({ tone: 'ok', text: `Comment sent: ${DISPOSITION_NEWS[disposition]}.`, taskId });
           return { ok: true, disposition, comment };
         } catch (error) {
-          return { ok: false, error: toApiError(error) };
+          const apiError = toApiError(error);
+          // The gate saw a request this window had not: load it so its card shows (P7.21).
+          if (apiError.code === 'approval_pending') await get().refreshDetail();
+          return { ok: false, error: apiError };
         }
       },
 
@@ -121,10 +130,12 @@ export const createDetailSlice =
       },
 
       foldJob(job) {
-        withDetail(job.taskId, (current) => ({
-          jobs: upsertById(current.jobs, job),
-          task: current.task && { ...current.task, status: latestStatus(upsertById(current.jobs, job)) },
-        }));
+        withDetail(job.taskId, (current) => {
+          // An HTTP answer (the job a comment started) can arrive after the events of that job's run.
+          const known = current.jobs.find((j) => j.id === job.id);
+          const jobs = upsertById(current.jobs, known ? newerJob(known, job) : job);
+          return { jobs, task: current.task && { ...current.task, status: latestStatus(jobs) } };
+        });
       },
 
       foldComment(comment) {
@@ -132,6 +143,12 @@ export const createDetailSlice =
       },
     };
   };
+
+const DISPOSITION_NEWS: Record<Disposition, string> = {
+  interjection: 'the running job reads it at its next step',
+  reused_job: 'added to the queued job',
+  followup_job: 'a new job starts',
+};
 
 /** An answer that left the server before a pushed change must not undo it: the later updatedAt wins. */
 function newerJob(known: Job, fresh: Job): Job {

@@ -5,7 +5,9 @@ import type { MaestroClient } from '../api/client';
 import { createDetailSlice } from './detail-slice';
 import { createJobStreamSlice } from './job-stream-slice';
 import { createLiveSlice } from './live-slice';
+import { createNoticesSlice } from './notices-slice';
 import { createPiecesSlice } from './pieces-slice';
+import { createRequestsSlice } from './requests-slice';
 import { createTasksSlice } from './tasks-slice';
 import type { AppState } from './types';
 import { createUsageSlice } from './usage-slice';
@@ -16,10 +18,12 @@ export function createAppStore(client: MaestroClient): AppStore {
   return createStore<AppState>()((...a) => ({
     ...createTasksSlice(client.api)(...a),
     ...createDetailSlice(client.api)(...a),
+    ...createRequestsSlice(client.api)(...a),
     ...createPiecesSlice(client.api)(...a),
     ...createLiveSlice(client)(...a),
     ...createJobStreamSlice(...a),
     ...createUsageSlice(client.api)(...a),
+    ...createNoticesSlice(...a),
   }));
 }
 

@@ -1,6 +1,7 @@
-// The task list: newest first, kept current by task.created and job.changed events.
+// The task list: newest first, kept current by task.created and job.changed events, with each task's latest job
+// (its wait reason and error feed the notification center).
 import type { StateCreator } from 'zustand';
-import type { Job, Task } from '../../../src-shared/entities';
+import type { Job, JobStatus, Task } from '../../../src-shared/entities';
 import { type ApiError, type MaestroApi, type OpInput, toApiError } from '../api/client';
 import { newestFirst } from './merge';
 import type { AppState, LoadState } from './types';
@@ -12,7 +13,7 @@ export interface TasksSlice {
   tasksLoad: LoadState;
   tasksError: string | null;
   /** The newest job seen per task: a job.changed event moves the task's status only when it is about this job. */
-  latestJobs: Record<string, { id: string; createdAt: string }>;
+  latestJobs: Record<string, Job>;
   loadTasks(): Promise<void>;
   createTask(input: OpInput<'createTask'>): Promise<CreateOutcome>;
   /** Folds a task into the list (new, or a newer copy). */
@@ -23,50 +24,76 @@ export interface TasksSlice {
 
 export const createTasksSlice =
   (api: MaestroApi): StateCreator<AppState, [], [], TasksSlice> =>
-  (set, get) => ({
-    tasks: [],
-    tasksLoad: 'idle',
-    tasksError: null,
-    latestJobs: {},
+  (set, get) => {
+    /**
+     * The list carries a task's status but not why it waits or how it failed: the latest job of each task that needs
+     * the user and whose job this window has not seen is loaded, so the notification center is right after a reload.
+     */
+    const loadNeedyJobs = async (tasks: readonly Task[]) => {
+      const unknown = tasks.filter(
+        (t) => NEEDS_USER.includes(t.status ?? 'queued') && get().latestJobs[t.id]?.status !== t.status,
+      );
+      await Promise.all(
+        unknown.map(async (t) => {
+          try {
+            const latest = (await api.getTask({ taskId: t.id })).jobs.at(-1);
+            if (latest) get().noteJob(latest);
+          } catch {
+            // The entry stays generic ("waits for you") until the job is seen.
+          }
+        }),
+      );
+    };
+    return {
+      tasks: [],
+      tasksLoad: 'idle',
+      tasksError: null,
+      latestJobs: {},
 
-    async loadTasks() {
-      set({ tasksLoad: get().tasks.length > 0 ? 'ready' : 'loading' });
-      try {
-        const { tasks } = await api.listTasks({});
-        set({ tasks: [...tasks].sort(newestFirst), tasksLoad: 'ready', tasksError: null });
-      } catch (error) {
-        set({ tasksLoad: 'error', tasksError: toApiError(error).message });
-      }
-    },
+      async loadTasks() {
+        set({ tasksLoad: get().tasks.length > 0 ? 'ready' : 'loading' });
+        try {
+          const { tasks } = await api.listTasks({});
+          set({ tasks: [...tasks].sort(newestFirst), tasksLoad: 'ready', tasksError: null });
+          await loadNeedyJobs(tasks);
+        } catch (error) {
+          set({ tasksLoad: 'error', tasksError: toApiError(error).message });
+        }
+      },
 
-    async createTask(input) {
-      try {
-        const { task, job } = await api.createTask(input);
-        get().noteJob(job);
-        get().upsertTask({ ...task, status: job.status });
-        void get().selectTask(task.id);
-        return { ok: true, task };
-      } catch (error) {
-        return { ok: false, error: toApiError(error) };
-      }
-    },
+      async createTask(input) {
+        try {
+          const { task, job } = await api.createTask(input);
+          get().noteJob(job);
+          get().upsertTask({ ...task, status: job.status });
+          void get().selectTask(task.id);
+          return { ok: true, task };
+        } catch (error) {
+          return { ok: false, error: toApiError(error) };
+        }
+      },
 
-    upsertTask(task) {
-      set((state) => {
-        const others = state.tasks.filter((t) => t.id !== task.id);
-        return { tasks: [task, ...others].sort(newestFirst) };
-      });
-    },
+      upsertTask(task) {
+        set((state) => {
+          const others = state.tasks.filter((t) => t.id !== task.id);
+          return { tasks: [task, ...others].sort(newestFirst) };
+        });
+      },
 
-    noteJob(job) {
-      set((state) => {
-        const known = state.latestJobs[job.taskId];
-        // Jobs of one task are created in order, so a job no older than the latest known one is the latest.
-        if (known && known.id !== job.id && job.createdAt < known.createdAt) return {};
-        return {
-          latestJobs: { ...state.latestJobs, [job.taskId]: { id: job.id, createdAt: job.createdAt } },
-          tasks: state.tasks.map((t) => (t.id === job.taskId ? { ...t, status: job.status } : t)),
-        };
-      });
-    },
-  });
+      noteJob(job) {
+        set((state) => {
+          const known = state.latestJobs[job.taskId];
+          // Jobs of one task are created in order, so a job no older than the latest known one is the latest.
+          if (known && known.id !== job.id && job.createdAt < known.createdAt) return {};
+          // A copy of the same job that left the server before a pushed change must not undo it.
+          if (known && known.id === job.id && job.updatedAt < known.updatedAt) return {};
+          return {
+            latestJobs: { ...state.latestJobs, [job.taskId]: job },
+            tasks: state.tasks.map((t) => (t.id === job.taskId ? { ...t, status: job.status } : t)),
+          };
+        });
+      },
+    };
+  };
+
+const NEEDS_USER: readonly JobStatus[] = ['waiting_human', 'failed'];

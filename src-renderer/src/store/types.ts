@@ -2,10 +2,19 @@
 import type { DetailSlice } from './detail-slice';
 import type { JobStreamSlice } from './job-stream-slice';
 import type { LiveSlice } from './live-slice';
+import type { NoticesSlice } from './notices-slice';
 import type { PiecesSlice } from './pieces-slice';
+import type { RequestsSlice } from './requests-slice';
 import type { TasksSlice } from './tasks-slice';
 import type { UsageSlice } from './usage-slice';
 
 export type LoadState = 'idle' | 'loading' | 'ready' | 'error';
 
-export type AppState = TasksSlice & DetailSlice & PiecesSlice & LiveSlice & JobStreamSlice & UsageSlice;
+export type AppState = TasksSlice &
+  DetailSlice &
+  RequestsSlice &
+  PiecesSlice &
+  LiveSlice &
+  JobStreamSlice &
+  UsageSlice &
+  NoticesSlice;

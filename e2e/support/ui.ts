@@ -1,0 +1,59 @@
+// Helpers the browser specs share: open the UI of a host, create a task through the form, read the model's requests.
+import { expect, type Page } from '@playwright/test';
+import type { RecordedRequest, ScriptedStep } from '../../test-support/scripted-llm-server';
+import type { HeadlessHost } from './headless-host';
+
+export async function openUi(page: Page, host: HeadlessHost): Promise<void> {
+  await page.goto(host.pageUrl);
+  await expect(page.getByTestId('live-indicator')).toHaveAttribute('data-live', 'live');
+}
+
+export async function createInUi(page: Page, fields: { instruction: string; title: string; pieceId?: string }) {
+  await page.getByTestId('new-task').click();
+  await page.getByTestId('field-instruction').fill(fields.instruction);
+  await page.getByTestId('field-title').fill(fields.title);
+  const pieceId = fields.pieceId ?? 'default';
+  await expect(page.getByTestId('field-piece').locator(`option[value="${pieceId}"]`)).toHaveCount(1);
+  await page.getByTestId('field-piece').selectOption(pieceId);
+  await page.getByTestId('create-submit').click();
+  await expect(page.getByTestId('create-task-form')).toHaveCount(0);
+  await expect(page.getByTestId('task-view-title')).toHaveText(fields.title);
+}
+
+interface ChatMessage {
+  role: string;
+  content?: unknown;
+}
+
+/** The messages of a chat completion request the model received. */
+export function messagesOf(request: RecordedRequest): ChatMessage[] {
+  return (request.body?.messages ?? []) as ChatMessage[];
+}
+
+/** A message's text, whether its content is a string or a list of parts. */
+export function textOf(message: ChatMessage | undefined): string {
+  const content = message?.content;
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content.map((part) => (typeof part?.text === 'string' ? (part.text as string) : '')).join('');
+  }
+  return '';
+}
+
+/** A reply that calls `complete`. */
+export function complete(status: 'success' | 'needs_user_input' | 'failure', message: string): ScriptedStep {
+  return { toolCalls: [{ name: 'complete', arguments: { status, message } }] };
+}
+
+/** Polls the bridge until the task's latest job has `status` (for checks the UI cannot make). */
+export async function waitForJob(host: HeadlessHost, taskId: string, status: string, timeoutMs = 20_000) {
+  await expect
+    .poll(
+      async () => {
+        const { body } = await host.call<{ jobs: { status: string }[] }>('GET', `/tasks/${taskId}`);
+        return body.jobs.at(-1)?.status;
+      },
+      { timeout: timeoutMs },
+    )
+    .toBe(status);
+}

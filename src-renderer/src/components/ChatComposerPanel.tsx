@@ -1,0 +1,68 @@
+// ChatComposerPanel: the approval cards of the selected task's waiting tool and package requests (read from the DB,
+// so a reload shows them again, P7.01, P7.17) above the ChatComposer, which stays locked while a card waits.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Comment, Job } from '../../../src-shared/entities';
+import { pendingRequests } from '../store/requests-slice';
+import { useAppStore } from '../store/store';
+import { ChatComposer } from './ChatComposer';
+import { composerMode } from './composer-mode';
+import { PackageRequestApproval } from './PackageRequestApproval';
+import { ToolRequestApproval } from './ToolRequestApproval';
+
+const POINT_MS = 1600;
+
+interface Props {
+  taskId: string;
+  jobs: readonly Job[];
+  comments: readonly Comment[];
+}
+
+export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
+  const requests = useAppStore((s) => (s.requests?.taskId === taskId ? s.requests : null));
+  const pending = useMemo(() => pendingRequests(requests, jobs), [requests, jobs]);
+  const job = jobs.at(-1);
+  const mode = useMemo(
+    () => composerMode(job, { tool: pending.tool.length, package: pending.package.length }, comments),
+    [job, pending, comments],
+  );
+  const cardsRef = useRef<HTMLElement>(null);
+  // Asked to point at the cards: done as soon as they are on screen (after a 409 they may still be loading).
+  const [pointAsked, setPointAsked] = useState(0);
+  const [pointing, setPointing] = useState(false);
+  const pointAtCards = useCallback(() => setPointAsked((n) => n + 1), []);
+  const count = pending.tool.length + pending.package.length;
+  const hasCards = count > 0;
+
+  useEffect(() => {
+    const cards = cardsRef.current;
+    if (pointAsked === 0 || !hasCards || !cards) return;
+    cards.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    cards.focus({ preventScroll: true });
+    setPointing(true);
+    const timer = setTimeout(() => setPointing(false), POINT_MS);
+    return () => clearTimeout(timer);
+  }, [pointAsked, hasCards]);
+
+  return (
+    <div className="composer-panel" data-testid="chat-composer-panel">
+      {count > 0 ? (
+        <section
+          ref={cardsRef}
+          tabIndex={-1}
+          className={pointing ? 'approval-cards approval-cards-pointed' : 'approval-cards'}
+          data-testid="approval-cards"
+          data-pointed={pointing ? 'true' : 'false'}
+          aria-label={count === 1 ? 'A request waits for your decision' : `${count} requests wait for your decision`}
+        >
+          {pending.tool.map((r) => (
+            <ToolRequestApproval key={r.id} request={r} />
+          ))}
+          {pending.package.map((r) => (
+            <PackageRequestApproval key={r.id} request={r} />
+          ))}
+        </section>
+      ) : null}
+      <ChatComposer key={taskId} taskId={taskId} mode={mode} onPointAtCards={pointAtCards} />
+    </div>
+  );
+}

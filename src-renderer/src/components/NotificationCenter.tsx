@@ -1,0 +1,127 @@
+// NotificationCenter: the bell in the header with the count of tasks that need the user (a tool or package decision,
+// a question, an MCP sign-in, a failure) and the list behind it; an entry opens its task and goes when resolved
+// (P7.20). Entries are derived from the task list and latest jobs, so they are right after a reload.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { type ActionItem, type ActionReason, actionItems } from '../store/action-items';
+import { useAppStore } from '../store/store';
+import { formatTime } from './format';
+
+const REASON_LABELS: Record<ActionReason, string> = {
+  tool_request: 'A tool request waits for your decision',
+  package_request: 'A package request waits for your decision',
+  ask: 'The agent asked you a question',
+  mcp_auth_required: 'An MCP server needs you to sign in',
+  waiting: 'Waits for you',
+  failed: 'The job failed',
+};
+
+export function NotificationCenter() {
+  const { tasks, latestJobs, dismissed } = useAppStore(
+    useShallow((s) => ({ tasks: s.tasks, latestJobs: s.latestJobs, dismissed: s.dismissedFailures })),
+  );
+  const items = useMemo(() => actionItems(tasks, latestJobs, dismissed), [tasks, latestJobs, dismissed]);
+  const [open, setOpen] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(false);
+    };
+    const onPointer = (e: PointerEvent) => {
+      if (rootRef.current && !rootRef.current.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [open]);
+
+  const count = items.length;
+  return (
+    <div className="notifications" ref={rootRef}>
+      <button
+        type="button"
+        className={count > 0 ? 'bell bell-active' : 'bell'}
+        onClick={() => setOpen((o) => !o)}
+        aria-expanded={open}
+        aria-label={count === 0 ? 'Notifications: nothing needs you' : `Notifications: ${count} need you`}
+        data-testid="notification-bell"
+        data-count={count}
+      >
+        <BellIcon />
+        {count > 0 ? (
+          <span className="bell-count" data-testid="notification-count">
+            {count}
+          </span>
+        ) : null}
+      </button>
+      {open ? (
+        <div className="notification-center" data-testid="notification-center" role="dialog" aria-label="Needs you">
+          <h2 className="notification-title">Needs you</h2>
+          {count === 0 ? (
+            <p className="notice" data-testid="notification-empty">
+              Nothing needs you right now.
+            </p>
+          ) : (
+            <ul className="notification-list">
+              {items.map((item) => (
+                <NotificationEntry key={item.taskId} item={item} onOpened={() => setOpen(false)} />
+              ))}
+            </ul>
+          )}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function NotificationEntry({ item, onOpened }: { item: ActionItem; onOpened(): void }) {
+  const selectTask = useAppStore((s) => s.selectTask);
+  const dismissFailure = useAppStore((s) => s.dismissFailure);
+  const { jobId } = item;
+  return (
+    <li className={`notification notification-${item.reason}`}>
+      <button
+        type="button"
+        className="notification-open"
+        onClick={() => {
+          onOpened();
+          void selectTask(item.taskId);
+        }}
+        data-testid="notification-entry"
+        data-task-id={item.taskId}
+        data-reason={item.reason}
+      >
+        <span className="notification-task">{item.title}</span>
+        <span className="notification-reason">{REASON_LABELS[item.reason]}</span>
+        {item.detail ? <span className="notification-detail">{item.detail}</span> : null}
+        <time dateTime={item.at}>{formatTime(item.at)}</time>
+      </button>
+      {item.reason === 'failed' && jobId ? (
+        <button
+          type="button"
+          className="link-button notification-dismiss"
+          onClick={() => dismissFailure(jobId)}
+          data-testid="notification-dismiss"
+        >
+          Dismiss
+        </button>
+      ) : null}
+    </li>
+  );
+}
+
+function BellIcon() {
+  return (
+    <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path
+        fill="currentColor"
+        d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2Z"
+      />
+    </svg>
+  );
+}

@@ -1,0 +1,72 @@
+// The approval card of one package request: manager, name, version and the agent's reason, with Approve / Deny
+// (P7.01, P7.08–P7.10). An approved package is installed for this task only. A refused decision shows on the card.
+import { useState } from 'react';
+import type { PackageRequest } from '../../../src-shared/entities';
+import { useAppStore } from '../store/store';
+
+export function PackageRequestApproval({ request }: { request: PackageRequest }) {
+  const decide = useAppStore((s) => s.decidePackageRequest);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function choose(decision: 'approve' | 'deny') {
+    setBusy(true);
+    setError(null);
+    const outcome = await decide({ taskId: request.taskId, requestId: request.id, decision });
+    setBusy(false);
+    if (!outcome.ok) setError(`${outcome.error.message} (${outcome.error.code})`);
+  }
+
+  return (
+    <section
+      className="approval-card"
+      data-testid="package-request"
+      data-request-id={request.id}
+      aria-label={`Package request: ${request.name}`}
+    >
+      <header className="approval-header">
+        <span className="approval-kind">Approval needed</span>
+        <span>The agent wants to install a package for this task</span>
+      </header>
+      <dl className="approval-fields">
+        <dt>Manager</dt>
+        <dd data-testid="package-manager">{request.manager}</dd>
+        <dt>Package</dt>
+        <dd>
+          <code data-testid="package-name">{request.name}</code>
+        </dd>
+        <dt>Version</dt>
+        <dd data-testid="package-version">{request.version ?? 'latest'}</dd>
+        <dt>Reason</dt>
+        <dd className="approval-reason" data-testid="package-reason">
+          {request.reason}
+        </dd>
+      </dl>
+      <div className="approval-actions">
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={busy}
+          onClick={() => void choose('approve')}
+          data-testid="package-approve"
+        >
+          Approve
+        </button>
+        <button
+          type="button"
+          className="button button-danger"
+          disabled={busy}
+          onClick={() => void choose('deny')}
+          data-testid="package-deny"
+        >
+          Deny
+        </button>
+      </div>
+      {error ? (
+        <p className="text-error approval-error" role="alert" data-testid="request-error">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+// The approval card of one tool request: the tool and the summary of what will run, exactly as the backend wrote it,
+// with Approve once / Approve for this task / Deny (P7.01, P7.03–P7.05). A refused decision shows on the card.
+import { useState } from 'react';
+import type { ToolRequest } from '../../../src-shared/entities';
+import { useAppStore } from '../store/store';
+
+type Choice = { decision: 'approve'; scope: 'once' | 'task' } | { decision: 'deny' };
+
+export function ToolRequestApproval({ request }: { request: ToolRequest }) {
+  const decide = useAppStore((s) => s.decideToolRequest);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function choose(choice: Choice) {
+    setBusy(true);
+    setError(null);
+    const outcome = await decide({
+      taskId: request.taskId,
+      requestId: request.id,
+      decision: choice.decision,
+      scope: choice.decision === 'approve' ? choice.scope : 'once',
+    });
+    setBusy(false);
+    if (!outcome.ok) setError(`${outcome.error.message} (${outcome.error.code})`);
+  }
+
+  return (
+    <section
+      className="approval-card"
+      data-testid="tool-request"
+      data-request-id={request.id}
+      data-tool={request.tool}
+      aria-label={`Tool request: ${request.tool}`}
+    >
+      <header className="approval-header">
+        <span className="approval-kind">Approval needed</span>
+        <span>
+          The agent wants to use <code data-testid="tool-request-tool">{request.tool}</code>
+        </span>
+      </header>
+      <pre className="approval-summary" data-testid="tool-request-summary">
+        {request.summary}
+      </pre>
+      <div className="approval-actions">
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={busy}
+          onClick={() => void choose({ decision: 'approve', scope: 'once' })}
+          data-testid="approve-once"
+        >
+          Approve once
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={busy}
+          title="Later matching calls in this task run without asking"
+          onClick={() => void choose({ decision: 'approve', scope: 'task' })}
+          data-testid="approve-task"
+        >
+          Approve for this task
+        </button>
+        <button
+          type="button"
+          className="button button-danger"
+          disabled={busy}
+          onClick={() => void choose({ decision: 'deny' })}
+          data-testid="deny"
+        >
+          Deny
+        </button>
+      </div>
+      {error ? (
+        <p className="text-error approval-error" role="alert" data-testid="request-error">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
