@@ -2,7 +2,7 @@
 // and HTTP route. The preload facade, IPC handlers, HTTP routes and renderer client are all derived from this table.
 import { z } from 'zod';
 import { Comment, Job, PackageRequest, PieceLoadError, PieceSummary, Task, ToolRequest } from './entities';
-import { InvokeKind, UsageSums } from './events';
+import { InvokeKind, MaestroEvent, UsageSums } from './events';
 import type { OperationName } from './operation-names';
 
 export const MIB = 1024 * 1024;
@@ -208,6 +208,13 @@ export const contract = {
         }),
       ),
     }),
+  }),
+  listTaskEvents: op({
+    method: 'GET',
+    path: '/tasks/:taskId/events',
+    status: 200,
+    input: taskRef,
+    output: z.object({ events: z.array(MaestroEvent) }),
   }),
 } as const satisfies { [N in OperationName]: OperationDef };
 

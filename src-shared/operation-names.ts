@@ -15,6 +15,7 @@ export const OPERATION_NAMES = [
   'decidePackageRequest',
   'getTranscript',
   'getUsage',
+  'listTaskEvents',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

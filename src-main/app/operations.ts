@@ -24,6 +24,9 @@ import {
   requireTask,
 } from '../tasks/queries';
 
+/** How many of a task's latest events the activity timeline gets. */
+const TASK_EVENTS_LIMIT = 2000;
+
 export type Operations = { [N in OperationName]: (ctx: TaskContext, input: OpParsedInput<N>) => OpOutput<N> };
 
 export const operations: Operations = {
@@ -43,6 +46,10 @@ export const operations: Operations = {
   listPackageRequests,
   decidePackageRequest,
   getTranscript,
+  listTaskEvents: (ctx, { taskId }) => {
+    requireTask(ctx, taskId);
+    return { events: ctx.store.events.lastForTask(taskId, TASK_EVENTS_LIMIT) };
+  },
   getUsage: (ctx, { taskId }) => {
     requireTask(ctx, taskId);
     return ctx.store.logEntries.usage(taskId);

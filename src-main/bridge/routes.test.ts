@@ -20,6 +20,8 @@ const BRIDGE_API_TABLE = [
   ['POST', '/tasks/:id/package-requests/:rid/decide', 200],
   ['GET', '/tasks/:id/transcript', 200],
   ['GET', '/tasks/:id/usage', 200],
+  // Ours, beyond the doc's table: a task's latest persisted events, for the activity timeline.
+  ['GET', '/tasks/:id/events', 200],
 ] as const;
 
 /** Param names differ between the doc (`:id`, `:rid`) and the contract (`:taskId`, `:requestId`); shapes must not. */

@@ -26,6 +26,7 @@ const VALID_BODY: Record<OperationName, unknown> = {
   decidePackageRequest: { decision: 'approve' },
   getTranscript: undefined,
   getUsage: undefined,
+  listTaskEvents: undefined,
 };
 
 /** A task whose job waits on one tool request and one package request. */

@@ -30,6 +30,9 @@ export function createEventsRepo(db: Database) {
   const afterForTask = db.prepare<[string, number, number], EventRow>(
     'SELECT * FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?',
   );
+  const latestForTask = db.prepare<[string, number], EventRow>(
+    'SELECT * FROM (SELECT * FROM events WHERE task_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq',
+  );
   const last = db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM events');
 
   return {
@@ -42,6 +45,10 @@ export function createEventsRepo(db: Database) {
     since(seq: number, taskId?: string, limit = 1000): MaestroEvent[] {
       const rows = taskId ? afterForTask.all(taskId, seq, limit) : after.all(seq, limit);
       return rows.map(rowToEvent);
+    },
+    /** The task's latest `limit` events, oldest first. */
+    lastForTask(taskId: string, limit: number): MaestroEvent[] {
+      return latestForTask.all(taskId, limit).map(rowToEvent);
     },
     lastSeq(): number {
       return last.get()?.seq ?? 0;

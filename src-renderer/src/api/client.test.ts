@@ -80,6 +80,7 @@ const CASES: Record<OperationName, Case> = {
   },
   getTranscript: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/transcript` },
   getUsage: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/usage` },
+  listTaskEvents: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/events` },
 };
 
 interface Recorded {
