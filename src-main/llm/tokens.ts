@@ -14,8 +14,21 @@ export function estimateTokens(text: string): number {
   return Math.ceil(ascii / 4) + other;
 }
 
+/** Estimates by object: messages and tool arrays are never edited, so each is measured once. */
+const measured = new WeakMap<object, number>();
+const measure = (value: object): number => {
+  let tokens = measured.get(value);
+  if (tokens === undefined) {
+    tokens = estimateTokens(JSON.stringify(value));
+    measured.set(value, tokens);
+  }
+  return tokens;
+};
+
 export function estimatePromptTokens(messages: readonly ChatMessage[], tools: readonly ToolSpec[] = []): number {
-  return estimateTokens(JSON.stringify(messages)) + (tools.length > 0 ? estimateTokens(JSON.stringify(tools)) : 0);
+  let total = 0;
+  for (const m of messages) total += measure(m);
+  return total + (tools.length > 0 ? measure(tools) : 0);
 }
 
 /**
