@@ -26,7 +26,7 @@ const calls = (...c: [string, Record<string, unknown>][]) => ({
 });
 
 describe('the agent loop', () => {
-  it('P4.28 read-only calls of one reply run concurrently; results keep call order', async () => {
+  it('P4.28 P4.54 read-only calls of one reply run concurrently; results keep call order', async () => {
     const log: string[] = [];
     const h = await engineHarness(
       [calls(['read_file', { id: 'a', ms: 60 }], ['list_dir', { id: 'b', ms: 10 }]), complete()],
@@ -55,7 +55,7 @@ describe('the agent loop', () => {
     expect(finished).toEqual(['read_file', 'write_file', 'list_dir', 'complete']);
   });
 
-  it('P1.05 P4.10 P4.11 an interjection posted during a stream reaches the model at the next iteration, once', async () => {
+  it('P1.05 P4.10 P4.11 P5.11 P9.06 an interjection posted during a stream reaches the model at the next iteration, once', async () => {
     const log: string[] = [];
     const h = await engineHarness(
       [{ ...call('read_file', { id: 'a', ms: 1 }), delayMs: 150 }, complete(), complete()],
@@ -76,9 +76,15 @@ describe('the agent loop', () => {
     );
     expect(all.filter((c) => c?.includes('Use tabs')).length).toBe(1);
     expect(h.maestro.store.comments.undeliveredInterjections(jobId)).toEqual([]);
+    // The interjection is a UserTurn inside the running Invoke, not a new Invoke.
+    const entries = h.maestro.store.logEntries.listForTask(taskId);
+    expect(entries.filter((e) => e.kind === 'Invoke')).toHaveLength(1);
+    expect(entries.filter((e) => e.kind === 'UserTurn').map((e) => e.body)).toContainEqual({
+      text: 'Use tabs, please.',
+    });
   });
 
-  it('P1.21 P4.08 cancel while the model streams aborts the stream and leaves the job cancelled', async () => {
+  it('P1.21 P3.18 P4.08 cancel while the model streams aborts the stream and leaves the job cancelled', async () => {
     const h = await engineHarness([{ fault: 'hang', text: 'Working on' }]);
     const { taskId, jobId } = h.createTask('x');
     await h.waitFor(jobId, ['running']);
@@ -133,7 +139,7 @@ describe('the agent loop', () => {
     expect(h.maestro.store.events.since(0).some((e) => e.type === 'stream.delta')).toBe(false);
   });
 
-  it('P9.01 P9.03 P9.15 P9.16 P9.17 the log: Invoke(UserSend), UserTurn, AgentTurn, LlmCall, ToolTurn; usage rolls up', async () => {
+  it('P9.01 P9.03 P9.10 P9.12 P9.15 P9.16 P9.17 P9.20 the log: Invoke(UserSend), UserTurn, AgentTurn, LlmCall, ToolTurn; usage rolls up', async () => {
     const h = await engineHarness([
       { ...call('no_such_tool', {}), usage: { promptTokens: 100, completionTokens: 10, cachedTokens: 0 } },
       { ...complete(), usage: { promptTokens: 150, completionTokens: 20, cachedTokens: 90 } },
@@ -151,6 +157,12 @@ describe('the agent loop', () => {
       'LlmCall',
       'ToolTurn',
     ]);
+    const toolTurn = h.maestro.store.logEntries.listForTask(taskId).find((e) => e.kind === 'ToolTurn');
+    expect(toolTurn?.body).toMatchObject({
+      name: 'no_such_tool',
+      result: expect.stringMatching(/^Error: unknown tool/),
+    });
+    expect((toolTurn?.body as { tool_call_id: string }).tool_call_id).toBeTruthy();
     const seqs = h.maestro.store.logEntries.listForTask(taskId).map((e) => e.seq);
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
     const usage = h.maestro.invoke('getUsage', { taskId });
@@ -176,5 +188,67 @@ describe('the agent loop', () => {
     expect(followup.status).toBe('succeeded');
     const seen = (h.server.requests[1]?.body?.messages ?? []) as { role: string; content: string }[];
     expect(seen.at(-1)).toEqual({ role: 'user', content: 'Message from the user: One more thing.' });
+  });
+
+  it('P4.37 a tool that throws gets an Error result; the loop goes on', async () => {
+    const boom: AnyToolDef = {
+      name: 'read_file',
+      description: 'Throws.',
+      parameters: z.strictObject({}),
+      readOnly: true,
+      async execute() {
+        throw new Error('disk on fire');
+      },
+    };
+    const h = await engineHarness([call('read_file', {}), complete()], { tools: [boom] });
+    const { jobId } = h.createTask('x');
+    expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
+    const last = ((h.server.requests[1]?.body?.messages ?? []) as { content: string }[]).at(-1);
+    expect(last?.content).toBe('Error: read_file failed: disk on fire');
+  });
+
+  it('P4.12 P9.07 P9.08 no progress for the watchdog limit → a warning appended as a user message, logged as a flat SystemTurn', async () => {
+    const stuck = Array.from({ length: 4 }, (_, i) => call('no_such_tool', { i }));
+    const h = await engineHarness([...stuck, complete()], {
+      options: { limits: { textOnlyReplies: 3, repeatedCalls: 5, watchdogIterations: 3, asks: 5 } },
+    });
+    const { taskId, jobId } = h.createTask('x');
+    expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
+    const fourth = (h.server.requests[3]?.body?.messages ?? []) as { role: string; content: string }[];
+    expect(fourth.at(-1)?.role).toBe('user');
+    expect(fourth.at(-1)?.content).toMatch(/without progress/);
+    const log = h.maestro.store.logEntries.listForTask(taskId);
+    expect(log.filter((e) => e.kind === 'SystemTurn').map((e) => (e.body as { text: string }).text)).toContainEqual(
+      expect.stringMatching(/without progress/),
+    );
+    expect(log.filter((e) => e.kind === 'Invoke')).toHaveLength(1);
+    for (const e of log.filter((x) => x.kind === 'SystemTurn')) expect(Object.keys(e.body as object)).toEqual(['text']);
+  });
+
+  it('P5.12 a movement guidance and an interjection due together arrive as ONE user message', async () => {
+    const h = await engineHarness([{ ...call('transition', { next: 'implement' }), delayMs: 150 }, complete()]);
+    const { taskId, jobId } = h.createTask('x', { pieceId: 'plan-implement-review' });
+    await h.waitFor(jobId, ['running']);
+    await sleep(50);
+    h.maestro.invoke('addComment', { taskId, body: 'Keep it small.' });
+    expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
+    const second = (h.server.requests[1]?.body?.messages ?? []) as { role: string; content: string }[];
+    const last = second.at(-1);
+    expect(last?.role).toBe('user');
+    expect(last?.content).toContain('# Movement: implement');
+    expect(last?.content).toContain('Message from the user: Keep it small.');
+    for (let i = 1; i < second.length; i++)
+      expect(second[i]?.role === 'user' && second[i - 1]?.role === 'user').toBe(false);
+  });
+
+  it('P3.10 cancel between movements: no further LLM call', async () => {
+    const h = await engineHarness([{ ...call('transition', { next: 'implement' }), delayMs: 150 }, complete()]);
+    const { taskId, jobId } = h.createTask('x', { pieceId: 'plan-implement-review' });
+    await h.waitFor(jobId, ['running']);
+    await sleep(50);
+    h.maestro.invoke('cancelTask', { taskId });
+    await h.maestro.worker?.idle();
+    expect(h.maestro.store.jobs.get(jobId)?.status).toBe('cancelled');
+    expect(h.server.requests).toHaveLength(1);
   });
 });

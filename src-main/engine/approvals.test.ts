@@ -28,7 +28,7 @@ function approvalTool(ran: string[]): AnyToolDef {
 const runCommand = (command: string, id: string) => ({ name: 'run_command', arguments: { command }, id });
 
 describe('tool and package approvals through the Worker, engine and DB', () => {
-  it('P4.34 P2.23 P7.03 P7.13 P9.05 approve once: the job parks, resumes in its movement, and the model gets the real output', async () => {
+  it('P3.16 P4.34 P2.23 P7.03 P7.13 P9.05 approve once: the job parks, resumes in its movement, and the model gets the real output', async () => {
     const ran: string[] = [];
     const h = await engineHarness([{ toolCalls: [runCommand('npm test', 'call_a')] }, complete('tests pass')], {
       tools: [approvalTool(ran)],

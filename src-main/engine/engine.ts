@@ -1,7 +1,7 @@
 // The engine the Worker runs jobs with: runPiece over an LLM client per profile and the job's tools.
 import type { Store } from '../db/store';
 import { LlmClient, type LlmClientOptions } from '../llm/client';
-import type { ProfileRegistry } from '../llm/profiles';
+import type { LlmProfile, ProfileRegistry } from '../llm/profiles';
 import { loadPolicy, resolveTools, toolAllowed } from '../tools/policy';
 import type { AnyToolDef } from '../tools/types';
 import { DEFAULT_LIMITS, type EngineOptions } from './job-run';
@@ -37,7 +37,16 @@ export class NoProfileError extends Error {
 
 export function createEngine(config: EngineConfig): Engine {
   const clients = new Map<string, LlmPort>();
+  // Clients and guards are made from a profile as it was: when any profile changes, they are made again.
+  let profilesVersion = config.profiles.version;
+  const dropStale = () => {
+    if (config.profiles.version === profilesVersion) return;
+    profilesVersion = config.profiles.version;
+    clients.clear();
+    guards.clear();
+  };
   const llmFor = (name: string | null): LlmPort => {
+    dropStale();
     const profileName = name ?? config.profiles.defaultName;
     const profile = profileName ? config.profiles.get(profileName) : undefined;
     if (!profile) throw new NoProfileError(profileName);
@@ -56,7 +65,13 @@ export function createEngine(config: EngineConfig): Engine {
   // numbers stay the job's). A guard given in the options (tests) is used for every job instead.
   const guards = new Map<string, PromptGuard>();
   const guardFor = (name: string | null): PromptGuard => {
-    const profile = config.profiles.get(name ?? config.profiles.defaultName ?? '');
+    dropStale();
+    let profile: LlmProfile | undefined;
+    try {
+      profile = config.profiles.get(name ?? config.profiles.defaultName ?? '');
+    } catch {
+      return passThroughGuard; // a key that cannot be opened: llmFor fails the job with the reason
+    }
     if (!profile) return passThroughGuard;
     let summarizer: LlmClient | undefined;
     const guard =

@@ -51,7 +51,7 @@ describe('runPiece through the Worker and a scripted model', () => {
     expect(result.content).toMatch(/^Error: transition to "review" is not allowed \(allowed from plan: implement\)/);
   });
 
-  it('P4.53 complete and transition in one reply: the first valid one wins, the other gets an Error', async () => {
+  it('P4.26 P4.53 complete and transition in one reply: the first valid one wins, the other gets an Error', async () => {
     const h = await engineHarness([
       {
         toolCalls: [
@@ -95,7 +95,7 @@ describe('runPiece through the Worker and a scripted model', () => {
     expect(sys).toContain('# Movement: work');
   });
 
-  it('P4.49 P2.30 complete failure fails the job at once, without retry', async () => {
+  it('P3.17 P4.49 P2.30 complete failure fails the job at once, without retry', async () => {
     const h = await engineHarness([complete('Cannot be done.', 'failure')]);
     const { jobId } = h.createTask('x');
     expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'failed', error: 'Cannot be done.', attempt: 1 });
@@ -121,7 +121,7 @@ describe('runPiece through the Worker and a scripted model', () => {
     expect(warnings).toEqual(['resumeMovement gone is not a movement of piece plan-implement-review; falling back']);
   });
 
-  it('P4.30 P4.31 unknown tools and broken arguments get Error results; the loop goes on', async () => {
+  it('P4.30 P4.31 P4.50 unknown tools and broken arguments get Error results; the loop goes on', async () => {
     const h = await engineHarness([
       call('no_such_tool', {}),
       call('complete', '{"status": "success", "message"'),

@@ -7,7 +7,7 @@ const messages = (r: RecordedRequest | undefined) => (r?.body?.messages ?? []) a
 const tools = (r: RecordedRequest | undefined) => JSON.stringify(r?.body?.tools);
 
 describe('request shape: the prompt layout is a contract with the cache', () => {
-  it('P5.01 P5.02 P5.03 P5.04 P5.10 P5.15 across movement transitions tools are byte-identical and every request extends the previous one', async () => {
+  it('P4.02 P5.01 P5.02 P5.03 P5.04 P5.10 P5.15 across movement transitions tools are byte-identical and every request extends the previous one', async () => {
     const h = await engineHarness([
       transition('implement', 'the plan'),
       transition('review'),

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { INVOKE_KINDS, MaestroEvent, TRANSIENT_EVENT_TYPES } from './events';
+
+/** Event types and their fields as published; a change here is a breaking change for SSE and IPC subscribers. */
+const SHAPES: Record<string, string[]> = {
+  'task.created': ['jobId', 'seq', 'task', 'taskId', 'ts', 'type'],
+  'job.changed': ['job', 'jobId', 'seq', 'taskId', 'ts', 'type'],
+  'comment.created': ['comment', 'jobId', 'seq', 'taskId', 'ts', 'type'],
+  'tool_request.changed': ['jobId', 'request', 'seq', 'taskId', 'ts', 'type'],
+  'package_request.changed': ['jobId', 'request', 'seq', 'taskId', 'ts', 'type'],
+  InvokeStart: ['jobId', 'kind', 'seq', 'taskId', 'ts', 'type'],
+  TurnStart: ['jobId', 'seq', 'taskId', 'ts', 'turnCount', 'type'],
+  TurnEnd: ['jobId', 'seq', 'taskId', 'ts', 'turnCount', 'type', 'usage'],
+  LlmCallStart: ['attempt', 'jobId', 'llmCallCount', 'seq', 'taskId', 'ts', 'type'],
+  LlmCallEnd: [
+    'attempt',
+    'cachedPromptTokens',
+    'jobId',
+    'latencyMs',
+    'llmCallCount',
+    'outcome',
+    'seq',
+    'taskId',
+    'ts',
+    'ttftMs',
+    'type',
+    'usage',
+  ],
+  'movement.entered': ['jobId', 'movement', 'seq', 'taskId', 'ts', 'type'],
+  'tool.finished': ['callId', 'jobId', 'name', 'ok', 'preview', 'seq', 'taskId', 'ts', 'type'],
+  'prompt.guarded': ['jobId', 'outcome', 'seq', 'steps', 'taskId', 'tokensAfter', 'tokensBefore', 'ts', 'type'],
+  'stream.delta': ['jobId', 'reasoning', 'seq', 'taskId', 'text', 'toolCalls', 'ts', 'type'],
+};
+
+describe('the event contract', () => {
+  it('P9.23 existing event types keep their shape; new ones are only added', () => {
+    const current = Object.fromEntries(
+      MaestroEvent.options.map((o) => [o.shape.type.value, Object.keys(o.shape).sort()]),
+    ) as Record<string, string[]>;
+    for (const [type, fields] of Object.entries(SHAPES)) expect(current[type], type).toEqual(fields);
+    expect(Object.keys(current).sort()).toEqual(Object.keys(SHAPES).sort());
+  });
+
+  it('P9.02 InvokeKind is exactly UserSend, Notify, PodEvent, SystemReminder, Wakeup', () => {
+    expect([...INVOKE_KINDS]).toEqual(['UserSend', 'Notify', 'PodEvent', 'SystemReminder', 'Wakeup']);
+  });
+
+  it('P9.13 P9.14 LLM progress events are transient; the rest are persisted', () => {
+    expect([...TRANSIENT_EVENT_TYPES].sort()).toEqual([
+      'LlmCallEnd',
+      'LlmCallStart',
+      'TurnEnd',
+      'TurnStart',
+      'stream.delta',
+    ]);
+  });
+});
