@@ -10,7 +10,7 @@ import { PieceCatalog } from './pieces/catalog';
 const pieces = new PieceCatalog(path.resolve(__dirname, '..', '..', 'pieces'));
 
 describe('runPiece through the Worker and a scripted model', () => {
-  it('P3.14 P4.47 P2.21 the default piece completes: succeeded, result comment, transcript written', async () => {
+  it('P3.14 P4.03 P4.47 P2.21 the default piece completes: succeeded, result comment, transcript written (without tools)', async () => {
     const h = await engineHarness([complete('All done.')]);
     const { taskId, jobId } = h.createTask('Say hello');
     const job = await h.waitFor(jobId, SETTLED);
@@ -20,6 +20,7 @@ describe('runPiece through the Worker and a scripted model', () => {
     expect(comments.map((c) => [c.author, c.kind, c.body])).toContainEqual(['agent', 'result', 'All done.']);
     const lines = parseTranscript(fs.readFileSync(path.join(runtimeDir(h.dataDir, taskId), TRANSCRIPT_FILE), 'utf8'));
     expect(lines.map((l) => l.message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+    expect(JSON.stringify(lines)).not.toContain('"parameters"');
     h.server.expectEmpty();
   });
 
@@ -165,5 +166,16 @@ describe('runPiece through the Worker and a scripted model', () => {
     const job = await h.waitFor(jobId, SETTLED);
     expect(job.status).toBe('failed');
     expect(job.error).toMatch(/tool loop: no_such_tool was called 5 times/);
+  });
+
+  it('P4.09 a job past its deadline stops at the loop top and fails with deadline_exceeded', async () => {
+    const h = await engineHarness([{ ...call('no_such_tool', {}), delayMs: 60 }, complete()], {
+      options: { deadlineMs: 30 },
+    });
+    const { jobId } = h.createTask('x');
+    const job = await h.waitFor(jobId, SETTLED);
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/^deadline_exceeded/);
+    expect(h.server.requests).toHaveLength(1);
   });
 });
