@@ -9,6 +9,7 @@ import { AttentionProjection } from './events/attention';
 import { showAttention } from './shell/attention';
 import { registerIpc } from './shell/ipc';
 import { electronSqliteBinding } from './shell/native';
+import { safeStorageSecretBox } from './shell/secret-box';
 import { createMainWindow, lockDownWebContents } from './shell/window';
 
 let maestro: Maestro | undefined;
@@ -21,6 +22,7 @@ async function boot(): Promise<void> {
     piecesDir: path.join(appRoot, 'pieces'),
     version: app.getVersion(),
     nativeBinding: electronSqliteBinding(),
+    secretBox: safeStorageSecretBox() ?? undefined,
   });
   lockDownWebContents();
   const window = createMainWindow(path.join(__dirname, '../preload'), path.join(__dirname, '../renderer'));

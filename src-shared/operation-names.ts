@@ -16,6 +16,10 @@ export const OPERATION_NAMES = [
   'getTranscript',
   'getUsage',
   'listTaskEvents',
+  'listProfiles',
+  'saveProfile',
+  'deleteProfile',
+  'testProfile',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

@@ -97,6 +97,7 @@ export interface ScriptedLlmServer {
 }
 
 const CHAT_PATH = '/v1/chat/completions';
+const MODELS_PATH = '/v1/models';
 const MODEL = 'scripted-model';
 
 export async function startScriptedLlmServer(options: ScriptedLlmServerOptions = {}): Promise<ScriptedLlmServer> {
@@ -133,6 +134,16 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
   });
 
   async function answer(recorded: RecordedRequest, res: http.ServerResponse): Promise<void> {
+    // GET /v1/models: the model list (a profile's "Test connection"); it checks the key and consumes no step.
+    if (recorded.method === 'GET' && recorded.path.split('?')[0] === MODELS_PATH) {
+      if (options.apiKey !== undefined && recorded.headers.authorization !== `Bearer ${options.apiKey}`) {
+        return sendError(res, 401, 'scripted-llm-server: missing or wrong API key', 'invalid_api_key');
+      }
+      return sendJson(res, 200, {
+        object: 'list',
+        data: [{ id: MODEL, object: 'model', created: 0, owned_by: 'scripted' }],
+      });
+    }
     if (recorded.method !== 'POST' || recorded.path.split('?')[0] !== CHAT_PATH) {
       return sendError(res, 404, `scripted-llm-server: no route ${recorded.method} ${recorded.path}`, 'not_found');
     }

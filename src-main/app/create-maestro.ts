@@ -2,18 +2,20 @@
 // `invoke`, the one door to every contract operation.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { OperationName, OpOutput } from '../../src-shared/contract';
+import type { OperationName } from '../../src-shared/contract';
 import { Store } from '../db/store';
 import { createEngine } from '../engine/engine';
 import type { Engine } from '../engine/piece-result';
 import { PieceCatalog } from '../engine/pieces/catalog';
+import { ProfileStore, SECRET_KEY_FILE } from '../llm/profile-store';
 import { ProfileRegistry } from '../llm/profiles';
+import { fileSecretBox, type SecretBox } from '../llm/secret-box';
 import type { TaskContext } from '../tasks/context';
 import { resolveWorkspaceFolder } from '../tasks/create';
 import { JobAborts } from '../worker/aborts';
 import { Worker, type WorkerOptions } from '../worker/worker';
 import { dbFile } from '../workspace/paths';
-import { invoke } from './operations';
+import { invoke, type OpAnswer } from './operations';
 
 export interface MaestroOptions {
   dataDir: string;
@@ -29,6 +31,8 @@ export interface MaestroOptions {
    * when an LLM profile is configured; without one no Worker starts and jobs wait in the queue.
    */
   engine?: Engine | ((core: { store: Store; profiles: ProfileRegistry; pieces: PieceCatalog }) => Engine);
+  /** Seals the API keys of saved profiles. Default: AES-256-GCM with `<dataDir>/secret.key`; Electron: safeStorage. */
+  secretBox?: SecretBox;
   worker?: Partial<Omit<WorkerOptions, 'store' | 'engine' | 'pieces' | 'aborts' | 'dataDir'>>;
 }
 
@@ -46,8 +50,8 @@ export interface Maestro {
   readonly ctx: TaskContext;
   readonly store: Store;
   readonly worker: Worker | null;
-  invoke<N extends OperationName>(name: N, input: unknown): OpOutput<N>;
-  /** Starts the Worker (when there is an engine). */
+  invoke<N extends OperationName>(name: N, input: unknown): OpAnswer<N>;
+  /** Starts the Worker (when there is an engine; without one, when the first LLM profile is saved). */
   start(): void;
   /** Stops claiming, persists running jobs for the next start, closes the DB. */
   close(): Promise<void>;
@@ -75,7 +79,11 @@ export function createMaestro(options: MaestroOptions): Maestro {
   const dataDir = prepareDataDir(options.dataDir);
   const defaultWorkspace = options.defaultWorkspace ? resolveWorkspaceFolder(options.defaultWorkspace) : null;
   // Everything that can fail on its own comes before the DB is opened, so a failure leaves nothing open.
-  const profiles = ProfileRegistry.fromEnv(options.env ?? process.env);
+  const profileStore = ProfileStore.inDataDir(
+    dataDir,
+    options.secretBox ?? fileSecretBox(path.join(dataDir, SECRET_KEY_FILE)),
+  );
+  const profiles = ProfileRegistry.fromEnv(options.env ?? process.env, profileStore);
   const store = Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });
   const ctx: TaskContext = {
     store,
@@ -86,8 +94,10 @@ export function createMaestro(options: MaestroOptions): Maestro {
     defaultWorkspace,
     version: options.version,
   };
-  let worker: Worker | null;
-  try {
+  let worker: Worker | null = null;
+  let started = false;
+  let closed = false;
+  const makeWorker = (): Worker | null => {
     const engine =
       typeof options.engine === 'function'
         ? options.engine({ store, profiles, pieces: ctx.pieces })
@@ -95,7 +105,7 @@ export function createMaestro(options: MaestroOptions): Maestro {
           (profiles.defaultName
             ? createEngine({ store, profiles, pieceExists: (id, ws) => ctx.pieces.get(id, ws) !== undefined })
             : undefined));
-    worker = engine
+    return engine
       ? new Worker({
           // Jobs mostly wait on the model: several tasks (and a parent's subtasks) can run side by side.
           concurrency: DEFAULT_CONCURRENCY,
@@ -107,24 +117,38 @@ export function createMaestro(options: MaestroOptions): Maestro {
           dataDir,
         })
       : null;
+  };
+  try {
+    worker = makeWorker();
   } catch (error) {
     store.close();
     throw error;
   }
+  // Started without any profile: the Worker comes when the first profile is saved in the app.
+  const offProfiles = profiles.onChange(() => {
+    if (worker || closed || !profiles.defaultName) return;
+    worker = makeWorker();
+    if (started) worker?.start();
+  });
   const unsubscribe = store.subscribe((event) => {
     if (event.type === 'job.changed' && (event.job.status === 'queued' || event.job.status === 'retry')) worker?.poke();
   });
-  let closed = false;
 
   return {
     ctx,
     store,
-    worker,
+    get worker() {
+      return worker;
+    },
     invoke: (name, input) => invoke(ctx, name, input),
-    start: () => worker?.start(),
+    start: () => {
+      started = true;
+      worker?.start();
+    },
     async close() {
       if (closed) return;
       closed = true;
+      offProfiles();
       await worker?.stop();
       unsubscribe();
       store.close();

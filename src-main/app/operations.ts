@@ -23,11 +23,16 @@ import {
   listToolRequests,
   requireTask,
 } from '../tasks/queries';
+import { deleteProfile, listProfiles, saveProfile, testProfile } from './profile-operations';
 
 /** How many of a task's latest events the activity timeline gets. */
 const TASK_EVENTS_LIMIT = 2000;
 
-export type Operations = { [N in OperationName]: (ctx: TaskContext, input: OpParsedInput<N>) => OpOutput<N> };
+/** Operations that wait on the network answer with a Promise; every other one answers at once. */
+export type AsyncOperation = 'testProfile';
+export type OpAnswer<N extends OperationName> = N extends AsyncOperation ? Promise<OpOutput<N>> : OpOutput<N>;
+
+export type Operations = { [N in OperationName]: (ctx: TaskContext, input: OpParsedInput<N>) => OpAnswer<N> };
 
 export const operations: Operations = {
   health: (ctx) => ({ ok: true, version: ctx.version }),
@@ -54,6 +59,10 @@ export const operations: Operations = {
     requireTask(ctx, taskId);
     return ctx.store.logEntries.usage(taskId);
   },
+  listProfiles,
+  saveProfile,
+  deleteProfile,
+  testProfile,
 };
 
 export function parseInput<N extends OperationName>(name: N, raw: unknown): OpParsedInput<N> {
@@ -71,8 +80,8 @@ export function parseInput<N extends OperationName>(name: N, raw: unknown): OpPa
 }
 
 /** Validates `raw` against the operation's schema and runs it. Throws MaestroError for the caller's mistakes. */
-export function invoke<N extends OperationName>(ctx: TaskContext, name: N, raw: unknown): OpOutput<N> {
+export function invoke<N extends OperationName>(ctx: TaskContext, name: N, raw: unknown): OpAnswer<N> {
   if (!Object.hasOwn(operations, name)) throw new MaestroError('not_found', `no operation named ${String(name)}`);
   const input = parseInput(name, raw);
-  return (operations[name] as (ctx: TaskContext, input: OpParsedInput<N>) => OpOutput<N>)(ctx, input);
+  return (operations[name] as (ctx: TaskContext, input: OpParsedInput<N>) => OpAnswer<N>)(ctx, input);
 }

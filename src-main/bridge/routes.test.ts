@@ -22,6 +22,11 @@ const BRIDGE_API_TABLE = [
   ['GET', '/tasks/:id/usage', 200],
   // Ours, beyond the doc's table: a task's latest persisted events, for the activity timeline.
   ['GET', '/tasks/:id/events', 200],
+  // LLM profiles made in the app (bridge-api.md: "Profiles made in the UI are stored in the data dir").
+  ['GET', '/profiles', 200],
+  ['POST', '/profiles', 201],
+  ['POST', '/profiles/:name/delete', 200],
+  ['POST', '/profiles/:name/test', 200],
 ] as const;
 
 /** Param names differ between the doc (`:id`, `:rid`) and the contract (`:taskId`, `:requestId`); shapes must not. */
@@ -54,8 +59,8 @@ describe('contract coverage', () => {
       expect(found.params).toEqual(Object.fromEntries(route.params.map((p) => [p, `${p}-value`])));
       const other = method === 'GET' ? 'POST' : 'GET';
       const wrong = matchRoute(other, concrete);
-      // GET /tasks and POST /tasks share a path; every other path answers one method only.
-      if (wrong.kind === 'found') expect(concrete).toBe('/tasks');
+      // GET and POST share /tasks and /profiles; every other path answers one method only.
+      if (wrong.kind === 'found') expect(['/tasks', '/profiles']).toContain(concrete);
       else expect(wrong).toEqual({ kind: 'wrong_method', allowed: [method] });
     }
   });

@@ -27,6 +27,10 @@ const VALID_BODY: Record<OperationName, unknown> = {
   getTranscript: undefined,
   getUsage: undefined,
   listTaskEvents: undefined,
+  listProfiles: undefined,
+  saveProfile: { name: 'local', baseURL: 'http://127.0.0.1:9/v1', model: 'local-model' },
+  deleteProfile: undefined,
+  testProfile: undefined,
 };
 
 /** A task whose job waits on one tool request and one package request. */
@@ -208,7 +212,7 @@ describe('bridge: errors', () => {
     const other = b.maestro.invoke('createTask', { instruction: 'another task' }).task;
     const before = snapshot(b.maestro);
     const taskRoutes = ROUTES.filter((r) => r.params.includes('taskId'));
-    expect(taskRoutes).toHaveLength(10);
+    expect(taskRoutes).toHaveLength(11);
     for (const route of taskRoutes) {
       for (const taskId of ['task_nope', 'a b', 'a/b']) {
         const res = await b.api(

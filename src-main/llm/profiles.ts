@@ -1,4 +1,8 @@
-// LLM profiles a job can name. Issue 3 adds profiles made in the UI; here: the default profile from the environment.
+// LLM profiles a job can name: the one from the environment (`env`) and the ones saved in the app (profile-store.ts).
+// Every change bumps `version` and tells the `onChange` listeners, so whoever caches per profile can drop stale entries.
+import type { ProfileView } from '../../src-shared/contract';
+import type { ProfileChange, ProfileStore } from './profile-store';
+
 export interface LlmProfile {
   name: string;
   baseURL: string;
@@ -18,15 +22,21 @@ export const ENV_PROFILE = 'env';
 
 export class ProfileRegistry {
   private readonly profiles = new Map<string, LlmProfile>();
+  private revision = 0;
+  private readonly listeners = new Set<() => void>();
 
-  constructor(profiles: LlmProfile[] = []) {
+  /** `profiles`: fixed ones (the env profile); `store`: the saved ones, when the app has a data dir. */
+  constructor(
+    profiles: LlmProfile[] = [],
+    private readonly store: ProfileStore | null = null,
+  ) {
     for (const p of profiles) this.profiles.set(p.name, p);
   }
 
   /** MAESTRO_LLM_BASE_URL / _API_KEY / _MODEL / _CONTEXT_WINDOW, when the base URL is set, as the profile "env". */
-  static fromEnv(env: NodeJS.ProcessEnv): ProfileRegistry {
+  static fromEnv(env: NodeJS.ProcessEnv, store: ProfileStore | null = null): ProfileRegistry {
     const baseURL = env.MAESTRO_LLM_BASE_URL;
-    if (!baseURL) return new ProfileRegistry();
+    if (!baseURL) return new ProfileRegistry([], store);
     const profile: LlmProfile = {
       name: ENV_PROFILE,
       baseURL,
@@ -35,21 +45,119 @@ export class ProfileRegistry {
     };
     const contextWindow = positiveInt(env.MAESTRO_LLM_CONTEXT_WINDOW);
     if (contextWindow !== undefined) profile.contextWindow = contextWindow;
-    return new ProfileRegistry([profile]);
+    return new ProfileRegistry([profile], store);
   }
 
   has(name: string): boolean {
+    return this.profiles.has(name) || this.store?.find(name) !== undefined;
+  }
+
+  /** Whether the profile comes from the environment (it cannot be edited or deleted in the app). */
+  isFixed(name: string): boolean {
     return this.profiles.has(name);
   }
 
+  /** The profile with its key in clear. Throws ProfileKeyError when a saved key cannot be opened. */
   get(name: string): LlmProfile | undefined {
-    return this.profiles.get(name);
+    const fixed = this.profiles.get(name);
+    if (fixed) return fixed;
+    const stored = this.store?.find(name);
+    if (!stored || !this.store) return undefined;
+    const { apiKey: _sealed, ...rest } = stored;
+    return { ...rest, apiKey: this.store.openKey(name) };
   }
 
-  /** The profile a task gets when it names none. */
+  /** The profile a task gets when it names none: the one made default in the app, else env, else the first. */
   get defaultName(): string | null {
-    return this.profiles.has(ENV_PROFILE) ? ENV_PROFILE : (this.profiles.keys().next().value ?? null);
+    const chosen = this.store?.defaultProfile;
+    if (chosen && this.has(chosen)) return chosen;
+    if (this.profiles.has(ENV_PROFILE)) return ENV_PROFILE;
+    return this.profiles.keys().next().value ?? this.store?.list()[0]?.name ?? null;
   }
+
+  /** Bumped on every change to a profile. */
+  get version(): number {
+    return this.revision;
+  }
+
+  /** Called after every change; returns the disposer. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Every profile as outputs show it (no key), and why the saved ones could not be read, if so. */
+  list(): { profiles: ProfileView[]; errors: { file: string; message: string }[] } {
+    const names = [...this.profiles.keys(), ...(this.store?.list().map((p) => p.name) ?? [])];
+    const errors: { file: string; message: string }[] = [];
+    const store = this.store;
+    if (store?.error) errors.push({ file: store.error.file, message: store.error.message });
+    for (const stored of store?.list() ?? []) {
+      try {
+        store?.openKey(stored.name);
+      } catch (error) {
+        errors.push({ file: store?.file ?? '', message: (error as Error).message });
+      }
+    }
+    return {
+      profiles: names.flatMap((name) => {
+        const view = this.view(name);
+        return view ? [view] : [];
+      }),
+      errors,
+    };
+  }
+
+  /** The profile as outputs show it: whether it has a key and the key's last 4 characters, never the key. */
+  view(name: string): ProfileView | undefined {
+    const fixed = this.profiles.get(name);
+    const stored = fixed ? undefined : this.store?.find(name);
+    const base = fixed ?? stored;
+    if (!base) return undefined;
+    let key = '';
+    try {
+      key = fixed ? fixed.apiKey : (this.store?.openKey(name) ?? '');
+    } catch {
+      // Listed with a key but no hint; list() reports why it cannot be opened.
+    }
+    return {
+      name,
+      baseURL: base.baseURL,
+      model: base.model,
+      ...(base.contextWindow !== undefined ? { contextWindow: base.contextWindow } : {}),
+      ...(base.temperature !== undefined ? { temperature: base.temperature } : {}),
+      ...(base.parallelToolCalls !== undefined ? { parallelToolCalls: base.parallelToolCalls } : {}),
+      hasKey: fixed ? fixed.apiKey !== '' : stored?.apiKey != null,
+      keyHint: keyHint(key),
+      source: fixed ? 'env' : 'saved',
+      isDefault: this.defaultName === name,
+    };
+  }
+
+  /** Saves a profile in the app's store. Throws ProfileStoreError when the file cannot be written. */
+  save(change: ProfileChange): ProfileView {
+    if (!this.store) throw new Error('profiles cannot be saved without a data dir');
+    this.store.save(change);
+    this.changed();
+    return this.view(change.name) as ProfileView;
+  }
+
+  /** Deletes a saved profile; false when there is none of that name. */
+  delete(name: string): boolean {
+    const deleted = this.store?.delete(name) ?? false;
+    if (deleted) this.changed();
+    return deleted;
+  }
+
+  private changed(): void {
+    this.revision++;
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+/** The last 4 characters of a key long enough that they say little about it; null otherwise. */
+export function keyHint(key: string): string | null {
+  return key.length >= 8 ? key.slice(-4) : null;
 }
 
 /** A positive integer from an env value, or undefined when unset or not one (a typo must not stop the app). */

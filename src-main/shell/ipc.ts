@@ -10,12 +10,12 @@ export function registerIpc(maestro: Maestro, window: BrowserWindow): () => void
     !window.isDestroyed() && event.sender === window.webContents && event.senderFrame === window.webContents.mainFrame;
 
   for (const name of OPERATION_NAMES) {
-    ipcMain.handle(ipcChannel(name), (event, input: unknown): Result<unknown> => {
+    ipcMain.handle(ipcChannel(name), async (event, input: unknown): Promise<Result<unknown>> => {
       if (!fromOurWindow(event)) {
         return { ok: false, error: { code: 'forbidden', message: 'IPC from an unknown sender' } };
       }
       try {
-        return { ok: true, value: maestro.invoke(name, input) };
+        return { ok: true, value: await maestro.invoke(name, input) };
       } catch (error) {
         if (error instanceof MaestroError) return { ok: false, error: error.toBody() };
         console.error(`IPC ${name} failed:`, error);

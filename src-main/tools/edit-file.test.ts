@@ -11,7 +11,9 @@ describe('edit_file', () => {
     const out = text(
       await editFileTool.execute({ path: 'a.ts', old_string: 'b = 2', new_string: "b = '$&$1'" }, t.ctx()),
     );
-    expect(out).toBe('Edited a.ts: replaced 1 occurrence');
+    expect(out).toBe(
+      "Edited a.ts: replaced 1 occurrence\n--- a/a.ts\n+++ b/a.ts\n@@ -1,2 +1,2 @@\n const a = 1;\n-const b = 2;\n+const b = '$&$1';",
+    );
     expect(fs.readFileSync(f, 'utf8')).toBe("const a = 1;\nconst b = '$&$1';\n");
   });
 
@@ -26,7 +28,9 @@ describe('edit_file', () => {
       text(
         await editFileTool.execute({ path: 'a.txt', old_string: 'x', new_string: 'yy', replace_all: true }, t.ctx()),
       ),
-    ).toBe('Edited a.txt: replaced 3 occurrences');
+    ).toBe(
+      'Edited a.txt: replaced 3 occurrences\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-x x x\n\\ No newline at end of file\n+yy yy yy\n\\ No newline at end of file',
+    );
     expect(fs.readFileSync(f, 'utf8')).toBe('yy yy yy');
   });
 
@@ -68,5 +72,25 @@ describe('edit_file', () => {
       expect(text(out)).toMatch(/^Error/);
     }
     expect(fs.readFileSync(outsideFile, 'utf8')).toBe('secret');
+  });
+
+  it('P4.55 the diff shows separate hunks with 3 lines of context each', async () => {
+    const t = tempWorkspace();
+    const lines = Array.from({ length: 30 }, (_, i) => `l${i + 1}`);
+    t.put('a.txt', `${lines.join('\n')}\n`);
+    const out = text(
+      await editFileTool.execute({ path: 'a.txt', old_string: 'l5\n', new_string: 'l5\nnew\n' }, t.ctx()),
+    );
+    expect(out.split('\n').slice(0, 4)).toEqual([
+      'Edited a.txt: replaced 1 occurrence',
+      '--- a/a.txt',
+      '+++ b/a.txt',
+      '@@ -3,6 +3,7 @@',
+    ]);
+    const two = text(
+      await editFileTool.execute({ path: 'a.txt', old_string: 'l2', new_string: 'L2', replace_all: true }, t.ctx()),
+    );
+    // l2, l20..l29 change: one hunk at the top, one for l20–l29 (far apart).
+    expect(two.split('\n').filter((l) => l.startsWith('@@'))).toEqual(['@@ -1,5 +1,5 @@', '@@ -18,14 +18,14 @@']);
   });
 });

@@ -1,7 +1,9 @@
 // edit_file { path, old_string, new_string, replace_all? }: replaces an exact piece of text in a file of the
-// workspace; the piece must occur exactly once unless replace_all is set (P4.55); needs edit permission.
+// workspace; the piece must occur exactly once unless replace_all is set (P4.55); needs edit permission. The result
+// is a one-line summary, then a unified diff of the change (capped; see diff.ts) for the UI.
 import fs from 'node:fs';
 import { z } from 'zod';
+import { diffSection } from './diff';
 import { fail, ok } from './outcome';
 import { looksBinary } from './text';
 import type { ToolContext, ToolDef } from './types';
@@ -49,7 +51,8 @@ export async function editFile(args: EditFileArgs, ctx: ToolContext) {
   } catch (e) {
     return fail(`cannot write ${args.path}: ${(e as Error).message}`);
   }
-  return ok(`Edited ${target.rel}: replaced ${count} occurrence${count === 1 ? '' : 's'}`);
+  const summary = `Edited ${target.rel}: replaced ${count} occurrence${count === 1 ? '' : 's'}`;
+  return ok(`${summary}\n${diffSection(target.rel, text, next)}`);
 }
 
 export const editFileTool: ToolDef<EditFileArgs> = {

@@ -39,3 +39,41 @@ describe('glob (P4.55)', () => {
     expect(await run(t, '**/*.ts')).toBe('No files match **/*.ts');
   });
 });
+
+describe('glob and .gitignore', () => {
+  it('leaves out what .gitignore files ignore (root and nested, negation, folders only); a named folder is walked whole', async () => {
+    const t = tempWorkspace();
+    t.put('.gitignore', '# build output\ndist/\n*.log\n!keep.log\n/root-only.txt\n');
+    t.put('pkg/.gitignore', '/gen\n*.tmp\n');
+    for (const f of [
+      'src/a.ts',
+      'src/debug.log',
+      'src/keep.log',
+      'dist/out.js',
+      'dist/x/y.js',
+      'root-only.txt',
+      'pkg/root-only.txt',
+      'pkg/gen/g.ts',
+      'pkg/src/gen/g.ts',
+      'pkg/a.tmp',
+      'b.tmp',
+      'logs.log/inner.txt',
+    ])
+      t.put(f, '');
+    expect(await run(t, '**')).toBe(
+      [
+        '.gitignore',
+        'b.tmp',
+        'pkg/.gitignore',
+        'pkg/root-only.txt',
+        'pkg/src/gen/g.ts',
+        'src/a.ts',
+        'src/keep.log',
+      ].join('\n'),
+    );
+    expect(await run(t, 'dist/**/*.js')).toBe('dist/out.js\ndist/x/y.js');
+    expect(await run(t, 'dist/x/*')).toBe('dist/x/y.js');
+    expect(await run(t, 'pkg/gen/*')).toBe('pkg/gen/g.ts');
+    expect(await run(t, 'src/*')).toBe('src/a.ts\nsrc/keep.log');
+  });
+});

@@ -46,7 +46,11 @@ export async function glob(args: GlobArgs, workspacePath: string, signal?: Abort
   const re = globToRegExp(pattern);
   const state: WalkState = { visited: 0, capped: false };
   const all: string[] = [];
-  for await (const rel of walkFiles(base.path, { root: base.root, skip: skippedFolders(pattern), signal }, state)) {
+  for await (const rel of walkFiles(
+    base.path,
+    { root: base.root, skip: skippedFolders(pattern), gitignore: true, signal },
+    state,
+  )) {
     if (re.test(rel)) all.push(rel);
   }
   if (all.length === 0) return ok(`No files match ${args.pattern}`);
@@ -61,7 +65,7 @@ export async function glob(args: GlobArgs, workspacePath: string, signal?: Abort
 export const globTool: ToolDef<GlobArgs> = {
   name: 'glob',
   description:
-    'Find files of the workspace by a glob pattern. Returns matching paths, sorted; .git and node_modules are skipped unless the pattern names them.',
+    'Find files of the workspace by a glob pattern. Returns matching paths, sorted; files ignored by .gitignore are left out, and .git and node_modules are skipped unless the pattern names them.',
   parameters: GlobArgs,
   readOnly: true,
   execute: (args, ctx) => glob(args, ctx.workspacePath, ctx.signal),

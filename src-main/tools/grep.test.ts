@@ -43,3 +43,22 @@ describe('grep (P4.55)', () => {
     expect(await run(t, { pattern: 'SECRET' })).toBe('No matches');
   });
 });
+
+describe('grep and .gitignore', () => {
+  it('skips ignored files; a path or a glob whose folders name an ignored folder searches it', async () => {
+    const t = tempWorkspace();
+    t.put('.gitignore', 'dist/\n*.log\n');
+    t.put('src/a.ts', 'needle\n');
+    t.put('src/b.log', 'needle\n');
+    t.put('dist/c.js', 'needle\n');
+    t.put('dist/sub/.gitignore', '*.js\n');
+    t.put('dist/sub/d.js', 'needle\n');
+    expect(await run(t, { pattern: 'needle' })).toBe('src/a.ts:1:needle');
+    expect(await run(t, { pattern: 'needle', path: 'dist' })).toBe('dist/c.js:1:needle\ndist/sub/d.js:1:needle');
+    expect(await run(t, { pattern: 'needle', glob: 'dist/**/*.js' })).toBe(
+      'dist/c.js:1:needle\ndist/sub/d.js:1:needle',
+    );
+    expect(await run(t, { pattern: 'needle', path: 'src/b.log' })).toBe('src/b.log:1:needle');
+    expect(await run(t, { pattern: 'needle', glob: 'missing/**' })).toBe('No matches');
+  });
+});

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { normalizePattern } from './glob';
-import { globToRegExp, skippedFolders } from './glob-match';
+import { globToRegExp, literalBase, skippedFolders } from './glob-match';
 import { fail, ok } from './outcome';
 import { resolveInWorkspace } from './sandbox';
 import { capLine, looksBinary, splitLines } from './text';
@@ -94,6 +94,16 @@ function searchFile(
   }
 }
 
+const isWithinRel = (parent: string, rel: string) => parent === '.' || rel === parent || rel.startsWith(`${parent}/`);
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export async function grep(args: GrepArgs, workspacePath: string, signal?: AbortSignal) {
   let re: RegExp;
   try {
@@ -102,10 +112,12 @@ export async function grep(args: GrepArgs, workspacePath: string, signal?: Abort
     return fail(`pattern is not a valid regular expression: ${(e as Error).message}`);
   }
   let fileFilter: ((rel: string) => boolean) | undefined;
+  let globBase = '.';
   if (args.glob !== undefined) {
     const checked = normalizePattern(args.glob);
     if (!checked.ok) return fail(checked.error);
     const globRe = globToRegExp(checked.pattern);
+    if (checked.pattern.includes('/')) globBase = literalBase(checked.pattern);
     fileFilter = checked.pattern.includes('/')
       ? (rel) => globRe.test(rel)
       : (rel) => globRe.test(rel.slice(rel.lastIndexOf('/') + 1));
@@ -126,7 +138,16 @@ export async function grep(args: GrepArgs, workspacePath: string, signal?: Abort
     searchFile(target.path, target.rel, re, prefilter, out, budget);
   } else {
     const skip = skippedFolders(args.glob, target.rel);
-    for await (const rel of walkFiles(target.path, { root: target.root, skip, signal }, state)) {
+    // A glob with leading folders (`dist/**/*.js`) can only match below them: the walk starts there, so a folder it
+    // names is searched even when .gitignore ignores it.
+    let start = target.path;
+    if (globBase !== '.' && isWithinRel(target.rel, globBase)) {
+      const narrowed = resolveInWorkspace(workspacePath, globBase);
+      if (!narrowed.ok || !isDirectory(narrowed.path)) return ok('No matches');
+      start = narrowed.path;
+    }
+    const walk = walkFiles(start, { root: target.root, skip, gitignore: true, signal }, state);
+    for await (const rel of walk) {
       if (fileFilter && !fileFilter(rel)) continue;
       searchFile(path.join(target.root, rel), rel, re, prefilter, out, budget);
     }
@@ -140,7 +161,7 @@ export async function grep(args: GrepArgs, workspacePath: string, signal?: Abort
 export const grepTool: ToolDef<GrepArgs> = {
   name: 'grep',
   description:
-    'Search the text files of the workspace for lines matching a regular expression. Returns `file:line:text`; binary files, .git and node_modules are skipped.',
+    'Search the text files of the workspace for lines matching a regular expression. Returns `file:line:text`; binary files and files ignored by .gitignore are left out, and .git and node_modules are skipped unless the path or glob names them.',
   parameters: GrepArgs,
   readOnly: true,
   execute: (args, ctx) => grep(args, ctx.workspacePath, ctx.signal),

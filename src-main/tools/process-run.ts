@@ -2,11 +2,17 @@
 // On timeout or abort the whole group gets SIGTERM, then SIGKILL one second later; the call settles within two
 // seconds either way, even when a grandchild holds the output pipes open. After a normal exit, a background process
 // that still holds the output pipes a second later is killed too; one that detached from them is left running.
+// With `logDir`, output that gets cut is kept whole in a new file there (written as it arrives, from the moment it
+// no longer fits), and the note in the middle says where.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 
 export const KILL_GRACE_MS = 1000;
 const SETTLE_AFTER_KILL_MS = 1800;
 const CLOSE_AFTER_EXIT_MS = 1000;
+/** The most a kept output file grows to (a runaway command must not fill the disk); past it the file says so. */
+export const LOG_MAX_BYTES = 256 * 1024 * 1024;
 
 export interface RunProcessOptions {
   file: string;
@@ -18,6 +24,8 @@ export interface RunProcessOptions {
   /** Characters kept from the start and from the end of the output. */
   headChars?: number;
   tailChars?: number;
+  /** Folder for the whole output when it is cut (`<timestamp>-<n>.log`; created when needed). */
+  logDir?: string;
 }
 
 export interface RunProcessResult {
@@ -29,17 +37,78 @@ export interface RunProcessResult {
   aborted: boolean;
   /** The program could not be started (e.g. not found). */
   spawnError?: NodeJS.ErrnoException;
+  /** The file holding the whole output, when it was cut and logDir was given. */
+  logPath?: string;
+}
+
+let logCounter = 0;
+
+/** A new file `<timestamp>-<n>.log` in `dir` (opened exclusively, so two runs never share one). */
+function openLog(dir: string): { fd: number; path: string } | null {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const file = path.join(dir, `${stamp}-${++logCounter}.log`);
+      try {
+        return { fd: fs.openSync(file, 'wx', 0o600), path: file };
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+    }
+  } catch {
+    // no log: the note says only what was cut
+  }
+  return null;
 }
 
 class OutputBuffer {
   private head = '';
   private tail = '';
   private dropped = 0;
+  private log: { fd: number; path: string; bytes: number; broken: boolean } | null = null;
+  private logTried = false;
   constructor(
     private readonly headChars: number,
     private readonly tailChars: number,
+    private readonly logDir?: string,
   ) {}
+  get logPath(): string | undefined {
+    return this.log && !this.log.broken ? this.log.path : undefined;
+  }
+  private write(text: string) {
+    const log = this.log;
+    if (!log || log.broken || log.bytes >= LOG_MAX_BYTES) return;
+    try {
+      let bytes = Buffer.from(text, 'utf8');
+      let end = '';
+      if (log.bytes + bytes.length > LOG_MAX_BYTES) {
+        bytes = bytes.subarray(0, LOG_MAX_BYTES - log.bytes);
+        end = `\n… (the output went on; this file stops at ${LOG_MAX_BYTES} bytes)\n`;
+      }
+      fs.writeSync(log.fd, bytes);
+      log.bytes += bytes.length;
+      if (end !== '') fs.writeSync(log.fd, end);
+    } catch {
+      log.broken = true; // e.g. the disk is full: the note no longer points at it
+    }
+  }
   push(chunk: string) {
+    if (this.log) this.write(chunk);
+    else if (
+      this.logDir !== undefined &&
+      !this.logTried &&
+      this.head.length + this.tail.length + chunk.length > this.headChars + this.tailChars
+    ) {
+      // From now on something gets cut: keep the whole output in a file, starting with what came so far.
+      this.logTried = true;
+      const opened = openLog(this.logDir);
+      if (opened) {
+        this.log = { ...opened, bytes: 0, broken: false };
+        this.write(this.head + this.tail);
+        this.write(chunk);
+      }
+    }
     const room = this.headChars - this.head.length;
     if (room > 0) {
       this.head += chunk.slice(0, room);
@@ -52,15 +121,24 @@ class OutputBuffer {
       this.tail = this.tail.slice(-this.tailChars);
     }
   }
+  close() {
+    if (!this.log) return;
+    try {
+      fs.closeSync(this.log.fd);
+    } catch {
+      // already closed
+    }
+  }
   text(): string {
     if (this.dropped === 0) return this.head + this.tail;
-    return `${this.head}\n… (${this.dropped} characters of output cut) …\n${this.tail}`;
+    const where = this.logPath ? `; the whole output is in ${this.logPath}` : '';
+    return `${this.head}\n… (${this.dropped} characters of output cut${where}) …\n${this.tail}`;
   }
 }
 
 export function runProcess(o: RunProcessOptions): Promise<RunProcessResult> {
   return new Promise((resolve) => {
-    const out = new OutputBuffer(o.headChars ?? 10_000, o.tailChars ?? 20_000);
+    const out = new OutputBuffer(o.headChars ?? 10_000, o.tailChars ?? 20_000, o.logDir);
     let timedOut = false;
     let aborted = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
@@ -100,6 +178,7 @@ export function runProcess(o: RunProcessOptions): Promise<RunProcessResult> {
       o.signal?.removeEventListener('abort', onAbort);
       child.stdout.destroy();
       child.stderr.destroy();
+      out.close();
       resolve({
         exitCode: exit?.code ?? null,
         exitSignal: exit?.signal ?? null,
@@ -107,6 +186,7 @@ export function runProcess(o: RunProcessOptions): Promise<RunProcessResult> {
         timedOut,
         aborted,
         spawnError,
+        logPath: out.logPath,
       });
     };
     const stop = () => {

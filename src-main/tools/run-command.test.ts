@@ -115,6 +115,23 @@ describe('run_command: running (P4.35)', () => {
     expect(out.length).toBeLessThan(RUN_HEAD_CHARS + RUN_TAIL_CHARS + 200);
   });
 
+  it('P4.35 cut output is kept whole in <runtimeDir>/outputs/<timestamp>-<n>.log and the note says where', async () => {
+    const t = tempWorkspace();
+    const rt = path.join(t.outside, 'runs', 'task_1');
+    const command = "head -c 100000 /dev/zero | tr '\\0' x; echo END; exit 4";
+    const out = text((await asking.runApproved?.({ command }, t.ctx({ runtimeDir: rt }))) ?? { kind: 'wait' });
+    expect(out.split('\n')[0]).toBe('Exit code: 4');
+    const note = /… \(\d+ characters of output cut; the whole output is in (.+\.log)\) …/.exec(out);
+    expect(note).not.toBeNull();
+    const log = note?.[1] as string;
+    expect(path.dirname(log)).toBe(path.join(rt, 'outputs'));
+    expect(path.basename(log)).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-\d+\.log$/);
+    expect(fs.readFileSync(log, 'utf8')).toBe(`${'x'.repeat(100000)}END\n`);
+    // Short output: no file.
+    await asking.runApproved?.({ command: 'echo short' }, t.ctx({ runtimeDir: rt }));
+    expect(fs.readdirSync(path.join(rt, 'outputs'))).toHaveLength(1);
+  });
+
   it('timeout → Error, the whole process group is killed', async () => {
     const t = tempWorkspace();
     const started = Date.now();

@@ -2,6 +2,7 @@
 // request with a summary they can judge, P4.34) unless the Workspace Tool Policy or a task grant allows it (P4.35);
 // runApproved runs it after the approval.
 import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { fail, ok } from './outcome';
 import { commandEnv } from './package-paths';
@@ -88,6 +89,7 @@ export async function runCommand(args: RunCommandArgs, ctx: ToolContext): Promis
     signal: ctx.signal,
     headChars: RUN_HEAD_CHARS,
     tailChars: RUN_TAIL_CHARS,
+    logDir: ctx.runtimeDir === undefined ? undefined : path.join(ctx.runtimeDir, 'outputs'),
   });
   const output = r.output === '' ? '(no output)' : r.output;
   if (r.spawnError) return fail(`could not start /bin/sh: ${r.spawnError.message}`);

@@ -4,8 +4,13 @@
 // The folder reads are synchronous, in slices: after WALK_SLICE_MS of work (the walk's and the consumer's, which runs
 // between two yields) the walk gives the event loop a turn. One thread-pool round trip per folder (and per file, in
 // grep) cost far more than the read itself; slicing keeps the process responsive all the same.
+//
+// With `gitignore`, the `.gitignore` files of the workspace (the start folder's ancestors', then every folder's on the
+// way down) are read and what they ignore is neither entered nor yielded. A start folder that is itself ignored (or
+// lies inside an ignored folder) was named on purpose: it is walked whole, without the rules.
 import fs from 'node:fs';
 import path from 'node:path';
+import { addLevel, type IgnoreLevel, isIgnored } from './gitignore';
 import { isWithin } from './sandbox';
 
 export const WALK_MAX_ENTRIES = 200_000;
@@ -17,6 +22,8 @@ export interface WalkOptions {
   root: string;
   /** Folder names not entered (e.g. `.git`, `node_modules`). */
   skip: ReadonlySet<string>;
+  /** Leave out what the workspace's `.gitignore` files ignore. */
+  gitignore?: boolean;
   signal?: AbortSignal;
 }
 
@@ -28,12 +35,46 @@ export interface WalkState {
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const GITIGNORE = '.gitignore';
+
+/** A folder's `.gitignore` added to `level` (unchanged when it has none or it cannot be read). */
+function withGitignore(level: IgnoreLevel | null, dir: string, relDir: string): IgnoreLevel | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dir, GITIGNORE), 'utf8');
+  } catch {
+    return level;
+  }
+  return addLevel(level, relDir, text);
+}
+
+/**
+ * The rules that apply inside `startRel` (a workspace-relative folder, '' for the workspace): those of the
+ * `.gitignore` files of the folders above it. `ignored`: the start folder, or a folder above it, is itself ignored.
+ */
+export function rulesAbove(root: string, startRel: string): { level: IgnoreLevel | null; ignored: boolean } {
+  let level: IgnoreLevel | null = null;
+  let relDir = '';
+  for (const name of startRel === '' ? [] : startRel.split('/')) {
+    level = withGitignore(level, path.join(root, relDir), relDir);
+    if (isIgnored(level, relDir + name, name, true)) return { level: null, ignored: true };
+    relDir += `${name}/`;
+  }
+  return { level, ignored: false };
+}
 
 /** Yields the workspace-relative (`/`-separated) paths of the files below `start` (an absolute real path). */
 export async function* walkFiles(start: string, options: WalkOptions, state: WalkState): AsyncGenerator<string> {
   // Each folder with its workspace-relative path ('' for the workspace itself), so no path.relative per file.
   const startRel = path.relative(options.root, start).split(path.sep).join('/');
-  const stack: [string, string][] = [[start, startRel === '' ? '' : `${startRel}/`]];
+  let useRules = options.gitignore === true;
+  let startLevel: IgnoreLevel | null = null;
+  if (useRules) {
+    const above = rulesAbove(options.root, startRel);
+    useRules = !above.ignored;
+    startLevel = above.level;
+  }
+  const stack: [string, string, IgnoreLevel | null][] = [[start, startRel === '' ? '' : `${startRel}/`, startLevel]];
   let sliceStart = performance.now();
   const pause = async () => {
     if (performance.now() - sliceStart < WALK_SLICE_MS) return;
@@ -44,7 +85,7 @@ export async function* walkFiles(start: string, options: WalkOptions, state: Wal
   while (stack.length > 0) {
     options.signal?.throwIfAborted();
     await pause();
-    const [dir, relDir] = stack.pop() as [string, string];
+    const [dir, relDir, above] = stack.pop() as [string, string, IgnoreLevel | null];
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -52,14 +93,22 @@ export async function* walkFiles(start: string, options: WalkOptions, state: Wal
       continue; // unreadable folder: skipped
     }
     entries.sort(byName);
-    const folders: [string, string][] = [];
+    let level = above;
+    if (useRules && entries.some((e) => e.name === GITIGNORE && !e.isDirectory())) {
+      level = withGitignore(above, dir, relDir);
+    }
+    const folders: [string, string, IgnoreLevel | null][] = [];
     for (const e of entries) {
       if (++state.visited > WALK_MAX_ENTRIES) {
         state.capped = true;
         return;
       }
       if (e.isDirectory()) {
-        if (!options.skip.has(e.name)) folders.push([path.join(dir, e.name), `${relDir}${e.name}/`]);
+        if (options.skip.has(e.name)) continue;
+        if (level !== null && isIgnored(level, relDir + e.name, e.name, true)) continue;
+        folders.push([path.join(dir, e.name), `${relDir}${e.name}/`, level]);
+      } else if (level !== null && isIgnored(level, relDir + e.name, e.name, false)) {
+        // ignored by a .gitignore
       } else if (e.isFile()) {
         yield relDir + e.name;
         await pause();
@@ -77,6 +126,6 @@ export async function* walkFiles(start: string, options: WalkOptions, state: Wal
         }
       }
     }
-    for (let i = folders.length - 1; i >= 0; i--) stack.push(folders[i] as [string, string]);
+    for (let i = folders.length - 1; i >= 0; i--) stack.push(folders[i] as [string, string, IgnoreLevel | null]);
   }
 }

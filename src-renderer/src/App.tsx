@@ -1,8 +1,9 @@
-// The window: a header with the live indicator, the notification bell and "New task", the task list beside the
-// selected task, and toasts for short-lived news.
+// The window: a header with the live indicator, the notification bell, Settings and "New task", the task list beside
+// the selected task, and toasts for short-lived news.
 import { useCallback, useEffect, useState } from 'react';
 import { CreateTaskDialog } from './components/CreateTaskDialog';
 import { NotificationCenter } from './components/NotificationCenter';
+import { SettingsDialog } from './components/SettingsDialog';
 import { TaskList } from './components/TaskList';
 import { TaskView } from './components/TaskView';
 import { Toasts } from './components/Toasts';
@@ -16,15 +17,19 @@ export function App() {
   const startLive = useAppStore((s) => s.startLive);
   const loadTasks = useAppStore((s) => s.loadTasks);
   const loadPieces = useAppStore((s) => s.loadPieces);
+  const loadProfiles = useAppStore((s) => s.loadProfiles);
   const [creating, setCreating] = useState(false);
+  const [settings, setSettings] = useState(false);
   const closeDialog = useCallback(() => setCreating(false), []);
+  const closeSettings = useCallback(() => setSettings(false), []);
 
   useEffect(() => {
     const stop = startLive();
     void loadTasks();
     void loadPieces();
+    void loadProfiles();
     return stop;
-  }, [startLive, loadTasks, loadPieces]);
+  }, [startLive, loadTasks, loadPieces, loadProfiles]);
 
   return (
     <div className="app">
@@ -36,6 +41,16 @@ export function App() {
         <div className="header-action">
           <NotificationCenter />
         </div>
+        <button
+          type="button"
+          className="button button-icon"
+          onClick={() => setSettings(true)}
+          aria-label="Settings"
+          title="Settings"
+          data-testid="open-settings"
+        >
+          ⚙
+        </button>
         <button
           type="button"
           className="button button-primary"
@@ -54,6 +69,7 @@ export function App() {
         </main>
       </div>
       {creating ? <CreateTaskDialog onClose={closeDialog} /> : null}
+      {settings ? <SettingsDialog onClose={closeSettings} /> : null}
       <Toasts />
     </div>
   );

@@ -81,6 +81,15 @@ const CASES: Record<OperationName, Case> = {
   getTranscript: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/transcript` },
   getUsage: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/usage` },
   listTaskEvents: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/events` },
+  listProfiles: { input: {}, method: 'GET', path: '/api/local/profiles' },
+  saveProfile: {
+    input: { name: 'local', baseURL: 'http://127.0.0.1:1234/v1', model: 'm', apiKey: 'sk-x' },
+    method: 'POST',
+    path: '/api/local/profiles',
+    body: { name: 'local', baseURL: 'http://127.0.0.1:1234/v1', model: 'm', apiKey: 'sk-x' },
+  },
+  deleteProfile: { input: { name: 'lo.cal' }, method: 'POST', path: '/api/local/profiles/lo.cal/delete', body: {} },
+  testProfile: { input: { name: 'local' }, method: 'POST', path: '/api/local/profiles/local/test', body: {} },
 };
 
 interface Recorded {

@@ -1,10 +1,10 @@
-// CreateTaskDialog: instruction, optional title, piece and workspace folder. The server validates; a 400 names the
+// CreateTaskDialog: instruction, optional title, piece, LLM profile and workspace folder. The server validates; a 400 names the
 // field it is about and the message shows under that field.
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import type { OpInput } from '../api/client';
 import { useAppStore } from '../store/store';
 
-const FIELDS = ['instruction', 'title', 'pieceId', 'workspacePath'] as const;
+const FIELDS = ['instruction', 'title', 'pieceId', 'profile', 'workspacePath'] as const;
 type Field = (typeof FIELDS)[number];
 type FieldErrors = Partial<Record<Field, string>>;
 
@@ -16,15 +16,22 @@ export function CreateTaskDialog({ onClose }: Props) {
   const pieces = useAppStore((s) => s.pieces);
   const piecesLoad = useAppStore((s) => s.piecesLoad);
   const createTask = useAppStore((s) => s.createTask);
+  const profiles = useAppStore((s) => s.profiles);
+  const loadProfiles = useAppStore((s) => s.loadProfiles);
   const [instruction, setInstruction] = useState('');
   const [title, setTitle] = useState('');
   const [pieceId, setPieceId] = useState('');
+  const [profile, setProfile] = useState('');
   const [workspacePath, setWorkspacePath] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const headingId = useId();
   const instructionRef = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    void loadProfiles();
+  }, [loadProfiles]);
 
   useEffect(() => {
     instructionRef.current?.focus();
@@ -43,6 +50,7 @@ export function CreateTaskDialog({ onClose }: Props) {
     const input: OpInput<'createTask'> = { instruction };
     if (title !== '') input.title = title;
     if (pieceId !== '') input.pieceId = pieceId;
+    if (profile !== '') input.profile = profile;
     if (workspacePath !== '') input.workspacePath = workspacePath;
     const outcome = await createTask(input);
     setSubmitting(false);
@@ -56,6 +64,7 @@ export function CreateTaskDialog({ onClose }: Props) {
     if (Object.keys(byField).length === 0) setFormError(outcome.error.message);
   }
 
+  const defaultName = profiles.find((p) => p.isDefault)?.name;
   const fieldProps = (field: Field) => ({
     'aria-invalid': errors[field] ? true : undefined,
     'aria-describedby': errors[field] ? `${headingId}-${field}-error` : undefined,
@@ -116,6 +125,26 @@ export function CreateTaskDialog({ onClose }: Props) {
             </select>
             {piecesLoad === 'error' ? <p className="field-hint">Pieces could not be loaded.</p> : null}
             {fieldError('pieceId')}
+          </label>
+          <label className="field">
+            <span>LLM profile</span>
+            <select
+              value={profile}
+              onChange={(e) => setProfile(e.target.value)}
+              data-testid="field-profile"
+              {...fieldProps('profile')}
+            >
+              <option value="">Default profile{defaultName ? ` (${defaultName})` : ''}</option>
+              {profiles.map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.name} — {p.model}
+                </option>
+              ))}
+            </select>
+            {profiles.length === 0 ? (
+              <p className="field-hint">No LLM profile yet: add one in Settings, or the task waits in the queue.</p>
+            ) : null}
+            {fieldError('profile')}
           </label>
           <label className="field">
             <span>

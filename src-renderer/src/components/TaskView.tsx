@@ -1,10 +1,11 @@
 // The selected task: its title, the latest job's live status, Cancel / Continue, its progress and usage, and the
-// ChatPane with the generation in progress.
+// ChatPane with the generation in progress, or (on its tab) the ActivityTimeline.
 import { useState } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/entities';
 import { useJobStream } from '../hooks/useJobStream';
 import type { TaskDetail } from '../store/detail-slice';
 import { useAppStore } from '../store/store';
+import { ActivityTimeline } from './ActivityTimeline';
 import { ChatPane } from './ChatPane';
 import { JobProgress } from './JobProgress';
 import { StatusBadge } from './StatusBadge';
@@ -40,6 +41,7 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
   const continueTask = useAppStore((s) => s.continueTask);
   const [actionError, setActionError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [tab, setTab] = useState<'chat' | 'activity'>('chat');
   const live = useJobStream(task.id);
   const job = detail.jobs.at(-1);
   const terminal = job ? isTerminal(job.status) : true;
@@ -93,7 +95,33 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
           {actionError}
         </p>
       ) : null}
-      <ChatPane taskId={task.id} stream={live.stream} />
+      <div className="task-tabs" role="tablist" aria-label="Task view">
+        {TABS.map(([id, label]) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            className="task-tab"
+            aria-selected={tab === id}
+            onClick={() => setTab(id)}
+            data-testid={`tab-${id}`}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      {/* Both stay mounted: the composer keeps its draft and the timeline keeps folding events while hidden. */}
+      <div className="task-tab-panel" role="tabpanel" hidden={tab !== 'chat'}>
+        <ChatPane taskId={task.id} stream={live.stream} />
+      </div>
+      <div className="task-tab-panel" role="tabpanel" hidden={tab !== 'activity'}>
+        <ActivityTimeline taskId={task.id} />
+      </div>
     </article>
   );
 }
+
+const TABS: readonly (readonly ['chat' | 'activity', string])[] = [
+  ['chat', 'Chat'],
+  ['activity', 'Activity'],
+];

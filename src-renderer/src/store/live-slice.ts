@@ -21,6 +21,7 @@ export const createLiveSlice =
 
     applyEvent(event) {
       const state = get();
+      state.foldActivityEvent(event);
       switch (event.type) {
         case 'task.created':
           state.upsertTask(event.task);
@@ -58,7 +59,7 @@ export const createLiveSlice =
           state.foldStreamEvent(event);
           return;
         case 'prompt.guarded':
-          // Shown in the activity timeline (not built yet); the chat needs nothing from it.
+          // Only the activity timeline shows it (folded above).
           return;
         default: {
           const unknown: never = event;
@@ -75,6 +76,7 @@ export const createLiveSlice =
           void get().refreshDetail();
           const selected = get().selectedTaskId;
           if (selected) void get().refreshUsage(selected);
+          if (selected) void get().loadActivity(selected);
         },
         onDown: () => set({ live: 'down' }),
       });

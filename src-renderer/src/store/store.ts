@@ -2,11 +2,13 @@
 import { createContext, useContext } from 'react';
 import { createStore, type StoreApi, useStore } from 'zustand';
 import type { MaestroClient } from '../api/client';
+import { createActivitySlice } from './activity-slice';
 import { createDetailSlice } from './detail-slice';
 import { createJobStreamSlice } from './job-stream-slice';
 import { createLiveSlice } from './live-slice';
 import { createNoticesSlice } from './notices-slice';
 import { createPiecesSlice } from './pieces-slice';
+import { createProfilesSlice } from './profiles-slice';
 import { createRequestsSlice } from './requests-slice';
 import { createTasksSlice } from './tasks-slice';
 import type { AppState } from './types';
@@ -20,10 +22,12 @@ export function createAppStore(client: MaestroClient): AppStore {
     ...createDetailSlice(client.api)(...a),
     ...createRequestsSlice(client.api)(...a),
     ...createPiecesSlice(client.api)(...a),
+    ...createProfilesSlice(client.api)(...a),
     ...createLiveSlice(client)(...a),
     ...createJobStreamSlice(...a),
     ...createUsageSlice(client.api)(...a),
     ...createNoticesSlice(...a),
+    ...createActivitySlice(client.api)(...a),
   }));
 }
 

@@ -1,9 +1,11 @@
 // The combined store's shape: the union of its slices.
+import type { ActivitySlice } from './activity-slice';
 import type { DetailSlice } from './detail-slice';
 import type { JobStreamSlice } from './job-stream-slice';
 import type { LiveSlice } from './live-slice';
 import type { NoticesSlice } from './notices-slice';
 import type { PiecesSlice } from './pieces-slice';
+import type { ProfilesSlice } from './profiles-slice';
 import type { RequestsSlice } from './requests-slice';
 import type { TasksSlice } from './tasks-slice';
 import type { UsageSlice } from './usage-slice';
@@ -14,7 +16,9 @@ export type AppState = TasksSlice &
   DetailSlice &
   RequestsSlice &
   PiecesSlice &
+  ProfilesSlice &
   LiveSlice &
   JobStreamSlice &
   UsageSlice &
-  NoticesSlice;
+  NoticesSlice &
+  ActivitySlice;

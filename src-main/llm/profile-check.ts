@@ -1,0 +1,47 @@
+// "Test connection" for a profile: lists the backend's models through the SDK with a short timeout. The answer and
+// its error never hold the key, even when a backend echoes it.
+import OpenAI from 'openai';
+import type { LlmProfile } from './profiles';
+
+export const PROFILE_CHECK_TIMEOUT_MS = 10_000;
+/** More model ids than a picker can show are cut. */
+const MAX_MODELS = 500;
+
+export interface ProfileCheck {
+  ok: boolean;
+  models: string[];
+  error?: string;
+}
+
+export async function checkProfile(profile: LlmProfile, timeoutMs = PROFILE_CHECK_TIMEOUT_MS): Promise<ProfileCheck> {
+  const sdk = new OpenAI({
+    baseURL: profile.baseURL,
+    apiKey: profile.apiKey || 'no-key',
+    organization: null,
+    project: null,
+    maxRetries: 0,
+    timeout: timeoutMs,
+    logLevel: 'off',
+    ...(profile.extraHeaders ? { defaultHeaders: profile.extraHeaders } : {}),
+  });
+  try {
+    const page = await sdk.models.list();
+    return { ok: true, models: page.data.map((m) => m.id).slice(0, MAX_MODELS) };
+  } catch (error) {
+    return { ok: false, models: [], error: redact(reason(error), profile.apiKey) };
+  }
+}
+
+function reason(error: unknown): string {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return 'the backend did not answer in time';
+  if (error instanceof OpenAI.APIConnectionError) {
+    const cause = (error.cause as NodeJS.ErrnoException | undefined)?.code;
+    return `cannot reach the backend${cause ? ` (${cause})` : ''}`;
+  }
+  if (error instanceof OpenAI.APIError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function redact(text: string, key: string): string {
+  return key ? text.split(key).join('[redacted]') : text;
+}

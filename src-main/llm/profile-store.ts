@@ -1,0 +1,206 @@
+// The LLM profiles made in the app: `<dataDir>/profiles.json` (atomic writes, 0600), each API key sealed by a
+// SecretBox. A file that cannot be read is reported, never overwritten, and never stops the app.
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ProfileName } from '../../src-shared/contract';
+import { writeFileAtomic } from '../workspace/atomic-write';
+import { type SecretBox, SecretBoxError } from './secret-box';
+
+export const PROFILES_FILE = 'profiles.json';
+export const SECRET_KEY_FILE = 'secret.key';
+
+const SealedKey = z.object({ box: z.string().min(1), sealed: z.string().min(1) }).strict();
+
+const StoredProfile = z
+  .object({
+    name: ProfileName,
+    baseURL: z.string().min(1),
+    model: z.string().min(1),
+    contextWindow: z.number().int().positive().optional(),
+    temperature: z.number().optional(),
+    parallelToolCalls: z.boolean().optional(),
+    apiKey: SealedKey.nullable(),
+  })
+  .strict();
+export type StoredProfile = z.infer<typeof StoredProfile>;
+
+const ProfilesFile = z
+  .object({ version: z.literal(1), defaultProfile: z.string().nullable(), profiles: z.array(StoredProfile) })
+  .strict();
+type ProfilesFile = z.infer<typeof ProfilesFile>;
+
+/** What a save changes; `apiKey` absent keeps the stored key, '' removes it. */
+export interface ProfileChange {
+  name: string;
+  baseURL: string;
+  model: string;
+  apiKey?: string;
+  contextWindow?: number;
+  temperature?: number;
+  parallelToolCalls?: boolean;
+  makeDefault?: boolean;
+}
+
+/** profiles.json cannot be read or written; the message names the file. */
+export class ProfileStoreError extends Error {
+  constructor(
+    readonly file: string,
+    problem: string,
+  ) {
+    super(`${file} ${problem}`);
+    this.name = new.target.name;
+  }
+}
+
+/** A saved profile's key cannot be opened; the message names the profile and the reason, never the key. */
+export class ProfileKeyError extends Error {
+  constructor(
+    readonly profile: string,
+    reason: string,
+  ) {
+    super(`the API key of LLM profile "${profile}" cannot be used: ${reason}; enter the key again in Settings`);
+    this.name = new.target.name;
+  }
+}
+
+export class ProfileStore {
+  private data: ProfilesFile = { version: 1, defaultProfile: null, profiles: [] };
+  private broken: ProfileStoreError | null = null;
+
+  constructor(
+    readonly file: string,
+    private readonly box: SecretBox,
+  ) {
+    this.load();
+  }
+
+  /** The store of a data dir: profiles.json beside the DB. */
+  static inDataDir(dataDir: string, box: SecretBox): ProfileStore {
+    return new ProfileStore(path.join(dataDir, PROFILES_FILE), box);
+  }
+
+  /** Why the file could not be read, when it could not. */
+  get error(): ProfileStoreError | null {
+    return this.broken;
+  }
+
+  get defaultProfile(): string | null {
+    return this.data.defaultProfile;
+  }
+
+  list(): readonly StoredProfile[] {
+    return this.data.profiles;
+  }
+
+  find(name: string): StoredProfile | undefined {
+    return this.data.profiles.find((p) => p.name === name);
+  }
+
+  /** The profile's API key in clear ('' when it has none). Throws ProfileKeyError when it cannot be opened. */
+  openKey(name: string): string {
+    const stored = this.find(name);
+    if (!stored?.apiKey) return '';
+    if (stored.apiKey.box !== this.box.kind) {
+      throw new ProfileKeyError(name, `it was sealed by "${stored.apiKey.box}", and this app uses ${this.box.where}`);
+    }
+    try {
+      return this.box.open(stored.apiKey.sealed, name);
+    } catch (error) {
+      if (error instanceof SecretBoxError) throw new ProfileKeyError(name, error.message);
+      throw new ProfileKeyError(name, `${this.box.where} refused to open it`);
+    }
+  }
+
+  /** Adds or replaces a profile; returns it as stored. */
+  save(change: ProfileChange): StoredProfile {
+    this.assertWritable();
+    const previous = this.find(change.name);
+    const apiKey =
+      change.apiKey === undefined
+        ? (previous?.apiKey ?? null)
+        : change.apiKey === ''
+          ? null
+          : { box: this.box.kind, sealed: this.box.seal(change.apiKey, change.name) };
+    const stored: StoredProfile = {
+      name: change.name,
+      baseURL: change.baseURL,
+      model: change.model,
+      ...(change.contextWindow !== undefined ? { contextWindow: change.contextWindow } : {}),
+      ...(change.temperature !== undefined ? { temperature: change.temperature } : {}),
+      ...(change.parallelToolCalls !== undefined ? { parallelToolCalls: change.parallelToolCalls } : {}),
+      apiKey,
+    };
+    const profiles = previous
+      ? this.data.profiles.map((p) => (p.name === change.name ? stored : p))
+      : [...this.data.profiles, stored];
+    this.write({
+      version: 1,
+      defaultProfile: change.makeDefault ? change.name : this.data.defaultProfile,
+      profiles,
+    });
+    return stored;
+  }
+
+  /** Removes a profile; false when there is none of that name. */
+  delete(name: string): boolean {
+    this.assertWritable();
+    if (!this.find(name)) return false;
+    this.write({
+      version: 1,
+      defaultProfile: this.data.defaultProfile === name ? null : this.data.defaultProfile,
+      profiles: this.data.profiles.filter((p) => p.name !== name),
+    });
+    return true;
+  }
+
+  private assertWritable(): void {
+    if (this.broken) {
+      throw new ProfileStoreError(this.file, `cannot be read, so it is not overwritten: ${this.broken.message}`);
+    }
+  }
+
+  private write(next: ProfilesFile): void {
+    try {
+      writeFileAtomic(this.file, `${JSON.stringify(next, null, 2)}\n`, 0o600);
+      fs.chmodSync(this.file, 0o600);
+    } catch (error) {
+      throw new ProfileStoreError(this.file, `cannot be written: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+    this.data = next;
+  }
+
+  private load(): void {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.file, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') this.broken = new ProfileStoreError(this.file, `cannot be read (${code ?? 'error'})`);
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // The parser's message quotes the file; say where instead.
+      this.broken = new ProfileStoreError(this.file, 'is not valid JSON');
+      return;
+    }
+    const parsed = ProfilesFile.safeParse(json);
+    if (!parsed.success) {
+      const detail = parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+        .join('; ');
+      this.broken = new ProfileStoreError(this.file, `is not a valid profiles file: ${detail}`);
+      return;
+    }
+    const names = parsed.data.profiles.map((p) => p.name);
+    if (new Set(names).size !== names.length) {
+      this.broken = new ProfileStoreError(this.file, 'is not a valid profiles file: a profile name appears twice');
+      return;
+    }
+    this.data = parsed.data;
+  }
+}

@@ -1,0 +1,195 @@
+// Add or edit one LLM profile. The key field starts empty: left empty it keeps the stored key, a value replaces it,
+// and "Remove key" clears it. A 400 shows under the field it names.
+import { type FormEvent, useId, useState } from 'react';
+import type { ProfileView } from '../../../src-shared/contract';
+import type { OpInput } from '../api/client';
+import { useAppStore } from '../store/store';
+
+const FIELDS = ['name', 'baseURL', 'model', 'apiKey', 'contextWindow', 'temperature'] as const;
+type Field = (typeof FIELDS)[number];
+
+interface Props {
+  /** null: a new profile. */
+  profile: ProfileView | null;
+  onDone(): void;
+}
+
+export function ProfileForm({ profile, onDone }: Props) {
+  const saveProfile = useAppStore((s) => s.saveProfile);
+  const [name, setName] = useState(profile?.name ?? '');
+  const [baseURL, setBaseURL] = useState(profile?.baseURL ?? '');
+  const [model, setModel] = useState(profile?.model ?? '');
+  const [apiKey, setApiKey] = useState('');
+  const [removeKey, setRemoveKey] = useState(false);
+  const [contextWindow, setContextWindow] = useState(profile?.contextWindow?.toString() ?? '');
+  const [temperature, setTemperature] = useState(profile?.temperature?.toString() ?? '');
+  const [makeDefault, setMakeDefault] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const id = useId();
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setSaving(true);
+    setErrors({});
+    setFormError(null);
+    const input: OpInput<'saveProfile'> = { name: name.trim(), baseURL: baseURL.trim(), model };
+    if (removeKey) input.apiKey = '';
+    else if (apiKey !== '') input.apiKey = apiKey;
+    if (contextWindow.trim() !== '') input.contextWindow = Number(contextWindow);
+    if (temperature.trim() !== '') input.temperature = Number(temperature);
+    if (profile?.parallelToolCalls !== undefined) input.parallelToolCalls = profile.parallelToolCalls;
+    if (makeDefault) input.makeDefault = true;
+    const outcome = await saveProfile(input);
+    setSaving(false);
+    if (outcome.ok) {
+      setApiKey('');
+      return onDone();
+    }
+    const byField: Partial<Record<Field, string>> = {};
+    for (const field of FIELDS) {
+      const message = outcome.error.issueFor(field);
+      if (message) byField[field] = message;
+    }
+    setErrors(byField);
+    if (Object.keys(byField).length === 0) setFormError(outcome.error.message);
+  }
+
+  const fieldError = (field: Field) =>
+    errors[field] ? (
+      <p className="field-error" id={`${id}-${field}-error`} data-testid={`profile-error-${field}`}>
+        {errors[field]}
+      </p>
+    ) : null;
+  const invalid = (field: Field) => ({
+    'aria-invalid': errors[field] ? true : undefined,
+    'aria-describedby': errors[field] ? `${id}-${field}-error` : undefined,
+  });
+
+  return (
+    <form className="profile-form" onSubmit={submit} data-testid="profile-form" noValidate>
+      <h3 className="settings-section">{profile ? `Edit ${profile.name}` : 'New profile'}</h3>
+      <label className="field">
+        <span>Name</span>
+        <input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          readOnly={profile !== null}
+          placeholder="e.g. local-qwen"
+          data-testid="profile-field-name"
+          {...invalid('name')}
+        />
+        {fieldError('name')}
+      </label>
+      <label className="field">
+        <span>Base URL</span>
+        <input
+          value={baseURL}
+          onChange={(e) => setBaseURL(e.target.value)}
+          placeholder="http://127.0.0.1:8080/v1"
+          data-testid="profile-field-baseURL"
+          {...invalid('baseURL')}
+        />
+        {fieldError('baseURL')}
+      </label>
+      <label className="field">
+        <span>Model</span>
+        <input
+          value={model}
+          onChange={(e) => setModel(e.target.value)}
+          data-testid="profile-field-model"
+          {...invalid('model')}
+        />
+        {fieldError('model')}
+      </label>
+      <label className="field">
+        <span>
+          API key <em>{profile?.hasKey ? `stored: ${keyLabel(profile)}` : 'optional'}</em>
+        </span>
+        <input
+          type="password"
+          value={apiKey}
+          onChange={(e) => setApiKey(e.target.value)}
+          disabled={removeKey}
+          autoComplete="off"
+          placeholder={profile?.hasKey ? `${keyLabel(profile)} — type to replace` : 'Not stored in clear'}
+          data-testid="profile-field-apiKey"
+          {...invalid('apiKey')}
+        />
+        {fieldError('apiKey')}
+      </label>
+      {profile?.hasKey ? (
+        <label className="field-check">
+          <input
+            type="checkbox"
+            checked={removeKey}
+            onChange={(e) => setRemoveKey(e.target.checked)}
+            data-testid="profile-field-removeKey"
+          />
+          Remove the stored key
+        </label>
+      ) : null}
+      <div className="field-row">
+        <label className="field">
+          <span>
+            Context window <em>optional</em>
+          </span>
+          <input
+            inputMode="numeric"
+            value={contextWindow}
+            onChange={(e) => setContextWindow(e.target.value)}
+            placeholder="tokens"
+            data-testid="profile-field-contextWindow"
+            {...invalid('contextWindow')}
+          />
+          {fieldError('contextWindow')}
+        </label>
+        <label className="field">
+          <span>
+            Temperature <em>optional</em>
+          </span>
+          <input
+            inputMode="decimal"
+            value={temperature}
+            onChange={(e) => setTemperature(e.target.value)}
+            placeholder="0–2"
+            data-testid="profile-field-temperature"
+            {...invalid('temperature')}
+          />
+          {fieldError('temperature')}
+        </label>
+      </div>
+      {profile?.isDefault ? null : (
+        <label className="field-check">
+          <input
+            type="checkbox"
+            checked={makeDefault}
+            onChange={(e) => setMakeDefault(e.target.checked)}
+            data-testid="profile-field-makeDefault"
+          />
+          Make it the default profile
+        </label>
+      )}
+      {formError ? (
+        <p className="notice notice-error" data-testid="profile-form-error">
+          {formError}
+        </p>
+      ) : null}
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className="button button-primary" disabled={saving} data-testid="profile-save">
+          {saving ? 'Saving…' : 'Save profile'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** A stored key as the UI shows it: never the key, at most its last 4 characters. */
+export function keyLabel(profile: Pick<ProfileView, 'hasKey' | 'keyHint'>): string {
+  if (!profile.hasKey) return 'no API key';
+  return profile.keyHint ? `•••• ${profile.keyHint}` : '•••• (set)';
+}

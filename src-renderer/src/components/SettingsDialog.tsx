@@ -1,0 +1,180 @@
+// Settings: the LLM profiles. List, add, edit, delete, test the connection, make default. The env profile is shown
+// read-only. The API key field is write-only: a stored key shows as "•••• 1234", and a new value replaces it.
+import { useCallback, useEffect, useId, useState } from 'react';
+import type { ProfileView } from '../../../src-shared/contract';
+import { useAppStore } from '../store/store';
+import { keyLabel, ProfileForm } from './ProfileForm';
+
+interface Props {
+  onClose(): void;
+}
+
+type Editing = { kind: 'none' } | { kind: 'new' } | { kind: 'edit'; profile: ProfileView };
+
+export function SettingsDialog({ onClose }: Props) {
+  const profiles = useAppStore((s) => s.profiles);
+  const profileErrors = useAppStore((s) => s.profileErrors);
+  const profilesError = useAppStore((s) => s.profilesError);
+  const loadProfiles = useAppStore((s) => s.loadProfiles);
+  const [editing, setEditing] = useState<Editing>({ kind: 'none' });
+  const headingId = useId();
+  const stopEditing = useCallback(() => setEditing({ kind: 'none' }), []);
+
+  useEffect(() => {
+    void loadProfiles();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [loadProfiles, onClose]);
+
+  return (
+    <div className="overlay">
+      <div className="dialog dialog-wide" role="dialog" aria-modal="true" aria-labelledby={headingId}>
+        <div data-testid="settings-dialog">
+          <h2 id={headingId}>Settings</h2>
+          <h3 className="settings-section">LLM profiles</h3>
+          {profilesError ? (
+            <p className="notice notice-error" data-testid="profiles-error">
+              {profilesError}
+            </p>
+          ) : null}
+          {profileErrors.map((e) => (
+            <p key={`${e.file}:${e.message}`} className="notice notice-error" data-testid="profiles-file-error">
+              {e.message}
+            </p>
+          ))}
+          {profiles.length === 0 ? (
+            <p className="empty" data-testid="profiles-empty">
+              No LLM profile yet. Add one to run tasks.
+            </p>
+          ) : (
+            <ul className="profile-list">
+              {profiles.map((p) => (
+                <ProfileItem key={p.name} profile={p} onEdit={() => setEditing({ kind: 'edit', profile: p })} />
+              ))}
+            </ul>
+          )}
+          {editing.kind === 'none' ? (
+            <div className="dialog-actions">
+              <button
+                type="button"
+                className="button"
+                onClick={() => setEditing({ kind: 'new' })}
+                data-testid="profile-add"
+              >
+                Add profile
+              </button>
+              <button type="button" className="button button-primary" onClick={onClose} data-testid="settings-close">
+                Done
+              </button>
+            </div>
+          ) : (
+            <ProfileForm
+              key={editing.kind === 'edit' ? editing.profile.name : '(new)'}
+              profile={editing.kind === 'edit' ? editing.profile : null}
+              onDone={stopEditing}
+            />
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function ProfileItem({ profile, onEdit }: { profile: ProfileView; onEdit(): void }) {
+  const test = useAppStore((s) => s.profileTests[profile.name]);
+  const testProfile = useAppStore((s) => s.testProfile);
+  const deleteProfile = useAppStore((s) => s.deleteProfile);
+  const saveProfile = useAppStore((s) => s.saveProfile);
+  const [error, setError] = useState<string | null>(null);
+  const saved = profile.source === 'saved';
+
+  async function remove() {
+    if (!window.confirm(`Delete the profile ${profile.name}?`)) return;
+    const failure = await deleteProfile(profile.name);
+    setError(failure?.message ?? null);
+  }
+
+  async function makeDefault() {
+    // Everything as it is, key kept (apiKey absent), and made default.
+    const { name, baseURL, model, contextWindow, temperature, parallelToolCalls } = profile;
+    const outcome = await saveProfile({
+      name,
+      baseURL,
+      model,
+      ...(contextWindow !== undefined ? { contextWindow } : {}),
+      ...(temperature !== undefined ? { temperature } : {}),
+      ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}),
+      makeDefault: true,
+    });
+    setError(outcome.ok ? null : outcome.error.message);
+  }
+
+  return (
+    <li className="profile-item" data-testid="profile-item" data-name={profile.name} data-default={profile.isDefault}>
+      <div className="profile-head">
+        <strong data-testid="profile-name">{profile.name}</strong>
+        {profile.isDefault ? <span className="tag tag-default">default</span> : null}
+        {saved ? null : <span className="tag">from the environment</span>}
+      </div>
+      <div className="profile-meta">
+        <span data-testid="profile-model">{profile.model}</span> · <span>{profile.baseURL}</span> ·{' '}
+        <span data-testid="profile-key">{keyLabel(profile)}</span>
+      </div>
+      <div className="profile-actions">
+        <button
+          type="button"
+          className="button"
+          onClick={() => void testProfile(profile.name)}
+          disabled={test?.state === 'running'}
+          data-testid="profile-test"
+        >
+          {test?.state === 'running' ? 'Testing…' : 'Test connection'}
+        </button>
+        {saved ? (
+          <>
+            <button type="button" className="button" onClick={onEdit} data-testid="profile-edit">
+              Edit
+            </button>
+            {profile.isDefault ? null : (
+              <button
+                type="button"
+                className="button"
+                onClick={() => void makeDefault()}
+                data-testid="profile-make-default"
+              >
+                Make default
+              </button>
+            )}
+            <button
+              type="button"
+              className="button button-danger"
+              onClick={() => void remove()}
+              data-testid="profile-delete"
+            >
+              Delete
+            </button>
+          </>
+        ) : null}
+      </div>
+      {test?.state === 'done' ? (
+        <div
+          className={`notice ${test.ok ? 'notice-ok' : 'notice-error'}`}
+          data-testid="profile-test-result"
+          data-ok={test.ok}
+        >
+          {test.ok
+            ? `Connected. Models: ${test.models.length > 0 ? test.models.join(', ') : '(none listed)'}`
+            : `Failed: ${test.error ?? 'unknown error'}`}
+        </div>
+      ) : null}
+      {error ? (
+        <p className="notice notice-error" data-testid="profile-item-error">
+          {error}
+        </p>
+      ) : null}
+    </li>
+  );
+}
