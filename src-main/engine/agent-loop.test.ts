@@ -162,7 +162,7 @@ describe('the agent loop', () => {
       name: 'no_such_tool',
       result: expect.stringMatching(/^Error: unknown tool/),
     });
-    expect((toolTurn?.body as { tool_call_id: string }).tool_call_id).toBeTruthy();
+    expect(toolTurn?.body).toHaveProperty('tool_call_id', expect.any(String));
     const seqs = h.maestro.store.logEntries.listForTask(taskId).map((e) => e.seq);
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
     const usage = h.maestro.invoke('getUsage', { taskId });
