@@ -28,6 +28,7 @@ const SHAPES: Record<string, string[]> = {
   ],
   'movement.entered': ['jobId', 'movement', 'seq', 'taskId', 'ts', 'type'],
   'tool.finished': ['callId', 'jobId', 'name', 'ok', 'preview', 'seq', 'taskId', 'ts', 'type'],
+  'job.metrics': ['attempt', 'durationMs', 'jobId', 'seq', 'status', 'taskId', 'ts', 'type', 'usage'],
   'prompt.guarded': ['jobId', 'outcome', 'seq', 'steps', 'taskId', 'tokensAfter', 'tokensBefore', 'ts', 'type'],
   'stream.delta': ['jobId', 'reasoning', 'seq', 'taskId', 'text', 'toolCalls', 'ts', 'type'],
 };

@@ -48,6 +48,14 @@ export const MaestroEvent = z.discriminatedUnion('type', [
   }),
   z.object({
     ...base,
+    type: z.literal('job.metrics'),
+    status: z.string(),
+    durationMs: z.number().int(),
+    attempt: z.number().int(),
+    usage: UsageSums,
+  }),
+  z.object({
+    ...base,
     type: z.literal('prompt.guarded'),
     outcome: z.enum(['rewrite', 'overflow']),
     steps: z.array(z.string()),

@@ -10,7 +10,7 @@ import { PieceCatalog } from './pieces/catalog';
 const pieces = new PieceCatalog(path.resolve(__dirname, '..', '..', 'pieces'));
 
 describe('runPiece through the Worker and a scripted model', () => {
-  it('P3.14 P4.03 P4.47 P2.21 the default piece completes: succeeded, result comment, transcript written (without tools)', async () => {
+  it('P2.37 P3.14 P4.03 P4.47 P2.21 the default piece completes: succeeded, result comment, transcript written (without tools)', async () => {
     const h = await engineHarness([complete('All done.')]);
     const { taskId, jobId } = h.createTask('Say hello');
     const job = await h.waitFor(jobId, SETTLED);
@@ -21,6 +21,11 @@ describe('runPiece through the Worker and a scripted model', () => {
     const lines = parseTranscript(fs.readFileSync(path.join(runtimeDir(h.dataDir, taskId), TRANSCRIPT_FILE), 'utf8'));
     expect(lines.map((l) => l.message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
     expect(JSON.stringify(lines)).not.toContain('"parameters"');
+    await h.maestro.worker?.idle();
+    const metrics = h.events.filter((e) => e.type === 'job.metrics');
+    expect(metrics).toHaveLength(1);
+    expect(metrics[0]).toMatchObject({ jobId, status: 'succeeded', attempt: 1, usage: { llmCalls: 1 } });
+    expect(metrics[0]?.seq).toBeGreaterThan(0);
     h.server.expectEmpty();
   });
 

@@ -211,6 +211,7 @@ export class Worker {
     heartbeat.unref();
     this.heartbeats.set(job.id, heartbeat);
     let engineRan = false;
+    const started = Date.now();
     try {
       try {
         let result: PieceRunResult;
@@ -219,9 +220,10 @@ export class Worker {
           engineRan = true;
           result = await this.runEngine(job, prepared, signal);
         }
-        return this.finish(job, result, signal, engineRan);
+        return this.metrics(job, started, this.finish(job, result, signal, engineRan));
       } catch (error) {
-        return this.finish(job, { kind: 'error', message: errorText(error), retryable: true }, signal, engineRan);
+        const result: PieceRunResult = { kind: 'error', message: errorText(error), retryable: true };
+        return this.metrics(job, started, this.finish(job, result, signal, engineRan));
       }
     } finally {
       clearInterval(heartbeat);
@@ -268,6 +270,32 @@ export class Worker {
     // subtasks) is persisted as it is.
     if (shutdown && (result.kind === 'cancelled' || result.kind === 'error')) return this.backToRetryUncounted(job);
     return handlePieceResult(this.o.store, job, result, { workerId: this.id, retry: this.o.retry, engineRan });
+  }
+
+  /** P2.37: what the run cost — how long, which attempt, LlmCalls and tokens of the job so far — as one event. */
+  private metrics(job: JobRecord, started: number, after: JobRecord | undefined): JobRecord | undefined {
+    try {
+      const { store } = this.o;
+      const status = after?.status ?? store.jobs.get(job.id)?.status ?? 'unknown';
+      const usage = store.logEntries.usage(job.taskId).jobs.find((j) => j.jobId === job.id)?.usage ?? {
+        llmCalls: 0,
+        promptTokens: 0,
+        completionTokens: 0,
+        cachedPromptTokens: 0,
+      };
+      store.publish({
+        type: 'job.metrics',
+        taskId: job.taskId,
+        jobId: job.id,
+        status,
+        durationMs: Date.now() - started,
+        attempt: job.attempt,
+        usage,
+      });
+    } catch (error) {
+      console.error(`metrics of ${job.id} could not be recorded:`, error);
+    }
+    return after;
   }
 
   /** Not the job's fault (host shutting down): back to retry, due now, and this attempt does not count. */

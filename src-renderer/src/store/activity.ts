@@ -244,6 +244,15 @@ function makeRow(event: ActivityEvent, key: string): ActivityRow {
         status: comment.kind,
       };
     }
+    case 'job.metrics':
+      return {
+        ...base,
+        kind: 'job',
+        error: false,
+        title: `Job ${event.status} after ${(event.durationMs / 1000).toFixed(1)} s`,
+        detail: `attempt ${event.attempt} · ${event.usage.llmCalls} LLM calls · ${event.usage.promptTokens} prompt (${event.usage.cachedPromptTokens} cached) / ${event.usage.completionTokens} completion tokens`,
+        status: event.status,
+      };
     case 'prompt.guarded':
       return {
         ...base,

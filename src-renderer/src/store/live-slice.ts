@@ -58,6 +58,7 @@ export const createLiveSlice =
         case 'stream.delta':
           state.foldStreamEvent(event);
           return;
+        case 'job.metrics':
         case 'prompt.guarded':
           // Only the activity timeline shows it (folded above).
           return;
