@@ -5,7 +5,6 @@ import { app, BrowserWindow, dialog } from 'electron';
 import { removeBridgeFile, writeBridgeFile } from './app/bridge-file';
 import { createMaestro, type Maestro } from './app/create-maestro';
 import { type Bridge, startBridge } from './bridge/server';
-import { AttentionProjection } from './events/attention';
 import { showAttention } from './shell/attention';
 import { registerIpc } from './shell/ipc';
 import { electronSqliteBinding } from './shell/native';
@@ -28,7 +27,7 @@ async function boot(): Promise<void> {
   const window = createMainWindow(path.join(__dirname, '../preload'), path.join(__dirname, '../renderer'));
   registerIpc(maestro, window);
   const token = randomBytes(32).toString('base64url');
-  showAttention(new AttentionProjection(maestro.store).start(), window, path.join(appRoot, 'resources'));
+  showAttention(maestro.attention, window, path.join(appRoot, 'resources'));
   bridge = await startBridge({ maestro, token, staticDir: path.join(__dirname, '../renderer') });
   writeBridgeFile(maestro.ctx.dataDir, { url: bridge.url, token, pid: process.pid });
   maestro.start();

@@ -7,6 +7,8 @@ import { Store } from '../db/store';
 import { createEngine } from '../engine/engine';
 import type { Engine } from '../engine/piece-result';
 import { PieceCatalog } from '../engine/pieces/catalog';
+import { AttentionProjection } from '../events/attention';
+import { startWebhooks } from '../events/webhooks';
 import { ProfileStore, SECRET_KEY_FILE } from '../llm/profile-store';
 import { ProfileRegistry } from '../llm/profiles';
 import { fileSecretBox, type SecretBox } from '../llm/secret-box';
@@ -48,6 +50,8 @@ export class DataDirError extends Error {
 
 export interface Maestro {
   readonly ctx: TaskContext;
+  /** What needs the person right now, and notices of waits and ends (tray, OS notifications, webhooks). */
+  readonly attention: AttentionProjection;
   readonly store: Store;
   readonly worker: Worker | null;
   invoke<N extends OperationName>(name: N, input: unknown): OpAnswer<N>;
@@ -133,10 +137,14 @@ export function createMaestro(options: MaestroOptions): Maestro {
   const unsubscribe = store.subscribe((event) => {
     if (event.type === 'job.changed' && (event.job.status === 'queued' || event.job.status === 'retry')) worker?.poke();
   });
+  // Only with <dataDir>/webhooks.json; a broken file is logged and leaves them off.
+  const attention = new AttentionProjection(store).start();
+  const webhooks = startWebhooks(attention, dataDir);
 
   return {
     ctx,
     store,
+    attention,
     get worker() {
       return worker;
     },
@@ -151,6 +159,8 @@ export function createMaestro(options: MaestroOptions): Maestro {
       offProfiles();
       await worker?.stop();
       unsubscribe();
+      webhooks?.dispose();
+      attention.dispose();
       store.close();
     },
   };
