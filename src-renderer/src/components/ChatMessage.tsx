@@ -3,6 +3,7 @@
 import type { Comment, CommentKind } from '../../../src-shared/entities';
 import type { Disposition } from '../store/detail-slice';
 import { formatTime } from './format';
+import { Markdown } from './Markdown';
 
 const KIND_LABELS: Record<CommentKind, string> = {
   instruction: 'Instruction',
@@ -54,7 +55,7 @@ export function ChatMessage({ comment, disposition, open = false }: Props) {
         <time dateTime={comment.createdAt}>{formatTime(comment.createdAt)}</time>
       </header>
       <div className="message-body" data-testid="message-body">
-        {comment.body}
+        <Markdown text={comment.body} />
       </div>
       {disposition ? (
         <footer className="message-disposition" data-testid="message-disposition" data-disposition={disposition}>

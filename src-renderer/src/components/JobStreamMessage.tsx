@@ -1,6 +1,7 @@
 // The generation in progress, as the last item of the feed: one block per AgentTurn (LlmCall boundaries hidden),
 // its streamed text, the reasoning folded away, and its tool calls with their state. Persisted comments replace it.
 import type { JobStream, StreamToolCall, StreamTurn, ToolCallStatus } from '../store/job-stream';
+import { Markdown } from './Markdown';
 
 const TOOL_STATUS_LABELS: Record<ToolCallStatus, string> = {
   streaming: 'preparing',
@@ -48,7 +49,7 @@ function TurnBlock({ turn }: { turn: StreamTurn }) {
       ) : null}
       {turn.text ? (
         <div className="message-body" data-testid="stream-text">
-          {turn.text}
+          <Markdown text={turn.text} streaming />
         </div>
       ) : null}
       {turn.toolCalls.length > 0 ? (
