@@ -5,7 +5,6 @@ import { createHmac, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Store } from '../db/store';
 import type { AttentionProjection, AttentionReason, Notice } from './attention';
 
 export const WEBHOOKS_FILE = 'webhooks.json';
