@@ -1,5 +1,5 @@
 // The window: a header with the live indicator, the notification bell, Settings and "New task", the task list beside
-// the selected task, and toasts for short-lived news.
+// the selected task, and toasts for short-lived news; it keeps <html> in step with the chosen theme and language.
 import { useCallback, useEffect, useState } from 'react';
 import { CreateTaskDialog } from './components/CreateTaskDialog';
 import { NotificationCenter } from './components/NotificationCenter';
@@ -7,10 +7,9 @@ import { SettingsDialog } from './components/SettingsDialog';
 import { TaskList } from './components/TaskList';
 import { TaskView } from './components/TaskView';
 import { Toasts } from './components/Toasts';
-import type { LiveState } from './store/live-slice';
+import { useT } from './i18n';
 import { useAppStore } from './store/store';
-
-const LIVE_LABELS: Record<LiveState, string> = { connecting: 'connecting…', live: 'live', down: 'reconnecting…' };
+import { applyTheme } from './theme';
 
 export function App() {
   const live = useAppStore((s) => s.live);
@@ -18,6 +17,9 @@ export function App() {
   const loadTasks = useAppStore((s) => s.loadTasks);
   const loadPieces = useAppStore((s) => s.loadPieces);
   const loadProfiles = useAppStore((s) => s.loadProfiles);
+  const theme = useAppStore((s) => s.theme);
+  const locale = useAppStore((s) => s.locale);
+  const t = useT();
   const [creating, setCreating] = useState(false);
   const [settings, setSettings] = useState(false);
   const closeDialog = useCallback(() => setCreating(false), []);
@@ -31,12 +33,17 @@ export function App() {
     return stop;
   }, [startLive, loadTasks, loadPieces, loadProfiles]);
 
+  useEffect(() => applyTheme(theme), [theme]);
+  useEffect(() => {
+    document.documentElement.lang = locale;
+  }, [locale]);
+
   return (
     <div className="app">
       <header className="app-header">
         <h1>MAESTRO</h1>
         <span className={`live live-${live}`} data-testid="live-indicator" data-live={live}>
-          {LIVE_LABELS[live]}
+          {t(`app.live.${live}`)}
         </span>
         <div className="header-action">
           <NotificationCenter />
@@ -45,8 +52,8 @@ export function App() {
           type="button"
           className="button button-icon"
           onClick={() => setSettings(true)}
-          aria-label="Settings"
-          title="Settings"
+          aria-label={t('app.settings')}
+          title={t('app.settings')}
           data-testid="open-settings"
         >
           ⚙
@@ -57,11 +64,11 @@ export function App() {
           onClick={() => setCreating(true)}
           data-testid="new-task"
         >
-          New task
+          {t('app.newTask')}
         </button>
       </header>
       <div className="app-body">
-        <nav className="sidebar" aria-label="Tasks">
+        <nav className="sidebar" aria-label={t('app.tasks')}>
           <TaskList />
         </nav>
         <main className="main">

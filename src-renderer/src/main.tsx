@@ -3,8 +3,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { connect } from './api/client';
+import { initialLocale, initialTheme } from './store/prefs-slice';
 import { createAppStore, StoreContext } from './store/store';
+import { applyTheme } from './theme';
 import './styles.css';
+
+// Before the first paint, so a dark OS never flashes the light palette; App keeps both in step afterwards.
+applyTheme(initialTheme())();
+document.documentElement.lang = initialLocale();
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
 const choice = connect();

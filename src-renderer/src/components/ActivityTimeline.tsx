@@ -2,8 +2,8 @@
 // finished tools, approvals, comments, prompt-guard actions and (live only) LLM calls; filterable by group. Above it,
 // the tokens of each LlmCall the usage panel loaded, as bars.
 import { useEffect, useMemo, useState } from 'react';
+import { useT } from '../i18n';
 import {
-  ACTIVITY_KIND_LABELS,
   ACTIVITY_KINDS,
   type ActivityKind,
   type ActivityRow,
@@ -24,13 +24,14 @@ export function ActivityTimeline({ taskId }: { taskId: string }) {
   const activity = useAppStore((s) => (s.activity?.taskId === taskId ? s.activity : null));
   const usage = useAppStore((s) => (s.usage?.taskId === taskId ? s.usage.data : null));
   const [enabled, setEnabled] = useState<ReadonlySet<ActivityKind>>(() => new Set(ACTIVITY_KINDS));
+  const t = useT();
 
   useEffect(() => {
     void loadActivity(taskId);
   }, [taskId, loadActivity]);
 
   const events = activity?.events ?? NO_EVENTS;
-  const rows = useMemo(() => activityRows(events), [events]);
+  const rows = useMemo(() => activityRows(events, t), [events, t]);
   const visible = useMemo(() => filterRows(rows, enabled), [rows, enabled]);
   const counts = useMemo(() => countKinds(rows), [rows]);
 
@@ -42,8 +43,8 @@ export function ActivityTimeline({ taskId }: { taskId: string }) {
     });
 
   return (
-    <section className="activity" data-testid="activity-timeline" aria-label="Activity">
-      <fieldset className="activity-filters" aria-label="Show">
+    <section className="activity" data-testid="activity-timeline" aria-label={t('activity.label')}>
+      <fieldset className="activity-filters" aria-label={t('activity.show')}>
         {ACTIVITY_KINDS.map((kind) => (
           <label key={kind} className="activity-filter" data-testid="activity-filter" data-kind={kind}>
             <input
@@ -52,23 +53,23 @@ export function ActivityTimeline({ taskId }: { taskId: string }) {
               onChange={() => toggle(kind)}
               data-testid={`activity-filter-${kind}`}
             />
-            {ACTIVITY_KIND_LABELS[kind]} <span className="activity-count">{counts[kind]}</span>
+            {t(`activity.kind.${kind}`)} <span className="activity-count">{counts[kind]}</span>
           </label>
         ))}
       </fieldset>
       {usage ? <TokenChart usage={usage} /> : null}
       {activity?.load === 'error' ? (
         <p className="notice notice-error" data-testid="activity-error">
-          Activity could not be loaded: {activity.error}
+          {t('activity.error', { error: activity.error ?? '' })}
         </p>
       ) : null}
       {visible.length === 0 ? (
         <p className="activity-empty" data-testid="activity-empty">
           {activity?.load === 'loading' && rows.length === 0
-            ? 'Loading…'
+            ? t('activity.loading')
             : rows.length === 0
-              ? 'No activity yet.'
-              : 'Nothing matches the filter.'}
+              ? t('activity.empty')
+              : t('activity.noMatch')}
         </p>
       ) : (
         <ol className="activity-rows" data-testid="activity-rows">
@@ -82,6 +83,7 @@ export function ActivityTimeline({ taskId }: { taskId: string }) {
 }
 
 function Row({ row }: { row: ActivityRow }) {
+  const t = useT();
   const detail = row.detail ? clip(row.detail) : null;
   return (
     <li
@@ -100,13 +102,13 @@ function Row({ row }: { row: ActivityRow }) {
         {row.title}
       </span>
       {row.durationMs !== null ? (
-        <span className="activity-duration" data-testid="activity-duration" title="time in this state">
+        <span className="activity-duration" data-testid="activity-duration" title={t('activity.durationTitle')}>
           {row.title} {formatDuration(row.durationMs)}
         </span>
       ) : null}
       {row.live ? (
-        <span className="activity-live" title="pushed live; not kept after a reload">
-          live
+        <span className="activity-live" title={t('activity.liveTitle')}>
+          {t('activity.live')}
         </span>
       ) : null}
       {detail ? (
@@ -139,6 +141,7 @@ const HEIGHT = 40;
 
 /** Stacked bars per LlmCall: cached prompt, the rest of the prompt, completion. */
 function TokenChart({ usage }: { usage: TaskUsage }) {
+  const t = useT();
   const calls = usage.invokes
     .flatMap((invoke) => invoke.agentTurns.flatMap((turn) => turn.llmCalls))
     .slice(-CHART_CALLS);
@@ -152,7 +155,7 @@ function TokenChart({ usage }: { usage: TaskUsage }) {
         height={HEIGHT}
         viewBox={`0 0 ${calls.length * (BAR + GAP)} ${HEIGHT}`}
         role="img"
-        aria-label="Tokens per LLM call"
+        aria-label={t('activity.chart')}
       >
         {calls.map((call, i) => {
           const { promptTokens, cachedPromptTokens, completionTokens } = call.usage;
@@ -163,7 +166,13 @@ function TokenChart({ usage }: { usage: TaskUsage }) {
           return (
             <g key={call.seq} data-testid="activity-token-bar">
               <title>
-                {`attempt ${call.attempt} · ${call.outcome} · ${formatTokens(promptTokens)} prompt (${formatTokens(cachedPromptTokens)} cached) / ${formatTokens(completionTokens)} completion`}
+                {t('activity.chartBar', {
+                  attempt: call.attempt,
+                  outcome: call.outcome,
+                  prompt: formatTokens(promptTokens),
+                  cached: formatTokens(cachedPromptTokens),
+                  completion: formatTokens(completionTokens),
+                })}
               </title>
               <rect className="bar-cached" x={x} y={HEIGHT - cached} width={BAR} height={cached} />
               <rect className="bar-prompt" x={x} y={HEIGHT - cached - prompt} width={BAR} height={prompt} />
@@ -179,8 +188,10 @@ function TokenChart({ usage }: { usage: TaskUsage }) {
         })}
       </svg>
       <figcaption className="activity-chart-legend">
-        <span className="legend-cached">cached</span> <span className="legend-prompt">prompt</span>{' '}
-        <span className="legend-completion">completion</span> · tokens per LLM call
+        <span className="legend-cached">{t('activity.legend.cached')}</span>{' '}
+        <span className="legend-prompt">{t('activity.legend.prompt')}</span>{' '}
+        <span className="legend-completion">{t('activity.legend.completion')}</span>
+        {t('activity.legend.caption')}
       </figcaption>
     </figure>
   );

@@ -2,9 +2,9 @@
 // added to the queued job) and afterwards what the write gate did. While an approval card waits it does not send;
 // a send that still meets 409 approval_pending shows the message, points at the card and keeps the text (P7.21).
 import { type FormEvent, type KeyboardEvent, useState } from 'react';
+import { useT } from '../i18n';
 import type { Disposition } from '../store/detail-slice';
 import { useAppStore } from '../store/store';
-import { DISPOSITION_LABELS } from './ChatMessage';
 import { type ComposerMode, composerHint } from './composer-mode';
 
 type Status =
@@ -25,6 +25,7 @@ export function ChatComposer({ taskId, mode, onPointAtCards }: Props) {
   const [sending, setSending] = useState(false);
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const locked = mode.kind === 'locked';
+  const t = useT();
 
   async function send(e?: FormEvent) {
     e?.preventDefault();
@@ -55,16 +56,16 @@ export function ChatComposer({ taskId, mode, onPointAtCards }: Props) {
       data-locked={locked ? 'true' : 'false'}
     >
       <p className={locked ? 'composer-hint composer-hint-locked' : 'composer-hint'} data-testid="composer-hint">
-        <span data-testid={locked ? 'composer-locked' : undefined}>{composerHint(mode)}</span>
+        <span data-testid={locked ? 'composer-locked' : undefined}>{composerHint(mode, t)}</span>
         {mode.kind === 'answer' && mode.question ? (
           <span className="composer-question" data-testid="composer-question">
             {' '}
-            Question: “{mode.question.body}”
+            {t('composer.question', { question: mode.question.body })}
           </span>
         ) : null}
         {locked ? (
           <button type="button" className="link-button" onClick={onPointAtCards} data-testid="composer-show-request">
-            Show the request
+            {t('composer.showRequest')}
           </button>
         ) : null}
       </p>
@@ -73,17 +74,15 @@ export function ChatComposer({ taskId, mode, onPointAtCards }: Props) {
         value={body}
         onChange={(e) => setBody(e.target.value)}
         onKeyDown={onKeyDown}
-        placeholder={
-          mode.kind === 'answer' ? 'Your answer… (Ctrl+Enter sends)' : 'Write to the agent… (Ctrl+Enter sends)'
-        }
-        aria-label={mode.kind === 'answer' ? 'Answer' : 'Message'}
+        placeholder={t(mode.kind === 'answer' ? 'composer.placeholder.answer' : 'composer.placeholder.message')}
+        aria-label={t(mode.kind === 'answer' ? 'composer.label.answer' : 'composer.label.message')}
         data-testid="composer-input"
       />
       <div className="composer-row">
         <output className="composer-status" data-testid="composer-status">
           {status.kind === 'sent' ? (
             <span data-testid="composer-disposition" data-disposition={status.disposition}>
-              Sent: {DISPOSITION_LABELS[status.disposition]}.
+              {t('composer.sent', { disposition: t(`chat.disposition.${status.disposition}`) })}
             </span>
           ) : status.kind === 'failed' ? (
             <span className="text-error" data-testid="composer-error">
@@ -97,7 +96,7 @@ export function ChatComposer({ taskId, mode, onPointAtCards }: Props) {
                     onClick={onPointAtCards}
                     data-testid="composer-point-card"
                   >
-                    Decide the request above first; your text is kept.
+                    {t('composer.pointCard')}
                   </button>
                 </>
               ) : null}
@@ -108,10 +107,10 @@ export function ChatComposer({ taskId, mode, onPointAtCards }: Props) {
           type="submit"
           className="button button-primary"
           disabled={sending || locked || body.trim() === ''}
-          title={locked ? 'Decide the waiting request first' : undefined}
+          title={locked ? t('composer.lockedTitle') : undefined}
           data-testid="composer-send"
         >
-          {sending ? 'Sending…' : mode.kind === 'answer' ? 'Send answer' : 'Send'}
+          {sending ? t('composer.sending') : mode.kind === 'answer' ? t('composer.sendAnswer') : t('composer.send')}
         </button>
       </div>
     </form>

@@ -2,6 +2,7 @@
 // so a reload shows them again, P7.01, P7.17) above the ChatComposer, which stays locked while a card waits.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Comment, Job } from '../../../src-shared/entities';
+import { useT } from '../i18n';
 import { pendingRequests } from '../store/requests-slice';
 import { useAppStore } from '../store/store';
 import { ChatComposer } from './ChatComposer';
@@ -21,6 +22,7 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
   const requests = useAppStore((s) => (s.requests?.taskId === taskId ? s.requests : null));
   const pending = useMemo(() => pendingRequests(requests, jobs), [requests, jobs]);
   const job = jobs.at(-1);
+  const t = useT();
   const mode = useMemo(
     () => composerMode(job, { tool: pending.tool.length, package: pending.package.length }, comments),
     [job, pending, comments],
@@ -52,7 +54,7 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
           className={pointing ? 'approval-cards approval-cards-pointed' : 'approval-cards'}
           data-testid="approval-cards"
           data-pointed={pointing ? 'true' : 'false'}
-          aria-label={count === 1 ? 'A request waits for your decision' : `${count} requests wait for your decision`}
+          aria-label={t('composer.cards', { count })}
         >
           {pending.tool.map((r) => (
             <ToolRequestApproval key={r.id} request={r} />

@@ -1,28 +1,10 @@
 // One comment of the conversation; its kind and author set its look, so an instruction, a question, a result or an
 // error never look alike.
-import type { Comment, CommentKind } from '../../../src-shared/entities';
+import type { Comment } from '../../../src-shared/entities';
+import { useT } from '../i18n';
 import type { Disposition } from '../store/detail-slice';
 import { formatTime } from './format';
 import { Markdown } from './Markdown';
-
-const KIND_LABELS: Record<CommentKind, string> = {
-  instruction: 'Instruction',
-  comment: 'Comment',
-  interjection: 'Interjection',
-  question: 'Question',
-  answer: 'Answer',
-  result: 'Result',
-  handoff: 'Handoff',
-  error: 'Error',
-};
-
-const AUTHOR_LABELS: Record<Comment['author'], string> = { user: 'You', agent: 'Agent', system: 'MAESTRO' };
-
-export const DISPOSITION_LABELS: Record<Disposition, string> = {
-  interjection: 'delivered to the running job as an interjection',
-  reused_job: 'added to the queued job',
-  followup_job: 'started a new job',
-};
 
 interface Props {
   comment: Comment;
@@ -32,6 +14,7 @@ interface Props {
 }
 
 export function ChatMessage({ comment, disposition, open = false }: Props) {
+  const t = useT();
   return (
     <li
       className={`message message-${comment.kind} message-from-${comment.author}${open ? ' message-open' : ''}`}
@@ -44,12 +27,12 @@ export function ChatMessage({ comment, disposition, open = false }: Props) {
     >
       <header className="message-header">
         <span className="message-kind" data-testid="message-kind">
-          {KIND_LABELS[comment.kind]}
+          {t(`chat.kind.${comment.kind}`)}
         </span>
-        <span className="message-author">{AUTHOR_LABELS[comment.author]}</span>
+        <span className="message-author">{t(`chat.author.${comment.author}`)}</span>
         {open ? (
           <span className="message-awaiting" data-testid="message-awaiting">
-            waits for your answer
+            {t('chat.awaiting')}
           </span>
         ) : null}
         <time dateTime={comment.createdAt}>{formatTime(comment.createdAt)}</time>
@@ -59,7 +42,7 @@ export function ChatMessage({ comment, disposition, open = false }: Props) {
       </div>
       {disposition ? (
         <footer className="message-disposition" data-testid="message-disposition" data-disposition={disposition}>
-          {DISPOSITION_LABELS[disposition]}
+          {t(`chat.disposition.${disposition}`)}
         </footer>
       ) : null}
     </li>

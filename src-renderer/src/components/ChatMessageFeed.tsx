@@ -1,6 +1,7 @@
 // The task's comments in order, oldest first, then the generation in progress; follows the newest as it arrives.
 import { useEffect, useRef } from 'react';
 import type { Comment } from '../../../src-shared/entities';
+import { useT } from '../i18n';
 import type { Disposition } from '../store/detail-slice';
 import type { JobStream } from '../store/job-stream';
 import { ChatMessage } from './ChatMessage';
@@ -20,6 +21,7 @@ interface Props {
 export function ChatMessageFeed({ comments, dispositions, stream, openQuestionId = null }: Props) {
   const listRef = useRef<HTMLOListElement>(null);
   const lastId = comments.at(-1)?.id;
+  const t = useT();
 
   useEffect(() => {
     const list = listRef.current;
@@ -38,10 +40,10 @@ export function ChatMessageFeed({ comments, dispositions, stream, openQuestionId
   }, [stream]);
 
   if (comments.length === 0 && !stream) {
-    return <p className="notice feed-empty">No messages yet.</p>;
+    return <p className="notice feed-empty">{t('chat.empty')}</p>;
   }
   return (
-    <ol className="feed" ref={listRef} onScroll={onScroll} data-testid="chat-feed" aria-label="Conversation">
+    <ol className="feed" ref={listRef} onScroll={onScroll} data-testid="chat-feed" aria-label={t('chat.conversation')}>
       {comments.map((c) => (
         <ChatMessage key={c.id} comment={c} disposition={dispositions[c.id]} open={c.id === openQuestionId} />
       ))}

@@ -1,6 +1,7 @@
 // ChatPane: the conversation of one task (ChatMessageFeed, with the live generation last) above its
 // ChatComposerPanel (approval cards and the composer).
 import { useShallow } from 'zustand/react/shallow';
+import { useT } from '../i18n';
 import type { JobStream } from '../store/job-stream';
 import { useAppStore } from '../store/store';
 import { ChatComposerPanel } from './ChatComposerPanel';
@@ -15,9 +16,10 @@ export function ChatPane({ taskId, stream }: { taskId: string; stream: JobStream
       dispositions: s.dispositions,
     })),
   );
+  const t = useT();
   const question = openQuestion(jobs.at(-1), comments);
   return (
-    <section className="chat-pane" data-testid="chat-pane" aria-label="Chat">
+    <section className="chat-pane" data-testid="chat-pane" aria-label={t('chat.label')}>
       <ChatMessageFeed
         comments={comments}
         dispositions={dispositions}

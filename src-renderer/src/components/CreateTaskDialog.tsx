@@ -2,6 +2,7 @@
 // field it is about and the message shows under that field.
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import type { OpInput } from '../api/client';
+import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 
 const FIELDS = ['instruction', 'title', 'pieceId', 'profile', 'workspacePath'] as const;
@@ -27,6 +28,7 @@ export function CreateTaskDialog({ onClose }: Props) {
   const [formError, setFormError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const headingId = useId();
+  const t = useT();
   const instructionRef = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => {
@@ -80,15 +82,15 @@ export function CreateTaskDialog({ onClose }: Props) {
     <div className="overlay">
       <div className="dialog" role="dialog" aria-modal="true" aria-labelledby={headingId}>
         <form onSubmit={submit} data-testid="create-task-form" noValidate>
-          <h2 id={headingId}>New task</h2>
+          <h2 id={headingId}>{t('create.title')}</h2>
           <label className="field">
-            <span>Instruction</span>
+            <span>{t('create.instruction')}</span>
             <textarea
               ref={instructionRef}
               rows={5}
               value={instruction}
               onChange={(e) => setInstruction(e.target.value)}
-              placeholder="What should the agent do?"
+              placeholder={t('create.instructionPlaceholder')}
               data-testid="field-instruction"
               {...fieldProps('instruction')}
             />
@@ -96,64 +98,65 @@ export function CreateTaskDialog({ onClose }: Props) {
           </label>
           <label className="field">
             <span>
-              Title <em>optional</em>
+              {t('create.titleField')} <em>{t('create.optional')}</em>
             </span>
             <input
               value={title}
               onChange={(e) => setTitle(e.target.value)}
-              placeholder="Taken from the instruction when empty"
+              placeholder={t('create.titlePlaceholder')}
               data-testid="field-title"
               {...fieldProps('title')}
             />
             {fieldError('title')}
           </label>
           <label className="field">
-            <span>Piece</span>
+            <span>{t('create.piece')}</span>
             <select
               value={pieceId}
               onChange={(e) => setPieceId(e.target.value)}
               data-testid="field-piece"
               {...fieldProps('pieceId')}
             >
-              <option value="">Default piece</option>
+              <option value="">{t('create.defaultPiece')}</option>
               {pieces.map((p) => (
                 <option key={p.id} value={p.id} title={p.description}>
                   {p.name}
-                  {p.source === 'workspace' ? ' (workspace)' : ''}
+                  {p.source === 'workspace' ? t('create.workspaceSource') : ''}
                 </option>
               ))}
             </select>
-            {piecesLoad === 'error' ? <p className="field-hint">Pieces could not be loaded.</p> : null}
+            {piecesLoad === 'error' ? <p className="field-hint">{t('create.piecesError')}</p> : null}
             {fieldError('pieceId')}
           </label>
           <label className="field">
-            <span>LLM profile</span>
+            <span>{t('create.profile')}</span>
             <select
               value={profile}
               onChange={(e) => setProfile(e.target.value)}
               data-testid="field-profile"
               {...fieldProps('profile')}
             >
-              <option value="">Default profile{defaultName ? ` (${defaultName})` : ''}</option>
+              <option value="">
+                {t('create.defaultProfile')}
+                {defaultName ? ` (${defaultName})` : ''}
+              </option>
               {profiles.map((p) => (
                 <option key={p.name} value={p.name}>
                   {p.name} — {p.model}
                 </option>
               ))}
             </select>
-            {profiles.length === 0 ? (
-              <p className="field-hint">No LLM profile yet: add one in Settings, or the task waits in the queue.</p>
-            ) : null}
+            {profiles.length === 0 ? <p className="field-hint">{t('create.noProfile')}</p> : null}
             {fieldError('profile')}
           </label>
           <label className="field">
             <span>
-              Workspace folder <em>optional</em>
+              {t('create.workspace')} <em>{t('create.optional')}</em>
             </span>
             <input
               value={workspacePath}
               onChange={(e) => setWorkspacePath(e.target.value)}
-              placeholder="Absolute path; the default workspace when empty"
+              placeholder={t('create.workspacePlaceholder')}
               data-testid="field-workspace"
               {...fieldProps('workspacePath')}
             />
@@ -166,10 +169,10 @@ export function CreateTaskDialog({ onClose }: Props) {
           ) : null}
           <div className="dialog-actions">
             <button type="button" className="button" onClick={onClose}>
-              Cancel
+              {t('create.cancel')}
             </button>
             <button type="submit" className="button button-primary" disabled={submitting} data-testid="create-submit">
-              {submitting ? 'Creating…' : 'Create task'}
+              {submitting ? t('create.creating') : t('create.submit')}
             </button>
           </div>
         </form>

@@ -17,6 +17,7 @@ import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import { createLowlight } from 'lowlight';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { type MessageKey, useT } from '../i18n';
 
 const GRAMMARS: Record<string, LanguageFn> = {
   bash,
@@ -90,10 +91,14 @@ export function MarkdownCode({ code, language }: { code: string; language: strin
 
 type CopyState = 'idle' | 'copied' | 'failed';
 
-const COPY_LABELS: Record<CopyState, string> = { idle: 'Copy', copied: 'Copied', failed: 'Copy failed' };
+const COPY_KEYS = { idle: 'code.copy', copied: 'code.copied', failed: 'code.copyFailed' } as const satisfies Record<
+  CopyState,
+  MessageKey
+>;
 
 function CopyButton({ text }: { text: string }) {
   const [state, setState] = useState<CopyState>('idle');
+  const t = useT();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -114,7 +119,7 @@ function CopyButton({ text }: { text: string }) {
   };
   return (
     <button type="button" className="md-copy" data-testid="md-copy" data-state={state} onClick={copy}>
-      {COPY_LABELS[state]}
+      {t(COPY_KEYS[state])}
     </button>
   );
 }

@@ -3,18 +3,10 @@
 // (P7.20). Entries are derived from the task list and latest jobs, so they are right after a reload.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { type ActionItem, type ActionReason, actionItems } from '../store/action-items';
+import { useT } from '../i18n';
+import { type ActionItem, actionItems } from '../store/action-items';
 import { useAppStore } from '../store/store';
 import { formatTime } from './format';
-
-const REASON_LABELS: Record<ActionReason, string> = {
-  tool_request: 'A tool request waits for your decision',
-  package_request: 'A package request waits for your decision',
-  ask: 'The agent asked you a question',
-  mcp_auth_required: 'An MCP server needs you to sign in',
-  waiting: 'Waits for you',
-  failed: 'The job failed',
-};
 
 export function NotificationCenter() {
   const { tasks, latestJobs, dismissed } = useAppStore(
@@ -23,6 +15,7 @@ export function NotificationCenter() {
   const items = useMemo(() => actionItems(tasks, latestJobs, dismissed), [tasks, latestJobs, dismissed]);
   const [open, setOpen] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
+  const t = useT();
 
   useEffect(() => {
     if (!open) return;
@@ -48,7 +41,7 @@ export function NotificationCenter() {
         className={count > 0 ? 'bell bell-active' : 'bell'}
         onClick={() => setOpen((o) => !o)}
         aria-expanded={open}
-        aria-label={count === 0 ? 'Notifications: nothing needs you' : `Notifications: ${count} need you`}
+        aria-label={count === 0 ? t('notify.bellNone') : t('notify.bellCount', { count })}
         data-testid="notification-bell"
         data-count={count}
       >
@@ -60,11 +53,16 @@ export function NotificationCenter() {
         ) : null}
       </button>
       {open ? (
-        <div className="notification-center" data-testid="notification-center" role="dialog" aria-label="Needs you">
-          <h2 className="notification-title">Needs you</h2>
+        <div
+          className="notification-center"
+          data-testid="notification-center"
+          role="dialog"
+          aria-label={t('notify.title')}
+        >
+          <h2 className="notification-title">{t('notify.title')}</h2>
           {count === 0 ? (
             <p className="notice" data-testid="notification-empty">
-              Nothing needs you right now.
+              {t('notify.empty')}
             </p>
           ) : (
             <ul className="notification-list">
@@ -83,6 +81,7 @@ function NotificationEntry({ item, onOpened }: { item: ActionItem; onOpened(): v
   const selectTask = useAppStore((s) => s.selectTask);
   const dismissFailure = useAppStore((s) => s.dismissFailure);
   const { jobId } = item;
+  const t = useT();
   return (
     <li className={`notification notification-${item.reason}`}>
       <button
@@ -97,7 +96,7 @@ function NotificationEntry({ item, onOpened }: { item: ActionItem; onOpened(): v
         data-reason={item.reason}
       >
         <span className="notification-task">{item.title}</span>
-        <span className="notification-reason">{REASON_LABELS[item.reason]}</span>
+        <span className="notification-reason">{t(`notify.reason.${item.reason}`)}</span>
         {item.detail ? <span className="notification-detail">{item.detail}</span> : null}
         <time dateTime={item.at}>{formatTime(item.at)}</time>
       </button>
@@ -108,7 +107,7 @@ function NotificationEntry({ item, onOpened }: { item: ActionItem; onOpened(): v
           onClick={() => dismissFailure(jobId)}
           data-testid="notification-dismiss"
         >
-          Dismiss
+          {t('notify.dismiss')}
         </button>
       ) : null}
     </li>

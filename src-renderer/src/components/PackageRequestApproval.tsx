@@ -2,12 +2,14 @@
 // (P7.01, P7.08–P7.10). An approved package is installed for this task only. A refused decision shows on the card.
 import { useState } from 'react';
 import type { PackageRequest } from '../../../src-shared/entities';
+import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 
 export function PackageRequestApproval({ request }: { request: PackageRequest }) {
   const decide = useAppStore((s) => s.decidePackageRequest);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const t = useT();
 
   async function choose(decision: 'approve' | 'deny') {
     setBusy(true);
@@ -22,22 +24,22 @@ export function PackageRequestApproval({ request }: { request: PackageRequest })
       className="approval-card"
       data-testid="package-request"
       data-request-id={request.id}
-      aria-label={`Package request: ${request.name}`}
+      aria-label={t('approval.packageLabel', { name: request.name })}
     >
       <header className="approval-header">
-        <span className="approval-kind">Approval needed</span>
-        <span>The agent wants to install a package for this task</span>
+        <span className="approval-kind">{t('approval.needed')}</span>
+        <span>{t('approval.packageWants')}</span>
       </header>
       <dl className="approval-fields">
-        <dt>Manager</dt>
+        <dt>{t('approval.manager')}</dt>
         <dd data-testid="package-manager">{request.manager}</dd>
-        <dt>Package</dt>
+        <dt>{t('approval.package')}</dt>
         <dd>
           <code data-testid="package-name">{request.name}</code>
         </dd>
-        <dt>Version</dt>
-        <dd data-testid="package-version">{request.version ?? 'latest'}</dd>
-        <dt>Reason</dt>
+        <dt>{t('approval.version')}</dt>
+        <dd data-testid="package-version">{request.version ?? t('approval.latest')}</dd>
+        <dt>{t('approval.reason')}</dt>
         <dd className="approval-reason" data-testid="package-reason">
           {request.reason}
         </dd>
@@ -50,7 +52,7 @@ export function PackageRequestApproval({ request }: { request: PackageRequest })
           onClick={() => void choose('approve')}
           data-testid="package-approve"
         >
-          Approve
+          {t('approval.approve')}
         </button>
         <button
           type="button"
@@ -59,7 +61,7 @@ export function PackageRequestApproval({ request }: { request: PackageRequest })
           onClick={() => void choose('deny')}
           data-testid="package-deny"
         >
-          Deny
+          {t('approval.deny')}
         </button>
       </div>
       {error ? (

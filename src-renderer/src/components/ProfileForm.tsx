@@ -3,6 +3,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { ProfileView } from '../../../src-shared/contract';
 import type { OpInput } from '../api/client';
+import { english, type Translate, useT } from '../i18n';
 import { useAppStore } from '../store/store';
 
 const FIELDS = ['name', 'baseURL', 'model', 'apiKey', 'contextWindow', 'temperature'] as const;
@@ -28,6 +29,7 @@ export function ProfileForm({ profile, onDone }: Props) {
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const id = useId();
+  const t = useT();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -69,21 +71,21 @@ export function ProfileForm({ profile, onDone }: Props) {
 
   return (
     <form className="profile-form" onSubmit={submit} data-testid="profile-form" noValidate>
-      <h3 className="settings-section">{profile ? `Edit ${profile.name}` : 'New profile'}</h3>
+      <h3 className="settings-section">{profile ? t('profile.edit', { name: profile.name }) : t('profile.new')}</h3>
       <label className="field">
-        <span>Name</span>
+        <span>{t('profile.name')}</span>
         <input
           value={name}
           onChange={(e) => setName(e.target.value)}
           readOnly={profile !== null}
-          placeholder="e.g. local-qwen"
+          placeholder={t('profile.namePlaceholder')}
           data-testid="profile-field-name"
           {...invalid('name')}
         />
         {fieldError('name')}
       </label>
       <label className="field">
-        <span>Base URL</span>
+        <span>{t('profile.baseURL')}</span>
         <input
           value={baseURL}
           onChange={(e) => setBaseURL(e.target.value)}
@@ -94,7 +96,7 @@ export function ProfileForm({ profile, onDone }: Props) {
         {fieldError('baseURL')}
       </label>
       <label className="field">
-        <span>Model</span>
+        <span>{t('profile.model')}</span>
         <input
           value={model}
           onChange={(e) => setModel(e.target.value)}
@@ -105,7 +107,8 @@ export function ProfileForm({ profile, onDone }: Props) {
       </label>
       <label className="field">
         <span>
-          API key <em>{profile?.hasKey ? `stored: ${keyLabel(profile)}` : 'optional'}</em>
+          {t('profile.apiKey')}{' '}
+          <em>{profile?.hasKey ? t('profile.stored', { key: keyLabel(profile, t) }) : t('profile.optional')}</em>
         </span>
         <input
           type="password"
@@ -113,7 +116,11 @@ export function ProfileForm({ profile, onDone }: Props) {
           onChange={(e) => setApiKey(e.target.value)}
           disabled={removeKey}
           autoComplete="off"
-          placeholder={profile?.hasKey ? `${keyLabel(profile)} — type to replace` : 'Not stored in clear'}
+          placeholder={
+            profile?.hasKey
+              ? t('profile.replacePlaceholder', { key: keyLabel(profile, t) })
+              : t('profile.keyPlaceholder')
+          }
           data-testid="profile-field-apiKey"
           {...invalid('apiKey')}
         />
@@ -127,19 +134,19 @@ export function ProfileForm({ profile, onDone }: Props) {
             onChange={(e) => setRemoveKey(e.target.checked)}
             data-testid="profile-field-removeKey"
           />
-          Remove the stored key
+          {t('profile.removeKey')}
         </label>
       ) : null}
       <div className="field-row">
         <label className="field">
           <span>
-            Context window <em>optional</em>
+            {t('profile.contextWindow')} <em>{t('profile.optional')}</em>
           </span>
           <input
             inputMode="numeric"
             value={contextWindow}
             onChange={(e) => setContextWindow(e.target.value)}
-            placeholder="tokens"
+            placeholder={t('profile.tokens')}
             data-testid="profile-field-contextWindow"
             {...invalid('contextWindow')}
           />
@@ -147,7 +154,7 @@ export function ProfileForm({ profile, onDone }: Props) {
         </label>
         <label className="field">
           <span>
-            Temperature <em>optional</em>
+            {t('profile.temperature')} <em>{t('profile.optional')}</em>
           </span>
           <input
             inputMode="decimal"
@@ -168,7 +175,7 @@ export function ProfileForm({ profile, onDone }: Props) {
             onChange={(e) => setMakeDefault(e.target.checked)}
             data-testid="profile-field-makeDefault"
           />
-          Make it the default profile
+          {t('profile.makeDefault')}
         </label>
       )}
       {formError ? (
@@ -178,10 +185,10 @@ export function ProfileForm({ profile, onDone }: Props) {
       ) : null}
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onDone}>
-          Cancel
+          {t('profile.cancel')}
         </button>
         <button type="submit" className="button button-primary" disabled={saving} data-testid="profile-save">
-          {saving ? 'Saving…' : 'Save profile'}
+          {saving ? t('profile.saving') : t('profile.save')}
         </button>
       </div>
     </form>
@@ -189,7 +196,7 @@ export function ProfileForm({ profile, onDone }: Props) {
 }
 
 /** A stored key as the UI shows it: never the key, at most its last 4 characters. */
-export function keyLabel(profile: Pick<ProfileView, 'hasKey' | 'keyHint'>): string {
-  if (!profile.hasKey) return 'no API key';
+export function keyLabel(profile: Pick<ProfileView, 'hasKey' | 'keyHint'>, t: Translate = english): string {
+  if (!profile.hasKey) return t('profile.noKey');
   return profile.keyHint ? `•••• ${profile.keyHint}` : '•••• (set)';
 }

@@ -1,8 +1,10 @@
-// Settings: the LLM profiles. List, add, edit, delete, test the connection, make default. The env profile is shown
+// Settings: the language and theme, and the LLM profiles. List, add, edit, delete, test the connection, make default. The env profile is shown
 // read-only. The API key field is write-only: a stored key shows as "•••• 1234", and a new value replaces it.
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { ProfileView } from '../../../src-shared/contract';
+import { LOCALE_NAMES, LOCALES, type Locale, useT } from '../i18n';
 import { useAppStore } from '../store/store';
+import { THEME_CHOICES, type ThemeChoice } from '../theme';
 import { keyLabel, ProfileForm } from './ProfileForm';
 
 interface Props {
@@ -18,6 +20,7 @@ export function SettingsDialog({ onClose }: Props) {
   const loadProfiles = useAppStore((s) => s.loadProfiles);
   const [editing, setEditing] = useState<Editing>({ kind: 'none' });
   const headingId = useId();
+  const t = useT();
   const stopEditing = useCallback(() => setEditing({ kind: 'none' }), []);
 
   useEffect(() => {
@@ -33,8 +36,9 @@ export function SettingsDialog({ onClose }: Props) {
     <div className="overlay">
       <div className="dialog dialog-wide" role="dialog" aria-modal="true" aria-labelledby={headingId}>
         <div data-testid="settings-dialog">
-          <h2 id={headingId}>Settings</h2>
-          <h3 className="settings-section">LLM profiles</h3>
+          <h2 id={headingId}>{t('settings.title')}</h2>
+          <Appearance />
+          <h3 className="settings-section">{t('settings.profiles')}</h3>
           {profilesError ? (
             <p className="notice notice-error" data-testid="profiles-error">
               {profilesError}
@@ -47,7 +51,7 @@ export function SettingsDialog({ onClose }: Props) {
           ))}
           {profiles.length === 0 ? (
             <p className="empty" data-testid="profiles-empty">
-              No LLM profile yet. Add one to run tasks.
+              {t('settings.profilesEmpty')}
             </p>
           ) : (
             <ul className="profile-list">
@@ -64,10 +68,10 @@ export function SettingsDialog({ onClose }: Props) {
                 onClick={() => setEditing({ kind: 'new' })}
                 data-testid="profile-add"
               >
-                Add profile
+                {t('settings.addProfile')}
               </button>
               <button type="button" className="button button-primary" onClick={onClose} data-testid="settings-close">
-                Done
+                {t('settings.done')}
               </button>
             </div>
           ) : (
@@ -83,6 +87,41 @@ export function SettingsDialog({ onClose }: Props) {
   );
 }
 
+function Appearance() {
+  const locale = useAppStore((s) => s.locale);
+  const theme = useAppStore((s) => s.theme);
+  const setLocale = useAppStore((s) => s.setLocale);
+  const setTheme = useAppStore((s) => s.setTheme);
+  const t = useT();
+  return (
+    <>
+      <h3 className="settings-section">{t('settings.appearance')}</h3>
+      <div className="field-row">
+        <label className="field">
+          <span>{t('settings.language')}</span>
+          <select value={locale} onChange={(e) => setLocale(e.target.value as Locale)} data-testid="settings-locale">
+            {LOCALES.map((l) => (
+              <option key={l} value={l} lang={l}>
+                {LOCALE_NAMES[l]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>{t('settings.theme')}</span>
+          <select value={theme} onChange={(e) => setTheme(e.target.value as ThemeChoice)} data-testid="settings-theme">
+            {THEME_CHOICES.map((choice) => (
+              <option key={choice} value={choice}>
+                {t(`settings.theme.${choice}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+    </>
+  );
+}
+
 function ProfileItem({ profile, onEdit }: { profile: ProfileView; onEdit(): void }) {
   const test = useAppStore((s) => s.profileTests[profile.name]);
   const testProfile = useAppStore((s) => s.testProfile);
@@ -90,9 +129,10 @@ function ProfileItem({ profile, onEdit }: { profile: ProfileView; onEdit(): void
   const saveProfile = useAppStore((s) => s.saveProfile);
   const [error, setError] = useState<string | null>(null);
   const saved = profile.source === 'saved';
+  const t = useT();
 
   async function remove() {
-    if (!window.confirm(`Delete the profile ${profile.name}?`)) return;
+    if (!window.confirm(t('settings.deleteConfirm', { name: profile.name }))) return;
     const failure = await deleteProfile(profile.name);
     setError(failure?.message ?? null);
   }
@@ -116,12 +156,12 @@ function ProfileItem({ profile, onEdit }: { profile: ProfileView; onEdit(): void
     <li className="profile-item" data-testid="profile-item" data-name={profile.name} data-default={profile.isDefault}>
       <div className="profile-head">
         <strong data-testid="profile-name">{profile.name}</strong>
-        {profile.isDefault ? <span className="tag tag-default">default</span> : null}
-        {saved ? null : <span className="tag">from the environment</span>}
+        {profile.isDefault ? <span className="tag tag-default">{t('settings.default')}</span> : null}
+        {saved ? null : <span className="tag">{t('settings.fromEnv')}</span>}
       </div>
       <div className="profile-meta">
         <span data-testid="profile-model">{profile.model}</span> · <span>{profile.baseURL}</span> ·{' '}
-        <span data-testid="profile-key">{keyLabel(profile)}</span>
+        <span data-testid="profile-key">{keyLabel(profile, t)}</span>
       </div>
       <div className="profile-actions">
         <button
@@ -131,12 +171,12 @@ function ProfileItem({ profile, onEdit }: { profile: ProfileView; onEdit(): void
           disabled={test?.state === 'running'}
           data-testid="profile-test"
         >
-          {test?.state === 'running' ? 'Testing…' : 'Test connection'}
+          {test?.state === 'running' ? t('settings.testing') : t('settings.test')}
         </button>
         {saved ? (
           <>
             <button type="button" className="button" onClick={onEdit} data-testid="profile-edit">
-              Edit
+              {t('settings.edit')}
             </button>
             {profile.isDefault ? null : (
               <button
@@ -145,7 +185,7 @@ function ProfileItem({ profile, onEdit }: { profile: ProfileView; onEdit(): void
                 onClick={() => void makeDefault()}
                 data-testid="profile-make-default"
               >
-                Make default
+                {t('settings.makeDefault')}
               </button>
             )}
             <button
@@ -154,7 +194,7 @@ function ProfileItem({ profile, onEdit }: { profile: ProfileView; onEdit(): void
               onClick={() => void remove()}
               data-testid="profile-delete"
             >
-              Delete
+              {t('settings.delete')}
             </button>
           </>
         ) : null}
@@ -166,8 +206,10 @@ function ProfileItem({ profile, onEdit }: { profile: ProfileView; onEdit(): void
           data-ok={test.ok}
         >
           {test.ok
-            ? `Connected. Models: ${test.models.length > 0 ? test.models.join(', ') : '(none listed)'}`
-            : `Failed: ${test.error ?? 'unknown error'}`}
+            ? t('settings.connected', {
+                models: test.models.length > 0 ? test.models.join(', ') : t('settings.noneListed'),
+              })
+            : t('settings.testFailed', { error: test.error ?? t('settings.unknownError') })}
         </div>
       ) : null}
       {error ? (

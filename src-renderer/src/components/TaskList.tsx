@@ -1,4 +1,5 @@
 // The task list in the sidebar: newest first, each with its title, status and age; a click selects it.
+import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { formatTime } from './format';
 import { StatusBadge } from './StatusBadge';
@@ -9,23 +10,24 @@ export function TaskList() {
   const error = useAppStore((s) => s.tasksError);
   const selectedTaskId = useAppStore((s) => s.selectedTaskId);
   const selectTask = useAppStore((s) => s.selectTask);
+  const t = useT();
 
   if (load === 'error') {
     return (
       <p className="notice notice-error" data-testid="task-list-error">
-        Could not load tasks: {error}
+        {t('taskList.error', { error: error ?? '' })}
       </p>
     );
   }
   if (tasks.length === 0) {
     return (
       <p className="notice" data-testid="task-list-empty">
-        {load === 'loading' ? 'Loading tasks…' : 'No tasks yet. Create one to start.'}
+        {load === 'loading' ? t('taskList.loading') : t('taskList.empty')}
       </p>
     );
   }
   return (
-    <ul className="task-list" data-testid="task-list" aria-label="Tasks">
+    <ul className="task-list" data-testid="task-list" aria-label={t('app.tasks')}>
       {tasks.map((task) => {
         const selected = task.id === selectedTaskId;
         return (

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/entities';
 import { useJobStream } from '../hooks/useJobStream';
+import { useT } from '../i18n';
 import type { TaskDetail } from '../store/detail-slice';
 import { useAppStore } from '../store/store';
 import { ActivityTimeline } from './ActivityTimeline';
@@ -15,11 +16,12 @@ export function TaskView() {
   const detail = useAppStore((s) => s.detail);
   const load = useAppStore((s) => s.detailLoad);
   const error = useAppStore((s) => s.detailError);
+  const t = useT();
 
   if (!detail) {
     return (
       <div className="empty-view" data-testid="no-task-selected">
-        <p>Select a task, or create a new one.</p>
+        <p>{t('taskView.none')}</p>
       </div>
     );
   }
@@ -27,7 +29,7 @@ export function TaskView() {
     return (
       <div className="empty-view">
         <p className={load === 'error' ? 'text-error' : undefined}>
-          {load === 'error' ? `Could not load the task: ${error}` : 'Loading…'}
+          {load === 'error' ? t('taskView.loadError', { error: error ?? '' }) : t('taskView.loading')}
         </p>
       </div>
     );
@@ -42,6 +44,7 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
   const [actionError, setActionError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [tab, setTab] = useState<'chat' | 'activity'>('chat');
+  const t = useT();
   const live = useJobStream(task.id);
   const job = detail.jobs.at(-1);
   const terminal = job ? isTerminal(job.status) : true;
@@ -60,7 +63,7 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
         <div className="task-heading">
           <h2 data-testid="task-view-title">{task.title}</h2>
           <p className="task-sub">
-            <span>piece {task.pieceId}</span>
+            <span>{t('taskView.piece', { piece: task.pieceId })}</span>
             <span title={task.workspacePath}>{task.workspacePath}</span>
           </p>
         </div>
@@ -73,17 +76,17 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
             onClick={() => void run(cancelTask)}
             data-testid="task-cancel"
           >
-            Cancel
+            {t('taskView.cancel')}
           </button>
           <button
             type="button"
             className="button"
             disabled={busy || !terminal}
-            title={terminal ? undefined : 'Available when the latest job has ended'}
+            title={terminal ? undefined : t('taskView.continueHint')}
             onClick={() => void run(continueTask)}
             data-testid="task-continue"
           >
-            Continue
+            {t('taskView.continue')}
           </button>
         </div>
       </header>
@@ -95,8 +98,8 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
           {actionError}
         </p>
       ) : null}
-      <div className="task-tabs" role="tablist" aria-label="Task view">
-        {TABS.map(([id, label]) => (
+      <div className="task-tabs" role="tablist" aria-label={t('taskView.tabs')}>
+        {TABS.map((id) => (
           <button
             key={id}
             type="button"
@@ -106,7 +109,7 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
             onClick={() => setTab(id)}
             data-testid={`tab-${id}`}
           >
-            {label}
+            {t(`taskView.tab.${id}`)}
           </button>
         ))}
       </div>
@@ -121,7 +124,4 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
   );
 }
 
-const TABS: readonly (readonly ['chat' | 'activity', string])[] = [
-  ['chat', 'Chat'],
-  ['activity', 'Activity'],
-];
+const TABS = ['chat', 'activity'] as const;

@@ -1,6 +1,7 @@
 // Toasts: short-lived news in a corner (a job finished, a comment accepted, a decision refused; P7.19). Each goes
 // after a few seconds or when closed; one about a task opens it when clicked.
 import { useEffect } from 'react';
+import { useT } from '../i18n';
 import type { Toast } from '../store/notices-slice';
 import { useAppStore } from '../store/store';
 
@@ -21,6 +22,7 @@ export function Toasts() {
 function ToastItem({ toast }: { toast: Toast }) {
   const dismiss = useAppStore((s) => s.dismissToast);
   const selectTask = useAppStore((s) => s.selectTask);
+  const t = useT();
   useEffect(() => {
     const timer = setTimeout(() => dismiss(toast.id), TOAST_MS);
     return () => clearTimeout(timer);
@@ -35,7 +37,7 @@ function ToastItem({ toast }: { toast: Toast }) {
       ) : (
         <span className="toast-text">{toast.text}</span>
       )}
-      <button type="button" className="toast-close" onClick={() => dismiss(toast.id)} aria-label="Close">
+      <button type="button" className="toast-close" onClick={() => dismiss(toast.id)} aria-label={t('toast.close')}>
         ×
       </button>
     </li>

@@ -2,6 +2,7 @@
 // with Approve once / Approve for this task / Deny (P7.01, P7.03–P7.05). A refused decision shows on the card.
 import { useState } from 'react';
 import type { ToolRequest } from '../../../src-shared/entities';
+import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 
 type Choice = { decision: 'approve'; scope: 'once' | 'task' } | { decision: 'deny' };
@@ -10,6 +11,7 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
   const decide = useAppStore((s) => s.decideToolRequest);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const t = useT();
 
   async function choose(choice: Choice) {
     setBusy(true);
@@ -30,12 +32,12 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
       data-testid="tool-request"
       data-request-id={request.id}
       data-tool={request.tool}
-      aria-label={`Tool request: ${request.tool}`}
+      aria-label={t('approval.toolLabel', { tool: request.tool })}
     >
       <header className="approval-header">
-        <span className="approval-kind">Approval needed</span>
+        <span className="approval-kind">{t('approval.needed')}</span>
         <span>
-          The agent wants to use <code data-testid="tool-request-tool">{request.tool}</code>
+          {t('approval.toolWants')} <code data-testid="tool-request-tool">{request.tool}</code>
         </span>
       </header>
       <pre className="approval-summary" data-testid="tool-request-summary">
@@ -49,17 +51,17 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
           onClick={() => void choose({ decision: 'approve', scope: 'once' })}
           data-testid="approve-once"
         >
-          Approve once
+          {t('approval.approveOnce')}
         </button>
         <button
           type="button"
           className="button"
           disabled={busy}
-          title="Later matching calls in this task run without asking"
+          title={t('approval.approveTaskHint')}
           onClick={() => void choose({ decision: 'approve', scope: 'task' })}
           data-testid="approve-task"
         >
-          Approve for this task
+          {t('approval.approveTask')}
         </button>
         <button
           type="button"
@@ -68,7 +70,7 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
           onClick={() => void choose({ decision: 'deny' })}
           data-testid="deny"
         >
-          Deny
+          {t('approval.deny')}
         </button>
       </div>
       {error ? (

@@ -1,6 +1,6 @@
 // The task's usage: totals, then one row per Invoke under its "Send #N" / Notify / Event header with the sums of its
 // AgentTurns; the LlmCalls of each turn (retries included) stay folded away unless opened.
-
+import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import type { TaskUsage } from '../store/usage-slice';
 import { formatTokens, invokeHeaders } from './invoke-headers';
@@ -10,24 +10,25 @@ type Sums = TaskUsage['total'];
 export function UsagePanel({ taskId }: { taskId: string }) {
   const usage = useAppStore((s) => (s.usage?.taskId === taskId ? s.usage : null));
   const data = usage?.data ?? null;
+  const t = useT();
   if (!data) {
     return usage?.load === 'error' ? (
       <p className="notice notice-error" data-testid="usage-error">
-        Usage could not be loaded: {usage.error}
+        {t('usage.error', { error: usage.error ?? '' })}
       </p>
     ) : null;
   }
-  const headers = invokeHeaders(data.invokes);
+  const headers = invokeHeaders(data.invokes, t);
   return (
     <details className="usage" data-testid="usage-panel">
       <summary className="usage-summary">
-        <span className="usage-title">Usage</span>
+        <span className="usage-title">{t('usage.title')}</span>
         <SumsRow sums={data.total} testId="usage-total" />
       </summary>
       {data.invokes.length === 0 ? (
-        <p className="usage-empty">No LLM calls yet.</p>
+        <p className="usage-empty">{t('usage.empty')}</p>
       ) : (
-        <ol className="usage-invokes" aria-label="Usage per Invoke">
+        <ol className="usage-invokes" aria-label={t('usage.perInvoke')}>
           {data.invokes.map((invoke, i) => (
             <li
               key={invoke.seq}
@@ -39,18 +40,21 @@ export function UsagePanel({ taskId }: { taskId: string }) {
               <span className="usage-invoke-header" data-testid="usage-invoke-header">
                 {headers[i]}
               </span>
-              <span className="usage-turns">
-                {invoke.agentTurns.length} {invoke.agentTurns.length === 1 ? 'turn' : 'turns'}
-              </span>
+              <span className="usage-turns">{t('usage.turns', { count: invoke.agentTurns.length })}</span>
               <SumsRow sums={invoke.usage} />
               <details className="usage-calls">
                 <summary>LlmCalls</summary>
                 <ol>
-                  {invoke.agentTurns.flatMap((turn, t) =>
+                  {invoke.agentTurns.flatMap((turn, turnIndex) =>
                     turn.llmCalls.map((call) => (
                       <li key={call.seq} data-testid="usage-llm-call" data-outcome={call.outcome}>
-                        turn {t + 1} · attempt {call.attempt} · {call.outcome} · {formatTokens(call.usage.promptTokens)}{' '}
-                        in / {formatTokens(call.usage.completionTokens)} out
+                        {t('usage.callRow', {
+                          turn: turnIndex + 1,
+                          attempt: call.attempt,
+                          outcome: call.outcome,
+                          prompt: formatTokens(call.usage.promptTokens),
+                          completion: formatTokens(call.usage.completionTokens),
+                        })}
                         {call.latencyMs === null ? '' : ` · ${Math.round(call.latencyMs)} ms`}
                       </li>
                     )),
@@ -66,6 +70,7 @@ export function UsagePanel({ taskId }: { taskId: string }) {
 }
 
 function SumsRow({ sums, testId }: { sums: Sums; testId?: string }) {
+  const t = useT();
   return (
     <span
       className="usage-sums"
@@ -75,12 +80,12 @@ function SumsRow({ sums, testId }: { sums: Sums; testId?: string }) {
       data-completion-tokens={sums.completionTokens}
       data-cached-tokens={sums.cachedPromptTokens}
     >
-      <span data-testid={testId ? 'usage-llm-calls' : undefined}>
-        {sums.llmCalls} {sums.llmCalls === 1 ? 'LLM call' : 'LLM calls'}
+      <span data-testid={testId ? 'usage-llm-calls' : undefined}>{t('usage.llmCalls', { count: sums.llmCalls })}</span>
+      <span title={t('usage.promptTitle')}>{t('usage.prompt', { tokens: formatTokens(sums.promptTokens) })}</span>
+      <span title={t('usage.cachedTitle')}>{t('usage.cached', { tokens: formatTokens(sums.cachedPromptTokens) })}</span>
+      <span title={t('usage.completionTitle')}>
+        {t('usage.completion', { tokens: formatTokens(sums.completionTokens) })}
       </span>
-      <span title="prompt tokens">{formatTokens(sums.promptTokens)} prompt</span>
-      <span title="of which served from the prompt cache">{formatTokens(sums.cachedPromptTokens)} cached</span>
-      <span title="completion tokens">{formatTokens(sums.completionTokens)} completion</span>
     </span>
   );
 }

@@ -1,6 +1,7 @@
 // What sending from the composer will do, from the latest job's state and the requests waiting for a decision; the
 // same table as the write gate (src-main/tasks/comment.ts), shown before the send rather than after it (P7.02, P7.21).
 import type { Comment, Job } from '../../../src-shared/entities';
+import { english, type Translate } from '../i18n/translate';
 
 export type ComposerMode =
   | { kind: 'locked'; waitsFor: 'tool_request' | 'package_request' }
@@ -70,24 +71,20 @@ export function openQuestion(job: Job | undefined, comments: readonly Comment[])
   return null;
 }
 
-export function composerHint(mode: ComposerMode): string {
+export function composerHint(mode: ComposerMode, t: Translate = english): string {
   switch (mode.kind) {
     case 'locked':
-      return mode.waitsFor === 'tool_request'
-        ? 'A tool request waits for your decision above. Approve or deny it first; what you type here stays.'
-        : 'A package request waits for your decision above. Approve or deny it first; what you type here stays.';
+      return t(mode.waitsFor === 'tool_request' ? 'composer.hint.lockedTool' : 'composer.hint.lockedPackage');
     case 'answer':
-      return 'The agent asked a question: your next message answers it and the job goes on.';
+      return t('composer.hint.answer');
     case 'interjection':
-      return mode.detail === 'mcp_auth_required'
-        ? 'The job waits for an MCP sign-in; sending adds a note it reads when it goes on.'
-        : 'Sending interjects into the running job: the agent reads it at its next step.';
+      return t(mode.detail === 'mcp_auth_required' ? 'composer.hint.mcp' : 'composer.hint.interjection');
     case 'wake':
-      return 'Sending wakes the job that waits on the browser.';
+      return t('composer.hint.wake');
     case 'queued':
-      return 'Sending adds to the queued job, before it starts.';
+      return t('composer.hint.queued');
     case 'followup':
-      return mode.first ? 'Sending starts a job.' : 'Sending starts a follow-up job that continues this task.';
+      return t(mode.first ? 'composer.hint.first' : 'composer.hint.followup');
     default: {
       const unknown: never = mode;
       throw new Error(`unknown composer mode ${JSON.stringify(unknown)}`);

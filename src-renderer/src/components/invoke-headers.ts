@@ -1,20 +1,21 @@
 // Invoke headers as the TUI names them (P9.18): "Send #N" counts only UserSend Invokes; Notify and the other kinds
 // (PodEvent, SystemReminder, Wakeup) show their own header and do not advance N.
 import type { InvokeKind } from '../../../src-shared/events';
+import { english, type Translate } from '../i18n/translate';
 
-export function invokeHeaders(invokes: readonly { kind: InvokeKind }[]): string[] {
+export function invokeHeaders(invokes: readonly { kind: InvokeKind }[], t: Translate = english): string[] {
   let sends = 0;
   return invokes.map(({ kind }) => {
     switch (kind) {
       case 'UserSend':
         sends++;
-        return `Send #${sends}`;
+        return t('invoke.send', { n: sends });
       case 'Notify':
-        return 'Notify';
+        return t('invoke.notify');
       case 'PodEvent':
       case 'SystemReminder':
       case 'Wakeup':
-        return 'Event';
+        return t('invoke.event');
       default: {
         const unknown: never = kind;
         throw new Error(`unknown Invoke kind ${String(unknown)}`);

@@ -2,19 +2,11 @@
 // stream merge (persisted events once per seq, transient ones as they came), the rows they make, and the filter.
 import type { JobStatus, WaitReason } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
+import { english, type Translate } from '../i18n/translate';
 
 /** The filter groups; `error` is a group of its own that also holds failed rows of every other group. */
 export const ACTIVITY_KINDS = ['job', 'llm', 'tool', 'approval', 'comment', 'error'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
-
-export const ACTIVITY_KIND_LABELS: Record<ActivityKind, string> = {
-  job: 'Job state',
-  llm: 'LLM calls',
-  tool: 'Tools',
-  approval: 'Approvals',
-  comment: 'Comments',
-  error: 'Errors',
-};
 
 /** Events that make no row: the streamed text and the turn/call starts (their ends say more). */
 type Unshown = 'stream.delta' | 'TurnStart' | 'TurnEnd' | 'LlmCallStart';
@@ -103,27 +95,9 @@ export interface ActivityRow {
   llm: LlmCallFacts | null;
 }
 
-const STATUS_LABELS: Record<JobStatus, string> = {
-  queued: 'queued',
-  running: 'running',
-  waiting_human: 'waiting',
-  waiting_subtasks: 'waiting for subtasks',
-  retry: 'retry',
-  succeeded: 'succeeded',
-  failed: 'failed',
-  cancelled: 'cancelled',
-};
-
-const WAIT_LABELS: Record<WaitReason, string> = {
-  ask: 'for an answer',
-  tool_request: 'for a tool approval',
-  package_request: 'for a package approval',
-  mcp_auth_required: 'for an MCP sign-in',
-  browser: 'for the browser',
-};
-
-/** The rows of a task's events, oldest first. Repeated job updates in the same state make one row. */
-export function activityRows(events: readonly ActivityEvent[]): ActivityRow[] {
+/** The rows of a task's events, oldest first, their text in `t`'s language. Repeated job updates in the same state
+ * make one row. */
+export function activityRows(events: readonly ActivityEvent[], t: Translate = english): ActivityRow[] {
   const rows: ActivityRow[] = [];
   // By job id: its latest state row, and the state's identity (status, wait reason, attempt).
   const lastState = new Map<string, { row: ActivityRow; state: string }>();
@@ -135,17 +109,17 @@ export function activityRows(events: readonly ActivityEvent[]): ActivityRow[] {
       const previous = lastState.get(job.id);
       if (previous?.state === state) return;
       if (previous) previous.row.durationMs = Math.max(0, Date.parse(event.ts) - Date.parse(previous.row.ts));
-      const row = makeRow(event, key);
+      const row = makeRow(event, key, t);
       lastState.set(job.id, { row, state });
       rows.push(row);
       return;
     }
-    rows.push(makeRow(event, key));
+    rows.push(makeRow(event, key, t));
   });
   return rows;
 }
 
-function makeRow(event: ActivityEvent, key: string): ActivityRow {
+function makeRow(event: ActivityEvent, key: string, t: Translate): ActivityRow {
   const base = {
     key,
     type: event.type,
@@ -157,22 +131,43 @@ function makeRow(event: ActivityEvent, key: string): ActivityRow {
   };
   switch (event.type) {
     case 'task.created':
-      return { ...base, kind: 'job', error: false, title: 'Task created', detail: event.task.title, status: null };
+      return {
+        ...base,
+        kind: 'job',
+        error: false,
+        title: t('activity.taskCreated'),
+        detail: event.task.title,
+        status: null,
+      };
     case 'job.changed': {
       const { job } = event;
       return {
         ...base,
         kind: 'job',
         error: job.status === 'failed' || (job.status === 'retry' && job.error !== null),
-        title: STATUS_LABELS[job.status],
-        detail: jobDetail(event.job),
+        title: t(`activity.status.${job.status}`),
+        detail: jobDetail(event.job, t),
         status: job.status,
       };
     }
     case 'movement.entered':
-      return { ...base, kind: 'job', error: false, title: `Movement ${event.movement}`, detail: null, status: null };
+      return {
+        ...base,
+        kind: 'job',
+        error: false,
+        title: t('activity.movement', { movement: event.movement }),
+        detail: null,
+        status: null,
+      };
     case 'InvokeStart':
-      return { ...base, kind: 'llm', error: false, title: `Invoke · ${event.kind}`, detail: null, status: null };
+      return {
+        ...base,
+        kind: 'llm',
+        error: false,
+        title: t('activity.invoke', { kind: event.kind }),
+        detail: null,
+        status: null,
+      };
     case 'LlmCallEnd': {
       const llm: LlmCallFacts = {
         llmCallCount: event.llmCallCount,
@@ -188,8 +183,8 @@ function makeRow(event: ActivityEvent, key: string): ActivityRow {
         ...base,
         kind: 'llm',
         error: event.outcome !== 'ok',
-        title: `LLM call #${event.llmCallCount}`,
-        detail: llmDetail(llm),
+        title: t('activity.llmCall', { n: event.llmCallCount }),
+        detail: llmDetail(llm, t),
         status: event.outcome,
         llm,
       };
@@ -205,17 +200,19 @@ function makeRow(event: ActivityEvent, key: string): ActivityRow {
       };
     case 'tool_request.changed': {
       const { request } = event;
-      const verb =
+      const key =
         request.status === 'pending'
-          ? 'requested'
+          ? 'activity.tool.requested'
           : request.status === 'approved'
-            ? `approved${request.scope === 'task' ? ' for the task' : ' once'}`
-            : 'denied';
+            ? request.scope === 'task'
+              ? 'activity.tool.approvedTask'
+              : 'activity.tool.approvedOnce'
+            : 'activity.tool.denied';
       return {
         ...base,
         kind: 'approval',
         error: false,
-        title: `Tool ${request.tool} ${verb}`,
+        title: t(key, { tool: request.tool }),
         detail: request.summary,
         status: request.status,
       };
@@ -223,12 +220,11 @@ function makeRow(event: ActivityEvent, key: string): ActivityRow {
     case 'package_request.changed': {
       const { request } = event;
       const name = `${request.manager} ${request.name}${request.version ? `@${request.version}` : ''}`;
-      const verb = request.status === 'pending' ? 'requested' : request.status;
       return {
         ...base,
         kind: 'approval',
         error: false,
-        title: `Package ${name} ${verb}`,
+        title: t(`activity.package.${request.status === 'pending' ? 'requested' : request.status}`, { name }),
         detail: request.reason,
         status: request.status,
       };
@@ -249,8 +245,14 @@ function makeRow(event: ActivityEvent, key: string): ActivityRow {
         ...base,
         kind: 'job',
         error: false,
-        title: `Job ${event.status} after ${(event.durationMs / 1000).toFixed(1)} s`,
-        detail: `attempt ${event.attempt} · ${event.usage.llmCalls} LLM calls · ${event.usage.promptTokens} prompt (${event.usage.cachedPromptTokens} cached) / ${event.usage.completionTokens} completion tokens`,
+        title: t('activity.jobMetrics', { status: event.status, seconds: (event.durationMs / 1000).toFixed(1) }),
+        detail: t('activity.jobMetricsDetail', {
+          attempt: event.attempt,
+          calls: event.usage.llmCalls,
+          prompt: event.usage.promptTokens,
+          cached: event.usage.cachedPromptTokens,
+          completion: event.usage.completionTokens,
+        }),
         status: event.status,
       };
     case 'prompt.guarded':
@@ -258,8 +260,12 @@ function makeRow(event: ActivityEvent, key: string): ActivityRow {
         ...base,
         kind: 'llm',
         error: event.outcome === 'overflow',
-        title: `Prompt guard ${event.outcome}`,
-        detail: `${event.steps.join(', ') || 'no steps'} · ${event.tokensBefore} → ${event.tokensAfter} tokens`,
+        title: t('activity.guard', { outcome: event.outcome }),
+        detail: t('activity.guardDetail', {
+          steps: event.steps.join(', ') || t('activity.guardNoSteps'),
+          before: event.tokensBefore,
+          after: event.tokensAfter,
+        }),
         status: event.outcome,
       };
     default: {
@@ -269,20 +275,23 @@ function makeRow(event: ActivityEvent, key: string): ActivityRow {
   }
 }
 
-function jobDetail(job: {
-  status: JobStatus;
-  waitReason: WaitReason | null;
-  attempt: number;
-  nextRetryAt: string | null;
-  error: string | null;
-  result: string | null;
-}): string | null {
+function jobDetail(
+  job: {
+    status: JobStatus;
+    waitReason: WaitReason | null;
+    attempt: number;
+    nextRetryAt: string | null;
+    error: string | null;
+    result: string | null;
+  },
+  t: Translate,
+): string | null {
   switch (job.status) {
     case 'waiting_human':
-      return job.waitReason ? WAIT_LABELS[job.waitReason] : null;
+      return job.waitReason ? t(`activity.wait.${job.waitReason}`) : null;
     case 'retry': {
-      const parts = [`attempt ${job.attempt + 1}`];
-      if (job.nextRetryAt) parts.push(`next at ${formatClock(job.nextRetryAt)}`);
+      const parts = [t('activity.attempt', { attempt: job.attempt + 1 })];
+      if (job.nextRetryAt) parts.push(t('activity.nextAt', { time: formatClock(job.nextRetryAt) }));
       if (job.error) parts.push(job.error);
       return parts.join(' · ');
     }
@@ -291,18 +300,22 @@ function jobDetail(job: {
     case 'succeeded':
       return job.result;
     case 'running':
-      return job.attempt > 1 ? `attempt ${job.attempt}` : null;
+      return job.attempt > 1 ? t('activity.attempt', { attempt: job.attempt }) : null;
     default:
       return null;
   }
 }
 
-function llmDetail(llm: LlmCallFacts): string {
-  const ttft = llm.ttftMs === null ? '' : ` (first token ${formatDuration(llm.ttftMs)})`;
-  return (
-    `attempt ${llm.attempt} · ${llm.outcome} · ${formatDuration(llm.latencyMs)}${ttft} · ` +
-    `${llm.promptTokens} prompt (${llm.cachedPromptTokens} cached) / ${llm.completionTokens} completion`
-  );
+function llmDetail(llm: LlmCallFacts, t: Translate): string {
+  return t('activity.llmDetail', {
+    attempt: llm.attempt,
+    outcome: llm.outcome,
+    latency: formatDuration(llm.latencyMs),
+    ttft: llm.ttftMs === null ? '' : t('activity.ttft', { ttft: formatDuration(llm.ttftMs) }),
+    prompt: llm.promptTokens,
+    cached: llm.cachedPromptTokens,
+    completion: llm.completionTokens,
+  });
 }
 
 /** Whether `row` shows under the enabled groups: its own group, or "Errors" for a failure. */

@@ -2,6 +2,7 @@
 import type { StateCreator } from 'zustand';
 import type { Comment, Job, Task } from '../../../src-shared/entities';
 import { type ApiError, type MaestroApi, type OpOutput, toApiError } from '../api/client';
+import { translate } from '../i18n/translate';
 import { mergeById, upsertById } from './merge';
 import type { AppState, LoadState } from './types';
 
@@ -101,7 +102,9 @@ export const createDetailSlice =
           set((state) => ({ dispositions: { ...state.dispositions, [comment.id]: disposition } }));
           if (job) takeJob(job);
           get().foldComment(comment);
-          get().pushToast({ tone: 'ok', text: `Comment sent: ${DISPOSITION_NEWS[disposition]}.`, taskId });
+          const { locale } = get();
+          const news = translate(locale, `toast.commentNews.${disposition}`);
+          get().pushToast({ tone: 'ok', text: translate(locale, 'toast.commentSent', { news }), taskId });
           return { ok: true, disposition, comment };
         } catch (error) {
           const apiError = toApiError(error);
@@ -143,12 +146,6 @@ export const createDetailSlice =
       },
     };
   };
-
-const DISPOSITION_NEWS: Record<Disposition, string> = {
-  interjection: 'the running job reads it at its next step',
-  reused_job: 'added to the queued job',
-  followup_job: 'a new job starts',
-};
 
 /** An answer that left the server before a pushed change must not undo it: the later updatedAt wins. */
 function newerJob(known: Job, fresh: Job): Job {

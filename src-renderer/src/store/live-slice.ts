@@ -3,6 +3,8 @@ import type { StateCreator } from 'zustand';
 import { isTerminal, type Job, type JobStatus } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import type { MaestroClient } from '../api/client';
+import type { MessageKey } from '../i18n/en';
+import { translate } from '../i18n/translate';
 import type { AppState } from './types';
 
 export type LiveState = 'connecting' | 'live' | 'down';
@@ -84,10 +86,10 @@ export const createLiveSlice =
     },
   });
 
-const END_NEWS: Partial<Record<JobStatus, { tone: 'ok' | 'error' | 'info'; verb: string }>> = {
-  succeeded: { tone: 'ok', verb: 'finished' },
-  failed: { tone: 'error', verb: 'failed' },
-  cancelled: { tone: 'info', verb: 'was cancelled' },
+const END_NEWS: Partial<Record<JobStatus, { tone: 'ok' | 'error' | 'info'; key: MessageKey }>> = {
+  succeeded: { tone: 'ok', key: 'toast.jobEnded.succeeded' },
+  failed: { tone: 'error', key: 'toast.jobEnded.failed' },
+  cancelled: { tone: 'info', key: 'toast.jobEnded.cancelled' },
 };
 
 /** A toast when a job ends while this window watches (P7.19); a change it already knew about is not news. */
@@ -98,6 +100,6 @@ function announceEnd(state: AppState, job: Job): void {
   if (known?.id === job.id && isTerminal(known.status)) return;
   // A job that a newer one took over from (an answered question ends the asking job) did not finish the task.
   if (known && known.id !== job.id && known.createdAt > job.createdAt) return;
-  const title = state.tasks.find((t) => t.id === job.taskId)?.title ?? 'A task';
-  state.pushToast({ tone: news.tone, text: `“${title}”: the job ${news.verb}.`, taskId: job.taskId });
+  const title = state.tasks.find((t) => t.id === job.taskId)?.title ?? translate(state.locale, 'toast.aTask');
+  state.pushToast({ tone: news.tone, text: translate(state.locale, news.key, { title }), taskId: job.taskId });
 }

@@ -3,6 +3,7 @@
 import type { StateCreator } from 'zustand';
 import { isTerminal, type Job, type PackageRequest, type ToolRequest } from '../../../src-shared/entities';
 import { type MaestroApi, type OpInput, toApiError } from '../api/client';
+import { translate } from '../i18n/translate';
 import type { ActionOutcome } from './detail-slice';
 import { mergeById, upsertById } from './merge';
 import type { AppState } from './types';
@@ -48,7 +49,8 @@ export const createRequestsSlice =
       } catch (error) {
         const apiError = toApiError(error);
         if (STALE_CODES.has(apiError.code)) void get().refreshDetail();
-        get().pushToast({ tone: 'error', text: `The decision was not taken: ${apiError.message}`, taskId });
+        const text = translate(get().locale, 'toast.decisionFailed', { message: apiError.message });
+        get().pushToast({ tone: 'error', text, taskId });
         return { ok: false, error: apiError };
       }
     };

@@ -8,6 +8,7 @@ import { createJobStreamSlice } from './job-stream-slice';
 import { createLiveSlice } from './live-slice';
 import { createNoticesSlice } from './notices-slice';
 import { createPiecesSlice } from './pieces-slice';
+import { createPrefsSlice } from './prefs-slice';
 import { createProfilesSlice } from './profiles-slice';
 import { createRequestsSlice } from './requests-slice';
 import { createTasksSlice } from './tasks-slice';
@@ -28,6 +29,7 @@ export function createAppStore(client: MaestroClient): AppStore {
     ...createUsageSlice(client.api)(...a),
     ...createNoticesSlice(...a),
     ...createActivitySlice(client.api)(...a),
+    ...createPrefsSlice(...a),
   }));
 }
 

@@ -5,6 +5,7 @@ import type { JobStreamSlice } from './job-stream-slice';
 import type { LiveSlice } from './live-slice';
 import type { NoticesSlice } from './notices-slice';
 import type { PiecesSlice } from './pieces-slice';
+import type { PrefsSlice } from './prefs-slice';
 import type { ProfilesSlice } from './profiles-slice';
 import type { RequestsSlice } from './requests-slice';
 import type { TasksSlice } from './tasks-slice';
@@ -21,4 +22,5 @@ export type AppState = TasksSlice &
   JobStreamSlice &
   UsageSlice &
   NoticesSlice &
-  ActivitySlice;
+  ActivitySlice &
+  PrefsSlice;

@@ -1,0 +1,15 @@
+// useT: the translator for the locale chosen in the store (English outside a store, as in render tests); a new
+// function only when the locale changes.
+import { useContext, useMemo } from 'react';
+import { createStore, type StoreApi, useStore } from 'zustand';
+import { StoreContext } from '../store/store';
+import { type Locale, type Translate, translator } from './translate';
+
+type LocaleState = { locale: Locale };
+const NO_STORE: StoreApi<LocaleState> = createStore<LocaleState>(() => ({ locale: 'en' }));
+
+export function useT(): Translate {
+  const store: StoreApi<LocaleState> = useContext(StoreContext) ?? NO_STORE;
+  const locale = useStore(store, (s) => s.locale);
+  return useMemo(() => translator(locale), [locale]);
+}
