@@ -183,4 +183,17 @@ describe('runPiece through the Worker and a scripted model', () => {
     expect(job.error).toMatch(/^deadline_exceeded/);
     expect(h.server.requests).toHaveLength(1);
   });
+
+  it('P10.09 the task attachments reach the model: text inline, images named', async () => {
+    const h = await engineHarness([complete()]);
+    const attachments = [
+      { name: 'notes.md', mediaType: 'text/markdown', data: Buffer.from('# Notes\nship on Friday').toString('base64') },
+      { name: 'shot.png', mediaType: 'image/png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0]).toString('base64') },
+    ];
+    const { jobId } = h.createTask('Read the notes', { attachments });
+    await h.waitFor(jobId, SETTLED);
+    const user = ((h.server.requests[0]?.body?.messages ?? []) as { content: string }[])[1]?.content ?? '';
+    expect(user).toContain('# Attachments\n## notes.md\n```\n# Notes\nship on Friday\n```');
+    expect(user).toContain('## shot.png\n(a binary file of 5 bytes; its content is not shown here)');
+  });
 });

@@ -135,7 +135,7 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
   try {
     for (const w of warnings) run.queueNote(`Note: ${w}.`);
 
-    const instruction = jobInstruction(store, task, job);
+    const instruction = jobInstruction(store, task, job, ctx.runtimeDir);
     // A parent woken by its subtasks hears their results (Invoke Notify → SystemTurn); any other start is the task.
     const notice = job.pendingInvoke === 'Notify' ? subtaskNotice(store, job.id) : null;
     if (job.pendingInvoke) {

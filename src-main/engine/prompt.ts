@@ -128,8 +128,10 @@ export function dynamicContext(
  * The task instruction with what this job adds: follow-up comments, the question and answer that resume an ASK,
  * the handoff of a Continue, and what the subtasks of a parent returned.
  */
-export function jobInstruction(store: Store, task: Task, job: JobRecord): string {
+export function jobInstruction(store: Store, task: Task, job: JobRecord, runtimeDir?: string): string {
   const parts = [`# Task\n${task.instruction}`];
+  const attached = runtimeDir ? attachmentsSection(path.join(runtimeDir, 'attachments')) : null;
+  if (attached) parts.push(attached);
   const taskComments = store.comments.listForTask(task.id);
   for (const c of store.comments.listForJob(job.id)) {
     if (c.kind === 'comment') parts.push(`# Follow-up from the user\n${c.body}`);
@@ -144,6 +146,32 @@ export function jobInstruction(store: Store, task: Task, job: JobRecord): string
   const notice = subtaskNotice(store, job.id);
   if (notice) parts.push(notice);
   return parts.join('\n\n');
+}
+
+const ATTACHMENT_TEXT_CHARS = 50_000;
+
+/**
+ * The task's attachments (stored at creation in runs/{task}/attachments): text files inline, each capped; other
+ * files named with their size, since the conversation carries text only.
+ */
+export function attachmentsSection(dir: string): string | null {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).sort();
+  } catch {
+    return null;
+  }
+  if (names.length === 0) return null;
+  const blocks = names.map((name) => {
+    const data = fs.readFileSync(path.join(dir, name));
+    if (data.includes(0) || /\.(png|jpe?g|gif|webp)$/i.test(name)) {
+      return `## ${name}\n(a binary file of ${data.length} bytes; its content is not shown here)`;
+    }
+    const text = data.toString('utf8');
+    const shown = text.length > ATTACHMENT_TEXT_CHARS ? `${text.slice(0, ATTACHMENT_TEXT_CHARS)}\n… (cut)` : text;
+    return `## ${name}\n\`\`\`\n${shown}\n\`\`\``;
+  });
+  return `# Attachments\n${blocks.join('\n\n')}`;
 }
 
 /** What the job's subtasks came to, or null when it has none. */
