@@ -5,6 +5,8 @@
 // Deeper `.gitignore` files take precedence over higher ones; within a file the last matching line wins.
 // Not read: `.git/info/exclude` and the user's global excludes file.
 
+import { globToRegExp } from './glob-match';
+
 export interface IgnoreRule {
   negate: boolean;
   /** A trailing `/`: the rule matches folders only. */
@@ -23,56 +25,6 @@ export interface IgnoreLevel {
 }
 
 const MAGIC = /[*?[\\]/;
-const escapeRe = (c: string) => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
-/** A RegExp for one gitignore pattern (no `!`, no trailing `/`, no leading `/`). */
-function patternToRegExp(p: string): RegExp {
-  let re = '';
-  for (let i = 0; i < p.length; i++) {
-    const c = p[i] as string;
-    if (c === '*') {
-      if (p[i + 1] === '*') {
-        let j = i;
-        while (p[j] === '*') j++;
-        const atStart = i === 0 || p[i - 1] === '/';
-        if (atStart && p[j] === '/') {
-          re += '(?:[^/]*/)*'; // `**/`: zero or more folders
-          i = j;
-          continue;
-        }
-        if (atStart && j === p.length) {
-          re += '.*'; // trailing `/**`: everything inside
-          i = j - 1;
-          continue;
-        }
-        i = j - 1; // any other `**` is a `*`
-      }
-      re += '[^/]*';
-    } else if (c === '?') {
-      re += '[^/]';
-    } else if (c === '[') {
-      const close = p.indexOf(']', i + 2);
-      if (close === -1) {
-        re += '\\[';
-        continue;
-      }
-      let body = p.slice(i + 1, close);
-      let negate = false;
-      if (body.startsWith('!') || body.startsWith('^')) {
-        negate = true;
-        body = body.slice(1);
-      }
-      re += `[${negate ? '^/' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
-      i = close;
-    } else if (c === '\\' && i + 1 < p.length) {
-      i++;
-      re += escapeRe(p[i] as string);
-    } else {
-      re += escapeRe(c);
-    }
-  }
-  return new RegExp(`^${re}$`);
-}
 
 /** The fastest test for a pattern: string equality, a suffix (`*.log`), or a RegExp. */
 function compile(p: string): (s: string) => boolean {
@@ -81,7 +33,7 @@ function compile(p: string): (s: string) => boolean {
     const suffix = p.slice(1);
     return (s) => s.endsWith(suffix);
   }
-  const re = patternToRegExp(p);
+  const re = globToRegExp(p, { braces: false });
   return (s) => re.test(s);
 }
 

@@ -5,8 +5,11 @@
 const MAGIC = /[*?[{]/;
 const escapeRe = (c: string) => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-/** A RegExp that matches exactly the relative paths the pattern names. */
-export function globToRegExp(pattern: string): RegExp {
+/**
+ * A RegExp that matches exactly the relative paths the pattern names. `braces: false` reads `{`, `}` and `,` as
+ * themselves (gitignore patterns have no alternatives).
+ */
+export function globToRegExp(pattern: string, { braces: alternatives = true } = {}): RegExp {
   let re = '';
   let braces = 0;
   for (let i = 0; i < pattern.length; i++) {
@@ -45,7 +48,7 @@ export function globToRegExp(pattern: string): RegExp {
       }
       re += `[${negate ? '^/' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
       i = close;
-    } else if (c === '{') {
+    } else if (c === '{' && alternatives) {
       braces++;
       re += '(?:';
     } else if (c === '}' && braces > 0) {
