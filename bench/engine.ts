@@ -2,8 +2,10 @@
 // server (zero model latency), so what is measured is the engine's own cost per iteration.
 //
 // Engine side: a real job through createMaestro → Worker → createEngine → runPiece: 200 LLM iterations (199 calls of
-// a read-only test tool with distinct arguments, then `complete`) on a workspace piece. Baseline: the raw SDK sending
-// the very request bodies the engine sent (replayed from the server's record), streamed and consumed, back to back.
+// a read-only test tool with distinct arguments, then `complete`) on a workspace piece, timed from createTask to the
+// job's terminal event on an app that has already run one short job (as a user's open app has). Baseline: the raw
+// SDK sending the very request bodies the engine sent (replayed from the server's record), streamed and consumed,
+// back to back, after one untimed request on the same client.
 // Rounds alternate the order; the figure quoted is the median of the per-round ratios engine time / raw time.
 //
 // Prefix reuse (spec 3.1–3.4): for each request after the first, the share of the previous request's serialized
@@ -150,6 +152,14 @@ interface EngineRun extends Timing {
   events: number;
 }
 
+/** A short job run first on the same app, so that the measured job finds it as a user's running app has it. */
+const WARM_UP_SCRIPT: ScriptedStep[] = [probeCall(9999), completeCall];
+
+/**
+ * One measured engine job on a started app: createMaestro, one warm-up job (piece catalog parsed, statements and code
+ * paths warm — what the app's first job pays once, not every job), then the measured job from createTask until the
+ * job's terminal job.changed event.
+ */
 async function runEngineJob(
   root: string,
   workspace: string,
@@ -157,7 +167,7 @@ async function runEngineJob(
   script: ScriptedStep[],
   instrument?: (maestro: Maestro) => void,
 ) {
-  const server = await startScriptedLlmServer({ script });
+  const server = await startScriptedLlmServer({ script: [...WARM_UP_SCRIPT, ...script] });
   const dataDir = fs.mkdtempSync(path.join(root, 'data-'));
   const maestro = createMaestro({
     dataDir,
@@ -174,10 +184,8 @@ async function runEngineJob(
         llm: { log: () => {} },
       }),
   });
-  try {
-    instrument?.(maestro);
-    maestro.start();
-    let events = 0;
+  let events = 0;
+  const runJob = async (instruction: string, piece: string) => {
     let jobId = '';
     let settle: (status: string) => void = () => {};
     const settled = new Promise<string>((resolve) => {
@@ -189,19 +197,27 @@ async function runEngineJob(
       const { status } = event.job;
       if (status !== 'queued' && status !== 'running') settle(status);
     });
-    const started = clock();
     ({
       job: { id: jobId },
-    } = maestro.invoke('createTask', { instruction: 'Read every file of the workspace.', pieceId }));
+    } = maestro.invoke('createTask', { instruction, pieceId: piece }));
     const status = await settled;
-    const timing = since(started);
     unsubscribe();
     if (status !== 'succeeded') {
       const job = maestro.store.jobs.get(jobId);
       throw new Error(`the engine job ended ${status}: ${JSON.stringify(job?.error ?? job)}`);
     }
+  };
+  try {
+    maestro.start();
+    await runJob('Warm up.', LOOP_PIECE);
+    instrument?.(maestro);
+    events = 0;
+    const started = clock();
+    await runJob('Read every file of the workspace.', pieceId);
+    const timing = since(started);
     server.expectEmpty();
-    return { ...timing, bodies: server.requests.map((r) => r.rawBody), events } satisfies EngineRun;
+    const bodies = server.requests.slice(WARM_UP_SCRIPT.length).map((r) => r.rawBody);
+    return { ...timing, bodies, events } satisfies EngineRun;
   } finally {
     await maestro.close();
     await server.close();
@@ -212,22 +228,25 @@ async function runEngineJob(
 // ---- raw SDK side ----------------------------------------------------------------------------------------------
 
 async function runRaw(bodies: readonly ChatRequestBody[], script: ScriptedStep[]): Promise<Timing> {
-  const server = await startScriptedLlmServer({ script });
+  const server = await startScriptedLlmServer({ script: [probeCall(9999), ...script] });
   const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-bench', maxRetries: 0 });
+  const send = async (body: ChatRequestBody) => {
+    const stream = await client.chat.completions.create({
+      ...(body as unknown as ChatCompletionCreateParamsStreaming),
+      stream: true,
+    });
+    let args = '';
+    for await (const chunk of stream) {
+      for (const call of chunk.choices[0]?.delta.tool_calls ?? []) args += call.function?.arguments ?? '';
+    }
+    return args.length;
+  };
   try {
+    // Like the engine's warm-up job: the connection is open and the code paths warm before the clock starts.
+    await send(bodies[0] as ChatRequestBody);
     const started = clock();
     let received = 0;
-    for (const body of bodies) {
-      const stream = await client.chat.completions.create({
-        ...(body as unknown as ChatCompletionCreateParamsStreaming),
-        stream: true,
-      });
-      let args = '';
-      for await (const chunk of stream) {
-        for (const call of chunk.choices[0]?.delta.tool_calls ?? []) args += call.function?.arguments ?? '';
-      }
-      received += args.length;
-    }
+    for (const body of bodies) received += await send(body);
     const timing = since(started);
     server.expectEmpty();
     if (received === 0) throw new Error('the raw SDK received no tool calls');

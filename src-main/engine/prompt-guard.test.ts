@@ -1,6 +1,6 @@
 // The prompt guard's steps on conversations built directly: estimate, dedup, compact, summarize, overflow.
 import { describe, expect, it } from 'vitest';
-import { checkTokenLimit, estimatePromptTokens } from '../llm/tokens';
+import { checkTokenLimit, estimatePromptTokens, tokenCounterFor } from '../llm/tokens';
 import type { ChatMessage, LlmRequest, ToolSpec } from '../llm/types';
 import type { LlmPort } from './llm-port';
 import {
@@ -84,7 +84,19 @@ describe('prompt guard', () => {
     expect(verdict.report?.beforeTokens).toBe(estimatePromptTokens(messages, TOOLS));
     expect(verdict.report?.steps).toEqual([]);
     expect(await createPromptGuard({}).check(messages, TOOLS)).toEqual({ kind: 'unchanged' });
-    expect(profilePromptGuard({}, () => ({}) as LlmPort)).toBe(passThroughGuard);
+    expect(profilePromptGuard({ model: 'gpt-4o' }, () => ({}) as LlmPort)).toBe(passThroughGuard);
+  });
+
+  it("P4.14 a profile's guard counts with the model family's tokenizer, the one its LLM client checks with", async () => {
+    const messages = [SYSTEM, TASK, ...turn('c1', { path: 'a' }, text('a', 4000))];
+    const counter = tokenCounterFor('gpt-4o');
+    const exact = estimatePromptTokens(messages, TOOLS, counter);
+    expect(exact).not.toBe(estimatePromptTokens(messages, TOOLS));
+    const guard = profilePromptGuard({ model: 'gpt-4o', contextWindow: exact + 1024 }, () => ({}) as LlmPort);
+    const verdict = await guard.check(messages, TOOLS);
+    expect(verdict.kind).toBe('unchanged');
+    expect(verdict.report?.beforeTokens).toBe(exact);
+    expect(checkTokenLimit(messages, TOOLS, exact + 1024, 1024, counter)).toBe(exact);
   });
 
   it('P4.15 P5.13 dedup: earlier identical results of identical calls become a marker, the latest stays', async () => {

@@ -2,7 +2,7 @@
 // context window minus an answer reserve; while over budget, dedup → compact → summarize (each aiming a little
 // below the budget so the next calls need no rewrite); else overflow. It never touches the system message or
 // `tools`, keeps every call with its result, and changes the oldest part it must so the prefix before stays cached.
-import { estimatePromptTokens, estimateTokens } from '../llm/tokens';
+import { estimatePromptTokens, heuristicTokens, type TokenCounter, tokenCounterFor } from '../llm/tokens';
 import type { ChatMessage, ToolSpec } from '../llm/types';
 import type { LlmPort } from './llm-port';
 import { compact } from './prompt-guard/compact';
@@ -67,6 +67,8 @@ export interface PromptGuardOptions {
   summaryTokens?: number;
   /** Makes the summary; without one (or when it fails) a list of the calls made stands in for it. */
   summarize?: Summarize;
+  /** The model's tokenizer, the same as the LLM client's. Default: the character heuristic. */
+  tokens?: TokenCounter;
 }
 
 export function createPromptGuard(options: PromptGuardOptions): PromptGuard {
@@ -77,10 +79,11 @@ export function createPromptGuard(options: PromptGuardOptions): PromptGuard {
   const targetTokens = Math.floor(budgetTokens * (options.targetRatio ?? 0.75));
   const keepTurns = options.keepTurns ?? 2;
   const summaryTokens = options.summaryTokens ?? Math.max(64, Math.min(1024, Math.floor(budgetTokens / 8)));
+  const tokens = options.tokens ?? heuristicTokens;
 
   return {
     async check(messages, tools) {
-      const beforeTokens = estimatePromptTokens(messages, tools);
+      const beforeTokens = estimatePromptTokens(messages, tools, tokens);
       const report: GuardReport = {
         contextWindow,
         reserveTokens,
@@ -93,8 +96,8 @@ export function createPromptGuard(options: PromptGuardOptions): PromptGuard {
       };
       if (beforeTokens <= budgetTokens) return { kind: 'unchanged', report };
 
-      const draft = new Draft(messages, tools);
-      const exact = () => estimatePromptTokens(draft.messages, tools);
+      const draft = new Draft(messages, tools, tokens);
+      const exact = () => estimatePromptTokens(draft.messages, tools, tokens);
       const record = (step: GuardStepName, changed: number, failure?: string) => {
         report.afterTokens = exact();
         report.firstChangedIndex = draft.firstChanged;
@@ -134,23 +137,25 @@ export function createPromptGuard(options: PromptGuardOptions): PromptGuard {
       const afterSummary = done();
       if (afterSummary) return afterSummary;
 
-      return { kind: 'overflow', message: overflowMessage(draft.messages, tools, report, keepTurns), report };
+      return { kind: 'overflow', message: overflowMessage(draft.messages, tools, report, keepTurns, tokens), report };
     },
   };
 }
 
 /** The guard of a profile: its context window, and a summarizer asking `llm` (a client of the same profile). */
 export function profilePromptGuard(
-  profile: { contextWindow?: number } | undefined,
+  profile: { model: string; contextWindow?: number } | undefined,
   llm: () => LlmPort,
   reserveTokens = 1024,
 ): PromptGuard {
   const contextWindow = profile?.contextWindow;
-  if (contextWindow === undefined) return passThroughGuard;
+  if (profile === undefined || contextWindow === undefined) return passThroughGuard;
+  const tokens = tokenCounterFor(profile.model);
   return createPromptGuard({
     contextWindow,
     reserveTokens,
-    summarize: (messages) => llmSummarizer(llm(), { contextWindow, reserveTokens })(messages),
+    tokens,
+    summarize: (messages) => llmSummarizer(llm(), { contextWindow, reserveTokens, tokens })(messages),
   });
 }
 
@@ -159,11 +164,12 @@ function overflowMessage(
   tools: readonly ToolSpec[],
   report: GuardReport,
   keepTurns: number,
+  tokens: TokenCounter,
 ): string {
   const tried = report.steps.map((s) => s.step).join(', ') || 'nothing left to dedup, compact or summarize';
-  const system = estimateTokens(JSON.stringify(messages[0] ?? ''));
-  const toolTokens = tools.length > 0 ? estimateTokens(JSON.stringify(tools)) : 0;
-  const recent = estimateTokens(JSON.stringify(messages.slice(protectedFrom(messages, keepTurns))));
+  const system = messages[0] ? tokens.measure(messages[0]) : 0;
+  const toolTokens = tools.length > 0 ? tokens.measure(tools) : 0;
+  const recent = estimatePromptTokens(messages.slice(protectedFrom(messages, keepTurns)), [], tokens);
   return (
     `context overflow: the prompt is ~${report.afterTokens} tokens (${tried}), over the budget of ${report.budgetTokens} ` +
     `tokens (context window ${report.contextWindow} minus ${report.reserveTokens} reserved for the answer); ` +

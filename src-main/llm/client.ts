@@ -5,7 +5,7 @@ import { LlmError } from './errors';
 import { runLlmCall } from './llm-call';
 import type { LlmProfile } from './profiles';
 import { type AttemptFailure, DEFAULT_RETRY, type RetryOptions, retryDelayMs, sleep } from './retry';
-import { checkTokenLimit } from './tokens';
+import { checkTokenLimit, type TokenCounter, tokenCounterFor } from './tokens';
 import type { LlmCallOutcome, LlmCallRecord, LlmHooks, LlmRequest, LlmResult, LlmUsage } from './types';
 
 export interface LlmClientOptions {
@@ -27,6 +27,7 @@ export class LlmClient {
   private readonly log: (line: string) => void;
   private readonly idleTimeoutMs: number;
   private calls = 0;
+  private tokens: TokenCounter | undefined;
 
   constructor(private readonly options: LlmClientOptions) {
     const { profile } = options;
@@ -59,7 +60,9 @@ export class LlmClient {
     const { profile } = this.options;
     const tools = request.tools ?? [];
     if (profile.contextWindow !== undefined) {
-      checkTokenLimit(request.messages, tools, profile.contextWindow, this.options.outputReserveTokens ?? 1024);
+      this.tokens ??= tokenCounterFor(profile.model);
+      const reserve = this.options.outputReserveTokens ?? 1024;
+      checkTokenLimit(request.messages, tools, profile.contextWindow, reserve, this.tokens);
     }
     const body = this.body(request);
     const calls: LlmCallRecord[] = [];

@@ -1,18 +1,13 @@
 // The prompt guard's working copy of the messages: per-message token estimates kept up to date as steps replace or
 // drop messages, and the index of the first message changed (everything before it stays byte-identical).
-import { estimateTokens } from '../../llm/tokens';
+import { heuristicTokens, type TokenCounter } from '../../llm/tokens';
 import type { ChatMessage, ToolSpec } from '../../llm/types';
 
 /**
- * One message's share of `estimatePromptTokens`: its JSON plus one for the separator. Summed with `fixedTokens` it
- * never falls below the whole-array estimate the LLM client checks (P4.19), so a draft under budget here is under
- * budget there.
+ * One message's share of `estimatePromptTokens`: its tokens plus one for the separator. Summed with the tools' share
+ * it never falls below the estimate the LLM client checks (P4.19), so a draft under budget here is under budget there.
  */
-export const messageTokens = (message: ChatMessage): number => estimateTokens(JSON.stringify(message)) + 1;
-
-/** The tools' share plus the array's brackets. */
-export const fixedTokens = (tools: readonly ToolSpec[]): number =>
-  (tools.length > 0 ? estimateTokens(JSON.stringify(tools)) : 0) + 2;
+const messageTokens = (tokens: TokenCounter, message: ChatMessage): number => tokens.measure(message) + 1;
 
 export class Draft {
   readonly messages: ChatMessage[];
@@ -22,10 +17,15 @@ export class Draft {
   /** The first index whose message differs from the input, or null while none does. */
   firstChanged: number | null = null;
 
-  constructor(messages: readonly ChatMessage[], tools: readonly ToolSpec[]) {
+  constructor(
+    messages: readonly ChatMessage[],
+    tools: readonly ToolSpec[],
+    readonly counter: TokenCounter = heuristicTokens,
+  ) {
     this.messages = [...messages];
-    this.costs = this.messages.map(messageTokens);
-    this.fixed = fixedTokens(tools);
+    this.costs = this.messages.map((m) => messageTokens(counter, m));
+    // The tools' share plus the array's brackets.
+    this.fixed = (tools.length > 0 ? counter.measure(tools) : 0) + 2;
     this.sum = this.costs.reduce((a, b) => a + b, 0);
   }
 
@@ -55,7 +55,7 @@ export class Draft {
 
   /** Replaces `count` messages at `start` by `items`. */
   splice(start: number, count: number, ...items: ChatMessage[]): void {
-    const costs = items.map(messageTokens);
+    const costs = items.map((m) => messageTokens(this.counter, m));
     const removed = this.costs.splice(start, count, ...costs);
     this.messages.splice(start, count, ...items);
     this.sum += costs.reduce((a, b) => a + b, 0) - removed.reduce((a, b) => a + b, 0);

@@ -1,6 +1,6 @@
 // The summarizer the engine gives the prompt guard: one generation without tools over a plain-text rendering of the
 // turns to replace, bounded to fit the profile's context window itself.
-import { estimateTokens } from '../../llm/tokens';
+import { heuristicTokens, type TokenCounter } from '../../llm/tokens';
 import type { ChatMessage } from '../../llm/types';
 import type { LlmPort } from '../llm-port';
 import type { Summarize } from './summarize';
@@ -15,6 +15,8 @@ export interface LlmSummarizerOptions {
   contextWindow?: number;
   /** Tokens kept free for the summary itself. Default 1024. */
   reserveTokens?: number;
+  /** The profile's tokenizer. Default: the character heuristic. */
+  tokens?: TokenCounter;
 }
 
 /** Caps per message, tried from the most generous down until the rendering fits. */
@@ -22,16 +24,17 @@ const CAPS = [4000, 1200, 300, 80];
 
 export function llmSummarizer(llm: LlmPort, options: LlmSummarizerOptions = {}): Summarize {
   const reserve = options.reserveTokens ?? 1024;
+  const tokens = options.tokens ?? heuristicTokens;
   const room =
     options.contextWindow === undefined
       ? Number.POSITIVE_INFINITY
-      : options.contextWindow - reserve - estimateTokens(SUMMARIZER_SYSTEM) - 64;
+      : options.contextWindow - reserve - tokens.count(SUMMARIZER_SYSTEM) - 64;
   return async (messages) => {
     if (room <= 0) throw new Error('the context window leaves no room to summarize');
     const reply = await llm.generate({
       messages: [
         { role: 'system', content: SUMMARIZER_SYSTEM },
-        { role: 'user', content: renderForSummary(messages, room) },
+        { role: 'user', content: renderForSummary(messages, room, tokens) },
       ],
       tools: [],
     });
@@ -40,16 +43,21 @@ export function llmSummarizer(llm: LlmPort, options: LlmSummarizerOptions = {}):
 }
 
 /** The messages as text within `maxTokens`: long parts cut to head and tail, then the middle of the whole. */
-export function renderForSummary(messages: readonly ChatMessage[], maxTokens: number): string {
+export function renderForSummary(
+  messages: readonly ChatMessage[],
+  maxTokens: number,
+  tokens: TokenCounter = heuristicTokens,
+): string {
   let text = '';
   for (const cap of CAPS) {
     text = messages.map((m) => renderMessage(m, cap)).join('\n\n');
-    if (estimateTokens(text) <= maxTokens) return text;
+    if (tokens.count(text) <= maxTokens) return text;
   }
-  // Every character is at most one token.
-  const head = Math.floor(maxTokens * 0.4);
-  const tail = maxTokens - head - 40;
-  return `${safeSlice(text, 0, head)}\n[… middle omitted …]\n${safeSlice(text, text.length - Math.max(0, tail), text.length)}`;
+  // A character is usually at most one token; characters a BPE splits further shrink both ends until it fits.
+  for (let head = Math.floor(maxTokens * 0.4), tail = maxTokens - head - 40; ; head *= 0.8, tail *= 0.8) {
+    const ends = `${safeSlice(text, 0, Math.floor(head))}\n[… middle omitted …]\n${safeSlice(text, text.length - Math.max(0, Math.floor(tail)), text.length)}`;
+    if (tokens.count(ends) <= maxTokens || head < 1) return ends;
+  }
 }
 
 function renderMessage(m: ChatMessage, cap: number): string {

@@ -1,10 +1,10 @@
 // Prompt guard step 3 (P4.17): the oldest turns are replaced by ONE user message right after the system message —
 // the first user message (the task) kept verbatim when it is small, then a summary of what was replaced. The cut
 // falls on an assistant message whose calls are all answered after it, so roles still alternate and pairs stay whole.
-import { estimateTokens } from '../../llm/tokens';
+import type { TokenCounter } from '../../llm/tokens';
 import type { ChatMessage } from '../../llm/types';
 import type { Draft } from './draft';
-import { callsById, protectedFrom, safeSlice, startsCleanly, turnStarts } from './turns';
+import { callsById, headWithinTokens, protectedFrom, startsCleanly, turnStarts } from './turns';
 
 /** Makes a summary of the given messages (the engine's asks the LLM). */
 export type Summarize = (messages: readonly ChatMessage[]) => Promise<string>;
@@ -36,10 +36,10 @@ export async function summarizeOlderTurns(
   const cuts = turnStarts(messages).filter((k) => k >= 2 && k <= end && startsCleanly(messages, k));
   if (cuts.length === 0) return { kind: 'impossible', reason: 'no older turns to summarize' };
 
-  const task = keptTask(messages[1], options.keptTaskTokens);
+  const task = keptTask(messages[1], options.keptTaskTokens, draft.counter);
   // Upper bound of the new message: the kept task, the heading and a summary as long as allowed.
   const newMessageTokens =
-    estimateTokens(`${task}${SUMMARY_HEADING}\n${SUMMARY_INTRO}\n\n`) + options.summaryTokens + 16;
+    draft.counter.count(`${task}${SUMMARY_HEADING}\n${SUMMARY_INTRO}\n\n`) + options.summaryTokens + 16;
   const before = draft.fixedTokens + draft.costOf(0) + newMessageTokens;
   const cut = cuts.find((k) => before + draft.tokensFrom(k) <= targetTokens) ?? (cuts.at(-1) as number);
 
@@ -54,8 +54,9 @@ export async function summarizeOlderTurns(
     failure = error instanceof Error ? error.message : String(error);
     summary = mechanicalSummary(replaced, failure);
   }
-  // Every character is at most one token, so this many characters fit the allowance.
-  if (estimateTokens(summary) > options.summaryTokens) summary = `${safeSlice(summary, 0, options.summaryTokens)} …`;
+  if (draft.counter.count(summary) > options.summaryTokens) {
+    summary = `${headWithinTokens(summary, options.summaryTokens, draft.counter)} …`;
+  }
   draft.splice(1, cut - 1, {
     role: 'user',
     content: `${task}${SUMMARY_HEADING}\n${SUMMARY_INTRO}\n\n${summary}`,
@@ -66,11 +67,11 @@ export async function summarizeOlderTurns(
 }
 
 /** The first user message without an earlier summary, with a blank line after it; '' when too big to keep. */
-function keptTask(first: ChatMessage | undefined, maxTokens: number): string {
+function keptTask(first: ChatMessage | undefined, maxTokens: number, tokens: TokenCounter): string {
   if (first?.role !== 'user') return '';
   const at = first.content.indexOf(SUMMARY_HEADING);
   const task = (at >= 0 ? first.content.slice(0, at) : first.content).trimEnd();
-  return task && estimateTokens(task) <= maxTokens ? `${task}\n\n` : '';
+  return task && tokens.count(task) <= maxTokens ? `${task}\n\n` : '';
 }
 
 /** Without a summary from the LLM: which tools were called, so the model does not start over blind. */

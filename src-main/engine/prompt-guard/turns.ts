@@ -1,5 +1,6 @@
 // How the prompt guard sees a conversation: turns (an assistant message and the results of its calls) and the
 // pairing of tool calls with their results, which every rewrite must keep whole.
+import type { TokenCounter } from '../../llm/tokens';
 import type { ChatMessage } from '../../llm/types';
 
 /** Indices of the assistant messages: each begins a turn. */
@@ -33,6 +34,17 @@ export function startsCleanly(messages: readonly ChatMessage[], index: number): 
   if (messages[index]?.role !== 'assistant') return false;
   const before = new Set(callsById(messages.slice(0, index)).keys());
   return !messages.slice(index).some((m) => m.role === 'tool' && before.has(m.tool_call_id));
+}
+
+/**
+ * The longest head of `text` (cut as safeSlice cuts) within `maxTokens`. A character is usually at most one token, so
+ * that many characters are tried first; rare characters that a BPE splits further shrink it until it fits.
+ */
+export function headWithinTokens(text: string, maxTokens: number, tokens: TokenCounter): string {
+  if (tokens.count(text) <= maxTokens) return text;
+  let head = safeSlice(text, 0, Math.max(0, maxTokens));
+  while (head.length > 0 && tokens.count(head) > maxTokens) head = safeSlice(head, 0, Math.floor(head.length * 0.8));
+  return head;
 }
 
 /** Cuts `text` to at most `chars` UTF-16 units without splitting a surrogate pair. */
