@@ -1,0 +1,30 @@
+// P9.24: conversation units are named Invoke / Turn / LlmCall everywhere a person or a stored row can see them —
+// never "Run" or "Request" (the semantics note's vocabulary). Checked here against the real schema and the event
+// names; the UI's words are checked in src-renderer/src/i18n/vocabulary.test.ts.
+import { afterEach, describe, expect, it } from 'vitest';
+import { MaestroEvent, TRANSIENT_EVENT_TYPES } from '../../../src-shared/events';
+import type { Store } from '../store';
+import { tempStore } from '../test-helpers';
+
+const UNITS = ['Invoke', 'UserTurn', 'AgentTurn', 'LlmCall', 'ToolTurn', 'SystemTurn'];
+
+let store: Store | undefined;
+afterEach(() => store?.close());
+
+describe('P9.24 the vocabulary of the conversation log', () => {
+  it('P9.24 the persisted log kinds are exactly Invoke and the Turns and LlmCall', () => {
+    store = tempStore();
+    const { sql } = store.db
+      .prepare<[], { sql: string }>(`SELECT sql FROM sqlite_master WHERE name = 'log_entries'`)
+      .get() as { sql: string };
+    const kinds = [...(/kind IN \(([^)]*)\)/.exec(sql)?.[1] ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]);
+    expect(kinds.sort()).toEqual([...UNITS].sort());
+  });
+
+  it('P9.24 event names for conversation units use the same words', () => {
+    const types = MaestroEvent.options.map((o) => o.shape.type.value as string);
+    const unitEvents = types.filter((t) => /Invoke|Turn|LlmCall|Run|Request/.test(t) && !t.includes('_request'));
+    expect(unitEvents.sort()).toEqual(['InvokeStart', 'LlmCallEnd', 'LlmCallStart', 'TurnEnd', 'TurnStart']);
+    for (const t of TRANSIENT_EVENT_TYPES) expect(t).not.toMatch(/Run|Request/);
+  });
+});
