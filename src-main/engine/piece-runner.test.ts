@@ -117,12 +117,14 @@ describe('runPiece through the Worker and a scripted model', () => {
     expect(job.error).toMatch(/movement loop/);
   });
 
-  it('P3.04 P3.06 P3.07 start movement: resume > piece start; an unknown name falls through', () => {
+  it('P3.04 P3.05 P3.06 P3.07 start movement: resume > override > piece start; an unknown name falls through', () => {
     const piece = pieces.get('plan-implement-review');
     if (!piece) throw new Error('missing piece');
     const warnings: string[] = [];
     expect(chooseStartMovement(piece, 'review', null, (w) => warnings.push(w)).name).toBe('review');
     expect(chooseStartMovement(piece, null, null, (w) => warnings.push(w)).name).toBe('plan');
+    expect(chooseStartMovement(piece, null, 'review', (w) => warnings.push(w)).name).toBe('review');
+    expect(chooseStartMovement(piece, 'implement', 'review', (w) => warnings.push(w)).name).toBe('implement');
     expect(chooseStartMovement(piece, 'gone', 'implement', (w) => warnings.push(w)).name).toBe('implement');
     expect(warnings).toEqual(['resumeMovement gone is not a movement of piece plan-implement-review; falling back']);
   });
