@@ -56,7 +56,8 @@ test.describe('desktop app (Electron)', () => {
       hasRequire: typeof (window as unknown as { require?: unknown }).require,
       hasProcess: typeof (window as unknown as { process?: unknown }).process,
     }));
-    expect(exposed.keys).toEqual([...OPERATION_NAMES, 'onEvent'].sort());
+    // The contract's operations, the event subscription and the desktop-only folder picker; nothing else.
+    expect(exposed.keys).toEqual([...OPERATION_NAMES, 'onEvent', 'pickFolder'].sort());
     expect(exposed.hasRequire).toBe('undefined');
     expect(exposed.hasProcess).toBe('undefined');
   });

@@ -1,39 +1,30 @@
 // The one contract: every operation the renderer or an outside caller can invoke, with its input schema, output schema
 // and HTTP route. The preload facade, IPC handlers, HTTP routes and renderer client are all derived from this table.
 import { z } from 'zod';
-import { Comment, Job, PackageRequest, PieceLoadError, PieceSummary, Task, ToolRequest } from './entities';
+import { attachmentListProblem, base64Bytes, describeAttachmentProblem } from './attachments';
+import { AutoPrompterSettings, AutoPrompterView } from './auto-prompter';
+import { Comment, Job, PackageRequest, PieceLoadError, PieceSummary, Space, Task, ToolRequest } from './entities';
 import { InvokeKind, MaestroEvent, UsageSums } from './events';
 import type { OperationName } from './operation-names';
 
-export const MIB = 1024 * 1024;
-export const ATTACHMENT_MAX_BYTES = 10 * MIB;
-export const ATTACHMENTS_TOTAL_MAX_BYTES = 25 * MIB;
+export { ATTACHMENT_MAX_BYTES, ATTACHMENTS_TOTAL_MAX_BYTES, base64Bytes, MIB } from './attachments';
 
 const Id = z.string().min(1).max(200);
 const NonBlank = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
 
-/** Decoded size of a base64 string, without decoding it. */
-export function base64Bytes(data: string): number {
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return Math.floor((data.length * 3) / 4) - padding;
-}
-
+/** One file's shape; what it may be (name, type, size, and the list's count and total) is attachments.ts's rule. */
 export const Attachment = z
   .object({
-    name: z
-      .string()
-      .min(1)
-      .max(255)
-      .refine((n) => !/[\\/]/.test(n) && n !== '.' && n !== '..', 'must be a plain file name'),
-    mediaType: z
-      .string()
-      .regex(/^(text\/[\w.+-]+|image\/(png|jpeg|gif|webp)|application\/json)$/, 'must be a text or image type'),
-    data: z
-      .string()
-      .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64')
-      .refine((d) => base64Bytes(d) <= ATTACHMENT_MAX_BYTES, 'must be at most 10 MiB'),
+    name: z.string(),
+    mediaType: z.string().max(255),
+    data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
   })
   .strict();
+
+export const Attachments = z.array(Attachment).superRefine((list, ctx) => {
+  const found = attachmentListProblem(list.map((a) => ({ ...a, bytes: base64Bytes(a.data) })));
+  if (found) ctx.addIssue({ code: 'custom', path: [found.index], message: describeAttachmentProblem(found.problem) });
+});
 
 export const Usage = UsageSums;
 export type Usage = z.infer<typeof Usage>;
@@ -72,6 +63,21 @@ export const ProfileView = z.object({
   isDefault: z.boolean(),
 });
 export type ProfileView = z.infer<typeof ProfileView>;
+
+/** An MCP server's name in a workspace's mcp.json: part of its tools' names and of its token's key. */
+export const MCP_SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
+
+/** An MCP server of a workspace as every output shows it: never its token, only the token's status. */
+export const McpServerView = z.object({
+  name: z.string(),
+  transport: z.enum(['stdio', 'http']),
+  authRequired: z.boolean(),
+  /** Whether a token can be saved for it (an HTTP server, or a stdio server with `auth.env`). */
+  takesToken: z.boolean(),
+  /** `rejected`: the server answered 401 the last time; `unreadable`: the saved token cannot be opened. */
+  token: z.enum(['none', 'missing', 'saved', 'rejected', 'unreadable']),
+});
+export type McpServerView = z.infer<typeof McpServerView>;
 
 /** A profiles file that could not be read: the env profile is still listed, the saved ones are not. */
 export const ProfileLoadError = z.object({ file: z.string(), message: z.string() });
@@ -130,15 +136,10 @@ export const contract = {
         title: NonBlank(200).optional(),
         pieceId: Id.optional(),
         workspacePath: z.string().min(1).max(4096).optional(),
+        /** A space instead of a folder: the task works in the space's folder (and runs its pinned piece). */
+        spaceId: Id.optional(),
         profile: Id.optional(),
-        attachments: z
-          .array(Attachment)
-          .max(20)
-          .refine(
-            (list) => list.reduce((sum, a) => sum + base64Bytes(a.data), 0) <= ATTACHMENTS_TOTAL_MAX_BYTES,
-            'must be at most 25 MiB in all',
-          )
-          .optional(),
+        attachments: Attachments.optional(),
       })
       .strict(),
     output: z.object({ task: Task, job: Job }),
@@ -149,6 +150,22 @@ export const contract = {
     status: 200,
     input: empty,
     output: z.object({ tasks: z.array(Task) }),
+  }),
+  /** The spaces (persistent workspace folders), most recently used first. */
+  listSpaces: op({
+    method: 'GET',
+    path: '/spaces',
+    status: 200,
+    input: empty,
+    output: z.object({ spaces: z.array(Space) }),
+  }),
+  /** Renames a space, or pins it to a piece (null: unpinned); fields left out stay as they are. */
+  updateSpace: op({
+    method: 'POST',
+    path: '/spaces/:spaceId',
+    status: 200,
+    input: z.object({ spaceId: Id, name: NonBlank(200).optional(), pinnedPieceId: Id.nullable().optional() }).strict(),
+    output: z.object({ space: Space }),
   }),
   getTask: op({
     method: 'GET',
@@ -294,6 +311,60 @@ export const contract = {
     status: 200,
     input: z.object({ name: ProfileName }).strict(),
     output: z.object({ ok: z.boolean(), models: z.array(z.string()), error: z.string().optional() }),
+  }),
+  /** The default workspace's Auto Prompter rules (`.maestro/auto-prompter.json`), for Settings. */
+  getAutoPrompter: op({
+    method: 'GET',
+    path: '/auto-prompter',
+    status: 200,
+    input: empty,
+    output: AutoPrompterView,
+  }),
+  /** Replaces the default workspace's Auto Prompter rules; jobs already started keep theirs (P8.01). */
+  saveAutoPrompter: op({
+    method: 'POST',
+    path: '/auto-prompter',
+    status: 200,
+    input: AutoPrompterSettings,
+    output: AutoPrompterView,
+  }),
+  /** Workspace folders of recent tasks, newest first, for the CreateTaskDialog (ephemeral workspaces left out). */
+  listRecentFolders: op({
+    method: 'GET',
+    path: '/workspaces/recent',
+    status: 200,
+    input: empty,
+    output: z.object({ folders: z.array(z.object({ path: z.string(), lastUsedAt: z.string() })) }),
+  }),
+  /** The MCP servers of a workspace (its `.maestro/mcp.json`) and whether each has a token; `error`: a broken file. */
+  listMcpServers: op({
+    method: 'GET',
+    path: '/mcp/servers/:workspacePath',
+    status: 200,
+    input: z.object({ workspacePath: z.string().min(1).max(4096) }).strict(),
+    output: z.object({ servers: z.array(McpServerView), error: z.string().nullable() }),
+  }),
+  /** Saves (replaces) the token of a workspace's MCP server; jobs parked for it are queued again (P2.16). */
+  saveMcpToken: op({
+    method: 'POST',
+    path: '/mcp/tokens',
+    status: 200,
+    input: z
+      .object({
+        workspacePath: z.string().min(1).max(4096),
+        server: z.string().regex(MCP_SERVER_NAME, "must be an MCP server name of the workspace's mcp.json"),
+        /** The token alone (no "Bearer "); it never appears in any output. */
+        token: z
+          .string()
+          .min(1, 'must not be empty')
+          .max(8192)
+          .refine(
+            (k) => [...k].every((c) => c.charCodeAt(0) > 0x20 && c.charCodeAt(0) !== 0x7f),
+            'must not contain spaces or control characters (give the token alone, without "Bearer")',
+          ),
+      })
+      .strict(),
+    output: z.object({ server: McpServerView, resumed: z.array(Job) }),
   }),
 } as const satisfies { [N in OperationName]: OperationDef };
 

@@ -21,6 +21,19 @@ export type WaitReason = z.infer<typeof WaitReason>;
 export const TERMINAL_STATUSES: readonly JobStatus[] = ['succeeded', 'failed', 'cancelled'];
 export const isTerminal = (status: JobStatus): boolean => TERMINAL_STATUSES.includes(status);
 
+/** A named persistent workspace folder reused across tasks; pinned to a piece, every task in it runs that piece. */
+export const Space = z.object({
+  id: z.string(),
+  name: z.string(),
+  folder: z.string(),
+  pinnedPieceId: z.string().nullable(),
+  createdAt: z.string(),
+  taskCount: z.number().int(),
+  /** When its newest task was created. */
+  lastUsedAt: z.string().nullable(),
+});
+export type Space = z.infer<typeof Space>;
+
 export const Task = z.object({
   id: z.string(),
   title: z.string(),

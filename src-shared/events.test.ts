@@ -30,6 +30,8 @@ const SHAPES: Record<string, string[]> = {
   'tool.finished': ['callId', 'jobId', 'name', 'ok', 'preview', 'seq', 'taskId', 'ts', 'type'],
   'job.metrics': ['attempt', 'durationMs', 'jobId', 'seq', 'status', 'taskId', 'ts', 'type', 'usage'],
   'prompt.guarded': ['jobId', 'outcome', 'seq', 'steps', 'taskId', 'tokensAfter', 'tokensBefore', 'ts', 'type'],
+  'policy.fired': ['action', 'jobId', 'ruleId', 'ruleIndex', 'seq', 'taskId', 'tool', 'ts', 'type'],
+  'webhook.failed': ['attempts', 'event', 'jobId', 'reason', 'seq', 'taskId', 'ts', 'type', 'webhook'],
   'stream.delta': ['jobId', 'reasoning', 'seq', 'taskId', 'text', 'toolCalls', 'ts', 'type'],
 };
 

@@ -1,6 +1,7 @@
 // The event union pushed to subscribers (IPC push, SSE). Persisted events have a strictly increasing seq (the SSE
 // id); transient ones (stream deltas) have seq 0 and are never replayed. New types are added; existing keep shape.
 import { z } from 'zod';
+import { PolicyAction } from './auto-prompter';
 import { Comment, Job, PackageRequest, Task, ToolRequest } from './entities';
 
 const base = { seq: z.number().int(), ts: z.string(), taskId: z.string(), jobId: z.string().nullable() };
@@ -61,6 +62,24 @@ export const MaestroEvent = z.discriminatedUnion('type', [
     steps: z.array(z.string()),
     tokensBefore: z.number().int(),
     tokensAfter: z.number().int(),
+  }),
+  /** A Policy Event (spec §4.1): an Auto Prompter rule fired. Allowlisted fields only — no arguments or texts. */
+  z.object({
+    ...base,
+    type: z.literal('policy.fired'),
+    ruleIndex: z.number().int(),
+    ruleId: z.string().nullable(),
+    action: PolicyAction,
+    tool: z.string(),
+  }),
+  /** A webhook delivery given up after its retries (or pushed out of a full queue); names the webhook by origin. */
+  z.object({
+    ...base,
+    type: z.literal('webhook.failed'),
+    webhook: z.string(),
+    event: z.string(),
+    attempts: z.number().int(),
+    reason: z.string(),
   }),
   z.object({
     ...base,

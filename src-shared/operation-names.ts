@@ -5,6 +5,8 @@ export const OPERATION_NAMES = [
   'listPieces',
   'createTask',
   'listTasks',
+  'listSpaces',
+  'updateSpace',
   'getTask',
   'addComment',
   'continueTask',
@@ -20,6 +22,11 @@ export const OPERATION_NAMES = [
   'saveProfile',
   'deleteProfile',
   'testProfile',
+  'getAutoPrompter',
+  'saveAutoPrompter',
+  'listRecentFolders',
+  'listMcpServers',
+  'saveMcpToken',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

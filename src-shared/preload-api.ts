@@ -1,11 +1,29 @@
-// The object the preload exposes as `window.maestro`: one method per contract operation (answering a Result) and an
-// event subscription that returns its disposer. Nothing else crosses into the renderer.
+// The object the preload exposes as `window.maestro`: one method per contract operation (answering a Result), an
+// event subscription that returns its disposer, and the desktop-only folder picker. Nothing else crosses into the
+// renderer.
 import type { OperationName, OpInput, OpOutput } from './contract';
 import type { Result } from './errors';
 import type { MaestroEvent } from './events';
 
+/**
+ * The OS folder picker. It exists only inside Electron, so it is not a contract operation (the HTTP bridge has no
+ * window to open it on); the renderer's client offers it as an optional capability.
+ */
+export interface PickFolderInput {
+  /** Where the dialog opens; used only when it is an absolute path. */
+  defaultPath?: string;
+}
+/** `path` is null when the user cancelled. */
+export interface PickFolderOutput {
+  path: string | null;
+}
+
+/** The picker's IPC channel: formed here only, used by the preload and src-main/shell/folder-picker.ts. */
+export const PICK_FOLDER_CHANNEL = 'maestro:shell:pickFolder';
+
 export type PreloadApi = { [N in OperationName]: (input: OpInput<N>) => Promise<Result<OpOutput<N>>> } & {
   onEvent(listener: (event: MaestroEvent) => void): () => void;
+  pickFolder(input: PickFolderInput): Promise<Result<PickFolderOutput>>;
 };
 
 export const PRELOAD_GLOBAL = 'maestro';

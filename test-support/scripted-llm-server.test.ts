@@ -43,6 +43,14 @@ describe('scripted LLM server', () => {
     server.expectEmpty();
   });
 
+  it('streams the text in as many chunks as the step asks for (textChunks)', async () => {
+    const text = 'abcdefgh'.repeat(250);
+    const { sdk } = await serve({ script: [{ text, textChunks: 500 }] });
+    const contents = (await collect(sdk)).map((c) => c.choices[0]?.delta.content).filter((c) => c);
+    expect(contents).toHaveLength(500);
+    expect(contents.join('')).toBe(text);
+  });
+
   it('streams tool calls with split arguments, id and name in the first chunk only, and reasoning', async () => {
     const { sdk } = await serve({
       script: [

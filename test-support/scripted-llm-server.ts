@@ -26,6 +26,8 @@ export interface ScriptedReply extends StepTiming {
   text?: string;
   reasoning?: string;
   toolCalls?: ScriptedToolCall[];
+  /** How many content chunks the text is streamed in (default 3): a benchmark streams thousands of small deltas. */
+  textChunks?: number;
   /** Overrides the deterministic defaults field by field; null sends no usage chunk (a backend ignoring it). */
   usage?: ScriptedUsage | null;
   /** Default: 'tool_calls' when there are tool calls, else 'stop'. */
@@ -261,7 +263,7 @@ async function playReply(
     sse.chunk({ reasoning_content: piece });
     await pause();
   }
-  for (const piece of split(step.text ?? '', 3)) {
+  for (const piece of split(step.text ?? '', step.textChunks ?? 3)) {
     sse.chunk({ content: piece });
     await pause();
   }

@@ -12,6 +12,8 @@ import { startWebhooks } from '../events/webhooks';
 import { ProfileStore, SECRET_KEY_FILE } from '../llm/profile-store';
 import { ProfileRegistry } from '../llm/profiles';
 import { fileSecretBox, type SecretBox } from '../llm/secret-box';
+import { McpServers } from '../mcp/servers';
+import { McpTokenStore } from '../mcp/token-store';
 import type { TaskContext } from '../tasks/context';
 import { resolveWorkspaceFolder } from '../tasks/create';
 import { JobAborts } from '../worker/aborts';
@@ -33,9 +35,12 @@ export interface MaestroOptions {
    * when an LLM profile is configured; without one no Worker starts and jobs wait in the queue.
    */
   engine?: Engine | ((core: { store: Store; profiles: ProfileRegistry; pieces: PieceCatalog }) => Engine);
-  /** Seals the API keys of saved profiles. Default: AES-256-GCM with `<dataDir>/secret.key`; Electron: safeStorage. */
+  /**
+   * Seals the API keys of saved profiles and the MCP servers' tokens. Default: AES-256-GCM with `<dataDir>/secret.key`;
+   * Electron: safeStorage.
+   */
   secretBox?: SecretBox;
-  worker?: Partial<Omit<WorkerOptions, 'store' | 'engine' | 'pieces' | 'aborts' | 'dataDir'>>;
+  worker?: Partial<Omit<WorkerOptions, 'store' | 'engine' | 'pieces' | 'aborts' | 'mcp' | 'dataDir'>>;
 }
 
 /** Jobs one Worker runs at once (one per task at most: the per-task lock still holds). */
@@ -83,16 +88,17 @@ export function createMaestro(options: MaestroOptions): Maestro {
   const dataDir = prepareDataDir(options.dataDir);
   const defaultWorkspace = options.defaultWorkspace ? resolveWorkspaceFolder(options.defaultWorkspace) : null;
   // Everything that can fail on its own comes before the DB is opened, so a failure leaves nothing open.
-  const profileStore = ProfileStore.inDataDir(
-    dataDir,
-    options.secretBox ?? fileSecretBox(path.join(dataDir, SECRET_KEY_FILE)),
-  );
+  // One box seals every secret of the data dir: the profiles' API keys and the MCP servers' tokens.
+  const secretBox = options.secretBox ?? fileSecretBox(path.join(dataDir, SECRET_KEY_FILE));
+  const profileStore = ProfileStore.inDataDir(dataDir, secretBox);
+  const mcp = new McpServers(McpTokenStore.inDataDir(dataDir, secretBox), { clientVersion: options.version });
   const profiles = ProfileRegistry.fromEnv(options.env ?? process.env, profileStore);
   const store = Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });
   const ctx: TaskContext = {
     store,
     pieces: new PieceCatalog(options.piecesDir),
     profiles,
+    mcp,
     aborts: new JobAborts(),
     dataDir,
     defaultWorkspace,
@@ -118,6 +124,7 @@ export function createMaestro(options: MaestroOptions): Maestro {
           engine,
           pieces: ctx.pieces,
           aborts: ctx.aborts,
+          mcp,
           dataDir,
         })
       : null;
@@ -139,7 +146,9 @@ export function createMaestro(options: MaestroOptions): Maestro {
   });
   // Only with <dataDir>/webhooks.json; a broken file is logged and leaves them off.
   const attention = new AttentionProjection(store).start();
-  const webhooks = startWebhooks(attention, dataDir);
+  const webhooks = startWebhooks(attention, dataDir, {
+    dropped: ({ taskId, jobId, ...failure }) => store.publish({ type: 'webhook.failed', taskId, jobId, ...failure }),
+  });
 
   return {
     ctx,

@@ -9,6 +9,7 @@ import {
 } from '../../src-shared/contract';
 import { type ErrorIssue, MaestroError } from '../../src-shared/errors';
 import { summarize } from '../engine/pieces/catalog';
+import { listMcpServers, saveMcpToken } from '../mcp/operations';
 import { cancelTask } from '../tasks/cancel';
 import { addComment } from '../tasks/comment';
 import type { TaskContext } from '../tasks/context';
@@ -23,6 +24,9 @@ import {
   listToolRequests,
   requireTask,
 } from '../tasks/queries';
+import { listRecentFolders } from '../tasks/recent-folders';
+import { listSpaces, updateSpace } from '../tasks/spaces';
+import { getAutoPrompter, saveAutoPrompter } from './auto-prompter-operations';
 import { deleteProfile, listProfiles, saveProfile, testProfile } from './profile-operations';
 
 /** How many of a task's latest events the activity timeline gets. */
@@ -42,6 +46,8 @@ export const operations: Operations = {
   },
   createTask,
   listTasks,
+  listSpaces,
+  updateSpace,
   getTask,
   addComment,
   continueTask,
@@ -63,6 +69,11 @@ export const operations: Operations = {
   saveProfile,
   deleteProfile,
   testProfile,
+  getAutoPrompter,
+  saveAutoPrompter,
+  listMcpServers,
+  saveMcpToken,
+  listRecentFolders,
 };
 
 export function parseInput<N extends OperationName>(name: N, raw: unknown): OpParsedInput<N> {

@@ -27,6 +27,17 @@ const BRIDGE_API_TABLE = [
   ['POST', '/profiles', 201],
   ['POST', '/profiles/:name/delete', 200],
   ['POST', '/profiles/:name/test', 200],
+  // The default workspace's Auto Prompter rules, for Settings (spec §4.1).
+  ['GET', '/auto-prompter', 200],
+  ['POST', '/auto-prompter', 200],
+  // Ours: a workspace's MCP servers with their token status (never a token), and saving a token.
+  ['GET', '/mcp/servers/:workspacePath', 200],
+  ['POST', '/mcp/tokens', 200],
+  // Ours: the workspace folders of recent tasks, for the CreateTaskDialog's recent list.
+  ['GET', '/workspaces/recent', 200],
+  // Ours: spaces (named persistent workspace folders), renamed or pinned to a piece.
+  ['GET', '/spaces', 200],
+  ['POST', '/spaces/:spaceId', 200],
 ] as const;
 
 /** Param names differ between the doc (`:id`, `:rid`) and the contract (`:taskId`, `:requestId`); shapes must not. */
@@ -59,8 +70,8 @@ describe('contract coverage', () => {
       expect(found.params).toEqual(Object.fromEntries(route.params.map((p) => [p, `${p}-value`])));
       const other = method === 'GET' ? 'POST' : 'GET';
       const wrong = matchRoute(other, concrete);
-      // GET and POST share /tasks and /profiles; every other path answers one method only.
-      if (wrong.kind === 'found') expect(['/tasks', '/profiles']).toContain(concrete);
+      // GET and POST share /tasks, /profiles and /auto-prompter; every other path answers one method only.
+      if (wrong.kind === 'found') expect(['/tasks', '/profiles', '/auto-prompter']).toContain(concrete);
       else expect(wrong).toEqual({ kind: 'wrong_method', allowed: [method] });
     }
   });

@@ -16,6 +16,8 @@ const VALID_BODY: Record<OperationName, unknown> = {
   listPieces: undefined,
   createTask: { instruction: 'write a haiku' },
   listTasks: undefined,
+  listSpaces: undefined,
+  updateSpace: { name: 'renamed' },
   getTask: undefined,
   addComment: { body: 'one more thing' },
   continueTask: {},
@@ -31,6 +33,11 @@ const VALID_BODY: Record<OperationName, unknown> = {
   saveProfile: { name: 'local', baseURL: 'http://127.0.0.1:9/v1', model: 'local-model' },
   deleteProfile: undefined,
   testProfile: undefined,
+  getAutoPrompter: undefined,
+  saveAutoPrompter: { enabled: false, rules: [] },
+  listMcpServers: undefined,
+  saveMcpToken: { workspacePath: '/no/such/workspace', server: 'github', token: 'ghp_test' },
+  listRecentFolders: undefined,
 };
 
 /** A task whose job waits on one tool request and one package request. */

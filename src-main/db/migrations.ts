@@ -137,6 +137,26 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX log_entries_by_task ON log_entries(task_id, seq);
   CREATE INDEX log_entries_invokes ON log_entries(task_id, seq) WHERE kind = 'Invoke';
   `,
+  // 3: spaces — a named persistent folder reused across tasks, optionally pinned to one piece. Each folder that
+  // earlier persistent tasks used becomes a space named after its last path segment.
+  `
+  CREATE TABLE spaces (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
+    folder TEXT NOT NULL UNIQUE,
+    pinned_piece_id TEXT,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  ALTER TABLE tasks ADD COLUMN space_id TEXT REFERENCES spaces(id);
+  CREATE INDEX tasks_by_space ON tasks(space_id, created_at);
+  INSERT INTO spaces (id, name, folder, created_at)
+    SELECT 'spc_' || lower(hex(randomblob(12))),
+           coalesce(nullif(replace(workspace_path, rtrim(workspace_path, replace(replace(workspace_path, '\\', '/'), '/', '')), ''), ''), workspace_path),
+           workspace_path, min(created_at)
+    FROM tasks WHERE workspace_kind = 'persistent' GROUP BY workspace_path;
+  UPDATE tasks SET space_id = (SELECT s.id FROM spaces s WHERE s.folder = tasks.workspace_path)
+    WHERE workspace_kind = 'persistent';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

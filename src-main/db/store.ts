@@ -7,6 +7,7 @@ import { createEventsRepo } from './repos/events';
 import { createJobsRepo } from './repos/jobs';
 import { createLogEntriesRepo } from './repos/log-entries';
 import { createPackageRequestsRepo } from './repos/package-requests';
+import { createSpacesRepo } from './repos/spaces';
 import { createTasksRepo } from './repos/tasks';
 import { createToolRequestsRepo } from './repos/tool-requests';
 
@@ -20,6 +21,7 @@ export class Store {
   readonly packageRequests;
   readonly events;
   readonly logEntries;
+  readonly spaces;
   private readonly listeners = new Set<EventListener>();
   private pending: MaestroEvent[] | null = null;
   private readonly queue: MaestroEvent[] = [];
@@ -33,6 +35,7 @@ export class Store {
     this.packageRequests = createPackageRequestsRepo(db);
     this.events = createEventsRepo(db);
     this.logEntries = createLogEntriesRepo(db);
+    this.spaces = createSpacesRepo(db);
   }
 
   static open(file: string, options?: OpenOptions): Store {

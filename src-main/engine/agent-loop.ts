@@ -1,6 +1,7 @@
 // executeMovement: the iteration loop of one movement (spec §3) — cancel/deadline check, pending user messages,
 // watchdog, prompt guard, one LLM iteration, regular tool dispatch, then the complete/transition decision.
 
+import { type AutoPrompter, autoPrompterOf } from './auto-prompter';
 import type { JobRun } from './job-run';
 import { runLlmIteration } from './llm-iteration';
 import type { MovementResult } from './movement-result';
@@ -21,6 +22,13 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
   let iterations = 0;
   let textOnly = 0;
   let sinceProgress = 0;
+  // The job's Policy Snapshot, taken before its first LLM request and fixed for the job (P8.01); null when off.
+  let prompter: AutoPrompter | null;
+  try {
+    prompter = autoPrompterOf(run, movement);
+  } catch (error) {
+    return { kind: 'error', message: (error as Error).message, retryable: false };
+  }
   for (;;) {
     if (run.signal.aborted) return { kind: 'cancelled', reason: abortReason(run.signal) };
     if (run.deadline !== null && Date.now() > run.deadline) {
@@ -107,7 +115,15 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
       }
     }
 
-    const dispatched = await dispatchRegularToolCalls(regular, run.tools, movement, run.toolContext(movement));
+    const gate = prompter?.gate(run); // undefined when off: the Auto Prompter path is not entered (P8.09)
+    const dispatched = await dispatchRegularToolCalls(
+      regular,
+      run.tools,
+      movement,
+      run.toolContext(movement),
+      undefined,
+      gate,
+    );
     const settled = settle(run, movement, dispatched, terminal);
     run.conversation.flush(); // the reply and its results reach the transcript together
     sinceProgress = settled.progressed ? 0 : sinceProgress + 1;
@@ -133,6 +149,14 @@ function settle(
   }
   if (waits.length > 0) {
     for (const c of terminal) run.answer(c, `Error: not processed — the job waits for a person's decision first`);
+    // One thing for the person at a time: approvals first; a browser step waits for the next reply (P4.41).
+    const approvals = waits.filter((w) => !w.outcome.browser);
+    const browser = waits.filter((w) => w.outcome.browser);
+    const [step, ...later] = approvals.length > 0 ? [] : browser;
+    for (const w of approvals.length > 0 ? browser : later) {
+      run.answer(w.call, 'Error: not processed — ask for one thing at a time; call it again after this step');
+    }
+    if (step?.outcome.browser) return { progressed, result: { kind: 'wait_browser', step: step.outcome.browser } };
     return {
       progressed,
       result: {

@@ -5,10 +5,15 @@ import type { ToolRequestRecord } from '../db/repos/tool-requests';
 import type { Store } from '../db/store';
 import type { ChatMessage } from '../llm/types';
 import type { ToolContext } from '../tools/types';
+import { BROWSER_HANDOFF, BROWSER_HANDOFF_RESUMED } from './browser-handoff-tool';
 import type { JobRun } from './job-run';
 import type { ToolCall } from './tool-dispatch';
 
-export type Decision = { kind: 'tool'; request: ToolRequestRecord } | { kind: 'package'; request: PackageRequest };
+export type Decision =
+  | { kind: 'tool'; request: ToolRequestRecord }
+  | { kind: 'package'; request: PackageRequest }
+  /** The person replied to a browser_handoff (their comment woke the job and follows as a user message). */
+  | { kind: 'browser_reply' };
 
 export type PackageInstaller = (request: PackageRequest, signal: AbortSignal) => Promise<string>;
 
@@ -24,6 +29,17 @@ export function decidedCalls(store: Store, jobId: string): Map<string, Decision>
     if (request.status !== 'pending') decided.set(request.callId, { kind: 'package', request });
   }
   return decided;
+}
+
+/**
+ * The unanswered browser_handoff calls of `messages`, as decided, when the person has replied (`replied`: an
+ * interjection waits for the job). Without a reply (a crash before the job parked) the call is dropped and asked again.
+ */
+export function addBrowserReplies(decided: Map<string, Decision>, messages: readonly ChatMessage[], replied: boolean) {
+  if (!replied) return;
+  for (const call of unansweredCalls(messages)) {
+    if (call.name === BROWSER_HANDOFF) decided.set(call.id, { kind: 'browser_reply' });
+  }
 }
 
 /** Calls of the conversation's assistant messages that have no result yet, in order. */
@@ -61,6 +77,7 @@ async function outcomeOf(
   ctx: ToolContext,
   install: PackageInstaller | undefined,
 ): Promise<string> {
+  if (decision.kind === 'browser_reply') return BROWSER_HANDOFF_RESUMED;
   if (decision.request.status === 'denied') return DENIED;
   if (decision.kind === 'package') {
     if (!install) return 'Error: packages cannot be installed by this host';

@@ -8,7 +8,7 @@ import type { JobRun } from './job-run';
 import { assertNever } from './piece-result';
 import type { MovementDefinition } from './pieces/schema';
 import { COMPLETE, CompleteArgs, completeDescription } from './terminal-tools';
-import { toolSpec } from './tool-specs';
+import { specOf, toolSpec } from './tool-specs';
 
 const Args = z.strictObject({
   instruction: z.string().min(1).describe('What the sub-agent must do and report back, complete on its own.'),
@@ -51,7 +51,7 @@ export function delegateTool(parent: () => JobRun): AnyToolDef {
         `# Instruction\n${args.instruction}`,
       );
       const child = run.delegateRun(conversation, allowed, [
-        ...allowed.map((t) => toolSpec(t.name, t.description, t.parameters)),
+        ...allowed.map(specOf),
         toolSpec(COMPLETE, completeDescription, CompleteArgs),
       ]);
       const result = await executeMovement(child, movement);
@@ -66,6 +66,11 @@ export function delegateTool(parent: () => JobRun): AnyToolDef {
           return { kind: 'result', content: "Error: the sub-agent needed a person's approval; do that step yourself" };
         case 'wait_subtasks':
           return { kind: 'result', content: 'Error: the sub-agent cannot wait for subtasks' };
+        case 'wait_browser':
+          return {
+            kind: 'result',
+            content: `Error: the sub-agent needed the user in their browser; do that step yourself: ${result.step.instruction}`,
+          };
         case 'cancelled':
           return { kind: 'result', content: `Error: cancelled: ${result.reason}` };
         case 'next':

@@ -1,6 +1,7 @@
 // How a movement ends (architecture rule 5): the piece runner maps each to the next movement or a PieceRunResult.
 import type { NewPackageRequest } from '../db/repos/package-requests';
 import type { NewToolRequest } from '../db/repos/tool-requests';
+import type { BrowserStep } from '../tools/types';
 
 export type MovementResult =
   | { kind: 'next'; movement: string }
@@ -8,5 +9,6 @@ export type MovementResult =
   | { kind: 'ask'; question: string }
   | { kind: 'wait_approval'; toolRequests: NewToolRequest[]; packageRequests: NewPackageRequest[] }
   | { kind: 'wait_subtasks' }
+  | { kind: 'wait_browser'; step: BrowserStep }
   | { kind: 'cancelled'; reason: string }
   | { kind: 'error'; message: string; retryable: boolean };

@@ -3,6 +3,7 @@ import type { Task } from '../../src-shared/entities';
 import type { JobRecord } from '../db/repos/jobs';
 import type { NewPackageRequest } from '../db/repos/package-requests';
 import type { NewToolRequest } from '../db/repos/tool-requests';
+import type { AnyToolDef } from '../tools/types';
 import type { PieceDefinition } from './pieces/catalog';
 
 export type PieceRunResult =
@@ -35,6 +36,8 @@ export interface PieceRunContext {
   runtimeDir: string;
   /** Aborted when the job is cancelled or the host shuts down. */
   signal: AbortSignal;
+  /** The tools of the workspace's MCP servers, connected for this job (spec §2 K), sorted by name. */
+  mcpTools?: readonly AnyToolDef[];
 }
 
 export interface Engine {

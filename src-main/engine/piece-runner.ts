@@ -13,8 +13,9 @@ export interface JobTools {
 
 import { createPackageInstaller } from '../tools/install-package';
 import { abortReason, executeMovement } from './agent-loop';
+import { browserHandoffTool } from './browser-handoff-tool';
 import { type ChatMessage, Conversation } from './conversation';
-import { answerDecidedCalls, decidedCalls } from './decisions';
+import { addBrowserReplies, answerDecidedCalls, decidedCalls } from './decisions';
 import { delegateTool } from './delegate-tool';
 import { type EngineOptions, JobRun } from './job-run';
 import { JobStream } from './job-stream';
@@ -112,10 +113,12 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
   let run: JobRun | undefined;
   const engineTools = [
     createSubtaskTool(store, task, job, (id) => deps.pieceExists?.(id, ctx.workspacePath) ?? id === piece.id),
+    browserHandoffTool,
     // Injected only when the piece allows delegation (below its depth limit); otherwise a call is an unknown tool.
     ...(piece.delegate.allowed && piece.delegate.maxDepth > 0 ? [delegateTool(() => run as JobRun)] : []),
   ].filter((t) => jobTools.allows(t.name));
-  const regular = pieceTools(piece, [...jobTools.tools, ...engineTools]);
+  // MCP tools come last, in name order, so the built-ins' prefix of `tools` is the same with or without them.
+  const regular = pieceTools(piece, [...jobTools.tools, ...engineTools, ...(ctx.mcpTools ?? [])]);
   run = new JobRun({
     store,
     job,
@@ -146,7 +149,11 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
     // The same job coming back (retry, approval) continues its own thread; a Continue replays the earlier threads;
     // any other job starts a new thread.
     const decided = decidedCalls(store, job.id);
-    const resumed = run.conversation.resumeOwnThread((m) => dropUnanswered(m, new Set(decided.keys())));
+    const replied = store.comments.undeliveredInterjections(job.id).length > 0;
+    const resumed = run.conversation.resumeOwnThread((m) => {
+      addBrowserReplies(decided, m, replied);
+      return dropUnanswered(m, new Set(decided.keys()));
+    });
     if (resumed) {
       // After decisions the answers continue the conversation; after a retry or a crash a note says what happened.
       const answered = await answerDecidedCalls(
@@ -218,6 +225,13 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
           };
         case 'wait_subtasks':
           return { kind: 'waiting_subtasks', movement: movement.name };
+        case 'wait_browser':
+          return {
+            kind: 'waiting_human',
+            reason: 'browser',
+            movement: movement.name,
+            message: `In your browser, please: ${result.step.instruction} (${result.step.url}) — then reply here.`,
+          };
         case 'cancelled':
           return { kind: 'cancelled', reason: result.reason };
         case 'error':

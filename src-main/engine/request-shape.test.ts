@@ -20,10 +20,12 @@ describe('request shape: the prompt layout is a contract with the cache', () => 
     const reqs = h.server.requests;
     expect(reqs).toHaveLength(5);
     const toolNames = ((reqs[0]?.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
-    expect(toolNames).toEqual(['create_subtask', 'transition', 'complete']);
+    expect(toolNames).toEqual(['create_subtask', 'browser_handoff', 'transition', 'complete']);
     const transitionTool = (
-      (reqs[0]?.body?.tools ?? []) as { function: { parameters: { properties: { next: { enum: string[] } } } } }[]
-    )[1];
+      (reqs[0]?.body?.tools ?? []) as {
+        function: { name: string; parameters: { properties: { next: { enum: string[] } } } };
+      }[]
+    ).find((t) => t.function.name === 'transition');
     expect(transitionTool?.function.parameters.properties.next.enum).toEqual(['implement', 'review']);
     for (let i = 1; i < reqs.length; i++) {
       expect(tools(reqs[i]), `tools of request ${i}`).toBe(tools(reqs[0]));
@@ -53,7 +55,7 @@ describe('request shape: the prompt layout is a contract with the cache', () => 
     const names = ((h.server.requests[0]?.body?.tools ?? []) as { function: { name: string } }[]).map(
       (t) => t.function.name,
     );
-    expect(names).toEqual(['create_subtask', 'complete']);
+    expect(names).toEqual(['create_subtask', 'browser_handoff', 'complete']);
   });
 
   it('P5.06 P5.19 P3.03 P6.24 a follow-up job of the same piece and start movement has a byte-identical system message and no replay', async () => {

@@ -38,6 +38,7 @@ export function createSubtaskTool(
         pieceId,
         workspacePath: task.workspacePath,
         workspaceKind: store.tasks.workspaceKind(task.id) ?? 'persistent',
+        spaceId: store.tasks.spaceId(task.id),
         profile: task.profile,
         parentTaskId: task.id,
         parentJobId: job.id,

@@ -1,5 +1,6 @@
 // dispatchRegularToolCalls: checks each call (tool exists, allowed in this movement, JSON and schema-valid
-// arguments), runs read-only batches concurrently and anything else one by one, and returns outcomes in call order.
+// arguments), passes it through the job's gate (Auto Prompter) if any, runs read-only batches concurrently and
+// anything else one by one, and returns outcomes in call order.
 import type { AnyToolDef, ToolContext, ToolOutcome } from '../tools/types';
 import type { MovementDefinition } from './pieces/schema';
 import { runToolCache, type ToolCache } from './tool-cache';
@@ -16,6 +17,19 @@ export interface DispatchedCall {
 
 export const MAX_RESULT_CHARS = 100_000;
 
+/**
+ * What a gate between the argument checks and the tool's own permission/approval decides about one call (the
+ * Auto Prompter, spec §4.1): go on as usual, answer with an Error instead of running, or run once without asking.
+ */
+export type GateVerdict = { kind: 'proceed' } | { kind: 'deny'; message: string } | { kind: 'approve_once' };
+
+export interface ToolGate {
+  /** `args`: the schema-parsed arguments of a call of an existing tool the movement allows. */
+  check(tool: string, args: unknown): GateVerdict;
+}
+
+const PROCEED: GateVerdict = { kind: 'proceed' };
+
 const error = (content: string): ToolOutcome => ({ kind: 'result', content: `Error: ${content}` });
 
 export function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false; message: string } {
@@ -26,13 +40,12 @@ export function parseArguments(raw: string): { ok: true; value: unknown } | { ok
   }
 }
 
-async function executeOne(
-  call: ToolCall,
-  tools: ReadonlyMap<string, AnyToolDef>,
-  movement: MovementDefinition,
-  ctx: ToolContext,
-): Promise<DispatchedCall> {
-  const fail = (message: string): DispatchedCall => ({ call, outcome: error(message), ok: false });
+/** A call that passed the checks: its tool and its schema-parsed arguments; or the Error result that answers it. */
+type Checked = { ok: true; tool: AnyToolDef; args: unknown } | { ok: false; failed: DispatchedCall };
+
+/** Existence, movement allowance, JSON, schema — in that order; the first failure answers the call. */
+function checkCall(call: ToolCall, tools: ReadonlyMap<string, AnyToolDef>, movement: MovementDefinition): Checked {
+  const fail = (message: string): Checked => ({ ok: false, failed: { call, outcome: error(message), ok: false } });
   const tool = tools.get(call.name);
   if (!tool) return fail(`unknown tool ${call.name}; the tools are ${[...tools.keys()].join(', ') || '(none)'}`);
   if (movement.tools && !movement.tools.includes(call.name)) {
@@ -45,8 +58,22 @@ async function executeOne(
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
     return fail(`${call.name}: invalid arguments — ${issues}`);
   }
+  return { ok: true, tool, args: parsed.data };
+}
+
+/**
+ * Runs a checked call. `approved`: a one-time approval stands in for a person's, so a tool that would ask runs its
+ * approved path (which still applies the sandbox); a tool without one runs as usual.
+ */
+async function execute(
+  call: ToolCall,
+  tool: AnyToolDef,
+  args: unknown,
+  ctx: ToolContext,
+  approved: boolean,
+): Promise<DispatchedCall> {
   try {
-    const outcome = await tool.execute(parsed.data, ctx);
+    const outcome = await (approved && tool.runApproved ? tool.runApproved(args, ctx) : tool.execute(args, ctx));
     if (outcome.kind === 'result' && outcome.content.length > MAX_RESULT_CHARS) {
       const cut = outcome.content.length - MAX_RESULT_CHARS;
       return {
@@ -60,29 +87,36 @@ async function executeOne(
     }
     return { call, outcome, ok: !(outcome.kind === 'result' && outcome.content.startsWith('Error')) };
   } catch (e) {
-    return fail(`${call.name} failed: ${e instanceof Error ? e.message : String(e)}`);
+    return { call, outcome: error(`${call.name} failed: ${e instanceof Error ? e.message : String(e)}`), ok: false };
   }
 }
 
 /**
- * executeOne behind the run's read-only tool cache (P4.36): an identical read-only call is answered from it; a call
- * of a tool that may write empties it before running.
+ * One call: checked, then the gate (after the checks, before the tool's own permission and approval), then answered
+ * from the run's read-only tool cache (P4.36) or run. A call of a tool that may write empties the cache first.
  */
-async function executeRegularToolCallCached(
+async function executeRegularToolCall(
   call: ToolCall,
   tools: ReadonlyMap<string, AnyToolDef>,
   movement: MovementDefinition,
   ctx: ToolContext,
   cache: ToolCache,
+  gate: ToolGate | undefined,
 ): Promise<DispatchedCall> {
-  const tool = tools.get(call.name);
-  const allowed = tool !== undefined && (!movement.tools || movement.tools.includes(call.name));
-  if (allowed && tool.readOnly) {
+  const known = tools.get(call.name);
+  // Even a call whose arguments turn out invalid empties the cache (on the safe side).
+  if (known && !known.readOnly && (!movement.tools || movement.tools.includes(call.name))) cache.invalidate();
+  const checked = checkCall(call, tools, movement);
+  if (!checked.ok) return checked.failed;
+  const { tool, args } = checked;
+  const verdict: GateVerdict = gate ? gate.check(call.name, args) : PROCEED;
+  if (verdict.kind === 'deny') return { call, outcome: error(verdict.message), ok: false };
+  if (tool.readOnly) {
     const hit = cache.get(call.name, call.arguments);
     if (hit !== undefined) return { call, outcome: { kind: 'result', content: hit }, ok: true };
-  } else if (allowed) cache.invalidate();
-  const dispatched = await executeOne(call, tools, movement, ctx);
-  if (allowed && tool.readOnly && dispatched.ok && dispatched.outcome.kind === 'result')
+  }
+  const dispatched = await execute(call, tool, args, ctx, verdict.kind === 'approve_once');
+  if (tool.readOnly && dispatched.ok && dispatched.outcome.kind === 'result')
     cache.set(call.name, call.arguments, dispatched.outcome.content);
   return dispatched;
 }
@@ -90,6 +124,7 @@ async function executeRegularToolCallCached(
 /**
  * Runs the calls: all read-only → concurrently (Promise.all); otherwise one by one. Outcomes keep call order.
  * `cache`: the run's read-only tool cache; by default the one of the run whose signal `ctx` carries.
+ * `gate`: the job's Auto Prompter, or undefined when it is off (then no call is looked at).
  */
 export async function dispatchRegularToolCalls(
   calls: readonly ToolCall[],
@@ -97,10 +132,13 @@ export async function dispatchRegularToolCalls(
   movement: MovementDefinition,
   ctx: ToolContext,
   cache: ToolCache = runToolCache(ctx.signal),
+  gate?: ToolGate,
 ): Promise<DispatchedCall[]> {
+  const run = (c: ToolCall) => executeRegularToolCall(c, tools, movement, ctx, cache, gate);
   const allReadOnly = calls.every((c) => tools.get(c.name)?.readOnly === true);
-  if (allReadOnly) return Promise.all(calls.map((c) => executeRegularToolCallCached(c, tools, movement, ctx, cache)));
+  // Each call's gate check runs before its first await, so checks happen in call order here too.
+  if (allReadOnly) return Promise.all(calls.map(run));
   const results: DispatchedCall[] = [];
-  for (const call of calls) results.push(await executeRegularToolCallCached(call, tools, movement, ctx, cache));
+  for (const call of calls) results.push(await run(call));
   return results;
 }

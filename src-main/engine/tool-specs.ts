@@ -20,6 +20,12 @@ export const toolSpec = (name: string, description: string, parameters: z.ZodTyp
   return { type: 'function', function: { name, description, parameters: schema } };
 };
 
+/** A tool's spec: its own JSON schema verbatim when it brings one (MCP tools), else the one of its zod parameters. */
+export const specOf = (tool: AnyToolDef): ToolSpec =>
+  tool.jsonSchema
+    ? { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.jsonSchema } }
+    : toolSpec(tool.name, tool.description, tool.parameters);
+
 /** Tools of the registry that some movement of the piece may call, in registry order. */
 export function pieceTools(piece: PieceDefinition, registry: readonly AnyToolDef[]): AnyToolDef[] {
   const named = piece.movements.some((m) => m.tools === null)
@@ -29,7 +35,7 @@ export function pieceTools(piece: PieceDefinition, registry: readonly AnyToolDef
 }
 
 export function buildToolSpecs(piece: PieceDefinition, tools: readonly AnyToolDef[]): ToolSpec[] {
-  const specs = tools.map((t) => toolSpec(t.name, t.description, t.parameters));
+  const specs = tools.map(specOf);
   if (transitionTargets(piece).length > 0)
     specs.push(toolSpec(TRANSITION, transitionDescription, transitionArgs(piece)));
   specs.push(toolSpec(COMPLETE, completeDescription, CompleteArgs));

@@ -116,13 +116,22 @@ export class AttentionProjection {
           'A package waits for approval.'
         );
       }
+      // The parking comment says it: the MCP server whose token is missing or was refused; the browser step and URL.
       case 'mcp_auth_required':
-        return 'A tool server needs your authorization.';
+        return this.parkingComment(job) ?? 'An MCP server needs a token.';
       case 'browser':
-        return 'A browser step needs you.';
+        return this.parkingComment(job) ?? 'A browser step needs you.';
       case 'failed':
         return FIRST_LINE(job.error ?? 'The job failed.');
     }
+  }
+
+  private parkingComment(job: Job): string | undefined {
+    const why = this.store.comments
+      .listForJob(job.id)
+      .filter((c) => c.author === 'system')
+      .at(-1);
+    return why && FIRST_LINE(why.body, 240);
   }
 
   private noticeFor(task: Task, job: Job, item: AttentionItem | undefined): Notice | null {

@@ -142,11 +142,25 @@ describe('webhooks', () => {
   it('P10.13 a target failing every attempt is dropped with a warning that holds no secret and no URL path', async () => {
     const target = await receiver(() => 503);
     const warn = vi.fn();
-    const notifier = new WebhookNotifier([hook(target.url)], { ...fast, attempts: 3, warn });
+    const dropped = vi.fn();
+    const notifier = new WebhookNotifier([hook(target.url)], { ...fast, attempts: 3, warn, dropped });
     notifier.notify(notice('cancelled'));
     await notifier.idle();
     expect(target.hits).toHaveLength(3);
     expect(warn).toHaveBeenCalledTimes(1);
+    expect(dropped.mock.calls).toEqual([
+      [
+        {
+          taskId: 'task-1',
+          jobId: expect.any(String),
+          webhook: expect.stringMatching(/^webhook #1 \(http:\/\/127\.0\.0\.1:\d+\)$/),
+          event: 'task.cancelled',
+          attempts: 3,
+          reason: 'HTTP 503',
+        },
+      ],
+    ]);
+    expect(JSON.stringify(dropped.mock.calls)).not.toContain('private-token-path');
     const message = String(warn.mock.calls[0]?.[0]);
     expect(message).toMatch(/webhook #1 \(http:\/\/127\.0\.0\.1:\d+\): delivery .* \(task\.cancelled\) dropped/);
     expect(message).toContain('after 3 attempts: HTTP 503');
@@ -216,6 +230,28 @@ describe('webhooks', () => {
     await until(() => healthy.hits.length === 1, 2_000);
     expect(JSON.parse(healthy.hits[0]?.body ?? '')).toMatchObject({ event: 'task.succeeded', jobId });
     expect(hanging.hits).toHaveLength(1);
+  });
+
+  it("P10.13 a delivery given up shows in the task's timeline as webhook.failed, naming the webhook by origin only", async () => {
+    const refusing = await receiver(() => 400); // a refusal is not retried: given up after one attempt
+    const dataDir = tempDir();
+    writeWebhooks(dataDir, { webhooks: [hook(`${refusing.url}`)] });
+    const h = await engineHarness([complete('Deployed.')], { dataDir });
+    const { taskId, jobId } = h.createTask('Deploy');
+    await h.waitFor(jobId, ['succeeded'], 2_000);
+    const failed = () =>
+      h.maestro.invoke('listTaskEvents', { taskId }).events.filter((e) => e.type === 'webhook.failed');
+    await until(() => failed().length === 1, 2_000);
+    expect(failed()[0]).toMatchObject({
+      taskId,
+      jobId,
+      event: 'task.succeeded',
+      attempts: 1,
+      reason: 'HTTP 400',
+      webhook: expect.stringMatching(/^webhook #1 \(http:\/\/127\.0\.0\.1:\d+\)$/),
+    });
+    expect(JSON.stringify(failed())).not.toContain('private-token-path');
+    expect(JSON.stringify(failed())).not.toContain(SECRET);
   });
 
   it('P10.12 the events filter: a webhook hears only the events it lists', async () => {

@@ -84,6 +84,18 @@ export interface DeliveryOptions {
   /** Deliveries waiting per URL; beyond it the oldest waiting one is dropped. */
   queueLimit: number;
   warn: (message: string) => void;
+  /** A delivery given up (after its attempts, or pushed out of a full queue): the timeline shows it. */
+  dropped?: (failure: WebhookFailure) => void;
+}
+
+/** A delivery that was given up; `webhook` names it by position and origin only, like the logs. */
+export interface WebhookFailure {
+  taskId: string;
+  jobId: string;
+  webhook: string;
+  event: WebhookEvent;
+  attempts: number;
+  reason: string;
 }
 
 export const DEFAULT_DELIVERY: DeliveryOptions = {
@@ -109,6 +121,8 @@ interface Delivery {
   id: string;
   event: WebhookEvent;
   body: string;
+  taskId: string;
+  jobId: string;
 }
 
 interface Target {
@@ -177,12 +191,19 @@ export class WebhookNotifier {
     if (this.closing.signal.aborted) return;
     try {
       const payload = payloadFor(notice);
-      const delivery: Delivery = { id: randomUUID(), event: payload.event, body: JSON.stringify(payload) };
+      const delivery: Delivery = {
+        id: randomUUID(),
+        event: payload.event,
+        body: JSON.stringify(payload),
+        taskId: notice.taskId,
+        jobId: notice.jobId,
+      };
       for (const target of this.targets) {
         if (target.config.events && !target.config.events.includes(payload.event)) continue;
         if (target.queue.length >= this.o.queueLimit) {
-          const dropped = target.queue.shift();
-          this.o.warn(`${target.label}: queue full, delivery ${dropped?.id} (${dropped?.event}) dropped`);
+          const dropped = target.queue.shift() as Delivery;
+          this.o.warn(`${target.label}: queue full, delivery ${dropped.id} (${dropped.event}) dropped`);
+          this.drop(target, dropped, 0, 'queue full');
         }
         target.queue.push(delivery);
         target.pumping ??= this.pump(target);
@@ -231,6 +252,7 @@ export class WebhookNotifier {
           `${target.label}: delivery ${delivery.id} (${delivery.event}) dropped after ${attempt} ` +
             `attempt${attempt === 1 ? '' : 's'}: ${outcome.why}`,
         );
+        this.drop(target, delivery, attempt, outcome.why);
         return;
       }
       await this.sleep(this.backoff(attempt));
@@ -266,6 +288,15 @@ export class WebhookNotifier {
       const cause = (error as { cause?: { code?: unknown } }).cause;
       const code = typeof cause?.code === 'string' ? cause.code : (error as Error).name;
       return { ok: false, why: code, retry: true };
+    }
+  }
+
+  private drop(target: Target, delivery: Delivery, attempts: number, reason: string): void {
+    try {
+      const { taskId, jobId, event } = delivery;
+      this.o.dropped?.({ taskId, jobId, webhook: target.label, event, attempts, reason });
+    } catch (error) {
+      this.o.warn(`${target.label}: the failure could not be recorded: ${(error as Error).name}`);
     }
   }
 

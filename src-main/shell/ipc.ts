@@ -1,9 +1,12 @@
 // IPC registration derived from the contract: one ipcMain.handle per operation, answering a Result; only our own
-// window may call, and every input is validated by `invoke` before use. Events are pushed to the window.
-import { type BrowserWindow, type IpcMainInvokeEvent, ipcMain } from 'electron';
+// window may call, and every input is validated by `invoke` before use. Events are pushed to the window. Beside the
+// contract, the desktop-only folder picker.
+import { BrowserWindow, dialog, type IpcMainInvokeEvent, ipcMain } from 'electron';
 import { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES } from '../../src-shared/contract';
 import { MaestroError, type Result } from '../../src-shared/errors';
+import { PICK_FOLDER_CHANNEL } from '../../src-shared/preload-api';
 import type { Maestro } from '../app/create-maestro';
+import { pickFolder } from './folder-picker';
 
 export function registerIpc(maestro: Maestro, window: BrowserWindow): () => void {
   const fromOurWindow = (event: IpcMainInvokeEvent) =>
@@ -23,11 +26,23 @@ export function registerIpc(maestro: Maestro, window: BrowserWindow): () => void
       }
     });
   }
+  ipcMain.handle(PICK_FOLDER_CHANNEL, async (event, input: unknown): Promise<Result<unknown>> => {
+    const sender = fromOurWindow(event) ? BrowserWindow.fromWebContents(event.sender) : null;
+    if (!sender) return { ok: false, error: { code: 'forbidden', message: 'IPC from an unknown sender' } };
+    try {
+      // On the sender's window, so the dialog is modal to it.
+      return await pickFolder(input, (options) => dialog.showOpenDialog(sender, options));
+    } catch (error) {
+      console.error('IPC pickFolder failed:', error);
+      return { ok: false, error: { code: 'internal', message: 'internal error' } };
+    }
+  });
   const unsubscribe = maestro.store.subscribe((event) => {
     if (!window.isDestroyed()) window.webContents.send(IPC_EVENT_CHANNEL, event);
   });
   return () => {
     unsubscribe();
     for (const name of OPERATION_NAMES) ipcMain.removeHandler(ipcChannel(name));
+    ipcMain.removeHandler(PICK_FOLDER_CHANNEL);
   };
 }

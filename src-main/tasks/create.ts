@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import { newId } from '../db/ids';
 import { toJob } from '../db/repos/jobs';
+import type { SpaceRecord } from '../db/repos/spaces';
 import { writeFileAtomic } from '../workspace/atomic-write';
 import { ephemeralWorkspace, runtimeDir } from '../workspace/paths';
 import type { TaskContext } from './context';
@@ -14,39 +15,72 @@ import { insertTaskWithJob, titleFrom } from './job-lifecycle';
 export const DEFAULT_PIECE = 'default';
 
 /** An existing folder given by the caller, as its real path; anything else names the field. */
-export function resolveWorkspaceFolder(given: string): string {
-  if (!path.isAbsolute(given)) throw invalid('workspacePath', 'must be an absolute path');
+export function resolveWorkspaceFolder(given: string, field = 'workspacePath'): string {
+  if (!path.isAbsolute(given)) throw invalid(field, 'must be an absolute path');
   let real: string;
   try {
     real = fs.realpathSync(given);
   } catch {
-    throw invalid('workspacePath', `${given} does not exist`);
+    throw invalid(field, `${given} does not exist`);
   }
-  if (!fs.statSync(real).isDirectory()) throw invalid('workspacePath', `${given} is not a folder`);
+  if (!fs.statSync(real).isDirectory()) throw invalid(field, `${given} is not a folder`);
   return real;
 }
 
+/** Where a persistent task works: its folder and the space that holds it (made with the task when there is none). */
+interface Placement {
+  folder: string;
+  space: SpaceRecord | undefined;
+}
+
+/**
+ * P10.07: a space given by id → its folder; a folder given (or the host's default) → the space that holds it, or a
+ * new one named after it; neither → null, an ephemeral workspace with no space.
+ */
+function placeTask(ctx: TaskContext, input: OpParsedInput<'createTask'>): Placement | null {
+  if (input.spaceId) {
+    const space = ctx.store.spaces.get(input.spaceId);
+    if (!space) throw invalid('spaceId', `no space ${input.spaceId}`);
+    const folder = resolveWorkspaceFolder(space.folder, 'spaceId');
+    if (input.workspacePath && resolveWorkspaceFolder(input.workspacePath) !== folder) {
+      throw invalid(
+        'workspacePath',
+        `differs from the folder of space ${space.name} (${space.folder}); give one of them`,
+      );
+    }
+    return { folder, space };
+  }
+  const given = input.workspacePath ?? ctx.defaultWorkspace;
+  if (!given) return null;
+  const folder = resolveWorkspaceFolder(given);
+  return { folder, space: ctx.store.spaces.byFolder(folder) };
+}
+
+const spaceName = (folder: string) => path.basename(folder) || folder;
+
 export function createTask(ctx: TaskContext, input: OpParsedInput<'createTask'>): OpOutput<'createTask'> {
   const taskId = newId('task');
-  const persistentFolder = input.workspacePath
-    ? resolveWorkspaceFolder(input.workspacePath)
-    : ctx.defaultWorkspace && resolveWorkspaceFolder(ctx.defaultWorkspace);
+  const placement = placeTask(ctx, input);
+  const persistentFolder = placement?.folder ?? null;
 
-  const pieceId = input.pieceId ?? DEFAULT_PIECE;
+  // P10.03 a piece given is used; P10.04 a space pinned to a piece runs that piece (and no other).
+  const pinned = placement?.space?.pinnedPieceId ?? null;
+  if (pinned && input.pieceId && input.pieceId !== pinned) {
+    throw invalid(
+      'pieceId',
+      `space ${placement?.space?.name} is pinned to piece ${pinned}; leave pieceId out or give ${pinned}`,
+    );
+  }
+  const pieceId = input.pieceId ?? pinned ?? DEFAULT_PIECE;
   if (!ctx.pieces.get(pieceId, persistentFolder)) throw invalid('pieceId', `no piece named ${pieceId}`);
 
   if (input.profile && !ctx.profiles.has(input.profile))
     throw invalid('profile', `no LLM profile named ${input.profile}`);
   const profile = input.profile ?? ctx.profiles.defaultName;
 
-  const names = new Set<string>();
+  // The schema checked names, types, sizes and the alphabet (src-shared/attachments.ts); a length that is not a
+  // multiple of 4 is truncated base64 too.
   for (const a of input.attachments ?? []) {
-    // Case-insensitive: on macOS and Windows the second file would overwrite the first.
-    const key = a.name.toLowerCase();
-    if (names.has(key)) throw invalid('attachments', `two attachments are named ${a.name}`);
-    names.add(key);
-    if ([...a.name].some((c) => c.charCodeAt(0) < 0x20)) throw invalid('attachments', `${a.name}: bad file name`);
-    // The schema checks the alphabet; a length that is not a multiple of 4 is truncated base64 too.
     if (a.data.length % 4 !== 0) throw invalid('attachments', `${a.name}: data is not valid base64`);
   }
 
@@ -57,19 +91,24 @@ export function createTask(ctx: TaskContext, input: OpParsedInput<'createTask'>)
     for (const a of input.attachments ?? []) {
       writeFileAtomic(path.join(runDir, 'attachments', a.name), Buffer.from(a.data, 'base64'));
     }
-    const { task, job } = insertTaskWithJob(ctx.store, {
-      id: taskId,
-      title: input.title ?? titleFrom(input.instruction),
-      instruction: input.instruction,
-      pieceId,
-      workspacePath,
-      workspaceKind: persistentFolder ? 'persistent' : 'ephemeral',
-      profile,
-      parentTaskId: null,
-      parentJobId: null,
-      invoke: 'UserSend',
-      author: 'user',
-    });
+    const { task, job } = ctx.store.transact(() =>
+      insertTaskWithJob(ctx.store, {
+        id: taskId,
+        spaceId:
+          placement &&
+          (placement.space ?? ctx.store.spaces.forFolder(placement.folder, spaceName(placement.folder))).id,
+        title: input.title ?? titleFrom(input.instruction),
+        instruction: input.instruction,
+        pieceId,
+        workspacePath,
+        workspaceKind: persistentFolder ? 'persistent' : 'ephemeral',
+        profile,
+        parentTaskId: null,
+        parentJobId: null,
+        invoke: 'UserSend',
+        author: 'user',
+      }),
+    );
     return { task, job: toJob(job) };
   } catch (error) {
     fs.rmSync(runDir, { recursive: true, force: true });

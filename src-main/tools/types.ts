@@ -1,5 +1,5 @@
-// Tools as data: name, description, zod parameters (the model-facing JSON schema is derived from them), whether the
-// tool only reads, and execute. A tool answers with text for the model, or asks the job to wait for a person.
+// Tools as data: name, description, zod parameters (the model-facing JSON schema is derived from them unless the tool
+// brings its own), whether the tool only reads, and execute. A tool answers with text for the model, or asks the job to wait for a person.
 import type { z } from 'zod';
 import type { NewPackageRequest } from '../db/repos/package-requests';
 import type { NewToolRequest } from '../db/repos/tool-requests';
@@ -17,13 +17,29 @@ export interface ToolContext {
 
 export type ToolOutcome =
   | { kind: 'result'; content: string }
-  /** Park the job until a person decides; the call is answered when the job resumes. */
-  | { kind: 'wait'; toolRequest?: Omit<NewToolRequest, 'callId'>; packageRequest?: Omit<NewPackageRequest, 'callId'> };
+  /** Park the job until a person decides (or, `browser`, acts and replies); the call is answered when it resumes. */
+  | {
+      kind: 'wait';
+      toolRequest?: Omit<NewToolRequest, 'callId'>;
+      packageRequest?: Omit<NewPackageRequest, 'callId'>;
+      browser?: BrowserStep;
+    };
+
+/** A step the person does in their own browser. */
+export interface BrowserStep {
+  url: string;
+  instruction: string;
+}
 
 export interface ToolDef<P = unknown> {
   name: string;
   description: string;
   parameters: z.ZodType<P>;
+  /**
+   * The model-facing JSON schema, given verbatim instead of the one derived from `parameters` (an MCP tool carries its
+   * server's schema; its `parameters` then only check that the arguments are an object).
+   */
+  jsonSchema?: Readonly<Record<string, unknown>>;
   /** Read-only tools of one reply run concurrently; others run one by one in call order. */
   readOnly: boolean;
   execute(args: P, ctx: ToolContext): Promise<ToolOutcome>;

@@ -6,8 +6,13 @@ import fs from 'node:fs';
 import { type JobRecord, toJob } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import type { Engine, PieceRunResult } from '../engine/piece-result';
+import { chooseStartMovement } from '../engine/piece-runner';
 import type { PieceCatalog, PieceDefinition } from '../engine/pieces/catalog';
+import { McpConfigError } from '../mcp/config';
+import { McpConnectError } from '../mcp/connection';
+import type { McpJobServers, McpSession } from '../mcp/session';
 import { changeJob } from '../tasks/job-lifecycle';
+import type { AnyToolDef } from '../tools/types';
 import { runtimeDir } from '../workspace/paths';
 import type { JobAborts } from './aborts';
 import { handlePieceResult } from './handle-result';
@@ -24,6 +29,8 @@ export interface WorkerOptions {
   profiles?: readonly (string | null)[] | null;
   /** Whether this worker can run the job with its piece (model/tool requirements); false → back to queued. */
   serves?: (job: JobRecord, piece: PieceDefinition) => boolean;
+  /** The MCP servers of a job's workspace, opened before the engine runs and closed when the job ends. */
+  mcp?: McpJobServers;
   concurrency?: number;
   pollIntervalMs?: number;
   heartbeatIntervalMs?: number;
@@ -51,8 +58,8 @@ export class Worker {
   private pollTimer: NodeJS.Timeout | undefined;
   private lastRecovery = 0;
   private stopping = false;
-  private readonly o: Required<Omit<WorkerOptions, 'workerId' | 'serves' | 'profiles'>> &
-    Pick<WorkerOptions, 'serves' | 'profiles'>;
+  private readonly o: Required<Omit<WorkerOptions, 'workerId' | 'serves' | 'profiles' | 'mcp'>> &
+    Pick<WorkerOptions, 'serves' | 'profiles' | 'mcp'>;
 
   constructor(options: WorkerOptions) {
     this.id = options.workerId ?? `worker_${randomBytes(6).toString('hex')}`;
@@ -211,14 +218,21 @@ export class Worker {
     heartbeat.unref();
     this.heartbeats.set(job.id, heartbeat);
     let engineRan = false;
+    let mcp: McpSession | undefined;
     const started = Date.now();
     try {
       try {
         let result: PieceRunResult;
         if (prepared.kind === 'fatal') result = prepared.result;
         else {
+          const opened = await this.openMcp(job, prepared, signal);
+          if (opened.kind === 'stop') {
+            const after = this.finish(job, opened.result, signal, engineRan);
+            return this.metrics(job, started, this.resumeIfTokenSaved(after, opened.savedCount));
+          }
+          mcp = opened.session;
           engineRan = true;
-          result = await this.runEngine(job, prepared, signal);
+          result = await this.runEngine(job, { ...prepared, mcpTools: mcp?.tools ?? [] }, signal);
         }
         return this.metrics(job, started, this.finish(job, result, signal, engineRan));
       } catch (error) {
@@ -229,15 +243,50 @@ export class Worker {
       clearInterval(heartbeat);
       if (this.heartbeats.get(job.id) === heartbeat) this.heartbeats.delete(job.id);
       aborts.release(job.id, signal);
+      // The job's state is persisted first; its MCP server processes end after it (or were killed on cancel).
+      await mcp?.close().catch((error) => console.error(`MCP servers of ${job.id} did not close:`, error));
     }
+  }
+
+  /**
+   * Spec §2 K, before the LLM client is made: the MCP servers of a persistent workspace. A missing or refused token
+   * parks the job (KH: waiting_human + mcp_auth_required in the movement it would start in, its Invoke still
+   * pending); a broken mcp.json fails it; a server that cannot be reached is a retryable error.
+   */
+  private async openMcp(
+    job: JobRecord,
+    prepared: Extract<Prepared, { kind: 'run' }>,
+    signal: AbortSignal,
+  ): Promise<{ kind: 'run'; session?: McpSession } | { kind: 'stop'; result: PieceRunResult; savedCount?: number }> {
+    const { store, mcp } = this.o;
+    if (!mcp || store.tasks.workspaceKind(job.taskId) !== 'persistent') return { kind: 'run' };
+    try {
+      const opened = await mcp.open(prepared.workspacePath, signal);
+      if (opened.kind === 'ready') return { kind: 'run', session: opened.session };
+      const movement = chooseStartMovement(prepared.piece, job.resumeMovement, null, () => {}).name;
+      return {
+        kind: 'stop',
+        result: { kind: 'waiting_human', reason: 'mcp_auth_required', movement, message: opened.message },
+        savedCount: opened.savedCount,
+      };
+    } catch (error) {
+      if (error instanceof McpConfigError) return { kind: 'stop', result: fatalResult(error.message) };
+      const retryable = error instanceof McpConnectError ? error.retryable : true;
+      return { kind: 'stop', result: { kind: 'error', message: (error as Error).message, retryable } };
+    }
+  }
+
+  /** A token saved while the job was checking its own may have missed the parked job (P2.16): it goes on now. */
+  private resumeIfTokenSaved(after: JobRecord | undefined, savedCount: number | undefined): JobRecord | undefined {
+    const { store, mcp } = this.o;
+    if (after?.waitReason !== 'mcp_auth_required' || savedCount === undefined || !mcp?.tokenSavedSince(savedCount))
+      return after;
+    return store.transact(() => changeJob(store, after, 'queued')) ?? after;
   }
 
   private prepare(job: JobRecord): Prepared {
     const { store, pieces, dataDir } = this.o;
-    const fatal = (message: string) => ({
-      kind: 'fatal' as const,
-      result: { kind: 'error' as const, message, retryable: false },
-    });
+    const fatal = (message: string) => ({ kind: 'fatal' as const, result: fatalResult(message) });
     const task = store.tasks.get(job.taskId);
     if (!task) return fatal(`task ${job.taskId} does not exist`);
     if (!isFolder(task.workspacePath)) return fatal(`the workspace folder ${task.workspacePath} no longer exists`);
@@ -256,12 +305,13 @@ export class Worker {
 
   private async runEngine(
     job: JobRecord,
-    prepared: { piece: PieceDefinition; workspacePath: string; runtimeDir: string },
+    prepared: { piece: PieceDefinition; workspacePath: string; runtimeDir: string; mcpTools: readonly AnyToolDef[] },
     signal: AbortSignal,
   ): Promise<PieceRunResult> {
     const task = this.o.store.tasks.get(job.taskId);
     if (!task) return { kind: 'error', message: `task ${job.taskId} does not exist`, retryable: false };
-    return this.o.engine.runPiece({ job, task, signal, ...prepared });
+    const { piece, workspacePath, runtimeDir, mcpTools } = prepared;
+    return this.o.engine.runPiece({ job, task, signal, piece, workspacePath, runtimeDir, mcpTools });
   }
 
   private finish(job: JobRecord, result: PieceRunResult, signal: AbortSignal, engineRan: boolean) {
@@ -325,6 +375,8 @@ function isFolder(p: string): boolean {
     return false;
   }
 }
+
+const fatalResult = (message: string): PieceRunResult => ({ kind: 'error', message, retryable: false });
 
 function errorText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);

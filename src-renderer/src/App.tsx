@@ -1,12 +1,17 @@
-// The window: a header with the live indicator, the notification bell, Settings and "New task", the task list beside
-// the selected task, and toasts for short-lived news; it keeps <html> in step with the chosen theme and language.
+// The window: a header with the live indicator, the notification bell, the shortcuts help, Settings and "New task",
+// the task list beside the selected task, and toasts for short-lived news; it keeps <html> in step with the chosen
+// theme and language, and owns the keyboard shortcuts (hooks/shortcuts.ts) and the dialogs they open and close.
 import { useCallback, useEffect, useState } from 'react';
 import { CreateTaskDialog } from './components/CreateTaskDialog';
 import { NotificationCenter } from './components/NotificationCenter';
 import { SettingsDialog } from './components/SettingsDialog';
+import { ShortcutHelp } from './components/ShortcutHelp';
 import { TaskList } from './components/TaskList';
 import { TaskView } from './components/TaskView';
 import { Toasts } from './components/Toasts';
+import { nextWaitingTaskId } from './components/task-nav';
+import { shortcutKeys } from './hooks/shortcuts';
+import { decideFocusedCard, IS_MAC, useShortcuts } from './hooks/useShortcuts';
 import { useT } from './i18n';
 import { useAppStore } from './store/store';
 import { applyTheme } from './theme';
@@ -19,11 +24,38 @@ export function App() {
   const loadProfiles = useAppStore((s) => s.loadProfiles);
   const theme = useAppStore((s) => s.theme);
   const locale = useAppStore((s) => s.locale);
+  const tasks = useAppStore((s) => s.tasks);
+  const selectedTaskId = useAppStore((s) => s.selectedTaskId);
+  const selectTask = useAppStore((s) => s.selectTask);
+  const pushToast = useAppStore((s) => s.pushToast);
   const t = useT();
   const [creating, setCreating] = useState(false);
   const [settings, setSettings] = useState(false);
+  const [help, setHelp] = useState(false);
   const closeDialog = useCallback(() => setCreating(false), []);
   const closeSettings = useCallback(() => setSettings(false), []);
+  const closeHelp = useCallback(() => setHelp(false), []);
+
+  useShortcuts(
+    {
+      newTask: () => setCreating(true),
+      approveOnce: () => void decideFocusedCard('approve'),
+      deny: () => void decideFocusedCard('deny'),
+      nextWaiting: () => {
+        const next = nextWaitingTaskId(tasks, selectedTaskId);
+        if (next) void selectTask(next);
+        else pushToast({ tone: 'info', text: t('shortcuts.noneWaiting') });
+      },
+      help: () => setHelp(true),
+      // The topmost first: the help can only open when no other dialog is, the others never stack.
+      closeDialog: () => {
+        if (help) setHelp(false);
+        else if (creating) setCreating(false);
+        else setSettings(false);
+      },
+    },
+    IS_MAC,
+  );
 
   useEffect(() => {
     const stop = startLive();
@@ -51,6 +83,17 @@ export function App() {
         <button
           type="button"
           className="button button-icon"
+          onClick={() => setHelp(true)}
+          aria-label={t('shortcuts.open')}
+          title={t('shortcuts.open')}
+          aria-keyshortcuts="?"
+          data-testid="open-shortcuts"
+        >
+          ?
+        </button>
+        <button
+          type="button"
+          className="button button-icon"
           onClick={() => setSettings(true)}
           aria-label={t('app.settings')}
           title={t('app.settings')}
@@ -62,6 +105,7 @@ export function App() {
           type="button"
           className="button button-primary"
           onClick={() => setCreating(true)}
+          title={shortcutKeys('newTask', IS_MAC)}
           data-testid="new-task"
         >
           {t('app.newTask')}
@@ -77,6 +121,7 @@ export function App() {
       </div>
       {creating ? <CreateTaskDialog onClose={closeDialog} /> : null}
       {settings ? <SettingsDialog onClose={closeSettings} /> : null}
+      {help ? <ShortcutHelp onClose={closeHelp} /> : null}
       <Toasts />
     </div>
   );

@@ -26,6 +26,8 @@ export interface NewTask {
   profile: string | null;
   parentTaskId: string | null;
   createdAt: number;
+  /** The space of a persistent workspace; none for an ephemeral one (and for tasks made without spaces). */
+  spaceId?: string | null;
 }
 
 const rowToTask = (r: TaskRow): Task => ({
@@ -44,19 +46,20 @@ const SELECT = `SELECT t.*, (SELECT j.status FROM jobs j WHERE j.task_id = t.id 
 
 export function createTasksRepo(db: Database) {
   const insert = db.prepare(
-    `INSERT INTO tasks (id, title, instruction, piece_id, workspace_path, workspace_kind, profile, parent_task_id, created_at)
-     VALUES (@id, @title, @instruction, @pieceId, @workspacePath, @workspaceKind, @profile, @parentTaskId, @createdAt)`,
+    `INSERT INTO tasks (id, title, instruction, piece_id, workspace_path, workspace_kind, profile, parent_task_id, created_at, space_id)
+     VALUES (@id, @title, @instruction, @pieceId, @workspacePath, @workspaceKind, @profile, @parentTaskId, @createdAt, @spaceId)`,
   );
   const byId = db.prepare<[string], TaskRow>(`${SELECT} WHERE t.id = ?`);
   const all = db.prepare<[], TaskRow>(`${SELECT} ORDER BY t.created_at DESC, t.rowid DESC`);
   const setPiece = db.prepare<[string, string]>('UPDATE tasks SET piece_id = ? WHERE id = ?');
+  const space = db.prepare<[string], { space_id: string | null }>('SELECT space_id FROM tasks WHERE id = ?');
   const kind = db.prepare<[string], { workspace_kind: 'persistent' | 'ephemeral' }>(
     'SELECT workspace_kind FROM tasks WHERE id = ?',
   );
 
   return {
     insert(task: NewTask): void {
-      insert.run(task);
+      insert.run({ ...task, spaceId: task.spaceId ?? null });
     },
     get(id: string): Task | undefined {
       const row = byId.get(id);
@@ -67,6 +70,9 @@ export function createTasksRepo(db: Database) {
     },
     setPiece(id: string, pieceId: string): void {
       setPiece.run(pieceId, id);
+    },
+    spaceId(id: string): string | null {
+      return space.get(id)?.space_id ?? null;
     },
     workspaceKind(id: string): 'persistent' | 'ephemeral' | undefined {
       return kind.get(id)?.workspace_kind;

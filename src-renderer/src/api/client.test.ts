@@ -90,6 +90,32 @@ const CASES: Record<OperationName, Case> = {
   },
   deleteProfile: { input: { name: 'lo.cal' }, method: 'POST', path: '/api/local/profiles/lo.cal/delete', body: {} },
   testProfile: { input: { name: 'local' }, method: 'POST', path: '/api/local/profiles/local/test', body: {} },
+  listMcpServers: {
+    input: { workspacePath: '/home/me/my project' },
+    method: 'GET',
+    path: '/api/local/mcp/servers/%2Fhome%2Fme%2Fmy%20project',
+  },
+  saveMcpToken: {
+    input: { workspacePath: '/ws', server: 'github', token: 'ghp_x' },
+    method: 'POST',
+    path: '/api/local/mcp/tokens',
+    body: { workspacePath: '/ws', server: 'github', token: 'ghp_x' },
+  },
+  getAutoPrompter: { input: {}, method: 'GET', path: '/api/local/auto-prompter' },
+  saveAutoPrompter: {
+    input: { enabled: true, rules: [] },
+    method: 'POST',
+    path: '/api/local/auto-prompter',
+    body: { enabled: true, rules: [] },
+  },
+  listRecentFolders: { input: {}, method: 'GET', path: '/api/local/workspaces/recent' },
+  listSpaces: { input: {}, method: 'GET', path: '/api/local/spaces' },
+  updateSpace: {
+    input: { spaceId: 'spc_1', pinnedPieceId: null },
+    method: 'POST',
+    path: '/api/local/spaces/spc_1',
+    body: { pinnedPieceId: null },
+  },
 };
 
 interface Recorded {

@@ -13,7 +13,7 @@ import {
 } from '../../../src-shared/contract';
 import type { ErrorCode, ErrorIssue, Result } from '../../../src-shared/errors';
 import { MaestroEvent } from '../../../src-shared/events';
-import { PRELOAD_GLOBAL, type PreloadApi } from '../../../src-shared/preload-api';
+import { type PickFolderInput, PRELOAD_GLOBAL, type PreloadApi } from '../../../src-shared/preload-api';
 
 /** `network` is the client's own: the backend could not be reached or answered something that is not our JSON. */
 export type ApiErrorCode = ErrorCode | 'network';
@@ -49,6 +49,11 @@ export interface SubscribeOptions {
 export interface MaestroClient {
   readonly transport: 'ipc' | 'http';
   readonly api: MaestroApi;
+  /**
+   * The OS folder picker, only inside Electron (undefined over HTTP, where the UI offers the text field alone):
+   * the picked folder, or null when the user cancelled.
+   */
+  readonly pickFolder?: (input?: PickFolderInput) => Promise<string | null>;
   /** Subscribes to every event; returns the disposer. */
   subscribe(listener: EventListener, options?: SubscribeOptions): () => void;
 }
@@ -69,21 +74,27 @@ function parseEvent(raw: unknown): MaestroEvent | undefined {
 
 // ---- IPC ---------------------------------------------------------------------------------------------------------
 
+/** Calls one preload method and unwraps its Result: the value, or an ApiError. */
+async function unwrapIpc<T>(name: string, call: () => Promise<Result<T>>): Promise<T> {
+  let result: Result<T>;
+  try {
+    result = await call();
+  } catch (error) {
+    throw new ApiError('network', `IPC call ${name} failed: ${(error as Error).message}`);
+  }
+  if (result.ok) return result.value;
+  throw new ApiError(result.error.code, result.error.message, result.error.issues ?? []);
+}
+
 export function createIpcClient(preload: PreloadApi): MaestroClient {
-  const api = deriveApi(async (name, input) => {
+  const api = deriveApi((name, input) => {
     const operation = preload[name] as (input: unknown) => Promise<Result<unknown>>;
-    let result: Result<unknown>;
-    try {
-      result = await operation(input ?? {});
-    } catch (error) {
-      throw new ApiError('network', `IPC call ${name} failed: ${(error as Error).message}`);
-    }
-    if (result.ok) return result.value;
-    throw new ApiError(result.error.code, result.error.message, result.error.issues ?? []);
+    return unwrapIpc(name, () => operation(input ?? {}));
   });
   return {
     transport: 'ipc',
     api,
+    pickFolder: async (input = {}) => (await unwrapIpc('pickFolder', () => preload.pickFolder(input))).path,
     subscribe(listener, options) {
       const dispose = preload.onEvent((raw) => {
         const event = parseEvent(raw);

@@ -126,7 +126,15 @@ function clip(text: string): string {
 }
 
 function countKinds(rows: readonly ActivityRow[]): Record<ActivityKind, number> {
-  const counts: Record<ActivityKind, number> = { job: 0, llm: 0, tool: 0, approval: 0, comment: 0, error: 0 };
+  const counts: Record<ActivityKind, number> = {
+    job: 0,
+    llm: 0,
+    tool: 0,
+    approval: 0,
+    comment: 0,
+    notification: 0,
+    error: 0,
+  };
   for (const row of rows) {
     counts[row.kind]++;
     if (row.error) counts.error++;

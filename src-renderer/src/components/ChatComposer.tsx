@@ -2,6 +2,8 @@
 // added to the queued job) and afterwards what the write gate did. While an approval card waits it does not send;
 // a send that still meets 409 approval_pending shows the message, points at the card and keeps the text (P7.21).
 import { type FormEvent, type KeyboardEvent, useState } from 'react';
+import { isShortcut, shortcutKeys } from '../hooks/shortcuts';
+import { IS_MAC } from '../hooks/useShortcuts';
 import { useT } from '../i18n';
 import type { Disposition } from '../store/detail-slice';
 import { useAppStore } from '../store/store';
@@ -43,8 +45,11 @@ export function ChatComposer({ taskId, mode, onPointAtCards }: Props) {
     }
   }
 
+  // Send is this input's own key, so it is matched here rather than by the window-wide listener.
   function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void send();
+    if (!isShortcut('send', e.nativeEvent, { mac: IS_MAC, target: 'composer', modal: false })) return;
+    e.preventDefault();
+    void send();
   }
 
   return (
@@ -74,7 +79,11 @@ export function ChatComposer({ taskId, mode, onPointAtCards }: Props) {
         value={body}
         onChange={(e) => setBody(e.target.value)}
         onKeyDown={onKeyDown}
-        placeholder={t(mode.kind === 'answer' ? 'composer.placeholder.answer' : 'composer.placeholder.message')}
+        placeholder={t(mode.kind === 'answer' ? 'composer.placeholder.answer' : 'composer.placeholder.message', {
+          keys: shortcutKeys('send', IS_MAC),
+        })}
+        aria-keyshortcuts={IS_MAC ? 'Meta+Enter' : 'Control+Enter'}
+        data-composer-input
         aria-label={t(mode.kind === 'answer' ? 'composer.label.answer' : 'composer.label.message')}
         data-testid="composer-input"
       />

@@ -1,12 +1,16 @@
 // ChatComposerPanel: the approval cards of the selected task's waiting tool and package requests (read from the DB,
-// so a reload shows them again, P7.01, P7.17) above the ChatComposer, which stays locked while a card waits.
+// so a reload shows them again, P7.01, P7.17) above the ChatComposer, which stays locked while a card waits; and the
+// McpAuthCard while the latest job waits for an MCP token, the BrowserStepCard while it waits on a browser step (the
+// composer stays open for both: a comment is an interjection, and wakes a browser wait).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Comment, Job } from '../../../src-shared/entities';
 import { useT } from '../i18n';
 import { pendingRequests } from '../store/requests-slice';
 import { useAppStore } from '../store/store';
+import { BrowserStepCard } from './BrowserStepCard';
 import { ChatComposer } from './ChatComposer';
 import { composerMode } from './composer-mode';
+import { McpAuthCard } from './McpAuthCard';
 import { PackageRequestApproval } from './PackageRequestApproval';
 import { ToolRequestApproval } from './ToolRequestApproval';
 
@@ -22,6 +26,13 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
   const requests = useAppStore((s) => (s.requests?.taskId === taskId ? s.requests : null));
   const pending = useMemo(() => pendingRequests(requests, jobs), [requests, jobs]);
   const job = jobs.at(-1);
+  const workspacePath = useAppStore((s) => (s.detail?.taskId === taskId ? s.detail.task?.workspacePath : undefined));
+  const waitsForToken = job?.status === 'waiting_human' && job.waitReason === 'mcp_auth_required';
+  const waitsForBrowser = job?.status === 'waiting_human' && job.waitReason === 'browser';
+  const browserStep = useMemo(
+    () => (waitsForBrowser ? comments.filter((c) => c.jobId === job?.id && c.author === 'system').at(-1) : undefined),
+    [waitsForBrowser, comments, job],
+  );
   const t = useT();
   const mode = useMemo(
     () => composerMode(job, { tool: pending.tool.length, package: pending.package.length }, comments),
@@ -63,6 +74,16 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
             <PackageRequestApproval key={r.id} request={r} />
           ))}
         </section>
+      ) : null}
+      {waitsForToken && job && workspacePath ? (
+        <div className="approval-cards">
+          <McpAuthCard workspacePath={workspacePath} jobId={job.id} parkedAt={job.updatedAt} />
+        </div>
+      ) : null}
+      {waitsForBrowser ? (
+        <div className="approval-cards">
+          <BrowserStepCard taskId={taskId} step={browserStep} />
+        </div>
       ) : null}
       <ChatComposer key={taskId} taskId={taskId} mode={mode} onPointAtCards={pointAtCards} />
     </div>

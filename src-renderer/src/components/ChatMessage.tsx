@@ -1,5 +1,6 @@
 // One comment of the conversation; its kind and author set its look, so an instruction, a question, a result or an
-// error never look alike.
+// error never look alike. Memoized: a row of the feed re-renders only when its own comment changes.
+import { memo } from 'react';
 import type { Comment } from '../../../src-shared/entities';
 import { useT } from '../i18n';
 import type { Disposition } from '../store/detail-slice';
@@ -13,10 +14,10 @@ interface Props {
   open?: boolean;
 }
 
-export function ChatMessage({ comment, disposition, open = false }: Props) {
+export const ChatMessage = memo(function ChatMessage({ comment, disposition, open = false }: Props) {
   const t = useT();
   return (
-    <li
+    <article
       className={`message message-${comment.kind} message-from-${comment.author}${open ? ' message-open' : ''}`}
       data-open={open ? 'true' : undefined}
       aria-current={open ? 'true' : undefined}
@@ -45,6 +46,6 @@ export function ChatMessage({ comment, disposition, open = false }: Props) {
           {t(`chat.disposition.${disposition}`)}
         </footer>
       ) : null}
-    </li>
+    </article>
   );
-}
+});

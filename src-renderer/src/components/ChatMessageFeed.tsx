@@ -1,53 +1,166 @@
-// The task's comments in order, oldest first, then the generation in progress; follows the newest as it arrives.
-import { useEffect, useRef } from 'react';
+// The task's conversation, oldest first: its comments with the Invoke headers among them, then the generation in
+// progress (movement markers, one block per AgentTurn). Virtualized: only the rows near the viewport are in the DOM,
+// so rendering a task of 10,000 comments costs what one of 100 does. It follows the newest text unless the reader has
+// scrolled up; then a button brings them back to the latest.
+import { type FocusEvent, memo, useEffect, useMemo, useRef } from 'react';
 import type { Comment } from '../../../src-shared/entities';
+import type { InvokeKind } from '../../../src-shared/events';
+import { useVirtualFeed } from '../hooks/useVirtualFeed';
 import { useT } from '../i18n';
 import type { Disposition } from '../store/detail-slice';
 import type { JobStream } from '../store/job-stream';
 import { ChatMessage } from './ChatMessage';
-import { JobStreamMessage } from './JobStreamMessage';
+import { commentRows, estimateRowHeight, type FeedInvoke, type FeedRow, streamRows } from './feed-rows';
+import { formatTime } from './format';
+import { invokeHeaders } from './invoke-headers';
+import { JobStreamMessage, MovementMarker } from './JobStreamMessage';
 
-const FOLLOW_PX = 120;
-
-interface Props {
+export interface ChatMessageFeedProps {
   comments: Comment[];
   dispositions: Record<string, Disposition>;
   /** The live generation of the task's job, shown after the persisted comments until they replace it. */
   stream?: JobStream | null;
   /** The question the waiting job asked, shown as the one to answer (P7.02). */
   openQuestionId?: string | null;
+  /** The task's Invokes (from its usage), each shown as a header before the comment that started it. */
+  invokes?: readonly { seq: number; kind: InvokeKind; jobId: string; ts: string }[];
 }
 
-export function ChatMessageFeed({ comments, dispositions, stream, openQuestionId = null }: Props) {
-  const listRef = useRef<HTMLOListElement>(null);
-  const lastId = comments.at(-1)?.id;
+const NO_INVOKES: NonNullable<ChatMessageFeedProps['invokes']> = [];
+
+/** Memoized: LiveFeed renders it with a deferred stream, so a render for an older delta can be skipped. */
+export const ChatMessageFeed = memo(function ChatMessageFeed({
+  comments,
+  dispositions,
+  stream = null,
+  openQuestionId = null,
+  invokes = NO_INVOKES,
+}: ChatMessageFeedProps) {
   const t = useT();
+  const labelled = useMemo<FeedInvoke[]>(() => {
+    const labels = invokeHeaders(invokes, t);
+    return invokes.map((invoke, i) => ({ ...invoke, label: labels[i] ?? '' }));
+  }, [invokes, t]);
+  const persisted = useMemo(() => commentRows(comments, labelled), [comments, labelled]);
+  const live = useMemo(() => streamRows(stream), [stream]);
+  const rows = useMemo(() => (live.length > 0 ? [...persisted, ...live] : persisted), [persisted, live]);
+  const feed = useVirtualFeed(rows, estimateRowHeight);
 
+  // The reader's own new comment brings the feed back to the latest; an arriving reply does not pull them down.
+  const last = comments.at(-1);
+  const seenLast = useRef(last?.id);
+  const { follow } = feed;
   useEffect(() => {
-    const list = listRef.current;
-    if (list && lastId) list.scrollTop = list.scrollHeight;
-  }, [lastId]);
+    if (!last || last.id === seenLast.current) return;
+    seenLast.current = last.id;
+    if (last.author === 'user') follow();
+  }, [last, follow]);
 
-  // Streamed text follows the bottom only while the reader is there, so scrolling up to read is not undone.
-  const following = useRef(true);
-  const onScroll = () => {
-    const list = listRef.current;
-    if (list) following.current = list.scrollHeight - list.scrollTop - list.clientHeight < FOLLOW_PX;
+  const { onRowFocus } = feed;
+  const onFocus = (event: FocusEvent<HTMLElement>) => {
+    const row = (event.target as HTMLElement).closest<HTMLElement>('[data-testid="feed-row"]');
+    onRowFocus(row?.dataset.key ?? null);
   };
-  useEffect(() => {
-    const list = listRef.current;
-    if (list && stream && following.current) list.scrollTop = list.scrollHeight;
-  }, [stream]);
+  const onBlur = (event: FocusEvent<HTMLElement>) => {
+    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) onRowFocus(null);
+  };
 
-  if (comments.length === 0 && !stream) {
+  if (rows.length === 0) {
     return <p className="notice feed-empty">{t('chat.empty')}</p>;
   }
+  const { start, end } = feed.range;
   return (
-    <ol className="feed" ref={listRef} onScroll={onScroll} data-testid="chat-feed" aria-label={t('chat.conversation')}>
-      {comments.map((c) => (
-        <ChatMessage key={c.id} comment={c} disposition={dispositions[c.id]} open={c.id === openQuestionId} />
-      ))}
-      {stream ? <JobStreamMessage stream={stream} /> : null}
-    </ol>
+    <div className="feed-viewport">
+      <div
+        className="feed"
+        ref={feed.scrollerRef}
+        onScroll={feed.onScroll}
+        onWheel={feed.onWheel}
+        onKeyDown={feed.onKeyDown}
+        onFocus={onFocus}
+        onBlur={onBlur}
+        role="log"
+        aria-live="polite"
+        aria-label={t('chat.conversation')}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region is focusable so the keyboard scrolls it (arrows, Page Up/Down, Home, End) and reaches rows not rendered yet.
+        tabIndex={0}
+        data-testid="chat-feed"
+        data-rows={rows.length}
+        data-pinned={feed.pinned}
+      >
+        <ol className="feed-rows" style={{ paddingTop: feed.padTop, paddingBottom: feed.padBottom }}>
+          {rows.slice(start, end).map((row, i) => (
+            <li
+              key={row.key}
+              ref={feed.measureRef}
+              className={`feed-row feed-row-${row.kind}${row.kind === 'turn' && !row.first ? ' feed-row-more' : ''}`}
+              data-testid="feed-row"
+              data-key={row.key}
+              data-index={start + i}
+              aria-setsize={rows.length}
+              aria-posinset={start + i + 1}
+            >
+              <FeedRowContent
+                row={row}
+                disposition={row.kind === 'comment' ? dispositions[row.key] : undefined}
+                open={row.kind === 'comment' && row.key === openQuestionId}
+                llm={row.kind === 'turn' && row.last ? stream?.llm : undefined}
+              />
+            </li>
+          ))}
+        </ol>
+      </div>
+      {feed.pinned ? null : (
+        <button type="button" className="button feed-jump" onClick={feed.jumpToLatest} data-testid="feed-jump-latest">
+          {t('chat.jumpToLatest')}
+        </button>
+      )}
+    </div>
+  );
+});
+
+interface RowProps {
+  row: FeedRow;
+  disposition: Disposition | undefined;
+  open: boolean;
+  llm: JobStream['llm'] | undefined;
+}
+
+const FeedRowContent = memo(function FeedRowContent({ row, disposition, open, llm }: RowProps) {
+  switch (row.kind) {
+    case 'comment':
+      return <ChatMessage comment={row.comment} disposition={disposition} open={open} />;
+    case 'invoke':
+      return <InvokeHeader invoke={row.invoke} />;
+    case 'movement':
+      return <MovementMarker movement={row.movement} />;
+    case 'turn':
+      return (
+        <JobStreamMessage
+          jobId={row.jobId}
+          turnCount={row.turn.turnCount}
+          text={row.text}
+          streaming={row.turnEnd}
+          header={row.first}
+          reasoning={row.turnStart ? row.turn.reasoning : undefined}
+          discarded={row.turnStart ? row.turn.discarded : undefined}
+          toolCalls={row.turnEnd ? row.turn.toolCalls : undefined}
+          llm={llm}
+        />
+      );
+    default: {
+      const unknown: never = row;
+      throw new Error(`unknown feed row ${JSON.stringify(unknown)}`);
+    }
+  }
+});
+
+/** Where an Invoke began (P9.18): "Send #N" for the user's sends, Notify or Event for the others. */
+function InvokeHeader({ invoke }: { invoke: FeedInvoke }) {
+  return (
+    <p className="feed-marker feed-invoke" data-testid="feed-invoke" data-kind={invoke.kind}>
+      <span className="feed-invoke-label">{invoke.label}</span>
+      <time dateTime={invoke.ts}>{formatTime(invoke.ts)}</time>
+    </p>
   );
 }

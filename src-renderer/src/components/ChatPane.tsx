@@ -1,35 +1,55 @@
-// ChatPane: the conversation of one task (ChatMessageFeed, with the live generation last) above its
-// ChatComposerPanel (approval cards and the composer).
+// ChatPane: the conversation of one task (ChatMessageFeed: comments under their Invoke headers, the live generation
+// last) above its ChatComposerPanel (approval cards and the composer).
+import { useDeferredValue } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { type JobStreamState, useJobStreamTurns } from '../hooks/useJobStream';
 import { useT } from '../i18n';
-import type { JobStream } from '../store/job-stream';
 import { useAppStore } from '../store/store';
 import { ChatComposerPanel } from './ChatComposerPanel';
-import { ChatMessageFeed } from './ChatMessageFeed';
+import { ChatMessageFeed, type ChatMessageFeedProps } from './ChatMessageFeed';
 import { openQuestion } from './composer-mode';
 
-export function ChatPane({ taskId, stream }: { taskId: string; stream: JobStream | null }) {
-  const { comments, jobs, dispositions } = useAppStore(
+interface Props {
+  taskId: string;
+  /** The generation's state (useJobStream); its text is read by the feed alone, see LiveFeed. */
+  stream?: JobStreamState | null;
+}
+
+export function ChatPane({ taskId }: Props) {
+  const { comments, jobs, dispositions, invokes } = useAppStore(
     useShallow((s) => ({
       comments: s.detail?.comments ?? NO_COMMENTS,
       jobs: s.detail?.jobs ?? NO_JOBS,
       dispositions: s.dispositions,
+      invokes: (s.usage?.taskId === taskId ? s.usage.data?.invokes : undefined) ?? NO_INVOKES,
     })),
   );
   const t = useT();
   const question = openQuestion(jobs.at(-1), comments);
   return (
     <section className="chat-pane" data-testid="chat-pane" aria-label={t('chat.label')}>
-      <ChatMessageFeed
+      <LiveFeed
+        taskId={taskId}
         comments={comments}
         dispositions={dispositions}
-        stream={stream}
         openQuestionId={question?.id ?? null}
+        invokes={invokes}
       />
       <ChatComposerPanel taskId={taskId} jobs={jobs} comments={comments} />
     </section>
   );
 }
 
+/**
+ * The feed with the live generation, read here: a streamed delta re-renders the feed, not the pane and composer. The
+ * feed renders the deferred stream, at a priority React may interrupt and skip ahead: when deltas come faster than
+ * the feed renders, it renders the latest one instead of each in turn, and typing or scrolling is never held up.
+ */
+function LiveFeed({ taskId, ...props }: Omit<ChatMessageFeedProps, 'stream'> & { taskId: string }) {
+  const stream = useDeferredValue(useJobStreamTurns(taskId));
+  return <ChatMessageFeed {...props} stream={stream} />;
+}
+
 const NO_COMMENTS: never[] = [];
 const NO_JOBS: never[] = [];
+const NO_INVOKES: never[] = [];

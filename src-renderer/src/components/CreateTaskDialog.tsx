@@ -1,11 +1,17 @@
-// CreateTaskDialog: instruction, optional title, piece, LLM profile and workspace folder. The server validates; a 400 names the
-// field it is about and the message shows under that field.
+// CreateTaskDialog: instruction, optional title, piece, LLM profile, workspace folder (typed, from the recent ones, or
+// picked with the OS dialog inside Electron) and attachments (picked, dropped or pasted; checked here with the same
+// rules as the backend, src-shared/attachments.ts). The server validates again; a 400 names the field it is about and
+// the message shows under that field, with everything typed and attached still there. Escape is App's shortcut.
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_TOTAL_MAX_BYTES, formatBytes } from '../../../src-shared/attachments';
 import type { OpInput } from '../api/client';
+import { useAttachments } from '../hooks/useAttachments';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
+import { AttachmentChips } from './AttachmentChips';
+import { WorkspaceField } from './WorkspaceField';
 
-const FIELDS = ['instruction', 'title', 'pieceId', 'profile', 'workspacePath'] as const;
+const FIELDS = ['instruction', 'title', 'pieceId', 'profile', 'workspacePath', 'attachments'] as const;
 type Field = (typeof FIELDS)[number];
 type FieldErrors = Partial<Record<Field, string>>;
 
@@ -30,22 +36,16 @@ export function CreateTaskDialog({ onClose }: Props) {
   const headingId = useId();
   const t = useT();
   const instructionRef = useRef<HTMLTextAreaElement>(null);
+  const attach = useAttachments();
 
   useEffect(() => {
     void loadProfiles();
-  }, [loadProfiles]);
-
-  useEffect(() => {
     instructionRef.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  }, [loadProfiles]);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    if (attach.reading) return;
     setSubmitting(true);
     setErrors({});
     setFormError(null);
@@ -54,6 +54,9 @@ export function CreateTaskDialog({ onClose }: Props) {
     if (pieceId !== '') input.pieceId = pieceId;
     if (profile !== '') input.profile = profile;
     if (workspacePath !== '') input.workspacePath = workspacePath;
+    if (attach.list.length > 0) {
+      input.attachments = attach.list.map(({ name, mediaType, data }) => ({ name, mediaType, data }));
+    }
     const outcome = await createTask(input);
     setSubmitting(false);
     if (outcome.ok) return onClose();
@@ -80,8 +83,18 @@ export function CreateTaskDialog({ onClose }: Props) {
 
   return (
     <div className="overlay">
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby={headingId}>
-        <form onSubmit={submit} data-testid="create-task-form" noValidate>
+      <div className="dialog dialog-create" role="dialog" aria-modal="true" aria-labelledby={headingId}>
+        <form
+          onSubmit={submit}
+          onPaste={attach.onPaste}
+          onDragOver={attach.onDragOver}
+          onDragLeave={attach.onDragLeave}
+          onDrop={attach.onDrop}
+          className={attach.dragging ? 'create-form create-form-dragging' : 'create-form'}
+          data-testid="create-task-form"
+          data-dragging={attach.dragging ? 'true' : undefined}
+          noValidate
+        >
           <h2 id={headingId}>{t('create.title')}</h2>
           <label className="field">
             <span>{t('create.instruction')}</span>
@@ -149,19 +162,54 @@ export function CreateTaskDialog({ onClose }: Props) {
             {profiles.length === 0 ? <p className="field-hint">{t('create.noProfile')}</p> : null}
             {fieldError('profile')}
           </label>
-          <label className="field">
+          <WorkspaceField
+            value={workspacePath}
+            onChange={setWorkspacePath}
+            onPickError={(message) => setErrors((e) => ({ ...e, workspacePath: message }))}
+            inputProps={fieldProps('workspacePath')}
+            error={fieldError('workspacePath')}
+          />
+          <div className="field" data-testid="attachments-field">
             <span>
-              {t('create.workspace')} <em>{t('create.optional')}</em>
+              {t('create.attachments')} <em>{t('create.optional')}</em>
             </span>
-            <input
-              value={workspacePath}
-              onChange={(e) => setWorkspacePath(e.target.value)}
-              placeholder={t('create.workspacePlaceholder')}
-              data-testid="field-workspace"
-              {...fieldProps('workspacePath')}
-            />
-            {fieldError('workspacePath')}
-          </label>
+            <AttachmentChips attachments={attach.list} onRemove={attach.remove} />
+            <div className="attachment-add">
+              <label className="button attachment-add-button">
+                {t('create.addFiles')}
+                <input
+                  type="file"
+                  multiple
+                  className="visually-hidden"
+                  onChange={(e) => {
+                    attach.add([...(e.target.files ?? [])], false);
+                    // Cleared, so the same file can be chosen again after it was removed.
+                    e.target.value = '';
+                  }}
+                  data-testid="field-attachments"
+                  {...fieldProps('attachments')}
+                />
+              </label>
+              <span className="field-hint">
+                {attach.dragging
+                  ? t('create.dropHere')
+                  : t('create.attachHint', {
+                      each: formatBytes(ATTACHMENT_MAX_BYTES),
+                      total: formatBytes(ATTACHMENTS_TOTAL_MAX_BYTES),
+                    })}
+              </span>
+            </div>
+            {attach.problems.length > 0 ? (
+              <ul className="attachment-errors" role="alert" data-testid="attachment-errors">
+                {attach.problems.map((p) => (
+                  <li key={p.key} className="field-error" data-testid="attachment-error" data-name={p.name}>
+                    {p.text}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            {fieldError('attachments')}
+          </div>
           {formError ? (
             <p className="notice notice-error" data-testid="create-task-error">
               {formError}
@@ -171,7 +219,12 @@ export function CreateTaskDialog({ onClose }: Props) {
             <button type="button" className="button" onClick={onClose}>
               {t('create.cancel')}
             </button>
-            <button type="submit" className="button button-primary" disabled={submitting} data-testid="create-submit">
+            <button
+              type="submit"
+              className="button button-primary"
+              disabled={submitting || attach.reading}
+              data-testid="create-submit"
+            >
               {submitting ? t('create.creating') : t('create.submit')}
             </button>
           </div>

@@ -1,61 +1,95 @@
-// The generation in progress, as the last item of the feed: one block per AgentTurn (LlmCall boundaries hidden),
-// its streamed text, the reasoning folded away, and its tool calls with their state. Persisted comments replace it.
+// The generation in progress, as the last rows of the feed: one block per AgentTurn (LlmCall boundaries hidden; a long
+// answer spans several rows) with its streamed text, the reasoning folded away and its tool calls with their state (a
+// finished call's result folded away too), and a marker where the job entered another movement. Persisted comments
+// replace them.
+import { memo } from 'react';
 import { useT } from '../i18n';
-import type { JobStream, StreamToolCall, StreamTurn } from '../store/job-stream';
+import type { LlmState, StreamToolCall } from '../store/job-stream';
 import { Markdown } from './Markdown';
 
-export function JobStreamMessage({ stream }: { stream: JobStream }) {
-  const t = useT();
-  const turns = stream.turns.filter((t) => t.text || t.reasoning || t.toolCalls.length > 0 || t.discarded > 0);
-  if (turns.length === 0) return null;
-  return (
-    <li
-      className="message message-stream message-from-agent"
-      data-testid="job-stream"
-      data-job-id={stream.jobId}
-      data-llm-state={stream.llm}
-      aria-live="polite"
-      aria-busy={stream.llm === 'streaming'}
-    >
-      <header className="message-header">
-        <span className="message-kind">{t('stream.working')}</span>
-        <span className="message-author">{t('chat.author.agent')}</span>
-      </header>
-      {turns.map((turn) => (
-        <TurnBlock key={turn.turnCount} turn={turn} />
-      ))}
-    </li>
-  );
+interface Props {
+  jobId: string;
+  turnCount: number;
+  /** This row's part of the turn's text (a long answer spans several rows). */
+  text: string;
+  /** Still growing: the turn's last part. */
+  streaming: boolean;
+  /** The first part of the first turn shown: it carries the block's header. */
+  header: boolean;
+  /** Given to the turn's first part only. */
+  reasoning?: string;
+  discarded?: number;
+  /** Given to the turn's last part only. */
+  toolCalls?: readonly StreamToolCall[];
+  /** The model's state, given to the generation's last row only (so the others never re-render for it). */
+  llm?: LlmState;
 }
 
-function TurnBlock({ turn }: { turn: StreamTurn }) {
+const NO_CALLS: readonly StreamToolCall[] = [];
+
+/** One AgentTurn of the live generation, or one part of it; re-renders only when its own part changes. */
+export const JobStreamMessage = memo(function JobStreamMessage({
+  jobId,
+  turnCount,
+  text,
+  streaming,
+  header,
+  reasoning = '',
+  discarded = 0,
+  toolCalls = NO_CALLS,
+  llm,
+}: Props) {
   const t = useT();
   return (
-    <section className="stream-turn" data-testid="stream-turn" data-turn={turn.turnCount}>
-      {turn.discarded > 0 ? (
-        <p className="stream-note" data-testid="stream-retried">
-          {t('stream.retried')}
-        </p>
+    <div
+      className={`message message-stream message-from-agent${header ? '' : ' message-stream-more'}`}
+      data-testid="job-stream"
+      data-job-id={jobId}
+      data-llm-state={llm}
+      aria-busy={llm === 'streaming'}
+    >
+      {header ? (
+        <header className="message-header">
+          <span className="message-kind">{t('stream.working')}</span>
+          <span className="message-author">{t('chat.author.agent')}</span>
+        </header>
       ) : null}
-      {turn.reasoning ? (
-        <details className="stream-reasoning" data-testid="stream-reasoning">
-          <summary>{t('stream.reasoning')}</summary>
-          <div className="stream-reasoning-text">{turn.reasoning}</div>
-        </details>
-      ) : null}
-      {turn.text ? (
-        <div className="message-body" data-testid="stream-text">
-          <Markdown text={turn.text} streaming />
-        </div>
-      ) : null}
-      {turn.toolCalls.length > 0 ? (
-        <ul className="stream-tools" aria-label={t('stream.toolCalls')}>
-          {turn.toolCalls.map((call) => (
-            <ToolCallRow key={`${call.index}-${call.name}`} call={call} />
-          ))}
-        </ul>
-      ) : null}
-    </section>
+      <section className="stream-turn" data-testid="stream-turn" data-turn={turnCount}>
+        {discarded > 0 ? (
+          <p className="stream-note" data-testid="stream-retried">
+            {t('stream.retried')}
+          </p>
+        ) : null}
+        {reasoning ? (
+          <details className="stream-reasoning" data-testid="stream-reasoning">
+            <summary>{t('stream.reasoning')}</summary>
+            <div className="stream-reasoning-text">{reasoning}</div>
+          </details>
+        ) : null}
+        {text ? (
+          <div className="message-body" data-testid="stream-text">
+            <Markdown text={text} streaming={streaming} />
+          </div>
+        ) : null}
+        {toolCalls.length > 0 ? (
+          <ul className="stream-tools" aria-label={t('stream.toolCalls')}>
+            {toolCalls.map((call) => (
+              <ToolCallRow key={`${call.index}-${call.name}`} call={call} />
+            ))}
+          </ul>
+        ) : null}
+      </section>
+    </div>
+  );
+});
+
+/** Where the job entered a movement. */
+export function MovementMarker({ movement }: { movement: string }) {
+  const t = useT();
+  return (
+    <p className="feed-marker feed-movement" data-testid="feed-movement" data-movement={movement}>
+      {t('chat.movement', { movement })}
+    </p>
   );
 }
 
@@ -66,7 +100,12 @@ function ToolCallRow({ call }: { call: StreamToolCall }) {
       <span className="stream-tool-name">{call.name || '…'}</span>
       <span className="stream-tool-status">{t(`stream.tool.${call.status}`)}</span>
       {call.arguments ? <code className="stream-tool-args">{clip(call.arguments, 160)}</code> : null}
-      {call.preview ? <pre className="stream-tool-preview">{clip(call.preview, 400)}</pre> : null}
+      {call.preview ? (
+        <details className="stream-tool-result" data-testid="stream-tool-result">
+          <summary>{t('stream.tool.result')}</summary>
+          <pre className="stream-tool-preview">{clip(call.preview, 400)}</pre>
+        </details>
+      ) : null}
     </li>
   );
 }

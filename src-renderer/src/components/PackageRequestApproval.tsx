@@ -1,7 +1,10 @@
 // The approval card of one package request: manager, name, version and the agent's reason, with Approve / Deny
 // (P7.01, P7.08–P7.10). An approved package is installed for this task only. A refused decision shows on the card.
+// The keyboard shortcuts (A / D on the focused card) press its buttons: see decideFocusedCard.
 import { useState } from 'react';
 import type { PackageRequest } from '../../../src-shared/entities';
+import { ariaKeyShortcuts } from '../hooks/shortcuts';
+import { IS_MAC } from '../hooks/useShortcuts';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 
@@ -22,6 +25,8 @@ export function PackageRequestApproval({ request }: { request: PackageRequest })
   return (
     <section
       className="approval-card"
+      tabIndex={-1}
+      data-approval-card
       data-testid="package-request"
       data-request-id={request.id}
       aria-label={t('approval.packageLabel', { name: request.name })}
@@ -50,6 +55,8 @@ export function PackageRequestApproval({ request }: { request: PackageRequest })
           className="button button-primary"
           disabled={busy}
           onClick={() => void choose('approve')}
+          aria-keyshortcuts={ariaKeyShortcuts('approveOnce', IS_MAC)}
+          data-card-action="approve"
           data-testid="package-approve"
         >
           {t('approval.approve')}
@@ -59,6 +66,8 @@ export function PackageRequestApproval({ request }: { request: PackageRequest })
           className="button button-danger"
           disabled={busy}
           onClick={() => void choose('deny')}
+          aria-keyshortcuts={ariaKeyShortcuts('deny', IS_MAC)}
+          data-card-action="deny"
           data-testid="package-deny"
         >
           {t('approval.deny')}

@@ -1,7 +1,9 @@
-// Settings: the language and theme, and the LLM profiles. List, add, edit, delete, test the connection, make default. The env profile is shown
-// read-only. The API key field is write-only: a stored key shows as "•••• 1234", and a new value replaces it.
+// Settings: the language and theme, the Auto Prompter's rules, and the LLM profiles. List, add, edit, delete, test
+// the connection, make default. The env profile is shown read-only. The API key field is write-only: a stored key
+// shows as "•••• 1234", and a new value replaces it.
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { ProfileView } from '../../../src-shared/contract';
+import type { OpInput } from '../api/client';
 import { LOCALE_NAMES, LOCALES, type Locale, useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { THEME_CHOICES, type ThemeChoice } from '../theme';
@@ -38,6 +40,7 @@ export function SettingsDialog({ onClose }: Props) {
         <div data-testid="settings-dialog">
           <h2 id={headingId}>{t('settings.title')}</h2>
           <Appearance />
+          <AutoPrompterSection />
           <h3 className="settings-section">{t('settings.profiles')}</h3>
           {profilesError ? (
             <p className="notice notice-error" data-testid="profiles-error">
@@ -119,6 +122,114 @@ function Appearance() {
         </label>
       </div>
     </>
+  );
+}
+
+/** The default workspace's Auto Prompter rules: on/off and the ordered rules as JSON (format: tools/README.md). */
+function AutoPrompterSection() {
+  const view = useAppStore((s) => s.autoPrompter);
+  const loadError = useAppStore((s) => s.autoPrompterError);
+  const load = useAppStore((s) => s.loadAutoPrompter);
+  const save = useAppStore((s) => s.saveAutoPrompter);
+  const [enabled, setEnabled] = useState(false);
+  const [rules, setRules] = useState('[]');
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const t = useT();
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+  // What was loaded or saved becomes the form's content.
+  useEffect(() => {
+    if (!view) return;
+    setEnabled(view.settings.enabled);
+    setRules(JSON.stringify(view.settings.rules, null, 2));
+  }, [view]);
+
+  async function submit() {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(rules);
+    } catch (error) {
+      setOutcome({ ok: false, text: t('settings.autoPrompter.badJson', { error: (error as Error).message }) });
+      return;
+    }
+    if (!Array.isArray(parsed)) {
+      setOutcome({ ok: false, text: t('settings.autoPrompter.notList') });
+      return;
+    }
+    setBusy(true);
+    // The rules are checked in main against the file's schema; its message names the field (rules.2.match…).
+    const failure = await save({ enabled, rules: parsed as OpInput<'saveAutoPrompter'>['rules'] });
+    setBusy(false);
+    setOutcome(failure ? { ok: false, text: failure.message } : { ok: true, text: t('settings.autoPrompter.saved') });
+  }
+
+  return (
+    <section data-testid="auto-prompter-settings">
+      <h3 className="settings-section">{t('settings.autoPrompter')}</h3>
+      {loadError ? (
+        <p className="notice notice-error" data-testid="auto-prompter-load-error">
+          {loadError}
+        </p>
+      ) : null}
+      {view && view.workspacePath === null ? (
+        <p className="field-hint" data-testid="auto-prompter-no-workspace">
+          {t('settings.autoPrompter.noWorkspace')}
+        </p>
+      ) : null}
+      {view?.workspacePath ? (
+        <>
+          <p className="field-hint">{t('settings.autoPrompter.about', { workspace: view.workspacePath })}</p>
+          {view.error ? (
+            <p className="notice notice-error" data-testid="auto-prompter-file-error">
+              {view.error}
+            </p>
+          ) : null}
+          <label className="field-check">
+            <input
+              type="checkbox"
+              checked={enabled}
+              onChange={(e) => setEnabled(e.target.checked)}
+              data-testid="auto-prompter-enabled"
+            />
+            {t('settings.autoPrompter.enabled')}
+          </label>
+          <label className="field">
+            <span>{t('settings.autoPrompter.rules')}</span>
+            <textarea
+              rows={8}
+              spellCheck={false}
+              value={rules}
+              onChange={(e) => setRules(e.target.value)}
+              aria-invalid={outcome?.ok === false}
+              data-testid="auto-prompter-rules"
+            />
+          </label>
+          {outcome ? (
+            <p
+              className={`notice ${outcome.ok ? 'notice-ok' : 'notice-error'}`}
+              data-testid="auto-prompter-outcome"
+              data-ok={outcome.ok}
+            >
+              {outcome.text}
+            </p>
+          ) : null}
+          <div className="dialog-actions">
+            <button
+              type="button"
+              className="button"
+              disabled={busy}
+              onClick={() => void submit()}
+              data-testid="auto-prompter-save"
+            >
+              {t('settings.autoPrompter.save')}
+            </button>
+          </div>
+        </>
+      ) : null}
+    </section>
   );
 }
 

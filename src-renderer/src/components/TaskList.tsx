@@ -1,4 +1,6 @@
-// The task list in the sidebar: newest first, each with its title, status and age; a click selects it.
+// The task list in the sidebar: newest first, each with its title, status and age; a click selects it. A selection
+// made elsewhere (the next-waiting-task shortcut, a notification) scrolls its row into view.
+import { useEffect, useRef } from 'react';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { formatTime } from './format';
@@ -10,7 +12,12 @@ export function TaskList() {
   const error = useAppStore((s) => s.tasksError);
   const selectedTaskId = useAppStore((s) => s.selectedTaskId);
   const selectTask = useAppStore((s) => s.selectTask);
+  const selectedRef = useRef<HTMLButtonElement>(null);
   const t = useT();
+
+  useEffect(() => {
+    if (selectedTaskId) selectedRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [selectedTaskId]);
 
   if (load === 'error') {
     return (
@@ -33,6 +40,7 @@ export function TaskList() {
         return (
           <li key={task.id}>
             <button
+              ref={selected ? selectedRef : undefined}
               type="button"
               className={`task-item${selected ? ' task-item-selected' : ''}`}
               data-testid="task-item"

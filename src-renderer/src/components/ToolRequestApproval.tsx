@@ -1,7 +1,10 @@
 // The approval card of one tool request: the tool and the summary of what will run, exactly as the backend wrote it,
-// with Approve once / Approve for this task / Deny (P7.01, P7.03–P7.05). A refused decision shows on the card.
+// with Approve once / Approve for this task / Deny (P7.01, P7.03–P7.05). A refused decision shows on the card. The
+// keyboard shortcuts (A / D on the focused card) press its buttons: see decideFocusedCard.
 import { useState } from 'react';
 import type { ToolRequest } from '../../../src-shared/entities';
+import { ariaKeyShortcuts } from '../hooks/shortcuts';
+import { IS_MAC } from '../hooks/useShortcuts';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 
@@ -29,6 +32,8 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
   return (
     <section
       className="approval-card"
+      tabIndex={-1}
+      data-approval-card
       data-testid="tool-request"
       data-request-id={request.id}
       data-tool={request.tool}
@@ -49,6 +54,8 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
           className="button button-primary"
           disabled={busy}
           onClick={() => void choose({ decision: 'approve', scope: 'once' })}
+          aria-keyshortcuts={ariaKeyShortcuts('approveOnce', IS_MAC)}
+          data-card-action="approve"
           data-testid="approve-once"
         >
           {t('approval.approveOnce')}
@@ -68,6 +75,8 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
           className="button button-danger"
           disabled={busy}
           onClick={() => void choose({ decision: 'deny' })}
+          aria-keyshortcuts={ariaKeyShortcuts('deny', IS_MAC)}
+          data-card-action="deny"
           data-testid="deny"
         >
           {t('approval.deny')}

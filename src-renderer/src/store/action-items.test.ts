@@ -38,7 +38,7 @@ const job = (taskId: string, s: number, status: Job['status'], waitReason: Job['
 });
 
 describe('actionItems', () => {
-  it('lists decisions, questions, sign-ins and failures, newest first', () => {
+  it('P7.20 lists decisions, questions, sign-ins, browser steps and failures, newest first', () => {
     const tasks = [
       task('a', 'waiting_human'),
       task('b', 'waiting_human'),
@@ -58,6 +58,7 @@ describe('actionItems', () => {
     const items = actionItems(tasks, jobs, []);
     expect(items.map((i) => [i.taskId, i.reason])).toEqual([
       ['f', 'mcp_auth_required'],
+      ['e', 'browser'],
       ['b', 'ask'],
       ['c', 'failed'],
       ['a', 'tool_request'],

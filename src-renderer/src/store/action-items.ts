@@ -2,7 +2,14 @@
 // after a reload they are right again, and an entry goes as soon as its cause is resolved (P7.20).
 import type { Job, Task } from '../../../src-shared/entities';
 
-export type ActionReason = 'tool_request' | 'package_request' | 'ask' | 'mcp_auth_required' | 'waiting' | 'failed';
+export type ActionReason =
+  | 'tool_request'
+  | 'package_request'
+  | 'ask'
+  | 'mcp_auth_required'
+  | 'browser'
+  | 'waiting'
+  | 'failed';
 
 export interface ActionItem {
   taskId: string;
@@ -17,7 +24,8 @@ export interface ActionItem {
 }
 
 /**
- * Tasks whose latest job needs the user: a tool or package decision, a question, an MCP sign-in, or a failure not yet
+ * Tasks whose latest job needs the user: a tool or package decision, a question, an MCP sign-in, a step in their
+ * browser, or a failure not yet
  * dismissed. `latestJobs` may lag the task list (a task loaded before its job): then the task's status decides and
  * the reason is generic until the job is known.
  */
@@ -49,10 +57,8 @@ function waitingReason(job: Job | undefined): ActionReason | null {
     case 'package_request':
     case 'ask':
     case 'mcp_auth_required':
-      return job.waitReason;
     case 'browser':
-      // The job waits on a browser session it drives itself, not on a decision.
-      return null;
+      return job.waitReason;
     case null:
       return 'waiting';
     default: {

@@ -6,6 +6,7 @@ import type { MaestroEvent } from '../../../src-shared/events';
 import {
   type ActivityEvent,
   type ActivityKind,
+  type ActivityRow,
   activityRows,
   appendActivity,
   filterRows,
@@ -235,6 +236,23 @@ describe('filter', () => {
     expect(only('job', 'llm', 'tool', 'approval', 'comment', 'error')).toEqual(['s1', 's2', 's3', 't3']);
     expect(only('job', 'llm')).toEqual(['s1', 't3']);
     expect(only('tool')).toEqual(['s2', 's3']);
+  });
+
+  it('a webhook delivery given up is a failed Notifications row, also under Errors', () => {
+    const failed: MaestroEvent = {
+      ...base(4, 40),
+      type: 'webhook.failed',
+      webhook: 'webhook #1 (https://hooks.example)',
+      event: 'task.succeeded',
+      attempts: 4,
+      reason: 'HTTP 503',
+    };
+    const [row] = activityRows(fold([failed]));
+    expect(row).toMatchObject({ kind: 'notification', error: true, status: 'failed' });
+    expect(row?.title).toBe('webhook #1 (https://hooks.example) did not take task.succeeded');
+    expect(row?.detail).toBe('HTTP 503 · given up after 4 attempt(s)');
+    expect(filterRows([row as ActivityRow], new Set(['error']))).toHaveLength(1);
+    expect(filterRows([row as ActivityRow], new Set(['job']))).toHaveLength(0);
   });
 
   it('shows failures under Errors even when their own group is hidden', () => {

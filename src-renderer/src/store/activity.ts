@@ -1,11 +1,12 @@
 // The activity timeline of one task as pure functions: which events it keeps, how the persisted list and the live
 // stream merge (persisted events once per seq, transient ones as they came), the rows they make, and the filter.
+import { ruleLabel } from '../../../src-shared/auto-prompter';
 import type { JobStatus, WaitReason } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import { english, type Translate } from '../i18n/translate';
 
 /** The filter groups; `error` is a group of its own that also holds failed rows of every other group. */
-export const ACTIVITY_KINDS = ['job', 'llm', 'tool', 'approval', 'comment', 'error'] as const;
+export const ACTIVITY_KINDS = ['job', 'llm', 'tool', 'approval', 'comment', 'notification', 'error'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 /** Events that make no row: the streamed text and the turn/call starts (their ends say more). */
@@ -267,6 +268,25 @@ function makeRow(event: ActivityEvent, key: string, t: Translate): ActivityRow {
           after: event.tokensAfter,
         }),
         status: event.outcome,
+      };
+    case 'policy.fired':
+      // Made from the event's allowlisted fields only: the rule, the action and the tool name (P8.10).
+      return {
+        ...base,
+        kind: 'tool',
+        error: false,
+        title: t(`activity.policy.${event.action}`, { tool: event.tool }),
+        detail: t('activity.policy.rule', { rule: ruleLabel(event.ruleIndex, event.ruleId) }),
+        status: event.action,
+      };
+    case 'webhook.failed':
+      return {
+        ...base,
+        kind: 'notification',
+        error: true,
+        title: t('activity.webhookFailed', { webhook: event.webhook, event: event.event }),
+        detail: t('activity.webhookFailedDetail', { reason: event.reason, attempts: event.attempts }),
+        status: 'failed',
       };
     default: {
       const unknown: never = event;

@@ -36,7 +36,7 @@ describe('the job stream fold', () => {
     s = fold([delta('Hel', { reasoning: 'thinking…' }), delta('lo')], s);
     expect(s.llm).toBe('streaming');
     expect(s.turns).toHaveLength(1);
-    expect(s.turns[0]).toMatchObject({ text: 'Hello', reasoning: 'thinking…', llmCalls: 1 });
+    expect(s.turns[0]).toMatchObject({ text: 'Hello', reasoning: 'thinking…', llmCalls: 1, movement: 'work' });
     s = fold([callEnd(), ev({ type: 'TurnEnd', turnCount: 1, usage })], s);
     expect(s.llm).toBe('idle');
   });

@@ -21,6 +21,8 @@ export interface StreamToolCall {
 /** One AgentTurn as it streams: LlmCall boundaries stay inside it, a retry replaces the partial text (P9.19). */
 export interface StreamTurn {
   turnCount: number;
+  /** The movement the turn started in (the feed marks where the movement changes); null when joined mid-turn. */
+  movement: string | null;
   text: string;
   reasoning: string;
   toolCalls: StreamToolCall[];
@@ -68,7 +70,7 @@ export function foldStreamEvent(current: JobStream | undefined, event: StreamEve
     case 'movement.entered':
       return { ...stream, movement: event.movement };
     case 'TurnStart':
-      return { ...stream, llm: 'waiting', turns: [...stream.turns, newTurn(event.turnCount)] };
+      return { ...stream, llm: 'waiting', turns: [...stream.turns, newTurn(event.turnCount, stream.movement)] };
     case 'LlmCallStart': {
       const retry = event.attempt > 1;
       return {
@@ -147,8 +149,8 @@ export function closesStream(stream: JobStream | undefined, comment: Comment): b
   return !!stream && comment.jobId === stream.jobId && CLOSING_KINDS.includes(comment.kind);
 }
 
-function newTurn(turnCount: number): StreamTurn {
-  return { turnCount, text: '', reasoning: '', toolCalls: [], llmCalls: 0, discarded: 0 };
+function newTurn(turnCount: number, movement: string | null = null): StreamTurn {
+  return { turnCount, movement, text: '', reasoning: '', toolCalls: [], llmCalls: 0, discarded: 0 };
 }
 
 function lastTurn(turns: StreamTurn[]): StreamTurn | undefined {

@@ -62,6 +62,8 @@ export const createLiveSlice =
           return;
         case 'job.metrics':
         case 'prompt.guarded':
+        case 'policy.fired':
+        case 'webhook.failed':
           // Only the activity timeline shows it (folded above).
           return;
         default: {

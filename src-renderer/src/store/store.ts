@@ -3,9 +3,12 @@ import { createContext, useContext } from 'react';
 import { createStore, type StoreApi, useStore } from 'zustand';
 import type { MaestroClient } from '../api/client';
 import { createActivitySlice } from './activity-slice';
+import { createAutoPrompterSlice } from './auto-prompter-slice';
 import { createDetailSlice } from './detail-slice';
+import { createFoldersSlice } from './folders-slice';
 import { createJobStreamSlice } from './job-stream-slice';
 import { createLiveSlice } from './live-slice';
+import { createMcpSlice } from './mcp-slice';
 import { createNoticesSlice } from './notices-slice';
 import { createPiecesSlice } from './pieces-slice';
 import { createPrefsSlice } from './prefs-slice';
@@ -22,14 +25,17 @@ export function createAppStore(client: MaestroClient): AppStore {
     ...createTasksSlice(client.api)(...a),
     ...createDetailSlice(client.api)(...a),
     ...createRequestsSlice(client.api)(...a),
+    ...createMcpSlice(client.api)(...a),
     ...createPiecesSlice(client.api)(...a),
     ...createProfilesSlice(client.api)(...a),
+    ...createAutoPrompterSlice(client.api)(...a),
     ...createLiveSlice(client)(...a),
     ...createJobStreamSlice(...a),
     ...createUsageSlice(client.api)(...a),
     ...createNoticesSlice(...a),
     ...createActivitySlice(client.api)(...a),
     ...createPrefsSlice(...a),
+    ...createFoldersSlice(client)(...a),
   }));
 }
 

@@ -1,8 +1,11 @@
 // The combined store's shape: the union of its slices.
 import type { ActivitySlice } from './activity-slice';
+import type { AutoPrompterSlice } from './auto-prompter-slice';
 import type { DetailSlice } from './detail-slice';
+import type { FoldersSlice } from './folders-slice';
 import type { JobStreamSlice } from './job-stream-slice';
 import type { LiveSlice } from './live-slice';
+import type { McpSlice } from './mcp-slice';
 import type { NoticesSlice } from './notices-slice';
 import type { PiecesSlice } from './pieces-slice';
 import type { PrefsSlice } from './prefs-slice';
@@ -16,11 +19,14 @@ export type LoadState = 'idle' | 'loading' | 'ready' | 'error';
 export type AppState = TasksSlice &
   DetailSlice &
   RequestsSlice &
+  McpSlice &
   PiecesSlice &
   ProfilesSlice &
+  AutoPrompterSlice &
   LiveSlice &
   JobStreamSlice &
   UsageSlice &
   NoticesSlice &
   ActivitySlice &
-  PrefsSlice;
+  PrefsSlice &
+  FoldersSlice;

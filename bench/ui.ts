@@ -1,0 +1,351 @@
+// UI benchmark: the chat feed of the built renderer in Chromium against the built headless host.
+//
+// Switch: two tasks seeded into the host's DB, one with 100 feed entries and one with 10,000 (comments of every kind,
+// short and long, Markdown with code and tables). Each measurement clicks a task in the list and times, in the page,
+// until the feed shows that task's last entry (its bottom inside the feed's viewport). Rounds alternate the order;
+// the figure quoted is the ratio of the medians, 10,000 / 100 (target ≤ 1.5: the feed's cost must not grow with the
+// conversation).
+//
+// Stream: then, on the 10,000-entry task, a comment starts a job whose scripted model streams 5,000 small deltas
+// (Markdown paragraphs and code, a millisecond apart). While the page renders them, a PerformanceObserver('longtask')
+// records every main-thread task over 50 ms, and a 10 ms interval samples the event-loop lag; printed: the longest
+// task (target < 50 ms), how many went over 50 ms, the worst lag and the worst gap between animation frames.
+//
+// Run: npm run build && npm run bench:ui [-- --rounds N]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, chromium, type Page } from '@playwright/test';
+import { APP_ROOT, HEADLESS_ENTRY, type HeadlessHost, startHeadlessHost } from '../e2e/support/headless-host';
+import { type ScriptedLlmServer, startScriptedLlmServer } from '../test-support/scripted-llm-server';
+import { type SeededFeed, seedFeedTask } from '../test-support/seed-feed';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+const RENDERER_INDEX = path.join(APP_ROOT, 'out', 'renderer', 'index.html');
+const LLM_API_KEY = 'sk-bench-ui';
+const SMALL = 100;
+const LARGE = 10_000;
+const DELTAS = 5_000;
+const RATIO_TARGET = 1.5;
+const LONG_TASK_TARGET_MS = 50;
+const SWITCH_TIMEOUT_MS = 60_000;
+const STREAM_TIMEOUT_MS = 120_000;
+
+function argNumber(name: string, fallback: number, min: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const value = i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be an integer ≥ ${min}`);
+  return value;
+}
+const ROUNDS = argNumber('rounds', 7, 1);
+
+// ---- in-page probes ---------------------------------------------------------------------------------------------
+// JavaScript text rather than functions: this file compiles for Node (no DOM types), and tsx would wrap functions in
+// esbuild's __name helper, which the page does not have.
+
+/**
+ * Clicks the task in the list; resolves with the ms until its last comment's bottom is inside the feed's viewport,
+ * and when the task's getTask answer had arrived (Resource Timing) and its size.
+ */
+const SWITCH_PROBE = `({ taskId, lastId, timeoutMs }) => new Promise((resolve, reject) => {
+  const item = document.querySelector('[data-testid="task-item"][data-task-id="' + taskId + '"]');
+  if (!item) throw new Error('no task item ' + taskId + ' in the list');
+  let done = false;
+  const shown = () => {
+    const entry = document.querySelector('[data-comment-id="' + lastId + '"]');
+    const feed = document.querySelector('[data-testid="chat-feed"]');
+    if (!entry || !feed) return false;
+    const e = entry.getBoundingClientRect();
+    const f = feed.getBoundingClientRect();
+    return e.height > 0 && e.bottom <= f.bottom + 1 && e.bottom > f.top;
+  };
+  const finish = (result) => {
+    done = true;
+    observer.disconnect();
+    if (result instanceof Error) return reject(result);
+    const answer = performance
+      .getEntriesByType('resource')
+      .find((e) => e.name.endsWith('/api/local/tasks/' + taskId) && e.startTime >= start);
+    resolve({
+      ms: result,
+      answerMs: answer ? answer.responseEnd - start : NaN,
+      bytes: answer ? answer.encodedBodySize : NaN,
+    });
+  };
+  const check = () => {
+    if (done) return;
+    const elapsed = performance.now() - start;
+    if (shown()) finish(elapsed);
+    else if (elapsed > timeoutMs) finish(new Error('the last entry of ' + taskId + ' did not show in ' + timeoutMs + ' ms'));
+  };
+  const frame = () => {
+    check();
+    if (!done) requestAnimationFrame(frame);
+  };
+  // Checked on every DOM change and every animation frame.
+  const observer = new MutationObserver(check);
+  observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+  performance.clearResourceTimings();
+  const start = performance.now();
+  item.click();
+  requestAnimationFrame(frame);
+})`;
+
+/** Rows of the feed in the DOM (before the feed was virtualized, a row was the message itself) and its elements. */
+const DOM_PROBE = `(() => {
+  const feed = document.querySelector('[data-testid="chat-feed"]');
+  const rows = feed ? feed.querySelectorAll('[data-testid="feed-row"]').length : 0;
+  const messages = feed ? feed.querySelectorAll('[data-testid="chat-message"]').length : 0;
+  return { rows: rows || messages, elements: feed ? feed.querySelectorAll('*').length : 0 };
+})()`;
+
+/** Starts the recorders: long tasks (PerformanceObserver), event-loop lag (a 10 ms interval), animation frame gaps. */
+const RECORD_START = `(() => {
+  const record = { longTasks: [], maxLagMs: 0, maxFrameGapMs: 0, frames: 0 };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) record.longTasks.push(entry.duration);
+  });
+  observer.observe({ type: 'longtask' });
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    record.maxLagMs = Math.max(record.maxLagMs, now - last - 10);
+    last = now;
+  }, 10);
+  let previousFrame = performance.now();
+  let running = true;
+  const frame = (now) => {
+    if (!running) return;
+    record.frames++;
+    record.maxFrameGapMs = Math.max(record.maxFrameGapMs, now - previousFrame);
+    previousFrame = now;
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  window.benchStop = () => {
+    running = false;
+    clearInterval(timer);
+    observer.disconnect();
+    return record;
+  };
+})()`;
+
+const RECORD_STOP = 'window.benchStop()';
+
+const call = (probe: string, args: unknown) => `(${probe})(${JSON.stringify(args)})`;
+
+interface Switch {
+  /** Click → the last entry shown. */
+  ms: number;
+  /** Click → the task's getTask answer fully received. */
+  answerMs: number;
+  /** That answer's size. */
+  bytes: number;
+}
+
+async function timeSwitch(page: Page, task: SeededFeed): Promise<Switch> {
+  const args = { taskId: task.taskId, lastId: task.commentIds.at(-1), timeoutMs: SWITCH_TIMEOUT_MS };
+  return page.evaluate<Switch>(call(SWITCH_PROBE, args));
+}
+
+interface FeedDom {
+  rows: number;
+  elements: number;
+}
+
+// ---- streaming -------------------------------------------------------------------------------------------------
+
+/** About 8 characters per delta: prose paragraphs with a code block every fourth one. */
+function streamedText(deltas: number): string {
+  const parts: string[] = [];
+  let length = 0;
+  for (let i = 0; length < deltas * 8; i++) {
+    const part =
+      i % 4 === 3
+        ? `\`\`\`ts\nconst total${i} = values.filter((v) => v > ${i}).length;\nconsole.log(total${i});\n\`\`\``
+        : `Paragraph ${i}: the worker claims the job, the engine streams the answer, and the feed follows it to ` +
+          `the bottom while **${i}** earlier lines stay where they are.`;
+    parts.push(part);
+    length += part.length + 2;
+  }
+  return parts.join('\n\n').slice(0, deltas * 8);
+}
+
+interface Recorded {
+  longTasks: number[];
+  maxLagMs: number;
+  maxFrameGapMs: number;
+  frames: number;
+}
+
+interface StreamFigures extends Recorded {
+  ms: number;
+}
+
+async function streamIntoTask(
+  page: Page,
+  host: HeadlessHost,
+  llm: ScriptedLlmServer,
+  task: SeededFeed,
+): Promise<StreamFigures> {
+  const message = `Streamed ${DELTAS} deltas.`;
+  llm.push({
+    text: streamedText(DELTAS),
+    textChunks: DELTAS,
+    chunkDelayMs: 1,
+    toolCalls: [{ name: 'complete', arguments: { status: 'success', message } }],
+  });
+  await page.evaluate(RECORD_START);
+  const started = Date.now();
+  const sent = await host.call('POST', `/tasks/${task.taskId}/comments`, { body: 'Stream a long answer, please.' });
+  if (sent.status !== 201) throw new Error(`addComment answered ${sent.status}: ${JSON.stringify(sent.body)}`);
+  // The job's result replaces the stream: the page has rendered every delta by then.
+  await page
+    .locator('[data-testid="chat-message"][data-kind="result"]', { hasText: message })
+    .waitFor({ timeout: STREAM_TIMEOUT_MS });
+  const ms = Date.now() - started;
+  await page.waitForTimeout(300);
+  const figures = await page.evaluate<Recorded>(RECORD_STOP);
+  llm.expectEmpty();
+  return { ms, ...figures };
+}
+
+// ---- figures ---------------------------------------------------------------------------------------------------
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+const ms = (x: number) => `${x.toFixed(0)} ms`;
+const times = (x: number) => `${x.toFixed(2)}×`;
+const kb = (bytes: number) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(0)} kB`);
+const count = (n: number) => n.toLocaleString('en-US');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+
+// ---- main ------------------------------------------------------------------------------------------------------
+
+function missingBuild(): string[] {
+  return [HEADLESS_ENTRY, RENDERER_INDEX].filter((file) => !fs.existsSync(file));
+}
+
+async function main(): Promise<void> {
+  const missing = missingBuild();
+  if (missing.length > 0) {
+    console.error(`bench:ui drives the built app, and ${missing.join(', ')} is missing: run \`npm run build\` first`);
+    process.exitCode = 1;
+    return;
+  }
+  if (!fs.existsSync(CHROMIUM)) {
+    console.error(`bench:ui needs Chromium at ${CHROMIUM}`);
+    process.exitCode = 1;
+    return;
+  }
+  const llm = await startScriptedLlmServer({ apiKey: LLM_API_KEY });
+  let host: HeadlessHost | undefined;
+  let browser: Browser | undefined;
+  try {
+    host = await startHeadlessHost({
+      MAESTRO_LLM_BASE_URL: llm.baseURL,
+      MAESTRO_LLM_MODEL: 'scripted-bench',
+      MAESTRO_LLM_API_KEY: LLM_API_KEY,
+    });
+    const seedStart = Date.now();
+    const small = seedFeedTask(host.dataDir, host.workspace, `Feed of ${SMALL}`, SMALL);
+    const large = seedFeedTask(host.dataDir, host.workspace, `Feed of ${count(LARGE)}`, LARGE);
+    const seedMs = Date.now() - seedStart;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(host.pageUrl);
+    await page.locator('[data-testid="live-indicator"][data-live="live"]').waitFor();
+    await page.locator(`[data-testid="task-item"][data-task-id="${large.taskId}"]`).waitFor();
+    console.log(
+      `ui bench: feed of ${SMALL} vs ${count(LARGE)} entries (seeded in ${ms(seedMs)}), ${ROUNDS} rounds, the two tasks alternating; ` +
+        `${DELTAS} streamed deltas; Chromium ${browser.version()}, load average ${loadAverage()} on ` +
+        `${os.availableParallelism()} cores`,
+    );
+
+    // Warm-up, not counted: the first visit of each task compiles the renderer's paths.
+    await timeSwitch(page, small);
+    await timeSwitch(page, large);
+
+    const smallRuns: Switch[] = [];
+    const largeRuns: Switch[] = [];
+    // Each switch leaves the other task, so every measurement includes taking the previous feed down.
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const task of [small, large]) {
+        // Let the loads that follow a switch (usage, requests, activity) end before the next one starts.
+        await page.waitForTimeout(250);
+        (task === small ? smallRuns : largeRuns).push(await timeSwitch(page, task));
+      }
+      const s = (smallRuns.at(-1) as Switch).ms;
+      const l = (largeRuns.at(-1) as Switch).ms;
+      console.log(
+        `  round ${r + 1}: ${SMALL} entries ${ms(s)}, ${count(LARGE)} entries ${ms(l)}, ratio ${times(l / s)}`,
+      );
+    }
+    const dom = await page.evaluate<FeedDom>(DOM_PROBE);
+    const smallMs = smallRuns.map((x) => x.ms);
+    const largeMs = largeRuns.map((x) => x.ms);
+    const ratio = median(largeMs) / median(smallMs);
+    // The part after the answer arrived: parsing it, the store, the feed's render and layout.
+    const smallAfter = median(smallRuns.map((x) => x.ms - x.answerMs));
+    const largeAfter = median(largeRuns.map((x) => x.ms - x.answerMs));
+    console.log('');
+    console.log(
+      `select → last entry shown: median ${SMALL} entries ${ms(median(smallMs))}, ${count(LARGE)} entries ` +
+        `${ms(median(largeMs))}, ratio ${times(ratio)} (target ≤ ${times(RATIO_TARGET)}) ` +
+        `${ratio <= RATIO_TARGET ? 'OK' : 'MISSED'}`,
+    );
+    console.log(
+      `  of which the getTask answer (task, jobs, every comment): median ${SMALL} entries ` +
+        `${ms(median(smallRuns.map((x) => x.answerMs)))} (${kb(median(smallRuns.map((x) => x.bytes)))}), ` +
+        `${count(LARGE)} entries ${ms(median(largeRuns.map((x) => x.answerMs)))} ` +
+        `(${kb(median(largeRuns.map((x) => x.bytes)))})`,
+    );
+    console.log(
+      `  and after it (parse, store, feed render and layout): median ${SMALL} entries ${ms(smallAfter)}, ` +
+        `${count(LARGE)} entries ${ms(largeAfter)}, ratio ${times(largeAfter / smallAfter)}`,
+    );
+    console.log(
+      `  in the DOM with ${count(LARGE)} entries: ${count(dom.rows)} feed rows, ${count(dom.elements)} elements`,
+    );
+
+    await page.waitForTimeout(250);
+    if (dom.rows === 0) throw new Error('the large task is not shown');
+    const stream = await streamIntoTask(page, host, llm, large);
+    const longest = Math.max(0, ...stream.longTasks);
+    const over = stream.longTasks.filter((d) => d > LONG_TASK_TARGET_MS).length;
+    console.log(
+      `streaming ${count(DELTAS)} deltas into the ${count(LARGE)}-entry task (${(stream.ms / 1000).toFixed(1)} s to ` +
+        `the result): longest main-thread task ${longest > 0 ? ms(longest) : `none over ${LONG_TASK_TARGET_MS} ms`} ` +
+        `(target < ${LONG_TASK_TARGET_MS} ms) ${longest < LONG_TASK_TARGET_MS ? 'OK' : 'MISSED'}, ` +
+        `${over} task(s) over ${LONG_TASK_TARGET_MS} ms`,
+    );
+    console.log(
+      `  event-loop lag (10 ms interval) max ${ms(stream.maxLagMs)}; animation frames ${count(stream.frames)}, ` +
+        `longest gap ${ms(stream.maxFrameGapMs)}`,
+    );
+  } finally {
+    await browser?.close();
+    await host?.stop();
+    await llm.close();
+  }
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

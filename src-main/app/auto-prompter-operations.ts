@@ -1,0 +1,44 @@
+// The Auto Prompter operations: read and replace the default workspace's rules file for Settings. A broken file is
+// reported (naming the file and the field), not thrown, so Settings can show it and save a fixed version.
+import { AUTO_PROMPTER_OFF, type AutoPrompterView } from '../../src-shared/auto-prompter';
+import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
+import { MaestroError } from '../../src-shared/errors';
+import {
+  AutoPrompterError,
+  autoPrompterFile,
+  loadAutoPrompter,
+  saveAutoPrompter as save,
+} from '../engine/auto-prompter-file';
+import type { TaskContext } from '../tasks/context';
+
+function view(workspacePath: string | null): AutoPrompterView {
+  if (workspacePath === null) {
+    return { workspacePath: null, file: null, exists: false, settings: AUTO_PROMPTER_OFF, error: null };
+  }
+  const file = autoPrompterFile(workspacePath);
+  try {
+    const settings = loadAutoPrompter(workspacePath);
+    return { workspacePath, file, exists: settings !== null, settings: settings ?? AUTO_PROMPTER_OFF, error: null };
+  } catch (error) {
+    if (!(error instanceof AutoPrompterError)) throw error;
+    return { workspacePath, file, exists: true, settings: AUTO_PROMPTER_OFF, error: error.message };
+  }
+}
+
+export function getAutoPrompter(ctx: TaskContext): OpOutput<'getAutoPrompter'> {
+  return view(ctx.defaultWorkspace);
+}
+
+export function saveAutoPrompter(
+  ctx: TaskContext,
+  settings: OpParsedInput<'saveAutoPrompter'>,
+): OpOutput<'saveAutoPrompter'> {
+  if (ctx.defaultWorkspace === null) {
+    throw new MaestroError(
+      'conflict',
+      'there is no default workspace folder to keep Auto Prompter rules in; edit .maestro/auto-prompter.json in the task’s folder',
+    );
+  }
+  save(ctx.defaultWorkspace, settings);
+  return view(ctx.defaultWorkspace);
+}

@@ -1,0 +1,83 @@
+// The Policy Snapshot of one job (spec §4.1, P8.01): the workspace's Auto Prompter rules as they were when the job
+// started, and which one-time approvals it has used. Kept in `runs/{taskId}/auto-prompter/{jobId}.json` (the data
+// dir, out of the agent's reach), so the same job coming back — after an approval, a retry or a restart — uses the
+// same rules and cannot use an approval twice, whatever the workspace's file says by then.
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { AUTO_PROMPTER_OFF, AutoPrompterSettings } from '../../src-shared/auto-prompter';
+import { writeFileAtomic } from '../workspace/atomic-write';
+import { AutoPrompterError, loadAutoPrompter } from './auto-prompter-file';
+
+const SnapshotFile = z.strictObject({
+  version: z.literal(1),
+  jobId: z.string(),
+  takenAt: z.string(),
+  /** Off (no file, or `enabled: false`) is stored as AUTO_PROMPTER_OFF: the file's rules are not kept. */
+  settings: AutoPrompterSettings,
+  /** Indexes of approve_once rules this job has used. */
+  usedApprovals: z.array(z.number().int().min(0)),
+});
+export type PolicySnapshot = z.infer<typeof SnapshotFile>;
+
+export const snapshotFile = (runtimeDir: string, jobId: string) =>
+  path.join(runtimeDir, 'auto-prompter', `${jobId}.json`);
+
+/**
+ * The job's snapshot: the stored one when the job has started before, else taken now from the workspace's file and
+ * stored. `runtimeDir` undefined (no data dir): taken and kept in memory only. Throws AutoPrompterError for a broken
+ * rules file or snapshot.
+ */
+export function openSnapshot(
+  workspacePath: string,
+  runtimeDir: string | undefined,
+  jobId: string,
+  now: () => Date = () => new Date(),
+): PolicySnapshot {
+  const file = runtimeDir === undefined ? null : snapshotFile(runtimeDir, jobId);
+  if (file !== null) {
+    const stored = readSnapshot(file);
+    if (stored) return stored;
+  }
+  const settings = loadAutoPrompter(workspacePath);
+  const snapshot: PolicySnapshot = {
+    version: 1,
+    jobId,
+    takenAt: now().toISOString(),
+    settings: settings?.enabled ? settings : AUTO_PROMPTER_OFF,
+    usedApprovals: [],
+  };
+  if (file !== null) writeSnapshot(file, snapshot);
+  return snapshot;
+}
+
+/** Stores the snapshot (after a one-time approval is used). */
+export function saveSnapshot(runtimeDir: string | undefined, snapshot: PolicySnapshot): void {
+  if (runtimeDir !== undefined) writeSnapshot(snapshotFile(runtimeDir, snapshot.jobId), snapshot);
+}
+
+function readSnapshot(file: string): PolicySnapshot | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new AutoPrompterError(file, `the job's Policy Snapshot cannot be read (${(e as Error).message})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new AutoPrompterError(file, `the job's Policy Snapshot is not valid JSON (${(e as Error).message})`);
+  }
+  const parsed = SnapshotFile.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
+    throw new AutoPrompterError(file, `the job's Policy Snapshot is not valid: ${issues.join('; ')}`);
+  }
+  return parsed.data;
+}
+
+function writeSnapshot(file: string, snapshot: PolicySnapshot): void {
+  writeFileAtomic(file, `${JSON.stringify(snapshot, null, 2)}\n`);
+}

@@ -1,0 +1,143 @@
+// The MCP servers of a workspace: `<workspace>/.maestro/mcp.json`, a `mcpServers` map of stdio servers (`command`)
+// and streamable HTTP servers (`url`). Read fresh for every job; errors name the file and the field. Format: README.md.
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { MCP_SERVER_NAME } from '../../src-shared/contract';
+
+export const MCP_FILE = path.join('.maestro', 'mcp.json');
+export const mcpFile = (workspacePath: string) => path.join(workspacePath, MCP_FILE);
+
+const SERVER_NAME_RULE = 'must be 1–32 letters, digits, "_" or "-", starting with a letter or digit';
+
+const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+const HeaderName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be an HTTP header name');
+
+const StdioServerFile = z.strictObject({
+  command: z.string().min(1, 'must not be empty'),
+  args: z.array(z.string()).default([]),
+  env: z.record(EnvName, z.string()).default({}),
+  /** Relative to the workspace folder. */
+  cwd: z.string().min(1, 'must not be empty').optional(),
+  /** The token reaches a stdio server in this environment variable. */
+  auth: z.strictObject({ required: z.boolean().default(true), env: EnvName }).optional(),
+});
+
+const HttpServerFile = z.strictObject({
+  url: z
+    .string()
+    .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be an http:// or https:// URL'),
+  headers: z.record(HeaderName, z.string()).default({}),
+  /** The token reaches an HTTP server in this header (`Authorization: Bearer <token>`, other headers: the token). */
+  auth: z.strictObject({ required: z.boolean().default(true), header: HeaderName.default('Authorization') }).optional(),
+});
+
+const McpFileSchema = z.strictObject({ mcpServers: z.record(z.string(), z.unknown()) });
+
+interface ServerBase {
+  name: string;
+  /** Whether a job must not start without a token the user saved. */
+  authRequired: boolean;
+}
+
+export interface StdioServerConfig extends ServerBase {
+  transport: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Absolute: resolved against the workspace folder. */
+  cwd: string;
+  /** The environment variable that carries the token; null: this server takes none. */
+  tokenEnv: string | null;
+}
+
+export interface HttpServerConfig extends ServerBase {
+  transport: 'http';
+  url: string;
+  headers: Record<string, string>;
+  /** The header that carries the token (a server that answers 401 gets it in `Authorization` when none is named). */
+  tokenHeader: string;
+}
+
+export type McpServerConfig = StdioServerConfig | HttpServerConfig;
+
+/** An mcp.json that cannot be used; the message names the file and the field. */
+export class McpConfigError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+    this.name = new.target.name;
+  }
+}
+
+const issuesText = (issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]) =>
+  issues.map((i) => `${[...prefix, ...i.path].map(String).join('.') || '(top level)'}: ${i.message}`).join('; ');
+
+/** Parses an mcp.json's text; servers sorted by name. `file` is used in error messages only. */
+export function parseMcpConfig(text: string, file: string, workspacePath: string): McpServerConfig[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new McpConfigError(file, `not valid JSON (${(e as Error).message})`);
+  }
+  const parsed = McpFileSchema.safeParse(json);
+  if (!parsed.success) throw new McpConfigError(file, issuesText(parsed.error.issues, []));
+  const servers: McpServerConfig[] = [];
+  for (const [name, entry] of Object.entries(parsed.data.mcpServers)) {
+    const at = ['mcpServers', name];
+    if (!MCP_SERVER_NAME.test(name)) throw new McpConfigError(file, `${at.join('.')}: the name ${SERVER_NAME_RULE}`);
+    const isObject = typeof entry === 'object' && entry !== null && !Array.isArray(entry);
+    if (isObject && 'url' in entry && 'command' in entry) {
+      throw new McpConfigError(file, `${at.join('.')}: give either command (stdio) or url (streamable HTTP), not both`);
+    }
+    if (isObject && 'url' in entry) {
+      const http = HttpServerFile.safeParse(entry);
+      if (!http.success) throw new McpConfigError(file, issuesText(http.error.issues, at));
+      const { url, headers, auth } = http.data;
+      servers.push({
+        name,
+        transport: 'http',
+        url,
+        headers,
+        authRequired: auth?.required ?? false,
+        tokenHeader: auth?.header ?? 'Authorization',
+      });
+    } else if (isObject && 'command' in entry) {
+      const stdio = StdioServerFile.safeParse(entry);
+      if (!stdio.success) throw new McpConfigError(file, issuesText(stdio.error.issues, at));
+      const { command, args, env, cwd, auth } = stdio.data;
+      servers.push({
+        name,
+        transport: 'stdio',
+        command,
+        args,
+        env,
+        cwd: path.resolve(workspacePath, cwd ?? '.'),
+        authRequired: auth?.required ?? false,
+        tokenEnv: auth?.env ?? null,
+      });
+    } else {
+      throw new McpConfigError(file, `${at.join('.')}: needs either command (stdio) or url (streamable HTTP)`);
+    }
+  }
+  return servers.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The workspace's MCP servers: none when it has no mcp.json; a broken file throws McpConfigError. */
+export function loadMcpConfig(workspacePath: string): McpServerConfig[] {
+  const file = mcpFile(workspacePath);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new McpConfigError(file, `cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return parseMcpConfig(text, file, workspacePath);
+}
+
+/** Whether the server can be given a token at all (an HTTP server always can: it may answer 401). */
+export const takesToken = (server: McpServerConfig): boolean => server.transport === 'http' || server.tokenEnv !== null;

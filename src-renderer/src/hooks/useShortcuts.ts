@@ -1,0 +1,101 @@
+// useShortcuts: the one window-level key listener. It works out where a key was pressed (a field, an approval card,
+// under a modal dialog), asks the table in shortcuts.ts what that means, and runs the caller's handler for it. The
+// composer's send is its input's own key and is matched there, from the same table.
+import { useEffect, useRef } from 'react';
+import { isMacPlatform, type KeyContext, type KeyTarget, matchShortcut, type ShortcutId } from './shortcuts';
+
+export type ShortcutHandlers = Partial<Record<ShortcutId, () => void>>;
+
+/** An approval card, and the section that holds the cards (ChatComposerPanel focuses it to point at them). */
+export const APPROVAL_CARD = '[data-approval-card]';
+const APPROVAL_CARDS = '[data-testid="approval-cards"]';
+/** ChatComposer's textarea carries this attribute: its own keys (send) are matched in its keydown, not here. */
+const COMPOSER_INPUT_ATTR = 'data-composer-input';
+
+const TYPING_INPUT_TYPES = new Set([
+  'text',
+  'search',
+  'email',
+  'url',
+  'tel',
+  'password',
+  'number',
+  'date',
+  'datetime-local',
+  'month',
+  'time',
+  'week',
+]);
+
+/** Where a key event happened, for the matcher. */
+export function keyTargetOf(target: EventTarget | null): KeyTarget {
+  if (!(target instanceof Element)) return 'elsewhere';
+  if (target.hasAttribute(COMPOSER_INPUT_ATTR)) return 'composer';
+  if (isTyping(target)) return 'typing';
+  if (target.closest(APPROVAL_CARD) || target.closest(APPROVAL_CARDS)) return 'card';
+  return 'elsewhere';
+}
+
+function isTyping(element: Element): boolean {
+  if (element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement) return true;
+  if (element instanceof HTMLInputElement) return TYPING_INPUT_TYPES.has(element.type);
+  return element instanceof HTMLElement && element.isContentEditable;
+}
+
+/** A modal dialog of any component is open (they all carry aria-modal). */
+function modalOpen(): boolean {
+  return document.querySelector('[role="dialog"][aria-modal="true"]') !== null;
+}
+
+/** Runs `handlers` for the shortcuts they name; the latest handlers are used without re-subscribing. */
+export function useShortcuts(handlers: ShortcutHandlers, mac: boolean): void {
+  const current = useRef(handlers);
+  useEffect(() => {
+    current.current = handlers;
+  });
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const context: KeyContext = { mac, target: keyTargetOf(e.target), modal: modalOpen() };
+      const id = matchShortcut(e, context);
+      const run = id ? current.current[id] : undefined;
+      if (!run) return;
+      e.preventDefault();
+      run();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [mac]);
+}
+
+/**
+ * Approve once or deny from the keyboard: the approval card that has focus, else the only one in the window. With
+ * several and none focused, the first gets focus and nothing is decided: the next press decides the card the user
+ * now sees. Clicking the card's own button keeps one code path for mouse and keys, and a busy (disabled) button
+ * ignores it. True when a decision was made.
+ */
+export function decideFocusedCard(decision: 'approve' | 'deny'): boolean {
+  let card = document.activeElement?.closest<HTMLElement>(APPROVAL_CARD) ?? null;
+  if (!card) {
+    // Cards on a hidden tab (the Activity tab is showing) are not what the user is looking at.
+    const cards = [...document.querySelectorAll<HTMLElement>(APPROVAL_CARD)].filter((c) => c.checkVisibility());
+    if (cards.length > 1) {
+      cards[0]?.focus();
+      return false;
+    }
+    card = cards[0] ?? null;
+  }
+  const button = card?.querySelector<HTMLButtonElement>(`[data-card-action="${decision}"]`);
+  if (!button) return false;
+  button.click();
+  return true;
+}
+
+/** The user's platform is a Mac: shortcuts use ⌘ there. */
+export function detectMac(): boolean {
+  const nav = globalThis.navigator as (Navigator & { userAgentData?: { platform?: string } }) | undefined;
+  return isMacPlatform(nav?.userAgentData?.platform || nav?.platform);
+}
+
+/** Read once: the platform does not change while the page lives. */
+export const IS_MAC = detectMac();

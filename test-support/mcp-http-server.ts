@@ -1,0 +1,58 @@
+// Test support: a real streamable HTTP MCP server on 127.0.0.1 (the SDK's transport, stateless). With `token` set,
+// a request without `Authorization: Bearer <token>` gets a 401 before it reaches the MCP server.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { testMcpServer } from './mcp-test-tools';
+
+export interface McpHttpServer {
+  /** The MCP endpoint, e.g. http://127.0.0.1:PORT/mcp. */
+  readonly url: string;
+  /** The Authorization header of every request, in order (undefined when absent). */
+  readonly authorizations: (string | undefined)[];
+  /** How many requests got a 401. */
+  readonly refused: number;
+  close(): Promise<void>;
+}
+
+export async function startMcpHttpServer(options: { token?: string } = {}): Promise<McpHttpServer> {
+  const authorizations: (string | undefined)[] = [];
+  let refused = 0;
+  const server = http.createServer((req, res) => {
+    const authorization = req.headers.authorization;
+    authorizations.push(authorization);
+    if (options.token !== undefined && authorization !== `Bearer ${options.token}`) {
+      refused++;
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
+      res.end(JSON.stringify({ error: 'unauthorized' }));
+      return;
+    }
+    // Stateless: a server and a transport per request, as the SDK's stateless example does.
+    const mcp = testMcpServer(() => authorization);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void mcp.close();
+    });
+    mcp
+      .connect(transport)
+      .then(() => transport.handleRequest(req, res))
+      .catch(() => {
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    authorizations,
+    get refused() {
+      return refused;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
