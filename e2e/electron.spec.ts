@@ -57,7 +57,7 @@ test.describe('desktop app (Electron)', () => {
       hasProcess: typeof (window as unknown as { process?: unknown }).process,
     }));
     // The contract's operations, the event subscription and the desktop-only folder picker; nothing else.
-    expect(exposed.keys).toEqual([...OPERATION_NAMES, 'onEvent', 'pickFolder'].sort());
+    expect(exposed.keys).toEqual([...OPERATION_NAMES, 'onEvent', 'onOpenTask', 'pickFolder', 'setViewingTask'].sort());
     expect(exposed.hasRequire).toBe('undefined');
     expect(exposed.hasProcess).toBe('undefined');
   });

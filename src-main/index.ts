@@ -25,9 +25,9 @@ async function boot(): Promise<void> {
   });
   lockDownWebContents();
   const window = createMainWindow(path.join(__dirname, '../preload'), path.join(__dirname, '../renderer'));
-  registerIpc(maestro, window);
+  const ipc = registerIpc(maestro, window);
   const token = randomBytes(32).toString('base64url');
-  showAttention(maestro.attention, window, path.join(appRoot, 'resources'));
+  showAttention(maestro, window, ipc.view, path.join(appRoot, 'resources'));
   bridge = await startBridge({ maestro, token, staticDir: path.join(__dirname, '../renderer') });
   writeBridgeFile(maestro.ctx.dataDir, { url: bridge.url, token, pid: process.pid });
   maestro.start();

@@ -1,9 +1,17 @@
 // The preload facade: exactly the contract's operations and one event subscription, derived from the contract, plus
-// the OS folder picker. No ipcRenderer, no generic channel access, no Node.
+// the desktop shell's own calls (the OS folder picker, the task being viewed, opening a task from a notification). No
+// ipcRenderer, no generic channel access, no Node.
 import { contextBridge, type IpcRendererEvent, ipcRenderer } from 'electron';
 import type { MaestroEvent } from '../src-shared/events';
 import { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES } from '../src-shared/operation-names';
-import { PICK_FOLDER_CHANNEL, type PickFolderInput, PRELOAD_GLOBAL, type PreloadApi } from '../src-shared/preload-api';
+import {
+  OPEN_TASK_CHANNEL,
+  PICK_FOLDER_CHANNEL,
+  type PickFolderInput,
+  PRELOAD_GLOBAL,
+  type PreloadApi,
+  VIEWING_TASK_CHANNEL,
+} from '../src-shared/preload-api';
 
 const operations = Object.fromEntries(
   OPERATION_NAMES.map((name) => [name, (input: unknown) => ipcRenderer.invoke(ipcChannel(name), input)]),
@@ -20,6 +28,18 @@ const api = {
   },
   pickFolder(input: PickFolderInput) {
     return ipcRenderer.invoke(PICK_FOLDER_CHANNEL, input);
+  },
+  setViewingTask(taskId: string | null) {
+    ipcRenderer.send(VIEWING_TASK_CHANNEL, taskId);
+  },
+  onOpenTask(listener: (taskId: string) => void) {
+    const handler = (_: IpcRendererEvent, taskId: unknown) => {
+      if (typeof taskId === 'string') listener(taskId);
+    };
+    ipcRenderer.on(OPEN_TASK_CHANNEL, handler);
+    return () => {
+      ipcRenderer.removeListener(OPEN_TASK_CHANNEL, handler);
+    };
   },
 } as PreloadApi;
 

@@ -20,10 +20,16 @@ export interface PickFolderOutput {
 
 /** The picker's IPC channel: formed here only, used by the preload and src-main/shell/folder-picker.ts. */
 export const PICK_FOLDER_CHANNEL = 'maestro:shell:pickFolder';
+/** Renderer → main: the task open in the task view (null: none), so no OS notification is shown for it. */
+export const VIEWING_TASK_CHANNEL = 'maestro:shell:viewingTask';
+/** Main → renderer: open this task (a notification or the tray menu was clicked). */
+export const OPEN_TASK_CHANNEL = 'maestro:shell:openTask';
 
 export type PreloadApi = { [N in OperationName]: (input: OpInput<N>) => Promise<Result<OpOutput<N>>> } & {
   onEvent(listener: (event: MaestroEvent) => void): () => void;
   pickFolder(input: PickFolderInput): Promise<Result<PickFolderOutput>>;
+  setViewingTask(taskId: string | null): void;
+  onOpenTask(listener: (taskId: string) => void): () => void;
 };
 
 export const PRELOAD_GLOBAL = 'maestro';

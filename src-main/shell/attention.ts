@@ -1,14 +1,19 @@
 // The desktop side of the notification projection: a tray icon counting the tasks that wait for the person (with a
 // menu of them), the dock/taskbar badge, and OS notifications for waits and terminal states that never steal focus.
+// What a notification says and when it is left out is decided in events/desktop-notices.ts.
 import path from 'node:path';
 import { app, type BrowserWindow, Menu, Notification, nativeImage, Tray } from 'electron';
-import type { AttentionProjection, Notice } from '../events/attention';
+import type { Maestro } from '../app/create-maestro';
+import { desktopNotice } from '../events/desktop-notices';
+import type { WindowView } from './ipc';
 
 export function showAttention(
-  projection: AttentionProjection,
+  maestro: Maestro,
   window: BrowserWindow,
+  windowView: WindowView,
   resourcesDir: string,
 ): () => void {
+  const projection = maestro.attention;
   const icon = nativeImage.createFromPath(
     path.join(resourcesDir, process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'),
   );
@@ -18,6 +23,11 @@ export function showAttention(
     if (window.isMinimized()) window.restore();
     window.show();
   };
+  /** Shows the window with the task (and its card) open: a click on a notification or a tray entry. */
+  const open = (taskId: string) => {
+    reveal();
+    windowView.openTask(taskId);
+  };
 
   const refresh = () => {
     const items = projection.list();
@@ -26,7 +36,10 @@ export function showAttention(
     app.setBadgeCount(items.length);
     tray.setContextMenu(
       Menu.buildFromTemplate([
-        ...items.map((item) => ({ label: `${item.title}: ${item.detail}`.slice(0, 80), click: reveal })),
+        ...items.map((item) => ({
+          label: `${item.title}: ${item.detail}`.slice(0, 80),
+          click: () => open(item.taskId),
+        })),
         ...(items.length > 0 ? [{ type: 'separator' as const }] : []),
         { label: 'Show MAESTRO', click: reveal },
         { label: 'Quit', click: () => app.quit() },
@@ -34,11 +47,31 @@ export function showAttention(
     );
   };
 
-  const notify = (notice: Notice) => {
-    // The person is looking at the app: the window shows it; no OS notification, no focus stealing.
-    if (!Notification.isSupported() || (window.isFocused() && window.isVisible())) return;
-    const n = new Notification({ title: notice.title, body: notice.body, silent: notice.kind === 'succeeded' });
-    n.on('click', reveal);
+  const notify = (shown: NonNullable<ReturnType<typeof desktopNotice>>) => {
+    if (!Notification.isSupported()) return;
+    // Approve / Deny buttons: macOS shows them on the notification; elsewhere a click opens the card.
+    const actions = shown.decide && process.platform === 'darwin' ? ['Approve once', 'Deny'] : [];
+    const n = new Notification({
+      title: shown.title,
+      body: shown.body,
+      silent: shown.silent,
+      actions: actions.map((text) => ({ type: 'button' as const, text })),
+    });
+    n.on('click', () => open(shown.taskId));
+    n.on('action', (_event, index) => {
+      if (!shown.decide) return;
+      try {
+        maestro.invoke('decideToolRequest', {
+          taskId: shown.taskId,
+          requestId: shown.decide.requestId,
+          decision: index === 0 ? 'approve' : 'deny',
+        });
+      } catch (error) {
+        // Decided meanwhile in the window (409) or gone: the window shows the state; open it there.
+        console.warn(`deciding from the notification failed: ${(error as Error).message}`);
+        open(shown.taskId);
+      }
+    });
     n.show();
   };
 
@@ -46,7 +79,8 @@ export function showAttention(
   refresh();
   const off = projection.onChange((notice) => {
     refresh();
-    if (notice) notify(notice);
+    const shown = notice && desktopNotice(notice, windowView.view(), maestro.store);
+    if (shown) notify(shown);
   });
   return () => {
     off();

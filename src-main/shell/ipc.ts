@@ -1,15 +1,22 @@
 // IPC registration derived from the contract: one ipcMain.handle per operation, answering a Result; only our own
 // window may call, and every input is validated by `invoke` before use. Events are pushed to the window. Beside the
-// contract, the desktop-only folder picker.
-import { BrowserWindow, dialog, type IpcMainInvokeEvent, ipcMain } from 'electron';
+// contract, the desktop-only folder picker, the task the window shows and opening a task in it.
+import { BrowserWindow, dialog, type IpcMainEvent, type IpcMainInvokeEvent, ipcMain } from 'electron';
 import { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES } from '../../src-shared/contract';
 import { MaestroError, type Result } from '../../src-shared/errors';
-import { PICK_FOLDER_CHANNEL } from '../../src-shared/preload-api';
+import { OPEN_TASK_CHANNEL, PICK_FOLDER_CHANNEL, VIEWING_TASK_CHANNEL } from '../../src-shared/preload-api';
 import type { Maestro } from '../app/create-maestro';
+import { parseViewingTask, type ViewState } from '../events/desktop-notices';
 import { pickFolder } from './folder-picker';
 
-export function registerIpc(maestro: Maestro, window: BrowserWindow): () => void {
-  const fromOurWindow = (event: IpcMainInvokeEvent) =>
+/** What the window shows, for the OS notifications; and how to open a task in it. */
+export interface WindowView {
+  view(): ViewState;
+  openTask(taskId: string): void;
+}
+
+export function registerIpc(maestro: Maestro, window: BrowserWindow): { view: WindowView; dispose: () => void } {
+  const fromOurWindow = (event: IpcMainInvokeEvent | IpcMainEvent) =>
     !window.isDestroyed() && event.sender === window.webContents && event.senderFrame === window.webContents.mainFrame;
 
   for (const name of OPERATION_NAMES) {
@@ -37,12 +44,26 @@ export function registerIpc(maestro: Maestro, window: BrowserWindow): () => void
       return { ok: false, error: { code: 'internal', message: 'internal error' } };
     }
   });
+  let viewingTaskId: string | null = null;
+  const onViewing = (event: IpcMainEvent, input: unknown) => {
+    const taskId = parseViewingTask(input);
+    if (fromOurWindow(event) && taskId !== undefined) viewingTaskId = taskId;
+  };
+  ipcMain.on(VIEWING_TASK_CHANNEL, onViewing);
   const unsubscribe = maestro.store.subscribe((event) => {
     if (!window.isDestroyed()) window.webContents.send(IPC_EVENT_CHANNEL, event);
   });
-  return () => {
+  const view: WindowView = {
+    view: () => ({ focused: !window.isDestroyed() && window.isFocused() && window.isVisible(), viewingTaskId }),
+    openTask: (taskId) => {
+      if (!window.isDestroyed()) window.webContents.send(OPEN_TASK_CHANNEL, taskId);
+    },
+  };
+  const dispose = () => {
     unsubscribe();
     for (const name of OPERATION_NAMES) ipcMain.removeHandler(ipcChannel(name));
     ipcMain.removeHandler(PICK_FOLDER_CHANNEL);
+    ipcMain.removeListener(VIEWING_TASK_CHANNEL, onViewing);
   };
+  return { view, dispose };
 }

@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { connect } from './api/client';
+import { linkShell } from './shell-link';
 import { initialLocale, initialTheme } from './store/prefs-slice';
 import { createAppStore, StoreContext } from './store/store';
 import { applyTheme } from './theme';
@@ -17,6 +18,7 @@ const choice = connect();
 
 if (choice.ok) {
   const store = createAppStore(choice.client);
+  linkShell(choice.client.shell, store);
   root.render(
     <StrictMode>
       <StoreContext value={store}>

@@ -46,6 +46,13 @@ export interface SubscribeOptions {
   onDown?: () => void;
 }
 
+/** The window and the OS notifications / tray: which task is on screen (none is notified), which to open. */
+export interface ShellLink {
+  setViewingTask(taskId: string | null): void;
+  /** A notification or the tray menu was clicked: open this task. Returns the disposer. */
+  onOpenTask(listener: (taskId: string) => void): () => void;
+}
+
 export interface MaestroClient {
   readonly transport: 'ipc' | 'http';
   readonly api: MaestroApi;
@@ -54,6 +61,8 @@ export interface MaestroClient {
    * the picked folder, or null when the user cancelled.
    */
   readonly pickFolder?: (input?: PickFolderInput) => Promise<string | null>;
+  /** The desktop shell, only inside Electron: it is told the task on screen, and asks to open one. */
+  readonly shell?: ShellLink;
   /** Subscribes to every event; returns the disposer. */
   subscribe(listener: EventListener, options?: SubscribeOptions): () => void;
 }
@@ -95,6 +104,10 @@ export function createIpcClient(preload: PreloadApi): MaestroClient {
     transport: 'ipc',
     api,
     pickFolder: async (input = {}) => (await unwrapIpc('pickFolder', () => preload.pickFolder(input))).path,
+    shell: {
+      setViewingTask: (taskId) => preload.setViewingTask(taskId),
+      onOpenTask: (listener) => preload.onOpenTask(listener),
+    },
     subscribe(listener, options) {
       const dispose = preload.onEvent((raw) => {
         const event = parseEvent(raw);

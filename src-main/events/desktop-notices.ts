@@ -1,0 +1,41 @@
+// What an OS notification shows, decided away from Electron so it can be tested: never for the task the person is
+// looking at in a focused window (they see it there), quiet for a success, and for a single pending tool request the
+// Approve / Deny actions (macOS shows them on the notification) with the request they decide.
+import type { Store } from '../db/store';
+import type { Notice } from './attention';
+
+/** What the window shows right now, as the renderer reports it. */
+export interface ViewState {
+  focused: boolean;
+  /** The task open in the task view, or null. */
+  viewingTaskId: string | null;
+}
+
+export interface DesktopNotice {
+  taskId: string;
+  title: string;
+  body: string;
+  silent: boolean;
+  /** Present when one tool request waits: the notification can approve it once or deny it. */
+  decide?: { requestId: string };
+}
+
+export function desktopNotice(notice: Notice, view: ViewState, store: Store): DesktopNotice | null {
+  if (view.focused && view.viewingTaskId === notice.taskId) return null;
+  const shown: DesktopNotice = {
+    taskId: notice.taskId,
+    title: notice.title,
+    body: notice.body,
+    silent: notice.kind === 'succeeded',
+  };
+  if (notice.kind !== 'tool_request') return shown;
+  const pending = store.toolRequests.listForJob(notice.jobId).filter((r) => r.status === 'pending');
+  // With several requests a yes/no on the notification would be ambiguous: the person decides in the window.
+  return pending.length === 1 && pending[0] ? { ...shown, decide: { requestId: pending[0].id } } : shown;
+}
+
+/** The renderer's report of what it shows; anything else is refused (it crosses from the renderer). */
+export function parseViewingTask(input: unknown): string | null | undefined {
+  if (input === null) return null;
+  return typeof input === 'string' && input.length > 0 && input.length <= 200 ? input : undefined;
+}
