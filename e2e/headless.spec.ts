@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { APP_ROOT, type HeadlessHost } from './support/headless-host';
+import type { HeadlessHost } from './support/headless-host';
 
 interface Task {
   id: string;
@@ -160,23 +160,4 @@ test('P7.24 Cancel ends the job live, and Continue is enabled only once it is te
   await cont.click();
   await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'queued');
   await expect(cont).toBeDisabled();
-});
-
-test('README screenshot (SCREENSHOT=1)', async ({ page, host }) => {
-  test.skip(!process.env.SCREENSHOT, 'writes docs/screenshot.png only when SCREENSHOT=1');
-  await createOverHttp(host, { instruction: 'Summarise the open issues in this repo.', title: 'Triage issues' });
-  await createOverHttp(host, { instruction: 'Draft release notes for 0.1.0.', title: 'Release notes' });
-  const task = await createOverHttp(host, {
-    instruction: 'Add a --dry-run flag to the import script and document it in the README.',
-    title: 'Import script: --dry-run',
-  });
-  await host.call('POST', `/tasks/${task.id}/cancel`);
-  await openUi(page, host);
-  await taskItem(page, 'Import script').click();
-  await page.getByTestId('task-continue').click();
-  await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'queued');
-  await page.getByTestId('composer-input').fill('Also print a summary of what would change.');
-  await page.getByTestId('composer-send').click();
-  await expect(page.getByTestId('composer-disposition')).toBeVisible();
-  await page.screenshot({ path: path.join(APP_ROOT, 'docs', 'screenshot.png') });
 });
