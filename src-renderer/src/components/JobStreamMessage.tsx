@@ -4,7 +4,7 @@
 // replace them.
 import { memo } from 'react';
 import { useT } from '../i18n';
-import type { LlmState, StreamToolCall } from '../store/job-stream';
+import type { LlmState, StreamToolCall, StreamTurn } from '../store/job-stream';
 import { Markdown } from './Markdown';
 
 interface Props {
@@ -100,6 +100,7 @@ function ToolCallRow({ call }: { call: StreamToolCall }) {
       <span className="stream-tool-name">{call.name || '…'}</span>
       <span className="stream-tool-status">{t(`stream.tool.${call.status}`)}</span>
       {call.arguments ? <code className="stream-tool-args">{clip(call.arguments, 160)}</code> : null}
+      {call.nested && call.nested.length > 0 ? <DelegateStream turns={call.nested} /> : null}
       {call.preview ? (
         <details className="stream-tool-result" data-testid="stream-tool-result">
           <summary>{t('stream.tool.result')}</summary>
@@ -107,6 +108,32 @@ function ToolCallRow({ call }: { call: StreamToolCall }) {
         </details>
       ) : null}
     </li>
+  );
+}
+
+/** A sub-agent's turns inside its delegate call: its text as it streams and its own tool calls, indented. */
+function DelegateStream({ turns }: { turns: readonly StreamTurn[] }) {
+  const t = useT();
+  return (
+    <div className="stream-delegate" data-testid="stream-delegate">
+      <span className="stream-delegate-label">{t('stream.delegate')}</span>
+      {turns.map((turn) => (
+        <div key={turn.turnCount} className="stream-delegate-turn">
+          {turn.text ? (
+            <p className="stream-delegate-text" data-testid="stream-delegate-text">
+              {clip(turn.text, 2000)}
+            </p>
+          ) : null}
+          {turn.toolCalls.length > 0 ? (
+            <ul className="stream-tools">
+              {turn.toolCalls.map((call) => (
+                <ToolCallRow key={`${call.index}-${call.name}`} call={call} />
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ))}
+    </div>
   );
 }
 

@@ -72,6 +72,7 @@ export const en = {
 
   'stream.working': 'Working',
   'stream.retried': 'The model was asked again; the partial answer was discarded.',
+  'stream.delegate': 'Sub-agent',
   'stream.reasoning': 'Reasoning',
   'stream.toolCalls': 'Tool calls',
   'stream.tool.streaming': 'preparing',

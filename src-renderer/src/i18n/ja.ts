@@ -73,6 +73,7 @@ export const ja: Messages = {
 
   'stream.working': '作業中',
   'stream.retried': 'モデルに再度問い合わせました。途中の回答は破棄されました。',
+  'stream.delegate': 'サブエージェント',
   'stream.reasoning': '推論',
   'stream.toolCalls': 'ツール呼び出し',
   'stream.tool.streaming': '準備中',

@@ -25,6 +25,39 @@ const fold = (events: StreamEvent[], start?: JobStream) =>
   events.reduce<JobStream | undefined>((s, e) => foldStreamEvent(s, e), start) as JobStream;
 
 describe('the job stream fold', () => {
+  it('P7.16 a delegated sub-agent streams nested in its delegate call, which ends with the call', () => {
+    const finished = (name: string, preview: string) =>
+      ev({ type: 'tool.finished', callId: `c-${name}`, name, ok: true, preview });
+    let s = fold([
+      ev({ type: 'TurnStart', turnCount: 1 }),
+      ev({ type: 'LlmCallStart', llmCallCount: 1, attempt: 1 }),
+      delta('Asking a helper. ', { toolCalls: [{ index: 0, name: 'delegate', arguments: '{"instruction":"list"}' }] }),
+      callEnd(),
+      // The sub-agent's own turn: its text and its tool call, while the parent's delegate call runs.
+      ev({ type: 'TurnStart', turnCount: 2 }),
+      ev({ type: 'LlmCallStart', llmCallCount: 2, attempt: 1 }),
+      delta('sub-agent looks', { toolCalls: [{ index: 0, name: 'list_dir', arguments: '{"path":"."}' }] }),
+    ]);
+    expect(s.llm).toBe('streaming');
+    s = fold([callEnd(), finished('list_dir', 'a.ts'), ev({ type: 'TurnEnd', turnCount: 2, usage })], s);
+    expect(s.turns).toHaveLength(1);
+    const [delegate] = s.turns[0]?.toolCalls ?? [];
+    expect(delegate).toMatchObject({ name: 'delegate', status: 'running' });
+    expect(delegate?.nested).toEqual([
+      expect.objectContaining({
+        turnCount: 2,
+        text: 'sub-agent looks',
+        toolCalls: [expect.objectContaining({ name: 'list_dir', status: 'ok', preview: 'a.ts' })],
+      }),
+    ]);
+    s = fold([finished('delegate', 'the helper found a.ts')], s);
+    expect(s.turns[0]?.toolCalls[0]).toMatchObject({ status: 'ok', preview: 'the helper found a.ts' });
+    expect(s.turns[0]?.text).toBe('Asking a helper. ');
+    // After the call, the parent's next turn is top-level again.
+    s = fold([ev({ type: 'TurnStart', turnCount: 3 }), delta('Done.')], s);
+    expect(s.turns.map((t) => t.text)).toEqual(['Asking a helper. ', 'Done.']);
+  });
+
   it('accumulates text and reasoning of the current AgentTurn and shows the LLM state', () => {
     let s = fold([
       ev({ type: 'movement.entered', movement: 'work' }),

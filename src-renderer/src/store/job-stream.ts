@@ -16,7 +16,12 @@ export interface StreamToolCall {
   status: ToolCallStatus;
   /** The start of the tool result, once finished. */
   preview: string | null;
+  /** A `delegate` call: the sub-agent's own turns, streamed while the call runs (shown nested in it). */
+  nested?: StreamTurn[];
 }
+
+/** The engine tool that runs a sub-agent; while it runs, every generation event of the job is the sub-agent's. */
+export const DELEGATE_TOOL = 'delegate';
 
 /** One AgentTurn as it streams: LlmCall boundaries stay inside it, a retry replaces the partial text (P9.19). */
 export interface StreamTurn {
@@ -66,6 +71,9 @@ export function emptyStream(jobId: string): JobStream {
 export function foldStreamEvent(current: JobStream | undefined, event: StreamEvent): JobStream {
   const jobId = event.jobId ?? current?.jobId ?? '';
   const stream = current && current.jobId === jobId ? current : emptyStream(jobId);
+  const host = runningDelegate(stream);
+  if (host && event.type !== 'movement.entered' && !endsDelegate(host, event))
+    return foldIntoDelegate(stream, host, event);
   switch (event.type) {
     case 'movement.entered':
       return { ...stream, movement: event.movement };
@@ -147,6 +155,34 @@ export function foldStreamJob(current: JobStream | undefined, job: Job): JobStre
 /** True when `comment` is the persisted item that replaces the stream (P7.16). */
 export function closesStream(stream: JobStream | undefined, comment: Comment): boolean {
   return !!stream && comment.jobId === stream.jobId && CLOSING_KINDS.includes(comment.kind);
+}
+
+/** The `delegate` call of the last turn that is running: the parent waits on it while its sub-agent streams. */
+function runningDelegate(stream: JobStream): StreamToolCall | undefined {
+  return lastTurn(stream.turns)?.toolCalls.find((c) => c.name === DELEGATE_TOOL && c.status === 'running');
+}
+
+/** The delegate call's own result (not that of a delegate running inside the sub-agent, one level deeper). */
+function endsDelegate(host: StreamToolCall, event: StreamEvent): boolean {
+  if (event.type !== 'tool.finished' || event.name !== DELEGATE_TOOL) return false;
+  const inner = lastTurn(host.nested ?? [])?.toolCalls.some((c) => c.name === DELEGATE_TOOL && c.status === 'running');
+  return !inner;
+}
+
+/** Folds a sub-agent's event into its delegate call's nested turns; the indicator follows the sub-agent. */
+function foldIntoDelegate(stream: JobStream, host: StreamToolCall, event: StreamEvent): JobStream {
+  const inner = foldStreamEvent(
+    { jobId: stream.jobId, llm: stream.llm, attempt: stream.attempt, movement: null, turns: host.nested ?? [] },
+    event,
+  );
+  return {
+    ...stream,
+    llm: inner.llm === 'idle' ? 'tools' : inner.llm,
+    turns: withLastTurn(stream.turns, (turn) => ({
+      ...turn,
+      toolCalls: turn.toolCalls.map((c) => (c === host ? { ...c, nested: inner.turns } : c)),
+    })),
+  };
 }
 
 function newTurn(turnCount: number, movement: string | null = null): StreamTurn {
