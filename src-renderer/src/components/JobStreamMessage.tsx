@@ -100,6 +100,12 @@ function ToolCallRow({ call }: { call: StreamToolCall }) {
       <span className="stream-tool-name">{call.name || '…'}</span>
       <span className="stream-tool-status">{t(`stream.tool.${call.status}`)}</span>
       {call.arguments ? <code className="stream-tool-args">{clip(call.arguments, 160)}</code> : null}
+      {call.policy ? (
+        <span className="stream-tool-policy" data-testid="stream-tool-policy" data-action={call.policy.action}>
+          {t(`activity.policy.${call.policy.action}`, { tool: call.name })} ·{' '}
+          {t('activity.policy.rule', { rule: call.policy.rule })}
+        </span>
+      ) : null}
       {call.nested && call.nested.length > 0 ? <DelegateStream turns={call.nested} /> : null}
       {call.preview ? (
         <details className="stream-tool-result" data-testid="stream-tool-result">

@@ -25,6 +25,20 @@ const fold = (events: StreamEvent[], start?: JobStream) =>
   events.reduce<JobStream | undefined>((s, e) => foldStreamEvent(s, e), start) as JobStream;
 
 describe('the job stream fold', () => {
+  it('P8.07 a fired Auto Prompter rule is shown on the call it fired for, from its allowlisted fields', () => {
+    const s = fold([
+      ev({ type: 'TurnStart', turnCount: 1 }),
+      ev({ type: 'LlmCallStart', llmCallCount: 1, attempt: 1 }),
+      delta('', { toolCalls: [{ index: 0, name: 'run_command', arguments: '{"command":"rm -rf build"}' }] }),
+      callEnd(),
+      ev({ type: 'policy.fired', ruleIndex: 2, ruleId: null, action: 'deny', tool: 'run_command' }),
+      ev({ type: 'policy.fired', ruleIndex: 0, ruleId: 'x', action: 'deny', tool: 'not_called' }),
+    ]);
+    expect(s.turns[0]?.toolCalls).toEqual([
+      expect.objectContaining({ name: 'run_command', policy: { action: 'deny', rule: 'rules[2]' } }),
+    ]);
+  });
+
   it('P7.16 a delegated sub-agent streams nested in its delegate call, which ends with the call', () => {
     const finished = (name: string, preview: string) =>
       ev({ type: 'tool.finished', callId: `c-${name}`, name, ok: true, preview });

@@ -1,5 +1,7 @@
 // The live progress of one task's running job, folded from pushed events: the streamed text and reasoning of each
 // AgentTurn, its tool calls, the movement and the LLM state. It is transient: persisted comments replace it.
+
+import { ruleLabel } from '../../../src-shared/auto-prompter';
 import type { Comment, Job } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 
@@ -18,7 +20,11 @@ export interface StreamToolCall {
   preview: string | null;
   /** A `delegate` call: the sub-agent's own turns, streamed while the call runs (shown nested in it). */
   nested?: StreamTurn[];
+  /** An Auto Prompter rule fired on this call (P8.07): its allowlisted fields only. */
+  policy?: { action: PolicyEvent['action']; rule: string };
 }
+
+type PolicyEvent = Extract<MaestroEvent, { type: 'policy.fired' }>;
 
 /** The engine tool that runs a sub-agent; while it runs, every generation event of the job is the sub-agent's. */
 export const DELEGATE_TOOL = 'delegate';
@@ -59,6 +65,7 @@ export type StreamEvent = Extract<
       | 'LlmCallEnd'
       | 'movement.entered'
       | 'tool.finished'
+      | 'policy.fired'
       | 'stream.delta';
   }
 >;
@@ -126,6 +133,8 @@ export function foldStreamEvent(current: JobStream | undefined, event: StreamEve
     }
     case 'TurnEnd':
       return stream;
+    case 'policy.fired':
+      return { ...stream, turns: markPolicy(stream.turns, event) };
     case 'tool.finished': {
       const turns = finishToolCall(stream.turns, event);
       const pending = lastTurn(turns)?.toolCalls.some((c) => c.status === 'running' || c.status === 'streaming');
@@ -221,6 +230,20 @@ function foldToolDeltas(calls: StreamToolCall[], deltas: Delta['toolCalls']): St
     }
   }
   return next;
+}
+
+/** Shows a fired rule on the call it fired for: the first unfinished call of that tool in the current turn. */
+function markPolicy(turns: StreamTurn[], event: PolicyEvent): StreamTurn[] {
+  const policy = { action: event.action, rule: ruleLabel(event.ruleIndex, event.ruleId) };
+  const turn = lastTurn(turns);
+  const at = turn?.toolCalls.findIndex(
+    (c) => c.name === event.tool && (c.status === 'running' || c.status === 'streaming'),
+  );
+  if (!turn || at === undefined || at === -1) return turns;
+  return withLastTurn(turns, (t) => ({
+    ...t,
+    toolCalls: t.toolCalls.map((c, i) => (i === at ? { ...c, policy } : c)),
+  }));
 }
 
 /** Marks the first unfinished call of that name finished; a call never seen streaming is added as finished. */

@@ -60,9 +60,12 @@ export const createLiveSlice =
         case 'stream.delta':
           state.foldStreamEvent(event);
           return;
+        case 'policy.fired':
+          // The chat marks the call it fired on (P8.07); the timeline has it too (folded above).
+          state.foldStreamEvent(event);
+          return;
         case 'job.metrics':
         case 'prompt.guarded':
-        case 'policy.fired':
         case 'webhook.failed':
           // Only the activity timeline shows it (folded above).
           return;
