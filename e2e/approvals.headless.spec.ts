@@ -21,7 +21,7 @@ const jobStatus = (page: Page) => page.getByTestId('job-status');
 const bell = (page: Page) => page.getByTestId('notification-bell');
 const taskIdOf = async (page: Page) => (await page.getByTestId('task-view').getAttribute('data-task-id')) as string;
 
-test('P7.01 P7.03 P7.20 a command approved once from its card runs; the model gets its output and completes', async ({
+test('P7.01 P7.03 P7.19 P7.20 a command approved once from its card runs; the model gets its output and completes', async ({
   page,
   llm,
   llmHost,

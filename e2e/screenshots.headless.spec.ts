@@ -27,7 +27,11 @@ const COMBINATIONS = [
   { theme: 'dark', locale: 'ja' },
 ] as const;
 
-test('issue 6 the main views in light and dark, English and Japanese', async ({ page, llm, llmHost }, testInfo) => {
+test('P7.15 issue 6 the main views in light and dark, English and Japanese', async ({
+  page,
+  llm,
+  llmHost,
+}, testInfo) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   llm.push(
     { toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] },
@@ -63,6 +67,15 @@ test('issue 6 the main views in light and dark, English and Japanese', async ({ 
 
     await page.getByTestId('task-list').getByText('Flaky date test').click();
     await expect(page.locator('[data-testid="chat-message"][data-kind="result"] table')).toBeVisible();
+    // P7.15 the persisted comments in order, each kind drawn differently.
+    const messages = page.getByTestId('chat-message');
+    await expect(messages).toHaveCount(2);
+    expect(await messages.evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')))).toEqual([
+      'instruction',
+      'result',
+    ]);
+    const accents = await messages.evaluateAll((els) => els.map((e) => getComputedStyle(e).borderLeftColor));
+    expect(accents[0]).not.toBe(accents[1]);
     const answer = await page.screenshot();
     await testInfo.attach(`answer-${theme}-${locale}.png`, { body: answer, contentType: 'image/png' });
     if (process.env.SCREENSHOT) fs.writeFileSync(path.join(APP_ROOT, 'docs', `answer-${theme}-${locale}.png`), answer);

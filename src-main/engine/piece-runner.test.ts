@@ -29,7 +29,7 @@ describe('runPiece through the Worker and a scripted model', () => {
     h.server.expectEmpty();
   });
 
-  it('P3.13 P4.51 P5.15 plan-implement-review runs through its movements to completion', async () => {
+  it('P3.01 P3.13 P4.51 P5.15 plan-implement-review runs through its movements to completion', async () => {
     const h = await engineHarness([
       transition('implement', 'plan'),
       transition('review'),
@@ -45,6 +45,10 @@ describe('runPiece through the Worker and a scripted model', () => {
     expect(last.filter((m) => m.role === 'system')).toHaveLength(1);
     expect(last.at(-1)?.role).toBe('user');
     expect(last.at(-1)?.content).toContain('# Movement: review');
+    // P3.01 one Conversation and one log for the job across its three movements: one thread, one Invoke.
+    const transcript = fs.readFileSync(path.join(runtimeDir(h.dataDir, job.taskId), TRANSCRIPT_FILE), 'utf8');
+    expect(parseTranscript(transcript).filter((line) => line.message.role === 'system')).toHaveLength(1);
+    expect(h.maestro.invoke('getUsage', { taskId: job.taskId }).invokes).toHaveLength(1);
   });
 
   it('P4.52 a transition not allowed from here gets an Error result and the movement goes on', async () => {

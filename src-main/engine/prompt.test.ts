@@ -5,10 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Task } from '../../src-shared/entities';
 import { tempDir } from '../../test-support/temp-maestro';
+import { setup } from '../tasks/test-helpers';
 import type { AnyToolDef } from '../tools/types';
 import { complete, engineHarness, SETTLED } from './engine-harness';
 import type { PieceDefinition } from './pieces/schema';
-import { dynamicContext, staticPreamble } from './prompt';
+import { dynamicContext, jobInstruction, staticPreamble } from './prompt';
 
 const piece = { id: 'default', name: 'Default', description: 'One movement.' } as PieceDefinition;
 const tool = (name: string, description: string): AnyToolDef => ({
@@ -132,5 +133,24 @@ describe('prompt: static preamble and dynamic context', () => {
     expect(a?.[0]?.content).toContain('# Memory\n');
     expect(b?.[1]?.content).toContain('made-between.txt');
     expect(a?.[1]?.content).not.toContain('made-between.txt');
+  });
+});
+
+describe('the job instruction (prepareMovementContext)', () => {
+  it('P3.12 a first job gets the task alone; a follow-up adds the comment, each part only when present', () => {
+    const { m, store, create } = setup();
+    const { task, job } = create({ instruction: 'Fix the build' });
+    const first = store.jobs.get(job.id);
+    if (!first) throw new Error('no job');
+    expect(jobInstruction(store, task, first)).toBe('# Task\nFix the build');
+
+    store.jobs.transition(job.id, 'queued', 'running', { workerId: 'w1', heartbeatAt: Date.now() });
+    store.jobs.transition(job.id, 'running', 'succeeded', { result: 'done' });
+    const followup = m.invoke('addComment', { taskId: task.id, body: 'Also update the changelog.' });
+    const next = store.jobs.get(followup.job?.id as string);
+    if (!next) throw new Error('no follow-up job');
+    const text = jobInstruction(store, task, next);
+    expect(text).toBe('# Task\nFix the build\n\n# Follow-up from the user\nAlso update the changelog.');
+    expect(text).not.toMatch(/# (Continue|Your question|Subtasks)/);
   });
 });
