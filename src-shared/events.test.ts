@@ -32,6 +32,7 @@ const SHAPES: Record<string, string[]> = {
   'prompt.guarded': ['jobId', 'outcome', 'seq', 'steps', 'taskId', 'tokensAfter', 'tokensBefore', 'ts', 'type'],
   'policy.fired': ['action', 'jobId', 'ruleId', 'ruleIndex', 'seq', 'taskId', 'tool', 'ts', 'type'],
   'webhook.failed': ['attempts', 'event', 'jobId', 'reason', 'seq', 'taskId', 'ts', 'type', 'webhook'],
+  'task.routed': ['jobId', 'pieceId', 'routed', 'seq', 'taskId', 'ts', 'type', 'warning'],
   'stream.delta': ['jobId', 'reasoning', 'seq', 'taskId', 'text', 'toolCalls', 'ts', 'type'],
 };
 

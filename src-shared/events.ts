@@ -39,6 +39,14 @@ export const MaestroEvent = z.discriminatedUnion('type', [
     cachedPromptTokens: z.number().int(),
   }),
   z.object({ ...base, type: z.literal('movement.entered'), movement: z.string() }),
+  /** The LLM Router chose the task's piece (P10.05), or fell back to the default with a warning (P10.06). */
+  z.object({
+    ...base,
+    type: z.literal('task.routed'),
+    pieceId: z.string(),
+    routed: z.boolean(),
+    warning: z.string().nullable(),
+  }),
   z.object({
     ...base,
     type: z.literal('tool.finished'),

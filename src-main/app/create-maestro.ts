@@ -28,6 +28,11 @@ export interface MaestroOptions {
   version: string;
   defaultWorkspace?: string | null;
   env?: NodeJS.ProcessEnv;
+  /**
+   * The LLM Router: a task created without a piece (outside a pinned space) gets the piece the model picks before its
+   * first job. Default: on when MAESTRO_PIECE_ROUTER=1; off, such a task runs the default piece.
+   */
+  pieceRouter?: boolean;
   /** better_sqlite3.node built for Electron's ABI, when running inside Electron. */
   nativeBinding?: string;
   /**
@@ -103,6 +108,7 @@ export function createMaestro(options: MaestroOptions): Maestro {
     dataDir,
     defaultWorkspace,
     version: options.version,
+    pieceRouter: options.pieceRouter ?? (options.env ?? process.env).MAESTRO_PIECE_ROUTER === '1',
   };
   let worker: Worker | null = null;
   let started = false;

@@ -157,6 +157,12 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE tasks SET space_id = (SELECT s.id FROM spaces s WHERE s.folder = tasks.workspace_path)
     WHERE workspace_kind = 'persistent';
   `,
+  // 4: how a task's piece was chosen — given by the caller, pinned by its space, the default, or by the LLM router
+  // ('route': the router has not run yet; its first job asks it before starting).
+  `
+  ALTER TABLE tasks ADD COLUMN piece_choice TEXT NOT NULL DEFAULT 'given'
+    CHECK (piece_choice IN ('given', 'pinned', 'default', 'route', 'routed'));
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

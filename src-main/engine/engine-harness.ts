@@ -52,6 +52,8 @@ export async function engineHarness(
     server?: ScriptedLlmServer;
     /** Backoff of the Worker's retries (default one minute: a retried job stays in retry during a test). */
     retryDelayMs?: number;
+    /** The LLM Router for tasks created without a piece (default off). */
+    pieceRouter?: boolean;
   } = {},
 ): Promise<Harness> {
   const server = opts.server ?? (await startScriptedLlmServer({ script }));
@@ -61,6 +63,7 @@ export async function engineHarness(
   const maestro = testMaestro({
     dataDir,
     defaultWorkspace: workspace,
+    pieceRouter: opts.pieceRouter ?? false,
     env: { MAESTRO_LLM_BASE_URL: server.baseURL, MAESTRO_LLM_MODEL: 'scripted', MAESTRO_LLM_API_KEY: 'sk-test' },
     engine: ({ store, profiles, pieces }) =>
       createEngine({

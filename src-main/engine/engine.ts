@@ -7,6 +7,7 @@ import type { AnyToolDef } from '../tools/types';
 import { DEFAULT_LIMITS, type EngineOptions } from './job-run';
 import type { LlmPort } from './llm-port';
 import type { Engine, PieceRunContext } from './piece-result';
+import { routePiece } from './piece-router';
 import { type JobTools, runPiece } from './piece-runner';
 import { type PromptGuard, passThroughGuard, profilePromptGuard } from './prompt-guard';
 
@@ -85,6 +86,7 @@ export function createEngine(config: EngineConfig): Engine {
     return guard;
   };
   return {
+    routePiece: ({ job, task, pieces, signal }) => routePiece(llmFor(job.profile), task, pieces, signal),
     runPiece: (ctx) =>
       runPiece(
         {

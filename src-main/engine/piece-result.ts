@@ -4,6 +4,7 @@ import type { JobRecord } from '../db/repos/jobs';
 import type { NewPackageRequest } from '../db/repos/package-requests';
 import type { NewToolRequest } from '../db/repos/tool-requests';
 import type { AnyToolDef } from '../tools/types';
+import type { RouteOutcome } from './piece-router';
 import type { PieceDefinition } from './pieces/catalog';
 
 export type PieceRunResult =
@@ -42,6 +43,15 @@ export interface PieceRunContext {
 
 export interface Engine {
   runPiece(ctx: PieceRunContext): Promise<PieceRunResult>;
+  /** The LLM Router (P10.05): picks one of `pieces` for a task created without one. Optional: without it, none. */
+  routePiece?(ctx: RouteContext): Promise<RouteOutcome>;
+}
+
+export interface RouteContext {
+  job: JobRecord;
+  task: Task;
+  pieces: readonly PieceDefinition[];
+  signal: AbortSignal;
 }
 
 export function assertNever(value: never, what = 'value'): never {

@@ -16,4 +16,6 @@ export interface TaskContext {
   /** --workspace: the folder of tasks created without one; null → an ephemeral folder per task. */
   defaultWorkspace: string | null;
   version: string;
+  /** Tasks created without a piece are routed by the LLM (P10.05); off → the default piece. */
+  pieceRouter: boolean;
 }

@@ -72,6 +72,8 @@ export function createTask(ctx: TaskContext, input: OpParsedInput<'createTask'>)
     );
   }
   const pieceId = input.pieceId ?? pinned ?? DEFAULT_PIECE;
+  // The router runs before the first job (it needs the model); until then the task holds the default piece.
+  const pieceChoice = input.pieceId ? 'given' : pinned ? 'pinned' : ctx.pieceRouter ? 'route' : 'default';
   if (!ctx.pieces.get(pieceId, persistentFolder)) throw invalid('pieceId', `no piece named ${pieceId}`);
 
   if (input.profile && !ctx.profiles.has(input.profile))
@@ -100,6 +102,7 @@ export function createTask(ctx: TaskContext, input: OpParsedInput<'createTask'>)
         title: input.title ?? titleFrom(input.instruction),
         instruction: input.instruction,
         pieceId,
+        pieceChoice,
         workspacePath,
         workspaceKind: persistentFolder ? 'persistent' : 'ephemeral',
         profile,

@@ -132,7 +132,7 @@ describe('migration 3: spaces', () => {
     insert.run('task_2', '/home/me/proj', 'persistent', 2000);
     insert.run('task_3', 'C:\\Users\\me\\win-proj', 'persistent', 3000);
     insert.run('task_4', '/data/workspaces/task_4', 'ephemeral', 4000);
-    expect(migrate(db)).toEqual([3]);
+    expect(migrate(db, 3)).toEqual([3]);
     const spaces = db.prepare('SELECT name, folder, created_at FROM spaces ORDER BY folder').all();
     expect(spaces).toEqual([
       { name: 'proj', folder: '/home/me/proj', created_at: 1000 },
@@ -147,6 +147,21 @@ describe('migration 3: spaces', () => {
       { id: 'task_3', folder: 'C:\\Users\\me\\win-proj' },
       { id: 'task_4', folder: null },
     ]);
+    db.close();
+  });
+});
+
+describe('migration 4: how a piece was chosen', () => {
+  it("keeps earlier tasks as 'given' and refuses a value it does not know", () => {
+    const db = new Database(path.join(tempDir(), 'old.db'));
+    migrate(db, 3);
+    db.prepare(
+      `INSERT INTO tasks (id, title, instruction, piece_id, workspace_path, workspace_kind, created_at)
+       VALUES ('task_1', 't', 'i', 'default', '/w', 'persistent', 1)`,
+    ).run();
+    expect(migrate(db)).toContain(4);
+    expect(db.prepare(`SELECT piece_choice FROM tasks WHERE id = 'task_1'`).get()).toEqual({ piece_choice: 'given' });
+    expect(() => db.prepare(`UPDATE tasks SET piece_choice = 'guessed'`).run()).toThrow(/CHECK constraint/);
     db.close();
   });
 });

@@ -223,6 +223,7 @@ export class Worker {
     try {
       try {
         let result: PieceRunResult;
+        if (prepared.kind === 'run') prepared = await this.route(job, prepared, signal);
         if (prepared.kind === 'fatal') result = prepared.result;
         else {
           const opened = await this.openMcp(job, prepared, signal);
@@ -284,18 +285,45 @@ export class Worker {
     return store.transact(() => changeJob(store, after, 'queued')) ?? after;
   }
 
+  /**
+   * P10.05/P10.06: a task waiting for the LLM Router gets its piece before its first job runs — the router's pick, or
+   * the default it already holds when the router fails (a warning in the event). Either way the choice is final.
+   */
+  private async route(
+    job: JobRecord,
+    prepared: Extract<Prepared, { kind: 'run' }>,
+    signal: AbortSignal,
+  ): Promise<Exclude<Prepared, { kind: 'requeue' }>> {
+    const { store, engine, pieces } = this.o;
+    const task = store.tasks.get(job.taskId);
+    if (!task || !engine.routePiece || store.tasks.pieceChoice(task.id) !== 'route') return prepared;
+    const persistent = store.tasks.workspaceKind(task.id) === 'persistent';
+    const available = pieces.load(persistent ? task.workspacePath : null).pieces;
+    const outcome = await engine.routePiece({ job, task, pieces: available, signal });
+    const pieceId = outcome.kind === 'chosen' ? outcome.pieceId : task.pieceId;
+    const routed = store.transact(() => {
+      store.tasks.setChosenPiece(task.id, pieceId, outcome.kind === 'chosen' ? 'routed' : 'default');
+      const changed = store.jobs.setPiece(job.id, pieceId);
+      const warning = outcome.kind === 'fallback' ? `${outcome.reason}; running the ${pieceId} piece` : null;
+      store.publish({ type: 'task.routed', taskId: task.id, jobId: job.id, pieceId, routed: !warning, warning });
+      return changed;
+    });
+    if (outcome.kind === 'fallback') console.warn(`task ${task.id}: ${outcome.reason}; running the ${pieceId} piece`);
+    const again = this.prepare(routed ?? { ...job, pieceId });
+    return again.kind === 'requeue' ? fatalPrepared(`this worker does not serve the routed piece ${pieceId}`) : again;
+  }
+
   private prepare(job: JobRecord): Prepared {
     const { store, pieces, dataDir } = this.o;
-    const fatal = (message: string) => ({ kind: 'fatal' as const, result: fatalResult(message) });
     const task = store.tasks.get(job.taskId);
-    if (!task) return fatal(`task ${job.taskId} does not exist`);
-    if (!isFolder(task.workspacePath)) return fatal(`the workspace folder ${task.workspacePath} no longer exists`);
+    if (!task) return fatalPrepared(`task ${job.taskId} does not exist`);
+    if (!isFolder(task.workspacePath)) return fatalPrepared(`the workspace folder ${task.workspacePath} no longer exists`);
     const persistent = store.tasks.workspaceKind(task.id) === 'persistent';
     const loaded = pieces.load(persistent ? task.workspacePath : null);
     const piece = loaded.pieces.find((p) => p.id === job.pieceId);
     if (!piece) {
       const broken = loaded.errors.map((e) => `${e.file}: ${e.message}`).join('; ');
-      return fatal(`piece ${job.pieceId} is not available${broken ? ` (${broken})` : ''}`);
+      return fatalPrepared(`piece ${job.pieceId} is not available${broken ? ` (${broken})` : ''}`);
     }
     if (this.o.serves && !this.o.serves(job, piece)) return { kind: 'requeue' };
     const dir = runtimeDir(dataDir, task.id);
@@ -362,6 +390,8 @@ export class Worker {
     );
   }
 }
+
+const fatalPrepared = (message: string) => ({ kind: 'fatal' as const, result: fatalResult(message) });
 
 type Prepared =
   | { kind: 'run'; piece: PieceDefinition; workspacePath: string; runtimeDir: string }

@@ -162,6 +162,9 @@ export function createJobsRepo(db: Database) {
     `UPDATE jobs SET resume_movement = ?, updated_at = ? WHERE id = ? AND status = 'running'`,
   );
   const stale = db.prepare<[number], JobRow>(`SELECT * FROM jobs WHERE status = 'running' AND heartbeat_at < ?`);
+  const setPiece = db.prepare<[string, number, string]>(
+    `UPDATE jobs SET piece_id = ?, updated_at = ? WHERE id = ? AND status = 'running'`,
+  );
 
   const patchStatements = new Map<string, Statement>();
   function patchStatement(keys: (keyof JobPatch)[]): Statement {
@@ -262,6 +265,11 @@ export function createJobsRepo(db: Database) {
     /** Records the movement a running job is in, so a crash or retry resumes there. */
     setResumeMovement(id: string, movement: string, now = Date.now()): void {
       setMovement.run(movement, now, id);
+    },
+    /** The piece a running job runs: the router chose it before the job started (P10.05). */
+    setPiece(id: string, pieceId: string, now = Date.now()): JobRecord | undefined {
+      setPiece.run(pieceId, now, id);
+      return repo.get(id);
     },
     /** Running jobs whose heartbeat is older than `before`: their worker died. */
     staleRunning(before: number): JobRecord[] {

@@ -28,7 +28,11 @@ export interface NewTask {
   createdAt: number;
   /** The space of a persistent workspace; none for an ephemeral one (and for tasks made without spaces). */
   spaceId?: string | null;
+  /** How the piece was chosen (default 'given'); 'route': the LLM router picks it before the first job runs. */
+  pieceChoice?: PieceChoice;
 }
+
+export type PieceChoice = 'given' | 'pinned' | 'default' | 'route' | 'routed';
 
 const rowToTask = (r: TaskRow): Task => ({
   id: r.id,
@@ -46,20 +50,24 @@ const SELECT = `SELECT t.*, (SELECT j.status FROM jobs j WHERE j.task_id = t.id 
 
 export function createTasksRepo(db: Database) {
   const insert = db.prepare(
-    `INSERT INTO tasks (id, title, instruction, piece_id, workspace_path, workspace_kind, profile, parent_task_id, created_at, space_id)
-     VALUES (@id, @title, @instruction, @pieceId, @workspacePath, @workspaceKind, @profile, @parentTaskId, @createdAt, @spaceId)`,
+    `INSERT INTO tasks (id, title, instruction, piece_id, workspace_path, workspace_kind, profile, parent_task_id, created_at, space_id, piece_choice)
+     VALUES (@id, @title, @instruction, @pieceId, @workspacePath, @workspaceKind, @profile, @parentTaskId, @createdAt, @spaceId, @pieceChoice)`,
   );
   const byId = db.prepare<[string], TaskRow>(`${SELECT} WHERE t.id = ?`);
   const all = db.prepare<[], TaskRow>(`${SELECT} ORDER BY t.created_at DESC, t.rowid DESC`);
   const setPiece = db.prepare<[string, string]>('UPDATE tasks SET piece_id = ? WHERE id = ?');
   const space = db.prepare<[string], { space_id: string | null }>('SELECT space_id FROM tasks WHERE id = ?');
+  const choice = db.prepare<[string], { piece_choice: PieceChoice }>('SELECT piece_choice FROM tasks WHERE id = ?');
+  const setChoice = db.prepare<[string, PieceChoice, string]>(
+    'UPDATE tasks SET piece_id = ?, piece_choice = ? WHERE id = ?',
+  );
   const kind = db.prepare<[string], { workspace_kind: 'persistent' | 'ephemeral' }>(
     'SELECT workspace_kind FROM tasks WHERE id = ?',
   );
 
   return {
     insert(task: NewTask): void {
-      insert.run({ ...task, spaceId: task.spaceId ?? null });
+      insert.run({ ...task, spaceId: task.spaceId ?? null, pieceChoice: task.pieceChoice ?? 'given' });
     },
     get(id: string): Task | undefined {
       const row = byId.get(id);
@@ -70,6 +78,13 @@ export function createTasksRepo(db: Database) {
     },
     setPiece(id: string, pieceId: string): void {
       setPiece.run(pieceId, id);
+    },
+    pieceChoice(id: string): PieceChoice | undefined {
+      return choice.get(id)?.piece_choice;
+    },
+    /** The router's pick ('routed'), or the default it fell back to ('default'). */
+    setChosenPiece(id: string, pieceId: string, how: 'routed' | 'default'): void {
+      setChoice.run(pieceId, how, id);
     },
     spaceId(id: string): string | null {
       return space.get(id)?.space_id ?? null;

@@ -68,6 +68,9 @@ export const en = {
   'chat.disposition.reused_job': 'added to the queued job',
   'chat.disposition.followup_job': 'started a new job',
   'chat.jumpToLatest': 'Jump to latest ↓',
+  'chat.loadEarlier': 'Load earlier messages ({count} more)',
+  'chat.loadingEarlier': 'Loading earlier messages…',
+  'chat.earlierFailed': 'Earlier messages could not be loaded.',
   'chat.movement': 'Movement {movement}',
 
   'stream.working': 'Working',
@@ -243,6 +246,8 @@ export const en = {
   'activity.policy.deny': 'Auto Prompter denied {tool}',
   'activity.policy.approve_once': 'Auto Prompter approved one {tool} call',
   'activity.policy.rule': 'rule {rule}',
+  'activity.routed': 'The router chose the piece {piece}',
+  'activity.routedDefault': 'The router could not choose; running {piece}',
   'activity.webhookFailed': '{webhook} did not take {event}',
   'activity.webhookFailedDetail': '{reason} · given up after {attempts} attempt(s)',
 

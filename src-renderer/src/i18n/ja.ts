@@ -69,6 +69,9 @@ export const ja: Messages = {
   'chat.disposition.reused_job': '待機中のジョブに追加しました',
   'chat.disposition.followup_job': '新しいジョブを開始しました',
   'chat.jumpToLatest': '最新へ移動 ↓',
+  'chat.loadEarlier': '以前のメッセージを読み込む（残り {count} 件）',
+  'chat.loadingEarlier': '以前のメッセージを読み込んでいます…',
+  'chat.earlierFailed': '以前のメッセージを読み込めませんでした。',
   'chat.movement': 'ムーブメント {movement}',
 
   'stream.working': '作業中',
@@ -244,6 +247,8 @@ export const ja: Messages = {
   'activity.policy.deny': 'Auto Prompter が {tool} を拒否',
   'activity.policy.approve_once': 'Auto Prompter が {tool} の呼び出しを 1 回承認',
   'activity.policy.rule': 'ルール {rule}',
+  'activity.routed': 'ルーターがピース {piece} を選びました',
+  'activity.routedDefault': 'ルーターが選べなかったため {piece} で実行します',
   'activity.webhookFailed': '{webhook} が {event} を受け取れませんでした',
   'activity.webhookFailedDetail': '{reason} · {attempts} 回試みて断念',
 

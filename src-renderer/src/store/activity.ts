@@ -279,6 +279,15 @@ function makeRow(event: ActivityEvent, key: string, t: Translate): ActivityRow {
         detail: t('activity.policy.rule', { rule: ruleLabel(event.ruleIndex, event.ruleId) }),
         status: event.action,
       };
+    case 'task.routed':
+      return {
+        ...base,
+        kind: 'job',
+        error: false,
+        title: t(event.routed ? 'activity.routed' : 'activity.routedDefault', { piece: event.pieceId }),
+        detail: event.warning,
+        status: event.routed ? 'routed' : 'default',
+      };
     case 'webhook.failed':
       return {
         ...base,

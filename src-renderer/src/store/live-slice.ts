@@ -64,6 +64,11 @@ export const createLiveSlice =
           // The chat marks the call it fired on (P8.07); the timeline has it too (folded above).
           state.foldStreamEvent(event);
           return;
+        case 'task.routed':
+          // The task now names the routed piece: the list and the open task view show it.
+          void state.loadTasks();
+          void state.refreshDetail();
+          return;
         case 'job.metrics':
         case 'prompt.guarded':
         case 'webhook.failed':
