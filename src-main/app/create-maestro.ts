@@ -16,6 +16,7 @@ import { McpServers } from '../mcp/servers';
 import { McpTokenStore } from '../mcp/token-store';
 import type { TaskContext } from '../tasks/context';
 import { resolveWorkspaceFolder } from '../tasks/create';
+import { Scheduler } from '../tasks/scheduler';
 import { JobAborts } from '../worker/aborts';
 import { Worker, type WorkerOptions } from '../worker/worker';
 import { dbFile } from '../workspace/paths';
@@ -64,6 +65,8 @@ export interface Maestro {
   readonly attention: AttentionProjection;
   readonly store: Store;
   readonly worker: Worker | null;
+  /** Starts the tasks of <dataDir>/schedules.json on time; null without schedules (or with a broken file). */
+  readonly scheduler: Scheduler | null;
   invoke<N extends OperationName>(name: N, input: unknown): OpAnswer<N>;
   /** Starts the Worker (when there is an engine; without one, when the first LLM profile is saved). */
   start(): void;
@@ -156,10 +159,14 @@ export function createMaestro(options: MaestroOptions): Maestro {
     dropped: ({ taskId, jobId, ...failure }) => store.publish({ type: 'webhook.failed', taskId, jobId, ...failure }),
   });
 
+  // Only with <dataDir>/schedules.json (read at start); a broken file is logged and leaves the Scheduler off.
+  const scheduler = Scheduler.fromDataDir(ctx);
+
   return {
     ctx,
     store,
     attention,
+    scheduler,
     get worker() {
       return worker;
     },
@@ -167,11 +174,13 @@ export function createMaestro(options: MaestroOptions): Maestro {
     start: () => {
       started = true;
       worker?.start();
+      scheduler?.start();
     },
     async close() {
       if (closed) return;
       closed = true;
       offProfiles();
+      scheduler?.stop();
       await worker?.stop();
       unsubscribe();
       webhooks?.dispose();

@@ -163,6 +163,16 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE tasks ADD COLUMN piece_choice TEXT NOT NULL DEFAULT 'given'
     CHECK (piece_choice IN ('given', 'pinned', 'default', 'route', 'routed'));
   `,
+  // 5: the Scheduler's state per schedule of <dataDir>/schedules.json: when it fires next, what it made last.
+  `
+  CREATE TABLE schedule_runs (
+    schedule_id TEXT PRIMARY KEY,
+    next_run_at INTEGER NOT NULL,
+    last_run_at INTEGER,
+    last_task_id TEXT REFERENCES tasks(id),
+    last_error TEXT
+  ) STRICT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

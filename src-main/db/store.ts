@@ -7,6 +7,7 @@ import { createEventsRepo } from './repos/events';
 import { createJobsRepo } from './repos/jobs';
 import { createLogEntriesRepo } from './repos/log-entries';
 import { createPackageRequestsRepo } from './repos/package-requests';
+import { createScheduleRunsRepo } from './repos/schedule-runs';
 import { createSpacesRepo } from './repos/spaces';
 import { createTasksRepo } from './repos/tasks';
 import { createToolRequestsRepo } from './repos/tool-requests';
@@ -22,6 +23,7 @@ export class Store {
   readonly events;
   readonly logEntries;
   readonly spaces;
+  readonly scheduleRuns;
   private readonly listeners = new Set<EventListener>();
   private pending: MaestroEvent[] | null = null;
   private readonly queue: MaestroEvent[] = [];
@@ -36,6 +38,7 @@ export class Store {
     this.events = createEventsRepo(db);
     this.logEntries = createLogEntriesRepo(db);
     this.spaces = createSpacesRepo(db);
+    this.scheduleRuns = createScheduleRunsRepo(db);
   }
 
   static open(file: string, options?: OpenOptions): Store {

@@ -3,6 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
+import type { CommentAuthor } from '../../src-shared/entities';
+import type { InvokeKind } from '../../src-shared/events';
 import { newId } from '../db/ids';
 import { toJob } from '../db/repos/jobs';
 import type { SpaceRecord } from '../db/repos/spaces';
@@ -58,7 +60,18 @@ function placeTask(ctx: TaskContext, input: OpParsedInput<'createTask'>): Placem
 
 const spaceName = (folder: string) => path.basename(folder) || folder;
 
-export function createTask(ctx: TaskContext, input: OpParsedInput<'createTask'>): OpOutput<'createTask'> {
+/** Who starts a task: a person (POST /tasks, the UI) or the Scheduler (P10.01: Invoke Wakeup, a system instruction). */
+export interface TaskOrigin {
+  invoke: InvokeKind;
+  author: CommentAuthor;
+}
+const BY_USER: TaskOrigin = { invoke: 'UserSend', author: 'user' };
+
+export function createTask(
+  ctx: TaskContext,
+  input: OpParsedInput<'createTask'>,
+  origin: TaskOrigin = BY_USER,
+): OpOutput<'createTask'> {
   const taskId = newId('task');
   const placement = placeTask(ctx, input);
   const persistentFolder = placement?.folder ?? null;
@@ -108,8 +121,8 @@ export function createTask(ctx: TaskContext, input: OpParsedInput<'createTask'>)
         profile,
         parentTaskId: null,
         parentJobId: null,
-        invoke: 'UserSend',
-        author: 'user',
+        invoke: origin.invoke,
+        author: origin.author,
       }),
     );
     return { task, job: toJob(job) };
