@@ -1,10 +1,9 @@
 // The LLM profiles made in the app: `<dataDir>/profiles.json` (atomic writes, 0600), each API key sealed by a
 // SecretBox. A file that cannot be read is reported, never overwritten, and never stops the app.
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ProfileName } from '../../src-shared/contract';
-import { writeFileAtomic } from '../workspace/atomic-write';
+import { readJsonFile, writeJsonFile } from '../workspace/json-file';
 import { type SecretBox, SecretBoxError } from './secret-box';
 
 export const PROFILES_FILE = 'profiles.json';
@@ -162,8 +161,7 @@ export class ProfileStore {
 
   private write(next: ProfilesFile): void {
     try {
-      writeFileAtomic(this.file, `${JSON.stringify(next, null, 2)}\n`, 0o600);
-      fs.chmodSync(this.file, 0o600);
+      writeJsonFile(this.file, next);
     } catch (error) {
       throw new ProfileStoreError(this.file, `cannot be written: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
     }
@@ -171,36 +169,18 @@ export class ProfileStore {
   }
 
   private load(): void {
-    let text: string;
-    try {
-      text = fs.readFileSync(this.file, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') this.broken = new ProfileStoreError(this.file, `cannot be read (${code ?? 'error'})`);
+    const read = readJsonFile(this.file, ProfilesFile);
+    if (read.kind === 'absent') return;
+    if (read.kind === 'broken') {
+      const problem = read.invalid ? `is not a valid profiles file: ${read.invalid}` : read.problem;
+      this.broken = new ProfileStoreError(this.file, problem);
       return;
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      // The parser's message quotes the file; say where instead.
-      this.broken = new ProfileStoreError(this.file, 'is not valid JSON');
-      return;
-    }
-    const parsed = ProfilesFile.safeParse(json);
-    if (!parsed.success) {
-      const detail = parsed.error.issues
-        .slice(0, 3)
-        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-        .join('; ');
-      this.broken = new ProfileStoreError(this.file, `is not a valid profiles file: ${detail}`);
-      return;
-    }
-    const names = parsed.data.profiles.map((p) => p.name);
+    const names = read.value.profiles.map((p) => p.name);
     if (new Set(names).size !== names.length) {
       this.broken = new ProfileStoreError(this.file, 'is not a valid profiles file: a profile name appears twice');
       return;
     }
-    this.data = parsed.data;
+    this.data = read.value;
   }
 }

@@ -1,11 +1,10 @@
 // The tokens people give for MCP servers: `<dataDir>/mcp-tokens.json` (atomic writes, 0600), one entry per
 // workspace + server, each token sealed by the same SecretBox as the LLM profiles' keys and bound to its owner, so a
 // sealed value copied to another entry does not open. A file that cannot be read is reported, never overwritten.
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { type SecretBox, SecretBoxError } from '../llm/secret-box';
-import { writeFileAtomic } from '../workspace/atomic-write';
+import { readJsonFile, writeJsonFile } from '../workspace/json-file';
 
 export const MCP_TOKENS_FILE = 'mcp-tokens.json';
 
@@ -131,8 +130,7 @@ export class McpTokenStore {
 
   private write(next: TokensFile): void {
     try {
-      writeFileAtomic(this.file, `${JSON.stringify(next, null, 2)}\n`, 0o600);
-      fs.chmodSync(this.file, 0o600);
+      writeJsonFile(this.file, next);
     } catch (error) {
       throw new McpTokenStoreError(this.file, `cannot be written: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
     }
@@ -140,30 +138,13 @@ export class McpTokenStore {
   }
 
   private load(): void {
-    let text: string;
-    try {
-      text = fs.readFileSync(this.file, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') this.broken = new McpTokenStoreError(this.file, `cannot be read (${code ?? 'error'})`);
+    const read = readJsonFile(this.file, TokensFile);
+    if (read.kind === 'absent') return;
+    if (read.kind === 'broken') {
+      const problem = read.invalid ? `is not a valid MCP tokens file: ${read.invalid}` : read.problem;
+      this.broken = new McpTokenStoreError(this.file, problem);
       return;
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      this.broken = new McpTokenStoreError(this.file, 'is not valid JSON');
-      return;
-    }
-    const parsed = TokensFile.safeParse(json);
-    if (!parsed.success) {
-      const detail = parsed.error.issues
-        .slice(0, 3)
-        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-        .join('; ');
-      this.broken = new McpTokenStoreError(this.file, `is not a valid MCP tokens file: ${detail}`);
-      return;
-    }
-    this.data = parsed.data;
+    this.data = read.value;
   }
 }

@@ -2,10 +2,10 @@
 // the same validation as POST /tasks, each job opening with an Invoke `Wakeup` whose SystemTurn carries the
 // instruction, authored by the system (P10.01, P9.04). When a schedule fires next is kept in the DB, so a restart
 // neither repeats nor loses a run; runs missed while the app was closed fire once, then the schedule goes on.
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { MaestroError } from '../../src-shared/errors';
+import { readJsonFile } from '../workspace/json-file';
 import type { TaskContext } from './context';
 import { createTask } from './create';
 
@@ -51,25 +51,10 @@ export class SchedulesFileError extends Error {
 
 /** The schedules of the file; [] when it does not exist. Throws SchedulesFileError. */
 export function loadSchedules(file: string): Schedule[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new SchedulesFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new SchedulesFileError(file, `is not valid JSON (${(error as Error).message})`);
-  }
-  const parsed = SchedulesFile.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new SchedulesFileError(file, `is not valid: ${issue?.path.join('.') || '(top level)'}: ${issue?.message}`);
-  }
-  return parsed.data.schedules;
+  const read = readJsonFile(file, SchedulesFile);
+  if (read.kind === 'absent') return [];
+  if (read.kind === 'broken') throw new SchedulesFileError(file, read.problem);
+  return read.value.schedules;
 }
 
 /** The first run strictly after `after`: the next interval, or the next local HH:MM. */

@@ -317,7 +317,8 @@ export class Worker {
     const { store, pieces, dataDir } = this.o;
     const task = store.tasks.get(job.taskId);
     if (!task) return fatalPrepared(`task ${job.taskId} does not exist`);
-    if (!isFolder(task.workspacePath)) return fatalPrepared(`the workspace folder ${task.workspacePath} no longer exists`);
+    if (!isFolder(task.workspacePath))
+      return fatalPrepared(`the workspace folder ${task.workspacePath} no longer exists`);
     const persistent = store.tasks.workspaceKind(task.id) === 'persistent';
     const loaded = pieces.load(persistent ? task.workspacePath : null);
     const piece = loaded.pieces.find((p) => p.id === job.pieceId);
