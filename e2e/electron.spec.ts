@@ -56,8 +56,10 @@ test.describe('desktop app (Electron)', () => {
       hasRequire: typeof (window as unknown as { require?: unknown }).require,
       hasProcess: typeof (window as unknown as { process?: unknown }).process,
     }));
-    // The contract's operations, the event subscription and the desktop-only folder picker; nothing else.
-    expect(exposed.keys).toEqual([...OPERATION_NAMES, 'onEvent', 'onOpenTask', 'pickFolder', 'setViewingTask'].sort());
+    // The contract's operations, the event subscription and the desktop-only calls; nothing else.
+    expect(exposed.keys).toEqual(
+      [...OPERATION_NAMES, 'onEvent', 'onOpenTask', 'openDataFolder', 'pickFolder', 'setViewingTask'].sort(),
+    );
     expect(exposed.hasRequire).toBe('undefined');
     expect(exposed.hasProcess).toBe('undefined');
   });

@@ -1,6 +1,7 @@
-// The chat feed is virtualized (issue 6): a task of 10,000 comments keeps only the rows near the viewport in the
-// DOM, yet both ends are reachable (scrolling, Home/End on the focused feed); streamed text keeps the feed at its
-// bottom, a reader who scrolled up is not moved, and "jump to latest" brings them back.
+// The chat feed is virtualized and paged (issue 6): a task of 10,000 comments loads its latest 200 and keeps only the
+// rows near the viewport in the DOM; scrolling to the top loads earlier pages without moving what the reader sees,
+// until the first entry; streamed text keeps the feed at its bottom, a reader who scrolled up is not moved, and
+// "jump to latest" brings them back.
 import { execFileSync } from 'node:child_process';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
@@ -32,12 +33,36 @@ async function openTask(page: Page, host: HeadlessHost, seeded: Seeded): Promise
 /** Pixels between the feed's bottom and the bottom of what it shows. */
 const gapBelow = (feed: Locator) => feed.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
 
-test('issue 6: with 10,000 entries the feed holds only the rows near its viewport and reaches both ends', async ({
+/** The API paths the page asked for about `taskId`, recorded from the time of the call. */
+function recordRequests(page: Page, taskId: string): string[] {
+  const seen: string[] = [];
+  const prefix = `/api/local/tasks/${taskId}`;
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith(prefix)) seen.push(pathname.slice(prefix.length) || '/');
+  });
+  return seen;
+}
+
+/** The number of comments not loaded yet, as the feed says. */
+const olderOf = async (feed: Locator) => Number(await feed.getAttribute('data-older'));
+
+test('issue 6: with 10,000 entries the feed loads the latest 200, holds only the rows near its viewport, and pages back to the first', async ({
   page,
   host,
 }) => {
+  test.setTimeout(180_000);
   const seeded = seed(host, 'Ten thousand', 10_000);
+  const asked = recordRequests(page, seeded.taskId);
+  const recent = page.waitForResponse((r) => r.url().endsWith(`/tasks/${seeded.taskId}/recent`));
   await openTask(page, host, seeded);
+
+  // The first load is the latest page: 200 comments, and the count of the 9,800 before them; never every comment.
+  const answer = (await (await recent).json()) as { comments: { id: string }[]; olderCount: number };
+  expect(answer.comments).toHaveLength(200);
+  expect(answer.comments.at(-1)?.id).toBe(seeded.lastId);
+  expect(answer.olderCount).toBe(9_800);
+  expect(asked).not.toContain('/');
 
   // It opens at the latest entry.
   const feed = page.getByTestId('chat-feed');
@@ -46,10 +71,11 @@ test('issue 6: with 10,000 entries the feed holds only the rows near its viewpor
   await expect(last).toBeInViewport();
   await expect(last.getByTestId('message-body')).toContainText('Entry #9999 (the last)');
   await expect(feed).toHaveAttribute('role', 'log');
-  await expect(feed).toHaveAttribute('data-rows', '10000');
+  await expect(feed).toHaveAttribute('data-rows', '201');
+  await expect(feed).toHaveAttribute('data-older', '9800');
   await expect(page.getByTestId('feed-jump-latest')).toHaveCount(0);
 
-  // Far fewer rows than entries are in the DOM; each says where it stands in the whole.
+  // Far fewer rows than entries are in the DOM; each says where it stands in the whole conversation.
   const rows = feed.getByTestId('feed-row');
   expect(await rows.count()).toBeLessThan(60);
   expect(await page.getByTestId('chat-message').count()).toBeLessThan(60);
@@ -57,14 +83,53 @@ test('issue 6: with 10,000 entries the feed holds only the rows near its viewpor
   await expect(rows.last()).toHaveAttribute('aria-posinset', '10000');
   await expect(first).toHaveCount(0);
 
-  // Scrolled to the top: the first entry shows, the last has left the DOM, and the feed no longer follows.
+  // Near the top, the page before loads under "Loading earlier messages…", and what the reader sees does not move.
+  // The answer is held back until the rows on screen have been noted.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/comments/before/**', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await feed.evaluate((el) => el.scrollTo({ top: 0 }));
+  const loading = page.getByTestId('feed-older');
+  await expect(loading).toHaveAttribute('data-load', 'loading');
+  await expect(loading).toHaveText('Loading earlier messages…');
+  await expect(loading).toHaveAttribute('role', 'status');
+  const seen = feed.locator('[data-testid="feed-row"][data-index="1"]');
+  const seenKey = (await seen.getAttribute('data-key')) as string;
+  const seenY = (await seen.boundingBox())?.y as number;
+  release();
+  await expect(feed).toHaveAttribute('data-older', '9600');
+  await page.unroute('**/comments/before/**');
+  const kept = page.locator(`[data-testid="feed-row"][data-key="${seenKey}"]`);
+  await expect(kept).toHaveAttribute('data-index', '201');
+  expect(Math.abs(((await kept.boundingBox())?.y as number) - seenY)).toBeLessThan(2);
+  await expect(kept).toBeInViewport();
+  expect(await feed.evaluate((el) => el.scrollTop)).toBeGreaterThan(1000);
+  await expect(feed).toHaveAttribute('data-pinned', 'false');
+  expect(asked.filter((a) => a.startsWith('/comments/before/'))).toEqual([
+    `/comments/before/${answer.comments[0]?.id}`,
+  ]);
+
+  // Scrolled to the top again and again, every page comes, until the very first entry shows.
+  for (let older = await olderOf(feed); older > 0; ) {
+    await feed.evaluate((el) => el.scrollTo({ top: 0 }));
+    await expect.poll(() => olderOf(feed)).toBeLessThan(older);
+    older = await olderOf(feed);
+  }
+  await expect(feed).toHaveAttribute('data-rows', '10000');
+  await expect(page.getByTestId('feed-older')).toHaveCount(0);
   await feed.evaluate((el) => el.scrollTo({ top: 0 }));
   await expect(first).toBeInViewport();
   await expect(first.getByTestId('message-body')).toHaveText('Entry #0: keep a long conversation going.');
   await expect(rows.first()).toHaveAttribute('aria-posinset', '1');
   await expect(last).toHaveCount(0);
   expect(await rows.count()).toBeLessThan(60);
-  await expect(feed).toHaveAttribute('data-pinned', 'false');
+  expect(asked.filter((a) => a.startsWith('/comments/before/'))).toHaveLength(49);
+  expect(asked).not.toContain('/');
 
   // The button brings the reader back to the latest, and keeps the focus in the feed.
   await page.getByTestId('feed-jump-latest').click();
@@ -84,6 +149,29 @@ test('issue 6: with 10,000 entries the feed holds only the rows near its viewpor
   await expect(feed).toBeHidden();
   await page.getByTestId('tab-chat').click();
   await expect(last).toBeInViewport();
+});
+
+test('issue 6: an earlier page that fails to load is offered again with "Load earlier"', async ({ page, host }) => {
+  const seeded = seed(host, 'Four hundred', 400);
+  await page.route('**/comments/before/**', (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: '{"error":{"code":"unavailable","message":"x"}}',
+    }),
+  );
+  await openTask(page, host, seeded);
+  const feed = page.getByTestId('chat-feed');
+  await expect(feed).toHaveAttribute('data-older', '200');
+  await feed.evaluate((el) => el.scrollTo({ top: 0 }));
+  const older = page.getByTestId('feed-older');
+  await expect(older).toHaveAttribute('data-load', 'error');
+  await expect(older).toContainText('Earlier messages could not be loaded.');
+  await page.unroute('**/comments/before/**');
+  await page.getByTestId('feed-load-older').click();
+  await expect(feed).toHaveAttribute('data-older', '0');
+  await feed.evaluate((el) => el.scrollTo({ top: 0 }));
+  await expect(page.locator(`[data-comment-id="${seeded.firstId}"]`)).toBeInViewport();
 });
 
 const PARAGRAPHS = Array.from(

@@ -1,10 +1,11 @@
 // The preload facade: exactly the contract's operations and one event subscription, derived from the contract, plus
-// the desktop shell's own calls (the OS folder picker, the task being viewed, opening a task from a notification). No
-// ipcRenderer, no generic channel access, no Node.
+// the desktop shell's own calls (the OS folder picker, the task being viewed, opening a task from a notification,
+// showing the data folder). No ipcRenderer, no generic channel access, no Node.
 import { contextBridge, type IpcRendererEvent, ipcRenderer } from 'electron';
 import type { MaestroEvent } from '../src-shared/events';
 import { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES } from '../src-shared/operation-names';
 import {
+  OPEN_DATA_FOLDER_CHANNEL,
   OPEN_TASK_CHANNEL,
   PICK_FOLDER_CHANNEL,
   type PickFolderInput,
@@ -40,6 +41,9 @@ const api = {
     return () => {
       ipcRenderer.removeListener(OPEN_TASK_CHANNEL, handler);
     };
+  },
+  openDataFolder() {
+    return ipcRenderer.invoke(OPEN_DATA_FOLDER_CHANNEL);
   },
 } as PreloadApi;
 

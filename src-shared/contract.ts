@@ -6,6 +6,8 @@ import { AutoPrompterSettings, AutoPrompterView } from './auto-prompter';
 import { Comment, Job, PackageRequest, PieceLoadError, PieceSummary, Space, Task, ToolRequest } from './entities';
 import { InvokeKind, MaestroEvent, UsageSums } from './events';
 import type { OperationName } from './operation-names';
+import { AppSettings, SettingsView } from './settings';
+import { ToolPolicyView } from './tool-policy';
 
 export { ATTACHMENT_MAX_BYTES, ATTACHMENTS_TOTAL_MAX_BYTES, base64Bytes, MIB } from './attachments';
 
@@ -107,6 +109,10 @@ export const SaveProfileInput = z
   })
   .strict();
 
+/** Comments per page of getTaskRecent and listCommentsBefore. */
+export const COMMENT_PAGE_SIZE = 200;
+const OlderCount = z.number().int().min(0);
+
 const op = <I extends z.ZodType, O extends z.ZodType>(def: OperationDef<I, O>) => def;
 const empty = z.object({}).strict();
 const taskRef = z.object({ taskId: Id }).strict();
@@ -173,6 +179,22 @@ export const contract = {
     status: 200,
     input: taskRef,
     output: z.object({ task: Task, jobs: z.array(Job), comments: z.array(Comment) }),
+  }),
+  /** getTask with only the latest page of comments (COMMENT_PAGE_SIZE) and the count of older ones, for the UI. */
+  getTaskRecent: op({
+    method: 'GET',
+    path: '/tasks/:taskId/recent',
+    status: 200,
+    input: taskRef,
+    output: z.object({ task: Task, jobs: z.array(Job), comments: z.array(Comment), olderCount: OlderCount }),
+  }),
+  /** The page of comments just before one of the task's comments, oldest first, and the count of older ones. */
+  listCommentsBefore: op({
+    method: 'GET',
+    path: '/tasks/:taskId/comments/before/:commentId',
+    status: 200,
+    input: z.object({ taskId: Id, commentId: Id }).strict(),
+    output: z.object({ comments: z.array(Comment), olderCount: OlderCount }),
   }),
   addComment: op({
     method: 'POST',
@@ -365,6 +387,43 @@ export const contract = {
       })
       .strict(),
     output: z.object({ server: McpServerView, resumed: z.array(Job) }),
+  }),
+  /**
+   * A workspace's Tool Policy (`.maestro/policy.json`) for Settings. Only a space's folder or the host's default
+   * workspace (404 otherwise), given as the absolute path listSpaces / getSettings answer, URL-encoded.
+   */
+  getToolPolicy: op({
+    method: 'GET',
+    path: '/tool-policy/:workspacePath',
+    status: 200,
+    input: z.object({ workspacePath: z.string().min(1).max(4096) }).strict(),
+    output: ToolPolicyView,
+  }),
+  /**
+   * Replaces a workspace's Tool Policy. `policy` is checked in main by the file's own schema (policy-schema.ts), so a
+   * bad one is a 400 naming the field (`policy.tools.deny.0`) and the file stays as it was.
+   */
+  saveToolPolicy: op({
+    method: 'POST',
+    path: '/tool-policy',
+    status: 200,
+    input: z.object({ workspacePath: z.string().min(1).max(4096), policy: z.unknown() }).strict(),
+    output: ToolPolicyView,
+  }),
+  /** The app's settings (`<dataDir>/settings.json`: OS notifications), the data dir and the default workspace. */
+  getSettings: op({
+    method: 'GET',
+    path: '/settings',
+    status: 200,
+    input: empty,
+    output: SettingsView,
+  }),
+  saveSettings: op({
+    method: 'POST',
+    path: '/settings',
+    status: 200,
+    input: AppSettings,
+    output: SettingsView,
   }),
 } as const satisfies { [N in OperationName]: OperationDef };
 

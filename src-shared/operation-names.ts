@@ -8,6 +8,8 @@ export const OPERATION_NAMES = [
   'listSpaces',
   'updateSpace',
   'getTask',
+  'getTaskRecent',
+  'listCommentsBefore',
   'addComment',
   'continueTask',
   'cancelTask',
@@ -27,6 +29,10 @@ export const OPERATION_NAMES = [
   'listRecentFolders',
   'listMcpServers',
   'saveMcpToken',
+  'getToolPolicy',
+  'saveToolPolicy',
+  'getSettings',
+  'saveSettings',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

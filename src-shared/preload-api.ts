@@ -1,6 +1,6 @@
 // The object the preload exposes as `window.maestro`: one method per contract operation (answering a Result), an
-// event subscription that returns its disposer, and the desktop-only folder picker. Nothing else crosses into the
-// renderer.
+// event subscription that returns its disposer, and the desktop-only calls (the folder picker, the task on screen,
+// opening the data folder). Nothing else crosses into the renderer.
 import type { OperationName, OpInput, OpOutput } from './contract';
 import type { Result } from './errors';
 import type { MaestroEvent } from './events';
@@ -24,12 +24,18 @@ export const PICK_FOLDER_CHANNEL = 'maestro:shell:pickFolder';
 export const VIEWING_TASK_CHANNEL = 'maestro:shell:viewingTask';
 /** Main → renderer: open this task (a notification or the tray menu was clicked). */
 export const OPEN_TASK_CHANNEL = 'maestro:shell:openTask';
+/**
+ * Renderer → main: show MAESTRO's data folder in the OS file manager. It takes nothing: main opens its own data dir,
+ * never a path the renderer names. Electron only (over HTTP there is no desktop to show it on).
+ */
+export const OPEN_DATA_FOLDER_CHANNEL = 'maestro:shell:openDataFolder';
 
 export type PreloadApi = { [N in OperationName]: (input: OpInput<N>) => Promise<Result<OpOutput<N>>> } & {
   onEvent(listener: (event: MaestroEvent) => void): () => void;
   pickFolder(input: PickFolderInput): Promise<Result<PickFolderOutput>>;
   setViewingTask(taskId: string | null): void;
   onOpenTask(listener: (taskId: string) => void): () => void;
+  openDataFolder(): Promise<Result<{ opened: true }>>;
 };
 
 export const PRELOAD_GLOBAL = 'maestro';

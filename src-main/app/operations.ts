@@ -18,7 +18,9 @@ import { createTask } from '../tasks/create';
 import { decidePackageRequest, decideToolRequest } from '../tasks/decide';
 import {
   getTask,
+  getTaskRecent,
   getTranscript,
+  listCommentsBefore,
   listPackageRequests,
   listTasks,
   listToolRequests,
@@ -28,6 +30,8 @@ import { listRecentFolders } from '../tasks/recent-folders';
 import { listSpaces, updateSpace } from '../tasks/spaces';
 import { getAutoPrompter, saveAutoPrompter } from './auto-prompter-operations';
 import { deleteProfile, listProfiles, saveProfile, testProfile } from './profile-operations';
+import { getSettings, saveSettings } from './settings-operations';
+import { getToolPolicy, saveToolPolicy } from './tool-policy-operations';
 
 /** How many of a task's latest events the activity timeline gets. */
 const TASK_EVENTS_LIMIT = 2000;
@@ -49,6 +53,8 @@ export const operations: Operations = {
   listSpaces,
   updateSpace,
   getTask,
+  getTaskRecent,
+  listCommentsBefore,
   addComment,
   continueTask,
   cancelTask,
@@ -74,6 +80,10 @@ export const operations: Operations = {
   listMcpServers,
   saveMcpToken,
   listRecentFolders,
+  getToolPolicy,
+  saveToolPolicy,
+  getSettings,
+  saveSettings,
 };
 
 export function parseInput<N extends OperationName>(name: N, raw: unknown): OpParsedInput<N> {

@@ -22,6 +22,10 @@ const BRIDGE_API_TABLE = [
   ['GET', '/tasks/:id/usage', 200],
   // Ours, beyond the doc's table: a task's latest persisted events, for the activity timeline.
   ['GET', '/tasks/:id/events', 200],
+  // Ours: GET /tasks/:id with only the latest page of comments and the count of older ones, and the page before a
+  // comment, so the UI opens a long task without loading every comment (GET /tasks/:id still sends them all).
+  ['GET', '/tasks/:id/recent', 200],
+  ['GET', '/tasks/:id/comments/before/:commentId', 200],
   // LLM profiles made in the app (bridge-api.md: "Profiles made in the UI are stored in the data dir").
   ['GET', '/profiles', 200],
   ['POST', '/profiles', 201],
@@ -38,6 +42,13 @@ const BRIDGE_API_TABLE = [
   // Ours: spaces (named persistent workspace folders), renamed or pinned to a piece.
   ['GET', '/spaces', 200],
   ['POST', '/spaces/:spaceId', 200],
+  // Ours: a workspace's Tool Policy for Settings, keyed by the folder (URL-encoded) of a space or the default
+  // workspace, so the default workspace is editable before its first task; any other folder → 404.
+  ['GET', '/tool-policy/:workspacePath', 200],
+  ['POST', '/tool-policy', 200],
+  // Ours: the app's settings in the data dir (OS notifications), with the data dir's path.
+  ['GET', '/settings', 200],
+  ['POST', '/settings', 200],
 ] as const;
 
 /** Param names differ between the doc (`:id`, `:rid`) and the contract (`:taskId`, `:requestId`); shapes must not. */
@@ -70,8 +81,8 @@ describe('contract coverage', () => {
       expect(found.params).toEqual(Object.fromEntries(route.params.map((p) => [p, `${p}-value`])));
       const other = method === 'GET' ? 'POST' : 'GET';
       const wrong = matchRoute(other, concrete);
-      // GET and POST share /tasks, /profiles and /auto-prompter; every other path answers one method only.
-      if (wrong.kind === 'found') expect(['/tasks', '/profiles', '/auto-prompter']).toContain(concrete);
+      // GET and POST share /tasks, /profiles, /auto-prompter and /settings; every other path answers one method only.
+      if (wrong.kind === 'found') expect(['/tasks', '/profiles', '/auto-prompter', '/settings']).toContain(concrete);
       else expect(wrong).toEqual({ kind: 'wrong_method', allowed: [method] });
     }
   });

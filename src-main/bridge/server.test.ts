@@ -19,6 +19,8 @@ const VALID_BODY: Record<OperationName, unknown> = {
   listSpaces: undefined,
   updateSpace: { name: 'renamed' },
   getTask: undefined,
+  getTaskRecent: undefined,
+  listCommentsBefore: undefined,
   addComment: { body: 'one more thing' },
   continueTask: {},
   cancelTask: undefined,
@@ -38,6 +40,10 @@ const VALID_BODY: Record<OperationName, unknown> = {
   listMcpServers: undefined,
   saveMcpToken: { workspacePath: '/no/such/workspace', server: 'github', token: 'ghp_test' },
   listRecentFolders: undefined,
+  getToolPolicy: undefined,
+  saveToolPolicy: { workspacePath: '/no/such/workspace', policy: {} },
+  getSettings: undefined,
+  saveSettings: { notifications: { os: true, sound: false } },
 };
 
 /** A task whose job waits on one tool request and one package request. */
@@ -62,8 +68,11 @@ function seedParkedTask(maestro: Maestro) {
   return { task, job, tool, pkg };
 }
 
-const pathOf = (name: OperationName, ids: { taskId: string; requestId: string }) =>
-  contract[name].path.replace(':taskId', encodeURIComponent(ids.taskId)).replace(':requestId', ids.requestId);
+const pathOf = (name: OperationName, ids: { taskId: string; requestId: string; commentId?: string }) =>
+  contract[name].path
+    .replace(':taskId', encodeURIComponent(ids.taskId))
+    .replace(':requestId', ids.requestId)
+    .replace(':commentId', ids.commentId ?? 'cmt_nope');
 
 /** Every row of every table, and every file of the data dir but the DB's own: what "nothing changed" compares. */
 function snapshot(maestro: Maestro): string {
@@ -217,14 +226,16 @@ describe('bridge: errors', () => {
     const b = await testBridge();
     const { task, tool, pkg } = seedParkedTask(b.maestro);
     const other = b.maestro.invoke('createTask', { instruction: 'another task' }).task;
+    const [comment] = b.maestro.store.comments.listForTask(task.id);
+    const [otherComment] = b.maestro.store.comments.listForTask(other.id);
     const before = snapshot(b.maestro);
     const taskRoutes = ROUTES.filter((r) => r.params.includes('taskId'));
-    expect(taskRoutes).toHaveLength(11);
+    expect(taskRoutes).toHaveLength(13);
     for (const route of taskRoutes) {
       for (const taskId of ['task_nope', 'a b', 'a/b']) {
         const res = await b.api(
           route.method,
-          pathOf(route.name, { taskId, requestId: tool.id }),
+          pathOf(route.name, { taskId, requestId: tool.id, commentId: comment?.id }),
           VALID_BODY[route.name],
         );
         expectErrorShape(res, 404, 'not_found');
@@ -245,6 +256,11 @@ describe('bridge: errors', () => {
       ['decidePackageRequest', pkg.id],
     ] as const) {
       const res = await b.api('POST', pathOf(name, { taskId: other.id, requestId }), VALID_BODY[name]);
+      expectErrorShape(res, 404, 'not_found');
+    }
+    // The page before an unknown comment, or before another task's comment.
+    for (const commentId of ['cmt_nope', otherComment?.id]) {
+      const res = await b.api('GET', pathOf('listCommentsBefore', { taskId: task.id, requestId: '', commentId }));
       expectErrorShape(res, 404, 'not_found');
     }
     expect(snapshot(b.maestro)).toBe(before);

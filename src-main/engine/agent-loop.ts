@@ -149,14 +149,16 @@ function settle(
   }
   if (waits.length > 0) {
     for (const c of terminal) run.answer(c, `Error: not processed — the job waits for a person's decision first`);
-    // One thing for the person at a time: approvals first; a browser step waits for the next reply (P4.41).
-    const approvals = waits.filter((w) => !w.outcome.browser);
-    const browser = waits.filter((w) => w.outcome.browser);
-    const [step, ...later] = approvals.length > 0 ? [] : browser;
-    for (const w of approvals.length > 0 ? browser : later) {
-      run.answer(w.call, 'Error: not processed — ask for one thing at a time; call it again after this step');
+    // One wait at a time: approvals first (all of one reply together); then a browser step (P4.41) or the subtasks
+    // (P4.42); any other wait of the same reply is refused and can be asked for again afterwards.
+    const approvals = waits.filter((w) => w.outcome.toolRequest || w.outcome.packageRequest);
+    const others = waits.filter((w) => !(w.outcome.toolRequest || w.outcome.packageRequest));
+    const [first, ...later] = approvals.length > 0 ? [] : others;
+    for (const w of approvals.length > 0 ? others : later) {
+      run.answer(w.call, 'Error: not processed — one wait at a time; call it again after this one');
     }
-    if (step?.outcome.browser) return { progressed, result: { kind: 'wait_browser', step: step.outcome.browser } };
+    if (first?.outcome.browser) return { progressed, result: { kind: 'wait_browser', step: first.outcome.browser } };
+    if (first?.outcome.subtasks) return { progressed, result: { kind: 'wait_subtasks' } };
     return {
       progressed,
       result: {

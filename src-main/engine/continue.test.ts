@@ -51,7 +51,7 @@ describe('Continue replays the transcript (spec 3.2, 3.3)', () => {
     const names = ((h.server.requests[3]?.body?.tools ?? []) as { function: { name: string } }[]).map(
       (t) => t.function.name,
     );
-    expect(names).toEqual(['create_subtask', 'browser_handoff', 'complete']);
+    expect(names).toEqual(['create_subtask', 'wait_for_subtasks', 'browser_handoff', 'complete']);
     expect(replay[0]?.content).toContain('# Movement: work');
   });
 

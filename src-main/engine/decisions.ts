@@ -7,13 +7,16 @@ import type { ChatMessage } from '../llm/types';
 import type { ToolContext } from '../tools/types';
 import { BROWSER_HANDOFF, BROWSER_HANDOFF_RESUMED } from './browser-handoff-tool';
 import type { JobRun } from './job-run';
+import { SUBTASKS_DONE, WAIT_FOR_SUBTASKS } from './subtask-tool';
 import type { ToolCall } from './tool-dispatch';
 
 export type Decision =
   | { kind: 'tool'; request: ToolRequestRecord }
   | { kind: 'package'; request: PackageRequest }
   /** The person replied to a browser_handoff (their comment woke the job and follows as a user message). */
-  | { kind: 'browser_reply' };
+  | { kind: 'browser_reply' }
+  /** The job's subtasks ended (their notice follows as a user message). */
+  | { kind: 'subtasks_done' };
 
 export type PackageInstaller = (request: PackageRequest, signal: AbortSignal) => Promise<string>;
 
@@ -32,13 +35,18 @@ export function decidedCalls(store: Store, jobId: string): Map<string, Decision>
 }
 
 /**
- * The unanswered browser_handoff calls of `messages`, as decided, when the person has replied (`replied`: an
- * interjection waits for the job). Without a reply (a crash before the job parked) the call is dropped and asked again.
+ * The unanswered calls of `messages` that what woke the job answers: a browser_handoff when the person replied (an
+ * interjection waits for the job), a wait_for_subtasks when the last subtask ended (a Notify Invoke). Without that
+ * (a crash before the job parked) the call is dropped and can be made again.
  */
-export function addBrowserReplies(decided: Map<string, Decision>, messages: readonly ChatMessage[], replied: boolean) {
-  if (!replied) return;
+export function addWakeAnswers(
+  decided: Map<string, Decision>,
+  messages: readonly ChatMessage[],
+  woken: { replied: boolean; notified: boolean },
+) {
   for (const call of unansweredCalls(messages)) {
-    if (call.name === BROWSER_HANDOFF) decided.set(call.id, { kind: 'browser_reply' });
+    if (woken.replied && call.name === BROWSER_HANDOFF) decided.set(call.id, { kind: 'browser_reply' });
+    if (woken.notified && call.name === WAIT_FOR_SUBTASKS) decided.set(call.id, { kind: 'subtasks_done' });
   }
 }
 
@@ -78,6 +86,7 @@ async function outcomeOf(
   install: PackageInstaller | undefined,
 ): Promise<string> {
   if (decision.kind === 'browser_reply') return BROWSER_HANDOFF_RESUMED;
+  if (decision.kind === 'subtasks_done') return SUBTASKS_DONE;
   if (decision.request.status === 'denied') return DENIED;
   if (decision.kind === 'package') {
     if (!install) return 'Error: packages cannot be installed by this host';

@@ -32,12 +32,23 @@ describe('delegate', () => {
     );
     const { jobId } = h.createTask('How many files?', { pieceId: 'lead' });
     expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'succeeded', result: 'Done: 3 files.' });
-    expect(toolNames(h.server.requests[0])).toEqual(['create_subtask', 'browser_handoff', 'delegate', 'complete']);
+    expect(toolNames(h.server.requests[0])).toEqual([
+      'create_subtask',
+      'wait_for_subtasks',
+      'browser_handoff',
+      'delegate',
+      'complete',
+    ]);
     // The sub-agent's own request: its instruction, no delegate at max depth 1, and none of the parent's messages.
     const child = messages(h.server.requests[1]);
     expect(child.map((m) => m.role)).toEqual(['system', 'user']);
     expect(child[1]?.content).toBe('# Instruction\nCount the files');
-    expect(toolNames(h.server.requests[1])).toEqual(['create_subtask', 'browser_handoff', 'complete']);
+    expect(toolNames(h.server.requests[1])).toEqual([
+      'create_subtask',
+      'wait_for_subtasks',
+      'browser_handoff',
+      'complete',
+    ]);
     const parent = messages(h.server.requests[2]);
     expect(parent.at(-1)).toMatchObject({ role: 'tool', content: 'There are 3 files.' });
     expect(parent.some((m) => m.content?.includes('# Instruction'))).toBe(false);

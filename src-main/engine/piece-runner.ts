@@ -15,7 +15,7 @@ import { createPackageInstaller } from '../tools/install-package';
 import { abortReason, executeMovement } from './agent-loop';
 import { browserHandoffTool } from './browser-handoff-tool';
 import { type ChatMessage, Conversation } from './conversation';
-import { addBrowserReplies, answerDecidedCalls, decidedCalls } from './decisions';
+import { addWakeAnswers, answerDecidedCalls, decidedCalls } from './decisions';
 import { delegateTool } from './delegate-tool';
 import { type EngineOptions, JobRun } from './job-run';
 import { JobStream } from './job-stream';
@@ -33,7 +33,7 @@ import {
 } from './prompt';
 import { allReplayableThreads, isSamePieceContinuation } from './replay';
 import { RunLog } from './run-log';
-import { createSubtaskTool } from './subtask-tool';
+import { createSubtaskTool, waitForSubtasksTool } from './subtask-tool';
 import { transitionArgs } from './terminal-tools';
 import { buildToolSpecs, pieceTools } from './tool-specs';
 
@@ -113,6 +113,7 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
   let run: JobRun | undefined;
   const engineTools = [
     createSubtaskTool(store, task, job, (id) => deps.pieceExists?.(id, ctx.workspacePath) ?? id === piece.id),
+    waitForSubtasksTool(store, job),
     browserHandoffTool,
     // Injected only when the piece allows delegation (below its depth limit); otherwise a call is an unknown tool.
     ...(piece.delegate.allowed && piece.delegate.maxDepth > 0 ? [delegateTool(() => run as JobRun)] : []),
@@ -149,9 +150,9 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
     // The same job coming back (retry, approval) continues its own thread; a Continue replays the earlier threads;
     // any other job starts a new thread.
     const decided = decidedCalls(store, job.id);
-    const replied = store.comments.undeliveredInterjections(job.id).length > 0;
+    const woken = { replied: store.comments.undeliveredInterjections(job.id).length > 0, notified: notice !== null };
     const resumed = run.conversation.resumeOwnThread((m) => {
-      addBrowserReplies(decided, m, replied);
+      addWakeAnswers(decided, m, woken);
       return dropUnanswered(m, new Set(decided.keys()));
     });
     if (resumed) {

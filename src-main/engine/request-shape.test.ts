@@ -20,7 +20,7 @@ describe('request shape: the prompt layout is a contract with the cache', () => 
     const reqs = h.server.requests;
     expect(reqs).toHaveLength(5);
     const toolNames = ((reqs[0]?.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
-    expect(toolNames).toEqual(['create_subtask', 'browser_handoff', 'transition', 'complete']);
+    expect(toolNames).toEqual(['create_subtask', 'wait_for_subtasks', 'browser_handoff', 'transition', 'complete']);
     const transitionTool = (
       (reqs[0]?.body?.tools ?? []) as {
         function: { name: string; parameters: { properties: { next: { enum: string[] } } } };
@@ -55,7 +55,7 @@ describe('request shape: the prompt layout is a contract with the cache', () => 
     const names = ((h.server.requests[0]?.body?.tools ?? []) as { function: { name: string } }[]).map(
       (t) => t.function.name,
     );
-    expect(names).toEqual(['create_subtask', 'browser_handoff', 'complete']);
+    expect(names).toEqual(['create_subtask', 'wait_for_subtasks', 'browser_handoff', 'complete']);
   });
 
   it('P5.06 P5.19 P3.03 P6.24 a follow-up job of the same piece and start movement has a byte-identical system message and no replay', async () => {

@@ -52,3 +52,28 @@ export function createSubtaskTool(
     },
   };
 }
+
+export const WAIT_FOR_SUBTASKS = 'wait_for_subtasks';
+
+/** Answers the call when the job is woken by its last subtask: their results follow as the next message. */
+export const SUBTASKS_DONE = 'The subtasks have finished; their results are in the next message.';
+
+/**
+ * wait_for_subtasks {}: parks the job `waiting_subtasks` until its open subtasks end (P4.42), then it goes on in the
+ * same movement with their results — without completing first. With none open it answers at once.
+ */
+export function waitForSubtasksTool(store: Store, job: JobRecord): AnyToolDef {
+  return {
+    name: WAIT_FOR_SUBTASKS,
+    description:
+      'Waits until every subtask you started has finished, then continues here with their results. Use it when the rest of the work needs them.',
+    parameters: z.strictObject({}),
+    readOnly: false,
+    async execute() {
+      if (store.jobs.openChildCount(job.id) === 0) {
+        return { kind: 'result', content: 'No subtask is open; there is nothing to wait for.' };
+      }
+      return { kind: 'wait', subtasks: true };
+    },
+  };
+}

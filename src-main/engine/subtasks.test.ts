@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../test-support/scripted-llm-server';
 import { call, complete, engineHarness, SETTLED } from './engine-harness';
+import { SUBTASKS_DONE } from './subtask-tool';
 
-type Msg = { role: string; content: string | null };
+type Msg = { role: string; content: string | null; tool_call_id?: string };
 const messages = (r: RecordedRequest | undefined) => (r?.body?.messages ?? []) as Msg[];
 
 describe('subtasks', () => {
@@ -38,6 +39,34 @@ describe('subtasks', () => {
     });
     const childInvokes = h.maestro.store.logEntries.listForTask(child?.id as string).filter((e) => e.kind === 'Invoke');
     expect(childInvokes.map((e) => e.invokeKind)).toEqual(['PodEvent']);
+  });
+
+  it('P4.42 wait_for_subtasks parks the job mid-movement; the last child wakes it, the call is answered, the results follow', async () => {
+    const h = await engineHarness([
+      call('create_subtask', { instruction: 'Collect the numbers', title: 'Numbers' }),
+      call('wait_for_subtasks', {}, 'call_wait'),
+      complete('numbers collected: 42'),
+      complete('report written with 42'),
+    ]);
+    const { jobId } = h.createTask('Write the report');
+    expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'waiting_subtasks', resumeMovement: 'work' });
+    const done = await h.waitFor(jobId, ['succeeded', 'failed']);
+    expect(done).toMatchObject({ status: 'succeeded', result: 'report written with 42' });
+    const woken = messages(h.server.requests[3]);
+    const answer = woken.findIndex((m) => m.role === 'tool' && m.tool_call_id === 'call_wait');
+    expect(woken[answer]?.content).toBe(SUBTASKS_DONE);
+    expect(woken[answer + 1]).toEqual({
+      role: 'user',
+      content: '# Subtasks\n- Numbers (succeeded): numbers collected: 42',
+    });
+  });
+
+  it('P4.42 wait_for_subtasks with no subtask open answers at once and the loop goes on', async () => {
+    const h = await engineHarness([call('wait_for_subtasks', {}, 'call_wait'), complete('nothing to wait for')]);
+    const { jobId } = h.createTask('Nothing to wait for');
+    expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'succeeded' });
+    const answer = messages(h.server.requests[1]).find((m) => m.role === 'tool' && m.tool_call_id === 'call_wait');
+    expect(answer?.content).toBe('No subtask is open; there is nothing to wait for.');
   });
 
   it('P2.33 a failed child counts as done: the parent resumes with the failure in the notice', async () => {

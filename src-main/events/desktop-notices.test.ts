@@ -1,6 +1,8 @@
 // The OS notification decisions: suppressed only for the task being looked at in a focused window, quiet for a
 // success, and Approve / Deny offered for exactly one pending tool request — deciding through the same operation.
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, NOTICE_KINDS, type NotificationSettings } from '../../src-shared/settings';
+import { testMaestro } from '../../test-support/temp-maestro';
 import { call, complete, engineHarness, SETTLED } from '../engine/engine-harness';
 import type { Notice } from './attention';
 import { desktopNotice, parseViewingTask } from './desktop-notices';
@@ -65,5 +67,48 @@ describe('desktop notices', () => {
     expect(parseViewingTask(null)).toBeNull();
     for (const bad of [undefined, '', 42, {}, ['task_1'], 'x'.repeat(201)])
       expect(parseViewingTask(bad)).toBeUndefined();
+  });
+
+  describe('the person’s notification settings', () => {
+    const away = { focused: false, viewingTaskId: null };
+    const notice = (kind: Notice['kind']): Notice => ({ taskId: 't1', jobId: 'j1', kind, title: 'T', body: 'B' });
+    const prefs = (patch: Partial<NotificationSettings>): NotificationSettings => ({
+      ...DEFAULT_SETTINGS.notifications,
+      ...patch,
+    });
+
+    it('the defaults show every kind, with sound except for a success', () => {
+      const { store } = testMaestro();
+      for (const kind of NOTICE_KINDS) {
+        expect(desktopNotice(notice(kind), away, store, DEFAULT_SETTINGS.notifications)).toMatchObject({
+          silent: kind === 'succeeded',
+        });
+      }
+    });
+
+    it('OS notifications off: none of any kind', () => {
+      const { store } = testMaestro();
+      for (const kind of NOTICE_KINDS)
+        expect(desktopNotice(notice(kind), away, store, prefs({ os: false }))).toBeNull();
+    });
+
+    it('a kind turned off: that kind is not shown, every other kind still is', () => {
+      const { store } = testMaestro();
+      for (const off of NOTICE_KINDS) {
+        const kinds = { ...DEFAULT_SETTINGS.notifications.kinds, [off]: false };
+        for (const kind of NOTICE_KINDS) {
+          const shown = desktopNotice(notice(kind), away, store, prefs({ kinds }));
+          if (kind === off) expect(shown, `${kind} off`).toBeNull();
+          else expect(shown, `${kind} with ${off} off`).not.toBeNull();
+        }
+      }
+    });
+
+    it('sound off: every notification is silent', () => {
+      const { store } = testMaestro();
+      for (const kind of NOTICE_KINDS) {
+        expect(desktopNotice(notice(kind), away, store, prefs({ sound: false }))).toMatchObject({ silent: true });
+      }
+    });
   });
 });

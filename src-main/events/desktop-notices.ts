@@ -1,6 +1,8 @@
 // What an OS notification shows, decided away from Electron so it can be tested: never for the task the person is
-// looking at in a focused window (they see it there), quiet for a success, and for a single pending tool request the
-// Approve / Deny actions (macOS shows them on the notification) with the request they decide.
+// looking at in a focused window (they see it there), never when the person turned OS notifications or that kind off
+// in Settings, quiet for a success or with sound off, and for a single pending tool request the Approve / Deny
+// actions (macOS shows them on the notification) with the request they decide.
+import { DEFAULT_SETTINGS, type NotificationSettings } from '../../src-shared/settings';
 import type { Store } from '../db/store';
 import type { Notice } from './attention';
 
@@ -20,13 +22,20 @@ export interface DesktopNotice {
   decide?: { requestId: string };
 }
 
-export function desktopNotice(notice: Notice, view: ViewState, store: Store): DesktopNotice | null {
+export function desktopNotice(
+  notice: Notice,
+  view: ViewState,
+  store: Store,
+  prefs: NotificationSettings = DEFAULT_SETTINGS.notifications,
+): DesktopNotice | null {
+  // `kinds` is keyed by every Notice kind (a new kind without its switch does not compile).
+  if (!prefs.os || !prefs.kinds[notice.kind]) return null;
   if (view.focused && view.viewingTaskId === notice.taskId) return null;
   const shown: DesktopNotice = {
     taskId: notice.taskId,
     title: notice.title,
     body: notice.body,
-    silent: notice.kind === 'succeeded',
+    silent: notice.kind === 'succeeded' || !prefs.sound,
   };
   if (notice.kind !== 'tool_request') return shown;
   const pending = store.toolRequests.listForJob(notice.jobId).filter((r) => r.status === 'pending');

@@ -1,9 +1,11 @@
 // The desktop side of the notification projection: a tray icon counting the tasks that wait for the person (with a
 // menu of them), the dock/taskbar badge, and OS notifications for waits and terminal states that never steal focus.
-// What a notification says and when it is left out is decided in events/desktop-notices.ts.
+// What a notification says and when it is left out (the person's Settings included) is decided in
+// events/desktop-notices.ts.
 import path from 'node:path';
 import { app, type BrowserWindow, Menu, Notification, nativeImage, Tray } from 'electron';
 import type { Maestro } from '../app/create-maestro';
+import { loadSettings } from '../app/settings-file';
 import { desktopNotice } from '../events/desktop-notices';
 import type { WindowView } from './ipc';
 
@@ -79,7 +81,11 @@ export function showAttention(
   refresh();
   const off = projection.onChange((notice) => {
     refresh();
-    const shown = notice && desktopNotice(notice, windowView.view(), maestro.store);
+    if (!notice) return;
+    // Read per notice (a small file, a rare event), so a change in Settings applies to the next one; a broken file
+    // means the defaults (Settings shows why).
+    const prefs = loadSettings(maestro.ctx.dataDir).settings.notifications;
+    const shown = desktopNotice(notice, windowView.view(), maestro.store, prefs);
     if (shown) notify(shown);
   });
   return () => {

@@ -1,12 +1,19 @@
 // IPC registration derived from the contract: one ipcMain.handle per operation, answering a Result; only our own
 // window may call, and every input is validated by `invoke` before use. Events are pushed to the window. Beside the
-// contract, the desktop-only folder picker, the task the window shows and opening a task in it.
-import { BrowserWindow, dialog, type IpcMainEvent, type IpcMainInvokeEvent, ipcMain } from 'electron';
+// contract, the desktop-only folder picker, the task the window shows, opening a task in it, and showing the data
+// folder.
+import { BrowserWindow, dialog, type IpcMainEvent, type IpcMainInvokeEvent, ipcMain, shell } from 'electron';
 import { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES } from '../../src-shared/contract';
 import { MaestroError, type Result } from '../../src-shared/errors';
-import { OPEN_TASK_CHANNEL, PICK_FOLDER_CHANNEL, VIEWING_TASK_CHANNEL } from '../../src-shared/preload-api';
+import {
+  OPEN_DATA_FOLDER_CHANNEL,
+  OPEN_TASK_CHANNEL,
+  PICK_FOLDER_CHANNEL,
+  VIEWING_TASK_CHANNEL,
+} from '../../src-shared/preload-api';
 import type { Maestro } from '../app/create-maestro';
 import { parseViewingTask, type ViewState } from '../events/desktop-notices';
+import { openDataFolder } from './data-folder';
 import { pickFolder } from './folder-picker';
 
 /** What the window shows, for the OS notifications; and how to open a task in it. */
@@ -44,6 +51,17 @@ export function registerIpc(maestro: Maestro, window: BrowserWindow): { view: Wi
       return { ok: false, error: { code: 'internal', message: 'internal error' } };
     }
   });
+  // No input is read: the folder is the data dir main was started with.
+  ipcMain.handle(OPEN_DATA_FOLDER_CHANNEL, async (event): Promise<Result<unknown>> => {
+    if (!fromOurWindow(event))
+      return { ok: false, error: { code: 'forbidden', message: 'IPC from an unknown sender' } };
+    try {
+      return await openDataFolder(maestro.ctx.dataDir, (folder) => shell.openPath(folder));
+    } catch (error) {
+      console.error('IPC openDataFolder failed:', error);
+      return { ok: false, error: { code: 'internal', message: 'internal error' } };
+    }
+  });
   let viewingTaskId: string | null = null;
   const onViewing = (event: IpcMainEvent, input: unknown) => {
     const taskId = parseViewingTask(input);
@@ -63,6 +81,7 @@ export function registerIpc(maestro: Maestro, window: BrowserWindow): { view: Wi
     unsubscribe();
     for (const name of OPERATION_NAMES) ipcMain.removeHandler(ipcChannel(name));
     ipcMain.removeHandler(PICK_FOLDER_CHANNEL);
+    ipcMain.removeHandler(OPEN_DATA_FOLDER_CHANNEL);
     ipcMain.removeListener(VIEWING_TASK_CHANNEL, onViewing);
   };
   return { view, dispose };

@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { OperationName } from '../../src-shared/contract';
+import { COMMENT_PAGE_SIZE, type OperationName } from '../../src-shared/contract';
 import { rowCounts } from '../db/test-helpers';
 import { expectMaestroError, moveTo, setup } from './test-helpers';
 
 describe('reads and unknown ids', () => {
   const byTaskId: [OperationName, Record<string, unknown>][] = [
     ['getTask', {}],
+    ['getTaskRecent', {}],
+    ['listCommentsBefore', { commentId: 'cmt_x' }],
     ['addComment', { body: 'hello' }],
     ['continueTask', {}],
     ['continueTask', { pieceId: 'default', instruction: 'x' }],
@@ -51,6 +53,66 @@ describe('reads and unknown ids', () => {
       expect([...times].sort()).toEqual(times);
     }
     expect(got.jobs[0]).not.toHaveProperty('pendingInvoke');
+  });
+
+  it('getTaskRecent: getTask with the latest page of comments and the count of older ones; paged back to the first', () => {
+    const { m, store, create } = setup();
+    const { task, job } = create({ instruction: 'comment 0' });
+    const total = COMMENT_PAGE_SIZE * 2 + 17;
+    store.transact(() => {
+      for (let i = 1; i < total; i++) {
+        store.comments.insert({
+          taskId: task.id,
+          jobId: job.id,
+          author: 'user',
+          kind: 'comment',
+          body: `comment ${i}`,
+        });
+      }
+    });
+    const all = m.invoke('getTask', { taskId: task.id });
+    expect(all.comments).toHaveLength(total);
+    const recent = m.invoke('getTaskRecent', { taskId: task.id });
+    expect(recent.task).toEqual(all.task);
+    expect(recent.jobs).toEqual(all.jobs);
+    expect(recent.comments).toEqual(all.comments.slice(-COMMENT_PAGE_SIZE));
+    expect(recent.olderCount).toBe(total - COMMENT_PAGE_SIZE);
+
+    const pages = [recent.comments];
+    const counts = [recent.olderCount];
+    for (let page = recent; page.olderCount > 0; ) {
+      page = { ...page, ...m.invoke('listCommentsBefore', { taskId: task.id, commentId: page.comments[0]?.id ?? '' }) };
+      pages.unshift(page.comments);
+      counts.push(page.olderCount);
+    }
+    expect(pages.map((p) => p.length)).toEqual([17, COMMENT_PAGE_SIZE, COMMENT_PAGE_SIZE]);
+    expect(counts).toEqual([total - COMMENT_PAGE_SIZE, 17, 0]);
+    expect(pages.flat()).toEqual(all.comments);
+
+    // A short task comes whole.
+    const short = create({ instruction: 'short' }).task;
+    expect(m.invoke('getTaskRecent', { taskId: short.id })).toMatchObject({
+      comments: [expect.objectContaining({ body: 'short' })],
+      olderCount: 0,
+    });
+  });
+
+  it('P1.04 listCommentsBefore: an unknown comment or another task’s comment → not_found naming it; nothing changes', () => {
+    const { m, store, create } = setup();
+    const one = create().task;
+    const two = create().task;
+    const [theirs] = m.invoke('getTask', { taskId: two.id }).comments;
+    const counts = rowCounts(store);
+    for (const commentId of ['cmt_unknown', theirs?.id ?? '']) {
+      const error = expectMaestroError(
+        () => m.invoke('listCommentsBefore', { taskId: one.id, commentId }),
+        'not_found',
+      );
+      expect(error.message).toContain(commentId);
+      expect(error.message).toContain(one.id);
+    }
+    expectMaestroError(() => m.invoke('listCommentsBefore', { taskId: one.id, commentId: '' }), 'invalid_input');
+    expect(rowCounts(store)).toEqual(counts);
   });
 
   it('listToolRequests / listPackageRequests return only that task’s requests, without call arguments', () => {

@@ -1,7 +1,7 @@
 // Read-side task operations: list, get, requests, transcript, usage.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { OpOutput } from '../../src-shared/contract';
+import { COMMENT_PAGE_SIZE, type OpOutput } from '../../src-shared/contract';
 import type { Task } from '../../src-shared/entities';
 import { toJob } from '../db/repos/jobs';
 import { toToolRequest } from '../db/repos/tool-requests';
@@ -26,6 +26,24 @@ export function getTask(ctx: TaskContext, { taskId }: { taskId: string }): OpOut
     jobs: ctx.store.jobs.listForTask(taskId).map(toJob),
     comments: ctx.store.comments.listForTask(taskId),
   };
+}
+
+/** getTask for the UI: the latest page of comments only, so a task of 10,000 comments opens as fast as a short one. */
+export function getTaskRecent(ctx: TaskContext, { taskId }: { taskId: string }): OpOutput<'getTaskRecent'> {
+  const task = requireTask(ctx, taskId);
+  const { comments, olderCount } = ctx.store.comments.latestForTask(taskId, COMMENT_PAGE_SIZE);
+  return { task, jobs: ctx.store.jobs.listForTask(taskId).map(toJob), comments, olderCount };
+}
+
+/** The page before a comment of the task, as the feed asks for it when the reader nears its top. */
+export function listCommentsBefore(
+  ctx: TaskContext,
+  { taskId, commentId }: { taskId: string; commentId: string },
+): OpOutput<'listCommentsBefore'> {
+  requireTask(ctx, taskId);
+  const page = ctx.store.comments.pageBefore(taskId, commentId, COMMENT_PAGE_SIZE);
+  if (!page) throw notFound('comment', `${commentId} of task ${taskId}`);
+  return page;
 }
 
 export function listToolRequests(ctx: TaskContext, { taskId }: { taskId: string }): OpOutput<'listToolRequests'> {

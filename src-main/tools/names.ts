@@ -12,6 +12,6 @@ export const BUILTIN_TOOL_NAMES = [
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 
 /** Tools the engine provides itself; a policy may deny them too. */
-export const ENGINE_TOOL_NAMES = ['create_subtask', 'browser_handoff', 'delegate'] as const;
+export const ENGINE_TOOL_NAMES = ['create_subtask', 'wait_for_subtasks', 'browser_handoff', 'delegate'] as const;
 
 export const POLICY_TOOL_NAMES: readonly string[] = [...BUILTIN_TOOL_NAMES, ...ENGINE_TOOL_NAMES];

@@ -23,6 +23,8 @@ export type ToolOutcome =
       toolRequest?: Omit<NewToolRequest, 'callId'>;
       packageRequest?: Omit<NewPackageRequest, 'callId'>;
       browser?: BrowserStep;
+      /** Until the job's open subtasks have ended (wait_for_subtasks). */
+      subtasks?: true;
     };
 
 /** A step the person does in their own browser. */

@@ -38,6 +38,12 @@ const CASES: Record<OperationName, Case> = {
   },
   listTasks: { input: {}, method: 'GET', path: '/api/local/tasks' },
   getTask: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}` },
+  getTaskRecent: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/recent` },
+  listCommentsBefore: {
+    input: { taskId: TASK, commentId: 'cmt 9/ü' },
+    method: 'GET',
+    path: `/api/local/tasks/${TASK_IN_PATH}/comments/before/cmt%209%2F%C3%BC`,
+  },
   addComment: {
     input: { taskId: TASK, body: 'hello' },
     method: 'POST',
@@ -115,6 +121,24 @@ const CASES: Record<OperationName, Case> = {
     method: 'POST',
     path: '/api/local/spaces/spc_1',
     body: { pinnedPieceId: null },
+  },
+  getToolPolicy: {
+    input: { workspacePath: '/home/me/my project' },
+    method: 'GET',
+    path: '/api/local/tool-policy/%2Fhome%2Fme%2Fmy%20project',
+  },
+  saveToolPolicy: {
+    input: { workspacePath: '/ws', policy: { tools: { deny: ['write_file'] } } },
+    method: 'POST',
+    path: '/api/local/tool-policy',
+    body: { workspacePath: '/ws', policy: { tools: { deny: ['write_file'] } } },
+  },
+  getSettings: { input: {}, method: 'GET', path: '/api/local/settings' },
+  saveSettings: {
+    input: { notifications: { os: true, sound: false } },
+    method: 'POST',
+    path: '/api/local/settings',
+    body: { notifications: { os: true, sound: false } },
   },
 };
 

@@ -63,6 +63,8 @@ export interface MaestroClient {
   readonly pickFolder?: (input?: PickFolderInput) => Promise<string | null>;
   /** The desktop shell, only inside Electron: it is told the task on screen, and asks to open one. */
   readonly shell?: ShellLink;
+  /** Shows MAESTRO's data folder in the OS file manager, only inside Electron (main opens its own data dir). */
+  readonly openDataFolder?: () => Promise<void>;
   /** Subscribes to every event; returns the disposer. */
   subscribe(listener: EventListener, options?: SubscribeOptions): () => void;
 }
@@ -107,6 +109,9 @@ export function createIpcClient(preload: PreloadApi): MaestroClient {
     shell: {
       setViewingTask: (taskId) => preload.setViewingTask(taskId),
       onOpenTask: (listener) => preload.onOpenTask(listener),
+    },
+    openDataFolder: async () => {
+      await unwrapIpc('openDataFolder', () => preload.openDataFolder());
     },
     subscribe(listener, options) {
       const dispose = preload.onEvent((raw) => {

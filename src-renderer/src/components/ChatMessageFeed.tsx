@@ -1,13 +1,14 @@
 // The task's conversation, oldest first: its comments with the Invoke headers among them, then the generation in
 // progress (movement markers, one block per AgentTurn). Virtualized: only the rows near the viewport are in the DOM,
 // so rendering a task of 10,000 comments costs what one of 100 does. It follows the newest text unless the reader has
-// scrolled up; then a button brings them back to the latest.
+// scrolled up; then a button brings them back to the latest. Comments come a page at a time: the latest page first, and
+// the page before it when the reader nears the top (a row there says it is loading, or offers to load it again).
 import { type FocusEvent, memo, useEffect, useMemo, useRef } from 'react';
 import type { Comment } from '../../../src-shared/entities';
 import type { InvokeKind } from '../../../src-shared/events';
 import { useVirtualFeed } from '../hooks/useVirtualFeed';
 import { useT } from '../i18n';
-import type { Disposition } from '../store/detail-slice';
+import type { Disposition, TaskDetail } from '../store/detail-slice';
 import type { JobStream } from '../store/job-stream';
 import { ChatMessage } from './ChatMessage';
 import { commentRows, estimateRowHeight, type FeedInvoke, type FeedRow, streamRows } from './feed-rows';
@@ -24,6 +25,11 @@ export interface ChatMessageFeedProps {
   openQuestionId?: string | null;
   /** The task's Invokes (from its usage), each shown as a header before the comment that started it. */
   invokes?: readonly { seq: number; kind: InvokeKind; jobId: string; ts: string }[];
+  /** How many of the task's comments come before `comments` and are not loaded. */
+  olderCount?: number;
+  olderLoad?: TaskDetail['olderLoad'];
+  /** Loads the page before `comments`. */
+  onLoadOlder?: () => void;
 }
 
 const NO_INVOKES: NonNullable<ChatMessageFeedProps['invokes']> = [];
@@ -35,13 +41,16 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
   stream = null,
   openQuestionId = null,
   invokes = NO_INVOKES,
+  olderCount = 0,
+  olderLoad = 'idle',
+  onLoadOlder,
 }: ChatMessageFeedProps) {
   const t = useT();
   const labelled = useMemo<FeedInvoke[]>(() => {
     const labels = invokeHeaders(invokes, t);
     return invokes.map((invoke, i) => ({ ...invoke, label: labels[i] ?? '' }));
   }, [invokes, t]);
-  const persisted = useMemo(() => commentRows(comments, labelled), [comments, labelled]);
+  const persisted = useMemo(() => commentRows(comments, labelled, olderCount), [comments, labelled, olderCount]);
   const live = useMemo(() => streamRows(stream), [stream]);
   const rows = useMemo(() => (live.length > 0 ? [...persisted, ...live] : persisted), [persisted, live]);
   const feed = useVirtualFeed(rows, estimateRowHeight);
@@ -56,6 +65,13 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
     if (last.author === 'user') follow();
   }, [last, follow]);
 
+  // The reader is near the top (the loading row is rendered): the page before comes, once at a time; after a failure,
+  // only when they ask for it.
+  const nearTop = olderCount > 0 && feed.range.start === 0 && rows.length > 0;
+  useEffect(() => {
+    if (nearTop && olderLoad === 'idle') onLoadOlder?.();
+  }, [nearTop, olderLoad, onLoadOlder]);
+
   const { onRowFocus } = feed;
   const onFocus = (event: FocusEvent<HTMLElement>) => {
     const row = (event.target as HTMLElement).closest<HTMLElement>('[data-testid="feed-row"]');
@@ -69,6 +85,8 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
     return <p className="notice feed-empty">{t('chat.empty')}</p>;
   }
   const { start, end } = feed.range;
+  // Where each row stands in the whole conversation, the comments not loaded counted in.
+  const before = olderCount > 0 ? olderCount - 1 : 0;
   return (
     <div className="feed-viewport">
       <div
@@ -86,6 +104,7 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
         tabIndex={0}
         data-testid="chat-feed"
         data-rows={rows.length}
+        data-older={olderCount}
         data-pinned={feed.pinned}
       >
         <ol className="feed-rows" style={{ paddingTop: feed.padTop, paddingBottom: feed.padBottom }}>
@@ -97,11 +116,13 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
               data-testid="feed-row"
               data-key={row.key}
               data-index={start + i}
-              aria-setsize={rows.length}
-              aria-posinset={start + i + 1}
+              aria-setsize={before + rows.length}
+              aria-posinset={before + start + i + 1}
             >
               <FeedRowContent
                 row={row}
+                olderLoad={row.kind === 'older' ? olderLoad : undefined}
+                onLoadOlder={row.kind === 'older' ? onLoadOlder : undefined}
                 disposition={row.kind === 'comment' ? dispositions[row.key] : undefined}
                 open={row.kind === 'comment' && row.key === openQuestionId}
                 llm={row.kind === 'turn' && row.last ? stream?.llm : undefined}
@@ -121,13 +142,18 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
 
 interface RowProps {
   row: FeedRow;
+  /** For the row above the comments loaded only, so the other rows do not render again when a page comes. */
+  olderLoad: TaskDetail['olderLoad'] | undefined;
+  onLoadOlder: (() => void) | undefined;
   disposition: Disposition | undefined;
   open: boolean;
   llm: JobStream['llm'] | undefined;
 }
 
-const FeedRowContent = memo(function FeedRowContent({ row, disposition, open, llm }: RowProps) {
+const FeedRowContent = memo(function FeedRowContent({ row, olderLoad, onLoadOlder, disposition, open, llm }: RowProps) {
   switch (row.kind) {
+    case 'older':
+      return <OlderRow count={row.count} load={olderLoad ?? 'idle'} onLoad={onLoadOlder} />;
     case 'comment':
       return <ChatMessage comment={row.comment} disposition={disposition} open={open} />;
     case 'invoke':
@@ -154,6 +180,26 @@ const FeedRowContent = memo(function FeedRowContent({ row, disposition, open, ll
     }
   }
 });
+
+/** Above the comments loaded: "Loading earlier messages…" while the page comes, else a button that loads it. */
+function OlderRow({ count, load, onLoad }: { count: number; load: TaskDetail['olderLoad']; onLoad?: () => void }) {
+  const t = useT();
+  if (load === 'loading') {
+    return (
+      <p className="feed-older" role="status" data-testid="feed-older" data-load={load}>
+        {t('chat.loadingEarlier')}
+      </p>
+    );
+  }
+  return (
+    <p className="feed-older" data-testid="feed-older" data-load={load}>
+      {load === 'error' ? <span className="feed-older-error">{t('chat.earlierFailed')}</span> : null}
+      <button type="button" className="button" onClick={onLoad} data-testid="feed-load-older">
+        {t('chat.loadEarlier', { count })}
+      </button>
+    </p>
+  );
+}
 
 /** Where an Invoke began (P9.18): "Send #N" for the user's sends, Notify or Event for the others. */
 function InvokeHeader({ invoke }: { invoke: FeedInvoke }) {

@@ -16,9 +16,12 @@ interface Props {
 }
 
 export function ChatPane({ taskId }: Props) {
-  const { comments, jobs, dispositions, invokes } = useAppStore(
+  const { comments, olderCount, olderLoad, loadOlderComments, jobs, dispositions, invokes } = useAppStore(
     useShallow((s) => ({
       comments: s.detail?.comments ?? NO_COMMENTS,
+      olderCount: s.detail?.olderCount ?? 0,
+      olderLoad: s.detail?.olderLoad ?? 'idle',
+      loadOlderComments: s.loadOlderComments,
       jobs: s.detail?.jobs ?? NO_JOBS,
       dispositions: s.dispositions,
       invokes: (s.usage?.taskId === taskId ? s.usage.data?.invokes : undefined) ?? NO_INVOKES,
@@ -34,6 +37,9 @@ export function ChatPane({ taskId }: Props) {
         dispositions={dispositions}
         openQuestionId={question?.id ?? null}
         invokes={invokes}
+        olderCount={olderCount}
+        olderLoad={olderLoad}
+        onLoadOlder={loadOlderComments}
       />
       <ChatComposerPanel taskId={taskId} jobs={jobs} comments={comments} />
     </section>

@@ -1,13 +1,16 @@
-// Settings: the language and theme, the Auto Prompter's rules, and the LLM profiles. List, add, edit, delete, test
-// the connection, make default. The env profile is shown read-only. The API key field is write-only: a stored key
-// shows as "•••• 1234", and a new value replaces it.
+// Settings: the language and theme, OS notifications, a workspace's Tool Policy, the Auto Prompter's rules, the LLM
+// profiles, and where the data lives. Profiles: list, add, edit, delete, test the connection, make default. The env
+// profile is shown read-only. The API key field is write-only: a stored key shows as "•••• 1234", and a new value
+// replaces it.
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { ProfileView } from '../../../src-shared/contract';
 import type { OpInput } from '../api/client';
 import { LOCALE_NAMES, LOCALES, type Locale, useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { THEME_CHOICES, type ThemeChoice } from '../theme';
+import { NotificationSettings } from './NotificationSettings';
 import { keyLabel, ProfileForm } from './ProfileForm';
+import { ToolPolicyEditor } from './ToolPolicyEditor';
 
 interface Props {
   onClose(): void;
@@ -20,6 +23,7 @@ export function SettingsDialog({ onClose }: Props) {
   const profileErrors = useAppStore((s) => s.profileErrors);
   const profilesError = useAppStore((s) => s.profilesError);
   const loadProfiles = useAppStore((s) => s.loadProfiles);
+  const loadAppSettings = useAppStore((s) => s.loadAppSettings);
   const [editing, setEditing] = useState<Editing>({ kind: 'none' });
   const headingId = useId();
   const t = useT();
@@ -27,12 +31,13 @@ export function SettingsDialog({ onClose }: Props) {
 
   useEffect(() => {
     void loadProfiles();
+    void loadAppSettings();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') onClose();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [loadProfiles, onClose]);
+  }, [loadProfiles, loadAppSettings, onClose]);
 
   return (
     <div className="overlay">
@@ -40,6 +45,8 @@ export function SettingsDialog({ onClose }: Props) {
         <div data-testid="settings-dialog">
           <h2 id={headingId}>{t('settings.title')}</h2>
           <Appearance />
+          <NotificationSettings />
+          <ToolPolicyEditor />
           <AutoPrompterSection />
           <h3 className="settings-section">{t('settings.profiles')}</h3>
           {profilesError ? (
@@ -84,6 +91,7 @@ export function SettingsDialog({ onClose }: Props) {
               onDone={stopEditing}
             />
           )}
+          <DataLocation />
         </div>
       </div>
     </div>
@@ -122,6 +130,49 @@ function Appearance() {
         </label>
       </div>
     </>
+  );
+}
+
+/** Where MAESTRO keeps its data; inside Electron a button shows the folder (over HTTP the host's folder is not ours). */
+function DataLocation() {
+  const view = useAppStore((s) => s.appSettings);
+  const loadError = useAppStore((s) => s.appSettingsError);
+  const canOpen = useAppStore((s) => s.canOpenDataFolder);
+  const open = useAppStore((s) => s.openDataFolder);
+  const [error, setError] = useState<string | null>(null);
+  const t = useT();
+  return (
+    <section data-testid="data-location">
+      <h3 className="settings-section">{t('settings.data')}</h3>
+      {loadError ? (
+        <p className="notice notice-error" data-testid="settings-load-error">
+          {loadError}
+        </p>
+      ) : null}
+      {view ? (
+        <div className="data-location">
+          <span className="field-hint">{t('settings.data.about')}</span>
+          <code className="data-dir-path" data-testid="data-dir">
+            {view.dataDir}
+          </code>
+          {canOpen ? (
+            <button
+              type="button"
+              className="button"
+              onClick={async () => setError((await open())?.message ?? null)}
+              data-testid="open-data-folder"
+            >
+              {t('settings.data.open')}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      {error ? (
+        <p className="notice notice-error" data-testid="open-data-folder-error">
+          {error}
+        </p>
+      ) : null}
+    </section>
   );
 }
 

@@ -1,5 +1,5 @@
-// The rows of the chat feed, in order: the persisted comments with the Invoke headers placed among them, then the live
-// generation as a movement marker wherever its movement changes and one row per AgentTurn. Each row has a stable key
+// The rows of the chat feed, in order: while older comments are not loaded, a row that loads them; the persisted
+// comments with the Invoke headers placed among them, then the live generation as a movement marker wherever its movement changes and one row per AgentTurn. Each row has a stable key
 // (the virtualized feed keeps measured heights by key) and an estimated height for rows never measured yet.
 import type { Comment } from '../../../src-shared/entities';
 import type { InvokeKind } from '../../../src-shared/events';
@@ -16,6 +16,8 @@ export interface FeedInvoke {
 }
 
 export type FeedRow =
+  /** Above the comments loaded while older ones exist: loads them (or says they are loading). */
+  | { kind: 'older'; key: string; count: number }
   | { kind: 'comment'; key: string; comment: Comment }
   | { kind: 'invoke'; key: string; invoke: FeedInvoke }
   | { kind: 'movement'; key: string; movement: string }
@@ -40,24 +42,42 @@ export type FeedRow =
  * The comments with each Invoke's header before the comment that started it: the first comment of the Invoke's job
  * (the instruction, the follow-up comment, the answer), or, for a job with no comment yet or a later Invoke of the
  * same job, the first comment written after it. Headers never go before an earlier header.
+ *
+ * `olderCount` comments before these are not loaded (the feed loads the latest page first). A header that belongs
+ * among them is left out until they are loaded, rather than piled up above the first comment loaded: an Invoke before
+ * the first comment loaded, unless its job's first comment is loaded. Only the job of the first comments loaded can
+ * have comments on both sides of that boundary (a task's jobs run one after another), so for that job the loaded
+ * comment is trusted only when the Invoke came after the boundary. (An Invoke placed by its time that falls between
+ * the last comment not loaded and the first loaded cannot be told from an earlier one: its header shows once the page
+ * before is loaded.)
  */
-export function commentRows(comments: readonly Comment[], invokes: readonly FeedInvoke[]): FeedRow[] {
-  if (invokes.length === 0) return comments.map(commentRow);
+export function commentRows(comments: readonly Comment[], invokes: readonly FeedInvoke[], olderCount = 0): FeedRow[] {
+  const rows: FeedRow[] = olderCount > 0 ? [{ kind: 'older', key: OLDER_KEY, count: olderCount }] : [];
+  if (invokes.length === 0) {
+    for (const comment of comments) rows.push(commentRow(comment));
+    return rows;
+  }
   const firstOfJob = new Map<string, number>();
   comments.forEach((c, i) => {
     if (c.jobId && !firstOfJob.has(c.jobId)) firstOfJob.set(c.jobId, i);
   });
+  const boundary = olderCount > 0 ? comments[0]?.createdAt : undefined;
+  const straddling = boundary === undefined ? undefined : comments.find((c) => c.jobId)?.jobId;
   const headers = new Map<number, FeedInvoke[]>();
   const placedJobs = new Set<string>();
   let floor = 0;
+  let shown = false;
   for (const invoke of [...invokes].sort((a, b) => a.seq - b.seq)) {
     const ofJob = placedJobs.has(invoke.jobId) ? undefined : firstOfJob.get(invoke.jobId);
     placedJobs.add(invoke.jobId);
+    const exact = ofJob !== undefined && invoke.jobId !== straddling;
+    // Headers keep their order, so once one is shown, every later one is too.
+    if (!shown && !exact && boundary !== undefined && invoke.ts < boundary) continue;
+    shown = true;
     const at = Math.max(floor, ofJob ?? firstAtOrAfter(comments, invoke.ts));
     floor = at;
     headers.set(at, [...(headers.get(at) ?? []), invoke]);
   }
-  const rows: FeedRow[] = [];
   const pushHeaders = (at: number) => {
     for (const invoke of headers.get(at) ?? []) rows.push({ kind: 'invoke', key: `invoke:${invoke.seq}`, invoke });
   };
@@ -68,6 +88,9 @@ export function commentRows(comments: readonly Comment[], invokes: readonly Feed
   pushHeaders(comments.length);
   return rows;
 }
+
+/** The key of the row above the comments loaded; one key, so its height is measured once. */
+export const OLDER_KEY = 'older';
 
 /** A comment never changes, so neither does its row: the rows of a rebuilt list are the same objects as before. */
 const COMMENT_ROWS = new WeakMap<Comment, FeedRow>();
@@ -191,6 +214,8 @@ function textPx(text: string): number {
 
 export function estimateRowHeight(row: FeedRow): number {
   switch (row.kind) {
+    case 'older':
+      return 44;
     case 'comment':
       return MESSAGE_CHROME_PX + textPx(row.comment.body);
     case 'invoke':

@@ -4,7 +4,9 @@
 // (estimated heights until a row has been measured once, by a ResizeObserver, which also sees a <details> opening).
 // Because the rows are in flow, the browser's scroll anchoring keeps what the reader sees in place when a row above
 // changes height or an estimate is corrected. The feed is pinned to the bottom (new text keeps it there) until the
-// reader scrolls up, and pinned again when they reach the bottom or call jumpToLatest.
+// reader scrolls up, and pinned again when they reach the bottom or call jumpToLatest. Rows added above the ones shown
+// (an earlier page of the conversation) would move every offset: the rendered rows would change under the reader, so
+// the browser's anchoring cannot help; the hook puts the view back on the row that was at its top instead.
 import {
   type KeyboardEvent,
   type RefCallback,
@@ -65,6 +67,8 @@ export function useVirtualFeed<Row extends Keyed>(rows: readonly Row[], estimate
   const pinnedRef = useRef(true);
   const lastTop = useRef(0);
   const [focusedKey, setFocusedKey] = useState<string | null>(null);
+  /** The row at the top of the view after the last render, and how far the view's top was below that row's top. */
+  const anchor = useRef<Anchor | null>(null);
 
   const setPinned = useCallback((value: boolean) => {
     pinnedRef.current = value;
@@ -129,18 +133,36 @@ export function useVirtualFeed<Row extends Keyed>(rows: readonly Row[], estimate
   const offsets = heights.currentOffsets();
 
   const total = offsets[rows.length] as number;
+  // Rows added above the anchor: the view goes where the anchor went (set on the scroller after this render).
+  const restored = pinned ? null : movedAnchor(anchor.current, rows, offsets);
   // Pinned, the window is the bottom one even before the scroll position has caught up with new rows.
-  const top = pinned ? Math.max(0, total - viewport.height) : viewport.top;
+  const top = pinned ? Math.max(0, total - viewport.height) : (restored ?? viewport.top);
   const range = withFocused(rowWindow(offsets, top, viewport.height, OVERSCAN_PX), rows, focusedKey);
   const padTop = offsets[range.start] as number;
   const padBottom = total - (offsets[range.end] as number);
 
-  // After every render: pinned, the feed shows its bottom (new text, a row measured taller, a taller composer).
+  // After every render: pinned, the feed shows its bottom (new text, a row measured taller, a taller composer);
+  // with rows added above, it shows the anchor where it was. Then the anchor is taken again.
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (!el || !pinnedRef.current) return;
-    el.scrollTop = el.scrollHeight;
-    lastTop.current = el.scrollTop;
+    if (!el) return;
+    if (pinnedRef.current) {
+      el.scrollTop = el.scrollHeight;
+      lastTop.current = el.scrollTop;
+    } else if (restored !== null) {
+      // The offsets place the anchor near where it was; its element, laid out, says exactly how far off that is
+      // (rows above it rendered for the first time are rarely as tall as estimated).
+      el.scrollTop = restored;
+      const was = anchor.current?.screenTop;
+      const now = anchor.current && screenTopOf(el, anchor.current.key);
+      if (was != null && now != null) el.scrollTop += now - was;
+      lastTop.current = el.scrollTop;
+      readViewport(el);
+    }
+    const next = anchorAt(rows, offsets, top);
+    // Where the anchor is on screen, read only when not pinned (then nothing is restored).
+    if (next && !pinnedRef.current) next.screenTop = screenTopOf(el, next.key);
+    anchor.current = next;
   });
 
   // A render between the reader's scroll and its scroll event would pull them back down: their intent unpins first.
@@ -200,6 +222,41 @@ export function useVirtualFeed<Row extends Keyed>(rows: readonly Row[], estimate
     jumpToLatest,
     onRowFocus: setFocusedKey,
   };
+}
+
+interface Anchor {
+  key: string;
+  index: number;
+  /** The view's top minus the row's top, in the offsets. */
+  delta: number;
+  /** The row's top below the view's top in the layout, when it was rendered. */
+  screenTop?: number | null;
+}
+
+/** How far below the scroller's top the rendered row with `key` is; null when it is not rendered. */
+function screenTopOf(scroller: HTMLElement, key: string): number | null {
+  const row = scroller.querySelector(`[data-key="${CSS.escape(key)}"]`);
+  return row ? row.getBoundingClientRect().top - scroller.getBoundingClientRect().top : null;
+}
+
+/**
+ * The row the view is anchored on: the first one reaching below its top, or the next one when that is the feed's first
+ * row (a row that stays first, like the one that loads earlier rows, would not show that rows came in under it).
+ */
+function anchorAt(rows: readonly Keyed[], offsets: Float64Array, top: number): Anchor | null {
+  if (rows.length === 0) return null;
+  const { start } = rowWindow(offsets, top, 0, 0);
+  const index = start === 0 && rows.length > 1 ? 1 : start;
+  const row = rows[index] as Keyed;
+  return { key: row.key, index, delta: top - (offsets[index] as number) };
+}
+
+/** The view's top that puts the anchor back where it was, when rows before it came or went; null when none did. */
+function movedAnchor(anchor: Anchor | null, rows: readonly Keyed[], offsets: Float64Array): number | null {
+  if (!anchor || rows[anchor.index]?.key === anchor.key) return null;
+  const index = rows.findIndex((r) => r.key === anchor.key);
+  if (index === -1) return null;
+  return Math.max(0, (offsets[index] as number) + anchor.delta);
 }
 
 /** The range grown to keep the focused row rendered, unless that row is far away (then it is let go). */

@@ -1,4 +1,5 @@
 // The selected task with its jobs and comments, the dispositions of comments sent from here, and the task actions.
+// Comments come a page at a time: the latest page on select and refresh, earlier pages as the reader scrolls up.
 import type { StateCreator } from 'zustand';
 import type { Comment, Job, Task } from '../../../src-shared/entities';
 import { type ApiError, type MaestroApi, type OpOutput, toApiError } from '../api/client';
@@ -10,10 +11,15 @@ export type Disposition = OpOutput<'addComment'>['disposition'];
 
 export interface TaskDetail {
   taskId: string;
-  /** Null until the first getTask answer; events that arrive earlier still land in jobs and comments. */
+  /** Null until the first getTaskRecent answer; events that arrive earlier still land in jobs and comments. */
   task: Task | null;
   jobs: Job[];
+  /** The comments loaded: the task's latest ones, oldest first, without a gap. */
   comments: Comment[];
+  /** How many of the task's comments are older than the first one loaded. */
+  olderCount: number;
+  /** The page of earlier comments: being loaded, or failed (then the feed offers to load it again). */
+  olderLoad: 'idle' | 'loading' | 'error';
 }
 
 export type SendOutcome = { ok: true; disposition: Disposition; comment: Comment } | { ok: false; error: ApiError };
@@ -28,6 +34,8 @@ export interface DetailSlice {
   dispositions: Record<string, Disposition>;
   selectTask(taskId: string | null): Promise<void>;
   refreshDetail(): Promise<void>;
+  /** Loads the page of comments before the first one loaded, when there are older ones and none is on its way. */
+  loadOlderComments(): Promise<void>;
   sendComment(taskId: string, body: string): Promise<SendOutcome>;
   cancelTask(taskId: string): Promise<ActionOutcome>;
   continueTask(taskId: string): Promise<ActionOutcome>;
@@ -62,7 +70,7 @@ export const createDetailSlice =
         if (taskId === get().selectedTaskId && get().detail) return get().refreshDetail();
         set({
           selectedTaskId: taskId,
-          detail: taskId ? { taskId, task: null, jobs: [], comments: [] } : null,
+          detail: taskId ? { taskId, task: null, jobs: [], comments: [], olderCount: 0, olderLoad: 'idle' } : null,
           detailLoad: taskId ? 'loading' : 'idle',
           detailError: null,
         });
@@ -77,13 +85,13 @@ export const createDetailSlice =
         if (!taskId) return;
         const requests = get().refreshRequests(taskId);
         try {
-          const answer = await api.getTask({ taskId });
+          const answer = await api.getTaskRecent({ taskId });
           withDetail(taskId, (current) => {
             const jobs = mergeById(current.jobs, answer.jobs, newerJob);
             return {
               task: { ...answer.task, status: latestStatus(jobs) ?? answer.task.status },
               jobs,
-              comments: mergeById(current.comments, answer.comments),
+              ...foldLatestPage(current, answer),
             };
           });
           const latest = get().detail?.jobs.at(-1);
@@ -94,6 +102,25 @@ export const createDetailSlice =
           if (get().selectedTaskId === taskId) set({ detailLoad: 'error', detailError: toApiError(error).message });
         }
         await requests;
+      },
+
+      async loadOlderComments() {
+        const detail = get().detail;
+        const first = detail?.comments[0];
+        if (!detail || !first || detail.olderCount === 0 || detail.olderLoad === 'loading') return;
+        const { taskId } = detail;
+        withDetail(taskId, () => ({ olderLoad: 'loading' }));
+        try {
+          const page = await api.listCommentsBefore({ taskId, commentId: first.id });
+          withDetail(taskId, (current) =>
+            // A refresh that replaced the comments meanwhile (see foldLatestPage) makes this page a stale one.
+            current.comments[0]?.id === first.id
+              ? { comments: mergeById(page.comments, current.comments), olderCount: page.olderCount, olderLoad: 'idle' }
+              : { olderLoad: 'idle' },
+          );
+        } catch {
+          withDetail(taskId, () => ({ olderLoad: 'error' }));
+        }
       },
 
       async sendComment(taskId, body) {
@@ -146,6 +173,27 @@ export const createDetailSlice =
       },
     };
   };
+
+/**
+ * The latest page folded into the comments loaded. When it overlaps them (or starts at the task's first comment), the
+ * two are merged and the earlier pages loaded stay. When it does not (the first answer, or one after a disconnection
+ * during which more than a page arrived), the comments loaded before it are dropped, so the list never has a gap;
+ * those pushed after the answer left the server are kept.
+ */
+export function foldLatestPage(
+  current: Pick<TaskDetail, 'comments' | 'olderCount'>,
+  page: { comments: readonly Comment[]; olderCount: number },
+): Pick<TaskDetail, 'comments' | 'olderCount'> {
+  const first = page.comments[0];
+  const last = page.comments.at(-1);
+  if (!first || !last) return { comments: current.comments, olderCount: 0 };
+  if (page.olderCount === 0) return { comments: mergeById(current.comments, page.comments), olderCount: 0 };
+  if (current.comments.some((c) => c.id === first.id)) {
+    return { comments: mergeById(current.comments, page.comments), olderCount: current.olderCount };
+  }
+  const pushed = current.comments.filter((c) => c.createdAt >= last.createdAt);
+  return { comments: mergeById(page.comments, pushed), olderCount: page.olderCount };
+}
 
 /** An answer that left the server before a pushed change must not undo it: the later updatedAt wins. */
 function newerJob(known: Job, fresh: Job): Job {

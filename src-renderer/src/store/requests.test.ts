@@ -68,7 +68,7 @@ describe('approval requests in the store', () => {
     let listed: ToolRequest[] = [request('r1')];
     const store = createAppStore(
       client({
-        getTask: async () => ({ task: task('t', 'waiting_human'), jobs: [parked], comments: [] }),
+        getTaskRecent: async () => ({ task: task('t', 'waiting_human'), jobs: [parked], comments: [], olderCount: 0 }),
         listToolRequests: async () => ({ requests: listed }),
         listPackageRequests: async () => ({ requests: [] }),
       }),
@@ -96,9 +96,9 @@ describe('approval requests in the store', () => {
     let refuse = false;
     const store = createAppStore(
       client({
-        getTask: async () => {
+        getTaskRecent: async () => {
           loads++;
-          return { task: task('t', 'waiting_human'), jobs: [parked], comments: [] };
+          return { task: task('t', 'waiting_human'), jobs: [parked], comments: [], olderCount: 0 };
         },
         listToolRequests: async () => ({ requests: [request('r1')] }),
         listPackageRequests: async () => ({ requests: [] }),
@@ -127,7 +127,7 @@ describe('approval requests in the store', () => {
     let view: Job = job('j1', 2, 'queued');
     const store = createAppStore(
       client({
-        getTask: async () => ({ task: task('t', view.status), jobs: [view], comments: [] }),
+        getTaskRecent: async () => ({ task: task('t', view.status), jobs: [view], comments: [], olderCount: 0 }),
         listToolRequests: async () => ({ requests: view.status === 'waiting_human' ? [request('r1')] : [] }),
         listPackageRequests: async () => ({ requests: [] }),
         addComment: async () => {
@@ -147,7 +147,7 @@ describe('approval requests in the store', () => {
     const store = createAppStore(
       client({
         listTasks: async () => ({ tasks: [task('t', 'waiting_human')] }),
-        getTask: async () => ({ task: task('t', 'waiting_human'), jobs: [parked], comments: [] }),
+        getTaskRecent: async () => ({ task: task('t', 'waiting_human'), jobs: [parked], comments: [], olderCount: 0 }),
       }),
     );
     const s = () => store.getState();
@@ -165,10 +165,11 @@ describe('a job answered over HTTP after its events', () => {
   it('keeps the newer pushed state', async () => {
     const store = createAppStore(
       client({
-        getTask: async () => ({
+        getTaskRecent: async () => ({
           task: task('t', 'waiting_human'),
           jobs: [job('j1', 1, 'waiting_human', 'ask')],
           comments: [],
+          olderCount: 0,
         }),
         addComment: async () => ({
           comment: {

@@ -80,10 +80,10 @@ describe('the app store', () => {
   });
 
   it('folds comments and jobs into the selected task, including those pushed before its detail loaded', async () => {
-    let answer: (value: Awaited<ReturnType<MaestroApi['getTask']>>) => void = () => {};
+    let answer: (value: Awaited<ReturnType<MaestroApi['getTaskRecent']>>) => void = () => {};
     const store = createAppStore(
       fakeClient({
-        getTask: () =>
+        getTaskRecent: () =>
           new Promise((resolve) => {
             answer = resolve;
           }),
@@ -96,6 +96,7 @@ describe('the app store', () => {
       task: task('t', 1),
       jobs: [job('j1', 't', 1)],
       comments: [comment('c1', 't', 1, 'instruction')],
+      olderCount: 0,
     });
     await selecting;
 
@@ -114,7 +115,7 @@ describe('the app store', () => {
     let refuse = false;
     const store = createAppStore(
       fakeClient({
-        getTask: async () => ({ task: task('t', 1), jobs: [job('j1', 't', 1)], comments: [] }),
+        getTaskRecent: async () => ({ task: task('t', 1), jobs: [job('j1', 't', 1)], comments: [], olderCount: 0 }),
         addComment: async ({ taskId, body }) => {
           if (refuse) throw new ApiError('approval_pending', 'decide first');
           return { comment: comment(body, taskId, 3), disposition: 'reused_job', job: job('j1', taskId, 1) };
@@ -140,7 +141,12 @@ describe('the app store', () => {
     let usageCalls = 0;
     const store = createAppStore(
       fakeClient({
-        getTask: async () => ({ task: task('t', 1), jobs: [job('j1', 't', 1)], comments: [comment('c1', 't', 1)] }),
+        getTaskRecent: async () => ({
+          task: task('t', 1),
+          jobs: [job('j1', 't', 1)],
+          comments: [comment('c1', 't', 1)],
+          olderCount: 0,
+        }),
         getUsage: async () => {
           usageCalls++;
           return { total: usage, jobs: [], invokes: [] };
@@ -163,7 +169,7 @@ describe('the app store', () => {
     expect(s().jobStreams.t?.turns[0]?.text).toBe('Hello world');
     expect(s().movementTrails.j1).toEqual(['work']);
 
-    // A getTask answer that left the server before the claim does not undo the running status.
+    // A getTaskRecent answer that left the server before the claim does not undo the running status.
     await s().refreshDetail();
     expect(s().detail?.jobs[0]?.status).toBe('running');
     expect(s().jobStreams.t?.turns[0]?.text).toBe('Hello world');

@@ -14,7 +14,9 @@ import { createPiecesSlice } from './pieces-slice';
 import { createPrefsSlice } from './prefs-slice';
 import { createProfilesSlice } from './profiles-slice';
 import { createRequestsSlice } from './requests-slice';
+import { createSettingsSlice } from './settings-slice';
 import { createTasksSlice } from './tasks-slice';
+import { createToolPolicySlice } from './tool-policy-slice';
 import type { AppState } from './types';
 import { createUsageSlice } from './usage-slice';
 
@@ -36,6 +38,8 @@ export function createAppStore(client: MaestroClient): AppStore {
     ...createActivitySlice(client.api)(...a),
     ...createPrefsSlice(...a),
     ...createFoldersSlice(client)(...a),
+    ...createToolPolicySlice(client.api)(...a),
+    ...createSettingsSlice(client)(...a),
   }));
 }
 

@@ -36,7 +36,8 @@ export const createTasksSlice =
       await Promise.all(
         unknown.map(async (t) => {
           try {
-            const latest = (await api.getTask({ taskId: t.id })).jobs.at(-1);
+            // The latest page, not every comment: only the jobs are wanted.
+            const latest = (await api.getTaskRecent({ taskId: t.id })).jobs.at(-1);
             if (latest) get().noteJob(latest);
           } catch {
             // The entry stays generic ("waits for you") until the job is seen.

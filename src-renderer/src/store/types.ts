@@ -11,7 +11,9 @@ import type { PiecesSlice } from './pieces-slice';
 import type { PrefsSlice } from './prefs-slice';
 import type { ProfilesSlice } from './profiles-slice';
 import type { RequestsSlice } from './requests-slice';
+import type { SettingsSlice } from './settings-slice';
 import type { TasksSlice } from './tasks-slice';
+import type { ToolPolicySlice } from './tool-policy-slice';
 import type { UsageSlice } from './usage-slice';
 
 export type LoadState = 'idle' | 'loading' | 'ready' | 'error';
@@ -29,4 +31,6 @@ export type AppState = TasksSlice &
   NoticesSlice &
   ActivitySlice &
   PrefsSlice &
-  FoldersSlice;
+  FoldersSlice &
+  ToolPolicySlice &
+  SettingsSlice;

@@ -1,0 +1,60 @@
+// GET /tool-policy/:workspacePath and POST /tool-policy: a workspace's Tool Policy (`.maestro/policy.json`) for
+// Settings. Only folders MAESTRO already works in — a space's folder or the host's default workspace, matched exactly
+// — so the renderer cannot plant a policy file in any other folder. The policy is checked by policy-schema.ts, the
+// schema the engine reads the file with; a job reads the file when its run starts (engine.ts policyTools).
+import fs from 'node:fs';
+import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
+import { type ErrorIssue, MaestroError } from '../../src-shared/errors';
+import type { ToolPolicyDocument } from '../../src-shared/tool-policy';
+import type { TaskContext } from '../tasks/context';
+import { notFound } from '../tasks/errors';
+import { POLICY_TOOL_NAMES } from '../tools/names';
+import { DEFAULT_POLICY, loadPolicy, PolicyError, policyFile } from '../tools/policy';
+import { PolicyFile, type WorkspaceToolPolicy } from '../tools/policy-schema';
+import { writeFileAtomic } from '../workspace/atomic-write';
+
+/** The workspace as given, when it is one MAESTRO knows; otherwise 404 (an unknown folder is not ours to write in). */
+function knownWorkspace(ctx: TaskContext, workspacePath: string): string {
+  const known = workspacePath === ctx.defaultWorkspace || ctx.store.spaces.byFolder(workspacePath) !== undefined;
+  if (!known) throw notFound('workspace', `${workspacePath} (not a space's folder or the default workspace)`);
+  if (!fs.statSync(workspacePath, { throwIfNoEntry: false })?.isDirectory()) {
+    throw notFound('workspace folder', `${workspacePath} (it was moved or deleted)`);
+  }
+  return workspacePath;
+}
+
+const toDocument = (policy: WorkspaceToolPolicy): ToolPolicyDocument => ({
+  tools: { deny: [...policy.deniedTools] },
+  run_command: { allow: [...policy.runCommandAllow] },
+});
+
+function view(workspacePath: string): OpOutput<'getToolPolicy'> {
+  const file = policyFile(workspacePath);
+  const base = { workspacePath, file, exists: fs.existsSync(file), knownTools: [...POLICY_TOOL_NAMES] };
+  try {
+    return { ...base, policy: toDocument(loadPolicy(workspacePath)), error: null };
+  } catch (error) {
+    if (!(error instanceof PolicyError)) throw error;
+    return { ...base, policy: toDocument(DEFAULT_POLICY), error: error.message };
+  }
+}
+
+export function getToolPolicy(ctx: TaskContext, input: OpParsedInput<'getToolPolicy'>): OpOutput<'getToolPolicy'> {
+  return view(knownWorkspace(ctx, input.workspacePath));
+}
+
+export function saveToolPolicy(ctx: TaskContext, input: OpParsedInput<'saveToolPolicy'>): OpOutput<'saveToolPolicy'> {
+  const workspacePath = knownWorkspace(ctx, input.workspacePath);
+  const parsed = PolicyFile.safeParse(input.policy);
+  if (!parsed.success) {
+    const issues: ErrorIssue[] = parsed.error.issues.map((i) => ({
+      path: ['policy', ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+      message: i.message,
+    }));
+    const summary = issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new MaestroError('invalid_input', `invalid tool policy: ${summary}`, issues);
+  }
+  // The file as the engine reads it: every key written out, so what Settings shows is what is on disk.
+  writeFileAtomic(policyFile(workspacePath), `${JSON.stringify(parsed.data, null, 2)}\n`);
+  return view(workspacePath);
+}

@@ -1,0 +1,79 @@
+// Settings' Notifications section: whether the desktop app shows OS notifications, with sound, and for which kinds
+// of notice. Each switch saves at once to the data dir's settings.json; main reads it for every notice.
+import { useEffect, useState } from 'react';
+import { NOTICE_KINDS, type NotificationSettings as Prefs } from '../../../src-shared/settings';
+import { useT } from '../i18n';
+import { useAppStore } from '../store/store';
+
+export function NotificationSettings() {
+  const view = useAppStore((s) => s.appSettings);
+  const save = useAppStore((s) => s.saveAppSettings);
+  const [prefs, setPrefs] = useState<Prefs | null>(null);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const t = useT();
+
+  useEffect(() => {
+    if (view) setPrefs(view.settings.notifications);
+  }, [view]);
+
+  async function change(next: Prefs) {
+    setPrefs(next);
+    const failure = await save({ notifications: next });
+    setOutcome(failure ? { ok: false, text: failure.message } : { ok: true, text: t('settings.notifications.saved') });
+  }
+
+  if (!view || !prefs) return null;
+  return (
+    <section data-testid="notification-settings">
+      <h3 className="settings-section">{t('settings.notifications')}</h3>
+      <p className="field-hint">{t('settings.notifications.about')}</p>
+      {view.error ? (
+        <p className="notice notice-error" data-testid="settings-file-error">
+          {view.error}
+        </p>
+      ) : null}
+      <label className="field-check">
+        <input
+          type="checkbox"
+          checked={prefs.os}
+          onChange={(e) => void change({ ...prefs, os: e.target.checked })}
+          data-testid="notifications-os"
+        />
+        {t('settings.notifications.os')}
+      </label>
+      <label className="field-check">
+        <input
+          type="checkbox"
+          checked={prefs.sound}
+          disabled={!prefs.os}
+          onChange={(e) => void change({ ...prefs, sound: e.target.checked })}
+          data-testid="notifications-sound"
+        />
+        {t('settings.notifications.sound')}
+      </label>
+      <fieldset className="notification-kinds" disabled={!prefs.os}>
+        <legend>{t('settings.notifications.kinds')}</legend>
+        {NOTICE_KINDS.map((kind) => (
+          <label key={kind} className="field-check">
+            <input
+              type="checkbox"
+              checked={prefs.kinds[kind]}
+              onChange={(e) => void change({ ...prefs, kinds: { ...prefs.kinds, [kind]: e.target.checked } })}
+              data-testid={`notifications-kind-${kind}`}
+            />
+            {t(`settings.notifications.kind.${kind}`)}
+          </label>
+        ))}
+      </fieldset>
+      {outcome ? (
+        <p
+          className={`notice ${outcome.ok ? 'notice-ok' : 'notice-error'}`}
+          data-testid="notifications-outcome"
+          data-ok={outcome.ok}
+        >
+          {outcome.text}
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,263 @@
+// Settings' Workspace Tool Policy editor: choose a workspace (a space, or the default workspace), then per tool allow /
+// ask / deny and the commands that run without asking, saved to the folder's .maestro/policy.json. The file's format
+// (tools.deny, run_command.allow) is the editor's model; main checks it and names a bad field, shown beside it.
+import { useEffect, useState } from 'react';
+import { RUN_ANY_COMMAND, type ToolPolicyDocument } from '../../../src-shared/tool-policy';
+import type { ApiError } from '../api/client';
+import { useT } from '../i18n';
+import { useAppStore } from '../store/store';
+
+type Mode = 'allow' | 'ask' | 'deny';
+
+/**
+ * What each tool can be set to. run_command asks unless a rule allows the command (allow = the `*` rule);
+ * request_package always asks; every other tool simply is there or not.
+ */
+const modesOf = (tool: string): Mode[] =>
+  tool === 'run_command' ? ['allow', 'ask', 'deny'] : tool === 'request_package' ? ['ask', 'deny'] : ['allow', 'deny'];
+
+interface Draft {
+  deny: string[];
+  /** run_command.allow without the `*` rule, which is the run_command "allow" choice instead. */
+  patterns: string[];
+  allowAll: boolean;
+}
+
+const fromDocument = (doc: ToolPolicyDocument): Draft => ({
+  deny: [...doc.tools.deny],
+  patterns: doc.run_command.allow.filter((r) => r.trim() !== RUN_ANY_COMMAND),
+  allowAll: doc.run_command.allow.some((r) => r.trim() === RUN_ANY_COMMAND),
+});
+
+// The patterns first, so an error about run_command.allow.<i> is about the i-th pattern shown.
+const toDocument = (draft: Draft): ToolPolicyDocument => ({
+  tools: { deny: draft.deny },
+  run_command: { allow: [...draft.patterns, ...(draft.allowAll ? [RUN_ANY_COMMAND] : [])] },
+});
+
+function modeOf(draft: Draft, tool: string): Mode {
+  if (draft.deny.includes(tool)) return 'deny';
+  if (tool === 'run_command') return draft.allowAll ? 'allow' : 'ask';
+  return modesOf(tool).includes('ask') ? 'ask' : 'allow';
+}
+
+function withMode(draft: Draft, tool: string, mode: Mode): Draft {
+  const deny = draft.deny.filter((t) => t !== tool);
+  return {
+    ...draft,
+    deny: mode === 'deny' ? [...deny, tool] : deny,
+    allowAll: tool === 'run_command' ? mode === 'allow' : draft.allowAll,
+  };
+}
+
+/** A save's issues placed beside what they are about: `tool:<name>`, `pattern:<index>`, or `general`. */
+function placeIssues(error: ApiError, sent: Draft): Record<string, string> {
+  const placed: Record<string, string> = {};
+  const put = (key: string, message: string) => {
+    placed[key] = placed[key] ? `${placed[key]}; ${message}` : message;
+  };
+  for (const issue of error.issues) {
+    const [root, section, key, index] = issue.path;
+    if (root === 'policy' && section === 'tools' && key === 'deny' && typeof index === 'number') {
+      put(`tool:${sent.deny[index] ?? index}`, issue.message);
+    } else if (root === 'policy' && section === 'run_command' && key === 'allow' && typeof index === 'number') {
+      put(index < sent.patterns.length ? `pattern:${index}` : 'tool:run_command', issue.message);
+    } else put('general', `${issue.path.join('.')}: ${issue.message}`);
+  }
+  if (Object.keys(placed).length === 0) put('general', error.message);
+  return placed;
+}
+
+export function ToolPolicyEditor() {
+  const spaces = useAppStore((s) => s.policySpaces);
+  const defaultWorkspace = useAppStore((s) => s.appSettings?.defaultWorkspace ?? null);
+  const chosen = useAppStore((s) => s.toolPolicyFor);
+  const view = useAppStore((s) => s.toolPolicy);
+  const loadState = useAppStore((s) => s.toolPolicyLoad);
+  const loadError = useAppStore((s) => s.toolPolicyError);
+  const loadSpaces = useAppStore((s) => s.loadPolicySpaces);
+  const load = useAppStore((s) => s.loadToolPolicy);
+  const save = useAppStore((s) => s.saveToolPolicy);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [newPattern, setNewPattern] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const t = useT();
+
+  useEffect(() => {
+    void loadSpaces();
+  }, [loadSpaces]);
+  // What was loaded or saved becomes the form's content.
+  useEffect(() => {
+    setDraft(view ? fromDocument(view.policy) : null);
+    setErrors({});
+  }, [view]);
+
+  const showDefault = defaultWorkspace !== null && !spaces.some((s) => s.folder === defaultWorkspace);
+  const edit = (next: Draft) => {
+    setDraft(next);
+    setSaved(false);
+  };
+
+  function addPattern() {
+    const rule = newPattern.trim();
+    if (!draft || rule === '' || draft.patterns.includes(rule)) return;
+    edit({ ...draft, patterns: [...draft.patterns, rule] });
+    setNewPattern('');
+  }
+
+  async function submit() {
+    if (!draft || !view) return;
+    setBusy(true);
+    const failure = await save(view.workspacePath, toDocument(draft));
+    setBusy(false);
+    setErrors(failure ? placeIssues(failure, draft) : {});
+    setSaved(!failure);
+  }
+
+  return (
+    <section data-testid="tool-policy-settings">
+      <h3 className="settings-section">{t('settings.toolPolicy')}</h3>
+      <p className="field-hint">{t('settings.toolPolicy.about')}</p>
+      {!showDefault && spaces.length === 0 ? (
+        <p className="field-hint" data-testid="tool-policy-no-workspaces">
+          {t('settings.toolPolicy.noWorkspaces')}
+        </p>
+      ) : (
+        <label className="field">
+          <span>{t('settings.toolPolicy.workspace')}</span>
+          <select
+            value={chosen ?? ''}
+            onChange={(e) => e.target.value && void load(e.target.value)}
+            data-testid="tool-policy-workspace"
+          >
+            <option value="">{t('settings.toolPolicy.choose')}</option>
+            {showDefault ? (
+              <option value={defaultWorkspace}>
+                {t('settings.toolPolicy.defaultWorkspace', { folder: defaultWorkspace })}
+              </option>
+            ) : null}
+            {spaces.map((s) => (
+              <option key={s.id} value={s.folder}>
+                {s.name} — {s.folder}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {loadError ? (
+        <p className="notice notice-error" data-testid="tool-policy-load-error">
+          {loadError}
+        </p>
+      ) : null}
+      {chosen && loadState === 'loading' ? <p className="field-hint">{t('settings.toolPolicy.loading')}</p> : null}
+      {view && draft ? (
+        <>
+          {view.error ? (
+            <p className="notice notice-error" data-testid="tool-policy-file-error">
+              {view.error}
+            </p>
+          ) : null}
+          <h4 className="policy-heading">{t('settings.toolPolicy.tools')}</h4>
+          <ul className="policy-tools">
+            {view.knownTools.map((tool) => (
+              <li key={tool} className="policy-tool" data-testid="tool-policy-tool" data-tool={tool}>
+                <code className="policy-tool-name">{tool}</code>
+                <select
+                  value={modeOf(draft, tool)}
+                  onChange={(e) => edit(withMode(draft, tool, e.target.value as Mode))}
+                  aria-label={tool}
+                  aria-invalid={errors[`tool:${tool}`] !== undefined}
+                  data-testid={`tool-policy-mode-${tool}`}
+                >
+                  {modesOf(tool).map((mode) => (
+                    <option key={mode} value={mode}>
+                      {t(`settings.toolPolicy.${mode}`)}
+                    </option>
+                  ))}
+                </select>
+                {errors[`tool:${tool}`] ? (
+                  <span className="field-error" data-testid="tool-policy-error">
+                    {errors[`tool:${tool}`]}
+                  </span>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+          <h4 className="policy-heading">{t('settings.toolPolicy.commands')}</h4>
+          <p className="field-hint">{t('settings.toolPolicy.commandsHint')}</p>
+          {draft.patterns.length === 0 ? (
+            <p className="empty" data-testid="tool-policy-no-commands">
+              {t('settings.toolPolicy.noCommands')}
+            </p>
+          ) : (
+            <ul className="policy-commands">
+              {draft.patterns.map((rule, i) => (
+                <li key={rule} className="policy-command" data-testid="tool-policy-command">
+                  <code className="policy-command-text">{rule}</code>
+                  <button
+                    type="button"
+                    className="button"
+                    onClick={() => edit({ ...draft, patterns: draft.patterns.filter((_, j) => j !== i) })}
+                    data-testid="tool-policy-command-remove"
+                  >
+                    {t('settings.toolPolicy.remove')}
+                  </button>
+                  {errors[`pattern:${i}`] ? (
+                    <span className="field-error" data-testid="tool-policy-error">
+                      {errors[`pattern:${i}`]}
+                    </span>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )}
+          <div className="policy-add">
+            <input
+              className="policy-add-input"
+              value={newPattern}
+              placeholder={t('settings.toolPolicy.commandPlaceholder')}
+              onChange={(e) => setNewPattern(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') addPattern();
+              }}
+              aria-label={t('settings.toolPolicy.commands')}
+              data-testid="tool-policy-command-input"
+            />
+            <button
+              type="button"
+              className="button"
+              disabled={newPattern.trim() === ''}
+              onClick={addPattern}
+              data-testid="tool-policy-command-add"
+            >
+              {t('settings.toolPolicy.add')}
+            </button>
+          </div>
+          {errors.general ? (
+            <p className="notice notice-error" data-testid="tool-policy-error">
+              {errors.general}
+            </p>
+          ) : null}
+          {saved ? (
+            <p className="notice notice-ok" data-testid="tool-policy-saved">
+              {t('settings.toolPolicy.saved')}
+            </p>
+          ) : null}
+          <div className="dialog-actions">
+            <button
+              type="button"
+              className="button"
+              disabled={busy}
+              onClick={() => void submit()}
+              data-testid="tool-policy-save"
+            >
+              {t('settings.toolPolicy.save')}
+            </button>
+          </div>
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,258 @@
+// Comments a page at a time: the latest page on select and refresh, earlier pages on demand, without gaps, duplicates
+// or a stale page landing after a refresh or a task switch.
+import { describe, expect, it } from 'vitest';
+import { COMMENT_PAGE_SIZE } from '../../../src-shared/contract';
+import type { Comment, Job, Task } from '../../../src-shared/entities';
+import type { MaestroEvent } from '../../../src-shared/events';
+import { ApiError, type MaestroApi, type MaestroClient } from '../api/client';
+import { foldLatestPage } from './detail-slice';
+import { createAppStore } from './store';
+
+const at = (s: number) => new Date(Date.UTC(2025, 0, 1) + s * 1000).toISOString();
+
+const task = (id: string): Task => ({
+  id,
+  title: id,
+  instruction: 'do it',
+  pieceId: 'default',
+  workspacePath: '/w',
+  profile: null,
+  parentTaskId: null,
+  createdAt: at(0),
+  status: 'succeeded',
+});
+
+const job = (taskId: string): Job => ({
+  id: `job-${taskId}`,
+  taskId,
+  createdAt: at(0),
+  updatedAt: at(0),
+  status: 'succeeded',
+  waitReason: null,
+  pieceId: 'default',
+  profile: null,
+  resumeMovement: null,
+  askCount: 0,
+  attempt: 1,
+  nextRetryAt: null,
+  continuedFromJobId: null,
+  parentJobId: null,
+  workerId: null,
+  heartbeatAt: null,
+  error: null,
+  result: null,
+});
+
+const comment = (taskId: string, i: number): Comment => ({
+  id: `${taskId}-c${i}`,
+  taskId,
+  jobId: `job-${taskId}`,
+  author: 'user',
+  kind: 'comment',
+  body: `#${i}`,
+  createdAt: at(i),
+});
+
+/** A server holding `count` comments per task, answering pages as the bridge does; it records what was asked. */
+function pagedServer(counts: Record<string, number>) {
+  const comments: Record<string, Comment[]> = {};
+  for (const [taskId, count] of Object.entries(counts)) {
+    comments[taskId] = Array.from({ length: count }, (_, i) => comment(taskId, i));
+  }
+  const asked: string[] = [];
+  /** While set, listCommentsBefore waits for it; a test releases it to control the order of answers. */
+  let gate: Promise<void> | null = null;
+  let failNext = false;
+  const api: Partial<MaestroApi> = {
+    getTaskRecent: async ({ taskId }) => {
+      asked.push(`recent ${taskId}`);
+      const all = comments[taskId] ?? [];
+      const page = all.slice(-COMMENT_PAGE_SIZE);
+      return { task: task(taskId), jobs: [job(taskId)], comments: page, olderCount: all.length - page.length };
+    },
+    listCommentsBefore: async ({ taskId, commentId }) => {
+      asked.push(`before ${commentId}`);
+      await gate;
+      if (failNext) {
+        failNext = false;
+        throw new ApiError('network', 'the bridge is down');
+      }
+      const all = comments[taskId] ?? [];
+      const end = all.findIndex((c) => c.id === commentId);
+      if (end === -1) throw new ApiError('not_found', `comment ${commentId} of task ${taskId} does not exist`);
+      const start = Math.max(0, end - COMMENT_PAGE_SIZE);
+      return { comments: all.slice(start, end), olderCount: start };
+    },
+    listToolRequests: async () => ({ requests: [] }),
+    listPackageRequests: async () => ({ requests: [] }),
+    getUsage: async () => ({
+      total: { llmCalls: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 },
+      jobs: [],
+      invokes: [],
+    }),
+  };
+  const client: MaestroClient = { transport: 'http', api: api as MaestroApi, subscribe: () => () => {} };
+  return {
+    client,
+    comments,
+    asked,
+    add(taskId: string, n: number) {
+      const list = comments[taskId] as Comment[];
+      const added = Array.from({ length: n }, (_, i) => comment(taskId, list.length + i));
+      list.push(...added);
+      return added;
+    },
+    hold() {
+      let release = () => {};
+      gate = new Promise((resolve) => {
+        release = resolve;
+      });
+      return () => {
+        gate = null;
+        release();
+      };
+    },
+    failOnce() {
+      failNext = true;
+    },
+  };
+}
+
+let seq = 0;
+const pushed = (c: Comment) =>
+  ({
+    seq: ++seq,
+    ts: c.createdAt,
+    jobId: c.jobId,
+    type: 'comment.created',
+    taskId: c.taskId,
+    comment: c,
+  }) as MaestroEvent;
+
+const ids = (list: readonly Comment[] | undefined) => (list ?? []).map((c) => c.id);
+
+describe('comment paging in the store', () => {
+  it('a task opens with its latest page and the count of older comments; earlier pages load back to the first', async () => {
+    const total = COMMENT_PAGE_SIZE * 2 + 50;
+    const server = pagedServer({ t: total });
+    const store = createAppStore(server.client);
+    const s = () => store.getState();
+    await s().selectTask('t');
+    expect(server.asked).toEqual(['recent t']);
+    expect(ids(s().detail?.comments)).toEqual(ids(server.comments.t?.slice(-COMMENT_PAGE_SIZE)));
+    expect(s().detail?.olderCount).toBe(total - COMMENT_PAGE_SIZE);
+
+    const counts: number[] = [];
+    while ((s().detail?.olderCount ?? 0) > 0) {
+      await s().loadOlderComments();
+      counts.push(s().detail?.olderCount ?? -1);
+    }
+    expect(counts).toEqual([50, 0]);
+    expect(ids(s().detail?.comments)).toEqual(ids(server.comments.t));
+    expect(server.asked.slice(1)).toEqual([`before t-c${total - COMMENT_PAGE_SIZE}`, 'before t-c50']);
+    expect(s().detail?.olderLoad).toBe('idle');
+
+    // Nothing older: no request.
+    await s().loadOlderComments();
+    expect(server.asked).toHaveLength(3);
+  });
+
+  it('one page request at a time; a failed one is marked and can be asked again', async () => {
+    const server = pagedServer({ t: COMMENT_PAGE_SIZE + 10 });
+    const store = createAppStore(server.client);
+    const s = () => store.getState();
+    await s().selectTask('t');
+    const release = server.hold();
+    const first = s().loadOlderComments();
+    const second = s().loadOlderComments();
+    expect(s().detail?.olderLoad).toBe('loading');
+    release();
+    await Promise.all([first, second]);
+    expect(server.asked.filter((a) => a.startsWith('before'))).toHaveLength(1);
+    expect(s().detail?.comments).toHaveLength(COMMENT_PAGE_SIZE + 10);
+
+    const other = pagedServer({ t: COMMENT_PAGE_SIZE + 10 });
+    const failing = createAppStore(other.client);
+    await failing.getState().selectTask('t');
+    other.failOnce();
+    await failing.getState().loadOlderComments();
+    expect(failing.getState().detail).toMatchObject({ olderLoad: 'error', olderCount: 10 });
+    expect(failing.getState().detail?.comments).toHaveLength(COMMENT_PAGE_SIZE);
+    await failing.getState().loadOlderComments();
+    expect(failing.getState().detail).toMatchObject({ olderLoad: 'idle', olderCount: 0 });
+    expect(ids(failing.getState().detail?.comments)).toEqual(ids(other.comments.t));
+  });
+
+  it('pushed comments join the end; a refresh keeps the earlier pages loaded and adds what it missed', async () => {
+    const server = pagedServer({ t: COMMENT_PAGE_SIZE + 30 });
+    const store = createAppStore(server.client);
+    const s = () => store.getState();
+    await s().selectTask('t');
+    await s().loadOlderComments();
+    const [live] = server.add('t', 1);
+    s().applyEvent(pushed(live as Comment));
+    s().applyEvent(pushed(live as Comment));
+    expect(ids(s().detail?.comments)).toEqual(ids(server.comments.t));
+    // Two more arrive while the stream is down; the refresh on reconnecting brings them.
+    server.add('t', 2);
+    await s().refreshDetail();
+    expect(ids(s().detail?.comments)).toEqual(ids(server.comments.t));
+    expect(s().detail?.olderCount).toBe(0);
+  });
+
+  it('a refresh after more than a page arrived unseen replaces the comments, so no gap is left', async () => {
+    const server = pagedServer({ t: COMMENT_PAGE_SIZE + 30 });
+    const store = createAppStore(server.client);
+    const s = () => store.getState();
+    await s().selectTask('t');
+    server.add('t', COMMENT_PAGE_SIZE + 5);
+    await s().refreshDetail();
+    const all = server.comments.t as Comment[];
+    expect(ids(s().detail?.comments)).toEqual(ids(all.slice(-COMMENT_PAGE_SIZE)));
+    expect(s().detail?.olderCount).toBe(all.length - COMMENT_PAGE_SIZE);
+    // Paging back from there fills in what was skipped.
+    while ((s().detail?.olderCount ?? 0) > 0) await s().loadOlderComments();
+    expect(ids(s().detail?.comments)).toEqual(ids(all));
+  });
+
+  it('a page that arrives after a refresh replaced the comments, or after a task switch, is dropped', async () => {
+    const server = pagedServer({ t: COMMENT_PAGE_SIZE + 30, u: 3 });
+    const store = createAppStore(server.client);
+    const s = () => store.getState();
+    await s().selectTask('t');
+    let release = server.hold();
+    const late = s().loadOlderComments();
+    server.add('t', COMMENT_PAGE_SIZE + 1);
+    await s().refreshDetail();
+    release();
+    await late;
+    const all = server.comments.t as Comment[];
+    expect(ids(s().detail?.comments)).toEqual(ids(all.slice(-COMMENT_PAGE_SIZE)));
+    expect(s().detail).toMatchObject({ olderCount: all.length - COMMENT_PAGE_SIZE, olderLoad: 'idle' });
+
+    release = server.hold();
+    const switched = s().loadOlderComments();
+    await s().selectTask('u');
+    release();
+    await switched;
+    expect(ids(s().detail?.comments)).toEqual(['u-c0', 'u-c1', 'u-c2']);
+    expect(s().detail).toMatchObject({ taskId: 'u', olderCount: 0, olderLoad: 'idle' });
+  });
+
+  it('foldLatestPage: an overlapping page merges, a disjoint one replaces but keeps what was pushed after it', () => {
+    const c = (i: number) => comment('t', i);
+    const page = { comments: [c(5), c(6), c(7)], olderCount: 5 };
+    expect(foldLatestPage({ comments: [c(3), c(4), c(5), c(6)], olderCount: 3 }, page)).toEqual({
+      comments: [c(3), c(4), c(5), c(6), c(7)],
+      olderCount: 3,
+    });
+    expect(foldLatestPage({ comments: [c(1), c(2), c(8)], olderCount: 1 }, page)).toEqual({
+      comments: [c(5), c(6), c(7), c(8)],
+      olderCount: 5,
+    });
+    expect(foldLatestPage({ comments: [c(9)], olderCount: 0 }, { comments: [c(0), c(1)], olderCount: 0 })).toEqual({
+      comments: [c(0), c(1), c(9)],
+      olderCount: 0,
+    });
+  });
+});

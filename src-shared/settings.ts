@@ -1,0 +1,59 @@
+// The app's own settings, kept in `<dataDir>/settings.json`: which OS notifications are shown and whether they make
+// a sound. One schema for the file and the contract; every field has a default, so an older file still loads.
+import { z } from 'zod';
+
+/** The notices the desktop shell can show: the attention reasons and the two quiet terminal states. */
+export const NOTICE_KINDS = [
+  'ask',
+  'tool_request',
+  'package_request',
+  'mcp_auth_required',
+  'browser',
+  'failed',
+  'succeeded',
+  'cancelled',
+] as const;
+export type NoticeKind = (typeof NOTICE_KINDS)[number];
+
+const on = z.boolean().default(true);
+
+export const NotificationKinds = z.strictObject({
+  ask: on,
+  tool_request: on,
+  package_request: on,
+  mcp_auth_required: on,
+  browser: on,
+  failed: on,
+  succeeded: on,
+  cancelled: on,
+});
+
+export const NotificationSettings = z.strictObject({
+  /** Off: no OS notification at all (the in-app Notification Center still lists what waits). */
+  os: on,
+  /** Off: every OS notification is silent. */
+  sound: on,
+  kinds: NotificationKinds.default(NotificationKinds.parse({})),
+});
+export type NotificationSettings = z.infer<typeof NotificationSettings>;
+
+export const AppSettings = z.strictObject({
+  notifications: NotificationSettings.default(NotificationSettings.parse({})),
+});
+export type AppSettings = z.infer<typeof AppSettings>;
+
+/** No file (or a broken one): everything on. */
+export const DEFAULT_SETTINGS: AppSettings = AppSettings.parse({});
+
+/** What Settings reads and gets back after a save. */
+export const SettingsView = z.object({
+  settings: AppSettings,
+  file: z.string(),
+  /** Why the file cannot be used (naming the file and the field; the defaults apply meanwhile), or null. */
+  error: z.string().nullable(),
+  /** Where MAESTRO keeps its DB, profiles and runs: the user's own machine, shown so they can find it. */
+  dataDir: z.string(),
+  /** The host's default workspace folder (its tool policy can be edited before it has a space), or null. */
+  defaultWorkspace: z.string().nullable(),
+});
+export type SettingsView = z.infer<typeof SettingsView>;
