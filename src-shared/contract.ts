@@ -117,6 +117,17 @@ const op = <I extends z.ZodType, O extends z.ZodType>(def: OperationDef<I, O>) =
 const empty = z.object({}).strict();
 const taskRef = z.object({ taskId: Id }).strict();
 
+const createTaskShape = {
+  instruction: NonBlank(100_000),
+  title: NonBlank(200).optional(),
+  pieceId: Id.optional(),
+  workspacePath: z.string().min(1).max(4096).optional(),
+  /** A space instead of a folder: the task works in the space's folder (and runs its pinned piece). */
+  spaceId: Id.optional(),
+  profile: Id.optional(),
+  attachments: Attachments.optional(),
+};
+
 export const contract = {
   health: op({
     method: 'GET',
@@ -136,19 +147,19 @@ export const contract = {
     method: 'POST',
     path: '/tasks',
     status: 201,
-    input: z
-      .object({
-        instruction: NonBlank(100_000),
-        title: NonBlank(200).optional(),
-        pieceId: Id.optional(),
-        workspacePath: z.string().min(1).max(4096).optional(),
-        /** A space instead of a folder: the task works in the space's folder (and runs its pinned piece). */
-        spaceId: Id.optional(),
-        profile: Id.optional(),
-        attachments: Attachments.optional(),
-      })
-      .strict(),
+    input: z.object(createTaskShape).strict(),
     output: z.object({ task: Task, job: Job }),
+  }),
+  /**
+   * For another agent (A2A, P10.02): creates the task like POST /tasks and answers when its job has ended — or waits
+   * for a person (`settled`, with the wait reason on the job), or after `waitMs` (`settled: false`, still going).
+   */
+  runTask: op({
+    method: 'POST',
+    path: '/tasks/run',
+    status: 200,
+    input: z.object({ ...createTaskShape, waitMs: z.number().int().min(1).max(600_000).default(300_000) }).strict(),
+    output: z.object({ task: Task, job: Job, settled: z.boolean() }),
   }),
   listTasks: op({
     method: 'GET',

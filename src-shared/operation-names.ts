@@ -4,6 +4,7 @@ export const OPERATION_NAMES = [
   'health',
   'listPieces',
   'createTask',
+  'runTask',
   'listTasks',
   'listSpaces',
   'updateSpace',

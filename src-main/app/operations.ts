@@ -27,6 +27,7 @@ import {
   requireTask,
 } from '../tasks/queries';
 import { listRecentFolders } from '../tasks/recent-folders';
+import { runTask } from '../tasks/run-task';
 import { listSpaces, updateSpace } from '../tasks/spaces';
 import { getAutoPrompter, saveAutoPrompter } from './auto-prompter-operations';
 import { deleteProfile, listProfiles, saveProfile, testProfile } from './profile-operations';
@@ -37,7 +38,7 @@ import { getToolPolicy, saveToolPolicy } from './tool-policy-operations';
 const TASK_EVENTS_LIMIT = 2000;
 
 /** Operations that wait on the network answer with a Promise; every other one answers at once. */
-export type AsyncOperation = 'testProfile';
+export type AsyncOperation = 'testProfile' | 'runTask';
 export type OpAnswer<N extends OperationName> = N extends AsyncOperation ? Promise<OpOutput<N>> : OpOutput<N>;
 
 export type Operations = { [N in OperationName]: (ctx: TaskContext, input: OpParsedInput<N>) => OpAnswer<N> };
@@ -49,6 +50,7 @@ export const operations: Operations = {
     return { pieces: pieces.map(summarize), errors };
   },
   createTask,
+  runTask,
   listTasks,
   listSpaces,
   updateSpace,

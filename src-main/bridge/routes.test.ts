@@ -39,6 +39,8 @@ const BRIDGE_API_TABLE = [
   ['POST', '/mcp/tokens', 200],
   // Ours: the workspace folders of recent tasks, for the CreateTaskDialog's recent list.
   ['GET', '/workspaces/recent', 200],
+  // Ours: for another agent (A2A): create a task and answer when its job has ended or needs a person.
+  ['POST', '/tasks/run', 200],
   // Ours: spaces (named persistent workspace folders), renamed or pinned to a piece.
   ['GET', '/spaces', 200],
   ['POST', '/spaces/:spaceId', 200],
@@ -81,8 +83,10 @@ describe('contract coverage', () => {
       expect(found.params).toEqual(Object.fromEntries(route.params.map((p) => [p, `${p}-value`])));
       const other = method === 'GET' ? 'POST' : 'GET';
       const wrong = matchRoute(other, concrete);
-      // GET and POST share /tasks, /profiles, /auto-prompter and /settings; every other path answers one method only.
-      if (wrong.kind === 'found') expect(['/tasks', '/profiles', '/auto-prompter', '/settings']).toContain(concrete);
+      // GET and POST share /tasks, /profiles, /auto-prompter and /settings, and GET /tasks/run is getTask of a task
+      // named "run" (a 404); every other path answers one method only.
+      if (wrong.kind === 'found')
+        expect(['/tasks', '/profiles', '/auto-prompter', '/settings', '/tasks/run']).toContain(concrete);
       else expect(wrong).toEqual({ kind: 'wrong_method', allowed: [method] });
     }
   });

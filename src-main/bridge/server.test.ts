@@ -15,6 +15,7 @@ const VALID_BODY: Record<OperationName, unknown> = {
   health: undefined,
   listPieces: undefined,
   createTask: { instruction: 'write a haiku' },
+  runTask: { instruction: 'write a haiku', waitMs: 1 },
   listTasks: undefined,
   listSpaces: undefined,
   updateSpace: { name: 'renamed' },

@@ -116,6 +116,12 @@ const CASES: Record<OperationName, Case> = {
   },
   listRecentFolders: { input: {}, method: 'GET', path: '/api/local/workspaces/recent' },
   listSpaces: { input: {}, method: 'GET', path: '/api/local/spaces' },
+  runTask: {
+    input: { instruction: 'x', waitMs: 5 },
+    method: 'POST',
+    path: '/api/local/tasks/run',
+    body: { instruction: 'x', waitMs: 5 },
+  },
   updateSpace: {
     input: { spaceId: 'spc_1', pinnedPieceId: null },
     method: 'POST',
