@@ -1,9 +1,8 @@
 // `<dataDir>/settings.json`: the app's own settings (OS notifications). A missing file means the defaults; a broken
 // one is reported (naming the file and the field) and the defaults apply, so a bad edit never silences the app.
-import fs from 'node:fs';
 import path from 'node:path';
 import { type AppSettings, AppSettings as AppSettingsSchema, DEFAULT_SETTINGS } from '../../src-shared/settings';
-import { writeFileAtomic } from '../workspace/atomic-write';
+import { readJsonFile, writeJsonFile } from '../workspace/json-file';
 
 export const SETTINGS_FILE = 'settings.json';
 
@@ -17,26 +16,15 @@ export interface LoadedSettings {
 
 export function loadSettings(dataDir: string): LoadedSettings {
   const file = settingsFile(dataDir);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { settings: DEFAULT_SETTINGS, error: null };
-    return { settings: DEFAULT_SETTINGS, error: `${file}: cannot be read (${(e as Error).message})` };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    return { settings: DEFAULT_SETTINGS, error: `${file}: not valid JSON (${(e as Error).message})` };
-  }
-  const parsed = AppSettingsSchema.safeParse(json);
-  if (parsed.success) return { settings: parsed.data, error: null };
-  const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
-  return { settings: DEFAULT_SETTINGS, error: `${file}: ${issues.join('; ')}` };
+  const read = readJsonFile(file, AppSettingsSchema);
+  if (read.kind === 'ok') return { settings: read.value, error: null };
+  return {
+    settings: DEFAULT_SETTINGS,
+    error: read.kind === 'broken' ? `${file}: ${read.invalid ?? read.problem}` : null,
+  };
 }
 
 /** Writes settings already checked by the contract's schema; atomic, so a crash leaves the old file or the new. */
 export function writeSettings(dataDir: string, settings: AppSettings): void {
-  writeFileAtomic(settingsFile(dataDir), `${JSON.stringify(settings, null, 2)}\n`, 0o600);
+  writeJsonFile(settingsFile(dataDir), settings);
 }

@@ -2,11 +2,11 @@
 // started, and which one-time approvals it has used. Kept in `runs/{taskId}/auto-prompter/{jobId}.json` (the data
 // dir, out of the agent's reach), so the same job coming back — after an approval, a retry or a restart — uses the
 // same rules and cannot use an approval twice, whatever the workspace's file says by then.
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { AUTO_PROMPTER_OFF, AutoPrompterSettings } from '../../src-shared/auto-prompter';
 import { writeFileAtomic } from '../workspace/atomic-write';
+import { readJsonFile } from '../workspace/json-file';
 import { AutoPrompterError, loadAutoPrompter } from './auto-prompter-file';
 
 const SnapshotFile = z.strictObject({
@@ -57,25 +57,10 @@ export function saveSnapshot(runtimeDir: string | undefined, snapshot: PolicySna
 }
 
 function readSnapshot(file: string): PolicySnapshot | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new AutoPrompterError(file, `the job's Policy Snapshot cannot be read (${(e as Error).message})`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new AutoPrompterError(file, `the job's Policy Snapshot is not valid JSON (${(e as Error).message})`);
-  }
-  const parsed = SnapshotFile.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
-    throw new AutoPrompterError(file, `the job's Policy Snapshot is not valid: ${issues.join('; ')}`);
-  }
-  return parsed.data;
+  const read = readJsonFile(file, SnapshotFile);
+  if (read.kind === 'absent') return null;
+  if (read.kind === 'broken') throw new AutoPrompterError(file, `the job's Policy Snapshot ${read.problem}`);
+  return read.value;
 }
 
 function writeSnapshot(file: string, snapshot: PolicySnapshot): void {

@@ -3,6 +3,7 @@
 
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import type { Task } from '../../src-shared/entities';
 import { type JobRecord, toJob } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import type { Engine, PieceRunResult } from '../engine/piece-result';
@@ -294,11 +295,10 @@ export class Worker {
     prepared: Extract<Prepared, { kind: 'run' }>,
     signal: AbortSignal,
   ): Promise<Exclude<Prepared, { kind: 'requeue' }>> {
-    const { store, engine, pieces } = this.o;
+    const { store, engine } = this.o;
     const task = store.tasks.get(job.taskId);
     if (!task || !engine.routePiece || store.tasks.pieceChoice(task.id) !== 'route') return prepared;
-    const persistent = store.tasks.workspaceKind(task.id) === 'persistent';
-    const available = pieces.load(persistent ? task.workspacePath : null).pieces;
+    const available = this.piecesOf(task).pieces;
     const outcome = await engine.routePiece({ job, task, pieces: available, signal });
     const pieceId = outcome.kind === 'chosen' ? outcome.pieceId : task.pieceId;
     const routed = store.transact(() => {
@@ -313,14 +313,19 @@ export class Worker {
     return again.kind === 'requeue' ? fatalPrepared(`this worker does not serve the routed piece ${pieceId}`) : again;
   }
 
+  /** The pieces a task can run: the built-in ones, and a persistent workspace's own. */
+  private piecesOf(task: Task) {
+    const persistent = this.o.store.tasks.workspaceKind(task.id) === 'persistent';
+    return this.o.pieces.load(persistent ? task.workspacePath : null);
+  }
+
   private prepare(job: JobRecord): Prepared {
-    const { store, pieces, dataDir } = this.o;
+    const { store, dataDir } = this.o;
     const task = store.tasks.get(job.taskId);
     if (!task) return fatalPrepared(`task ${job.taskId} does not exist`);
     if (!isFolder(task.workspacePath))
       return fatalPrepared(`the workspace folder ${task.workspacePath} no longer exists`);
-    const persistent = store.tasks.workspaceKind(task.id) === 'persistent';
-    const loaded = pieces.load(persistent ? task.workspacePath : null);
+    const loaded = this.piecesOf(task);
     const piece = loaded.pieces.find((p) => p.id === job.pieceId);
     if (!piece) {
       const broken = loaded.errors.map((e) => `${e.file}: ${e.message}`).join('; ');

@@ -1,8 +1,8 @@
 // BrowserStepCard: shown while the latest job waits on a browser step (browser_handoff, P4.41). It says what to do,
 // opens the page (Electron hands http(s) links to the OS browser), and "I'm done" sends the reply that wakes the job
 // (P1.12). Any comment typed in the composer wakes it the same way.
-import { useState } from 'react';
 import type { Comment } from '../../../src-shared/entities';
+import { useCardAction } from '../hooks/useCardAction';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 
@@ -17,17 +17,10 @@ const URL_IN_TEXT = /https?:\/\/[^\s)]+/;
 export function BrowserStepCard({ taskId, step }: Props) {
   const sendComment = useAppStore((s) => s.sendComment);
   const t = useT();
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy: sending, error, run } = useCardAction();
   const url = step?.body.match(URL_IN_TEXT)?.[0];
 
-  const done = async () => {
-    setSending(true);
-    setError(null);
-    const outcome = await sendComment(taskId, t('browserStep.doneReply'));
-    setSending(false);
-    if (!outcome.ok) setError(outcome.error.message);
-  };
+  const done = () => run(() => sendComment(taskId, t('browserStep.doneReply')));
 
   return (
     <section className="approval-card" data-testid="browser-step-card" aria-label={t('browserStep.needed')}>

@@ -1,26 +1,20 @@
 // The approval card of one package request: manager, name, version and the agent's reason, with Approve / Deny
 // (P7.01, P7.08–P7.10). An approved package is installed for this task only. A refused decision shows on the card.
 // The keyboard shortcuts (A / D on the focused card) press its buttons: see decideFocusedCard.
-import { useState } from 'react';
 import type { PackageRequest } from '../../../src-shared/entities';
 import { ariaKeyShortcuts } from '../hooks/shortcuts';
+import { useCardAction } from '../hooks/useCardAction';
 import { IS_MAC } from '../hooks/useShortcuts';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 
 export function PackageRequestApproval({ request }: { request: PackageRequest }) {
   const decide = useAppStore((s) => s.decidePackageRequest);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useCardAction();
   const t = useT();
 
-  async function choose(decision: 'approve' | 'deny') {
-    setBusy(true);
-    setError(null);
-    const outcome = await decide({ taskId: request.taskId, requestId: request.id, decision });
-    setBusy(false);
-    if (!outcome.ok) setError(`${outcome.error.message} (${outcome.error.code})`);
-  }
+  const choose = (decision: 'approve' | 'deny') =>
+    run(() => decide({ taskId: request.taskId, requestId: request.id, decision }));
 
   return (
     <section

@@ -1,9 +1,9 @@
 // The approval card of one tool request: the tool and the summary of what will run, exactly as the backend wrote it,
 // with Approve once / Approve for this task / Deny (P7.01, P7.03–P7.05). A refused decision shows on the card. The
 // keyboard shortcuts (A / D on the focused card) press its buttons: see decideFocusedCard.
-import { useState } from 'react';
 import type { ToolRequest } from '../../../src-shared/entities';
 import { ariaKeyShortcuts } from '../hooks/shortcuts';
+import { useCardAction } from '../hooks/useCardAction';
 import { IS_MAC } from '../hooks/useShortcuts';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
@@ -12,22 +12,18 @@ type Choice = { decision: 'approve'; scope: 'once' | 'task' } | { decision: 'den
 
 export function ToolRequestApproval({ request }: { request: ToolRequest }) {
   const decide = useAppStore((s) => s.decideToolRequest);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useCardAction();
   const t = useT();
 
-  async function choose(choice: Choice) {
-    setBusy(true);
-    setError(null);
-    const outcome = await decide({
-      taskId: request.taskId,
-      requestId: request.id,
-      decision: choice.decision,
-      scope: choice.decision === 'approve' ? choice.scope : 'once',
-    });
-    setBusy(false);
-    if (!outcome.ok) setError(`${outcome.error.message} (${outcome.error.code})`);
-  }
+  const choose = (choice: Choice) =>
+    run(() =>
+      decide({
+        taskId: request.taskId,
+        requestId: request.id,
+        decision: choice.decision,
+        scope: choice.decision === 'approve' ? choice.scope : 'once',
+      }),
+    );
 
   return (
     <section
