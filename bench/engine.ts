@@ -1,6 +1,10 @@
 // Benchmark: the Piece engine against the raw `openai` SDK, both talking to the project's scripted OpenAI-compatible
 // server (zero model latency), so what is measured is the engine's own cost per iteration.
 //
+// The scripted servers run in a child process of their own, as a model server does: this process is not charged for
+// the server's work, and what the engine does while its request is in flight overlaps the server's, as it does with a
+// real model. --in-process runs them in this process instead (server, SDK and engine then share one thread).
+//
 // Engine side: a real job through createMaestro → Worker → createEngine → runPiece: 200 LLM iterations (199 calls of
 // a read-only test tool with distinct arguments, then `complete`) on a workspace piece, timed from createTask to the
 // job's terminal event on an app that has already run one short job (as a user's open app has). Baseline: the raw
@@ -14,7 +18,7 @@
 //
 // When the ratio misses its target (or with --breakdown), one more, instrumented, engine job shows where the time goes.
 //
-// Run: npx tsx bench/engine.ts [--rounds N] [--iterations N] [--breakdown]
+// Run: npx tsx bench/engine.ts [--rounds N] [--iterations N] [--breakdown] [--in-process]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,6 +33,7 @@ import { createEngine } from '../src-main/engine/engine';
 import { DEFAULT_LIMITS } from '../src-main/engine/job-run';
 import type { ToolDef } from '../src-main/tools/types';
 import { type ChatRequestBody, type ScriptedStep, startScriptedLlmServer } from '../test-support/scripted-llm-server';
+import { ScriptedLlmServerHost } from '../test-support/scripted-llm-server-host';
 
 const RATIO_TARGET = 1.1;
 const PREFIX_TARGET = 0.99;
@@ -41,8 +46,43 @@ function argNumber(name: string, fallback: number, min: number): number {
   if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be an integer ≥ ${min}`);
   return value;
 }
-const ROUNDS = argNumber('rounds', 5, 1);
+const ROUNDS = argNumber('rounds', 9, 1);
 const ITERATIONS = argNumber('iterations', 200, 2);
+const IN_PROCESS = process.argv.includes('--in-process');
+
+// ---- the scripted servers ---------------------------------------------------------------------------------------
+
+interface BenchServer {
+  baseURL: string;
+  /** Closes the server; the bodies of the requests it received. Throws when the script was not played exactly. */
+  close(): Promise<string[]>;
+}
+
+let host: ScriptedLlmServerHost | undefined;
+
+async function serve(script: ScriptedStep[]): Promise<BenchServer> {
+  if (IN_PROCESS) {
+    const server = await startScriptedLlmServer({ script });
+    return {
+      baseURL: server.baseURL,
+      close: async () => {
+        await server.close();
+        server.expectEmpty();
+        return server.requests.map((r) => r.rawBody);
+      },
+    };
+  }
+  host ??= await ScriptedLlmServerHost.start();
+  const server = await host.serve(script);
+  return {
+    baseURL: server.baseURL,
+    close: async () => {
+      const { rawBodies, problems } = await server.close();
+      if (problems.length > 0) throw new Error(`scripted-llm-server: ${problems.join('; ')}`);
+      return rawBodies;
+    },
+  };
+}
 
 // ---- the workspace: two pieces ---------------------------------------------------------------------------------
 
@@ -167,7 +207,7 @@ async function runEngineJob(
   script: ScriptedStep[],
   instrument?: (maestro: Maestro) => void,
 ) {
-  const server = await startScriptedLlmServer({ script: [...WARM_UP_SCRIPT, ...script] });
+  const server = await serve([...WARM_UP_SCRIPT, ...script]);
   const dataDir = fs.mkdtempSync(path.join(root, 'data-'));
   const maestro = createMaestro({
     dataDir,
@@ -215,12 +255,12 @@ async function runEngineJob(
     const started = clock();
     await runJob('Read every file of the workspace.', pieceId);
     const timing = since(started);
-    server.expectEmpty();
-    const bodies = server.requests.slice(WARM_UP_SCRIPT.length).map((r) => r.rawBody);
+    await maestro.close();
+    const bodies = (await server.close()).slice(WARM_UP_SCRIPT.length);
     return { ...timing, bodies, events } satisfies EngineRun;
   } finally {
     await maestro.close();
-    await server.close();
+    await server.close().catch(() => {}); // after a failure: the failure is the news
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -228,7 +268,7 @@ async function runEngineJob(
 // ---- raw SDK side ----------------------------------------------------------------------------------------------
 
 async function runRaw(bodies: readonly ChatRequestBody[], script: ScriptedStep[]): Promise<Timing> {
-  const server = await startScriptedLlmServer({ script: [probeCall(9999), ...script] });
+  const server = await serve([probeCall(9999), ...script]);
   const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'sk-bench', maxRetries: 0 });
   const send = async (body: ChatRequestBody) => {
     const stream = await client.chat.completions.create({
@@ -248,11 +288,11 @@ async function runRaw(bodies: readonly ChatRequestBody[], script: ScriptedStep[]
     let received = 0;
     for (const body of bodies) received += await send(body);
     const timing = since(started);
-    server.expectEmpty();
+    await server.close();
     if (received === 0) throw new Error('the raw SDK received no tool calls');
     return timing;
   } finally {
-    await server.close();
+    await server.close().catch(() => {});
   }
 }
 
@@ -431,7 +471,8 @@ async function main(): Promise<void> {
     const loop = loopScript(ITERATIONS);
     const relay = relayScript(ITERATIONS);
     console.log(
-      `engine bench: ${ITERATIONS} LLM iterations per job, ${ROUNDS} rounds, scripted server with zero model latency; ` +
+      `engine bench: ${ITERATIONS} LLM iterations per job, ${ROUNDS} rounds, scripted server with zero model latency ` +
+        `${IN_PROCESS ? 'in this process' : 'in a child process'}; ` +
         `load average ${loadAverage()} on ${os.availableParallelism()} cores`,
     );
 
@@ -509,7 +550,7 @@ async function main(): Promise<void> {
         `${median(rounds.map((x) => x.events))} events per job`,
     );
     console.log(
-      `  CPU time (this process: server + client) median ratio ${times(cpuRatio)} ` +
+      `  CPU time (this process: ${IN_PROCESS ? 'server + client' : 'the client only'}) median ratio ${times(cpuRatio)} ` +
         `[rounds: ${rounds.map((x) => times(x.cpuRatio)).join(', ')}] — steadier than wall time on a busy machine`,
     );
     console.log(
@@ -530,6 +571,7 @@ async function main(): Promise<void> {
     if (ratio > RATIO_TARGET || Math.min(...all) < PREFIX_TARGET) process.exitCode = 1;
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
+    await host?.stop();
   }
 }
 

@@ -137,6 +137,14 @@ describe('the agent loop', () => {
     expect(text.startsWith('word '.repeat(200))).toBe(true);
     expect(deltas.every((e) => e.seq === 0)).toBe(true);
     expect(h.maestro.store.events.since(0).some((e) => e.type === 'stream.delta')).toBe(false);
+    // Sent after the step that made them, yet in order: each call's deltas before its end, every turn's end before
+    // the job's own end (a delta sent early by the coalescing timer is folded into the next).
+    const order = h.events
+      .map((e) => (e.type === 'job.changed' ? `job.${e.job.status}` : e.type))
+      .filter((t) => /^(TurnStart|TurnEnd|LlmCallStart|LlmCallEnd|stream\.delta|job\.succeeded)$/.test(t))
+      .filter((t, i, all) => !(t === 'stream.delta' && all[i + 1] === 'stream.delta'));
+    const turn = ['TurnStart', 'LlmCallStart', 'stream.delta', 'LlmCallEnd', 'TurnEnd'];
+    expect(order).toEqual([...turn, ...turn, 'job.succeeded']);
   });
 
   it('P9.01 P9.03 P9.10 P9.12 P9.15 P9.16 P9.17 P9.20 the log: Invoke(UserSend), UserTurn, AgentTurn, LlmCall, ToolTurn; usage rolls up', async () => {

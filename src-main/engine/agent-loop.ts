@@ -99,8 +99,9 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
     const terminal = toolCalls.filter((c) => c.name === COMPLETE || c.name === TRANSITION);
 
     for (const call of regular) {
-      const seen = (run.callCounts.get(callKey(call)) ?? 0) + 1;
-      run.callCounts.set(callKey(call), seen);
+      const key = callKey(call);
+      const seen = (run.callCounts.get(key) ?? 0) + 1;
+      run.callCounts.set(key, seen);
       if (seen >= limits.repeatedCalls) {
         for (const c of toolCalls)
           run.answer(

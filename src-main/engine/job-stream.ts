@@ -1,6 +1,6 @@
 // Streams a job's generation to the UI as transient events, coalesced so that a fast stream does not flood IPC/SSE:
 // deltas are gathered and sent at most every `intervalMs`, and flushed at the end of each LlmCall.
-import type { Store } from '../db/store';
+import type { NewEvent } from '../../src-shared/events';
 import type { LlmDelta } from '../llm/types';
 
 export class JobStream {
@@ -13,7 +13,8 @@ export class JobStream {
   received = 0;
 
   constructor(
-    private readonly store: Store,
+    /** Sends one transient event (the run log's, which keeps them in order with its own). */
+    private readonly emit: (event: NewEvent) => void,
     private readonly taskId: string,
     private readonly jobId: string,
     private readonly intervalMs = 50,
@@ -37,7 +38,7 @@ export class JobStream {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (!this.text && !this.reasoning && this.toolCalls.size === 0) return;
-    this.store.emitTransient({
+    this.emit({
       type: 'stream.delta',
       taskId: this.taskId,
       jobId: this.jobId,

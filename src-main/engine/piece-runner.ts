@@ -133,7 +133,7 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
     toolSpecs: buildToolSpecs(piece, regular),
     transitionArgs: transitionArgs(piece),
     log,
-    stream: new JobStream(store, task.id, job.id, deps.options.streamIntervalMs),
+    stream: new JobStream((event) => log.transient(event), task.id, job.id, deps.options.streamIntervalMs),
     options: deps.options,
   });
   try {

@@ -20,9 +20,15 @@ describe('every wait survives a restart of the host', () => {
 
   it('P2.26 P2.32 waiting for subtasks: stop while the child is queued, start again, the child runs and wakes the parent', async () => {
     const first = await engineHarness([call('create_subtask', { instruction: 'child' }), complete('parent part')]);
+    // The worker stops as the parent starts waiting, before it could claim the child.
+    let stopped: Promise<void> | undefined;
+    const off = first.maestro.store.subscribe((e) => {
+      if (e.type === 'job.changed' && e.job.status === 'waiting_subtasks') stopped ??= first.maestro.worker?.stop();
+    });
     const { jobId } = first.createTask('Parent');
     expect((await first.waitFor(jobId, SETTLED)).status).toBe('waiting_subtasks');
-    await first.maestro.worker?.stop();
+    off();
+    await stopped;
     first.server.push(complete('child done'), complete('all done'));
     const second = await restart(first);
     expect(await second.waitFor(jobId, ['succeeded', 'failed'], 15_000)).toMatchObject({

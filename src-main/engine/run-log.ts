@@ -3,7 +3,9 @@
 //
 // Entries are written behind: gathered and committed together every `flushMs` (and always before the run ends), so
 // a fast loop does not pay a commit per iteration. The transcript is the durable record of the conversation; a crash
-// can lose at most the last `flushMs` of log entries. LLM progress events are transient (pushed live, not stored).
+// can lose at most the last `flushMs` of log entries. LLM progress events are transient (pushed live, not stored):
+// they are sent in order on the next turn of the event loop, so that the work between a reply and the next request
+// is only what that request needs, and subscribers hear of it while the request is in flight.
 import type { InvokeKind, NewEvent } from '../../src-shared/events';
 import type { LogKind, UsageSums } from '../db/repos/log-entries';
 import type { Store } from '../db/store';
@@ -17,6 +19,8 @@ export class RunLog {
   private turnUsage: UsageSums = zero();
   private pending: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private outbox: NewEvent[] = [];
+  private sending: NodeJS.Immediate | undefined;
   /** AgentTurns of this run (the spec's turn_count) and LlmCalls (llm_call_count). */
   turnCount = 0;
   llmCallCount = 0;
@@ -71,12 +75,12 @@ export class RunLog {
     this.defer(() => {
       this.agentTurnSeq = this.append('AgentTurn', undefined);
     });
-    this.store.emitTransient({ type: 'TurnStart', taskId: this.taskId, jobId: this.jobId, turnCount: this.turnCount });
+    this.transient({ type: 'TurnStart', taskId: this.taskId, jobId: this.jobId, turnCount: this.turnCount });
   }
 
   llmCallStart(attempt: number): void {
     this.llmCallCount++;
-    this.store.emitTransient({
+    this.transient({
       type: 'LlmCallStart',
       taskId: this.taskId,
       jobId: this.jobId,
@@ -113,7 +117,7 @@ export class RunLog {
         },
       }),
     );
-    this.store.emitTransient({
+    this.transient({
       type: 'LlmCallEnd',
       taskId: this.taskId,
       jobId: this.jobId,
@@ -128,7 +132,7 @@ export class RunLog {
   }
 
   endAgentTurn(): void {
-    this.store.emitTransient({
+    this.transient({
       type: 'TurnEnd',
       taskId: this.taskId,
       jobId: this.jobId,
@@ -137,8 +141,24 @@ export class RunLog {
     });
   }
 
-  /** Commits every gathered entry and event in order, in one transaction. */
+  /** A transient event (LLM progress, the UI stream): sent after the current step, in the order given. */
+  transient(event: NewEvent): void {
+    this.outbox.push(event);
+    this.sending ??= setImmediate(() => this.send());
+  }
+
+  /** Sends the transient events now. */
+  send(): void {
+    clearImmediate(this.sending);
+    this.sending = undefined;
+    const outbox = this.outbox;
+    this.outbox = [];
+    for (const event of outbox) this.store.emitTransient(event);
+  }
+
+  /** Sends the transient events, then commits every gathered entry and event in order, in one transaction. */
   flush(): void {
+    this.send();
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.pending.length === 0) return;

@@ -34,17 +34,17 @@ export class ToolCache {
   private readonly entries = new Map<string, string>();
   readonly stats: ToolCacheStats = { hits: 0, misses: 0, invalidations: 0 };
 
-  /** The cached result of an identical read-only call, or undefined (counted as a hit or a miss). */
-  get(name: string, rawArguments: string): string | undefined {
-    const hit = this.entries.get(callKey(name, rawArguments));
+  /** The cached result of an identical read-only call (`key`: its callKey), or undefined (a hit or a miss). */
+  get(key: string): string | undefined {
+    const hit = this.entries.get(key);
     if (hit === undefined) this.stats.misses++;
     else this.stats.hits++;
     return hit;
   }
 
   /** Keeps the result of a read-only call that succeeded. */
-  set(name: string, rawArguments: string, content: string): void {
-    this.entries.set(callKey(name, rawArguments), content);
+  set(key: string, content: string): void {
+    this.entries.set(key, content);
   }
 
   /** Forgets everything: a call that may have changed the workspace is about to run. */

@@ -3,7 +3,7 @@
 // anything else one by one, and returns outcomes in call order.
 import type { AnyToolDef, ToolContext, ToolOutcome } from '../tools/types';
 import type { MovementDefinition } from './pieces/schema';
-import { runToolCache, type ToolCache } from './tool-cache';
+import { callKey, runToolCache, type ToolCache } from './tool-cache';
 
 export type { LlmToolCall as ToolCall } from '../llm/types';
 
@@ -111,13 +111,13 @@ async function executeRegularToolCall(
   const { tool, args } = checked;
   const verdict: GateVerdict = gate ? gate.check(call.name, args) : PROCEED;
   if (verdict.kind === 'deny') return { call, outcome: error(verdict.message), ok: false };
-  if (tool.readOnly) {
-    const hit = cache.get(call.name, call.arguments);
+  const key = tool.readOnly ? callKey(call.name, call.arguments) : null;
+  if (key !== null) {
+    const hit = cache.get(key);
     if (hit !== undefined) return { call, outcome: { kind: 'result', content: hit }, ok: true };
   }
   const dispatched = await execute(call, tool, args, ctx, verdict.kind === 'approve_once');
-  if (tool.readOnly && dispatched.ok && dispatched.outcome.kind === 'result')
-    cache.set(call.name, call.arguments, dispatched.outcome.content);
+  if (key !== null && dispatched.ok && dispatched.outcome.kind === 'result') cache.set(key, dispatched.outcome.content);
   return dispatched;
 }
 

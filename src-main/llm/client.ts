@@ -1,6 +1,7 @@
 // The LLM client of one profile: an AgentTurn's generation as 1..N LlmCalls with identical input (retries).
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { BodyEncoder } from './body-encoder';
 import { LlmError } from './errors';
 import { runLlmCall } from './llm-call';
 import type { LlmProfile } from './profiles';
@@ -28,6 +29,7 @@ export class LlmClient {
   private readonly idleTimeoutMs: number;
   private calls = 0;
   private tokens: TokenCounter | undefined;
+  private readonly encoder = new BodyEncoder();
 
   constructor(private readonly options: LlmClientOptions) {
     const { profile } = options;
@@ -65,6 +67,7 @@ export class LlmClient {
       checkTokenLimit(request.messages, tools, profile.contextWindow, reserve, this.tokens);
     }
     const body = this.body(request);
+    const encoded = this.encoder.encode(body);
     const calls: LlmCallRecord[] = [];
     let callNumber = request.previousLlmCalls ?? this.calls;
     for (let attempt = 1; ; attempt++) {
@@ -76,6 +79,7 @@ export class LlmClient {
       const result = await runLlmCall({
         sdk: this.sdk,
         body,
+        encoded,
         signal: request.signal,
         idleTimeoutMs: this.idleTimeoutMs,
         callNumber,
@@ -116,7 +120,7 @@ export class LlmClient {
     }
   }
 
-  /** Built once per generate(), so every LlmCall of the AgentTurn sends the same bytes. */
+  /** Built and encoded once per generate(), so every LlmCall of the AgentTurn sends the same bytes. */
   private body(request: LlmRequest): ChatCompletionCreateParamsStreaming {
     const { profile } = this.options;
     const tools = request.tools ?? [];

@@ -25,6 +25,8 @@ export type LlmCallResult =
 export interface LlmCallContext {
   sdk: OpenAI;
   body: ChatCompletionCreateParamsStreaming;
+  /** `body` as sent (BodyEncoder); without it the SDK serializes `body`. */
+  encoded?: Uint8Array;
   signal: AbortSignal | undefined;
   /** Longest silence allowed before the first byte and between chunks; the call then fails as retryable. */
   idleTimeoutMs: number;
@@ -65,8 +67,9 @@ export async function runLlmCall(ctx: LlmCallContext): Promise<LlmCallResult> {
     armIdle();
     let iterator: AsyncIterator<ChatCompletionChunk>;
     try {
+      const wire = ctx.encoded ? { body: ctx.encoded, headers: { 'content-type': 'application/json' } } : {};
       const { data: stream, request_id } = await ctx.sdk.chat.completions
-        .create(ctx.body, { signal: controller.signal })
+        .create(ctx.body, { signal: controller.signal, ...wire })
         .withResponse();
       requestId = request_id ?? undefined;
       iterator = stream[Symbol.asyncIterator]();

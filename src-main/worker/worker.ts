@@ -57,6 +57,7 @@ export class Worker {
   private readonly declined = new Map<string, number>();
   private readonly heartbeats = new Map<string, NodeJS.Timeout>();
   private pollTimer: NodeJS.Timeout | undefined;
+  private poked: NodeJS.Immediate | undefined;
   private lastRecovery = 0;
   private stopping = false;
   private readonly o: Required<Omit<WorkerOptions, 'workerId' | 'serves' | 'profiles' | 'mcp'>> &
@@ -88,10 +89,13 @@ export class Worker {
 
   /** Polls now (e.g. right after a job was queued or one ended) instead of at the next interval. */
   poke(): void {
-    if (!this.stopping && this.pollTimer) this.schedule(0);
+    // On the next turn of the event loop (a zero timeout waits a millisecond or more).
+    if (!this.stopping && this.pollTimer) this.poked ??= setImmediate(this.poll);
   }
 
   private readonly poll = (): void => {
+    clearImmediate(this.poked);
+    this.poked = undefined;
     if (this.stopping) return;
     try {
       if (Date.now() - this.lastRecovery > this.o.staleAfterMs / 2) this.recover();
@@ -116,6 +120,8 @@ export class Worker {
     this.stopping = true;
     if (this.pollTimer) clearTimeout(this.pollTimer);
     this.pollTimer = undefined;
+    clearImmediate(this.poked);
+    this.poked = undefined;
     for (const id of this.running.keys()) this.o.aborts.abort(id, SHUTDOWN);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<true>((resolve) => {

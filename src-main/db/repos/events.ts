@@ -23,8 +23,9 @@ const rowToEvent = (r: EventRow): MaestroEvent =>
   }) as MaestroEvent;
 
 export function createEventsRepo(db: Database) {
-  const insert = db.prepare(
-    'INSERT INTO events (ts, type, task_id, job_id, payload) VALUES (@ts, @type, @taskId, @jobId, @payload) RETURNING seq',
+  // seq is the INTEGER PRIMARY KEY: the rowid of the insert.
+  const insert = db.prepare<unknown[]>(
+    'INSERT INTO events (ts, type, task_id, job_id, payload) VALUES (?, ?, ?, ?, ?)',
   );
   const after = db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
   const afterForTask = db.prepare<[string, number, number], EventRow>(
@@ -38,8 +39,8 @@ export function createEventsRepo(db: Database) {
   return {
     append(event: NewEvent, now = Date.now()): MaestroEvent {
       const { type, taskId, jobId, ...rest } = event;
-      const { seq } = insert.get({ ts: now, type, taskId, jobId, payload: JSON.stringify(rest) }) as { seq: number };
-      return { ...event, seq, ts: iso(now) } as MaestroEvent;
+      const { lastInsertRowid } = insert.run(now, type, taskId, jobId ?? null, JSON.stringify(rest));
+      return { ...event, seq: Number(lastInsertRowid), ts: iso(now) } as MaestroEvent;
     },
     /** Events with seq > `seq`, oldest first, optionally of one task. */
     since(seq: number, taskId?: string, limit = 1000): MaestroEvent[] {

@@ -97,11 +97,11 @@ const add = (sum: UsageSums, u: UsageSums) => {
 };
 
 export function createLogEntriesRepo(db: Database) {
-  const insert = db.prepare(
+  // Positional parameters and the rowid (seq is the INTEGER PRIMARY KEY): the cheapest insert for the hot loop.
+  const insert = db.prepare<unknown[]>(
     `INSERT INTO log_entries (task_id, job_id, kind, invoke_seq, agent_turn_seq, ts, invoke_kind, body, attempt, outcome,
        prompt_tokens, completion_tokens, cached_prompt_tokens, latency_ms, ttft_ms)
-     VALUES (@taskId, @jobId, @kind, @invokeSeq, @agentTurnSeq, @ts, @invokeKind, @body, @attempt, @outcome,
-       @promptTokens, @completionTokens, @cachedPromptTokens, @latencyMs, @ttftMs) RETURNING seq`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const byTask = db.prepare<[string], EntryRow>('SELECT * FROM log_entries WHERE task_id = ? ORDER BY seq');
   const lastInvoke = db.prepare<[string], { seq: number }>(
@@ -114,24 +114,24 @@ export function createLogEntriesRepo(db: Database) {
   return {
     append(entry: NewLogEntry, now = Date.now()): number {
       const c = entry.llmCall;
-      const { seq } = insert.get({
-        taskId: entry.taskId,
-        jobId: entry.jobId,
-        kind: entry.kind,
-        invokeSeq: entry.invokeSeq ?? null,
-        agentTurnSeq: entry.agentTurnSeq ?? null,
-        ts: now,
-        invokeKind: entry.invokeKind ?? null,
-        body: entry.body === undefined ? null : JSON.stringify(entry.body),
-        attempt: c?.attempt ?? null,
-        outcome: c?.outcome ?? null,
-        promptTokens: c?.promptTokens ?? null,
-        completionTokens: c?.completionTokens ?? null,
-        cachedPromptTokens: c?.cachedPromptTokens ?? null,
-        latencyMs: c?.latencyMs ?? null,
-        ttftMs: c?.ttftMs ?? null,
-      }) as { seq: number };
-      return seq;
+      const { lastInsertRowid } = insert.run(
+        entry.taskId,
+        entry.jobId,
+        entry.kind,
+        entry.invokeSeq ?? null,
+        entry.agentTurnSeq ?? null,
+        now,
+        entry.invokeKind ?? null,
+        entry.body === undefined ? null : JSON.stringify(entry.body),
+        c?.attempt ?? null,
+        c?.outcome ?? null,
+        c?.promptTokens ?? null,
+        c?.completionTokens ?? null,
+        c?.cachedPromptTokens ?? null,
+        c?.latencyMs ?? null,
+        c?.ttftMs ?? null,
+      );
+      return Number(lastInsertRowid);
     },
     lastInvokeSeq(taskId: string): number | null {
       return lastInvoke.get(taskId)?.seq ?? null;

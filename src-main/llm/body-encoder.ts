@@ -1,0 +1,49 @@
+// The request body's bytes, serialized the way JSON.stringify would, but incrementally: a job's conversation only
+// grows (spec 3.1–3.4), so each message is serialized once and the messages already sent are reused as one string.
+// A request then costs JSON.stringify of what is new, not of the whole conversation (O(n) per job, not O(n²)).
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+
+type Body = ChatCompletionCreateParamsStreaming;
+
+export class BodyEncoder {
+  private readonly serialized = new WeakMap<object, string>();
+  /** The messages of the last body and their serialized list (without brackets). */
+  private last: { messages: readonly object[]; json: string } | null = null;
+
+  /** UTF-8 JSON of `body`, equal to Buffer.from(JSON.stringify(body)). */
+  encode(body: Body): Buffer {
+    let json = '{';
+    for (const [key, value] of Object.entries(body)) {
+      if (value === undefined) continue;
+      if (json.length > 1) json += ',';
+      json += `${JSON.stringify(key)}:`;
+      if (key === 'messages') json += `[${this.messages(value as readonly object[])}]`;
+      else if (key === 'tools') json += this.once(value as object);
+      else json += JSON.stringify(value);
+    }
+    return Buffer.from(`${json}}`);
+  }
+
+  private messages(messages: readonly object[]): string {
+    const last = this.last;
+    let json = '';
+    let from = 0;
+    if (last && last.messages.length <= messages.length && last.messages.every((m, i) => m === messages[i])) {
+      json = last.json;
+      from = last.messages.length;
+    }
+    for (let i = from; i < messages.length; i++) json += (i > 0 ? ',' : '') + this.once(messages[i] as object);
+    this.last = { messages, json }; // the body's own copy of the list (LlmClient.body), never changed after
+    return json;
+  }
+
+  /** JSON of an object that is never edited (a message, the tool list), serialized once. */
+  private once(value: object): string {
+    let json = this.serialized.get(value);
+    if (json === undefined) {
+      json = JSON.stringify(value);
+      this.serialized.set(value, json);
+    }
+    return json;
+  }
+}
