@@ -307,7 +307,7 @@ interface Timed {
 /**
  * Times the engine's per-iteration side work by wrapping, for one job, the repository methods and the functions the
  * engine calls (the code under test is not changed, only observed): log_entries and events INSERTs, the interjection
- * poll, transcript appends, the request body's deep copy.
+ * poll, the transcript writes.
  */
 function breakdownProbe(): {
   instrument: (maestro: Maestro) => void;
@@ -352,9 +352,7 @@ function breakdownProbe(): {
       );
       wrap(store.comments, 'undeliveredInterjections', 'interjection poll (SELECT comments)');
       wrap(store.jobs, 'heartbeat', 'heartbeat UPDATE');
-      wrap(fs, 'mkdirSync', 'fs.mkdirSync (transcript dir, per append)');
-      wrap(fs, 'appendFileSync', 'fs.appendFileSync (transcript line)');
-      wrap(globalThis, 'structuredClone', 'structuredClone (request body copy)');
+      wrap(fs, 'writeSync', 'fs.writeSync (transcript lines: one write per iteration)');
     },
     restore: () => {
       for (const r of restores.splice(0).reverse()) r();
@@ -403,7 +401,7 @@ async function breakdown(
   }
   console.log(
     `    ${accounted.toFixed(3).padStart(6)} ms/iteration  in all of the above; the rest of the extra is the LLM ` +
-      'layer around the SDK (hooks, an AbortController per call, idle timers), tool dispatch and GC',
+      'layer around the SDK (hooks, an AbortController per call, idle timers), events, tool dispatch and GC',
   );
   console.log(
     `    GC during the job: ${gcPauses.length} pauses, ${ms(gcMs)} (${(gcMs / ITERATIONS).toFixed(3)} ms/iteration, ` +

@@ -25,8 +25,8 @@ export type LlmCallResult =
 export interface LlmCallContext {
   sdk: OpenAI;
   body: ChatCompletionCreateParamsStreaming;
-  /** `body` as sent (BodyEncoder); without it the SDK serializes `body`. */
-  encoded?: Uint8Array;
+  /** `body` serialized (BodyEncoder); without it the SDK serializes `body`. */
+  encoded?: string;
   signal: AbortSignal | undefined;
   /** Longest silence allowed before the first byte and between chunks; the call then fails as retryable. */
   idleTimeoutMs: number;
