@@ -178,6 +178,9 @@ describe('the agent loop', () => {
     expect(usage.invokes[0]?.kind).toBe('UserSend');
     expect(usage.invokes[0]?.usage).toEqual(usage.total);
     expect(usage.jobs).toEqual([{ jobId, usage: usage.total }]);
+    expect(h.maestro.store.logEntries.jobUsage(taskId, jobId)).toEqual(usage.total);
+    await h.maestro.worker?.idle();
+    expect(h.events.find((e) => e.type === 'job.metrics')).toMatchObject({ usage: usage.total });
     expect(usage.invokes[0]?.agentTurns.map((t) => t.usage.promptTokens)).toEqual([100, 150]);
     expect(h.events.filter((e) => e.type === 'InvokeStart')).toHaveLength(1);
     expect(h.maestro.store.jobs.get(jobId)?.pendingInvoke).toBeNull();

@@ -367,12 +367,7 @@ export class Worker {
     try {
       const { store } = this.o;
       const status = after?.status ?? store.jobs.get(job.id)?.status ?? 'unknown';
-      const usage = store.logEntries.usage(job.taskId).jobs.find((j) => j.jobId === job.id)?.usage ?? {
-        llmCalls: 0,
-        promptTokens: 0,
-        completionTokens: 0,
-        cachedPromptTokens: 0,
-      };
+      const usage = store.logEntries.jobUsage(job.taskId, job.id);
       store.publish({
         type: 'job.metrics',
         taskId: job.taskId,

@@ -107,6 +107,11 @@ export function createLogEntriesRepo(db: Database) {
   const lastInvoke = db.prepare<[string], { seq: number }>(
     `SELECT seq FROM log_entries WHERE task_id = ? AND kind = 'Invoke' ORDER BY seq DESC LIMIT 1`,
   );
+  const jobUsageRow = db.prepare<[string, string], UsageSums>(
+    `SELECT count(*) AS llmCalls, coalesce(sum(prompt_tokens), 0) AS promptTokens,
+       coalesce(sum(completion_tokens), 0) AS completionTokens, coalesce(sum(cached_prompt_tokens), 0) AS cachedPromptTokens
+     FROM log_entries WHERE task_id = ? AND job_id = ? AND kind = 'LlmCall'`,
+  );
   const usageRows = db.prepare<[string], EntryRow>(
     `SELECT * FROM log_entries WHERE task_id = ? AND kind IN ('Invoke', 'AgentTurn', 'LlmCall') ORDER BY seq`,
   );
@@ -148,6 +153,10 @@ export function createLogEntriesRepo(db: Database) {
         invokeKind: r.invoke_kind,
         body: r.body === null ? null : JSON.parse(r.body),
       }));
+    },
+    /** One job's usage: the sums over its LlmCalls. */
+    jobUsage(taskId: string, jobId: string): UsageSums {
+      return jobUsageRow.get(taskId, jobId) ?? zero();
     },
     /** Usage per Invoke → AgentTurn → LlmCall, with totals per job and for the task. */
     usage(taskId: string): { total: UsageSums; jobs: { jobId: string; usage: UsageSums }[]; invokes: InvokeUsage[] } {
