@@ -41,4 +41,17 @@ describe('BodyEncoder', () => {
     check(body(messages.slice(0, 2)));
     check({ model: 'm', messages: [], stream: true });
   });
+
+  it('keeps the conversations of jobs running at once apart', () => {
+    const encoder = new BodyEncoder();
+    const a: Message[] = [{ role: 'system', content: 'A' }, { role: 'user', content: 'task A' }];
+    const b: Message[] = [{ role: 'system', content: 'B' }, { role: 'user', content: 'task B' }];
+    for (let turn = 0; turn < 3; turn++) {
+      for (const [name, messages] of [['a', a], ['b', b]] as const) {
+        messages.push({ role: 'assistant', content: `${name} ${turn}` });
+        const sent = body(messages);
+        expect(encoder.encode(sent)).toBe(JSON.stringify(sent));
+      }
+    }
+  });
 });

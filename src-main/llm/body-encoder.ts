@@ -7,8 +7,11 @@ type Body = ChatCompletionCreateParamsStreaming;
 
 export class BodyEncoder {
   private readonly serialized = new WeakMap<object, string>();
-  /** The messages of the last body and their serialized list (without brackets). */
-  private last: { messages: readonly object[]; json: string } | null = null;
+  /**
+   * Per conversation (keyed by its first message: jobs running at once share a profile's client), the messages of its
+   * last body and their serialized list without brackets; gone with the conversation.
+   */
+  private readonly last = new WeakMap<object, { messages: readonly object[]; json: string }>();
 
   /** JSON of `body`, equal to JSON.stringify(body). A string, which fetch encodes once (bytes it would copy). */
   encode(body: Body): string {
@@ -25,7 +28,9 @@ export class BodyEncoder {
   }
 
   private messages(messages: readonly object[]): string {
-    const last = this.last;
+    const first = messages[0];
+    if (first === undefined) return '';
+    const last = this.last.get(first);
     let json = '';
     let from = 0;
     if (last && last.messages.length <= messages.length && last.messages.every((m, i) => m === messages[i])) {
@@ -33,7 +38,7 @@ export class BodyEncoder {
       from = last.messages.length;
     }
     for (let i = from; i < messages.length; i++) json += (i > 0 ? ',' : '') + this.once(messages[i] as object);
-    this.last = { messages, json }; // the body's own copy of the list (LlmClient.body), never changed after
+    this.last.set(first, { messages, json }); // the body's own copy of the list (LlmClient.body), never changed after
     return json;
   }
 
