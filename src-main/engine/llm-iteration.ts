@@ -11,7 +11,9 @@ export type IterationReply =
   | { kind: 'stop'; result: MovementResult };
 
 export async function runLlmIteration(run: JobRun): Promise<IterationReply> {
-  run.conversation.flush(); // what the model is about to read is on disk first
+  // What the model is about to read is in the transcript first.
+  await run.conversation.settled();
+  run.conversation.flush();
   run.log.startAgentTurn();
   try {
     const reply = await run.llm.generate(

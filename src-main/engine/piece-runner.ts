@@ -243,8 +243,12 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
     }
   } finally {
     run.dispose();
-    run.conversation.close();
-    log.flush();
+    try {
+      await run.conversation.settled();
+    } finally {
+      run.conversation.close();
+      log.flush();
+    }
   }
 }
 

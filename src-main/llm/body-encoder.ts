@@ -2,11 +2,11 @@
 // grows (spec 3.1–3.4), so each message is serialized once and the messages already sent are reused as one string.
 // A request then costs JSON.stringify of what is new, not of the whole conversation (O(n) per job, not O(n²)).
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { jsonOnce } from './message-json';
 
 type Body = ChatCompletionCreateParamsStreaming;
 
 export class BodyEncoder {
-  private readonly serialized = new WeakMap<object, string>();
   /**
    * Per conversation (keyed by its first message: jobs running at once share a profile's client), the messages of its
    * last body and their serialized list without brackets; gone with the conversation.
@@ -21,7 +21,7 @@ export class BodyEncoder {
       if (json.length > 1) json += ',';
       json += `${JSON.stringify(key)}:`;
       if (key === 'messages') json += `[${this.messages(value as readonly object[])}]`;
-      else if (key === 'tools') json += this.once(value as object);
+      else if (key === 'tools') json += jsonOnce(value as object);
       else json += JSON.stringify(value);
     }
     return `${json}}`;
@@ -37,18 +37,8 @@ export class BodyEncoder {
       json = last.json;
       from = last.messages.length;
     }
-    for (let i = from; i < messages.length; i++) json += (i > 0 ? ',' : '') + this.once(messages[i] as object);
+    for (let i = from; i < messages.length; i++) json += (i > 0 ? ',' : '') + jsonOnce(messages[i] as object);
     this.last.set(first, { messages, json }); // the body's own copy of the list (LlmClient.body), never changed after
-    return json;
-  }
-
-  /** JSON of an object that is never edited (a message, the tool list), serialized once. */
-  private once(value: object): string {
-    let json = this.serialized.get(value);
-    if (json === undefined) {
-      json = JSON.stringify(value);
-      this.serialized.set(value, json);
-    }
     return json;
   }
 }

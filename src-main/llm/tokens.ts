@@ -2,6 +2,7 @@
 // character heuristic as the fallback, and the client-side guard that refuses a request too big for the model (P4.19).
 import { createRequire } from 'node:module';
 import { LlmError } from './errors';
+import { jsonOnce } from './message-json';
 import type { ChatMessage, ToolSpec } from './types';
 
 export type TokenEncoding = 'o200k_base' | 'cl100k_base' | 'heuristic';
@@ -33,7 +34,7 @@ function tokenCounter(encoding: TokenEncoding, count: (text: string) => number):
     measure(value) {
       let tokens = measured.get(value);
       if (tokens === undefined) {
-        tokens = count(JSON.stringify(value));
+        tokens = count(jsonOnce(value));
         measured.set(value, tokens);
       }
       return tokens;
