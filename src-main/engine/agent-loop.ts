@@ -61,10 +61,7 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
       });
     }
     if (guarded.kind === 'overflow') return { kind: 'error', message: guarded.message, retryable: false };
-    if (guarded.kind === 'rewrite') {
-      await run.conversation.settled();
-      run.conversation.rewrite(guarded.messages);
-    }
+    if (guarded.kind === 'rewrite') run.conversation.rewrite(guarded.messages);
 
     const reply = await runLlmIteration(run);
     if (reply.kind !== 'ok') return reply.result;
@@ -129,7 +126,7 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
       gate,
     );
     const settled = settle(run, movement, dispatched, terminal);
-    run.conversation.flushSoon(); // the reply and its results reach the transcript together, before the next request
+    run.conversation.flush(); // the reply and its results reach the transcript together
     sinceProgress = settled.progressed ? 0 : sinceProgress + 1;
     if (settled.result) return settled.result;
   }

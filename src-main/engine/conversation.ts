@@ -47,8 +47,6 @@ export class Conversation {
   private prior: string;
   private fd: number | null = null;
   private unwritten = '';
-  /** The write flushSoon() started, until settled() has seen it end. */
-  private writing: Promise<void> | null = null;
 
   private constructor(
     /** null: an isolated conversation kept in memory only (a delegated sub-agent's). */
@@ -122,44 +120,16 @@ export class Conversation {
 
   /** Writes the lines appended since the last flush, in one write. */
   flush(): void {
-    if (this.writing) throw new Error('a transcript write is in flight: await settled() first');
     if (this.file === null || this.unwritten === '') return;
-    fs.writeSync(this.openFile(), this.unwritten);
-    this.unwritten = '';
-  }
-
-  /**
-   * Starts writing the lines appended since the last flush, in one write off this thread, so that the work that
-   * follows (the next request's preparation) does not wait for the disk; settled() waits for it, before the request.
-   */
-  flushSoon(): void {
-    if (this.writing) throw new Error('a transcript write is in flight: await settled() first');
-    if (this.file === null || this.unwritten === '') return;
-    const fd = this.openFile();
-    const data = this.unwritten;
-    this.unwritten = '';
-    this.writing = new Promise((resolve, reject) => fs.write(fd, data, (error) => (error ? reject(error) : resolve())));
-  }
-
-  /** Waits for the write flushSoon() started, and throws its error (a full disk, say). */
-  async settled(): Promise<void> {
-    try {
-      await this.writing;
-    } finally {
-      this.writing = null;
-    }
-  }
-
-  private openFile(): number {
-    if (this.file === null) throw new Error('an in-memory conversation has no file');
     if (this.fd === null) {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
       this.fd = fs.openSync(this.file, 'a');
     }
-    return this.fd;
+    fs.writeSync(this.fd, this.unwritten);
+    this.unwritten = '';
   }
 
-  /** Flushes and closes the transcript file (after settled()); a later flush opens it again. */
+  /** Flushes and closes the transcript file; a later flush opens it again. */
   close(): void {
     this.flush();
     if (this.fd !== null) fs.closeSync(this.fd);
@@ -168,7 +138,6 @@ export class Conversation {
 
   /** Replaces this job's thread and rebuilds the file atomically (temp + rename): a crash leaves old or new. */
   rewrite(messages: ChatMessage[]): void {
-    if (this.writing) throw new Error('a transcript write is in flight: await settled() first');
     if (this.fd !== null) fs.closeSync(this.fd); // the rename replaces the file: later writes go to the new one
     this.fd = null;
     this.unwritten = '';

@@ -11,9 +11,7 @@ export type IterationReply =
   | { kind: 'stop'; result: MovementResult };
 
 export async function runLlmIteration(run: JobRun): Promise<IterationReply> {
-  // What the model is about to read is in the transcript first.
-  await run.conversation.settled();
-  run.conversation.flush();
+  run.conversation.flush(); // what the model is about to read is on disk first
   run.log.startAgentTurn();
   try {
     const reply = await run.llm.generate(

@@ -243,12 +243,8 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
     }
   } finally {
     run.dispose();
-    try {
-      await run.conversation.settled();
-    } finally {
-      run.conversation.close();
-      log.flush();
-    }
+    run.conversation.close();
+    log.flush();
   }
 }
 
