@@ -44,10 +44,19 @@ describe('BodyEncoder', () => {
 
   it('keeps the conversations of jobs running at once apart', () => {
     const encoder = new BodyEncoder();
-    const a: Message[] = [{ role: 'system', content: 'A' }, { role: 'user', content: 'task A' }];
-    const b: Message[] = [{ role: 'system', content: 'B' }, { role: 'user', content: 'task B' }];
+    const a: Message[] = [
+      { role: 'system', content: 'A' },
+      { role: 'user', content: 'task A' },
+    ];
+    const b: Message[] = [
+      { role: 'system', content: 'B' },
+      { role: 'user', content: 'task B' },
+    ];
     for (let turn = 0; turn < 3; turn++) {
-      for (const [name, messages] of [['a', a], ['b', b]] as const) {
+      for (const [name, messages] of [
+        ['a', a],
+        ['b', b],
+      ] as const) {
         messages.push({ role: 'assistant', content: `${name} ${turn}` });
         const sent = body(messages);
         expect(encoder.encode(sent)).toBe(JSON.stringify(sent));
