@@ -46,6 +46,7 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
       run.queueNote(WATCHDOG_WARNING);
       sinceProgress = 0;
     }
+    run.conversation.checkWrites();
     run.flushPendingUserMessages();
 
     const guarded = await run.options.promptGuard.check(run.conversation.messages, run.toolSpecs);
@@ -126,7 +127,6 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
       gate,
     );
     const settled = settle(run, movement, dispatched, terminal);
-    run.conversation.flush(); // the reply and its results reach the transcript together
     sinceProgress = settled.progressed ? 0 : sinceProgress + 1;
     if (settled.result) return settled.result;
   }

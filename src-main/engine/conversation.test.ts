@@ -28,6 +28,40 @@ describe('Conversation and transcript.jsonl', () => {
     expect(parseTranscript(after).map((l) => JSON.stringify(l))).toEqual(after.trimEnd().split('\n'));
   });
 
+  it('P4.39 appended turns are written behind: within writeBehindMs, in one write, without a flush', async () => {
+    const dir = tempDir();
+    const c = Conversation.open(dir, 'job_1', fixed, 20);
+    c.seed('SYS', 'USER');
+    const file = path.join(dir, TRANSCRIPT_FILE);
+    const before = fs.readFileSync(file, 'utf8');
+    c.append({ role: 'assistant', content: 'hi' });
+    c.append({ role: 'tool', tool_call_id: 'c1', content: 'result' });
+    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(parseTranscript(fs.readFileSync(file, 'utf8')).map((l) => l.message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+    ]);
+    c.close();
+  });
+
+  it.runIf(fs.existsSync('/dev/full'))(
+    'a write behind that fails (a full disk) is thrown by checkWrites; its lines are kept and tried again',
+    async () => {
+      const dir = tempDir();
+      const c = Conversation.open(dir, 'job_1', fixed, 5);
+      const file = path.join(dir, TRANSCRIPT_FILE);
+      fs.symlinkSync('/dev/full', file);
+      c.append({ role: 'assistant', content: 'hi' });
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(() => c.checkWrites()).toThrow(/ENOSPC/);
+      expect(() => c.checkWrites()).not.toThrow(); // reported once
+      expect(() => c.close()).toThrow(/ENOSPC/); // the lines were kept and tried again, not dropped
+    },
+  );
+
   it('P6.01 P6.03 P6.24 a torn last line is cut off on open; a new job appends a new thread', () => {
     const dir = tempDir();
     const first = Conversation.open(dir, 'job_1', fixed);

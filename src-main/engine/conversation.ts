@@ -1,5 +1,8 @@
 // The Conversation of a job and its transcript (runs/{taskId}/transcript.jsonl): one JSON line per message, threads
 // begin at a system line. Turns are appended; rewrite() rebuilds the file atomically. Earlier jobs' threads are kept.
+// Lines are written behind, like the run log's entries: at most `writeBehindMs` after they were appended, in one write,
+// and always when the run ends (close) or the file is rebuilt — so a fast loop does not pay a write per iteration, and
+// a crash loses at most the last `writeBehindMs` of turns, which a resumed job then takes again.
 import fs from 'node:fs';
 import path from 'node:path';
 import { jsonOnce } from '../llm/message-json';
@@ -47,12 +50,16 @@ export class Conversation {
   private prior: string;
   private fd: number | null = null;
   private unwritten = '';
+  private timer: NodeJS.Timeout | undefined;
+  /** A write behind that failed (a full disk): thrown by the next flush() or checkWrites(). */
+  private failure: Error | null = null;
 
   private constructor(
     /** null: an isolated conversation kept in memory only (a delegated sub-agent's). */
     readonly file: string | null,
     readonly jobId: string,
     private readonly now: () => Date,
+    private readonly writeBehindMs = 100,
   ) {
     this.prior = file ? readWhole(file) : '';
   }
@@ -62,12 +69,17 @@ export class Conversation {
   }
 
   /** Opens the task's transcript for `jobId`; a torn last line is cut off so appends start on a clean line. */
-  static open(runtimeDir: string, jobId: string, now: () => Date = () => new Date()): Conversation {
+  static open(
+    runtimeDir: string,
+    jobId: string,
+    now: () => Date = () => new Date(),
+    writeBehindMs?: number,
+  ): Conversation {
     const file = path.join(runtimeDir, TRANSCRIPT_FILE);
     const text = readWhole(file);
     if (text && !text.endsWith('\n'))
       fs.truncateSync(file, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
-    return new Conversation(file, jobId, now);
+    return new Conversation(file, jobId, now, writeBehindMs);
   }
 
   get messages(): readonly ChatMessage[] {
@@ -112,14 +124,33 @@ export class Conversation {
     return true;
   }
 
-  /** Appends a message; its line reaches the file at the next flush() (before each LLM call and after each reply's results). */
+  /** Appends a message; its line reaches the file within `writeBehindMs`, or at the next flush(). */
   append(message: ChatMessage): void {
     this.current.push(message);
-    if (this.file !== null) this.unwritten += this.line(message);
+    if (this.file === null) return;
+    this.unwritten += this.line(message);
+    this.timer ??= setTimeout(this.writeBehind, this.writeBehindMs);
   }
+
+  /** Throws the error of a write behind that failed, so the run stops instead of going on unrecorded. */
+  checkWrites(): void {
+    const failure = this.failure;
+    this.failure = null;
+    if (failure) throw failure;
+  }
+
+  private readonly writeBehind = () => {
+    try {
+      this.flush();
+    } catch (error) {
+      this.failure = error as Error; // the lines stay unwritten: the next flush() tries them again
+    }
+  };
 
   /** Writes the lines appended since the last flush, in one write. */
   flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
     if (this.file === null || this.unwritten === '') return;
     if (this.fd === null) {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
@@ -127,6 +158,7 @@ export class Conversation {
     }
     fs.writeSync(this.fd, this.unwritten);
     this.unwritten = '';
+    this.failure = null;
   }
 
   /** Flushes and closes the transcript file; a later flush opens it again. */
@@ -138,6 +170,8 @@ export class Conversation {
 
   /** Replaces this job's thread and rebuilds the file atomically (temp + rename): a crash leaves old or new. */
   rewrite(messages: ChatMessage[]): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
     if (this.fd !== null) fs.closeSync(this.fd); // the rename replaces the file: later writes go to the new one
     this.fd = null;
     this.unwritten = '';

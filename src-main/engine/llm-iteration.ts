@@ -11,7 +11,6 @@ export type IterationReply =
   | { kind: 'stop'; result: MovementResult };
 
 export async function runLlmIteration(run: JobRun): Promise<IterationReply> {
-  run.conversation.flush(); // what the model is about to read is on disk first
   run.log.startAgentTurn();
   try {
     const reply = await run.llm.generate(

@@ -29,7 +29,7 @@ export class RunLog {
     private readonly store: Store,
     private readonly taskId: string,
     private readonly jobId: string,
-    private readonly flushMs = 25,
+    private readonly flushMs = 100,
   ) {
     // A resumed job (approval, retry) continues the Invoke range it belongs to.
     this.invokeSeq = store.logEntries.lastInvokeSeq(taskId);
