@@ -48,7 +48,7 @@ function argNumber(name: string, fallback: number, min: number): number {
   if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be an integer ≥ ${min}`);
   return value;
 }
-const ROUNDS = argNumber('rounds', 11, 1);
+const ROUNDS = argNumber('rounds', 21, 1);
 const ITERATIONS = argNumber('iterations', 200, 2);
 const IN_PROCESS = process.argv.includes('--in-process');
 
