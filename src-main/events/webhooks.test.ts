@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempDir, testMaestro } from '../../test-support/temp-maestro';
 import { complete, engineHarness, SETTLED } from '../engine/engine-harness';
@@ -196,6 +198,27 @@ describe('webhooks', () => {
     expect(warn).toHaveBeenCalledTimes(2);
     expect(String(warn.mock.calls[0]?.[0])).toContain('dropped after 2 attempts: no answer within 300 ms');
     expect(healthy.hits).toHaveLength(2);
+    notifier.dispose();
+  });
+
+  it('P10.13 a hanging target times out even when garbage collection runs while it hangs', async () => {
+    // An abort can fail to reach a fetch in flight once its Request was collected (nodejs/node#55428): the attempt
+    // must end at its timeout anyway, or the URL's queue hangs for good.
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const hanging = await receiver(() => 'hang');
+    const warn = vi.fn();
+    const notifier = new WebhookNotifier([hook(hanging.url)], { ...fast, timeoutMs: 200, attempts: 1, warn });
+    notifier.notify(notice('failed'));
+    await until(() => hanging.hits.length === 1);
+    for (let i = 0; i < 5; i++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const idle = notifier.idle().then(() => 'idle');
+    const late = new Promise((resolve) => setTimeout(() => resolve('still hanging'), 2_000));
+    expect(await Promise.race([idle, late])).toBe('idle');
+    expect(String(warn.mock.calls[0]?.[0])).toContain('no answer within 200 ms');
     notifier.dispose();
   });
 

@@ -260,9 +260,25 @@ export class WebhookNotifier {
   }
 
   private async attempt(target: Target, delivery: Delivery): Promise<Outcome> {
-    const signal = AbortSignal.any([this.closing.signal, AbortSignal.timeout(this.o.timeoutMs)]);
+    // The timeout and dispose() end the attempt themselves, besides aborting the fetch: an abort can fail to reach a
+    // fetch in flight once its Request has been garbage-collected (nodejs/node#55428), and the URL's queue would hang.
+    const controller = new AbortController();
+    let timedOut = false;
+    let stop: (reason: Error) => void = () => {};
+    const stopped = new Promise<never>((_, reject) => {
+      stop = (reason) => {
+        controller.abort(reason);
+        reject(reason);
+      };
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop(new Error('timeout'));
+    }, this.o.timeoutMs);
+    const onClose = () => stop(new Error('closing'));
+    this.closing.signal.addEventListener('abort', onClose, { once: true });
     try {
-      const response = await fetch(target.config.url, {
+      const sent = fetch(target.config.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -273,21 +289,26 @@ export class WebhookNotifier {
         },
         body: delivery.body,
         redirect: 'manual',
-        signal,
+        signal: controller.signal,
       });
+      sent.catch(() => {}); // when the race below is lost, its rejection is not the news
+      const response = await Promise.race([sent, stopped]);
       await response.body?.cancel().catch(() => {});
       if (response.status >= 200 && response.status < 300) return { ok: true };
       // A redirect or a refusal (other than timeout / rate limit) will not change on a retry.
       const retry = response.status >= 500 || response.status === 408 || response.status === 429;
       return { ok: false, why: `HTTP ${response.status}`, retry };
     } catch (error) {
-      if (signal.aborted && !this.closing.signal.aborted) {
+      if (timedOut && !this.closing.signal.aborted) {
         return { ok: false, why: `no answer within ${this.o.timeoutMs} ms`, retry: true };
       }
       // Only the error code: a message may quote the URL.
       const cause = (error as { cause?: { code?: unknown } }).cause;
       const code = typeof cause?.code === 'string' ? cause.code : (error as Error).name;
       return { ok: false, why: code, retry: true };
+    } finally {
+      clearTimeout(timer);
+      this.closing.signal.removeEventListener('abort', onClose);
     }
   }
 
