@@ -107,7 +107,7 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
   const requests: RecordedRequest[] = [];
   const unscripted: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
-  let previousMessages: string | null = null;
+  let previousPrompt: string | null = null;
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -162,9 +162,10 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
       );
     }
     const step = typeof entry === 'function' ? entry(recorded) : entry;
-    const messages = JSON.stringify(recorded.body?.messages ?? []);
-    const cachedChars = previousMessages === null ? 0 : commonPrefixLength(previousMessages, messages);
-    previousMessages = messages;
+    // What a backend tokenizes, in its order — the tools, then the messages — compared with the previous request.
+    const prompt = JSON.stringify(recorded.body?.tools ?? []) + JSON.stringify(recorded.body?.messages ?? []);
+    const cachedChars = previousPrompt === null ? 0 : commonPrefixLength(previousPrompt, prompt);
+    previousPrompt = prompt;
     if (step.delayMs) await sleep(step.delayMs);
     if ('fault' in step) return playFault(step, recorded, res, cachedChars);
     return playReply(step, recorded, res, cachedChars);
