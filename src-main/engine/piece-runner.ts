@@ -30,6 +30,7 @@ import {
   staticPreamble,
   subtaskNotice,
   systemMessage,
+  taskContext,
 } from './prompt';
 import { allReplayableThreads, isSamePieceContinuation } from './replay';
 import { RunLog } from './run-log';
@@ -176,13 +177,15 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
         );
         // The handoff goes into the dynamic context only when no turn could be replayed (spec 3.1).
         const handoff = replayed.length === 0 ? handoffOf(previous) : null;
-        const user = firstUserMessage(dynamicContext(task, ctx.workspacePath, now(), handoff), instruction);
+        const context = dynamicContext(task, ctx.workspacePath, now(), handoff, taskContext(store, task));
+        const user = firstUserMessage(context, instruction);
         if (replayed.at(-1)?.role === 'user') {
           const last = replayed.pop() as { content: string };
           run.conversation.seedContinuation(system, replayed, `${last.content}\n\n${user}`);
         } else run.conversation.seedContinuation(system, replayed, user);
       } else {
-        run.conversation.seed(system, firstUserMessage(dynamicContext(task, ctx.workspacePath, now()), instruction));
+        const context = dynamicContext(task, ctx.workspacePath, now(), null, taskContext(store, task));
+        run.conversation.seed(system, firstUserMessage(context, instruction));
       }
     }
 

@@ -5,11 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Task } from '../../src-shared/entities';
 import { tempDir } from '../../test-support/temp-maestro';
+import { createTask } from '../tasks/create';
 import { setup } from '../tasks/test-helpers';
 import type { AnyToolDef } from '../tools/types';
-import { complete, engineHarness, SETTLED } from './engine-harness';
+import { call, complete, engineHarness, SETTLED } from './engine-harness';
 import type { PieceDefinition } from './pieces/schema';
-import { dynamicContext, jobInstruction, staticPreamble } from './prompt';
+import { dynamicContext, jobInstruction, staticPreamble, taskContext } from './prompt';
 
 const piece = { id: 'default', name: 'Default', description: 'One movement.' } as PieceDefinition;
 const tool = (name: string, description: string): AnyToolDef => ({
@@ -116,6 +117,43 @@ describe('prompt: static preamble and dynamic context', () => {
     write(nested, 'src/deep/b.ts', '');
     write(nested, 'node_modules/x/y.js', '');
     expect(dynamicContext(task, nested, now)).toContain('Workspace files: node_modules/, src/, src/a.ts, src/deep/');
+  });
+
+  it('P2.20 who started a task and the Mission it serves: the scheduler, another agent, a parent; none for the user', () => {
+    const { m, store, create } = setup({ defaultWorkspace: tempDir('maestro-ws-') });
+    const mine = create({ title: 'Mine' }).task;
+    expect(taskContext(store, mine)).toEqual({ mission: null, provenance: null });
+    const scheduled = createTask(m.ctx, { instruction: 'Nightly check' }, { invoke: 'Wakeup', author: 'system' }).task;
+    expect(taskContext(store, scheduled)).toEqual({ mission: null, provenance: 'the scheduler (a scheduled run)' });
+    const asked = createTask(m.ctx, { instruction: 'Summarize' }, { invoke: 'PodEvent', author: 'agent' }).task;
+    expect(taskContext(store, asked).provenance).toBe('another agent, over the bridge');
+    // A subtask of a subtask: the Mission is the root's; the provenance names the direct parent.
+    const child = { ...asked, id: 'child', title: 'Child', parentTaskId: mine.id };
+    const grandchild = { ...asked, id: 'grandchild', parentTaskId: 'child' };
+    store.db
+      .prepare(
+        'INSERT INTO tasks SELECT ?, ?, instruction, piece_id, workspace_path, workspace_kind, profile, ?, created_at, space_id, piece_choice FROM tasks WHERE id = ?',
+      )
+      .run(child.id, child.title, mine.id, asked.id);
+    expect(taskContext(store, grandchild)).toEqual({ mission: 'Mine', provenance: 'a subtask of the task "Child"' });
+  });
+
+  it('P2.20 the first request of a subtask carries its Mission and who started it; that of its parent neither', async () => {
+    const h = await engineHarness([
+      call('create_subtask', { instruction: 'Write the changelog', title: 'Changelog' }),
+      complete('parent part'),
+      complete('changelog written'),
+      complete('all done'),
+    ]);
+    const { jobId } = h.createTask('Release 1.0');
+    expect(await h.waitFor(jobId, ['succeeded', 'failed'])).toMatchObject({ status: 'succeeded' });
+    const context = (i: number) => {
+      const body = h.server.requests[i]?.body as { messages: { content: string }[] };
+      return body.messages.at(-1)?.content ?? '';
+    };
+    expect(context(0)).not.toMatch(/^(Mission|Started by):/m);
+    expect(context(2)).toMatch(/^Mission: Release 1\.0$/m);
+    expect(context(2)).toMatch(/^Started by: a subtask of the task "Release 1\.0"$/m);
   });
 
   it('P5.06 P4.04 two jobs of one task in a workspace with AGENTS, memory and skills: byte-identical system messages', async () => {

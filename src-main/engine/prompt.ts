@@ -91,8 +91,10 @@ export function systemMessage(preamble: string, start: MovementDefinition): stri
 
 /** What the dynamic context may carry besides time, task and files (each only when given). */
 export interface DynamicExtras {
-  /** The task's Mission, when it has one beyond its title. */
+  /** The task's Mission, when it has one beyond its title: what the task it is a subtask of is for. */
   mission?: string | null;
+  /** Who started the task, when not the user: the scheduler, another agent, a parent task. */
+  provenance?: string | null;
   /** Recent console output (e.g. of the last command); its tail is shown. */
   consoleOutput?: string | null;
 }
@@ -113,6 +115,7 @@ export function dynamicContext(
 ): string {
   const lines = [`# Context`, `Current time: ${now.toISOString()}`, `Task: ${task.title}`];
   if (extras.mission) lines.push(`Mission: ${extras.mission}`);
+  if (extras.provenance) lines.push(`Started by: ${extras.provenance}`);
   const files = workspaceFiles(workspacePath);
   if (files) lines.push(`Workspace files: ${files}`);
   if (handoff) lines.push(`Handoff: ${handoff}`);
@@ -122,6 +125,29 @@ export function dynamicContext(
     lines.push(`\n# Recent console output\n\`\`\`\n${tail}\n\`\`\``);
   }
   return lines.join('\n');
+}
+
+/**
+ * The optional parts of a job's dynamic context (P2.20), built before it runs: the Mission of a subtask (its root
+ * task's title) and where the task came from when the user did not start it. A part that does not apply is null.
+ */
+export function taskContext(store: Store, task: Task): DynamicExtras {
+  const parent = task.parentTaskId ? store.tasks.get(task.parentTaskId) : undefined;
+  let root = parent;
+  for (let depth = 0; root?.parentTaskId && depth < 100; depth++) {
+    const above = store.tasks.get(root.parentTaskId);
+    if (!above) break;
+    root = above;
+  }
+  const author = store.comments.listForTask(task.id).find((c) => c.kind === 'instruction')?.author;
+  const provenance = parent
+    ? `a subtask of the task "${oneLine(parent.title)}"`
+    : author === 'system'
+      ? 'the scheduler (a scheduled run)'
+      : author === 'agent'
+        ? 'another agent, over the bridge'
+        : null;
+  return { mission: root ? oneLine(root.title) : null, provenance };
 }
 
 /**
