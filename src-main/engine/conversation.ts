@@ -51,7 +51,7 @@ export class Conversation {
   private fd: number | null = null;
   private unwritten = '';
   private timer: NodeJS.Timeout | undefined;
-  /** A write behind that failed (a full disk): thrown by the next flush() or checkWrites(). */
+  /** A write behind that failed (a full disk), until checkWrites() reports it; the lines are kept for the next write. */
   private failure: Error | null = null;
 
   private constructor(

@@ -168,6 +168,8 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
       else if (answered === 0) run.queueNote(`(Resumed in movement ${movement.name}.)`);
     } else {
       const system = systemMessage(staticPreamble(piece, regular, ctx.workspacePath), movement);
+      const contextWith = (handoff: string | null) =>
+        dynamicContext(task, ctx.workspacePath, now(), handoff, taskContext(store, task));
       const previous = job.continuedFromJobId ? store.jobs.get(job.continuedFromJobId) : undefined;
       if (previous) {
         const replayed = mergeAdjacentUserMessages(
@@ -177,15 +179,13 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
         );
         // The handoff goes into the dynamic context only when no turn could be replayed (spec 3.1).
         const handoff = replayed.length === 0 ? handoffOf(previous) : null;
-        const context = dynamicContext(task, ctx.workspacePath, now(), handoff, taskContext(store, task));
-        const user = firstUserMessage(context, instruction);
+        const user = firstUserMessage(contextWith(handoff), instruction);
         if (replayed.at(-1)?.role === 'user') {
           const last = replayed.pop() as { content: string };
           run.conversation.seedContinuation(system, replayed, `${last.content}\n\n${user}`);
         } else run.conversation.seedContinuation(system, replayed, user);
       } else {
-        const context = dynamicContext(task, ctx.workspacePath, now(), null, taskContext(store, task));
-        run.conversation.seed(system, firstUserMessage(context, instruction));
+        run.conversation.seed(system, firstUserMessage(contextWith(null), instruction));
       }
     }
 
