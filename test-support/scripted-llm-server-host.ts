@@ -31,10 +31,12 @@ export class ScriptedLlmServerHost {
       this.waiting.get(reply.id)?.(reply);
       this.waiting.delete(reply.id);
     });
-    child.on('exit', (code) => {
-      for (const settle of this.waiting.values()) settle({ id: 0, op: 'failed', message: `host exited (${code})` });
+    const fail = (message: string) => {
+      for (const settle of this.waiting.values()) settle({ id: 0, op: 'failed', message });
       this.waiting.clear();
-    });
+    };
+    child.on('exit', (code, signal) => fail(`host exited (${signal ?? code})`));
+    child.on('error', (error) => fail(`host failed: ${error.message}`));
   }
 
   /** Forks the host (TypeScript through tsx, as the tests and benchmarks run). */
@@ -68,7 +70,7 @@ export class ScriptedLlmServerHost {
   }
 
   async stop(): Promise<void> {
-    if (this.child.exitCode !== null) return;
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
     this.child.kill();
     await exited;

@@ -1,7 +1,12 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { ScriptedStep } from '../../test-support/scripted-llm-server';
 import type { AnyToolDef } from '../tools/types';
+import { runtimeDir } from '../workspace/paths';
+import { TRANSCRIPT_FILE } from './conversation';
 import { call, complete, engineHarness, SETTLED } from './engine-harness';
 
 /** Test doubles of read-only / writing tools that record when they ran. */
@@ -53,6 +58,33 @@ describe('the agent loop', () => {
     expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
     const finished = h.events.flatMap((e) => (e.type === 'tool.finished' ? [e.name] : []));
     expect(finished).toEqual(['read_file', 'write_file', 'list_dir', 'complete']);
+  });
+
+  it('P4.39 a call that may change something and a delivered interjection are in the transcript before the next request', async () => {
+    let taskId = '';
+    const transcriptAt: string[] = [];
+    /** The transcript as the request that `step` answers arrived. */
+    const seen = (step: ScriptedStep) => () => {
+      transcriptAt.push(fs.readFileSync(path.join(runtimeDir(h.dataDir, taskId), TRANSCRIPT_FILE), 'utf8'));
+      return step;
+    };
+    const h = await engineHarness(
+      [
+        call('write_file', { id: 'w', ms: 1 }),
+        seen({ ...call('read_file', { id: 'r', ms: 1 }), delayMs: 150 }),
+        seen(complete()),
+      ],
+      { tools: recordingTools([]) },
+    );
+    const created = h.createTask('x');
+    taskId = created.taskId;
+    await h.waitFor(created.jobId, ['running']);
+    await sleep(60);
+    expect(h.maestro.invoke('addComment', { taskId, body: 'Mind the tabs.' }).disposition).toBe('interjection');
+    expect((await h.waitFor(created.jobId, SETTLED)).status).toBe('succeeded');
+    // Written when the second request left, not up to 100 ms later: the write's result, then the user's message.
+    expect(transcriptAt[0]).toContain('"content":"write_file w"');
+    expect(transcriptAt[1]).toContain('Message from the user: Mind the tabs.');
   });
 
   it('P1.05 P4.10 P4.11 P5.11 P9.06 an interjection posted during a stream reaches the model at the next iteration, once', async () => {

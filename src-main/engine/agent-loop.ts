@@ -127,6 +127,9 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
       gate,
     );
     const settled = settle(run, movement, dispatched, terminal);
+    // A call that may have changed something outside the conversation (a file, a command, a subtask in the DB) is
+    // recorded with its result before the loop goes on; read-only turns are written behind.
+    if (regular.some((c) => run.tools.get(c.name)?.readOnly !== true)) run.conversation.flush();
     sinceProgress = settled.progressed ? 0 : sinceProgress + 1;
     if (settled.result) return settled.result;
   }

@@ -163,9 +163,12 @@ export class Conversation {
 
   /** Flushes and closes the transcript file; a later flush opens it again. */
   close(): void {
-    this.flush();
-    if (this.fd !== null) fs.closeSync(this.fd);
-    this.fd = null;
+    try {
+      this.flush();
+    } finally {
+      if (this.fd !== null) fs.closeSync(this.fd);
+      this.fd = null;
+    }
   }
 
   /** Replaces this job's thread and rebuilds the file atomically (temp + rename): a crash leaves old or new. */

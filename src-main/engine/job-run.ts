@@ -174,11 +174,18 @@ export class JobRun {
       if (note.log) this.log.systemTurn(note.text);
     }
     this.notes = [];
+    let delivered = false;
     for (const c of this.pendingInterjections()) {
       if (!this.store.comments.markDelivered(c.id)) continue;
       parts.push(`Message from the user: ${c.body}`);
       this.log.userTurn(c.body);
+      delivered = true;
     }
     if (parts.length > 0) this.conversation.append({ role: 'user', content: parts.join('\n\n') });
+    // Marked delivered, the message is no longer waiting in the DB: it is recorded now, not behind.
+    if (delivered) {
+      this.conversation.flush();
+      this.log.flush();
+    }
   }
 }
