@@ -5,17 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import type { RecordedRequest } from '../test-support/scripted-llm-server';
 import { expect, test } from './support/fixtures';
-import { complete, createInUi, messagesOf, openUi, textOf, waitForJob } from './support/ui';
-
-const runCommand = (command: string) => ({ toolCalls: [{ name: 'run_command', arguments: { command } }] });
-
-/** The last message the model received, when it is a tool result; else a note of what it was. */
-function lastToolResult(request: RecordedRequest): string {
-  const last = messagesOf(request).at(-1);
-  return last?.role === 'tool' ? textOf(last) : `(the last message was from ${last?.role ?? 'nobody'})`;
-}
+import { complete, createInUi, lastToolResult, messagesOf, openUi, runCommand, textOf, waitForJob } from './support/ui';
 
 const jobStatus = (page: Page) => page.getByTestId('job-status');
 const bell = (page: Page) => page.getByTestId('notification-bell');

@@ -2,17 +2,9 @@
 // Ctrl+Enter sends from the composer, A approves a focused tool request card and the job goes on (letters typed in
 // a field stay letters), Ctrl+Shift+D denies the only card, Ctrl+J walks the tasks that wait, and ? shows the help.
 import type { Page } from '@playwright/test';
-import type { RecordedRequest } from '../test-support/scripted-llm-server';
 import { expect, test } from './support/fixtures';
 import type { HeadlessHost } from './support/headless-host';
-import { complete, createInUi, messagesOf, openUi, textOf, waitForJob } from './support/ui';
-
-const runCommand = (command: string) => ({ toolCalls: [{ name: 'run_command', arguments: { command } }] });
-
-function lastToolResult(request: RecordedRequest): string {
-  const last = messagesOf(request).at(-1);
-  return last?.role === 'tool' ? textOf(last) : `(the last message was from ${last?.role ?? 'nobody'})`;
-}
+import { complete, createInUi, lastToolResult, openUi, runCommand, waitForJob } from './support/ui';
 
 async function createOverHttp(host: HeadlessHost, body: Record<string, unknown>): Promise<string> {
   const response = await host.call<{ task: { id: string } }>('POST', '/tasks', body);

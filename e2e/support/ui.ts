@@ -41,6 +41,17 @@ export function textOf(message: ChatMessage | undefined): string {
 }
 
 /** A reply that calls `complete`. */
+/** A model reply that asks to run `command`. */
+export const runCommand = (command: string): ScriptedStep => ({
+  toolCalls: [{ name: 'run_command', arguments: { command } }],
+});
+
+/** The last message the model received, when it is a tool result; else a note of what it was. */
+export function lastToolResult(request: RecordedRequest): string {
+  const last = messagesOf(request).at(-1);
+  return last?.role === 'tool' ? textOf(last) : `(the last message was from ${last?.role ?? 'nobody'})`;
+}
+
 export function complete(status: 'success' | 'needs_user_input' | 'failure', message: string): ScriptedStep {
   return { toolCalls: [{ name: 'complete', arguments: { status, message } }] };
 }

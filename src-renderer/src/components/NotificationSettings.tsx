@@ -4,12 +4,13 @@ import { useEffect, useState } from 'react';
 import { NOTICE_KINDS, type NotificationSettings as Prefs } from '../../../src-shared/settings';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
+import { type Outcome, OutcomeNotice } from './OutcomeNotice';
 
 export function NotificationSettings() {
   const view = useAppStore((s) => s.appSettings);
   const save = useAppStore((s) => s.saveAppSettings);
   const [prefs, setPrefs] = useState<Prefs | null>(null);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const t = useT();
 
   useEffect(() => {
@@ -65,15 +66,7 @@ export function NotificationSettings() {
           </label>
         ))}
       </fieldset>
-      {outcome ? (
-        <p
-          className={`notice ${outcome.ok ? 'notice-ok' : 'notice-error'}`}
-          data-testid="notifications-outcome"
-          data-ok={outcome.ok}
-        >
-          {outcome.text}
-        </p>
-      ) : null}
+      <OutcomeNotice outcome={outcome} testId="notifications-outcome" />
     </section>
   );
 }

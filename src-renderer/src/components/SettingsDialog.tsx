@@ -9,6 +9,7 @@ import { LOCALE_NAMES, LOCALES, type Locale, useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { THEME_CHOICES, type ThemeChoice } from '../theme';
 import { NotificationSettings } from './NotificationSettings';
+import { type Outcome, OutcomeNotice } from './OutcomeNotice';
 import { keyLabel, ProfileForm } from './ProfileForm';
 import { ToolPolicyEditor } from './ToolPolicyEditor';
 
@@ -184,7 +185,7 @@ function AutoPrompterSection() {
   const save = useAppStore((s) => s.saveAutoPrompter);
   const [enabled, setEnabled] = useState(false);
   const [rules, setRules] = useState('[]');
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
   const t = useT();
 
@@ -258,15 +259,7 @@ function AutoPrompterSection() {
               data-testid="auto-prompter-rules"
             />
           </label>
-          {outcome ? (
-            <p
-              className={`notice ${outcome.ok ? 'notice-ok' : 'notice-error'}`}
-              data-testid="auto-prompter-outcome"
-              data-ok={outcome.ok}
-            >
-              {outcome.text}
-            </p>
-          ) : null}
+          <OutcomeNotice outcome={outcome} testId="auto-prompter-outcome" />
           <div className="dialog-actions">
             <button
               type="button"

@@ -2,28 +2,11 @@
 // running, added while queued, follow-up when done; the open question is the waiting job's newest question.
 import { describe, expect, it } from 'vitest';
 import type { Comment, Job } from '../../../src-shared/entities';
+import { jobFixture } from '../test-fixtures';
 import { composerHint, composerMode, openQuestion } from './composer-mode';
 
-const job = (status: Job['status'], waitReason: Job['waitReason'] = null): Job => ({
-  id: 'j1',
-  taskId: 't',
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
-  status,
-  waitReason,
-  pieceId: 'default',
-  profile: null,
-  resumeMovement: null,
-  askCount: 0,
-  attempt: 0,
-  nextRetryAt: null,
-  continuedFromJobId: null,
-  parentJobId: null,
-  workerId: null,
-  heartbeatAt: null,
-  error: null,
-  result: null,
-});
+const job = (status: Job['status'], waitReason: Job['waitReason'] = null): Job =>
+  jobFixture({ id: 'j1', taskId: 't', status, waitReason });
 const none = { tool: 0, package: 0 };
 const question = (id: string, jobId: string): Comment => ({
   id,

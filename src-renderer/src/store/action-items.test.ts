@@ -2,40 +2,22 @@
 // gone once resolved or dismissed (P7.20).
 import { describe, expect, it } from 'vitest';
 import type { Job, Task } from '../../../src-shared/entities';
+import { jobFixture, taskFixture } from '../test-fixtures';
 import { actionItems } from './action-items';
 
 const at = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString();
-const task = (id: string, status: Task['status']): Task => ({
-  id,
-  title: `Task ${id}`,
-  instruction: '',
-  pieceId: 'default',
-  workspacePath: '/w',
-  profile: null,
-  parentTaskId: null,
-  createdAt: at(0),
-  status,
-});
-const job = (taskId: string, s: number, status: Job['status'], waitReason: Job['waitReason'] = null): Job => ({
-  id: `j-${taskId}`,
-  taskId,
-  createdAt: at(s),
-  updatedAt: at(s),
-  status,
-  waitReason,
-  pieceId: 'default',
-  profile: null,
-  resumeMovement: null,
-  askCount: 0,
-  attempt: 0,
-  nextRetryAt: null,
-  continuedFromJobId: null,
-  parentJobId: null,
-  workerId: null,
-  heartbeatAt: null,
-  error: status === 'failed' ? 'boom' : null,
-  result: null,
-});
+const task = (id: string, status: Task['status']): Task =>
+  taskFixture({ id, title: `Task ${id}`, createdAt: at(0), status });
+const job = (taskId: string, s: number, status: Job['status'], waitReason: Job['waitReason'] = null): Job =>
+  jobFixture({
+    id: `j-${taskId}`,
+    taskId,
+    createdAt: at(s),
+    updatedAt: at(s),
+    status,
+    waitReason,
+    error: status === 'failed' ? 'boom' : null,
+  });
 
 describe('actionItems', () => {
   it('P7.20 lists decisions, questions, sign-ins, browser steps and failures, newest first', () => {

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
+import { jobFixture } from '../test-fixtures';
 import {
   type ActivityEvent,
   type ActivityKind,
@@ -17,27 +18,8 @@ import {
 const at = (ms: number) => new Date(Date.UTC(2025, 0, 1) + ms).toISOString();
 const base = (seq: number, ms: number) => ({ seq, ts: at(ms), taskId: 't1', jobId: 'j1' });
 
-const job = (status: Job['status'], patch: Partial<Job> = {}): Job => ({
-  id: 'j1',
-  taskId: 't1',
-  createdAt: at(0),
-  updatedAt: at(0),
-  status,
-  waitReason: null,
-  pieceId: 'default',
-  profile: null,
-  resumeMovement: null,
-  askCount: 0,
-  attempt: 1,
-  nextRetryAt: null,
-  continuedFromJobId: null,
-  parentJobId: null,
-  workerId: null,
-  heartbeatAt: null,
-  error: null,
-  result: null,
-  ...patch,
-});
+const job = (status: Job['status'], patch: Partial<Job> = {}): Job =>
+  jobFixture({ id: 'j1', taskId: 't1', createdAt: at(0), updatedAt: at(0), status, attempt: 1, ...patch });
 
 const changed = (seq: number, ms: number, status: Job['status'], patch: Partial<Job> = {}): MaestroEvent => ({
   ...base(seq, ms),

@@ -5,43 +5,16 @@ import { COMMENT_PAGE_SIZE } from '../../../src-shared/contract';
 import type { Comment, Job, Task } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import { ApiError, type MaestroApi, type MaestroClient } from '../api/client';
+import { jobFixture, taskFixture } from '../test-fixtures';
 import { foldLatestPage } from './detail-slice';
 import { createAppStore } from './store';
 
 const at = (s: number) => new Date(Date.UTC(2025, 0, 1) + s * 1000).toISOString();
 
-const task = (id: string): Task => ({
-  id,
-  title: id,
-  instruction: 'do it',
-  pieceId: 'default',
-  workspacePath: '/w',
-  profile: null,
-  parentTaskId: null,
-  createdAt: at(0),
-  status: 'succeeded',
-});
+const task = (id: string): Task => taskFixture({ id, instruction: 'do it', createdAt: at(0), status: 'succeeded' });
 
-const job = (taskId: string): Job => ({
-  id: `job-${taskId}`,
-  taskId,
-  createdAt: at(0),
-  updatedAt: at(0),
-  status: 'succeeded',
-  waitReason: null,
-  pieceId: 'default',
-  profile: null,
-  resumeMovement: null,
-  askCount: 0,
-  attempt: 1,
-  nextRetryAt: null,
-  continuedFromJobId: null,
-  parentJobId: null,
-  workerId: null,
-  heartbeatAt: null,
-  error: null,
-  result: null,
-});
+const job = (taskId: string): Job =>
+  jobFixture({ id: `job-${taskId}`, taskId, createdAt: at(0), updatedAt: at(0), status: 'succeeded', attempt: 1 });
 
 const comment = (taskId: string, i: number): Comment => ({
   id: `${taskId}-c${i}`,

@@ -5,42 +5,15 @@ import { describe, expect, it } from 'vitest';
 import type { Job, Task, ToolRequest } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import { ApiError, type MaestroApi, type MaestroClient } from '../api/client';
+import { jobFixture, taskFixture } from '../test-fixtures';
 import { actionItems } from './action-items';
 import { pendingRequests } from './requests-slice';
 import { createAppStore } from './store';
 
 const at = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString();
-const task = (id: string, status: Task['status']): Task => ({
-  id,
-  title: id,
-  instruction: '',
-  pieceId: 'default',
-  workspacePath: '/w',
-  profile: null,
-  parentTaskId: null,
-  createdAt: at(0),
-  status,
-});
-const job = (id: string, s: number, status: Job['status'], waitReason: Job['waitReason'] = null): Job => ({
-  id,
-  taskId: 't',
-  createdAt: at(1),
-  updatedAt: at(s),
-  status,
-  waitReason,
-  pieceId: 'default',
-  profile: null,
-  resumeMovement: null,
-  askCount: 0,
-  attempt: 0,
-  nextRetryAt: null,
-  continuedFromJobId: null,
-  parentJobId: null,
-  workerId: null,
-  heartbeatAt: null,
-  error: null,
-  result: null,
-});
+const task = (id: string, status: Task['status']): Task => taskFixture({ id, createdAt: at(0), status });
+const job = (id: string, s: number, status: Job['status'], waitReason: Job['waitReason'] = null): Job =>
+  jobFixture({ id, taskId: 't', createdAt: at(1), updatedAt: at(s), status, waitReason });
 const request = (id: string, status: ToolRequest['status'] = 'pending'): ToolRequest => ({
   id,
   taskId: 't',

@@ -3,42 +3,16 @@ import { describe, expect, it } from 'vitest';
 import type { Comment, Job, Task } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import type { MaestroApi, MaestroClient } from '../api/client';
+import { jobFixture, taskFixture } from '../test-fixtures';
 import { createAppStore } from './store';
 
 const at = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString();
 
-const task = (id: string, s: number, status: Task['status'] = 'queued'): Task => ({
-  id,
-  title: id,
-  instruction: `do ${id}`,
-  pieceId: 'default',
-  workspacePath: '/w',
-  profile: null,
-  parentTaskId: null,
-  createdAt: at(s),
-  status,
-});
+const task = (id: string, s: number, status: Task['status'] = 'queued'): Task =>
+  taskFixture({ id, instruction: `do ${id}`, createdAt: at(s), status });
 
-const job = (id: string, taskId: string, s: number, status: Job['status'] = 'queued'): Job => ({
-  id,
-  taskId,
-  createdAt: at(s),
-  updatedAt: at(s),
-  status,
-  waitReason: null,
-  pieceId: 'default',
-  profile: null,
-  resumeMovement: null,
-  askCount: 0,
-  attempt: 0,
-  nextRetryAt: null,
-  continuedFromJobId: null,
-  parentJobId: null,
-  workerId: null,
-  heartbeatAt: null,
-  error: null,
-  result: null,
-});
+const job = (id: string, taskId: string, s: number, status: Job['status'] = 'queued'): Job =>
+  jobFixture({ id, taskId, createdAt: at(s), updatedAt: at(s), status });
 
 const comment = (id: string, taskId: string, s: number, kind: Comment['kind'] = 'comment'): Comment => ({
   id,
