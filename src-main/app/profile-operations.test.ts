@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Job } from '../../src-shared/entities';
+import { type ApiResponse, openSse, type TestBridge, testBridge } from '../../test-support/bridge-harness';
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../../test-support/scripted-llm-server';
-import { type ApiResponse, openSse, type TestBridge, testBridge } from '../bridge/test-harness';
 import { SECRET_KEY_FILE } from '../llm/profile-store';
 
 const KEY = 'sk-saved-0123456789-SECRET-abcd';

@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src-shared/settings';
+import { testBridge } from '../../test-support/bridge-harness';
 import { tempDir, testMaestro } from '../../test-support/temp-maestro';
-import { testBridge } from '../bridge/test-harness';
 import { loadSettings, settingsFile } from './settings-file';
 
 const ALL_ON = {

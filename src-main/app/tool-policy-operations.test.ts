@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MaestroError } from '../../src-shared/errors';
+import { testBridge } from '../../test-support/bridge-harness';
+import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import { tempDir, testMaestro } from '../../test-support/temp-maestro';
-import { testBridge } from '../bridge/test-harness';
-import { call, complete, engineHarness, SETTLED } from '../engine/engine-harness';
 import { POLICY_TOOL_NAMES } from '../tools/names';
 import { loadPolicy, policyFile } from '../tools/policy';
 

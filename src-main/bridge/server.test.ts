@@ -3,12 +3,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contract, OPERATION_NAMES, type OperationName } from '../../src-shared/contract';
+import {
+  type ApiResponse,
+  rawRequest,
+  type TestBridge,
+  testBridge,
+  toApiResponse,
+} from '../../test-support/bridge-harness';
 import { tempDir } from '../../test-support/temp-maestro';
 import type { Maestro } from '../app/create-maestro';
 import { ROUTES } from './routes';
 import { MAX_BODY_BYTES } from './server';
 import { CONTENT_SECURITY_POLICY } from './static-files';
-import { type ApiResponse, rawRequest, type TestBridge, testBridge, toApiResponse } from './test-harness';
 
 /** A body each operation accepts, so a refusal can only come from what the test changed. */
 const VALID_BODY: Record<OperationName, unknown> = {

@@ -3,8 +3,8 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { Comment, Job, ToolRequest } from '../../src-shared/entities';
 import { MaestroEvent } from '../../src-shared/events';
+import { openSse, type SseReader, type TestBridge, testBridge } from '../../test-support/bridge-harness';
 import { changeJob } from '../tasks/job-lifecycle';
-import { openSse, type SseReader, type TestBridge, testBridge } from './test-harness';
 
 const seqs = (events: MaestroEvent[]) => events.map((e) => e.seq);
 const lastSeq = (b: TestBridge) => b.maestro.store.events.lastSeq();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_STATUSES, type JobStatus } from '../../src-shared/entities';
+import { forceStatus, insertJob, insertTask, rawJob, rowCounts, tempStore } from '../../test-support/db';
 import { assertTransition, canTransition, IllegalTransitionError, JOB_TRANSITIONS } from './job-state';
 import type { JobPatch } from './repos/jobs';
-import { forceStatus, insertJob, insertTask, rawJob, rowCounts, tempStore } from './test-helpers';
 
 /** The columns a transition into `to` needs. */
 const patchFor = (to: JobStatus): JobPatch =>

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
 import type { MaestroEvent, NewEvent } from '../../src-shared/events';
-import { insertTask, rowCounts, tempStore } from './test-helpers';
+import { insertTask, rowCounts, tempStore } from '../../test-support/db';
 
 const commentEvent = (taskId: string, body: string): NewEvent => ({
   type: 'comment.created',

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import type { ScriptedStep } from '../../test-support/scripted-llm-server';
 import type { AnyToolDef } from '../tools/types';
 import { runtimeDir } from '../workspace/paths';
 import { TRANSCRIPT_FILE } from './conversation';
-import { call, complete, engineHarness, SETTLED } from './engine-harness';
 
 /** Test doubles of read-only / writing tools that record when they ran. */
 function recordingTools(log: string[]): AnyToolDef[] {

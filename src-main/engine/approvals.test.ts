@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import type { RecordedRequest } from '../../test-support/scripted-llm-server';
 import type { AnyToolDef } from '../tools/types';
-import { complete, engineHarness, SETTLED } from './engine-harness';
 
 type Msg = { role: string; content: string | null; tool_call_id?: string };
 const messages = (r: RecordedRequest | undefined) => (r?.body?.messages ?? []) as Msg[];

@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MaestroEvent } from '../../src-shared/events';
+import { call, complete, engineHarness, type Harness, SETTLED } from '../../test-support/engine-harness';
 import type { RecordedRequest, ScriptEntry } from '../../test-support/scripted-llm-server';
 import { tempDir } from '../../test-support/temp-maestro';
-import { call, complete, engineHarness, type Harness, SETTLED } from './engine-harness';
 
 const writeRules = (workspace: string, settings: unknown) => {
   fs.mkdirSync(path.join(workspace, '.maestro'), { recursive: true });

@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { testBridge } from '../../test-support/bridge-harness';
 import { tempDir } from '../../test-support/temp-maestro';
-import { testBridge } from '../bridge/test-harness';
 import { AutoPrompterError, autoPrompterFile, loadAutoPrompter, parseAutoPrompter } from './auto-prompter-file';
 import { compileRules, ruleMatches, workspaceRelative } from './auto-prompter-rules';
 

@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { AutoPrompterSettings } from '../../src-shared/auto-prompter';
+import { call, complete, engineHarness, type Harness, SETTLED } from '../../test-support/engine-harness';
 import type { RecordedRequest } from '../../test-support/scripted-llm-server';
 import { tempDir } from '../../test-support/temp-maestro';
 import { runtimeDir } from '../workspace/paths';
 import { snapshotFile } from './auto-prompter-snapshot';
-import { call, complete, engineHarness, type Harness, SETTLED } from './engine-harness';
 
 type Msg = { role: string; content: string | null; tool_call_id?: string };
 const messages = (r: RecordedRequest | undefined) => (r?.body?.messages ?? []) as Msg[];

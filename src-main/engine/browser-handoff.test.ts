@@ -2,9 +2,9 @@
 // P2.25); their reply wakes it (P1.12), the call is answered on resume and the reply arrives as the next user message;
 // the wait survives a restart of the host.
 import { describe, expect, it } from 'vitest';
+import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import type { ChatRequestBody } from '../../test-support/scripted-llm-server';
 import { BROWSER_HANDOFF_RESUMED } from './browser-handoff-tool';
-import { call, complete, engineHarness, SETTLED } from './engine-harness';
 
 const STEP = { url: 'https://accounts.example.com/login', instruction: 'Sign in with your work account.' };
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import type { RecordedRequest } from '../../test-support/scripted-llm-server';
-import { call, complete, engineHarness, SETTLED } from './engine-harness';
 
 type Msg = { role: string; content: string | null; tool_call_id?: string };
 const messages = (r: RecordedRequest | undefined) => (r?.body?.messages ?? []) as Msg[];

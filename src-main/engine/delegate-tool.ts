@@ -1,11 +1,11 @@
 // delegate: runs a sub-agent on one instruction in an isolated conversation (its messages never enter the parent's),
 // through the same executeMovement, with the parent's tools or fewer; its final message is the tool's result.
 import { z } from 'zod';
+import { assertNever } from '../../src-shared/assert-never';
 import type { AnyToolDef } from '../tools/types';
 import { executeMovement } from './agent-loop';
 import { Conversation } from './conversation';
 import type { JobRun } from './job-run';
-import { assertNever } from './piece-result';
 import type { MovementDefinition } from './pieces/schema';
 import { COMPLETE, CompleteArgs, completeDescription } from './terminal-tools';
 import { specOf, toolSpec } from './tool-specs';

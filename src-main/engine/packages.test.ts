@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import type { RecordedRequest } from '../../test-support/scripted-llm-server';
 import { tempDir } from '../../test-support/temp-maestro';
 import { runtimeDir } from '../workspace/paths';
-import { call, complete, engineHarness, SETTLED } from './engine-harness';
 
 type Msg = { role: string; content: string | null };
 const messages = (r: RecordedRequest | undefined) => (r?.body?.messages ?? []) as Msg[];

@@ -53,7 +53,3 @@ export interface RouteContext {
   pieces: readonly PieceDefinition[];
   signal: AbortSignal;
 }
-
-export function assertNever(value: never, what = 'value'): never {
-  throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
-}

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { call, complete, engineHarness, SETTLED, transition } from '../../test-support/engine-harness';
 import type { ChatRequestBody } from '../../test-support/scripted-llm-server';
-import { call, complete, engineHarness, SETTLED, transition } from './engine-harness';
 import { CHOOSE_PIECE } from './piece-router';
 
 const toolNames = (body: ChatRequestBody | null) =>

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { call, complete, engineHarness, SETTLED, transition } from '../../test-support/engine-harness';
 import { runtimeDir } from '../workspace/paths';
 import { parseTranscript, TRANSCRIPT_FILE } from './conversation';
-import { call, complete, engineHarness, SETTLED, transition } from './engine-harness';
 import { chooseStartMovement } from './piece-runner';
 import { PieceCatalog } from './pieces/catalog';
 

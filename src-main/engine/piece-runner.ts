@@ -11,6 +11,7 @@ export interface JobTools {
   allows(name: string): boolean;
 }
 
+import { assertNever } from '../../src-shared/assert-never';
 import { createPackageInstaller } from '../tools/install-package';
 import { abortReason, executeMovement } from './agent-loop';
 import { browserHandoffTool } from './browser-handoff-tool';
@@ -20,7 +21,7 @@ import { delegateTool } from './delegate-tool';
 import { type EngineOptions, JobRun } from './job-run';
 import { JobStream } from './job-stream';
 import type { LlmPort } from './llm-port';
-import { assertNever, type PieceRunContext, type PieceRunResult } from './piece-result';
+import type { PieceRunContext, PieceRunResult } from './piece-result';
 import { type MovementDefinition, movementOf, type PieceDefinition } from './pieces/schema';
 import {
   dynamicContext,

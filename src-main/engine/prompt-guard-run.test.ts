@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import {
   type RecordedRequest,
   type ScriptedLlmServer,
@@ -15,7 +16,6 @@ import { estimatePromptTokens } from '../llm/tokens';
 import type { ChatMessage, ToolSpec } from '../llm/types';
 import type { AnyToolDef } from '../tools/types';
 import { parseTranscript, splitThreads, TRANSCRIPT_FILE } from './conversation';
-import { call, complete, engineHarness, SETTLED } from './engine-harness';
 import { type GuardReport, type PromptGuard, profilePromptGuard } from './prompt-guard';
 import { compactNote } from './prompt-guard/compact';
 import { DEDUP_MARKER } from './prompt-guard/dedup';

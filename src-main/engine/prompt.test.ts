@@ -4,11 +4,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Task } from '../../src-shared/entities';
+import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
+import { setup } from '../../test-support/tasks';
 import { tempDir } from '../../test-support/temp-maestro';
 import { createTask } from '../tasks/create';
-import { setup } from '../tasks/test-helpers';
 import type { AnyToolDef } from '../tools/types';
-import { call, complete, engineHarness, SETTLED } from './engine-harness';
 import type { PieceDefinition } from './pieces/schema';
 import { dynamicContext, jobInstruction, staticPreamble, taskContext } from './prompt';
 

@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { setup } from '../../test-support/tasks';
 import type { AssistantToolCall } from '../llm/types';
-import { setup } from '../tasks/test-helpers';
 import { type ChatMessage, parseTranscript, splitThreads, TRANSCRIPT_FILE, type TranscriptLine } from './conversation';
 import { allReplayableThreads, isSamePieceContinuation, replayableTurns, replayTranscript } from './replay';
 

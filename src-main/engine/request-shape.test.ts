@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { complete, engineHarness, SETTLED, transition } from '../../test-support/engine-harness';
 import type { RecordedRequest } from '../../test-support/scripted-llm-server';
-import { complete, engineHarness, SETTLED, transition } from './engine-harness';
 
 type Msg = { role: string; content: string | null };
 const messages = (r: RecordedRequest | undefined) => (r?.body?.messages ?? []) as Msg[];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, complete, engineHarness, SETTLED } from './engine-harness';
+import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 
 /** Stops the first host while the job waits and starts a second one on the same data dir and model server. */
 async function restart(first: Awaited<ReturnType<typeof engineHarness>>) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import type { RecordedRequest } from '../../test-support/scripted-llm-server';
-import { call, complete, engineHarness, SETTLED } from './engine-harness';
 import { SUBTASKS_DONE } from './subtask-tool';
 
 type Msg = { role: string; content: string | null; tool_call_id?: string };

@@ -1,8 +1,8 @@
 // The read-only tool cache (P4.36): identical read-only calls answered from it, any call that may write empties it.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import type { AnyToolDef, ToolContext } from '../tools/types';
-import { call, complete, engineHarness, SETTLED } from './engine-harness';
 import type { MovementDefinition } from './pieces/schema';
 import { callKey, canonicalJson, runToolCache, ToolCache } from './tool-cache';
 import { dispatchRegularToolCalls, type ToolCall } from './tool-dispatch';

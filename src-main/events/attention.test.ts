@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { complete, engineHarness, SETTLED } from '../engine/engine-harness';
+import { complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import type { AnyToolDef } from '../tools/types';
 import { AttentionProjection, type Notice } from './attention';
 

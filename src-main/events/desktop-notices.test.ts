@@ -2,8 +2,8 @@
 // success, and Approve / Deny offered for exactly one pending tool request — deciding through the same operation.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, NOTICE_KINDS, type NotificationSettings } from '../../src-shared/settings';
+import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import { testMaestro } from '../../test-support/temp-maestro';
-import { call, complete, engineHarness, SETTLED } from '../engine/engine-harness';
 import type { Notice } from './attention';
 import { desktopNotice, parseViewingTask } from './desktop-notices';
 

@@ -6,8 +6,8 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import { tempDir, testMaestro } from '../../test-support/temp-maestro';
-import { complete, engineHarness, SETTLED } from '../engine/engine-harness';
 import type { Notice } from './attention';
 import {
   loadWebhooks,

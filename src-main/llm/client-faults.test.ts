@@ -1,7 +1,7 @@
 // LlmClient under faults, through the real openai SDK: retries as LlmCalls of one AgentTurn, terminal errors, abort.
 import { describe, expect, it } from 'vitest';
+import { API_KEY, kit, USER } from '../../test-support/llm-kit';
 import { isLlmError, type LlmError } from './errors';
-import { API_KEY, kit, USER } from './test-kit';
 
 async function failure(p: Promise<unknown>): Promise<LlmError> {
   const err = await p.then(

@@ -1,6 +1,6 @@
 // LlmClient streaming through the real openai SDK against the scripted server: deltas, tool calls, usage, hooks.
 import { describe, expect, it } from 'vitest';
-import { API_KEY, kit, USER } from './test-kit';
+import { API_KEY, kit, USER } from '../../test-support/llm-kit';
 import type { ToolSpec } from './types';
 
 const TOOLS: ToolSpec[] = [

@@ -4,13 +4,13 @@
 // parked is an interjection (P1.13), and no server process outlives its job.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { call, complete, engineHarness, type Harness, SETTLED } from '../../test-support/engine-harness';
 import { isAlive, startedPids, stdioServerEntry, waitForExit, writeMcpConfig } from '../../test-support/mcp-fixtures';
 import { type McpHttpServer, startMcpHttpServer } from '../../test-support/mcp-http-server';
 import { TEST_MCP_TOOLS } from '../../test-support/mcp-test-tools';
 import { startScriptedLlmServer } from '../../test-support/scripted-llm-server';
 import { tempDir } from '../../test-support/temp-maestro';
 import { startBridge } from '../bridge/server';
-import { call, complete, engineHarness, type Harness, SETTLED } from '../engine/engine-harness';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

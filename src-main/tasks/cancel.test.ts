@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { rawJob, rowCounts } from '../db/test-helpers';
-import { insertChildJob, moveTo, setup } from './test-helpers';
+import { rawJob, rowCounts } from '../../test-support/db';
+import { insertChildJob, moveTo, setup } from '../../test-support/tasks';
 
 describe('cancelTask', () => {
   it('P1.21 cancelling a running job → cancelled; its abort signal fires; child and grandchild jobs cancelled and aborted', () => {

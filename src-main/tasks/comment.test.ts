@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rawJob, rowCounts } from '../db/test-helpers';
-import { expectMaestroError, insertChildJob, moveTo, setup } from './test-helpers';
+import { rawJob, rowCounts } from '../../test-support/db';
+import { expectMaestroError, insertChildJob, moveTo, setup } from '../../test-support/tasks';
 
 describe('addComment: the task write gate', () => {
   it('P1.05 while the latest job is running → interjection persisted for that job; no new job', () => {

@@ -1,66 +1,27 @@
 // POST /tasks/:id/comments: the task write gate of spec §1. What a comment does depends on the latest job's state,
 // read and written in one IMMEDIATE transaction so the disposition matches the state it committed against.
+
+import { assertNever } from '../../src-shared/assert-never';
+import { commentGate } from '../../src-shared/comment-gate';
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
 import type { JobRecord } from '../db/repos/jobs';
 import { toJob } from '../db/repos/jobs';
-import { assertNever } from '../engine/piece-result';
 import type { TaskContext } from './context';
 import { changeJob, insertJob, postComment } from './job-lifecycle';
 import { requireTask } from './queries';
-
-type Gate =
-  | { disposition: 'interjection'; wake?: boolean }
-  | { disposition: 'reused_job' }
-  | { disposition: 'followup_job'; answer: boolean }
-  | { disposition: 'conflict' };
-
-/** The write gate: where a comment goes, given the latest job (undefined: the task has none). */
-export function writeGate(job: JobRecord | undefined): Gate {
-  if (!job) return { disposition: 'followup_job', answer: false };
-  switch (job.status) {
-    case 'running':
-    case 'waiting_subtasks':
-      return { disposition: 'interjection' };
-    case 'queued':
-    case 'retry':
-      return { disposition: 'reused_job' };
-    case 'succeeded':
-    case 'failed':
-    case 'cancelled':
-      return { disposition: 'followup_job', answer: false };
-    case 'waiting_human':
-      switch (job.waitReason) {
-        case 'tool_request':
-        case 'package_request':
-          return { disposition: 'conflict' };
-        case 'ask':
-          return { disposition: 'followup_job', answer: true };
-        case 'browser':
-          return { disposition: 'interjection', wake: true };
-        case 'mcp_auth_required':
-          return { disposition: 'interjection' };
-        case null:
-          throw new Error(`job ${job.id} is waiting_human without a wait reason`);
-        default:
-          return assertNever(job.waitReason, 'wait reason');
-      }
-    default:
-      return assertNever(job.status, 'job status');
-  }
-}
 
 export function addComment(ctx: TaskContext, input: OpParsedInput<'addComment'>): OpOutput<'addComment'> {
   const { store } = ctx;
   return store.transact(() => {
     const task = requireTask(ctx, input.taskId);
     const latest = store.jobs.latestForTask(task.id);
-    const gate = writeGate(latest);
+    const gate = commentGate(latest);
     switch (gate.disposition) {
       case 'conflict':
         throw new MaestroError(
           'approval_pending',
-          'a tool or package request of this task waits for a decision; approve or deny it first',
+          `a ${gate.waitsFor === 'tool_request' ? 'tool' : 'package'} request of this task waits for a decision; approve or deny it first`,
         );
       case 'interjection': {
         const job = latest as JobRecord;

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { rowCounts } from '../../test-support/db';
+import { expectMaestroError, moveTo, setup } from '../../test-support/tasks';
 import { tempDir } from '../../test-support/temp-maestro';
-import { rowCounts } from '../db/test-helpers';
 import { DEFAULT_HANDOFF } from './continue';
-import { expectMaestroError, moveTo, setup } from './test-helpers';
 
 describe('continueTask', () => {
   it.each([

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MIB } from '../../src-shared/contract';
+import { rowCounts } from '../../test-support/db';
+import { expectMaestroError, setup } from '../../test-support/tasks';
 import { tempDir } from '../../test-support/temp-maestro';
-import { rowCounts } from '../db/test-helpers';
-import { expectMaestroError, setup } from './test-helpers';
 
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 

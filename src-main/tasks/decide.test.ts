@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { rawJob, rowCounts } from '../../test-support/db';
+import { expectMaestroError, moveTo, setup } from '../../test-support/tasks';
 import { invoke } from '../app/operations';
 import { Store } from '../db/store';
-import { rawJob, rowCounts } from '../db/test-helpers';
 import type { TaskContext } from './context';
-import { expectMaestroError, moveTo, setup } from './test-helpers';
 
 /** A task whose job is parked on `tools` tool requests and `packages` package requests. */
 function parked(tools: number, packages: number) {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMENT_PAGE_SIZE, type OperationName } from '../../src-shared/contract';
-import { rowCounts } from '../db/test-helpers';
-import { expectMaestroError, moveTo, setup } from './test-helpers';
+import { rowCounts } from '../../test-support/db';
+import { expectMaestroError, moveTo, setup } from '../../test-support/tasks';
 
 describe('reads and unknown ids', () => {
   const byTaskId: [OperationName, Record<string, unknown>][] = [

@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { insertChildJob, setup } from '../../test-support/tasks';
 import { tempDir } from '../../test-support/temp-maestro';
 import { RECENT_FOLDERS_LIMIT } from './recent-folders';
-import { insertChildJob, setup } from './test-helpers';
 
 const folder = (root: string, name: string) => {
   const dir = path.join(root, name);

@@ -1,8 +1,8 @@
 // POST /tasks/run for another agent (P10.02): the task is created as POST /tasks creates it, and the answer comes
 // when the job has ended (with its result), needs a person, or the wait ran out.
 import { describe, expect, it } from 'vitest';
-import { testBridge } from '../bridge/test-harness';
-import { complete, engineHarness } from '../engine/engine-harness';
+import { testBridge } from '../../test-support/bridge-harness';
+import { complete, engineHarness } from '../../test-support/engine-harness';
 
 describe('runTask (A2A)', () => {
   it('P10.02 answers when the job has ended, with its result; the job opened with a PodEvent Invoke', async () => {

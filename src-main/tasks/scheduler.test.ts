@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import { tempDir, testMaestro } from '../../test-support/temp-maestro';
-import { complete, engineHarness, SETTLED } from '../engine/engine-harness';
 import { loadSchedules, nextRunAfter, SCHEDULES_FILE, Scheduler, SchedulesFileError } from './scheduler';
 
 const HOUR = 3_600_000;

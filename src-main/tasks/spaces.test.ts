@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { expectMaestroError, setup } from '../../test-support/tasks';
 import { tempDir } from '../../test-support/temp-maestro';
 import { migrate } from '../db/migrations';
-import { expectMaestroError, setup } from './test-helpers';
 
 function folder(name: string): string {
   const dir = path.join(tempDir(), name);

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { snapshot, tempWorkspace, text } from '../../test-support/tools';
 import { editFileTool } from './edit-file';
-import { snapshot, tempWorkspace, text } from './test-helpers';
 
 describe('edit_file', () => {
   it('P4.55 replaces a unique old_string; `$` patterns in new_string are literal', async () => {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempWorkspace, text } from '../../test-support/tools';
 import { GLOB_MAX_RESULTS, globTool } from './glob';
-import { tempWorkspace, text } from './test-helpers';
 
 const run = async (t: ReturnType<typeof tempWorkspace>, pattern: string) =>
   text(await globTool.execute({ pattern }, t.ctx()));

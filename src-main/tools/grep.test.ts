@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempWorkspace, text } from '../../test-support/tools';
 import { GREP_MAX_MATCHES, grepTool } from './grep';
-import { tempWorkspace, text } from './test-helpers';
 
 const run = async (t: ReturnType<typeof tempWorkspace>, args: Parameters<typeof grepTool.execute>[0]) =>
   text(await grepTool.execute(args, t.ctx()));

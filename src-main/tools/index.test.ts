@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { tempWorkspace } from '../../test-support/tools';
 import { builtinTools, PolicyError, toolsForJob } from './index';
-import { tempWorkspace } from './test-helpers';
 
 const schema = (t: { parameters: z.ZodType }) =>
   z.toJSONSchema(t.parameters, { io: 'input' }) as {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempWorkspace } from '../../test-support/tools';
 import { createPackageInstaller, installPackage } from './install-package';
-import { tempWorkspace } from './test-helpers';
 
 /** A fake package manager placed first on PATH: records its argv (one per line) and exits with `code`. */
 function fakeManager(dir: string, name: string, code = 0) {

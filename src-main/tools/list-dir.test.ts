@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempWorkspace, text } from '../../test-support/tools';
 import { listDirTool } from './list-dir';
-import { tempWorkspace, text } from './test-helpers';
 
 describe('list_dir (P4.55)', () => {
   it('lists entries sorted, folders with a trailing /', async () => {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempWorkspace, text } from '../../test-support/tools';
 import { BUILTIN_TOOL_NAMES } from './names';
 import { DEFAULT_POLICY, loadPolicy, PolicyError, parsePolicy, resolveTools, toolAllowed } from './policy';
-import { tempWorkspace, text } from './test-helpers';
 
 const writePolicy = (ws: string, body: string) => {
   fs.mkdirSync(path.join(ws, '.maestro'), { recursive: true });

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempWorkspace, text } from '../../test-support/tools';
 import { READ_MAX_OUTPUT_CHARS, readFileTool } from './read-file';
-import { tempWorkspace, text } from './test-helpers';
 
 const read = async (t: ReturnType<typeof tempWorkspace>, args: Parameters<typeof readFileTool.execute>[0]) =>
   text(await readFileTool.execute(args, t.ctx()));

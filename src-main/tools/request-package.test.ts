@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { tempWorkspace, text } from '../../test-support/tools';
 import { checkPackage } from './package-names';
 import { requestPackageTool } from './request-package';
-import { tempWorkspace, text } from './test-helpers';
 
 describe('request_package (P4.55)', () => {
   it('parks the job with a package request', async () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempWorkspace, text } from '../../test-support/tools';
 import { DEFAULT_POLICY, type WorkspaceToolPolicy } from './policy-schema';
 import {
   allowedWithoutApproval,
@@ -9,7 +10,6 @@ import {
   RUN_TAIL_CHARS,
   runCommandTool,
 } from './run-command';
-import { tempWorkspace, text } from './test-helpers';
 
 const policy = (...allow: string[]): WorkspaceToolPolicy => ({ deniedTools: [], runCommandAllow: allow });
 const asking = runCommandTool({ policy: DEFAULT_POLICY, granted: false });

@@ -4,12 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { snapshot, type TempWorkspace, tempWorkspace, text } from '../../test-support/tools';
 import { editFileTool } from './edit-file';
 import { grepTool } from './grep';
 import { listDirTool } from './list-dir';
 import { readFileTool } from './read-file';
 import { resolveInWorkspace } from './sandbox';
-import { snapshot, type TempWorkspace, tempWorkspace, text } from './test-helpers';
 import { writeFileTool } from './write-file';
 
 const SECRET = 'TOP-SECRET';

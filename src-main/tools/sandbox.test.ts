@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempWorkspace } from '../../test-support/tools';
 import { isProtected, resolveInWorkspace } from './sandbox';
-import { tempWorkspace } from './test-helpers';
 
 describe('resolveInWorkspace (P4.33)', () => {
   it('resolves relative and absolute paths inside the workspace to real paths', () => {

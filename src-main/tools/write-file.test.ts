@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { snapshot, tempWorkspace, text } from '../../test-support/tools';
 import { DIFF_MAX_LINES } from './diff';
-import { snapshot, tempWorkspace, text } from './test-helpers';
 import { writeFileTool } from './write-file';
 
 describe('write_file', () => {

@@ -1,10 +1,11 @@
 // handlePieceResult: maps every PieceRunResult to DB state, comments, events and parent/child handling, in one
 // transaction. Every change is a CAS owned by this worker, so a job cancelled meanwhile stays cancelled.
 
+import { assertNever } from '../../src-shared/assert-never';
 import type { JobRecord } from '../db/repos/jobs';
 import { toToolRequest } from '../db/repos/tool-requests';
 import type { Store } from '../db/store';
-import { assertNever, type PieceRunResult } from '../engine/piece-result';
+import type { PieceRunResult } from '../engine/piece-result';
 import { cancelJobTree, changeJob, insertJob, postComment, wakeParentIfDone } from '../tasks/job-lifecycle';
 import { type RetryPolicy, retryDelayMs } from './retry-policy';
 

@@ -1,8 +1,8 @@
 // Pages of a task's comments (latestForTask, pageBefore): order, boundaries, counts, ties within a millisecond, the
 // index they read, and anchors that are unknown or another task's.
 import { describe, expect, it } from 'vitest';
+import { insertJob, insertTask, tempStore } from '../../../test-support/db';
 import type { Store } from '../store';
-import { insertJob, insertTask, tempStore } from '../test-helpers';
 import { PAGE_SQL } from './comments';
 
 /** `count` comments of a new task, `step` ms apart (0: all in one millisecond); returns the task id and their ids. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertJob, insertTask, tempStore } from '../test-helpers';
+import { insertJob, insertTask, tempStore } from '../../../test-support/db';
 
 describe('comments repository', () => {
   it('insert → listForTask/listForJob round trip, in arrival order', () => {

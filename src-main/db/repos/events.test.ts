@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Comment } from '../../../src-shared/entities';
 import { MaestroEvent, type NewEvent } from '../../../src-shared/events';
-import { tempStore } from '../test-helpers';
+import { tempStore } from '../../../test-support/db';
 
 const comment = (taskId: string, body: string): Comment => ({
   id: `cmt_${body}`,

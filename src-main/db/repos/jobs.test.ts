@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forceStatus, insertJob, insertTask, rawJob, tempStore } from '../test-helpers';
+import { forceStatus, insertJob, insertTask, rawJob, tempStore } from '../../../test-support/db';
 import { toJob } from './jobs';
 
 describe('jobs repository', () => {

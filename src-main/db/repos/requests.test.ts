@@ -1,6 +1,6 @@
 // Tool and package request repositories: mapping, listing and the compare-and-set decision.
 import { describe, expect, it } from 'vitest';
-import { insertJob, insertTask, tempStore } from '../test-helpers';
+import { insertJob, insertTask, tempStore } from '../../../test-support/db';
 import { toToolRequest } from './tool-requests';
 
 describe('tool requests repository', () => {

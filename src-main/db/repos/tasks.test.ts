@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forceStatus, insertJob, insertTask, tempStore } from '../test-helpers';
+import { forceStatus, insertJob, insertTask, tempStore } from '../../../test-support/db';
 
 describe('tasks repository', () => {
   it('insert → get maps every column; status is null until the task has a job', () => {

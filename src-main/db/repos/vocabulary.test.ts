@@ -3,8 +3,8 @@
 // names; the UI's words are checked in src-renderer/src/i18n/vocabulary.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { MaestroEvent, TRANSIENT_EVENT_TYPES } from '../../../src-shared/events';
+import { tempStore } from '../../../test-support/db';
 import type { Store } from '../store';
-import { tempStore } from '../test-helpers';
 
 const UNITS = ['Invoke', 'UserTurn', 'AgentTurn', 'LlmCall', 'ToolTurn', 'SystemTurn'];
 

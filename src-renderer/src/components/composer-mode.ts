@@ -1,5 +1,7 @@
-// What sending from the composer will do, from the latest job's state and the requests waiting for a decision; the
-// same table as the write gate (src-main/tasks/comment.ts), shown before the send rather than after it (P7.02, P7.21).
+// What sending from the composer will do, from the latest job's state and the requests waiting for a decision: the
+// write gate itself (src-shared/comment-gate.ts), shown before the send rather than after it (P7.02, P7.21).
+import { assertNever } from '../../../src-shared/assert-never';
+import { commentGate } from '../../../src-shared/comment-gate';
 import type { Comment, Job } from '../../../src-shared/entities';
 import { english, type Translate } from '../i18n/translate';
 
@@ -23,43 +25,27 @@ export function composerMode(
 ): ComposerMode {
   if (pending.tool > 0) return { kind: 'locked', waitsFor: 'tool_request' };
   if (pending.package > 0) return { kind: 'locked', waitsFor: 'package_request' };
-  if (!job) return { kind: 'followup', first: true };
-  switch (job.status) {
-    case 'running':
-    case 'waiting_subtasks':
-      return { kind: 'interjection', detail: job.status };
-    case 'queued':
-    case 'retry':
+  const gate = commentGate(job);
+  switch (gate.disposition) {
+    case 'conflict':
+      // The job says so before the request itself has loaded.
+      return { kind: 'locked', waitsFor: gate.waitsFor };
+    case 'interjection':
+      if (gate.wake) return { kind: 'wake' };
+      return { kind: 'interjection', detail: job?.status === 'waiting_human' ? 'mcp_auth_required' : interjected(job) };
+    case 'reused_job':
       return { kind: 'queued' };
-    case 'succeeded':
-    case 'failed':
-    case 'cancelled':
-      return { kind: 'followup', first: false };
-    case 'waiting_human':
-      switch (job.waitReason) {
-        case 'tool_request':
-        case 'package_request':
-          // The job says so before the request itself has loaded.
-          return { kind: 'locked', waitsFor: job.waitReason };
-        case 'ask':
-          return { kind: 'answer', question: openQuestion(job, comments) };
-        case 'browser':
-          return { kind: 'wake' };
-        case 'mcp_auth_required':
-          return { kind: 'interjection', detail: 'mcp_auth_required' };
-        case null:
-          return { kind: 'interjection', detail: 'running' };
-        default: {
-          const unknown: never = job.waitReason;
-          throw new Error(`unknown wait reason ${String(unknown)}`);
-        }
-      }
-    default: {
-      const unknown: never = job.status;
-      throw new Error(`unknown job status ${String(unknown)}`);
-    }
+    case 'followup_job':
+      return gate.answer
+        ? { kind: 'answer', question: openQuestion(job, comments) }
+        : { kind: 'followup', first: !job };
+    default:
+      return assertNever(gate, 'comment gate');
   }
 }
+
+const interjected = (job: Job | undefined): 'running' | 'waiting_subtasks' =>
+  job?.status === 'waiting_subtasks' ? 'waiting_subtasks' : 'running';
 
 /** The question the waiting job asked: its newest `question` comment. */
 export function openQuestion(job: Job | undefined, comments: readonly Comment[]): Comment | null {
@@ -85,9 +71,7 @@ export function composerHint(mode: ComposerMode, t: Translate = english): string
       return t('composer.hint.queued');
     case 'followup':
       return t(mode.first ? 'composer.hint.first' : 'composer.hint.followup');
-    default: {
-      const unknown: never = mode;
-      throw new Error(`unknown composer mode ${JSON.stringify(unknown)}`);
-    }
+    default:
+      return assertNever(mode, 'composer mode');
   }
 }

@@ -2,10 +2,10 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { afterEach } from 'vitest';
-import type { MaestroEvent } from '../../src-shared/events';
-import { testMaestro } from '../../test-support/temp-maestro';
-import type { Maestro, MaestroOptions } from '../app/create-maestro';
-import { type Bridge, startBridge } from './server';
+import type { Maestro, MaestroOptions } from '../src-main/app/create-maestro';
+import { type Bridge, startBridge } from '../src-main/bridge/server';
+import type { MaestroEvent } from '../src-shared/events';
+import { testMaestro } from './temp-maestro';
 
 const open: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import type { ToolContext, ToolOutcome } from './types';
+import type { ToolContext, ToolOutcome } from '../src-main/tools/types';
 
 const made: string[] = [];
 afterEach(() => {

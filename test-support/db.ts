@@ -1,10 +1,10 @@
 // Test helpers for the DB layer: a Store on a fresh SQLite file in a temp dir, and rows to hang jobs and requests on.
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import type { JobStatus, WaitReason } from '../../src-shared/entities';
-import { tempDir } from '../../test-support/temp-maestro';
-import type { JobRecord } from './repos/jobs';
-import { Store } from './store';
+import type { JobRecord } from '../src-main/db/repos/jobs';
+import { Store } from '../src-main/db/store';
+import type { JobStatus, WaitReason } from '../src-shared/entities';
+import { tempDir } from './temp-maestro';
 
 const open: Store[] = [];
 afterEach(() => {

@@ -1,19 +1,19 @@
 // Test support for the engine: a Maestro on a temp data dir whose engine talks to a scripted OpenAI-compatible
 // server through the real openai SDK, and helpers to wait for a job to settle.
 import { afterEach } from 'vitest';
-import type { Job, JobStatus } from '../../src-shared/entities';
-import type { MaestroEvent } from '../../src-shared/events';
+import type { Maestro } from '../src-main/app/create-maestro';
+import { createEngine } from '../src-main/engine/engine';
+import { DEFAULT_LIMITS, type EngineOptions } from '../src-main/engine/job-run';
+import type { AnyToolDef } from '../src-main/tools/types';
+import type { Job, JobStatus } from '../src-shared/entities';
+import type { MaestroEvent } from '../src-shared/events';
 import {
   type ScriptEntry,
   type ScriptedLlmServer,
   type ScriptedStep,
   startScriptedLlmServer,
-} from '../../test-support/scripted-llm-server';
-import { tempDir, testMaestro } from '../../test-support/temp-maestro';
-import type { Maestro } from '../app/create-maestro';
-import type { AnyToolDef } from '../tools/types';
-import { createEngine } from './engine';
-import { DEFAULT_LIMITS, type EngineOptions } from './job-run';
+} from './scripted-llm-server';
+import { tempDir, testMaestro } from './temp-maestro';
 
 const servers: ScriptedLlmServer[] = [];
 afterEach(async () => {

@@ -1,12 +1,12 @@
 // Test helpers for task operations: a Maestro on a temp data dir, jobs moved through legal transitions, error capture.
 import { expect } from 'vitest';
-import type { OpInput } from '../../src-shared/contract';
-import type { JobStatus, WaitReason } from '../../src-shared/entities';
-import { type ErrorCode, MaestroError } from '../../src-shared/errors';
-import { testMaestro } from '../../test-support/temp-maestro';
-import type { MaestroOptions } from '../app/create-maestro';
-import type { JobRecord } from '../db/repos/jobs';
-import type { Store } from '../db/store';
+import type { MaestroOptions } from '../src-main/app/create-maestro';
+import type { JobRecord } from '../src-main/db/repos/jobs';
+import type { Store } from '../src-main/db/store';
+import type { OpInput } from '../src-shared/contract';
+import type { JobStatus, WaitReason } from '../src-shared/entities';
+import { type ErrorCode, MaestroError } from '../src-shared/errors';
+import { testMaestro } from './temp-maestro';
 
 export function setup(options: Partial<MaestroOptions> = {}) {
   const m = testMaestro(options);

@@ -1,13 +1,9 @@
 // Test support for the LLM layer: a client of a profile pointing at a scripted LLM server, with its log and hooks.
 import { afterEach } from 'vitest';
-import {
-  type ScriptedLlmServer,
-  type ScriptedLlmServerOptions,
-  startScriptedLlmServer,
-} from '../../test-support/scripted-llm-server';
-import { LlmClient, type LlmClientOptions } from './client';
-import type { LlmProfile } from './profiles';
-import type { LlmCallRecord, LlmCallStartInfo, LlmDelta, LlmHooks } from './types';
+import { LlmClient, type LlmClientOptions } from '../src-main/llm/client';
+import type { LlmProfile } from '../src-main/llm/profiles';
+import type { LlmCallRecord, LlmCallStartInfo, LlmDelta, LlmHooks } from '../src-main/llm/types';
+import { type ScriptedLlmServer, type ScriptedLlmServerOptions, startScriptedLlmServer } from './scripted-llm-server';
 
 export const API_KEY = 'sk-test-SECRET-0123456789abcdef';
 
