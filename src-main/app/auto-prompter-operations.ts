@@ -9,7 +9,7 @@ import {
   loadAutoPrompter,
   saveAutoPrompter as save,
 } from '../engine/auto-prompter-file';
-import type { TaskContext } from '../tasks/context';
+import type { AppContext } from './context';
 
 function view(workspacePath: string | null): AutoPrompterView {
   if (workspacePath === null) {
@@ -25,12 +25,12 @@ function view(workspacePath: string | null): AutoPrompterView {
   }
 }
 
-export function getAutoPrompter(ctx: TaskContext): OpOutput<'getAutoPrompter'> {
+export function getAutoPrompter(ctx: AppContext): OpOutput<'getAutoPrompter'> {
   return view(ctx.defaultWorkspace);
 }
 
 export function saveAutoPrompter(
-  ctx: TaskContext,
+  ctx: AppContext,
   settings: OpParsedInput<'saveAutoPrompter'>,
 ): OpOutput<'saveAutoPrompter'> {
   if (ctx.defaultWorkspace === null) {

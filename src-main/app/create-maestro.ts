@@ -9,17 +9,17 @@ import type { Engine } from '../engine/piece-result';
 import { PieceCatalog } from '../engine/pieces/catalog';
 import { AttentionProjection } from '../events/attention';
 import { startWebhooks } from '../events/webhooks';
+import { JobAborts } from '../jobs/aborts';
 import { ProfileStore, SECRET_KEY_FILE } from '../llm/profile-store';
 import { ProfileRegistry } from '../llm/profiles';
 import { fileSecretBox, type SecretBox } from '../llm/secret-box';
 import { McpServers } from '../mcp/servers';
 import { McpTokenStore } from '../mcp/token-store';
-import type { TaskContext } from '../tasks/context';
 import { resolveWorkspaceFolder } from '../tasks/create';
 import { Scheduler } from '../tasks/scheduler';
-import { JobAborts } from '../worker/aborts';
 import { Worker, type WorkerOptions } from '../worker/worker';
 import { dbFile } from '../workspace/paths';
+import type { AppContext } from './context';
 import { invoke, type OpAnswer } from './operations';
 
 export interface MaestroOptions {
@@ -60,7 +60,7 @@ export class DataDirError extends Error {
 }
 
 export interface Maestro {
-  readonly ctx: TaskContext;
+  readonly ctx: AppContext;
   /** What needs the person right now, and notices of waits and ends (tray, OS notifications, webhooks). */
   readonly attention: AttentionProjection;
   readonly store: Store;
@@ -102,7 +102,7 @@ export function createMaestro(options: MaestroOptions): Maestro {
   const mcp = new McpServers(McpTokenStore.inDataDir(dataDir, secretBox), { clientVersion: options.version });
   const profiles = ProfileRegistry.fromEnv(options.env ?? process.env, profileStore);
   const store = Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });
-  const ctx: TaskContext = {
+  const ctx: AppContext = {
     store,
     pieces: new PieceCatalog(options.piecesDir),
     profiles,

@@ -9,10 +9,8 @@ import {
 } from '../../src-shared/contract';
 import { type ErrorIssue, MaestroError } from '../../src-shared/errors';
 import { summarize } from '../engine/pieces/catalog';
-import { listMcpServers, saveMcpToken } from '../mcp/operations';
 import { cancelTask } from '../tasks/cancel';
 import { addComment } from '../tasks/comment';
-import type { TaskContext } from '../tasks/context';
 import { continueTask } from '../tasks/continue';
 import { createTask } from '../tasks/create';
 import { decidePackageRequest, decideToolRequest } from '../tasks/decide';
@@ -30,6 +28,8 @@ import { listRecentFolders } from '../tasks/recent-folders';
 import { runTask } from '../tasks/run-task';
 import { listSpaces, updateSpace } from '../tasks/spaces';
 import { getAutoPrompter, saveAutoPrompter } from './auto-prompter-operations';
+import type { AppContext } from './context';
+import { listMcpServers, saveMcpToken } from './mcp-operations';
 import { deleteProfile, listProfiles, saveProfile, testProfile } from './profile-operations';
 import { getSettings, saveSettings } from './settings-operations';
 import { getToolPolicy, saveToolPolicy } from './tool-policy-operations';
@@ -41,7 +41,7 @@ const TASK_EVENTS_LIMIT = 2000;
 export type AsyncOperation = 'testProfile' | 'runTask';
 export type OpAnswer<N extends OperationName> = N extends AsyncOperation ? Promise<OpOutput<N>> : OpOutput<N>;
 
-export type Operations = { [N in OperationName]: (ctx: TaskContext, input: OpParsedInput<N>) => OpAnswer<N> };
+export type Operations = { [N in OperationName]: (ctx: AppContext, input: OpParsedInput<N>) => OpAnswer<N> };
 
 export const operations: Operations = {
   health: (ctx) => ({ ok: true, version: ctx.version }),
@@ -103,8 +103,8 @@ export function parseInput<N extends OperationName>(name: N, raw: unknown): OpPa
 }
 
 /** Validates `raw` against the operation's schema and runs it. Throws MaestroError for the caller's mistakes. */
-export function invoke<N extends OperationName>(ctx: TaskContext, name: N, raw: unknown): OpAnswer<N> {
+export function invoke<N extends OperationName>(ctx: AppContext, name: N, raw: unknown): OpAnswer<N> {
   if (!Object.hasOwn(operations, name)) throw new MaestroError('not_found', `no operation named ${String(name)}`);
   const input = parseInput(name, raw);
-  return (operations[name] as (ctx: TaskContext, input: OpParsedInput<N>) => OpAnswer<N>)(ctx, input);
+  return (operations[name] as (ctx: AppContext, input: OpParsedInput<N>) => OpAnswer<N>)(ctx, input);
 }

@@ -5,13 +5,13 @@ import { MaestroError } from '../../src-shared/errors';
 import { checkProfile } from '../llm/profile-check';
 import { ProfileKeyError, ProfileStoreError } from '../llm/profile-store';
 import { ENV_PROFILE, type LlmProfile } from '../llm/profiles';
-import type { TaskContext } from '../tasks/context';
+import type { AppContext } from './context';
 
-export function listProfiles(ctx: TaskContext): OpOutput<'listProfiles'> {
+export function listProfiles(ctx: AppContext): OpOutput<'listProfiles'> {
   return ctx.profiles.list();
 }
 
-export function saveProfile(ctx: TaskContext, input: OpParsedInput<'saveProfile'>): OpOutput<'saveProfile'> {
+export function saveProfile(ctx: AppContext, input: OpParsedInput<'saveProfile'>): OpOutput<'saveProfile'> {
   if (input.name === ENV_PROFILE || ctx.profiles.isFixed(input.name)) {
     throw new MaestroError(
       'conflict',
@@ -26,7 +26,7 @@ export function saveProfile(ctx: TaskContext, input: OpParsedInput<'saveProfile'
   }
 }
 
-export function deleteProfile(ctx: TaskContext, { name }: OpParsedInput<'deleteProfile'>): OpOutput<'deleteProfile'> {
+export function deleteProfile(ctx: AppContext, { name }: OpParsedInput<'deleteProfile'>): OpOutput<'deleteProfile'> {
   if (ctx.profiles.isFixed(name)) {
     throw new MaestroError('conflict', `the profile ${name} comes from the environment and cannot be deleted here`);
   }
@@ -40,7 +40,7 @@ export function deleteProfile(ctx: TaskContext, { name }: OpParsedInput<'deleteP
 }
 
 export async function testProfile(
-  ctx: TaskContext,
+  ctx: AppContext,
   { name }: OpParsedInput<'testProfile'>,
 ): Promise<OpOutput<'testProfile'>> {
   let profile: LlmProfile | undefined;

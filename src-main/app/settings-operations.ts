@@ -1,9 +1,9 @@
 // GET /settings and POST /settings: the app's settings for the Settings dialog, with where its data lives.
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
-import type { TaskContext } from '../tasks/context';
+import type { AppContext } from './context';
 import { loadSettings, settingsFile, writeSettings } from './settings-file';
 
-function view(ctx: TaskContext): OpOutput<'getSettings'> {
+function view(ctx: AppContext): OpOutput<'getSettings'> {
   const { settings, error } = loadSettings(ctx.dataDir);
   return {
     settings,
@@ -14,12 +14,12 @@ function view(ctx: TaskContext): OpOutput<'getSettings'> {
   };
 }
 
-export function getSettings(ctx: TaskContext): OpOutput<'getSettings'> {
+export function getSettings(ctx: AppContext): OpOutput<'getSettings'> {
   return view(ctx);
 }
 
 /** Replaces the whole file (a broken one included): the input was checked by the same schema the file is read with. */
-export function saveSettings(ctx: TaskContext, settings: OpParsedInput<'saveSettings'>): OpOutput<'saveSettings'> {
+export function saveSettings(ctx: AppContext, settings: OpParsedInput<'saveSettings'>): OpOutput<'saveSettings'> {
   writeSettings(ctx.dataDir, settings);
   return view(ctx);
 }

@@ -6,15 +6,15 @@ import fs from 'node:fs';
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import { type ErrorIssue, MaestroError } from '../../src-shared/errors';
 import type { ToolPolicyDocument } from '../../src-shared/tool-policy';
-import type { TaskContext } from '../tasks/context';
 import { notFound } from '../tasks/errors';
 import { POLICY_TOOL_NAMES } from '../tools/names';
 import { DEFAULT_POLICY, loadPolicy, PolicyError, policyFile } from '../tools/policy';
 import { PolicyFile, type WorkspaceToolPolicy } from '../tools/policy-schema';
 import { writeFileAtomic } from '../workspace/atomic-write';
+import type { AppContext } from './context';
 
 /** The workspace as given, when it is one MAESTRO knows; otherwise 404 (an unknown folder is not ours to write in). */
-function knownWorkspace(ctx: TaskContext, workspacePath: string): string {
+function knownWorkspace(ctx: AppContext, workspacePath: string): string {
   const known = workspacePath === ctx.defaultWorkspace || ctx.store.spaces.byFolder(workspacePath) !== undefined;
   if (!known) throw notFound('workspace', `${workspacePath} (not a space's folder or the default workspace)`);
   if (!fs.statSync(workspacePath, { throwIfNoEntry: false })?.isDirectory()) {
@@ -39,11 +39,11 @@ function view(workspacePath: string): OpOutput<'getToolPolicy'> {
   }
 }
 
-export function getToolPolicy(ctx: TaskContext, input: OpParsedInput<'getToolPolicy'>): OpOutput<'getToolPolicy'> {
+export function getToolPolicy(ctx: AppContext, input: OpParsedInput<'getToolPolicy'>): OpOutput<'getToolPolicy'> {
   return view(knownWorkspace(ctx, input.workspacePath));
 }
 
-export function saveToolPolicy(ctx: TaskContext, input: OpParsedInput<'saveToolPolicy'>): OpOutput<'saveToolPolicy'> {
+export function saveToolPolicy(ctx: AppContext, input: OpParsedInput<'saveToolPolicy'>): OpOutput<'saveToolPolicy'> {
   const workspacePath = knownWorkspace(ctx, input.workspacePath);
   const parsed = PolicyFile.safeParse(input.policy);
   if (!parsed.success) {

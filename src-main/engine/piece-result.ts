@@ -1,32 +1,10 @@
-// What the Worker asks of the engine (runPiece) and the typed union the engine answers with (architecture rule 5).
+// What the Worker asks of the engine (runPiece); the engine answers with a PieceRunResult (architecture rule 5).
 import type { Task } from '../../src-shared/entities';
 import type { JobRecord } from '../db/repos/jobs';
-import type { NewPackageRequest } from '../db/repos/package-requests';
-import type { NewToolRequest } from '../db/repos/tool-requests';
+import type { PieceRunResult } from '../jobs/piece-run-result';
 import type { AnyToolDef } from '../tools/types';
 import type { RouteOutcome } from './piece-router';
 import type { PieceDefinition } from './pieces/catalog';
-
-export type PieceRunResult =
-  | { kind: 'completed'; result: string }
-  | { kind: 'ask'; movement: string; question: string }
-  | {
-      kind: 'waiting_approval';
-      movement: string;
-      toolRequests: NewToolRequest[];
-      packageRequests: NewPackageRequest[];
-    }
-  | { kind: 'waiting_human'; reason: 'browser' | 'mcp_auth_required'; movement: string; message: string }
-  | { kind: 'waiting_subtasks'; movement: string }
-  | { kind: 'cancelled'; reason: string }
-  | {
-      kind: 'error';
-      message: string;
-      /** Network, 5xx after LlmCall retries, crash: worth another attempt. Fatal errors are not. */
-      retryable: boolean;
-      /** Movement to resume in on retry. */
-      movement?: string;
-    };
 
 export interface PieceRunContext {
   job: JobRecord;

@@ -12,6 +12,7 @@ export interface JobTools {
 }
 
 import { assertNever } from '../../src-shared/assert-never';
+import type { PieceRunResult } from '../jobs/piece-run-result';
 import { createPackageInstaller } from '../tools/install-package';
 import { abortReason, executeMovement } from './agent-loop';
 import { browserHandoffTool } from './browser-handoff-tool';
@@ -21,7 +22,7 @@ import { delegateTool } from './delegate-tool';
 import { type EngineOptions, JobRun } from './job-run';
 import { JobStream } from './job-stream';
 import type { LlmPort } from './llm-port';
-import type { PieceRunContext, PieceRunResult } from './piece-result';
+import type { PieceRunContext } from './piece-result';
 import { type MovementDefinition, movementOf, type PieceDefinition } from './pieces/schema';
 import {
   dynamicContext,

@@ -5,7 +5,7 @@ import type { Task } from '../../src-shared/entities';
 import { newId } from '../db/ids';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
-import { insertTaskWithJob, titleFrom } from '../tasks/job-lifecycle';
+import { insertTaskWithJob, titleFrom } from '../jobs/lifecycle';
 import type { AnyToolDef } from '../tools/types';
 
 export const DEFAULT_SUBTASK_PIECE = 'default';

@@ -2,8 +2,8 @@
 import type { OpOutput } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
 import { toJob } from '../db/repos/jobs';
+import { cancelJobTree } from '../jobs/lifecycle';
 import type { TaskContext } from './context';
-import { cancelJobTree } from './job-lifecycle';
 import { requireTask } from './queries';
 
 export function cancelTask(ctx: TaskContext, { taskId }: { taskId: string }): OpOutput<'cancelTask'> {

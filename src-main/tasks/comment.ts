@@ -7,8 +7,8 @@ import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
 import type { JobRecord } from '../db/repos/jobs';
 import { toJob } from '../db/repos/jobs';
+import { changeJob, insertJob, postComment } from '../jobs/lifecycle';
 import type { TaskContext } from './context';
-import { changeJob, insertJob, postComment } from './job-lifecycle';
 import { requireTask } from './queries';
 
 export function addComment(ctx: TaskContext, input: OpParsedInput<'addComment'>): OpOutput<'addComment'> {

@@ -1,21 +1,18 @@
-// What task operations need from the composition root.
+// What task operations need: the DB, the pieces and profiles a task is checked against, the running jobs' aborts,
+// and where tasks' folders live. The app's context (app/context.ts) is a superset of it.
 import type { Store } from '../db/store';
 import type { PieceCatalog } from '../engine/pieces/catalog';
+import type { JobAborts } from '../jobs/aborts';
 import type { ProfileRegistry } from '../llm/profiles';
-import type { McpServers } from '../mcp/servers';
-import type { JobAborts } from '../worker/aborts';
 
 export interface TaskContext {
   store: Store;
   pieces: PieceCatalog;
   profiles: ProfileRegistry;
-  /** The workspaces' MCP servers and their saved tokens. */
-  mcp: McpServers;
   aborts: JobAborts;
   dataDir: string;
   /** --workspace: the folder of tasks created without one; null → an ephemeral folder per task. */
   defaultWorkspace: string | null;
-  version: string;
   /** Tasks created without a piece are routed by the LLM (P10.05); off → the default piece. */
   pieceRouter: boolean;
 }

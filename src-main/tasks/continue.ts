@@ -4,9 +4,9 @@ import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import { isTerminal } from '../../src-shared/entities';
 import { MaestroError } from '../../src-shared/errors';
 import { toJob } from '../db/repos/jobs';
+import { insertJob, postComment } from '../jobs/lifecycle';
 import type { TaskContext } from './context';
 import { invalid } from './errors';
-import { insertJob, postComment } from './job-lifecycle';
 import { requireTask } from './queries';
 
 export const DEFAULT_HANDOFF = 'Continue the task from where the previous job left off.';

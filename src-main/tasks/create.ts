@@ -8,11 +8,11 @@ import type { InvokeKind } from '../../src-shared/events';
 import { newId } from '../db/ids';
 import { toJob } from '../db/repos/jobs';
 import type { SpaceRecord } from '../db/repos/spaces';
+import { insertTaskWithJob, titleFrom } from '../jobs/lifecycle';
 import { writeFileAtomic } from '../workspace/atomic-write';
 import { ephemeralWorkspace, runtimeDir } from '../workspace/paths';
 import type { TaskContext } from './context';
 import { invalid } from './errors';
-import { insertTaskWithJob, titleFrom } from './job-lifecycle';
 
 export const DEFAULT_PIECE = 'default';
 

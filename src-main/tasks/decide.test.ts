@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { rawJob, rowCounts } from '../../test-support/db';
 import { expectMaestroError, moveTo, setup } from '../../test-support/tasks';
+import type { AppContext } from '../app/context';
 import { invoke } from '../app/operations';
 import { Store } from '../db/store';
-import type { TaskContext } from './context';
 
 /** A task whose job is parked on `tools` tool requests and `packages` package requests. */
 function parked(tools: number, packages: number) {
@@ -102,7 +102,7 @@ describe('decideToolRequest / decidePackageRequest', () => {
     const { m, store, task, job, tools } = parked(1, 0);
     const other = Store.open(store.db.name);
     try {
-      const ctx2: TaskContext = { ...m.ctx, store: other };
+      const ctx2: AppContext = { ...m.ctx, store: other };
       const rid = tools[0]?.id as string;
       const first = invoke(ctx2, 'decideToolRequest', { taskId: task.id, requestId: rid, decision: 'deny' });
       expect(first.request.status).toBe('denied');

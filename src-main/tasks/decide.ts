@@ -5,9 +5,9 @@ import type { RequestStatus } from '../../src-shared/entities';
 import { MaestroError } from '../../src-shared/errors';
 import type { JobRecord } from '../db/repos/jobs';
 import { toToolRequest } from '../db/repos/tool-requests';
+import { changeJob } from '../jobs/lifecycle';
 import type { TaskContext } from './context';
 import { notFound } from './errors';
-import { changeJob } from './job-lifecycle';
 import { requireTask } from './queries';
 
 interface Decidable {

@@ -101,7 +101,7 @@ describe('spaces', () => {
   it('a subtask works in the space of its parent', async () => {
     const { m, store, create } = setup();
     const { task } = create({ workspacePath: folder('epsilon') });
-    const { insertTaskWithJob } = await import('./job-lifecycle');
+    const { insertTaskWithJob } = await import('../jobs/lifecycle');
     const child = insertTaskWithJob(store, {
       id: 'task_child',
       title: 'child',

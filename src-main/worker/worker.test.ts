@@ -6,8 +6,9 @@ import { tempDir, testMaestro } from '../../test-support/temp-maestro';
 import type { Maestro } from '../app/create-maestro';
 import type { JobRecord } from '../db/repos/jobs';
 import { Store } from '../db/store';
-import type { Engine, PieceRunContext, PieceRunResult } from '../engine/piece-result';
-import { insertJob } from '../tasks/job-lifecycle';
+import type { Engine, PieceRunContext } from '../engine/piece-result';
+import { insertJob } from '../jobs/lifecycle';
+import type { PieceRunResult } from '../jobs/piece-run-result';
 import { dbFile, runtimeDir } from '../workspace/paths';
 import type { WorkerOptions } from './worker';
 

@@ -6,18 +6,19 @@ import fs from 'node:fs';
 import type { Task } from '../../src-shared/entities';
 import { type JobRecord, toJob } from '../db/repos/jobs';
 import type { Store } from '../db/store';
-import type { Engine, PieceRunResult } from '../engine/piece-result';
+import type { Engine } from '../engine/piece-result';
 import { chooseStartMovement } from '../engine/piece-runner';
 import type { PieceCatalog, PieceDefinition } from '../engine/pieces/catalog';
+import type { JobAborts } from '../jobs/aborts';
+import { handlePieceResult } from '../jobs/apply-result';
+import { changeJob } from '../jobs/lifecycle';
+import type { PieceRunResult } from '../jobs/piece-run-result';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../jobs/retry-policy';
 import { McpConfigError } from '../mcp/config';
 import { McpConnectError } from '../mcp/connection';
 import type { McpJobServers, McpSession } from '../mcp/session';
-import { changeJob } from '../tasks/job-lifecycle';
 import type { AnyToolDef } from '../tools/types';
 import { runtimeDir } from '../workspace/paths';
-import type { JobAborts } from './aborts';
-import { handlePieceResult } from './handle-result';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 
 export interface WorkerOptions {
   store: Store;

@@ -4,7 +4,6 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { Job, JobStatus, WaitReason } from '../../../src-shared/entities';
 import type { InvokeKind } from '../../../src-shared/events';
 import { iso, isoOrNull, newId } from '../ids';
-import { assertTransition } from '../job-state';
 
 export type { InvokeKind };
 
@@ -218,8 +217,8 @@ export function createJobsRepo(db: Database) {
       return (openChildren.get(jobId) as { n: number }).n;
     },
     /**
-     * Compare-and-set status change: applies only while the job is still in `from`. Throws for a change the state
-     * machine does not allow; returns undefined when the job has moved on (someone else won).
+     * Compare-and-set status change: applies only while the job is still in `from`; returns undefined when the job
+     * has moved on (someone else won). Only jobs/lifecycle.ts calls it, after checking the job state machine.
      * Leaving waiting_human clears wait_reason; leaving retry clears next_retry_at. With `owner`, applies only while
      * that worker still holds the job (a worker presumed dead cannot overwrite the job's next life).
      */
@@ -230,7 +229,6 @@ export function createJobsRepo(db: Database) {
       patch: JobPatch = {},
       { owner = null, now = Date.now() }: { owner?: string | null; now?: number } = {},
     ): JobRecord | undefined {
-      assertTransition(from, to);
       // The CHECKs would refuse these too; say which column is missing instead of a bare constraint failure.
       if (to === 'waiting_human' && !patch.waitReason) throw new Error(`job ${id}: waiting_human needs a waitReason`);
       if (to === 'retry' && patch.nextRetryAt == null) throw new Error(`job ${id}: retry needs a nextRetryAt`);

@@ -3,9 +3,9 @@ import type { MaestroEvent } from '../../src-shared/events';
 import { tempDir, testMaestro } from '../../test-support/temp-maestro';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
-import type { PieceRunResult } from '../engine/piece-result';
-import { insertJob } from '../tasks/job-lifecycle';
-import { handlePieceResult, WHAT_NOW } from './handle-result';
+import { handlePieceResult, WHAT_NOW } from './apply-result';
+import { insertJob } from './lifecycle';
+import type { PieceRunResult } from './piece-run-result';
 import type { RetryPolicy } from './retry-policy';
 
 const RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 60_000 };

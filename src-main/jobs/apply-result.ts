@@ -5,8 +5,8 @@ import { assertNever } from '../../src-shared/assert-never';
 import type { JobRecord } from '../db/repos/jobs';
 import { toToolRequest } from '../db/repos/tool-requests';
 import type { Store } from '../db/store';
-import type { PieceRunResult } from '../engine/piece-result';
-import { cancelJobTree, changeJob, insertJob, postComment, wakeParentIfDone } from '../tasks/job-lifecycle';
+import { cancelJobTree, changeJob, insertJob, postComment, wakeParentIfDone } from './lifecycle';
+import type { PieceRunResult } from './piece-run-result';
 import { type RetryPolicy, retryDelayMs } from './retry-policy';
 
 /** What a person can do about a failed job, said in its error comment. */

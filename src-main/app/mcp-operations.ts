@@ -4,15 +4,15 @@ import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
 import { type JobRecord, toJob } from '../db/repos/jobs';
 import type { Store } from '../db/store';
-import type { TaskContext } from '../tasks/context';
+import { changeJob } from '../jobs/lifecycle';
+import { loadMcpConfig, McpConfigError, type McpServerConfig, mcpFile, takesToken } from '../mcp/config';
+import { needsToken } from '../mcp/servers';
+import { McpTokenStoreError } from '../mcp/token-store';
 import { resolveWorkspaceFolder } from '../tasks/create';
 import { invalid } from '../tasks/errors';
-import { changeJob } from '../tasks/job-lifecycle';
-import { loadMcpConfig, McpConfigError, type McpServerConfig, mcpFile, takesToken } from './config';
-import { needsToken } from './servers';
-import { McpTokenStoreError } from './token-store';
+import type { AppContext } from './context';
 
-export function listMcpServers(ctx: TaskContext, input: OpParsedInput<'listMcpServers'>): OpOutput<'listMcpServers'> {
+export function listMcpServers(ctx: AppContext, input: OpParsedInput<'listMcpServers'>): OpOutput<'listMcpServers'> {
   const workspace = resolveWorkspaceFolder(input.workspacePath);
   try {
     return { servers: ctx.mcp.list(workspace), error: null };
@@ -22,7 +22,7 @@ export function listMcpServers(ctx: TaskContext, input: OpParsedInput<'listMcpSe
   }
 }
 
-export function saveMcpToken(ctx: TaskContext, input: OpParsedInput<'saveMcpToken'>): OpOutput<'saveMcpToken'> {
+export function saveMcpToken(ctx: AppContext, input: OpParsedInput<'saveMcpToken'>): OpOutput<'saveMcpToken'> {
   const workspace = resolveWorkspaceFolder(input.workspacePath);
   let servers: McpServerConfig[];
   try {

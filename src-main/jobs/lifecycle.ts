@@ -7,6 +7,7 @@ import { type JobPatch, type JobRecord, toJob } from '../db/repos/jobs';
 import type { NewTask } from '../db/repos/tasks';
 import { toToolRequest } from '../db/repos/tool-requests';
 import type { Store } from '../db/store';
+import { assertTransition } from './job-state';
 
 export function changeJob(
   store: Store,
@@ -15,6 +16,7 @@ export function changeJob(
   patch: JobPatch = {},
   owner: string | null = null,
 ): JobRecord | undefined {
+  assertTransition(job.status, to);
   const changed = store.jobs.transition(job.id, job.status, to, patch, { owner });
   if (!changed) return undefined;
   store.publish({ type: 'job.changed', taskId: changed.taskId, jobId: changed.id, job: toJob(changed) });

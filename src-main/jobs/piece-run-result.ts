@@ -1,0 +1,24 @@
+// What a piece run ends in (architecture rule 5): the engine returns it, apply-result.ts maps it to the job's state.
+import type { NewPackageRequest } from '../db/repos/package-requests';
+import type { NewToolRequest } from '../db/repos/tool-requests';
+
+export type PieceRunResult =
+  | { kind: 'completed'; result: string }
+  | { kind: 'ask'; movement: string; question: string }
+  | {
+      kind: 'waiting_approval';
+      movement: string;
+      toolRequests: NewToolRequest[];
+      packageRequests: NewPackageRequest[];
+    }
+  | { kind: 'waiting_human'; reason: 'browser' | 'mcp_auth_required'; movement: string; message: string }
+  | { kind: 'waiting_subtasks'; movement: string }
+  | { kind: 'cancelled'; reason: string }
+  | {
+      kind: 'error';
+      message: string;
+      /** Network, 5xx after LlmCall retries, crash: worth another attempt. Fatal errors are not. */
+      retryable: boolean;
+      /** Movement to resume in on retry. */
+      movement?: string;
+    };

@@ -1,0 +1,109 @@
+// The house rules on imports (architecture.md "Rules of the house", style.md "Process boundaries"), as a checker
+// over a set of source files, so a test can run it on the tree and on made-up trees that break each rule.
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+export interface SourceFile {
+  /** Repository-relative, with forward slashes. */
+  file: string;
+  /** Every module specifier it imports or re-exports, static, dynamic or `require`d, type-only included. */
+  imports: string[];
+}
+
+const PRODUCT_ROOTS = ['src-main/', 'src-shared/', 'src-renderer/', 'src-preload/'];
+const isTest = (file: string) => /\.(test|spec)\.tsx?$/.test(file) || file.endsWith('.child.ts');
+const isProduct = (file: string) => PRODUCT_ROOTS.some((r) => file.startsWith(r)) && !isTest(file);
+
+/** The repository's TypeScript sources below `roots`, read with TypeScript's own import scanner. */
+export function readSources(repo: string, roots: readonly string[]): SourceFile[] {
+  const files: SourceFile[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(path.join(repo, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(rel);
+      else if (/\.(ts|tsx|mts)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+        const text = fs.readFileSync(path.join(repo, rel), 'utf8');
+        const scanned = ts.preProcessFile(text, true, true);
+        files.push({ file: rel, imports: scanned.importedFiles.map((f) => f.fileName) });
+      }
+    }
+  };
+  for (const root of roots) walk(root);
+  return files;
+}
+
+/** The repository-relative module a relative specifier names (no extension), or null for a package. */
+export function resolve(from: string, specifier: string): string | null {
+  if (!specifier.startsWith('.')) return null;
+  return path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier)).replace(/\.(ts|tsx|js)$/, '');
+}
+
+const folderOf = (module: string): string | null => {
+  const parts = module.split('/');
+  return parts[0] === 'src-main' && parts.length > 2 ? (parts[1] as string) : null;
+};
+
+/** Every break of the rules, one line each: `file: what is wrong`. */
+export function checkBoundaries(sources: readonly SourceFile[]): string[] {
+  const problems: string[] = [];
+  const edges = new Map<string, Map<string, string>>(); // folder → folder → the first file that imports it
+  for (const { file, imports } of sources) {
+    for (const specifier of imports) {
+      const target = resolve(file, specifier);
+      const say = (why: string) => problems.push(`${file}: ${why} (imports '${specifier}')`);
+      if (isProduct(file)) {
+        if (specifier === 'vitest' || specifier.startsWith('@playwright/')) say('product code imports a test runner');
+        if (target?.startsWith('test-support/') || target?.startsWith('e2e/')) say('product code imports test support');
+        if (target && isTest(`${target}.ts`)) say('product code imports a test');
+      }
+      if (specifier === 'electron' || specifier.startsWith('electron/')) {
+        const edge =
+          file === 'src-main/index.ts' || file.startsWith('src-main/shell/') || file.startsWith('src-preload/');
+        if (!edge && isProduct(file))
+          say("only src-main/index.ts, src-main/shell/ and the preload may import 'electron'");
+      }
+      if (file.startsWith('src-renderer/')) {
+        if (target && !target.startsWith('src-renderer/') && !target.startsWith('src-shared/')) {
+          say('the renderer imports only src-shared and itself');
+        }
+        if (!target && isNodeBuiltin(specifier)) say('the renderer has no Node');
+      }
+      if (file.startsWith('src-shared/') && isProduct(file)) {
+        if (target && !target.startsWith('src-shared/')) say('src-shared imports only itself');
+        if (!target && isNodeBuiltin(specifier)) say('src-shared runs in the renderer too: no Node modules');
+      }
+      const from = folderOf(file);
+      const to = target ? folderOf(target) : null;
+      if (isProduct(file) && from && to && from !== to) {
+        const out = edges.get(from) ?? new Map<string, string>();
+        if (!out.has(to)) out.set(to, file);
+        edges.set(from, out);
+      }
+    }
+  }
+  for (const cycle of folderCycles(edges)) {
+    const via = cycle.slice(0, -1).map((f, i) => edges.get(f)?.get(cycle[i + 1] as string));
+    problems.push(`src-main folders import each other in a circle: ${cycle.join(' → ')} (via ${via.join(', ')})`);
+  }
+  return problems;
+}
+
+const isNodeBuiltin = (specifier: string) =>
+  specifier.startsWith('node:') || ['fs', 'path', 'os', 'child_process', 'crypto'].includes(specifier);
+
+/** Each elementary circle of the folder graph once, as [a, b, …, a], found from its smallest folder name. */
+function folderCycles(edges: ReadonlyMap<string, ReadonlyMap<string, string>>): string[][] {
+  const cycles: string[][] = [];
+  const folders = [...edges.keys()].sort();
+  for (const start of folders) {
+    const visit = (at: string, trail: string[]) => {
+      for (const next of [...(edges.get(at)?.keys() ?? [])].sort()) {
+        if (next === start) cycles.push([...trail, start]);
+        else if (next > start && !trail.includes(next)) visit(next, [...trail, next]);
+      }
+    };
+    visit(start, [start]);
+  }
+  return cycles;
+}
