@@ -1,24 +1,19 @@
-// The Worker: polls for claimable jobs, runs each through the engine with a heartbeat and an abort signal, maps the
-// result to DB state, and sends jobs whose worker died (stale heartbeat) back to retry.
+// The Worker: polls for claimable jobs, runs each (prepared by prepare-job.ts) through the engine with a heartbeat and
+// an abort signal, maps the result to DB state, and sends jobs whose worker died (stale heartbeat) back to retry.
 
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import type { Task } from '../../src-shared/entities';
 import { type JobRecord, toJob } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import type { Engine } from '../engine/piece-result';
-import { chooseStartMovement } from '../engine/piece-runner';
 import type { PieceCatalog, PieceDefinition } from '../engine/pieces/catalog';
 import type { JobAborts } from '../jobs/aborts';
 import { handlePieceResult } from '../jobs/apply-result';
 import { changeJob } from '../jobs/lifecycle';
 import type { PieceRunResult } from '../jobs/piece-run-result';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../jobs/retry-policy';
-import { McpConfigError } from '../mcp/config';
-import { McpConnectError } from '../mcp/connection';
 import type { McpJobServers, McpSession } from '../mcp/session';
 import type { AnyToolDef } from '../tools/types';
-import { runtimeDir } from '../workspace/paths';
+import { JobPreparation, type Prepared } from './prepare-job';
 
 export interface WorkerOptions {
   store: Store;
@@ -61,6 +56,7 @@ export class Worker {
   private poked: NodeJS.Immediate | undefined;
   private lastRecovery = 0;
   private stopping = false;
+  private readonly preparation: JobPreparation;
   private readonly o: Required<Omit<WorkerOptions, 'workerId' | 'serves' | 'profiles' | 'mcp'>> &
     Pick<WorkerOptions, 'serves' | 'profiles' | 'mcp'>;
 
@@ -75,6 +71,7 @@ export class Worker {
       retry: DEFAULT_RETRY_POLICY,
       ...options,
     };
+    this.preparation = new JobPreparation(options);
   }
 
   get activeJobs(): number {
@@ -158,7 +155,7 @@ export class Worker {
     store.publish({ type: 'job.changed', taskId: job.taskId, jobId: job.id, job: toJob(job) });
     let prepared: Prepared;
     try {
-      prepared = this.prepare(job);
+      prepared = this.preparation.prepare(job);
     } catch (error) {
       prepared = { kind: 'fatal', result: { kind: 'error', message: errorText(error), retryable: true } };
     }
@@ -231,13 +228,13 @@ export class Worker {
     try {
       try {
         let result: PieceRunResult;
-        if (prepared.kind === 'run') prepared = await this.route(job, prepared, signal);
+        if (prepared.kind === 'run') prepared = await this.preparation.route(job, prepared, signal);
         if (prepared.kind === 'fatal') result = prepared.result;
         else {
-          const opened = await this.openMcp(job, prepared, signal);
+          const opened = await this.preparation.openMcp(job, prepared, signal);
           if (opened.kind === 'stop') {
             const after = this.finish(job, opened.result, signal, engineRan);
-            return this.metrics(job, started, this.resumeIfTokenSaved(after, opened.savedCount));
+            return this.metrics(job, started, this.preparation.resumeIfTokenSaved(after, opened.savedCount));
           }
           mcp = opened.session;
           engineRan = true;
@@ -255,93 +252,6 @@ export class Worker {
       // The job's state is persisted first; its MCP server processes end after it (or were killed on cancel).
       await mcp?.close().catch((error) => console.error(`MCP servers of ${job.id} did not close:`, error));
     }
-  }
-
-  /**
-   * Spec §2 K, before the LLM client is made: the MCP servers of a persistent workspace. A missing or refused token
-   * parks the job (KH: waiting_human + mcp_auth_required in the movement it would start in, its Invoke still
-   * pending); a broken mcp.json fails it; a server that cannot be reached is a retryable error.
-   */
-  private async openMcp(
-    job: JobRecord,
-    prepared: Extract<Prepared, { kind: 'run' }>,
-    signal: AbortSignal,
-  ): Promise<{ kind: 'run'; session?: McpSession } | { kind: 'stop'; result: PieceRunResult; savedCount?: number }> {
-    const { store, mcp } = this.o;
-    if (!mcp || store.tasks.workspaceKind(job.taskId) !== 'persistent') return { kind: 'run' };
-    try {
-      const opened = await mcp.open(prepared.workspacePath, signal);
-      if (opened.kind === 'ready') return { kind: 'run', session: opened.session };
-      const movement = chooseStartMovement(prepared.piece, job.resumeMovement, null, () => {}).name;
-      return {
-        kind: 'stop',
-        result: { kind: 'waiting_human', reason: 'mcp_auth_required', movement, message: opened.message },
-        savedCount: opened.savedCount,
-      };
-    } catch (error) {
-      if (error instanceof McpConfigError) return { kind: 'stop', result: fatalResult(error.message) };
-      const retryable = error instanceof McpConnectError ? error.retryable : true;
-      return { kind: 'stop', result: { kind: 'error', message: (error as Error).message, retryable } };
-    }
-  }
-
-  /** A token saved while the job was checking its own may have missed the parked job (P2.16): it goes on now. */
-  private resumeIfTokenSaved(after: JobRecord | undefined, savedCount: number | undefined): JobRecord | undefined {
-    const { store, mcp } = this.o;
-    if (after?.waitReason !== 'mcp_auth_required' || savedCount === undefined || !mcp?.tokenSavedSince(savedCount))
-      return after;
-    return store.transact(() => changeJob(store, after, 'queued')) ?? after;
-  }
-
-  /**
-   * P10.05/P10.06: a task waiting for the LLM Router gets its piece before its first job runs — the router's pick, or
-   * the default it already holds when the router fails (a warning in the event). Either way the choice is final.
-   */
-  private async route(
-    job: JobRecord,
-    prepared: Extract<Prepared, { kind: 'run' }>,
-    signal: AbortSignal,
-  ): Promise<Exclude<Prepared, { kind: 'requeue' }>> {
-    const { store, engine } = this.o;
-    const task = store.tasks.get(job.taskId);
-    if (!task || !engine.routePiece || store.tasks.pieceChoice(task.id) !== 'route') return prepared;
-    const available = this.piecesOf(task).pieces;
-    const outcome = await engine.routePiece({ job, task, pieces: available, signal });
-    const pieceId = outcome.kind === 'chosen' ? outcome.pieceId : task.pieceId;
-    const routed = store.transact(() => {
-      store.tasks.setChosenPiece(task.id, pieceId, outcome.kind === 'chosen' ? 'routed' : 'default');
-      const changed = store.jobs.setPiece(job.id, pieceId);
-      const warning = outcome.kind === 'fallback' ? `${outcome.reason}; running the ${pieceId} piece` : null;
-      store.publish({ type: 'task.routed', taskId: task.id, jobId: job.id, pieceId, routed: !warning, warning });
-      return changed;
-    });
-    if (outcome.kind === 'fallback') console.warn(`task ${task.id}: ${outcome.reason}; running the ${pieceId} piece`);
-    const again = this.prepare(routed ?? { ...job, pieceId });
-    return again.kind === 'requeue' ? fatalPrepared(`this worker does not serve the routed piece ${pieceId}`) : again;
-  }
-
-  /** The pieces a task can run: the built-in ones, and a persistent workspace's own. */
-  private piecesOf(task: Task) {
-    const persistent = this.o.store.tasks.workspaceKind(task.id) === 'persistent';
-    return this.o.pieces.load(persistent ? task.workspacePath : null);
-  }
-
-  private prepare(job: JobRecord): Prepared {
-    const { store, dataDir } = this.o;
-    const task = store.tasks.get(job.taskId);
-    if (!task) return fatalPrepared(`task ${job.taskId} does not exist`);
-    if (!isFolder(task.workspacePath))
-      return fatalPrepared(`the workspace folder ${task.workspacePath} no longer exists`);
-    const loaded = this.piecesOf(task);
-    const piece = loaded.pieces.find((p) => p.id === job.pieceId);
-    if (!piece) {
-      const broken = loaded.errors.map((e) => `${e.file}: ${e.message}`).join('; ');
-      return fatalPrepared(`piece ${job.pieceId} is not available${broken ? ` (${broken})` : ''}`);
-    }
-    if (this.o.serves && !this.o.serves(job, piece)) return { kind: 'requeue' };
-    const dir = runtimeDir(dataDir, task.id);
-    fs.mkdirSync(dir, { recursive: true });
-    return { kind: 'run', piece, workspacePath: task.workspacePath, runtimeDir: dir };
   }
 
   private async runEngine(
@@ -398,23 +308,6 @@ export class Worker {
     );
   }
 }
-
-const fatalPrepared = (message: string) => ({ kind: 'fatal' as const, result: fatalResult(message) });
-
-type Prepared =
-  | { kind: 'run'; piece: PieceDefinition; workspacePath: string; runtimeDir: string }
-  | { kind: 'requeue' }
-  | { kind: 'fatal'; result: PieceRunResult };
-
-function isFolder(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-const fatalResult = (message: string): PieceRunResult => ({ kind: 'error', message, retryable: false });
 
 function errorText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);

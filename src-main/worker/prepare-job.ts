@@ -1,0 +1,134 @@
+// Job preparation, between the claim and the engine: the task's workspace and piece checked, the runtime dir made,
+// the LLM Router's pick (P10.05), and the workspace's MCP servers opened (spec §2 K).
+import fs from 'node:fs';
+import type { Task } from '../../src-shared/entities';
+import type { JobRecord } from '../db/repos/jobs';
+import type { Store } from '../db/store';
+import type { Engine } from '../engine/piece-result';
+import { chooseStartMovement } from '../engine/piece-runner';
+import type { PieceCatalog, PieceDefinition } from '../engine/pieces/catalog';
+import { changeJob } from '../jobs/lifecycle';
+import type { PieceRunResult } from '../jobs/piece-run-result';
+import { McpConfigError } from '../mcp/config';
+import { McpConnectError } from '../mcp/connection';
+import type { McpJobServers, McpSession } from '../mcp/session';
+import { runtimeDir } from '../workspace/paths';
+
+export interface PreparationOptions {
+  store: Store;
+  engine: Engine;
+  pieces: PieceCatalog;
+  dataDir: string;
+  /** Whether this worker can run the job with its piece (model/tool requirements); false → back to queued. */
+  serves?: (job: JobRecord, piece: PieceDefinition) => boolean;
+  /** The MCP servers of a job's workspace, opened before the engine runs and closed when the job ends. */
+  mcp?: McpJobServers;
+}
+
+export type Prepared =
+  | { kind: 'run'; piece: PieceDefinition; workspacePath: string; runtimeDir: string }
+  | { kind: 'requeue' }
+  | { kind: 'fatal'; result: PieceRunResult };
+
+export type McpOpened =
+  | { kind: 'run'; session?: McpSession }
+  | { kind: 'stop'; result: PieceRunResult; savedCount?: number };
+
+export class JobPreparation {
+  constructor(private readonly o: PreparationOptions) {}
+
+  /**
+   * Spec §2 K, before the LLM client is made: the MCP servers of a persistent workspace. A missing or refused token
+   * parks the job (KH: waiting_human + mcp_auth_required in the movement it would start in, its Invoke still
+   * pending); a broken mcp.json fails it; a server that cannot be reached is a retryable error.
+   */
+  async openMcp(job: JobRecord, prepared: Extract<Prepared, { kind: 'run' }>, signal: AbortSignal): Promise<McpOpened> {
+    const { store, mcp } = this.o;
+    if (!mcp || store.tasks.workspaceKind(job.taskId) !== 'persistent') return { kind: 'run' };
+    try {
+      const opened = await mcp.open(prepared.workspacePath, signal);
+      if (opened.kind === 'ready') return { kind: 'run', session: opened.session };
+      const movement = chooseStartMovement(prepared.piece, job.resumeMovement, null, () => {}).name;
+      return {
+        kind: 'stop',
+        result: { kind: 'waiting_human', reason: 'mcp_auth_required', movement, message: opened.message },
+        savedCount: opened.savedCount,
+      };
+    } catch (error) {
+      if (error instanceof McpConfigError) return { kind: 'stop', result: fatalResult(error.message) };
+      const retryable = error instanceof McpConnectError ? error.retryable : true;
+      return { kind: 'stop', result: { kind: 'error', message: (error as Error).message, retryable } };
+    }
+  }
+
+  /** A token saved while the job was checking its own may have missed the parked job (P2.16): it goes on now. */
+  resumeIfTokenSaved(after: JobRecord | undefined, savedCount: number | undefined): JobRecord | undefined {
+    const { store, mcp } = this.o;
+    if (after?.waitReason !== 'mcp_auth_required' || savedCount === undefined || !mcp?.tokenSavedSince(savedCount))
+      return after;
+    return store.transact(() => changeJob(store, after, 'queued')) ?? after;
+  }
+
+  /**
+   * P10.05/P10.06: a task waiting for the LLM Router gets its piece before its first job runs — the router's pick, or
+   * the default it already holds when the router fails (a warning in the event). Either way the choice is final.
+   */
+  async route(
+    job: JobRecord,
+    prepared: Extract<Prepared, { kind: 'run' }>,
+    signal: AbortSignal,
+  ): Promise<Exclude<Prepared, { kind: 'requeue' }>> {
+    const { store, engine } = this.o;
+    const task = store.tasks.get(job.taskId);
+    if (!task || !engine.routePiece || store.tasks.pieceChoice(task.id) !== 'route') return prepared;
+    const available = this.piecesOf(task).pieces;
+    const outcome = await engine.routePiece({ job, task, pieces: available, signal });
+    const pieceId = outcome.kind === 'chosen' ? outcome.pieceId : task.pieceId;
+    const routed = store.transact(() => {
+      store.tasks.setChosenPiece(task.id, pieceId, outcome.kind === 'chosen' ? 'routed' : 'default');
+      const changed = store.jobs.setPiece(job.id, pieceId);
+      const warning = outcome.kind === 'fallback' ? `${outcome.reason}; running the ${pieceId} piece` : null;
+      store.publish({ type: 'task.routed', taskId: task.id, jobId: job.id, pieceId, routed: !warning, warning });
+      return changed;
+    });
+    if (outcome.kind === 'fallback') console.warn(`task ${task.id}: ${outcome.reason}; running the ${pieceId} piece`);
+    const again = this.prepare(routed ?? { ...job, pieceId });
+    return again.kind === 'requeue' ? fatalPrepared(`this worker does not serve the routed piece ${pieceId}`) : again;
+  }
+
+  /** The pieces a task can run: the built-in ones, and a persistent workspace's own. */
+  private piecesOf(task: Task) {
+    const persistent = this.o.store.tasks.workspaceKind(task.id) === 'persistent';
+    return this.o.pieces.load(persistent ? task.workspacePath : null);
+  }
+
+  prepare(job: JobRecord): Prepared {
+    const { store, dataDir } = this.o;
+    const task = store.tasks.get(job.taskId);
+    if (!task) return fatalPrepared(`task ${job.taskId} does not exist`);
+    if (!isFolder(task.workspacePath))
+      return fatalPrepared(`the workspace folder ${task.workspacePath} no longer exists`);
+    const loaded = this.piecesOf(task);
+    const piece = loaded.pieces.find((p) => p.id === job.pieceId);
+    if (!piece) {
+      const broken = loaded.errors.map((e) => `${e.file}: ${e.message}`).join('; ');
+      return fatalPrepared(`piece ${job.pieceId} is not available${broken ? ` (${broken})` : ''}`);
+    }
+    if (this.o.serves && !this.o.serves(job, piece)) return { kind: 'requeue' };
+    const dir = runtimeDir(dataDir, task.id);
+    fs.mkdirSync(dir, { recursive: true });
+    return { kind: 'run', piece, workspacePath: task.workspacePath, runtimeDir: dir };
+  }
+}
+
+const fatalPrepared = (message: string) => ({ kind: 'fatal' as const, result: fatalResult(message) });
+
+function isFolder(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+const fatalResult = (message: string): PieceRunResult => ({ kind: 'error', message, retryable: false });
