@@ -27,12 +27,13 @@ function currentDb(): Database.Database {
   return db;
 }
 
-/** Which of `values` the column takes: each is written in a savepoint that is rolled back. */
-function accepted(db: Database.Database, write: (value: string) => void, values: readonly string[]): string[] {
+/** Which of `values` the column takes: each is written by `sql` in a savepoint that is rolled back. */
+function accepted(db: Database.Database, sql: string, values: readonly string[]): string[] {
+  const write = db.prepare(sql);
   return values.filter((value) => {
     db.exec('SAVEPOINT probe');
     try {
-      write(value);
+      write.run({ value });
       return true;
     } catch (error) {
       if (!/CHECK constraint failed/.test(String(error))) throw error;
@@ -46,90 +47,62 @@ function accepted(db: Database.Database, write: (value: string) => void, values:
 interface Column {
   list: string;
   values: readonly string[];
-  write: (db: Database.Database) => (value: string) => void;
+  /** Writes `@value` to the column. */
+  sql: string;
 }
-
-const statement = (db: Database.Database, sql: string) => {
-  const insert = db.prepare(sql);
-  return (value: string) => insert.run({ value });
-};
 
 const COLUMNS: Record<string, Column> = {
   'jobs.status': {
     list: 'JOB_STATUSES',
     values: JOB_STATUSES,
-    write: (db) =>
-      statement(
-        db,
-        `INSERT INTO jobs (id, task_id, created_at, updated_at, status, wait_reason, next_retry_at, piece_id)
+    sql: `INSERT INTO jobs (id, task_id, created_at, updated_at, status, wait_reason, next_retry_at, piece_id)
          VALUES ('j2', 't', 1, 1, @value, CASE @value WHEN 'waiting_human' THEN 'ask' END,
                  CASE @value WHEN 'retry' THEN 5 END, 'p')`,
-      ),
   },
   'jobs.wait_reason': {
     list: 'WAIT_REASONS',
     values: WAIT_REASONS,
-    write: (db) => statement(db, `UPDATE jobs SET status = 'waiting_human', wait_reason = @value WHERE id = 'j'`),
+    sql: `UPDATE jobs SET status = 'waiting_human', wait_reason = @value WHERE id = 'j'`,
   },
   'jobs.pending_invoke': {
     list: 'INVOKE_KINDS',
     values: INVOKE_KINDS,
-    write: (db) => statement(db, `UPDATE jobs SET pending_invoke = @value WHERE id = 'j'`),
+    sql: `UPDATE jobs SET pending_invoke = @value WHERE id = 'j'`,
   },
   'log_entries.invoke_kind': {
     list: 'INVOKE_KINDS',
     values: INVOKE_KINDS,
-    write: (db) =>
-      statement(
-        db,
-        `INSERT INTO log_entries (task_id, job_id, kind, ts, invoke_kind) VALUES ('t', 'j', 'Invoke', 1, @value)`,
-      ),
+    sql: `INSERT INTO log_entries (task_id, job_id, kind, ts, invoke_kind) VALUES ('t', 'j', 'Invoke', 1, @value)`,
   },
   'comments.author': {
     list: 'COMMENT_AUTHORS',
     values: COMMENT_AUTHORS,
-    write: (db) =>
-      statement(
-        db,
-        `INSERT INTO comments (id, task_id, author, kind, body, created_at) VALUES ('c', 't', @value, 'comment', 'b', 1)`,
-      ),
+    sql: `INSERT INTO comments (id, task_id, author, kind, body, created_at) VALUES ('c', 't', @value, 'comment', 'b', 1)`,
   },
   'comments.kind': {
     list: 'COMMENT_KINDS',
     values: COMMENT_KINDS,
-    write: (db) =>
-      statement(
-        db,
-        `INSERT INTO comments (id, task_id, author, kind, body, created_at) VALUES ('c', 't', 'user', @value, 'b', 1)`,
-      ),
+    sql: `INSERT INTO comments (id, task_id, author, kind, body, created_at) VALUES ('c', 't', 'user', @value, 'b', 1)`,
   },
   'tool_requests.status': {
     list: 'REQUEST_STATUSES',
     values: REQUEST_STATUSES,
-    write: (db) =>
-      statement(
-        db,
-        `INSERT INTO tool_requests (id, task_id, job_id, call_id, tool, args_json, summary, status, created_at)
+    sql: `INSERT INTO tool_requests (id, task_id, job_id, call_id, tool, args_json, summary, status, created_at)
          VALUES ('r', 't', 'j', 'c', 'run_command', '{}', 's', @value, 1)`,
-      ),
   },
   'package_requests.status': {
     list: 'REQUEST_STATUSES',
     values: REQUEST_STATUSES,
-    write: (db) =>
-      statement(
-        db,
-        `INSERT INTO package_requests (id, task_id, job_id, call_id, manager, name, reason, status, created_at)
+    sql: `INSERT INTO package_requests (id, task_id, job_id, call_id, manager, name, reason, status, created_at)
          VALUES ('p', 't', 'j', 'c', 'npm', 'x', 'r', @value, 1)`,
-      ),
   },
 };
 
 describe('the enum lists and the schema at SCHEMA_VERSION', () => {
-  for (const [column, { list, values, write }] of Object.entries(COLUMNS)) {
+  for (const [column, { list, values, sql }] of Object.entries(COLUMNS)) {
     it(`${column} takes every value of ${list} and refuses one outside it: adding a value to ${list} without a new migration fails this test`, () => {
       const db = currentDb();
-      expect(accepted(db, write(db), [...values, OUTSIDE])).toEqual([...values]);
+      expect(accepted(db, sql, [...values, OUTSIDE])).toEqual([...values]);
       db.close();
     });
   }

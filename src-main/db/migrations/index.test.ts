@@ -120,16 +120,9 @@ describe('migrate', () => {
     expect(() => migrate(db)).toThrow(SchemaTooNewError);
     db.close();
 
-    let error: unknown;
-    try {
-      openDatabase(file);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(DatabaseOpenError);
-    expect((error as DatabaseOpenError).file).toBe(file);
-    expect((error as Error).message).toContain(file);
-    expect((error as Error).message).toMatch(/newer than this build/);
+    expect(() => openDatabase(file)).toThrow(DatabaseOpenError);
+    expect(() => openDatabase(file)).toThrow(expect.objectContaining({ file, message: expect.stringContaining(file) }));
+    expect(() => openDatabase(file)).toThrow(/newer than this build/);
 
     const again = new Database(file);
     expect(userVersion(again)).toBe(SCHEMA_VERSION + 1);
