@@ -1,0 +1,47 @@
+// The ordered schema migrations, applied on PRAGMA user_version, each in its own transaction.
+import type { Database } from 'better-sqlite3';
+import * as tasksJobsRequestsEvents from './0001-tasks-jobs-requests-events';
+import * as logEntries from './0002-log-entries';
+import * as spaces from './0003-spaces';
+import * as pieceChoice from './0004-piece-choice';
+import * as scheduleRuns from './0005-schedule-runs';
+
+/** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** Migration N at index N - 1. */
+export const MIGRATIONS: readonly Migration[] = [
+  tasksJobsRequestsEvents,
+  logEntries,
+  spaces,
+  pieceChoice,
+  scheduleRuns,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export class SchemaTooNewError extends Error {
+  constructor(file: string, found: number) {
+    super(`${file} has schema version ${found}, newer than this build knows (${SCHEMA_VERSION}); upgrade MAESTRO`);
+    this.name = new.target.name;
+  }
+}
+
+/** Applies every migration above the DB's user_version up to `target`, each atomically; returns the versions applied. */
+export function migrate(db: Database, target = SCHEMA_VERSION): number[] {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) throw new SchemaTooNewError(db.name, current);
+  const applied: number[] = [];
+  for (const migration of MIGRATIONS.slice(current, target)) {
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    }).immediate();
+    applied.push(migration.version);
+  }
+  return applied;
+}
