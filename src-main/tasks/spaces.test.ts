@@ -2,11 +2,9 @@
 // updated through the operations, and the migration that makes spaces of the folders earlier tasks used.
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { expectMaestroError, setup } from '../../test-support/tasks';
 import { tempDir } from '../../test-support/temp-maestro';
-import { migrate } from '../db/migrations';
 
 function folder(name: string): string {
   const dir = path.join(tempDir(), name);
@@ -117,51 +115,5 @@ describe('spaces', () => {
       author: 'agent',
     });
     expect(store.tasks.spaceId(child.task.id)).toBe(m.invoke('listSpaces', {}).spaces[0]?.id);
-  });
-});
-
-describe('migration 3: spaces', () => {
-  it('makes one space per folder that earlier persistent tasks used, named after its last segment, and links them', () => {
-    const db = new Database(path.join(tempDir(), 'old.db'));
-    migrate(db, 2);
-    const insert = db.prepare(
-      `INSERT INTO tasks (id, title, instruction, piece_id, workspace_path, workspace_kind, created_at)
-       VALUES (?, 't', 'i', 'default', ?, ?, ?)`,
-    );
-    insert.run('task_1', '/home/me/proj', 'persistent', 1000);
-    insert.run('task_2', '/home/me/proj', 'persistent', 2000);
-    insert.run('task_3', 'C:\\Users\\me\\win-proj', 'persistent', 3000);
-    insert.run('task_4', '/data/workspaces/task_4', 'ephemeral', 4000);
-    expect(migrate(db, 3)).toEqual([3]);
-    const spaces = db.prepare('SELECT name, folder, created_at FROM spaces ORDER BY folder').all();
-    expect(spaces).toEqual([
-      { name: 'proj', folder: '/home/me/proj', created_at: 1000 },
-      { name: 'win-proj', folder: 'C:\\Users\\me\\win-proj', created_at: 3000 },
-    ]);
-    const links = db
-      .prepare('SELECT t.id, s.folder FROM tasks t LEFT JOIN spaces s ON s.id = t.space_id ORDER BY t.id')
-      .all();
-    expect(links).toEqual([
-      { id: 'task_1', folder: '/home/me/proj' },
-      { id: 'task_2', folder: '/home/me/proj' },
-      { id: 'task_3', folder: 'C:\\Users\\me\\win-proj' },
-      { id: 'task_4', folder: null },
-    ]);
-    db.close();
-  });
-});
-
-describe('migration 4: how a piece was chosen', () => {
-  it("keeps earlier tasks as 'given' and refuses a value it does not know", () => {
-    const db = new Database(path.join(tempDir(), 'old.db'));
-    migrate(db, 3);
-    db.prepare(
-      `INSERT INTO tasks (id, title, instruction, piece_id, workspace_path, workspace_kind, created_at)
-       VALUES ('task_1', 't', 'i', 'default', '/w', 'persistent', 1)`,
-    ).run();
-    expect(migrate(db)).toContain(4);
-    expect(db.prepare(`SELECT piece_choice FROM tasks WHERE id = 'task_1'`).get()).toEqual({ piece_choice: 'given' });
-    expect(() => db.prepare(`UPDATE tasks SET piece_choice = 'guessed'`).run()).toThrow(/CHECK constraint/);
-    db.close();
   });
 });
