@@ -145,7 +145,7 @@ const probeFile: ToolDef<{ path: string }> = {
   description: 'Reads a small file of the workspace. Returns its first line.',
   parameters: z.strictObject({ path: z.string().min(1) }),
   readOnly: true,
-  execute: async (args) => ({ kind: 'result', content: `first line of ${args.path}: ok` }),
+  execute: async (args) => ({ kind: 'result', ok: true, content: `first line of ${args.path}: ok` }),
 };
 
 const probeCall = (i: number): ScriptedStep => ({

@@ -20,7 +20,7 @@ function recordingTools(log: string[]): AnyToolDef[] {
       log.push(`start ${id}`);
       await sleep(ms);
       log.push(`end ${id}`);
-      return { kind: 'result', content: `${name} ${id}` };
+      return { kind: 'result', ok: true, content: `${name} ${id}` };
     },
   });
   return [make('read_file', true), make('list_dir', true), make('write_file', false)];

@@ -1,12 +1,14 @@
 // executeMovement: the iteration loop of one movement (spec §3) — cancel/deadline check, pending user messages,
 // watchdog, prompt guard, one LLM iteration, regular tool dispatch, then the complete/transition decision.
 
+import { fail, ok } from '../tools/outcome';
 import { type AutoPrompter, autoPrompterOf } from './auto-prompter';
 import type { JobRun } from './job-run';
 import { runLlmIteration } from './llm-iteration';
 import type { MovementResult } from './movement-result';
 import type { MovementDefinition } from './pieces/schema';
 import { COMPLETE, CompleteArgs, TRANSITION } from './terminal-tools';
+import { callKey as toolCallKey } from './tool-cache';
 import { type DispatchedCall, dispatchRegularToolCalls, parseArguments, type ToolCall } from './tool-dispatch';
 
 const TEXT_ONLY_WARNING =
@@ -15,7 +17,7 @@ const WATCHDOG_WARNING =
   'Several iterations have passed without progress. Step back, decide what is missing, and either make progress ' +
   'with a different approach or call `complete` (needs_user_input or failure) if you are stuck.';
 
-const callKey = (c: ToolCall) => `${c.name}\u0000${c.arguments}`;
+const callKey = (c: ToolCall) => toolCallKey(c.name, c.arguments);
 
 export async function executeMovement(run: JobRun, movement: MovementDefinition): Promise<MovementResult> {
   const { limits } = run.options;
@@ -46,8 +48,7 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
       run.queueNote(WATCHDOG_WARNING);
       sinceProgress = 0;
     }
-    run.conversation.checkWrites();
-    run.flushPendingUserMessages();
+    run.deliverPendingUserMessages();
 
     const guarded = await run.options.promptGuard.check(run.conversation.messages, run.toolSpecs);
     if (guarded.kind !== 'unchanged' && guarded.report) {
@@ -104,11 +105,10 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
       const seen = (run.callCounts.get(key) ?? 0) + 1;
       run.callCounts.set(key, seen);
       if (seen >= limits.repeatedCalls) {
-        for (const c of toolCalls)
-          run.answer(
-            c,
-            `Error: not run — the job stops: ${call.name} was called ${seen} times with the same arguments`,
-          );
+        const stop = fail(`not run — the job stops: ${call.name} was called ${seen} times with the same arguments`);
+        run.store.transact(() => {
+          for (const c of toolCalls) run.answer(c, stop);
+        });
         return {
           kind: 'error',
           message: `tool loop: ${call.name} was called ${seen} times with the same arguments`,
@@ -123,13 +123,11 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
       run.tools,
       movement,
       run.toolContext(movement),
-      undefined,
+      run.toolCache,
       gate,
     );
-    const settled = settle(run, movement, dispatched, terminal);
-    // A call that may have changed something outside the conversation (a file, a command, a subtask in the DB) is
-    // recorded with its result before the loop goes on; read-only turns are written behind.
-    if (regular.some((c) => run.tools.get(c.name)?.readOnly !== true)) run.conversation.flush();
+    // The step's results are recorded (transcript, then one transaction of the log) before the loop goes on.
+    const settled = run.store.transact(() => settle(run, movement, dispatched, terminal));
     sinceProgress = settled.progressed ? 0 : sinceProgress + 1;
     if (settled.result) return settled.result;
   }
@@ -147,19 +145,19 @@ function settle(
   for (const d of dispatched) {
     if (d.outcome.kind === 'wait') waits.push({ call: d.call, outcome: d.outcome });
     else {
-      run.answer(d.call, d.outcome.content);
-      if (d.ok && (run.callCounts.get(callKey(d.call)) ?? 0) === 1) progressed = true;
+      run.answer(d.call, d.outcome);
+      if (d.outcome.ok && (run.callCounts.get(callKey(d.call)) ?? 0) === 1) progressed = true;
     }
   }
   if (waits.length > 0) {
-    for (const c of terminal) run.answer(c, `Error: not processed — the job waits for a person's decision first`);
+    for (const c of terminal) run.answer(c, fail(`not processed — the job waits for a person's decision first`));
     // One wait at a time: approvals first (all of one reply together); then a browser step (P4.41) or the subtasks
     // (P4.42); any other wait of the same reply is refused and can be asked for again afterwards.
     const approvals = waits.filter((w) => w.outcome.toolRequest || w.outcome.packageRequest);
     const others = waits.filter((w) => !(w.outcome.toolRequest || w.outcome.packageRequest));
     const [first, ...later] = approvals.length > 0 ? [] : others;
     for (const w of approvals.length > 0 ? others : later) {
-      run.answer(w.call, 'Error: not processed — one wait at a time; call it again after this one');
+      run.answer(w.call, fail('not processed — one wait at a time; call it again after this one'));
     }
     if (first?.outcome.browser) return { progressed, result: { kind: 'wait_browser', step: first.outcome.browser } };
     if (first?.outcome.subtasks) return { progressed, result: { kind: 'wait_subtasks' } };
@@ -184,15 +182,15 @@ function decideTerminal(run: JobRun, movement: MovementDefinition, calls: ToolCa
   let winner: MovementResult | null = null;
   for (const call of calls) {
     if (winner) {
-      run.answer(call, `Error: ignored — an earlier ${COMPLETE}/${TRANSITION} call in this reply was accepted`);
+      run.answer(call, fail(`ignored — an earlier ${COMPLETE}/${TRANSITION} call in this reply was accepted`));
       continue;
     }
     const verdict = call.name === COMPLETE ? judgeComplete(run, call) : judgeTransition(run, movement, call);
     if (verdict.kind === 'rejected') {
-      run.answer(call, `Error: ${verdict.message}`);
+      run.answer(call, fail(verdict.message));
       continue;
     }
-    run.answer(call, verdict.ack);
+    run.answer(call, ok(verdict.ack));
     winner = verdict.result;
   }
   return winner;

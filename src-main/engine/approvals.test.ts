@@ -20,7 +20,7 @@ function approvalTool(ran: string[]): AnyToolDef {
     async runApproved(args: unknown) {
       const { command } = args as { command: string };
       ran.push(command);
-      return { kind: 'result', content: `exit 0\n${command} output` };
+      return { kind: 'result', ok: true, content: `exit 0\n${command} output` };
     },
   } as AnyToolDef;
 }

@@ -1,11 +1,8 @@
 // The Conversation of a job and its transcript (runs/{taskId}/transcript.jsonl): one JSON line per message, threads
-// begin at a system line. Turns are appended; rewrite() rebuilds the file atomically. Earlier jobs' threads are kept.
-// Lines are written behind, like the run log's entries: at most `writeBehindMs` after they were appended, in one write,
-// and always when the run ends (close) or the file is rebuilt — so a fast loop does not pay a write per iteration, and
-// a crash loses at most the last `writeBehindMs` of turns, which a resumed job then takes again.
+// begin at a system line. Turns are appended and written through (on disk before append returns); rewrite() rebuilds
+// the file atomically. Earlier jobs' threads are kept.
 import fs from 'node:fs';
 import path from 'node:path';
-import { jsonOnce } from '../llm/message-json';
 import type { ChatMessage } from '../llm/types';
 import { writeFileAtomic } from '../workspace/atomic-write';
 
@@ -49,17 +46,12 @@ export class Conversation {
   /** The file's bytes before this job's thread: earlier jobs' threads, kept by rewrite(). */
   private prior: string;
   private fd: number | null = null;
-  private unwritten = '';
-  private timer: NodeJS.Timeout | undefined;
-  /** A write behind that failed (a full disk), until checkWrites() reports it; the lines are kept for the next write. */
-  private failure: Error | null = null;
 
   private constructor(
     /** null: an isolated conversation kept in memory only (a delegated sub-agent's). */
     readonly file: string | null,
     readonly jobId: string,
     private readonly now: () => Date,
-    private readonly writeBehindMs = 100,
   ) {
     this.prior = file ? readWhole(file) : '';
   }
@@ -69,17 +61,12 @@ export class Conversation {
   }
 
   /** Opens the task's transcript for `jobId`; a torn last line is cut off so appends start on a clean line. */
-  static open(
-    runtimeDir: string,
-    jobId: string,
-    now: () => Date = () => new Date(),
-    writeBehindMs?: number,
-  ): Conversation {
+  static open(runtimeDir: string, jobId: string, now: () => Date = () => new Date()): Conversation {
     const file = path.join(runtimeDir, TRANSCRIPT_FILE);
     const text = readWhole(file);
     if (text && !text.endsWith('\n'))
       fs.truncateSync(file, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
-    return new Conversation(file, jobId, now, writeBehindMs);
+    return new Conversation(file, jobId, now);
   }
 
   get messages(): readonly ChatMessage[] {
@@ -94,9 +81,7 @@ export class Conversation {
   /** New thread: [system, user]. */
   seed(system: string, user: string): void {
     this.current = [];
-    this.append({ role: 'system', content: system });
-    this.append({ role: 'user', content: user });
-    this.flush();
+    this.append({ role: 'system', content: system }, { role: 'user', content: user });
   }
 
   /**
@@ -124,68 +109,34 @@ export class Conversation {
     return true;
   }
 
-  /** Appends a message; its line reaches the file within `writeBehindMs`, or at the next flush(). */
-  append(message: ChatMessage): void {
-    this.current.push(message);
+  /** Appends messages; their lines are written, in one write, before it returns (a failed write throws). */
+  append(...messages: ChatMessage[]): void {
+    this.current.push(...messages);
     if (this.file === null) return;
-    this.unwritten += this.line(message);
-    this.timer ??= setTimeout(this.writeBehind, this.writeBehindMs);
-  }
-
-  /** Throws the error of a write behind that failed, so the run stops instead of going on unrecorded. */
-  checkWrites(): void {
-    const failure = this.failure;
-    this.failure = null;
-    if (failure) throw failure;
-  }
-
-  private readonly writeBehind = () => {
-    try {
-      this.flush();
-    } catch (error) {
-      this.failure = error as Error; // the lines stay unwritten: the next flush() tries them again
-    }
-  };
-
-  /** Writes the lines appended since the last flush, in one write. */
-  flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.file === null || this.unwritten === '') return;
     if (this.fd === null) {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
-      this.fd = fs.openSync(this.file, 'a');
+      this.fd = fs.openSync(this.file, 'a', 0o600);
     }
-    fs.writeSync(this.fd, this.unwritten);
-    this.unwritten = '';
-    this.failure = null;
+    fs.writeSync(this.fd, messages.map((m) => this.line(m)).join(''));
   }
 
-  /** Flushes and closes the transcript file; a later flush opens it again. */
+  /** Closes the transcript file; a later append opens it again. */
   close(): void {
-    try {
-      this.flush();
-    } finally {
-      if (this.fd !== null) fs.closeSync(this.fd);
-      this.fd = null;
-    }
+    if (this.fd !== null) fs.closeSync(this.fd);
+    this.fd = null;
   }
 
   /** Replaces this job's thread and rebuilds the file atomically (temp + rename): a crash leaves old or new. */
   rewrite(messages: ChatMessage[]): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.fd !== null) fs.closeSync(this.fd); // the rename replaces the file: later writes go to the new one
-    this.fd = null;
-    this.unwritten = '';
+    this.close(); // the rename replaces the file: later writes go to the new one
     this.current = [...messages];
     if (this.file === null) return;
-    writeFileAtomic(this.file, this.prior + this.current.map((m) => this.line(m)).join(''));
+    writeFileAtomic(this.file, this.prior + this.current.map((m) => this.line(m)).join(''), 0o600);
   }
 
-  /** JSON.stringify of a TranscriptLine { ts, jobId, message }, with the message's JSON serialized once. */
   private line(message: ChatMessage): string {
-    return `{"ts":"${this.now().toISOString()}","jobId":${JSON.stringify(this.jobId)},"message":${jsonOnce(message)}}\n`;
+    const line: TranscriptLine = { ts: this.now().toISOString(), jobId: this.jobId, message };
+    return `${JSON.stringify(line)}\n`;
   }
 }
 

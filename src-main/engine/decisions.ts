@@ -4,7 +4,8 @@ import type { PackageRequest } from '../../src-shared/entities';
 import type { ToolRequestRecord } from '../db/repos/tool-requests';
 import type { Store } from '../db/store';
 import type { ChatMessage } from '../llm/types';
-import type { ToolContext } from '../tools/types';
+import { fail, ok } from '../tools/outcome';
+import type { ToolContext, ToolResult } from '../tools/types';
 import { BROWSER_HANDOFF, BROWSER_HANDOFF_RESUMED } from './browser-handoff-tool';
 import type { JobRun } from './job-run';
 import { SUBTASKS_DONE, WAIT_FOR_SUBTASKS } from './subtask-tool';
@@ -18,9 +19,9 @@ export type Decision =
   /** The job's subtasks ended (their notice follows as a user message). */
   | { kind: 'subtasks_done' };
 
-export type PackageInstaller = (request: PackageRequest, signal: AbortSignal) => Promise<string>;
+export type PackageInstaller = (request: PackageRequest, signal: AbortSignal) => Promise<ToolResult>;
 
-export const DENIED = 'Error: the user denied this call. Do not repeat it; find another way or ask the user.';
+export const DENIED = fail('the user denied this call. Do not repeat it; find another way or ask the user.');
 
 /** The job's decided requests by call id (pending ones are not decisions yet). */
 export function decidedCalls(store: Store, jobId: string): Map<string, Decision> {
@@ -84,24 +85,24 @@ async function outcomeOf(
   decision: Decision,
   ctx: ToolContext,
   install: PackageInstaller | undefined,
-): Promise<string> {
-  if (decision.kind === 'browser_reply') return BROWSER_HANDOFF_RESUMED;
-  if (decision.kind === 'subtasks_done') return SUBTASKS_DONE;
+): Promise<ToolResult> {
+  if (decision.kind === 'browser_reply') return ok(BROWSER_HANDOFF_RESUMED);
+  if (decision.kind === 'subtasks_done') return ok(SUBTASKS_DONE);
   if (decision.request.status === 'denied') return DENIED;
   if (decision.kind === 'package') {
-    if (!install) return 'Error: packages cannot be installed by this host';
+    if (!install) return fail('packages cannot be installed by this host');
     try {
       return await install(decision.request, ctx.signal);
     } catch (error) {
-      return `Error: installing ${decision.request.name} failed: ${(error as Error).message}`;
+      return fail(`installing ${decision.request.name} failed: ${(error as Error).message}`);
     }
   }
   const tool = run.tools.get(call.name);
-  if (!tool?.runApproved) return `Error: ${call.name} cannot run an approved call here`;
+  if (!tool?.runApproved) return fail(`${call.name} cannot run an approved call here`);
   try {
     const outcome = await tool.runApproved(decision.request.args, ctx);
-    return outcome.kind === 'result' ? outcome.content : `Error: ${call.name} asked for approval again`;
+    return outcome.kind === 'result' ? outcome : fail(`${call.name} asked for approval again`);
   } catch (error) {
-    return `Error: ${call.name} failed: ${(error as Error).message}`;
+    return fail(`${call.name} failed: ${(error as Error).message}`);
   }
 }

@@ -2,6 +2,7 @@
 // through the same executeMovement, with the parent's tools or fewer; its final message is the tool's result.
 import { z } from 'zod';
 import { assertNever } from '../../src-shared/assert-never';
+import { fail, ok } from '../tools/outcome';
 import type { AnyToolDef } from '../tools/types';
 import { executeMovement } from './agent-loop';
 import { Conversation } from './conversation';
@@ -34,8 +35,7 @@ export function delegateTool(parent: () => JobRun): AnyToolDef {
           (t.name !== 'delegate' || run.depth + 1 < run.piece.delegate.maxDepth),
       );
       const unknown = (args.tools ?? []).filter((name) => !run.tools.has(name));
-      if (unknown.length > 0)
-        return { kind: 'result', content: `Error: delegate: tools not available here: ${unknown.join(', ')}` };
+      if (unknown.length > 0) return fail(`delegate: tools not available here: ${unknown.join(', ')}`);
       const conversation = Conversation.inMemory(run.job.id);
       const movement: MovementDefinition = {
         name: 'delegate',
@@ -57,24 +57,23 @@ export function delegateTool(parent: () => JobRun): AnyToolDef {
       const result = await executeMovement(child, movement);
       switch (result.kind) {
         case 'complete':
-          return { kind: 'result', content: result.message };
+          return ok(result.message);
         case 'error':
-          return { kind: 'result', content: `Error: the sub-agent failed: ${result.message}` };
+          return fail(`the sub-agent failed: ${result.message}`);
         case 'ask':
-          return { kind: 'result', content: `Error: the sub-agent needed an answer it cannot get: ${result.question}` };
+          return fail(`the sub-agent needed an answer it cannot get: ${result.question}`);
         case 'wait_approval':
-          return { kind: 'result', content: "Error: the sub-agent needed a person's approval; do that step yourself" };
+          return fail("the sub-agent needed a person's approval; do that step yourself");
         case 'wait_subtasks':
-          return { kind: 'result', content: 'Error: the sub-agent cannot wait for subtasks' };
+          return fail('the sub-agent cannot wait for subtasks');
         case 'wait_browser':
-          return {
-            kind: 'result',
-            content: `Error: the sub-agent needed the user in their browser; do that step yourself: ${result.step.instruction}`,
-          };
+          return fail(
+            `the sub-agent needed the user in their browser; do that step yourself: ${result.step.instruction}`,
+          );
         case 'cancelled':
-          return { kind: 'result', content: `Error: cancelled: ${result.reason}` };
+          return fail(`cancelled: ${result.reason}`);
         case 'next':
-          return { kind: 'result', content: 'Error: the sub-agent cannot change movements' };
+          return fail('the sub-agent cannot change movements');
         default:
           return assertNever(result, 'delegate result');
       }

@@ -4,13 +4,14 @@ import type { z } from 'zod';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import type { ToolSpec } from '../llm/types';
-import type { AnyToolDef, ToolContext } from '../tools/types';
+import type { AnyToolDef, ToolContext, ToolResult } from '../tools/types';
 import type { Conversation } from './conversation';
 import type { JobStream } from './job-stream';
 import type { LlmPort } from './llm-port';
 import type { MovementDefinition, PieceDefinition } from './pieces/schema';
 import type { PromptGuard } from './prompt-guard';
 import type { RunLog } from './run-log';
+import { ToolCache } from './tool-cache';
 import type { ToolCall } from './tool-dispatch';
 
 export interface EngineLimits {
@@ -51,6 +52,8 @@ export interface JobRunInit {
   options: EngineOptions;
   /** 0 for the job itself; a delegated sub-agent runs one deeper. */
   depth?: number;
+  /** The read-only tool cache (P4.36); a delegated sub-agent shares its parent's. */
+  toolCache?: ToolCache;
 }
 
 const INTERJECTION_POLL_MS = 1000;
@@ -71,6 +74,7 @@ export class JobRun {
   readonly deadline: number | null;
   readonly depth: number;
   readonly callCounts = new Map<string, number>();
+  readonly toolCache: ToolCache;
   private readonly workspacePath: string;
   private readonly init: JobRunInit;
   private notes: { text: string; log: boolean }[] = [];
@@ -95,6 +99,7 @@ export class JobRun {
     this.workspacePath = init.workspacePath;
     this.init = init;
     this.depth = init.depth ?? 0;
+    this.toolCache = init.toolCache ?? new ToolCache();
     this.deadline = init.options.deadlineMs === null ? null : Date.now() + init.options.deadlineMs;
     this.unsubscribe = this.store.subscribe((e) => {
       if (e.type === 'comment.created' && e.jobId === this.job.id && e.comment.kind === 'interjection') {
@@ -105,7 +110,14 @@ export class JobRun {
 
   /** A sub-agent's run: the same job, log and model, one level deeper, with its own conversation and tools. */
   delegateRun(conversation: Conversation, tools: readonly AnyToolDef[], toolSpecs: ToolSpec[]): JobRun {
-    return new JobRun({ ...this.init, conversation, tools, toolSpecs, depth: this.depth + 1 });
+    return new JobRun({
+      ...this.init,
+      conversation,
+      tools,
+      toolSpecs,
+      depth: this.depth + 1,
+      toolCache: this.toolCache,
+    });
   }
 
   /** Ends the run's subscriptions. */
@@ -143,8 +155,9 @@ export class JobRun {
     return this.store.comments.undeliveredInterjections(this.job.id);
   }
 
-  /** Answers a tool call: conversation + transcript, ToolTurn, event. */
-  answer(call: ToolCall, content: string): void {
+  /** Answers a tool call: conversation + transcript (its text), ToolTurn, event (whether it succeeded). */
+  answer(call: ToolCall, result: ToolResult): void {
+    const { content } = result;
     this.conversation.append({ role: 'tool', tool_call_id: call.id, content });
     this.log.toolTurn(call.id, call.name, content);
     this.log.event({
@@ -153,7 +166,7 @@ export class JobRun {
       jobId: this.job.id,
       callId: call.id,
       name: call.name,
-      ok: !content.startsWith('Error'),
+      ok: result.ok,
       preview: content.slice(0, 500),
     });
   }
@@ -165,27 +178,23 @@ export class JobRun {
 
   /**
    * Appends what is due — system notes, then the user's interjections in arrival order — as ONE user message at the
-   * end, so no two user messages adjoin. Interjections are marked delivered (CAS) so none is delivered twice.
+   * end, so no two user messages adjoin. Interjections are marked delivered (CAS) so none is delivered twice; the
+   * marks and the log's turns are one transaction, the message is in the transcript before it commits.
    */
-  flushPendingUserMessages(): void {
-    const parts: string[] = [];
-    for (const note of this.notes) {
-      parts.push(note.text);
-      if (note.log) this.log.systemTurn(note.text);
-    }
-    this.notes = [];
-    let delivered = false;
-    for (const c of this.pendingInterjections()) {
-      if (!this.store.comments.markDelivered(c.id)) continue;
-      parts.push(`Message from the user: ${c.body}`);
-      this.log.userTurn(c.body);
-      delivered = true;
-    }
-    if (parts.length > 0) this.conversation.append({ role: 'user', content: parts.join('\n\n') });
-    // Marked delivered, the message is no longer waiting in the DB: it is recorded now, not behind.
-    if (delivered) {
-      this.conversation.flush();
-      this.log.flush();
-    }
+  deliverPendingUserMessages(): void {
+    this.store.transact(() => {
+      const parts: string[] = [];
+      for (const note of this.notes) {
+        parts.push(note.text);
+        if (note.log) this.log.systemTurn(note.text);
+      }
+      this.notes = [];
+      for (const c of this.pendingInterjections()) {
+        if (!this.store.comments.markDelivered(c.id)) continue;
+        parts.push(`Message from the user: ${c.body}`);
+        this.log.userTurn(c.body);
+      }
+      if (parts.length > 0) this.conversation.append({ role: 'user', content: parts.join('\n\n') });
+    });
   }
 }

@@ -8,12 +8,9 @@ export class JobStream {
   private reasoning = '';
   private toolCalls = new Map<number, { id?: string; name?: string; arguments: string }>();
   private timer: NodeJS.Timeout | undefined;
-  /** Events sent and deltas received, for tests and metrics. */
-  sent = 0;
-  received = 0;
 
   constructor(
-    /** Sends one transient event (the run log's, which keeps them in order with its own). */
+    /** Sends one transient event. */
     private readonly emit: (event: NewEvent) => void,
     private readonly taskId: string,
     private readonly jobId: string,
@@ -21,7 +18,6 @@ export class JobStream {
   ) {}
 
   push(delta: LlmDelta): void {
-    this.received++;
     if (delta.type === 'text') this.text += delta.text;
     else if (delta.type === 'reasoning') this.reasoning += delta.text;
     else {
@@ -50,7 +46,6 @@ export class JobStream {
         arguments: c.arguments,
       })),
     });
-    this.sent++;
     this.text = '';
     this.reasoning = '';
     this.toolCalls.clear();

@@ -207,9 +207,6 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
       if (seen - 1 > piece.revisitLimit) {
         return fatal(`movement loop: ${movement.name} was revisited more than ${piece.revisitLimit} times`, movement);
       }
-      // The turns that led here are recorded before the job says it is in this movement, and heard before its event.
-      run.conversation.flush();
-      log.send();
       store.jobs.setResumeMovement(job.id, movement.name);
       store.publish({ type: 'movement.entered', taskId: task.id, jobId: job.id, movement: movement.name });
 
@@ -251,11 +248,7 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
     }
   } finally {
     run.dispose();
-    try {
-      run.conversation.close();
-    } finally {
-      log.flush(); // even when the transcript cannot be written (a full disk): the log is in the DB
-    }
+    run.conversation.close();
   }
 }
 

@@ -37,7 +37,7 @@ const readChunk: AnyToolDef = {
   description: 'Reads a chunk of a file.',
   parameters: z.object({ path: z.string() }),
   readOnly: true,
-  execute: async (args: { path: string }) => ({ kind: 'result', content: chunk(args.path) }),
+  execute: async (args: { path: string }) => ({ kind: 'result', ok: true, content: chunk(args.path) }),
 };
 const messagesOf = (r: RecordedRequest) => (r.body?.messages ?? []) as ChatMessage[];
 const isSummary = (r: RecordedRequest) => (messagesOf(r)[0]?.content as string) === SUMMARIZER_SYSTEM;
@@ -145,7 +145,7 @@ describe('prompt guard in a running job', () => {
     const huge: AnyToolDef = {
       ...readChunk,
       name: 'read_all',
-      execute: async () => ({ kind: 'result', content: 'z'.repeat(40_000) }),
+      execute: async () => ({ kind: 'result', ok: true, content: 'z'.repeat(40_000) }),
     };
     const server = await serverFor([call('read_all', { path: 'x' }), complete()]);
     const h = await engineHarness([], {

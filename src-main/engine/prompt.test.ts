@@ -18,7 +18,7 @@ const tool = (name: string, description: string): AnyToolDef => ({
   description,
   parameters: z.object({}),
   readOnly: true,
-  execute: async () => ({ kind: 'result', content: '' }),
+  execute: async () => ({ kind: 'result', ok: true, content: '' }),
 });
 const TOOLS = [tool('read_file', 'Reads a file. Long details.'), tool('grep', 'Searches files.')];
 const task = { id: 't1', title: 'Fix the build', instruction: 'Fix it' } as Task;

@@ -1,5 +1,6 @@
 // Transcript replay (spec 3.3): the turns a Continue replays, cleaned thread by thread, concatenated oldest first.
 import type { AssistantToolCall } from '../llm/types';
+import { readResult } from '../tools/outcome';
 import { type ChatMessage, parseTranscript, splitThreads, type TranscriptLine } from './conversation';
 import { COMPLETE, TRANSITION } from './terminal-tools';
 
@@ -113,7 +114,8 @@ function wellFormed(m: ChatMessage): boolean {
   }
 }
 
-const isRejected = (result: ToolMessage | undefined): boolean => result?.content.startsWith('Error') ?? false;
+/** A call whose recorded result is a failure (spec 3.3: read from its `Error…` text). */
+const isRejected = (result: ToolMessage | undefined): boolean => result !== undefined && !readResult(result.content).ok;
 
 /** The message with only its kept calls; null when nothing (no text, no call) is left. */
 function keptCalls(m: AssistantMessage, kept: Set<AssistantToolCall>): AssistantMessage | null {

@@ -6,6 +6,7 @@ import { newId } from '../db/ids';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import { insertTaskWithJob, titleFrom } from '../jobs/lifecycle';
+import { fail, ok } from '../tools/outcome';
 import type { AnyToolDef } from '../tools/types';
 
 export const DEFAULT_SUBTASK_PIECE = 'default';
@@ -30,7 +31,7 @@ export function createSubtaskTool(
     readOnly: false,
     async execute(args: z.infer<typeof Args>) {
       const pieceId = args.pieceId ?? DEFAULT_SUBTASK_PIECE;
-      if (!pieceExists(pieceId)) return { kind: 'result', content: `Error: no piece named ${pieceId}` };
+      if (!pieceExists(pieceId)) return fail(`no piece named ${pieceId}`);
       const created = insertTaskWithJob(store, {
         id: newId('task'),
         title: args.title?.trim() || titleFrom(args.instruction),
@@ -45,10 +46,9 @@ export function createSubtaskTool(
         invoke: 'PodEvent',
         author: 'agent',
       });
-      return {
-        kind: 'result',
-        content: `Subtask "${created.task.title}" started (task ${created.task.id}, job ${created.job.id}, piece ${pieceId}).`,
-      };
+      return ok(
+        `Subtask "${created.task.title}" started (task ${created.task.id}, job ${created.job.id}, piece ${pieceId}).`,
+      );
     },
   };
 }
@@ -71,7 +71,7 @@ export function waitForSubtasksTool(store: Store, job: JobRecord): AnyToolDef {
     readOnly: false,
     async execute() {
       if (store.jobs.openChildCount(job.id) === 0) {
-        return { kind: 'result', content: 'No subtask is open; there is nothing to wait for.' };
+        return ok('No subtask is open; there is nothing to wait for.');
       }
       return { kind: 'wait', subtasks: true };
     },

@@ -24,22 +24,13 @@ export function callKey(name: string, rawArguments: string): string {
   return `${name}\u0000${args}`;
 }
 
-export interface ToolCacheStats {
-  hits: number;
-  misses: number;
-  invalidations: number;
-}
-
+/** One job run's cache (a delegated sub-agent shares its parent's, so its writes invalidate the parent's reads too). */
 export class ToolCache {
   private readonly entries = new Map<string, string>();
-  readonly stats: ToolCacheStats = { hits: 0, misses: 0, invalidations: 0 };
 
-  /** The cached result of an identical read-only call (`key`: its callKey), or undefined (a hit or a miss). */
+  /** The cached result of an identical read-only call (`key`: its callKey), or undefined. */
   get(key: string): string | undefined {
-    const hit = this.entries.get(key);
-    if (hit === undefined) this.stats.misses++;
-    else this.stats.hits++;
-    return hit;
+    return this.entries.get(key);
   }
 
   /** Keeps the result of a read-only call that succeeded. */
@@ -49,26 +40,10 @@ export class ToolCache {
 
   /** Forgets everything: a call that may have changed the workspace is about to run. */
   invalidate(): void {
-    if (this.entries.size > 0) this.stats.invalidations++;
     this.entries.clear();
   }
 
   get size(): number {
     return this.entries.size;
   }
-}
-
-const byRun = new WeakMap<AbortSignal, ToolCache>();
-
-/**
- * The cache of the job run a tool context belongs to, found by the run's abort signal: one per run (a delegated
- * sub-agent shares its parent's, so its writes invalidate the parent's reads too), gone with the run.
- */
-export function runToolCache(signal: AbortSignal): ToolCache {
-  let cache = byRun.get(signal);
-  if (!cache) {
-    cache = new ToolCache();
-    byRun.set(signal, cache);
-  }
-  return cache;
 }

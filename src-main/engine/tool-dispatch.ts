@@ -1,9 +1,10 @@
 // dispatchRegularToolCalls: checks each call (tool exists, allowed in this movement, JSON and schema-valid
 // arguments), passes it through the job's gate (Auto Prompter) if any, runs read-only batches concurrently and
 // anything else one by one, and returns outcomes in call order.
+import { fail, ok } from '../tools/outcome';
 import type { AnyToolDef, ToolContext, ToolOutcome } from '../tools/types';
 import type { MovementDefinition } from './pieces/schema';
-import { callKey, runToolCache, type ToolCache } from './tool-cache';
+import { callKey, type ToolCache } from './tool-cache';
 
 export type { LlmToolCall as ToolCall } from '../llm/types';
 
@@ -12,7 +13,6 @@ import type { LlmToolCall as ToolCall } from '../llm/types';
 export interface DispatchedCall {
   call: ToolCall;
   outcome: ToolOutcome;
-  ok: boolean;
 }
 
 export const MAX_RESULT_CHARS = 100_000;
@@ -30,8 +30,6 @@ export interface ToolGate {
 
 const PROCEED: GateVerdict = { kind: 'proceed' };
 
-const error = (content: string): ToolOutcome => ({ kind: 'result', content: `Error: ${content}` });
-
 export function parseArguments(raw: string): { ok: true; value: unknown } | { ok: false; message: string } {
   try {
     return { ok: true, value: raw.trim() === '' ? {} : JSON.parse(raw) };
@@ -45,18 +43,20 @@ type Checked = { ok: true; tool: AnyToolDef; args: unknown } | { ok: false; fail
 
 /** Existence, movement allowance, JSON, schema — in that order; the first failure answers the call. */
 function checkCall(call: ToolCall, tools: ReadonlyMap<string, AnyToolDef>, movement: MovementDefinition): Checked {
-  const fail = (message: string): Checked => ({ ok: false, failed: { call, outcome: error(message), ok: false } });
+  const refuse = (message: string): Checked => ({ ok: false, failed: { call, outcome: fail(message) } });
   const tool = tools.get(call.name);
-  if (!tool) return fail(`unknown tool ${call.name}; the tools are ${[...tools.keys()].join(', ') || '(none)'}`);
+  if (!tool) return refuse(`unknown tool ${call.name}; the tools are ${[...tools.keys()].join(', ') || '(none)'}`);
   if (movement.tools && !movement.tools.includes(call.name)) {
-    return fail(`${call.name} is not available in movement ${movement.name} (available: ${movement.tools.join(', ')})`);
+    return refuse(
+      `${call.name} is not available in movement ${movement.name} (available: ${movement.tools.join(', ')})`,
+    );
   }
   const args = parseArguments(call.arguments);
-  if (!args.ok) return fail(`${call.name}: ${args.message}`);
+  if (!args.ok) return refuse(`${call.name}: ${args.message}`);
   const parsed = tool.parameters.safeParse(args.value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
-    return fail(`${call.name}: invalid arguments — ${issues}`);
+    return refuse(`${call.name}: invalid arguments — ${issues}`);
   }
   return { ok: true, tool, args: parsed.data };
 }
@@ -76,18 +76,12 @@ async function execute(
     const outcome = await (approved && tool.runApproved ? tool.runApproved(args, ctx) : tool.execute(args, ctx));
     if (outcome.kind === 'result' && outcome.content.length > MAX_RESULT_CHARS) {
       const cut = outcome.content.length - MAX_RESULT_CHARS;
-      return {
-        call,
-        ok: true,
-        outcome: {
-          kind: 'result',
-          content: `${outcome.content.slice(0, MAX_RESULT_CHARS)}\n… (${cut} more characters cut)`,
-        },
-      };
+      const content = `${outcome.content.slice(0, MAX_RESULT_CHARS)}\n… (${cut} more characters cut)`;
+      return { call, outcome: { ...outcome, content } };
     }
-    return { call, outcome, ok: !(outcome.kind === 'result' && outcome.content.startsWith('Error')) };
+    return { call, outcome };
   } catch (e) {
-    return { call, outcome: error(`${call.name} failed: ${e instanceof Error ? e.message : String(e)}`), ok: false };
+    return { call, outcome: fail(`${call.name} failed: ${e instanceof Error ? e.message : String(e)}`) };
   }
 }
 
@@ -110,28 +104,29 @@ async function executeRegularToolCall(
   if (!checked.ok) return checked.failed;
   const { tool, args } = checked;
   const verdict: GateVerdict = gate ? gate.check(call.name, args) : PROCEED;
-  if (verdict.kind === 'deny') return { call, outcome: error(verdict.message), ok: false };
+  if (verdict.kind === 'deny') return { call, outcome: fail(verdict.message) };
   const key = tool.readOnly ? callKey(call.name, call.arguments) : null;
   if (key !== null) {
     const hit = cache.get(key);
-    if (hit !== undefined) return { call, outcome: { kind: 'result', content: hit }, ok: true };
+    if (hit !== undefined) return { call, outcome: ok(hit) };
   }
   const dispatched = await execute(call, tool, args, ctx, verdict.kind === 'approve_once');
-  if (key !== null && dispatched.ok && dispatched.outcome.kind === 'result') cache.set(key, dispatched.outcome.content);
+  const { outcome } = dispatched;
+  if (key !== null && outcome.kind === 'result' && outcome.ok) cache.set(key, outcome.content);
   return dispatched;
 }
 
 /**
  * Runs the calls: all read-only → concurrently (Promise.all); otherwise one by one. Outcomes keep call order.
- * `cache`: the run's read-only tool cache; by default the one of the run whose signal `ctx` carries.
- * `gate`: the job's Auto Prompter, or undefined when it is off (then no call is looked at).
+ * `cache`: the run's read-only tool cache. `gate`: the job's Auto Prompter, or undefined when it is off (then no
+ * call is looked at).
  */
 export async function dispatchRegularToolCalls(
   calls: readonly ToolCall[],
   tools: ReadonlyMap<string, AnyToolDef>,
   movement: MovementDefinition,
   ctx: ToolContext,
-  cache: ToolCache = runToolCache(ctx.signal),
+  cache: ToolCache,
   gate?: ToolGate,
 ): Promise<DispatchedCall[]> {
   const run = (c: ToolCall) => executeRegularToolCall(c, tools, movement, ctx, cache, gate);

@@ -13,7 +13,7 @@ const asker: AnyToolDef = {
     return { kind: 'wait', toolRequest: { tool: 'run_command', args: { command }, summary: `$ ${command}` } };
   },
   async runApproved() {
-    return { kind: 'result', content: 'ok' };
+    return { kind: 'result', ok: true, content: 'ok' };
   },
 } as AnyToolDef;
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { writeMcpConfig } from '../../test-support/mcp-fixtures';
 import { tempDir } from '../../test-support/temp-maestro';
 import { loadMcpConfig, McpConfigError, mcpFile, parseMcpConfig, takesToken } from './config';
-import { assignToolNames, mcpToolName, resultText } from './mcp-tools';
+import { assignToolNames, mcpToolName, toolResult } from './mcp-tools';
 
 const parse = (value: unknown, ws = '/ws') => parseMcpConfig(JSON.stringify(value), 'mcp.json', ws);
 
@@ -136,7 +136,11 @@ describe('MCP tool names and results', () => {
     for (const t of named) expect(t.name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
   });
 
-  it('text content joined; other content named; isError → Error: …', () => {
+  it('text content joined; other content named; isError → a failure written as Error: …', () => {
+    const resultText = (r: Parameters<typeof toolResult>[0]) => toolResult(r).content;
+    expect(toolResult({ content: [{ type: 'text', text: 'a' }] }).ok).toBe(true);
+    expect(toolResult({ content: [{ type: 'text', text: 'Error: in the text only' }] }).ok).toBe(true);
+    expect(toolResult({ isError: true }).ok).toBe(false);
     expect(
       resultText({
         content: [

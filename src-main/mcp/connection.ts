@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from './config';
-import type { ListedTool, ToolResult } from './mcp-tools';
+import type { CallToolResult, ListedTool } from './mcp-tools';
 
 /** The server refused the job's credentials (HTTP 401). */
 export class McpAuthError extends Error {
@@ -89,12 +89,12 @@ export class McpConnection {
     return tools;
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     return (await this.client.callTool({ name, arguments: args }, undefined, {
       signal,
       timeout: this.timeoutMs,
       resetTimeoutOnProgress: true,
-    })) as ToolResult;
+    })) as CallToolResult;
   }
 
   /** Ends the connection: a stdio server gets its stdin closed, then SIGTERM, then SIGKILL (the SDK's order). */

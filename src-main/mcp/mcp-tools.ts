@@ -2,7 +2,8 @@
 // server validates the arguments; here only "an object" is checked), read-only only when the server says so, and
 // answering with the text of the server's result.
 import { z } from 'zod';
-import type { AnyToolDef, ToolOutcome } from '../tools/types';
+import { fail, ok } from '../tools/outcome';
+import type { AnyToolDef, ToolOutcome, ToolResult } from '../tools/types';
 
 export const MCP_TOOL_PREFIX = 'mcp__';
 const MAX_TOOL_NAME = 64;
@@ -24,7 +25,8 @@ export interface ResultContent {
   resource?: { uri: string; text?: string; mimeType?: string };
 }
 
-export interface ToolResult {
+/** A `tools/call` result as the server sends it. */
+export interface CallToolResult {
   content?: ResultContent[];
   structuredContent?: unknown;
   isError?: boolean;
@@ -75,14 +77,13 @@ export function mcpToolDef(
   };
 }
 
-/** The text the model gets: text blocks joined, other blocks named; a result the server marks isError → `Error: …`. */
-export function resultText(result: ToolResult): string {
+/** What the model gets: text blocks joined, other blocks named; a result the server marks isError is a failure. */
+export function toolResult(result: CallToolResult): ToolResult {
   const parts = (result.content ?? []).map(contentText);
   if (parts.length === 0 && result.structuredContent !== undefined)
     parts.push(JSON.stringify(result.structuredContent));
   const text = parts.join('\n');
-  if (!result.isError) return text;
-  return text.startsWith('Error') ? text : `Error: ${text || 'the tool failed without saying why'}`;
+  return result.isError ? fail(text || 'the tool failed without saying why') : ok(text);
 }
 
 function contentText(c: ResultContent): string {

@@ -93,7 +93,11 @@ describe('an MCP session', () => {
     const started = Date.now();
     controller.abort(new Error('cancelled'));
     const outcome = await pending;
-    expect(outcome).toMatchObject({ kind: 'result', content: expect.stringMatching(/^Error: MCP server "a": /) });
+    expect(outcome).toMatchObject({
+      kind: 'result',
+      ok: false,
+      content: expect.stringMatching(/^Error: MCP server "a": /),
+    });
     await waitForExit(pids, 3000);
     expect(Date.now() - started).toBeLessThan(2500);
   });

@@ -1,10 +1,11 @@
 // The MCP servers of one job (spec §2 K): the token check before anything starts, then one connection per server
 // of the workspace, their tools as the engine's tools, and the end of it all when the job ends (close) or is
 // cancelled (kill: the job's signal).
+import { fail } from '../tools/outcome';
 import type { AnyToolDef, ToolOutcome } from '../tools/types';
 import type { McpServerConfig } from './config';
 import { McpAuthError, McpConnectError, McpConnection } from './connection';
-import { assignToolNames, type ListedTool, mcpToolDef, resultText } from './mcp-tools';
+import { assignToolNames, type ListedTool, mcpToolDef, toolResult } from './mcp-tools';
 
 /** What a job gets from its workspace's MCP servers before its LLM client is made. */
 export type McpOpenResult =
@@ -134,10 +135,11 @@ async function callTool(
   redact: (text: string) => string,
 ): Promise<ToolOutcome> {
   try {
-    return { kind: 'result', content: redact(resultText(await connection.callTool(tool.name, args, signal))) };
+    const result = toolResult(await connection.callTool(tool.name, args, signal));
+    return { ...result, content: redact(result.content) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { kind: 'result', content: `Error: MCP server "${connection.server.name}": ${redact(message)}` };
+    return fail(`MCP server "${connection.server.name}": ${redact(message)}`);
   }
 }
 

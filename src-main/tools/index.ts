@@ -9,7 +9,7 @@ export {
   createPackageInstaller,
   type InstallResult,
   installPackage,
-  installResultText,
+  installToolResult,
   type PackageToInstall,
 } from './install-package';
 export { BUILTIN_TOOL_NAMES, type BuiltinToolName } from './names';

@@ -82,9 +82,12 @@ describe('createPackageInstaller (the engine’s PackageInstaller)', () => {
     const npm = fakeManager(t.outside, 'npm');
     const install = createPackageInstaller((taskId) => path.join(t.outside, 'runs', taskId), { env: npm.env });
     const request = { taskId: 'task_9', manager: 'npm' as const, name: 'left-pad', version: null };
-    expect(await install(request, new AbortController().signal)).toBe(
-      'Installed the npm package left-pad for this task; in run_command its commands are on PATH and its modules on NODE_PATH.',
-    );
+    expect(await install(request, new AbortController().signal)).toEqual({
+      kind: 'result',
+      ok: true,
+      content:
+        'Installed the npm package left-pad for this task; in run_command its commands are on PATH and its modules on NODE_PATH.',
+    });
     expect(npm.argv()).toEqual([
       'install',
       '--prefix',
@@ -94,7 +97,9 @@ describe('createPackageInstaller (the engine’s PackageInstaller)', () => {
     const failing = createPackageInstaller(() => path.join(t.outside, 'rt'), {
       env: fakeManager(t.outside, 'npm', 1).env,
     });
-    expect(await failing(request, new AbortController().signal)).toMatch(
+    const failed = await failing(request, new AbortController().signal);
+    expect(failed.ok).toBe(false);
+    expect(failed.content).toMatch(
       /^Error: the npm package left-pad could not be installed: npm install left-pad failed/,
     );
   });

@@ -1,9 +1,11 @@
 // Installs an approved package request into the task's runtime dir — npm under packages/npm, pip under packages/pip,
 // never globally — and reports success or the tail of the error output.
 import fs from 'node:fs';
+import { fail, ok } from './outcome';
 import { checkPackage, type PackageManager, packageSpec } from './package-names';
 import { commandEnv, packageDirs } from './package-paths';
 import { runProcess } from './process-run';
+import type { ToolResult } from './types';
 
 export const INSTALL_TIMEOUT_MS = 600_000;
 const TAIL_CHARS = 4000;
@@ -68,26 +70,23 @@ export async function installPackage(
 }
 
 /** The tool result for an approved package request once the install ended. */
-export function installResultText(request: PackageToInstall, result: InstallResult): string {
+export function installToolResult(request: PackageToInstall, result: InstallResult): ToolResult {
   const spec = packageSpec(request.manager, request.name, request.version);
-  if (!result.ok) return `Error: the ${request.manager} package ${spec} could not be installed: ${result.error}`;
+  if (!result.ok) return fail(`the ${request.manager} package ${spec} could not be installed: ${result.error}`);
   const where =
     request.manager === 'npm'
       ? 'its commands are on PATH and its modules on NODE_PATH'
       : 'it is on PYTHONPATH and its scripts on PATH';
-  return `Installed the ${request.manager} package ${spec} for this task; in run_command ${where}.`;
+  return ok(`Installed the ${request.manager} package ${spec} for this task; in run_command ${where}.`);
 }
 
-/**
- * The engine's PackageInstaller: installs an approved request into its task's runtime dir and answers the call's
- * tool result text (starting with `Error` on failure).
- */
+/** The engine's PackageInstaller: installs an approved request into its task's runtime dir and answers the call. */
 export function createPackageInstaller(
   runtimeDirOf: (taskId: string) => string,
   options: InstallOptions = {},
-): (request: PackageToInstall & { taskId: string }, signal: AbortSignal) => Promise<string> {
+): (request: PackageToInstall & { taskId: string }, signal: AbortSignal) => Promise<ToolResult> {
   return async (request, signal) => {
     const result = await installPackage(runtimeDirOf(request.taskId), request, signal, options);
-    return installResultText(request, result);
+    return installToolResult(request, result);
   };
 }

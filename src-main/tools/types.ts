@@ -15,8 +15,18 @@ export interface ToolContext {
   runtimeDir?: string;
 }
 
+/**
+ * What a call answers the model, and whether it succeeded. It is written as its text alone (transcript, request): a
+ * failure's text starts with `Error`, the spec's form, and outcome.ts's readResult reads it back as this type.
+ */
+export interface ToolResult {
+  kind: 'result';
+  ok: boolean;
+  content: string;
+}
+
 export type ToolOutcome =
-  | { kind: 'result'; content: string }
+  | ToolResult
   /** Park the job until a person decides (or, `browser`, acts and replies); the call is answered when it resumes. */
   | {
       kind: 'wait';
