@@ -94,13 +94,13 @@ describe('LlmClient streaming', () => {
     expect(k.logs[1]).toMatch(/^prompt_cache reused=\d+ prompt=\d+ pct=\d+/);
   });
 
-  it('P9.13 LlmCallStart/End hooks carry llm_call_count across generations, or continuing a given count', async () => {
+  it('P9.13 LlmCallStart/End hooks carry llm_call_count across generations', async () => {
     const k = await kit({ script: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] });
     await k.client.generate({ messages: USER }, k.hooks);
     await k.client.generate({ messages: USER }, k.hooks);
-    await k.client.generate({ messages: USER, previousLlmCalls: 41 }, k.hooks);
-    expect(k.starts.map((s) => s.callNumber)).toEqual([1, 2, 42]);
-    expect(k.ends.map((e) => e.callNumber)).toEqual([1, 2, 42]);
+    await k.client.generate({ messages: USER }, k.hooks);
+    expect(k.starts.map((s) => s.callNumber)).toEqual([1, 2, 3]);
+    expect(k.ends.map((e) => e.callNumber)).toEqual([1, 2, 3]);
     expect(k.client.llmCallCount).toBe(3);
   });
 

@@ -1,7 +1,6 @@
 // The LLM client of one profile: an AgentTurn's generation as 1..N LlmCalls with identical input (retries).
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { BodyEncoder } from './body-encoder';
 import { LlmError } from './errors';
 import { runLlmCall } from './llm-call';
 import type { LlmProfile } from './profiles';
@@ -29,7 +28,6 @@ export class LlmClient {
   private readonly idleTimeoutMs: number;
   private calls = 0;
   private tokens: TokenCounter | undefined;
-  private readonly encoder = new BodyEncoder();
 
   constructor(private readonly options: LlmClientOptions) {
     const { profile } = options;
@@ -67,9 +65,8 @@ export class LlmClient {
       checkTokenLimit(request.messages, tools, profile.contextWindow, reserve, this.tokens);
     }
     const body = this.body(request);
-    const encoded = this.encoder.encode(body);
     const calls: LlmCallRecord[] = [];
-    let callNumber = request.previousLlmCalls ?? this.calls;
+    let callNumber = this.calls;
     for (let attempt = 1; ; attempt++) {
       if (request.signal?.aborted) throw this.aborted(calls);
       callNumber++;
@@ -79,7 +76,6 @@ export class LlmClient {
       const result = await runLlmCall({
         sdk: this.sdk,
         body,
-        encoded,
         signal: request.signal,
         idleTimeoutMs: this.idleTimeoutMs,
         callNumber,
@@ -120,7 +116,7 @@ export class LlmClient {
     }
   }
 
-  /** Built and encoded once per generate(), so every LlmCall of the AgentTurn sends the same bytes. */
+  /** Built once per generate(), so every LlmCall of the AgentTurn sends the same bytes. */
   private body(request: LlmRequest): ChatCompletionCreateParamsStreaming {
     const { profile } = this.options;
     const tools = request.tools ?? [];

@@ -25,8 +25,6 @@ export type LlmCallResult =
 export interface LlmCallContext {
   sdk: OpenAI;
   body: ChatCompletionCreateParamsStreaming;
-  /** `body` serialized (BodyEncoder); without it the SDK serializes `body`. */
-  encoded?: string;
   signal: AbortSignal | undefined;
   /** Longest silence allowed before the first byte and between chunks; the call then fails as retryable. */
   idleTimeoutMs: number;
@@ -67,9 +65,8 @@ export async function runLlmCall(ctx: LlmCallContext): Promise<LlmCallResult> {
     armIdle();
     let iterator: AsyncIterator<ChatCompletionChunk>;
     try {
-      const wire = ctx.encoded ? { body: ctx.encoded, headers: { 'content-type': 'application/json' } } : {};
       const { data: stream, request_id } = await ctx.sdk.chat.completions
-        .create(ctx.body, { signal: controller.signal, ...wire })
+        .create(ctx.body, { signal: controller.signal })
         .withResponse();
       requestId = request_id ?? undefined;
       iterator = stream[Symbol.asyncIterator]();

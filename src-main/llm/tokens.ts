@@ -2,7 +2,6 @@
 // character heuristic as the fallback, and the client-side guard that refuses a request too big for the model (P4.19).
 import { createRequire } from 'node:module';
 import { LlmError } from './errors';
-import { jsonOnce } from './message-json';
 import type { ChatMessage, ToolSpec } from './types';
 
 export type TokenEncoding = 'o200k_base' | 'cl100k_base' | 'heuristic';
@@ -10,7 +9,7 @@ export type TokenEncoding = 'o200k_base' | 'cl100k_base' | 'heuristic';
 export interface TokenCounter {
   readonly encoding: TokenEncoding;
   count(text: string): number;
-  /** count(JSON.stringify(value)), once per object: messages and tool arrays are never edited. */
+  /** count(JSON.stringify(value)), counted once per object: messages and tool arrays are never edited. */
   measure(value: object): number;
 }
 
@@ -34,7 +33,7 @@ function tokenCounter(encoding: TokenEncoding, count: (text: string) => number):
     measure(value) {
       let tokens = measured.get(value);
       if (tokens === undefined) {
-        tokens = count(jsonOnce(value));
+        tokens = count(JSON.stringify(value));
         measured.set(value, tokens);
       }
       return tokens;

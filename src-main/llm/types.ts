@@ -29,7 +29,7 @@ export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' |
 export type LlmCallOutcome = 'ok' | 'retryable_error' | 'terminal_error' | 'aborted';
 
 export interface LlmCallStartInfo {
-  /** 1-based `llm_call_count`: see `LlmRequest.previousLlmCalls`. */
+  /** 1-based `llm_call_count`, counted by the client across its generations. */
   callNumber: number;
   /** 1-based within this generate() (= this AgentTurn). Above 1, the previous attempt's deltas are void. */
   attempt: number;
@@ -76,11 +76,6 @@ export interface LlmRequest {
   temperature?: number;
   /** Overrides the profile's. */
   parallelToolCalls?: boolean;
-  /**
-   * LlmCalls made before this generate() (e.g. the job's count from the DB): call numbers continue from it.
-   * Without it they continue from this client's own count.
-   */
-  previousLlmCalls?: number;
 }
 
 export interface LlmToolCall {
