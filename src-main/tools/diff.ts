@@ -18,7 +18,7 @@ const DIFF_MAX_MIDDLE = 40_000;
 const NO_NEWLINE = '\\ No newline at end of file';
 
 /** Lines with their `\n` (a last line without one has none), as jsdiff splits them. */
-const linesOf = (text: string): string[] => (text === '' ? [] : text.split(/(?<=\n)/));
+const linesOf = (text: string): string[] => text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 
 /** Hunk lines for `lines`, each after `prefix`, with the note after a last line that has no line break. */
 function hunkLines(prefix: ' ' | '-' | '+', lines: string[]): string[] {
