@@ -109,7 +109,7 @@ export class LlmClient {
       this.end(record, calls, hooks);
       if (waitMs === undefined) throw this.failed(failure, calls);
       try {
-        await sleep(waitMs, request.signal);
+        await sleep(waitMs, undefined, { signal: request.signal });
       } catch {
         throw this.aborted(calls);
       }

@@ -90,18 +90,5 @@ export function retryDelayMs(
   return Math.round(exponential * (0.5 + 0.5 * random()));
 }
 
-/** Resolves after `ms`, or rejects at once when `signal` fires. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Error('aborted'));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new Error('aborted'));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+/** The wait before a retry: `sleep(ms, undefined, { signal })` rejects at once when `signal` fires. */
+export { setTimeout as sleep } from 'node:timers/promises';

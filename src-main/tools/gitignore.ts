@@ -1,9 +1,12 @@
-// A small `.gitignore` matcher for the walks of glob and grep: blank lines and `#` comments skipped, trailing spaces
+// The `.gitignore` matcher of the walks of glob and grep: blank lines and `#` comments skipped, trailing spaces
 // dropped (unless escaped), `!` negation, a trailing `/` for folders only, a `/` at the start or in the middle anchors
-// the pattern to the `.gitignore`'s own folder (otherwise it matches a name at any depth below it), `*` and `?` within
-// one name, `[a-z]` / `[!a-z]` classes, `**/` (any folders, including none), `/**` (everything inside), `\` escapes.
+// the pattern to the `.gitignore`'s own folder (otherwise it matches a name at any depth below it); the patterns
+// themselves (`*`, `?`, `[a-z]` / `[!a-z]`, `**`, `\` escapes) are read by glob-match.ts without braces.
 // Deeper `.gitignore` files take precedence over higher ones; within a file the last matching line wins.
 // Not read: `.git/info/exclude` and the user's global excludes file.
+//
+// Not the `ignore` package: its 7.0.5 reads a negated class `[!a]` as `[a]`, the opposite of git (fixed upstream in
+// kaelzhang/node-ignore#159, released after 7.0.5).
 
 import { globToRegExp } from './glob-match';
 

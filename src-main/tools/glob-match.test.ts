@@ -20,6 +20,9 @@ describe('globToRegExp', () => {
     expect(m('src/**/*.ts', 'lib/a.ts')).toBe(false);
     expect(m('src/**', 'src/x/y')).toBe(true);
     expect(m('**', 'anything/at/all')).toBe(true);
+    expect(m('**', '../outside.txt')).toBe(true);
+    expect(m('*/x', '../x')).toBe(true);
+    expect(m('src/**', 'src')).toBe(false);
   });
 
   it('{a,b} alternatives (nested) and [classes]', () => {
@@ -31,9 +34,20 @@ describe('globToRegExp', () => {
     expect(m('[!ab].txt', 'c.txt')).toBe(true);
   });
 
-  it('regex characters are literal', () => {
+  it('regex characters, parentheses, | and a leading ! are literal; \\ escapes; case counts', () => {
     expect(m('a+b(1).txt', 'a+b(1).txt')).toBe(true);
     expect(m('a.txt', 'abtxt')).toBe(false);
+    expect(m('(x|y)', '(x|y)')).toBe(true);
+    expect(m('(x|y)', 'x')).toBe(false);
+    expect(m('@(a|b)', '@(a|b)')).toBe(true);
+    expect(m('*(1)*', 'a(1)b')).toBe(true);
+    expect(m('!a', '!a')).toBe(true);
+    expect(m('!a', 'b')).toBe(false);
+    expect(m('a\\*b', 'a*b')).toBe(true);
+    expect(m('a\\*b', 'axb')).toBe(false);
+    expect(m('a\\(b', 'a(b')).toBe(true);
+    expect(m('*.ts', 'a.TS')).toBe(false);
+    expect(m('**/*.ts', '.hidden/a.ts')).toBe(true);
   });
 
   it('literalBase and skipped folders', () => {

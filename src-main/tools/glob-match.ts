@@ -1,70 +1,26 @@
-// A small glob matcher over `/`-separated relative paths: `**` (any number of folders), `*` and `?` (within one path
-// segment), `[abc]` / `[!abc]` character classes and `{a,b}` alternatives (nestable). Dot files are matched like
-// any other name.
+// The one reading of glob patterns (glob, grep's `glob`, the auto-prompter's rules) over `/`-separated relative
+// paths: picomatch with `**` (any number of folders), `*` and `?` (within one name), `[abc]` / `[!abc]` classes and
+// `{a,b}` alternatives; dot files match like any other name, case counts, `\` escapes. Parentheses, `|` and a
+// leading `!` are file-name characters here, not picomatch's regex groups, extglobs or negation. Wildcards match `.`
+// and `..` too: the auto-prompter tests its rules on the paths a call names, and `**` matches one outside (`../x`).
+import picomatch from 'picomatch/posix';
 
+const OPTIONS: picomatch.PicomatchOptions = { dot: true, posix: true, nonegate: true, noextglob: true };
 const MAGIC = /[*?[{]/;
-const escapeRe = (c: string) => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/** `(`, `)` and `|` escaped (an already escaped character is left alone), so picomatch reads them as themselves. */
+const literalGroups = (pattern: string) => pattern.replace(/\\.|[()|]/g, (c) => (c.length === 2 ? c : `\\${c}`));
+/** A trailing `/**` names what is inside the folder, not the folder itself (picomatch's `a/**` also matches `a`). */
+const insideOnly = (pattern: string) => (pattern.endsWith('/**') ? `${pattern}/*` : pattern);
+/** The lookaheads by which picomatch's wildcards refuse `.` and `..` names. */
+const { NO_DOTS, NO_DOTS_SLASH } = picomatch.constants.globChars(false);
 
 /**
  * A RegExp that matches exactly the relative paths the pattern names. `braces: false` reads `{`, `}` and `,` as
  * themselves (gitignore patterns have no alternatives).
  */
-export function globToRegExp(pattern: string, { braces: alternatives = true } = {}): RegExp {
-  let re = '';
-  let braces = 0;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i] as string;
-    if (c === '*') {
-      if (pattern[i + 1] === '*') {
-        const atStart = i === 0 || pattern[i - 1] === '/';
-        let j = i;
-        while (pattern[j] === '*') j++;
-        if (atStart && pattern[j] === '/') {
-          re += '(?:[^/]*/)*'; // `**/`: zero or more folders
-          i = j;
-          continue;
-        }
-        if (atStart && j === pattern.length) {
-          re += '.*'; // trailing `**`: everything below
-          i = j - 1;
-          continue;
-        }
-        i = j - 1; // `a**b` is `a*b`
-      }
-      re += '[^/]*';
-    } else if (c === '?') {
-      re += '[^/]';
-    } else if (c === '[') {
-      const close = pattern.indexOf(']', i + 2);
-      if (close === -1) {
-        re += '\\[';
-        continue;
-      }
-      let body = pattern.slice(i + 1, close);
-      let negate = false;
-      if (body.startsWith('!') || body.startsWith('^')) {
-        negate = true;
-        body = body.slice(1);
-      }
-      re += `[${negate ? '^/' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
-      i = close;
-    } else if (c === '{' && alternatives) {
-      braces++;
-      re += '(?:';
-    } else if (c === '}' && braces > 0) {
-      braces--;
-      re += ')';
-    } else if (c === ',' && braces > 0) {
-      re += '|';
-    } else if (c === '\\' && i + 1 < pattern.length) {
-      i++;
-      re += escapeRe(pattern[i] as string);
-    } else {
-      re += escapeRe(c);
-    }
-  }
-  re += ')'.repeat(braces); // an unclosed `{` still yields a valid expression
-  return new RegExp(`^${re}$`);
+export function globToRegExp(pattern: string, { braces = true } = {}): RegExp {
+  const re = picomatch.makeRe(insideOnly(literalGroups(pattern)), { ...OPTIONS, nobrace: !braces });
+  return new RegExp(re.source.replaceAll(NO_DOTS, '').replaceAll(NO_DOTS_SLASH, ''));
 }
 
 /** The pattern's leading folders without wildcards: the walk can start there. `src/**\/*.ts` → `src`. */

@@ -26,9 +26,10 @@ const alive = (pid: number) => {
     return true;
   }
 };
-const waitDead = async (pid: number) => {
-  for (let i = 0; i < 40 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  return !alive(pid);
+/** The process whose id the command wrote to `file` is gone (polled, up to 2 s). */
+const expectGone = (file: string) => {
+  const pid = Number(fs.readFileSync(file, 'utf8'));
+  return expect.poll(() => alive(pid), { timeout: 2000, interval: 20 }).toBe(false);
 };
 
 describe('run_command: asking (P4.34)', () => {
@@ -145,23 +146,26 @@ describe('run_command: running (P4.35)', () => {
     );
     expect(out).toBe('Error: the command timed out after 0.3 s and was stopped\nstarted\n');
     expect(Date.now() - started).toBeLessThan(2500);
-    expect(await waitDead(Number(fs.readFileSync(path.join(t.ws, 'pid'), 'utf8')))).toBe(true);
+    await expectGone(path.join(t.ws, 'pid'));
   });
 
   it('ctx.signal abort stops the group within 2 s, even a child that ignores SIGTERM', async () => {
     const t = tempWorkspace();
     const ac = new AbortController();
-    const started = Date.now();
     const pending = asking.runApproved?.(
-      { command: 'sh -c \'trap "" TERM; sleep 30\' & echo $! > pid; wait' },
+      { command: 'sh -c \'trap "" TERM; echo $$ > pid; sleep 30\' & wait' },
       t.ctx({ signal: ac.signal }),
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // Aborted once the child ignores SIGTERM: it wrote its pid after setting the trap.
+    await expect
+      .poll(() => fs.existsSync(path.join(t.ws, 'pid')) && fs.statSync(path.join(t.ws, 'pid')).size > 0)
+      .toBe(true);
+    const abortedAt = Date.now();
     ac.abort();
     const out = text((await pending) ?? { kind: 'wait' });
     expect(out).toMatch(/^Error: the command was cancelled and stopped/);
-    expect(Date.now() - started - 300).toBeLessThan(2000);
-    expect(await waitDead(Number(fs.readFileSync(path.join(t.ws, 'pid'), 'utf8')))).toBe(true);
+    expect(Date.now() - abortedAt).toBeLessThan(2000);
+    await expectGone(path.join(t.ws, 'pid'));
   });
 
   it('a background child holding the output open does not hang the call', async () => {
@@ -172,7 +176,7 @@ describe('run_command: running (P4.35)', () => {
     );
     expect(out).toBe('Exit code: 0\ndone\n');
     expect(Date.now() - started).toBeLessThan(2500);
-    expect(await waitDead(Number(fs.readFileSync(path.join(t.ws, 'pid'), 'utf8')))).toBe(true);
+    await expectGone(path.join(t.ws, 'pid'));
   });
 });
 
@@ -215,6 +219,6 @@ describe('run_command: stopping a process that ignores SIGTERM and closed its ou
       )) ?? { kind: 'wait' },
     );
     expect(out).toMatch(/^Error: the command timed out/);
-    expect(await waitDead(Number(fs.readFileSync(path.join(t.ws, 'pid'), 'utf8')))).toBe(true);
+    await expectGone(path.join(t.ws, 'pid'));
   });
 });
