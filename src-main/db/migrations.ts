@@ -7,6 +7,7 @@ import {
   REQUEST_STATUSES,
   WAIT_REASONS,
 } from '../../src-shared/entities';
+import { CodedError } from '../../src-shared/errors';
 import { INVOKE_KINDS } from '../../src-shared/events';
 
 const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
@@ -177,10 +178,10 @@ export const MIGRATIONS: readonly string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export class SchemaTooNewError extends Error {
+export class SchemaTooNewError extends CodedError {
+  readonly code = 'schema_too_new';
   constructor(file: string, found: number) {
     super(`${file} has schema version ${found}, newer than this build knows (${SCHEMA_VERSION}); upgrade MAESTRO`);
-    this.name = new.target.name;
   }
 }
 
