@@ -1,4 +1,10 @@
-// The one error shape every transport returns: { code, message, issues? }, and the codes callers can rely on.
+// The errors of the app: one base class with a stable code, the one error shape every transport returns
+// ({ code, message, issues? }), and the codes a caller can rely on.
+//
+// CodedError is the base, not MaestroError: a MaestroError is the caller's failure and its code is an HTTP status of
+// the bridge (ERROR_STATUS), so its message goes back to the caller; every other CodedError is the app's own
+// (a broken file, a closed DB, an LLM failure), its code is for logs and code that handles it, and a transport answers
+// it as 500 `internal` without its message.
 export const ERROR_STATUS = {
   invalid_input: 400,
   unauthorized: 401,
@@ -28,13 +34,21 @@ export interface ErrorBody {
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorBody };
 
+/** Every error class of the app: `name` is the class's own, `code` a stable snake_case word for what went wrong. */
+export abstract class CodedError extends Error {
+  abstract readonly code: string;
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
 /** A failure that belongs to the caller (bad input, unknown id, conflict), thrown by operations and mapped by transports. */
-export class MaestroError extends Error {
+export class MaestroError extends CodedError {
   readonly code: ErrorCode;
   readonly issues?: ErrorIssue[];
   constructor(code: ErrorCode, message: string, issues?: ErrorIssue[]) {
     super(message);
-    this.name = new.target.name;
     this.code = code;
     this.issues = issues;
   }
@@ -44,3 +58,9 @@ export class MaestroError extends Error {
       : { code: this.code, message: this.message };
   }
 }
+
+export const INTERNAL_ERROR: ErrorBody = { code: 'internal', message: 'internal error' };
+
+/** What a transport answers for a thrown error: a MaestroError's own body; anything else is `internal`, unexplained. */
+export const errorBody = (error: unknown): ErrorBody =>
+  error instanceof MaestroError ? error.toBody() : { ...INTERNAL_ERROR };

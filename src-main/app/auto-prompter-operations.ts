@@ -3,12 +3,8 @@
 import { AUTO_PROMPTER_OFF, type AutoPrompterView } from '../../src-shared/auto-prompter';
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
-import {
-  AutoPrompterError,
-  autoPrompterFile,
-  loadAutoPrompter,
-  saveAutoPrompter as save,
-} from '../engine/auto-prompter-file';
+import { autoPrompterFile, loadAutoPrompter, saveAutoPrompter as save } from '../engine/auto-prompter-file';
+import { ConfigFileError } from '../workspace/json-file';
 import type { AppContext } from './context';
 
 function view(workspacePath: string | null): AutoPrompterView {
@@ -20,7 +16,7 @@ function view(workspacePath: string | null): AutoPrompterView {
     const settings = loadAutoPrompter(workspacePath);
     return { workspacePath, file, exists: settings !== null, settings: settings ?? AUTO_PROMPTER_OFF, error: null };
   } catch (error) {
-    if (!(error instanceof AutoPrompterError)) throw error;
+    if (!(error instanceof ConfigFileError)) throw error;
     return { workspacePath, file, exists: true, settings: AUTO_PROMPTER_OFF, error: error.message };
   }
 }

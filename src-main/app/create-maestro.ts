@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { OperationName } from '../../src-shared/contract';
+import { CodedError } from '../../src-shared/errors';
 import { Store } from '../db/store';
 import { createEngine } from '../engine/engine';
 import type { Engine } from '../engine/piece-result';
@@ -52,10 +53,10 @@ export interface MaestroOptions {
 /** Jobs one Worker runs at once (one per task at most: the per-task lock still holds). */
 export const DEFAULT_CONCURRENCY = 3;
 
-export class DataDirError extends Error {
+export class DataDirError extends CodedError {
+  readonly code = 'data_dir_unusable';
   constructor(dataDir: string, problem: string) {
     super(`the data dir ${dataDir} ${problem}`);
-    this.name = new.target.name;
   }
 }
 

@@ -5,11 +5,11 @@ import { MaestroError } from '../../src-shared/errors';
 import { type JobRecord, toJob } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import { changeJob } from '../jobs/lifecycle';
-import { loadMcpConfig, McpConfigError, type McpServerConfig, mcpFile, takesToken } from '../mcp/config';
+import { loadMcpConfig, type McpServerConfig, mcpFile, takesToken } from '../mcp/config';
 import { needsToken } from '../mcp/servers';
-import { McpTokenStoreError } from '../mcp/token-store';
 import { resolveWorkspaceFolder } from '../tasks/create';
 import { invalid } from '../tasks/errors';
+import { ConfigFileError } from '../workspace/json-file';
 import type { AppContext } from './context';
 
 export function listMcpServers(ctx: AppContext, input: OpParsedInput<'listMcpServers'>): OpOutput<'listMcpServers'> {
@@ -17,7 +17,7 @@ export function listMcpServers(ctx: AppContext, input: OpParsedInput<'listMcpSer
   try {
     return { servers: ctx.mcp.list(workspace), error: null };
   } catch (error) {
-    if (error instanceof McpConfigError) return { servers: [], error: error.message };
+    if (error instanceof ConfigFileError) return { servers: [], error: error.message };
     throw error;
   }
 }
@@ -28,7 +28,7 @@ export function saveMcpToken(ctx: AppContext, input: OpParsedInput<'saveMcpToken
   try {
     servers = loadMcpConfig(workspace);
   } catch (error) {
-    if (error instanceof McpConfigError) throw new MaestroError('conflict', error.message);
+    if (error instanceof ConfigFileError) throw new MaestroError('conflict', error.message);
     throw error;
   }
   const server = servers.find((s) => s.name === input.server);
@@ -42,7 +42,7 @@ export function saveMcpToken(ctx: AppContext, input: OpParsedInput<'saveMcpToken
   try {
     ctx.mcp.tokens.save(workspace, server.name, input.token);
   } catch (error) {
-    if (error instanceof McpTokenStoreError) throw new MaestroError('conflict', error.message);
+    if (error instanceof ConfigFileError) throw new MaestroError('conflict', error.message);
     throw error;
   }
   // While another server of the workspace still has no token, a parked job would only park again.

@@ -3,8 +3,9 @@
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
 import { checkProfile } from '../llm/profile-check';
-import { ProfileKeyError, ProfileStoreError } from '../llm/profile-store';
+import { ProfileKeyError } from '../llm/profile-store';
 import { ENV_PROFILE, type LlmProfile } from '../llm/profiles';
+import { ConfigFileError } from '../workspace/json-file';
 import type { AppContext } from './context';
 
 export function listProfiles(ctx: AppContext): OpOutput<'listProfiles'> {
@@ -21,7 +22,7 @@ export function saveProfile(ctx: AppContext, input: OpParsedInput<'saveProfile'>
   try {
     return { profile: ctx.profiles.save(input) };
   } catch (error) {
-    if (error instanceof ProfileStoreError) throw new MaestroError('conflict', error.message);
+    if (error instanceof ConfigFileError) throw new MaestroError('conflict', error.message);
     throw error;
   }
 }
@@ -33,7 +34,7 @@ export function deleteProfile(ctx: AppContext, { name }: OpParsedInput<'deletePr
   try {
     if (!ctx.profiles.delete(name)) throw new MaestroError('not_found', `no LLM profile named ${name}`);
   } catch (error) {
-    if (error instanceof ProfileStoreError) throw new MaestroError('conflict', error.message);
+    if (error instanceof ConfigFileError) throw new MaestroError('conflict', error.message);
     throw error;
   }
   return { ok: true };

@@ -8,9 +8,10 @@ import { type ErrorIssue, MaestroError } from '../../src-shared/errors';
 import type { ToolPolicyDocument } from '../../src-shared/tool-policy';
 import { notFound } from '../tasks/errors';
 import { POLICY_TOOL_NAMES } from '../tools/names';
-import { DEFAULT_POLICY, loadPolicy, PolicyError, policyFile } from '../tools/policy';
+import { DEFAULT_POLICY, loadPolicy, policyFile } from '../tools/policy';
 import { PolicyFile, type WorkspaceToolPolicy } from '../tools/policy-schema';
 import { writeFileAtomic } from '../workspace/atomic-write';
+import { ConfigFileError } from '../workspace/json-file';
 import type { AppContext } from './context';
 
 /** The workspace as given, when it is one MAESTRO knows; otherwise 404 (an unknown folder is not ours to write in). */
@@ -34,7 +35,7 @@ function view(workspacePath: string): OpOutput<'getToolPolicy'> {
   try {
     return { ...base, policy: toDocument(loadPolicy(workspacePath)), error: null };
   } catch (error) {
-    if (!(error instanceof PolicyError)) throw error;
+    if (!(error instanceof ConfigFileError)) throw error;
     return { ...base, policy: toDocument(DEFAULT_POLICY), error: error.message };
   }
 }

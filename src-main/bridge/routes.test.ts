@@ -1,7 +1,12 @@
-// Every contract operation has an HTTP route equal to bridge-api.md's table, and a handler (architecture rule 1).
+// Every contract operation has an HTTP route equal to bridge-api.md's table, and over HTTP each route runs its own
+// operation with its path params (architecture rule 1).
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { contract, OPERATION_NAMES } from '../../src-shared/contract';
-import { operations } from '../app/operations';
+import { contract, OPERATION_NAMES, type OperationName, pathParams } from '../../src-shared/contract';
+import { ERROR_STATUS, errorBody } from '../../src-shared/errors';
+import { testBridge } from '../../test-support/bridge-harness';
+import { tempDir } from '../../test-support/temp-maestro';
+import type { Maestro } from '../app/create-maestro';
 import { matchRoute, ROUTES } from './routes';
 
 /** bridge-api.md "Calling it", row by row (GET /events is served beside the contract, see sse.ts). */
@@ -67,9 +72,48 @@ describe('contract coverage', () => {
     expect(new Set(fromContract.map((r) => r.split(' ').slice(0, 2).join(' '))).size).toBe(fromContract.length);
   });
 
-  it('every contract operation has a handler, and nothing else does', () => {
-    expect(Object.keys(operations).sort()).toEqual([...OPERATION_NAMES].sort());
-    for (const name of OPERATION_NAMES) expect(typeof operations[name]).toBe('function');
+  it('over HTTP, every GET route answers exactly what its operation answers in process, path params included', async () => {
+    const b = await testBridge();
+    const { task } = b.maestro.invoke('createTask', { instruction: 'first' });
+    const { comment } = b.maestro.invoke('addComment', { taskId: task.id, body: 'second' });
+    const values: Record<string, string> = {
+      taskId: task.id,
+      commentId: comment.id,
+      name: 'no-such-profile',
+      workspacePath: b.maestro.ctx.defaultWorkspace ?? tempDir(),
+    };
+    const gets = OPERATION_NAMES.filter((name) => contract[name].method === 'GET');
+    expect(gets.length).toBeGreaterThan(15);
+    for (const name of gets) {
+      const { path, status } = contract[name];
+      const params = Object.fromEntries(pathParams(path).map((p) => [p, values[p] as string]));
+      const res = await b.api('GET', concrete(path, params));
+      const expected = await inProcess(b.maestro, name, params);
+      expect({ status: res.status, body: res.json }, name).toEqual(
+        expected.ok
+          ? { status, body: expected.value }
+          : { status: ERROR_STATUS[expected.error.code], body: { error: expected.error } },
+      );
+    }
+  });
+
+  it('over HTTP, every POST route refuses a body its schema refuses, as in process, and changes nothing', async () => {
+    const b = await testBridge();
+    const { task } = b.maestro.invoke('createTask', { instruction: 'first' });
+    const seq = b.maestro.store.events.lastSeq();
+    const files = fs.readdirSync(b.maestro.ctx.dataDir).sort();
+    for (const name of OPERATION_NAMES.filter((n) => contract[n].method === 'POST')) {
+      const { path } = contract[name];
+      const params = Object.fromEntries(pathParams(path).map((p) => [p, p === 'taskId' ? task.id : `${p}-x`]));
+      const body = { notAField: true };
+      const res = await b.api('POST', concrete(path, params), body);
+      expect(res.status, name).toBe(400);
+      expect(res.json.error.code, name).toBe('invalid_input');
+      const expected = await inProcess(b.maestro, name, { ...body, ...params });
+      expect(expected.ok ? expected : expected.error, name).toEqual(res.json.error);
+    }
+    expect(b.maestro.store.events.lastSeq()).toBe(seq);
+    expect(fs.readdirSync(b.maestro.ctx.dataDir).sort()).toEqual(files);
   });
 
   it('each route matches its own path with its params and only its method', () => {
@@ -99,3 +143,15 @@ describe('contract coverage', () => {
     expect(matchRoute('GET', '/nope').kind).toBe('none');
   });
 });
+
+const concrete = (path: string, params: Record<string, string>) =>
+  path.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(params[p] ?? ''));
+
+/** The operation's answer in process, as the bridge would send it: its value, or the error body it maps to. */
+async function inProcess(maestro: Maestro, name: OperationName, input: Record<string, unknown>) {
+  try {
+    return { ok: true as const, value: JSON.parse(JSON.stringify(await maestro.invoke(name, input))) as unknown };
+  } catch (error) {
+    return { ok: false as const, error: errorBody(error) };
+  }
+}

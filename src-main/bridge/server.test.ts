@@ -1,8 +1,9 @@
 // The HTTP bridge against a real server on 127.0.0.1:0: auth, errors, status codes, Host check, static files, CORS.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { contract, OPERATION_NAMES, type OperationName } from '../../src-shared/contract';
+import { ERROR_STATUS, type ErrorCode, MaestroError } from '../../src-shared/errors';
 import {
   type ApiResponse,
   rawRequest,
@@ -12,6 +13,8 @@ import {
 } from '../../test-support/bridge-harness';
 import { tempDir } from '../../test-support/temp-maestro';
 import type { Maestro } from '../app/create-maestro';
+import { IllegalTransitionError } from '../jobs/job-state';
+import { ConfigFileError } from '../workspace/json-file';
 import { ROUTES } from './routes';
 import { MAX_BODY_BYTES } from './server';
 import { CONTENT_SECURITY_POLICY } from './static-files';
@@ -359,6 +362,37 @@ describe('bridge: errors', () => {
     }
     expectErrorShape(await b.api('GET', '/tasks/%E0%A4%A'), 404, 'not_found');
     expect(b.maestro.invoke('getTask', { taskId: task.id }).jobs[0]?.status).toBe('queued');
+  });
+
+  it('a caller error answers its own code and status; any other error is 500 internal, its message kept in', async () => {
+    const b = await testBridge();
+    const invoke = vi.spyOn(b.maestro, 'invoke');
+    for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) {
+      invoke.mockImplementationOnce(() => {
+        throw new MaestroError(code, `because of ${code}`);
+      });
+      const res = await b.api('GET', '/tasks');
+      expectErrorShape(res, ERROR_STATUS[code], code);
+      expect(res.json.error.message).toBe(`because of ${code}`);
+    }
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const internal = [
+      new IllegalTransitionError('succeeded', 'running'),
+      new ConfigFileError('/data/profiles.json', 'is not valid JSON', { form: 'clause' }),
+      new TypeError('x is undefined'),
+    ];
+    for (const error of internal) {
+      invoke.mockImplementationOnce(() => {
+        throw error;
+      });
+      const res = await b.api('GET', '/tasks');
+      expectErrorShape(res, 500, 'internal');
+      expect(res.json.error).toEqual({ code: 'internal', message: 'internal error' });
+    }
+    expect(logged.mock.calls.map((call) => call[1])).toEqual(internal);
+    logged.mockRestore();
+    invoke.mockRestore();
+    expect((await b.api('GET', '/tasks')).status).toBe(200);
   });
 
   it('201 for POST /tasks, comments and continue; 200 for cancel and decisions', async () => {

@@ -4,7 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_PREFIX, EVENTS_PATH } from '../../src-shared/contract';
-import { ERROR_STATUS, type ErrorBody, MaestroError } from '../../src-shared/errors';
+import { ERROR_STATUS, type ErrorBody, errorBody, MaestroError } from '../../src-shared/errors';
 import type { Maestro } from '../app/create-maestro';
 import { matchRoute } from './routes';
 import { streamEvents } from './sse';
@@ -31,11 +31,11 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   if (options.token.length < 16) throw new Error('the bridge token must be at least 16 characters');
   const expected = Buffer.from(options.token);
   // Error messages may quote what the caller sent (a path, an id); the token never goes back out.
-  const fail = (res: ServerResponse, error: MaestroError) => sendError(res, error, options.token);
+  const fail = (res: ServerResponse, error: unknown) => sendError(res, errorBody(error), options.token);
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error) => {
       console.error('bridge request failed:', error);
-      if (!res.headersSent) fail(res, new MaestroError('internal', 'internal error'));
+      if (!res.headersSent) fail(res, error);
       else res.destroy();
     });
   });
@@ -194,7 +194,6 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
   res.end(body);
 }
 
-function sendError(res: ServerResponse, error: MaestroError, secret: string): void {
-  const body: { error: ErrorBody } = { error: error.toBody() };
-  sendJson(res, ERROR_STATUS[error.code], JSON.parse(JSON.stringify(body).replaceAll(secret, '[token]')));
+function sendError(res: ServerResponse, error: ErrorBody, secret: string): void {
+  sendJson(res, ERROR_STATUS[error.code], JSON.parse(JSON.stringify({ error }).replaceAll(secret, '[token]')));
 }

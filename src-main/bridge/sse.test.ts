@@ -228,21 +228,26 @@ describe('SSE /events', () => {
       for (let i = 0; i < 1500; i++)
         b.maestro.store.publish({ type: 'task.created', taskId: task.id, jobId: job.id, task });
     });
+    const listening = listenerCount(b);
     const socket = net.connect(b.port, '127.0.0.1');
     socket.write(
       `GET /api/local/events HTTP/1.1\r\nHost: 127.0.0.1:${b.port}\r\nAuthorization: Bearer ${b.token}\r\nLast-Event-ID: 0\r\n\r\n`,
     );
     socket.pause();
-    await new Promise((r) => setTimeout(r, 200));
-    // Live events while the client is stalled join the queue behind the backlog.
+    await expect.poll(() => listenerCount(b)).toBe(listening + 1);
+    // The stream subscribes and writes its first page of the backlog in one step, so once it listens the backlog
+    // fills the socket the client does not read. Live events while the client is stalled join the queue behind it.
     b.maestro.invoke('addComment', { taskId: task.id, body: 'while stalled' });
+    const last = lastSeq(b);
     let text = '';
-    socket.setEncoding('utf8').on('data', (chunk: string) => {
-      text += chunk;
+    const all = new Promise<void>((resolve) => {
+      socket.setEncoding('utf8').on('data', (chunk: string) => {
+        text += chunk;
+        if (text.includes(`id: ${last}\n`)) resolve();
+      });
     });
     socket.resume();
-    const last = lastSeq(b);
-    await expect.poll(() => text.includes(`id: ${last}\n`), { timeout: 10_000 }).toBe(true);
+    await all;
     socket.destroy();
     const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
     expect(ids).toEqual(Array.from({ length: last }, (_, i) => i + 1));

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { CodedError } from '../../src-shared/errors';
 import { migrate } from './migrations';
 
 export interface OpenOptions {
@@ -10,13 +11,13 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
 }
 
-export class DatabaseOpenError extends Error {
+export class DatabaseOpenError extends CodedError {
+  readonly code = 'database_unopenable';
   constructor(
     readonly file: string,
     cause: unknown,
   ) {
     super(`cannot open the MAESTRO database at ${file}: ${cause instanceof Error ? cause.message : String(cause)}`);
-    this.name = new.target.name;
   }
 }
 

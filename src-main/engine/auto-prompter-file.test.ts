@@ -5,7 +5,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testBridge } from '../../test-support/bridge-harness';
 import { tempDir } from '../../test-support/temp-maestro';
-import { AutoPrompterError, autoPrompterFile, loadAutoPrompter, parseAutoPrompter } from './auto-prompter-file';
+import { ConfigFileError } from '../workspace/json-file';
+import { autoPrompterFile, loadAutoPrompter, parseAutoPrompter } from './auto-prompter-file';
 import { compileRules, ruleMatches, workspaceRelative } from './auto-prompter-rules';
 
 /** The example of tools/README.md. */
@@ -67,7 +68,7 @@ describe('the rules file', () => {
       /^F: rules\.0\.id: /,
     ],
   ])('refuses %s with an error naming the file and the field', (text, message) => {
-    expect(() => parseAutoPrompter(text, 'F')).toThrow(AutoPrompterError);
+    expect(() => parseAutoPrompter(text, 'F')).toThrow(ConfigFileError);
     expect(() => parseAutoPrompter(text, 'F')).toThrow(message);
   });
 

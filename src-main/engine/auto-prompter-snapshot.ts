@@ -6,8 +6,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { AUTO_PROMPTER_OFF, AutoPrompterSettings } from '../../src-shared/auto-prompter';
 import { writeFileAtomic } from '../workspace/atomic-write';
-import { readJsonFile } from '../workspace/json-file';
-import { AutoPrompterError, loadAutoPrompter } from './auto-prompter-file';
+import { ConfigFileError, readJsonFile } from '../workspace/json-file';
+import { loadAutoPrompter } from './auto-prompter-file';
 
 const SnapshotFile = z.strictObject({
   version: z.literal(1),
@@ -25,7 +25,7 @@ export const snapshotFile = (runtimeDir: string, jobId: string) =>
 
 /**
  * The job's snapshot: the stored one when the job has started before, else taken now from the workspace's file and
- * stored. `runtimeDir` undefined (no data dir): taken and kept in memory only. Throws AutoPrompterError for a broken
+ * stored. `runtimeDir` undefined (no data dir): taken and kept in memory only. Throws ConfigFileError for a broken
  * rules file or snapshot.
  */
 export function openSnapshot(
@@ -59,7 +59,7 @@ export function saveSnapshot(runtimeDir: string | undefined, snapshot: PolicySna
 function readSnapshot(file: string): PolicySnapshot | null {
   const read = readJsonFile(file, SnapshotFile);
   if (read.kind === 'absent') return null;
-  if (read.kind === 'broken') throw new AutoPrompterError(file, `the job's Policy Snapshot ${read.problem}`);
+  if (read.kind === 'broken') throw new ConfigFileError(file, `the job's Policy Snapshot ${read.problem}`);
   return read.value;
 }
 

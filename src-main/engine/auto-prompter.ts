@@ -6,6 +6,7 @@ import { ruleLabel } from '../../src-shared/auto-prompter';
 import type { NewEvent } from '../../src-shared/events';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
+import { ConfigFileError } from '../workspace/json-file';
 import { type CompiledRule, compileRules, ruleMatches } from './auto-prompter-rules';
 import { openSnapshot, type PolicySnapshot, saveSnapshot } from './auto-prompter-snapshot';
 import type { JobRun } from './job-run';
@@ -121,7 +122,7 @@ const prompters = new WeakMap<JobRecord, AutoPrompter | null>();
 
 /**
  * The job's Auto Prompter, or null when it is off. The snapshot is taken at the job's first movement, before its
- * first LLM request, and reused by every later run of the same job (P8.01). Throws AutoPrompterError when the rules
+ * first LLM request, and reused by every later run of the same job (P8.01). Throws ConfigFileError when the rules
  * file or the stored snapshot is broken.
  */
 export function autoPrompterOf(run: JobRun, movement: MovementDefinition): AutoPrompter | null {

@@ -1,4 +1,5 @@
 // The engine the Worker runs jobs with: runPiece over an LLM client per profile and the job's tools.
+import { CodedError } from '../../src-shared/errors';
 import type { Store } from '../db/store';
 import { LlmClient, type LlmClientOptions } from '../llm/client';
 import type { LlmProfile, ProfileRegistry } from '../llm/profiles';
@@ -29,10 +30,10 @@ export function policyTools(store: Store, ctx: PieceRunContext): JobTools {
   return { tools: resolveTools(policy, grants), allows: (name) => toolAllowed(policy, grants, name) };
 }
 
-export class NoProfileError extends Error {
+export class NoProfileError extends CodedError {
+  readonly code = 'no_llm_profile';
   constructor(name: string | null) {
     super(name ? `no LLM profile named ${name}` : 'no LLM profile is configured (set MAESTRO_LLM_BASE_URL)');
-    this.name = new.target.name;
   }
 }
 

@@ -8,15 +8,11 @@ import vm from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import { tempDir, testMaestro } from '../../test-support/temp-maestro';
+import { ConfigFileError } from '../workspace/json-file';
 import type { Notice } from './attention';
-import {
-  loadWebhooks,
-  startWebhooks,
-  WEBHOOKS_FILE,
-  type WebhookConfig,
-  WebhookNotifier,
-  WebhooksFileError,
-} from './webhooks';
+import { WebhookNotifier } from './webhook-delivery';
+import { startWebhooks } from './webhooks';
+import { loadWebhooks, WEBHOOKS_FILE, type WebhookConfig } from './webhooks-file';
 
 const SECRET = 'whsec-do-not-log-me';
 
@@ -324,7 +320,7 @@ describe('webhooks', () => {
       } catch (e) {
         error = e;
       }
-      expect(error).toBeInstanceOf(WebhooksFileError);
+      expect(error).toBeInstanceOf(ConfigFileError);
       const message = (error as Error).message;
       expect(message).toContain(file);
       expect(message).toContain(field);

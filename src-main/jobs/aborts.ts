@@ -19,8 +19,4 @@ export class JobAborts {
     controller?.abort(new Error(reason));
     return controller !== undefined;
   }
-
-  abortAll(reason: string): void {
-    for (const controller of this.controllers.values()) controller.abort(new Error(reason));
-  }
 }

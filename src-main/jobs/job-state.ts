@@ -1,5 +1,6 @@
 // The job state machine: the one table of allowed status transitions (architecture rule 4). Anything else throws.
 import type { JobStatus } from '../../src-shared/entities';
+import { CodedError } from '../../src-shared/errors';
 
 export const JOB_TRANSITIONS: Readonly<Record<JobStatus, readonly JobStatus[]>> = {
   queued: ['running', 'cancelled'],
@@ -14,13 +15,13 @@ export const JOB_TRANSITIONS: Readonly<Record<JobStatus, readonly JobStatus[]>> 
   cancelled: [],
 };
 
-export class IllegalTransitionError extends Error {
+export class IllegalTransitionError extends CodedError {
+  readonly code = 'illegal_transition';
   constructor(
     readonly from: JobStatus,
     readonly to: JobStatus,
   ) {
     super(`job status ${from} → ${to} is not a transition of the job state machine`);
-    this.name = new.target.name;
   }
 }
 

@@ -1,4 +1,5 @@
 // The one error the LLM layer throws: its kind tells the engine whether the job fails or retries later.
+import { CodedError } from '../../src-shared/errors';
 import type { LlmCallRecord } from './types';
 
 /**
@@ -17,7 +18,8 @@ export interface LlmErrorOptions {
   contextWindow?: number;
 }
 
-export class LlmError extends Error {
+export class LlmError extends CodedError {
+  readonly code = 'llm_call_failed';
   readonly kind: LlmErrorKind;
   readonly status: number | undefined;
   readonly calls: LlmCallRecord[];
@@ -26,7 +28,6 @@ export class LlmError extends Error {
 
   constructor(kind: LlmErrorKind, message: string, options: LlmErrorOptions = {}) {
     super(message);
-    this.name = new.target.name;
     this.kind = kind;
     this.status = options.status;
     this.calls = options.calls ?? [];

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../test-support/temp-maestro';
-import { ProfileKeyError, ProfileStore, ProfileStoreError, SECRET_KEY_FILE } from './profile-store';
+import { ConfigFileError } from '../workspace/json-file';
+import { ProfileKeyError, ProfileStore, SECRET_KEY_FILE } from './profile-store';
 import { ENV_PROFILE, ProfileRegistry } from './profiles';
 import { FILE_BOX_KIND, fileSecretBox, type SecretBox } from './secret-box';
 
@@ -108,10 +109,10 @@ describe('ProfileStore', () => {
       const { dir, file } = storeIn();
       fs.writeFileSync(file, content);
       const { store } = storeIn(dir);
-      expect(store.error).toBeInstanceOf(ProfileStoreError);
+      expect(store.error).toBeInstanceOf(ConfigFileError);
       expect(store.error?.message).toContain(file);
       expect(store.list()).toEqual([]);
-      expect(() => store.save(base)).toThrow(ProfileStoreError);
+      expect(() => store.save(base)).toThrow(ConfigFileError);
       expect(() => store.delete('x')).toThrow(file);
       expect(fs.readFileSync(file, 'utf8')).toBe(content);
     }

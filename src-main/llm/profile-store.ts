@@ -3,7 +3,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ProfileName } from '../../src-shared/contract';
-import { readJsonFile, writeJsonFile } from '../workspace/json-file';
+import { CodedError } from '../../src-shared/errors';
+import { brokenFileError, ConfigFileError, readJsonFile, writeJsonFile } from '../workspace/json-file';
 import { type SecretBox, SecretBoxError } from './secret-box';
 
 export const PROFILES_FILE = 'profiles.json';
@@ -41,31 +42,22 @@ export interface ProfileChange {
   makeDefault?: boolean;
 }
 
-/** profiles.json cannot be read or written; the message names the file. */
-export class ProfileStoreError extends Error {
-  constructor(
-    readonly file: string,
-    problem: string,
-  ) {
-    super(`${file} ${problem}`);
-    this.name = new.target.name;
-  }
-}
+/** profiles.json cannot be read or written: the one ConfigFileError, by the name its callers catch. */
 
 /** A saved profile's key cannot be opened; the message names the profile and the reason, never the key. */
-export class ProfileKeyError extends Error {
+export class ProfileKeyError extends CodedError {
+  readonly code = 'llm_profile_key_unusable';
   constructor(
     readonly profile: string,
     reason: string,
   ) {
     super(`the API key of LLM profile "${profile}" cannot be used: ${reason}; enter the key again in Settings`);
-    this.name = new.target.name;
   }
 }
 
 export class ProfileStore {
   private data: ProfilesFile = { version: 1, defaultProfile: null, profiles: [] };
-  private broken: ProfileStoreError | null = null;
+  private broken: ConfigFileError | null = null;
 
   constructor(
     readonly file: string,
@@ -80,7 +72,7 @@ export class ProfileStore {
   }
 
   /** Why the file could not be read, when it could not. */
-  get error(): ProfileStoreError | null {
+  get error(): ConfigFileError | null {
     return this.broken;
   }
 
@@ -155,7 +147,8 @@ export class ProfileStore {
 
   private assertWritable(): void {
     if (this.broken) {
-      throw new ProfileStoreError(this.file, `cannot be read, so it is not overwritten: ${this.broken.message}`);
+      const why = `cannot be read, so it is not overwritten: ${this.broken.message}`;
+      throw new ConfigFileError(this.file, why, { form: 'clause' });
     }
   }
 
@@ -163,7 +156,8 @@ export class ProfileStore {
     try {
       writeJsonFile(this.file, next);
     } catch (error) {
-      throw new ProfileStoreError(this.file, `cannot be written: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+      const why = `cannot be written: ${(error as NodeJS.ErrnoException).code ?? 'error'}`;
+      throw new ConfigFileError(this.file, why, { form: 'clause' });
     }
     this.data = next;
   }
@@ -172,13 +166,13 @@ export class ProfileStore {
     const read = readJsonFile(this.file, ProfilesFile);
     if (read.kind === 'absent') return;
     if (read.kind === 'broken') {
-      const problem = read.invalid ? `is not a valid profiles file: ${read.invalid}` : read.problem;
-      this.broken = new ProfileStoreError(this.file, problem);
+      this.broken = brokenFileError(this.file, read, { what: 'profiles file' });
       return;
     }
     const names = read.value.profiles.map((p) => p.name);
     if (new Set(names).size !== names.length) {
-      this.broken = new ProfileStoreError(this.file, 'is not a valid profiles file: a profile name appears twice');
+      const why = 'is not a valid profiles file: a profile name appears twice';
+      this.broken = new ConfigFileError(this.file, why, { form: 'clause', field: 'profiles' });
       return;
     }
     this.data = read.value;

@@ -1,6 +1,7 @@
 // LLM profiles a job can name: the one from the environment (`env`) and the ones saved in the app (profile-store.ts).
 // Every change bumps `version` and tells the `onChange` listeners, so whoever caches per profile can drop stale entries.
 import type { ProfileView } from '../../src-shared/contract';
+import { ConfigFileError } from '../workspace/json-file';
 import type { ProfileChange, ProfileStore } from './profile-store';
 
 export interface LlmProfile {
@@ -134,7 +135,7 @@ export class ProfileRegistry {
     };
   }
 
-  /** Saves a profile in the app's store. Throws ProfileStoreError when the file cannot be written. */
+  /** Saves a profile in the app's store. Throws ConfigFileError when the file cannot be written. */
   save(change: ProfileChange): ProfileView {
     if (!this.store) throw new Error('profiles cannot be saved without a data dir');
     this.store.save(change);

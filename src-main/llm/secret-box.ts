@@ -2,6 +2,7 @@
 // in `<dataDir>/secret.key` (0600, made on first use). Electron passes an OS-keychain box instead (shell/secret-box.ts).
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { CodedError } from '../../src-shared/errors';
 import { writeFileAtomic } from '../workspace/atomic-write';
 
 export interface SecretBox {
@@ -15,10 +16,10 @@ export interface SecretBox {
 }
 
 /** A sealed value that cannot be opened; the message says why and never holds the secret. */
-export class SecretBoxError extends Error {
+export class SecretBoxError extends CodedError {
+  readonly code = 'secret_unopenable';
   constructor(message: string) {
     super(message);
-    this.name = new.target.name;
   }
 }
 

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeMcpConfig } from '../../test-support/mcp-fixtures';
 import { tempDir } from '../../test-support/temp-maestro';
-import { loadMcpConfig, McpConfigError, mcpFile, parseMcpConfig, takesToken } from './config';
+import { ConfigFileError } from '../workspace/json-file';
+import { loadMcpConfig, mcpFile, parseMcpConfig, takesToken } from './config';
 import { assignToolNames, mcpToolName, toolResult } from './mcp-tools';
 
 const parse = (value: unknown, ws = '/ws') => parseMcpConfig(JSON.stringify(value), 'mcp.json', ws);
@@ -96,9 +97,9 @@ describe('mcp.json', () => {
       { mcpServers: { a: { url: 'http://h', token: 'x' } } },
       /mcpServers\.a: Unrecognized key: "token"/,
     ],
-  ])('%s → McpConfigError naming the file and the field', (_what, value, message) => {
+  ])('%s → ConfigFileError naming the file and the field', (_what, value, message) => {
     const text = typeof value === 'string' ? value : JSON.stringify(value);
-    expect(() => parseMcpConfig(text, 'mcp.json', '/ws')).toThrow(McpConfigError);
+    expect(() => parseMcpConfig(text, 'mcp.json', '/ws')).toThrow(ConfigFileError);
     expect(() => parseMcpConfig(text, 'mcp.json', '/ws')).toThrow(message);
   });
 

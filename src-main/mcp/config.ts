@@ -1,9 +1,9 @@
 // The MCP servers of a workspace: `<workspace>/.maestro/mcp.json`, a `mcpServers` map of stdio servers (`command`)
 // and streamable HTTP servers (`url`). Read fresh for every job; errors name the file and the field. Format: README.md.
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { MCP_SERVER_NAME } from '../../src-shared/contract';
+import { ConfigFileError, describeIssues, parseConfigJson, readConfigText } from '../workspace/json-file';
 
 export const MCP_FILE = path.join('.maestro', 'mcp.json');
 export const mcpFile = (workspacePath: string) => path.join(workspacePath, MCP_FILE);
@@ -61,41 +61,30 @@ export interface HttpServerConfig extends ServerBase {
 
 export type McpServerConfig = StdioServerConfig | HttpServerConfig;
 
-/** An mcp.json that cannot be used; the message names the file and the field. */
-export class McpConfigError extends Error {
-  constructor(
-    readonly file: string,
-    message: string,
-  ) {
-    super(`${file}: ${message}`);
-    this.name = new.target.name;
-  }
-}
+/** An mcp.json that cannot be used: the one ConfigFileError, by the name its callers catch. */
 
-const issuesText = (issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]) =>
-  issues.map((i) => `${[...prefix, ...i.path].map(String).join('.') || '(top level)'}: ${i.message}`).join('; ');
+/** A server entry at fault: the message and the field name it as `mcpServers.<name>`. */
+const badServer = (file: string, at: string[], why: string) =>
+  new ConfigFileError(file, `${at.join('.')}: ${why}`, { field: at.join('.') });
+const badFields = (file: string, issues: readonly z.core.$ZodIssue[], at: string[]) =>
+  new ConfigFileError(file, describeIssues(issues, at), {
+    field: [...at, ...(issues[0]?.path ?? [])].map(String).join('.'),
+  });
 
 /** Parses an mcp.json's text; servers sorted by name. `file` is used in error messages only. */
 export function parseMcpConfig(text: string, file: string, workspacePath: string): McpServerConfig[] {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new McpConfigError(file, `not valid JSON (${(e as Error).message})`);
-  }
-  const parsed = McpFileSchema.safeParse(json);
-  if (!parsed.success) throw new McpConfigError(file, issuesText(parsed.error.issues, []));
+  const { mcpServers } = parseConfigJson(text, file, McpFileSchema);
   const servers: McpServerConfig[] = [];
-  for (const [name, entry] of Object.entries(parsed.data.mcpServers)) {
+  for (const [name, entry] of Object.entries(mcpServers)) {
     const at = ['mcpServers', name];
-    if (!MCP_SERVER_NAME.test(name)) throw new McpConfigError(file, `${at.join('.')}: the name ${SERVER_NAME_RULE}`);
+    if (!MCP_SERVER_NAME.test(name)) throw badServer(file, at, `the name ${SERVER_NAME_RULE}`);
     const isObject = typeof entry === 'object' && entry !== null && !Array.isArray(entry);
     if (isObject && 'url' in entry && 'command' in entry) {
-      throw new McpConfigError(file, `${at.join('.')}: give either command (stdio) or url (streamable HTTP), not both`);
+      throw badServer(file, at, 'give either command (stdio) or url (streamable HTTP), not both');
     }
     if (isObject && 'url' in entry) {
       const http = HttpServerFile.safeParse(entry);
-      if (!http.success) throw new McpConfigError(file, issuesText(http.error.issues, at));
+      if (!http.success) throw badFields(file, http.error.issues, at);
       const { url, headers, auth } = http.data;
       servers.push({
         name,
@@ -107,7 +96,7 @@ export function parseMcpConfig(text: string, file: string, workspacePath: string
       });
     } else if (isObject && 'command' in entry) {
       const stdio = StdioServerFile.safeParse(entry);
-      if (!stdio.success) throw new McpConfigError(file, issuesText(stdio.error.issues, at));
+      if (!stdio.success) throw badFields(file, stdio.error.issues, at);
       const { command, args, env, cwd, auth } = stdio.data;
       servers.push({
         name,
@@ -120,23 +109,17 @@ export function parseMcpConfig(text: string, file: string, workspacePath: string
         tokenEnv: auth?.env ?? null,
       });
     } else {
-      throw new McpConfigError(file, `${at.join('.')}: needs either command (stdio) or url (streamable HTTP)`);
+      throw badServer(file, at, 'needs either command (stdio) or url (streamable HTTP)');
     }
   }
   return servers.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/** The workspace's MCP servers: none when it has no mcp.json; a broken file throws McpConfigError. */
+/** The workspace's MCP servers: none when it has no mcp.json; a broken file throws ConfigFileError. */
 export function loadMcpConfig(workspacePath: string): McpServerConfig[] {
   const file = mcpFile(workspacePath);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new McpConfigError(file, `cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  return parseMcpConfig(text, file, workspacePath);
+  const text = readConfigText(file);
+  return text === null ? [] : parseMcpConfig(text, file, workspacePath);
 }
 
 /** Whether the server can be given a token at all (an HTTP server always can: it may answer 401). */

@@ -1,30 +1,32 @@
 // One connection of a job to one MCP server, over the SDK's client: a stdio child process or streamable HTTP, with
 // the saved token in the environment variable or header the config names. A 401 while connecting is an
 // McpAuthError (the job parks); anything else that stops the connection is an McpConnectError.
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CodedError } from '../../src-shared/errors';
 import type { McpServerConfig } from './config';
 import type { CallToolResult, ListedTool } from './mcp-tools';
 
 /** The server refused the job's credentials (HTTP 401). */
-export class McpAuthError extends Error {
+export class McpAuthError extends CodedError {
+  readonly code = 'mcp_credentials_refused';
   constructor(readonly server: string) {
     super(`MCP server "${server}" refused the credentials (HTTP 401)`);
-    this.name = new.target.name;
   }
 }
 
 /** The server could not be started or reached; `retryable` when another attempt may work (not a missing program). */
-export class McpConnectError extends Error {
+export class McpConnectError extends CodedError {
+  readonly code = 'mcp_unreachable';
   constructor(
     readonly server: string,
     readonly reason: string,
     readonly retryable: boolean,
   ) {
     super(`MCP server "${server}" could not be connected: ${reason}`);
-    this.name = new.target.name;
   }
 }
 

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/temp-maestro';
 import { fileSecretBox } from '../llm/secret-box';
-import { MCP_TOKENS_FILE, McpTokenError, McpTokenStore, McpTokenStoreError } from './token-store';
+import { ConfigFileError } from '../workspace/json-file';
+import { MCP_TOKENS_FILE, McpTokenError, McpTokenStore } from './token-store';
 
 const storeIn = (dir: string, keyFile = path.join(dir, 'secret.key')) =>
   McpTokenStore.inDataDir(dir, fileSecretBox(keyFile));
@@ -57,7 +58,7 @@ describe('the MCP token store', () => {
     fs.writeFileSync(file, '{"version": 2}');
     const tokens = storeIn(dir);
     expect(tokens.error?.message).toMatch(/mcp-tokens\.json is not a valid MCP tokens file: version/);
-    expect(() => tokens.save('/ws', 'gh', 't')).toThrow(McpTokenStoreError);
+    expect(() => tokens.save('/ws', 'gh', 't')).toThrow(ConfigFileError);
     tokens.markRejected('/ws', 'gh');
     expect(fs.readFileSync(file, 'utf8')).toBe('{"version": 2}');
   });

@@ -3,8 +3,9 @@
 // sealed value copied to another entry does not open. A file that cannot be read is reported, never overwritten.
 import path from 'node:path';
 import { z } from 'zod';
+import { CodedError } from '../../src-shared/errors';
 import { type SecretBox, SecretBoxError } from '../llm/secret-box';
-import { readJsonFile, writeJsonFile } from '../workspace/json-file';
+import { brokenFileError, ConfigFileError, readJsonFile, writeJsonFile } from '../workspace/json-file';
 
 export const MCP_TOKENS_FILE = 'mcp-tokens.json';
 
@@ -20,22 +21,13 @@ type Entry = z.infer<typeof Entry>;
 const TokensFile = z.strictObject({ version: z.literal(1), entries: z.array(Entry) });
 type TokensFile = z.infer<typeof TokensFile>;
 
-/** mcp-tokens.json cannot be read or written; the message names the file. */
-export class McpTokenStoreError extends Error {
-  constructor(
-    readonly file: string,
-    problem: string,
-  ) {
-    super(`${file} ${problem}`);
-    this.name = new.target.name;
-  }
-}
+/** mcp-tokens.json cannot be read or written: the one ConfigFileError, by the name its callers catch. */
 
 /** A saved token that cannot be opened; the message names the server and the reason, never the token. */
-export class McpTokenError extends Error {
+export class McpTokenError extends CodedError {
+  readonly code = 'mcp_token_unusable';
   constructor(server: string, reason: string) {
     super(`the saved token of MCP server "${server}" cannot be used: ${reason}; save it again`);
-    this.name = new.target.name;
   }
 }
 
@@ -49,7 +41,7 @@ const sealContext = (workspace: string, server: string) => `mcp\n${workspace}\n$
 
 export class McpTokenStore {
   private data: TokensFile = { version: 1, entries: [] };
-  private broken: McpTokenStoreError | null = null;
+  private broken: ConfigFileError | null = null;
   private saves = 0;
 
   constructor(
@@ -64,7 +56,7 @@ export class McpTokenStore {
   }
 
   /** Why the file could not be read, when it could not. */
-  get error(): McpTokenStoreError | null {
+  get error(): ConfigFileError | null {
     return this.broken;
   }
 
@@ -124,7 +116,8 @@ export class McpTokenStore {
 
   private assertWritable(): void {
     if (this.broken) {
-      throw new McpTokenStoreError(this.file, `cannot be read, so it is not overwritten: ${this.broken.message}`);
+      const why = `cannot be read, so it is not overwritten: ${this.broken.message}`;
+      throw new ConfigFileError(this.file, why, { form: 'clause' });
     }
   }
 
@@ -132,7 +125,8 @@ export class McpTokenStore {
     try {
       writeJsonFile(this.file, next);
     } catch (error) {
-      throw new McpTokenStoreError(this.file, `cannot be written: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+      const why = `cannot be written: ${(error as NodeJS.ErrnoException).code ?? 'error'}`;
+      throw new ConfigFileError(this.file, why, { form: 'clause' });
     }
     this.data = next;
   }
@@ -141,8 +135,7 @@ export class McpTokenStore {
     const read = readJsonFile(this.file, TokensFile);
     if (read.kind === 'absent') return;
     if (read.kind === 'broken') {
-      const problem = read.invalid ? `is not a valid MCP tokens file: ${read.invalid}` : read.problem;
-      this.broken = new McpTokenStoreError(this.file, problem);
+      this.broken = brokenFileError(this.file, read, { what: 'MCP tokens file' });
       return;
     }
     this.data = read.value;

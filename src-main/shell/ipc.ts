@@ -4,7 +4,7 @@
 // folder.
 import { BrowserWindow, dialog, type IpcMainEvent, type IpcMainInvokeEvent, ipcMain, shell } from 'electron';
 import { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES } from '../../src-shared/contract';
-import { MaestroError, type Result } from '../../src-shared/errors';
+import { errorBody, MaestroError, type Result } from '../../src-shared/errors';
 import {
   OPEN_DATA_FOLDER_CHANNEL,
   OPEN_TASK_CHANNEL,
@@ -34,9 +34,8 @@ export function registerIpc(maestro: Maestro, window: BrowserWindow): { view: Wi
       try {
         return { ok: true, value: await maestro.invoke(name, input) };
       } catch (error) {
-        if (error instanceof MaestroError) return { ok: false, error: error.toBody() };
-        console.error(`IPC ${name} failed:`, error);
-        return { ok: false, error: { code: 'internal', message: 'internal error' } };
+        if (!(error instanceof MaestroError)) console.error(`IPC ${name} failed:`, error);
+        return { ok: false, error: errorBody(error) };
       }
     });
   }

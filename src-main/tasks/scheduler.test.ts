@@ -6,7 +6,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import { tempDir, testMaestro } from '../../test-support/temp-maestro';
-import { loadSchedules, nextRunAfter, SCHEDULES_FILE, Scheduler, SchedulesFileError } from './scheduler';
+import { ConfigFileError } from '../workspace/json-file';
+import { loadSchedules, nextRunAfter, SCHEDULES_FILE, Scheduler } from './scheduler';
 
 const HOUR = 3_600_000;
 
@@ -116,7 +117,7 @@ describe('the Scheduler', () => {
     const dataDir = tempDir();
     fs.writeFileSync(path.join(dataDir, SCHEDULES_FILE), JSON.stringify(content));
     const file = path.join(dataDir, SCHEDULES_FILE);
-    expect(() => loadSchedules(file)).toThrow(SchedulesFileError);
+    expect(() => loadSchedules(file)).toThrow(ConfigFileError);
     expect(() => loadSchedules(file)).toThrow(message);
     expect(() => loadSchedules(file)).toThrow(file);
     // The app still starts, without a Scheduler.

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { MaestroError } from '../../src-shared/errors';
-import { readJsonFile } from '../workspace/json-file';
+import { brokenFileError, readJsonFile } from '../workspace/json-file';
 import type { TaskContext } from './context';
 import { createTask } from './create';
 
@@ -41,19 +41,13 @@ const SchedulesFile = z
     path: ['schedules'],
   });
 
-/** schedules.json cannot be used; the message names the file and the field. */
-export class SchedulesFileError extends Error {
-  constructor(file: string, problem: string) {
-    super(`${file} ${problem}; the Scheduler is off`);
-    this.name = new.target.name;
-  }
-}
+/** schedules.json cannot be used: the one ConfigFileError, by the name its callers catch. */
 
-/** The schedules of the file; [] when it does not exist. Throws SchedulesFileError. */
+/** The schedules of the file; [] when it does not exist. Throws ConfigFileError naming the file and the field. */
 export function loadSchedules(file: string): Schedule[] {
   const read = readJsonFile(file, SchedulesFile);
   if (read.kind === 'absent') return [];
-  if (read.kind === 'broken') throw new SchedulesFileError(file, read.problem);
+  if (read.kind === 'broken') throw brokenFileError(file, read, { instead: 'the Scheduler is off' });
   return read.value.schedules;
 }
 

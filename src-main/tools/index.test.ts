@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tempWorkspace } from '../../test-support/tools';
-import { builtinTools, PolicyError, toolsForJob } from './index';
+import { ConfigFileError } from '../workspace/json-file';
+import { builtinTools, loadPolicy, resolveTools } from './index';
 
 const schema = (t: { parameters: z.ZodType }) =>
   z.toJSONSchema(t.parameters, { io: 'input' }) as {
@@ -66,14 +67,14 @@ describe('builtinTools (bridge-api table contract)', () => {
     const render = (tools: ReturnType<typeof builtinTools>) =>
       JSON.stringify(tools.map((x) => [x.name, x.description, schema(x)]));
     const a = render(builtinTools());
-    expect(render(toolsForJob({ workspacePath: t.ws, grants: [] }))).toBe(a);
-    expect(render(toolsForJob({ workspacePath: t.ws, grants: ['run_command'] }))).toBe(a);
+    expect(render(resolveTools(loadPolicy(t.ws), []))).toBe(a);
+    expect(render(resolveTools(loadPolicy(t.ws), ['run_command']))).toBe(a);
   });
 
-  it('toolsForJob: a broken policy file throws PolicyError', () => {
+  it('a broken policy file throws the config-file error', () => {
     const t = tempWorkspace();
     fs.mkdirSync(path.join(t.ws, '.maestro'));
     fs.writeFileSync(path.join(t.ws, '.maestro', 'policy.json'), '{"tools":{"deny":"all"}}');
-    expect(() => toolsForJob({ workspacePath: t.ws, grants: [] })).toThrow(PolicyError);
+    expect(() => resolveTools(loadPolicy(t.ws), [])).toThrow(ConfigFileError);
   });
 });

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempWorkspace, text } from '../../test-support/tools';
+import { ConfigFileError } from '../workspace/json-file';
 import { BUILTIN_TOOL_NAMES } from './names';
-import { DEFAULT_POLICY, loadPolicy, PolicyError, parsePolicy, resolveTools, toolAllowed } from './policy';
+import { DEFAULT_POLICY, loadPolicy, parsePolicy, resolveTools, toolAllowed } from './policy';
 
 const writePolicy = (ws: string, body: string) => {
   fs.mkdirSync(path.join(ws, '.maestro'), { recursive: true });
@@ -31,11 +32,11 @@ describe('Workspace Tool Policy', () => {
     expect(loadPolicy(t.ws)).toEqual(DEFAULT_POLICY);
   });
 
-  it('a broken file → PolicyError naming the file and the field', () => {
+  it('a broken file → ConfigFileError naming the file and the field', () => {
     const t = tempWorkspace();
     const file = path.join(t.ws, '.maestro', 'policy.json');
     writePolicy(t.ws, '{ "tools": ');
-    expect(() => loadPolicy(t.ws)).toThrow(PolicyError);
+    expect(() => loadPolicy(t.ws)).toThrow(ConfigFileError);
     expect(() => loadPolicy(t.ws)).toThrow(
       new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON`),
     );

@@ -9,9 +9,9 @@ import { chooseStartMovement } from '../engine/piece-runner';
 import type { PieceCatalog, PieceDefinition } from '../engine/pieces/catalog';
 import { changeJob } from '../jobs/lifecycle';
 import type { PieceRunResult } from '../jobs/piece-run-result';
-import { McpConfigError } from '../mcp/config';
 import { McpConnectError } from '../mcp/connection';
 import type { McpJobServers, McpSession } from '../mcp/session';
+import { ConfigFileError } from '../workspace/json-file';
 import { runtimeDir } from '../workspace/paths';
 
 export interface PreparationOptions {
@@ -55,7 +55,7 @@ export class JobPreparation {
         savedCount: opened.savedCount,
       };
     } catch (error) {
-      if (error instanceof McpConfigError) return { kind: 'stop', result: fatalResult(error.message) };
+      if (error instanceof ConfigFileError) return { kind: 'stop', result: fatalResult(error.message) };
       const retryable = error instanceof McpConnectError ? error.retryable : true;
       return { kind: 'stop', result: { kind: 'error', message: (error as Error).message, retryable } };
     }

@@ -1,16 +1,48 @@
-// The app's own JSON files in the data dir (profiles, MCP tokens, schedules): read and checked against a zod schema
-// with a problem that names the field (never a value: a file may hold secrets), written atomically.
+// The app's JSON config files — its own in the data dir (profiles, MCP tokens, schedules, settings, webhooks) and a
+// workspace's `.maestro/*.json` (MCP servers, Auto Prompter, Tool Policy): read and checked against a zod schema, with
+// one error that names the file and the field, never a value (a file may hold secrets); written atomically.
 import fs from 'node:fs';
 import type { z } from 'zod';
+import { CodedError } from '../../src-shared/errors';
 import { writeFileAtomic } from './atomic-write';
+
+export interface ConfigFileErrorOptions {
+  /** The field at fault as the file spells it (`mcpServers.github.url`); absent when the file as a whole is. */
+  field?: string;
+  /** `label`: "<file>: <why>"; `clause`: "<file> <why>", for a `why` that reads on from the name ("is not valid JSON"). */
+  form?: 'label' | 'clause';
+  /** What the app does instead, after "; " ("webhooks are off"). */
+  instead?: string;
+}
+
+/** A config file that cannot be used (or written): which file, which field when one is at fault, and why. */
+export class ConfigFileError extends CodedError {
+  readonly code = 'config_file_broken';
+  readonly field: string | null;
+  constructor(
+    readonly file: string,
+    readonly why: string,
+    options: ConfigFileErrorOptions = {},
+  ) {
+    const { form = 'label', instead } = options;
+    super(`${file}${form === 'label' ? ': ' : ' '}${why}${instead ? `; ${instead}` : ''}`);
+    this.field = options.field ?? null;
+  }
+}
+
+/** How a data-dir file names a field in its messages: `a.0.b` unless the file says otherwise (`a[0].b`). */
+export type FieldName = (path: readonly PropertyKey[]) => string;
+const dotted: FieldName = (at) => at.map(String).join('.');
 
 export type JsonFileRead<T> =
   | { kind: 'absent' }
   | { kind: 'ok'; value: T }
   /** `problem` completes "<file> …": "cannot be read (EACCES)", "is not valid JSON", or "is not valid: <fields>". */
-  | { kind: 'broken'; problem: string; invalid?: string };
+  | { kind: 'broken'; problem: string; invalid?: string; field?: string };
+type BrokenRead = Extract<JsonFileRead<unknown>, { kind: 'broken' }>;
 
-export function readJsonFile<T>(file: string, schema: z.ZodType<T>): JsonFileRead<T> {
+/** A data-dir file read and checked; the problem never quotes its text, only the fields (at most three) at fault. */
+export function readJsonFile<T>(file: string, schema: z.ZodType<T>, fieldName: FieldName = dotted): JsonFileRead<T> {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -27,15 +59,49 @@ export function readJsonFile<T>(file: string, schema: z.ZodType<T>): JsonFileRea
   }
   const parsed = schema.safeParse(json);
   if (parsed.success) return { kind: 'ok', value: parsed.data };
-  const fields = parsed.error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-    .join('; ');
-  return { kind: 'broken', problem: `is not valid: ${fields}`, invalid: fields };
+  const issues = parsed.error.issues.slice(0, 3);
+  const fields = issues.map((i) => `${fieldName(i.path) || '(root)'}: ${i.message}`).join('; ');
+  const field = fieldName(issues[0]?.path ?? []) || undefined;
+  return { kind: 'broken', problem: `is not valid: ${fields}`, invalid: fields, ...(field ? { field } : {}) };
+}
+
+/** The error of a broken data-dir file: "<file> is not a valid <what>: <fields>" when fields are at fault. */
+export function brokenFileError(file: string, read: BrokenRead, how: { what?: string; instead?: string } = {}) {
+  const why = how.what && read.invalid ? `is not a valid ${how.what}: ${read.invalid}` : read.problem;
+  return new ConfigFileError(file, why, { form: 'clause', field: read.field, instead: how.instead });
 }
 
 /** Writes `value` as pretty JSON, atomically, readable by the owner only by default. */
 export function writeJsonFile(file: string, value: unknown, mode = 0o600): void {
   writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, mode);
   fs.chmodSync(file, mode);
+}
+
+/** A workspace config file's text; null when there is none. Throws ConfigFileError when it cannot be read. */
+export function readConfigText(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    throw new ConfigFileError(file, `cannot be read (${code ?? 'error'})`);
+  }
+}
+
+/** Every issue as "<field>: <message>", fields under `prefix`; "(top level)" for the file as a whole. */
+export const describeIssues = (issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []) =>
+  issues.map((i) => `${dotted([...prefix, ...i.path]) || '(top level)'}: ${i.message}`).join('; ');
+
+/** A workspace config file's JSON, checked against its schema; `file` is used in error messages only. */
+export function parseConfigJson<T>(text: string, file: string, schema: z.ZodType<T>): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigFileError(file, `not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const field = dotted(parsed.error.issues[0]?.path ?? []) || undefined;
+  throw new ConfigFileError(file, describeIssues(parsed.error.issues), field ? { field } : {});
 }

@@ -1,5 +1,6 @@
 // The ordered schema migrations, applied on PRAGMA user_version, each in its own transaction.
 import type { Database } from 'better-sqlite3';
+import { CodedError } from '../../../src-shared/errors';
 import * as tasksJobsRequestsEvents from './0001-tasks-jobs-requests-events';
 import * as logEntries from './0002-log-entries';
 import * as spaces from './0003-spaces';
@@ -24,10 +25,10 @@ export const MIGRATIONS: readonly Migration[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export class SchemaTooNewError extends Error {
+export class SchemaTooNewError extends CodedError {
+  readonly code = 'schema_too_new';
   constructor(file: string, found: number) {
     super(`${file} has schema version ${found}, newer than this build knows (${SCHEMA_VERSION}); upgrade MAESTRO`);
-    this.name = new.target.name;
   }
 }
 

@@ -11,21 +11,20 @@ import {
   type OpOutput,
   pathParams,
 } from '../../../src-shared/contract';
-import type { ErrorCode, ErrorIssue, Result } from '../../../src-shared/errors';
+import { CodedError, type ErrorCode, type ErrorIssue, type Result } from '../../../src-shared/errors';
 import { MaestroEvent } from '../../../src-shared/events';
 import { type PickFolderInput, PRELOAD_GLOBAL, type PreloadApi } from '../../../src-shared/preload-api';
 
 /** `network` is the client's own: the backend could not be reached or answered something that is not our JSON. */
 export type ApiErrorCode = ErrorCode | 'network';
 
-export class ApiError extends Error {
+export class ApiError extends CodedError {
   readonly code: ApiErrorCode;
   readonly issues: ErrorIssue[];
   /** HTTP status when the error came over HTTP. */
   readonly status?: number;
   constructor(code: ApiErrorCode, message: string, issues: ErrorIssue[] = [], status?: number) {
     super(message);
-    this.name = new.target.name;
     this.code = code;
     this.issues = issues;
     this.status = status;

@@ -1,0 +1,40 @@
+// What a webhook receives: the JSON body made from a notice, and its signature (HMAC-SHA256 of the body with the
+// webhook's secret, sent as `x-maestro-signature: sha256=<hex>`).
+import { createHmac } from 'node:crypto';
+import { assertNever } from '../../src-shared/assert-never';
+import type { AttentionReason, Notice } from './attention';
+import type { WebhookEvent } from './webhooks-file';
+
+export interface WebhookPayload {
+  event: WebhookEvent;
+  reason?: AttentionReason;
+  taskId: string;
+  jobId: string;
+  title: string;
+  body: string;
+  ts: string;
+}
+
+export function payloadFor(notice: Notice, ts = new Date().toISOString()): WebhookPayload {
+  const { taskId, jobId, title, body } = notice;
+  const kind = notice.kind;
+  switch (kind) {
+    case 'ask':
+    case 'tool_request':
+    case 'package_request':
+    case 'mcp_auth_required':
+    case 'browser':
+      return { event: 'task.waiting', reason: kind, taskId, jobId, title, body, ts };
+    case 'failed':
+      return { event: 'task.failed', taskId, jobId, title, body, ts };
+    case 'succeeded':
+      return { event: 'task.succeeded', taskId, jobId, title, body, ts };
+    case 'cancelled':
+      return { event: 'task.cancelled', taskId, jobId, title, body, ts };
+    default:
+      return assertNever(kind, 'notice kind');
+  }
+}
+
+export const signature = (secret: string, body: string) =>
+  `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;

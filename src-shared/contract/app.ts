@@ -1,0 +1,21 @@
+// The app itself: whether it answers, and the pieces it can run.
+import { z } from 'zod';
+import { PieceLoadError, PieceSummary } from '../entities';
+import { empty, op } from './operation';
+
+export const appOperations = {
+  health: op({
+    method: 'GET',
+    path: '/health',
+    status: 200,
+    input: empty,
+    output: z.object({ ok: z.literal(true), version: z.string() }),
+  }),
+  listPieces: op({
+    method: 'GET',
+    path: '/pieces',
+    status: 200,
+    input: empty,
+    output: z.object({ pieces: z.array(PieceSummary), errors: z.array(PieceLoadError) }),
+  }),
+};

@@ -1,0 +1,126 @@
+// Tasks and their comments: create (or run to the end, for another agent), list, read, page through comments, comment,
+// continue, cancel, and the task's transcript and events.
+import { z } from 'zod';
+import { attachmentListProblem, base64Bytes, describeAttachmentProblem } from '../attachments';
+import { Comment, Job, Task } from '../entities';
+import { MaestroEvent } from '../events';
+import { empty, Id, NonBlank, op, taskRef } from './operation';
+
+/** One file's shape; what it may be (name, type, size, and the list's count and total) is attachments.ts's rule. */
+export const Attachment = z
+  .object({
+    name: z.string(),
+    mediaType: z.string().max(255),
+    data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
+  })
+  .strict();
+
+export const Attachments = z.array(Attachment).superRefine((list, ctx) => {
+  const found = attachmentListProblem(list.map((a) => ({ ...a, bytes: base64Bytes(a.data) })));
+  if (found) ctx.addIssue({ code: 'custom', path: [found.index], message: describeAttachmentProblem(found.problem) });
+});
+
+/** Comments per page of getTaskRecent and listCommentsBefore. */
+export const COMMENT_PAGE_SIZE = 200;
+const OlderCount = z.number().int().min(0);
+
+const createTaskShape = {
+  instruction: NonBlank(100_000),
+  title: NonBlank(200).optional(),
+  pieceId: Id.optional(),
+  workspacePath: z.string().min(1).max(4096).optional(),
+  /** A space instead of a folder: the task works in the space's folder (and runs its pinned piece). */
+  spaceId: Id.optional(),
+  profile: Id.optional(),
+  attachments: Attachments.optional(),
+};
+
+export const taskOperations = {
+  createTask: op({
+    method: 'POST',
+    path: '/tasks',
+    status: 201,
+    input: z.object(createTaskShape).strict(),
+    output: z.object({ task: Task, job: Job }),
+  }),
+  /**
+   * For another agent (A2A, P10.02): creates the task like POST /tasks and answers when its job has ended — or waits
+   * for a person (`settled`, with the wait reason on the job), or after `waitMs` (`settled: false`, still going).
+   */
+  runTask: op({
+    method: 'POST',
+    path: '/tasks/run',
+    status: 200,
+    input: z.object({ ...createTaskShape, waitMs: z.number().int().min(1).max(600_000).default(300_000) }).strict(),
+    output: z.object({ task: Task, job: Job, settled: z.boolean() }),
+  }),
+  listTasks: op({
+    method: 'GET',
+    path: '/tasks',
+    status: 200,
+    input: empty,
+    output: z.object({ tasks: z.array(Task) }),
+  }),
+  getTask: op({
+    method: 'GET',
+    path: '/tasks/:taskId',
+    status: 200,
+    input: taskRef,
+    output: z.object({ task: Task, jobs: z.array(Job), comments: z.array(Comment) }),
+  }),
+  /** getTask with only the latest page of comments (COMMENT_PAGE_SIZE) and the count of older ones, for the UI. */
+  getTaskRecent: op({
+    method: 'GET',
+    path: '/tasks/:taskId/recent',
+    status: 200,
+    input: taskRef,
+    output: z.object({ task: Task, jobs: z.array(Job), comments: z.array(Comment), olderCount: OlderCount }),
+  }),
+  /** The page of comments just before one of the task's comments, oldest first, and the count of older ones. */
+  listCommentsBefore: op({
+    method: 'GET',
+    path: '/tasks/:taskId/comments/before/:commentId',
+    status: 200,
+    input: z.object({ taskId: Id, commentId: Id }).strict(),
+    output: z.object({ comments: z.array(Comment), olderCount: OlderCount }),
+  }),
+  addComment: op({
+    method: 'POST',
+    path: '/tasks/:taskId/comments',
+    status: 201,
+    input: z.object({ taskId: Id, body: NonBlank(100_000) }).strict(),
+    output: z.object({
+      comment: Comment,
+      disposition: z.enum(['interjection', 'reused_job', 'followup_job']),
+      job: Job.optional(),
+    }),
+  }),
+  continueTask: op({
+    method: 'POST',
+    path: '/tasks/:taskId/continue',
+    status: 201,
+    input: z.object({ taskId: Id, instruction: NonBlank(100_000).optional(), pieceId: Id.optional() }).strict(),
+    output: z.object({ job: Job }),
+  }),
+  cancelTask: op({
+    method: 'POST',
+    path: '/tasks/:taskId/cancel',
+    status: 200,
+    input: taskRef,
+    output: z.object({ job: Job }),
+  }),
+  getTranscript: op({
+    method: 'GET',
+    path: '/tasks/:taskId/transcript',
+    status: 200,
+    input: taskRef,
+    output: z.object({ entries: z.array(z.record(z.string(), z.unknown())) }),
+  }),
+  listTaskEvents: op({
+    method: 'GET',
+    path: '/tasks/:taskId/events',
+    status: 200,
+    input: taskRef,
+    output: z.object({ events: z.array(MaestroEvent) }),
+  }),
+};
