@@ -6,7 +6,7 @@ import { createMaestro, type Maestro } from '../../src-main/app/create-maestro';
 import { createEngine } from '../../src-main/engine/engine';
 import { DEFAULT_LIMITS } from '../../src-main/engine/job-run';
 import type { ScriptedStep } from '../../test-support/scripted-llm-server';
-import { clock, since, type Timing } from './figures';
+import { clock, cpuNow, since, type Timing } from './figures';
 import { probeFile, WARM_UP_SCRIPT } from './script';
 import { type Served, serve } from './server';
 import { LOOP_PIECE } from './workspace';
@@ -27,6 +27,8 @@ export interface EngineJobOptions {
 export interface EngineRun extends Timing, Served {
   /** Events the store published or emitted during the measured job. */
   events: number;
+  /** This process's CPU ms at each LlmCallStart of the measured job: element k is request k's. */
+  cpuMarks: number[];
 }
 
 export async function runEngineJob(
@@ -53,6 +55,7 @@ export async function runEngineJob(
       }),
   });
   let events = 0;
+  let cpuMarks: number[] = [];
   const runJob = async (instruction: string, piece: string) => {
     let jobId = '';
     let settle: (status: string) => void = () => {};
@@ -61,6 +64,7 @@ export async function runEngineJob(
     });
     const unsubscribe = maestro.store.subscribe((event) => {
       events++;
+      if (event.type === 'LlmCallStart') cpuMarks.push(cpuNow());
       if (event.type !== 'job.changed' || event.jobId !== jobId) return;
       const { status } = event.job;
       if (status !== 'queued' && status !== 'running') settle(status);
@@ -80,13 +84,20 @@ export async function runEngineJob(
     await runJob('Warm up.', LOOP_PIECE);
     instrument?.(maestro);
     events = 0;
+    cpuMarks = [];
     const started = clock();
     await runJob('Read every file of the workspace.', pieceId);
     const timing = since(started);
     await maestro.close();
     const served = await server.close();
     const warmUp = WARM_UP_SCRIPT.length;
-    return { ...timing, bodies: served.bodies.slice(warmUp), arrivals: served.arrivals.slice(warmUp), events };
+    return {
+      ...timing,
+      bodies: served.bodies.slice(warmUp),
+      arrivals: served.arrivals.slice(warmUp),
+      events,
+      cpuMarks,
+    };
   } finally {
     await maestro.close();
     await server.close().catch(() => {}); // after a failure: the failure is the news

@@ -8,6 +8,12 @@ export interface Timing {
   cpuMs: number;
 }
 
+/** This process's CPU time so far, ms (user + system, every thread). */
+export const cpuNow = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
 export const clock = () => ({ wall: performance.now(), cpu: process.cpuUsage() });
 export function since(start: ReturnType<typeof clock>): Timing {
   const cpu = process.cpuUsage(start.cpu);

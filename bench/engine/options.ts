@@ -7,7 +7,7 @@ function argNumber(name: string, fallback: number, min: number): number {
 }
 
 export const options = {
-  rounds: argNumber('rounds', 7, 1),
+  rounds: argNumber('rounds', 9, 1),
   /** LLM iterations per measured job: past turn 200 by a window's width, so that turn 200 has a window. */
   iterations: argNumber('iterations', 210, 12),
   breakdown: process.argv.includes('--breakdown'),

@@ -16,19 +16,32 @@ interface RoundFigures {
   /** The raw SDK's own time per iteration in each window, ms: the baseline that grows with the conversation. */
   rawEarly: number;
   rawLate: number;
+  /** The same overheads in this process's CPU time, steadier than wall time on a loaded machine (NaN if unread). */
+  cpuEarly: number;
+  cpuLate: number;
+  cpuAll: number;
+}
+
+/** Per iteration, the engine's time minus the raw SDK's, from marks (arrivals, CPU readings) one per request. */
+function perIteration(engineMarks: readonly number[], rawMarks: readonly number[]) {
+  const engine = iterationTimes(engineMarks);
+  const raw = iterationTimes(rawMarks);
+  if (engine.length !== raw.length) return { raw, overhead: raw.map(() => Number.NaN) };
+  return { raw, overhead: engine.map((t, i) => t - (raw[i] as number)) };
 }
 
 function figures(round: Round, early: TurnWindow, late: TurnWindow): RoundFigures {
-  const engine = iterationTimes(round.engine.arrivals);
-  const raw = iterationTimes(round.raw.arrivals);
-  if (engine.length !== raw.length) throw new Error(`engine ${engine.length} vs raw ${raw.length} iterations`);
-  const overhead = engine.map((t, i) => t - (raw[i] as number));
+  const { raw, overhead } = perIteration(round.engine.arrivals, round.raw.arrivals);
+  const cpu = perIteration(round.engine.cpuMarks, round.raw.cpuMarks).overhead;
   return {
     early: windowMedian(overhead, early),
     late: windowMedian(overhead, late),
     all: median(overhead),
     rawEarly: windowMedian(raw, early),
     rawLate: windowMedian(raw, late),
+    cpuEarly: windowMedian(cpu, early),
+    cpuLate: windowMedian(cpu, late),
+    cpuAll: median(cpu),
   };
 }
 
@@ -51,7 +64,8 @@ export async function measureOverhead(bench: Bench, replay: Replay, rounds: numb
     all.push(f);
     console.log(
       `  round ${r + 1} (${round.engineFirst ? 'engine first' : 'raw first'}): turn ${early.turn} ` +
-        `${msPrecise(f.early)}, turn ${late.turn} ${msPrecise(f.late)}, all ${msPrecise(f.all)}; job ` +
+        `${msPrecise(f.early)}, turn ${late.turn} ${msPrecise(f.late)}, all ${msPrecise(f.all)} (CPU ` +
+        `${msPrecise(f.cpuEarly)}, ${msPrecise(f.cpuLate)}, ${msPrecise(f.cpuAll)}); job ` +
         `${ms(round.engine.ms)} vs ${ms(round.raw.ms)} (${times(f.jobRatio)}), ${round.engine.events} events`,
     );
   }
@@ -62,6 +76,11 @@ export async function measureOverhead(bench: Bench, replay: Replay, rounds: numb
       `${msPrecise(at('rawEarly'))}), turn ${late.turn} ${msPrecise(at('late'))} (raw SDK's own ` +
       `${msPrecise(at('rawLate'))}), all iterations ${msPrecise(at('all'))}; whole job ${times(at('jobRatio'))} the ` +
       `raw SDK's wall time, ${times(at('cpuRatio'))} its CPU time (the client process only)`,
+  );
+  console.log(
+    `  in CPU time (this process): turn ${early.turn} ${msPrecise(at('cpuEarly'))}, turn ${late.turn} ` +
+      `${msPrecise(at('cpuLate'))} (${times(at('cpuLate') / at('cpuEarly'))}), all iterations ` +
+      `${msPrecise(at('cpuAll'))}`,
   );
   const lateVsEarly =
     `turn ${late.turn} ${msPrecise(at('late'))} / ` +

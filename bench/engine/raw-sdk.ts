@@ -3,13 +3,15 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { ChatRequestBody, ScriptedStep } from '../../test-support/scripted-llm-server';
-import { clock, since, type Timing } from './figures';
+import { clock, cpuNow, since, type Timing } from './figures';
 import { WARM_UP_STEP } from './script';
 import { type Served, serve } from './server';
 
 export interface RawRun extends Timing {
   /** When each replayed request reached the server (the untimed first one left out). */
   arrivals: Served['arrivals'];
+  /** This process's CPU ms as each replayed request is sent. */
+  cpuMarks: number[];
 }
 
 export async function runRaw(bodies: readonly ChatRequestBody[], script: ScriptedStep[], ttftMs = 0): Promise<RawRun> {
@@ -30,11 +32,15 @@ export async function runRaw(bodies: readonly ChatRequestBody[], script: Scripte
     await send(bodies[0] as ChatRequestBody);
     const started = clock();
     let received = 0;
-    for (const body of bodies) received += await send(body);
+    const cpuMarks: number[] = [];
+    for (const body of bodies) {
+      cpuMarks.push(cpuNow());
+      received += await send(body);
+    }
     const timing = since(started);
     const served = await server.close();
     if (received === 0) throw new Error('the raw SDK received no tool calls');
-    return { ...timing, arrivals: served.arrivals.slice(1) };
+    return { ...timing, arrivals: served.arrivals.slice(1), cpuMarks };
   } finally {
     await server.close().catch(() => {});
   }
