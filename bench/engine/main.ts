@@ -23,6 +23,11 @@ export async function main(): Promise<void> {
         `${options.inProcess ? 'in this process' : 'in a child process'}; load average ${loadAverage()} on ` +
         `${os.availableParallelism()} cores`,
     );
+    if ((os.loadavg()[0] ?? 0) > os.availableParallelism()) {
+      console.log(
+        '  (more runnable work than cores: wall-time figures swing by ms a round; CPU-time ones are steadier)',
+      );
+    }
     const replay = await recordReplay(bench, options.iterations);
     const verdicts = [
       ...(await measureOverhead(bench, replay, options.rounds)),
