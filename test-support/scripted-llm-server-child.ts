@@ -12,7 +12,7 @@ process.on('disconnect', () => process.exit(0));
 
 async function handle(request: HostRequest): Promise<void> {
   if (request.op === 'serve') {
-    const server = await startScriptedLlmServer({ script: request.script });
+    const server = await startScriptedLlmServer({ ...request.options, script: request.script });
     servers.set(request.id, server);
     reply({ id: request.id, op: 'serving', baseURL: server.baseURL });
     return;
@@ -27,5 +27,11 @@ async function handle(request: HostRequest): Promise<void> {
     problems.push((error as Error).message);
   }
   await server.close();
-  reply({ id: request.id, op: 'closed', rawBodies: server.requests.map((r) => r.rawBody), problems });
+  reply({
+    id: request.id,
+    op: 'closed',
+    rawBodies: server.requests.map((r) => r.rawBody),
+    arrivals: server.requests.map((r) => r.receivedAt),
+    problems,
+  });
 }

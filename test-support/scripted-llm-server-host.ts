@@ -3,11 +3,18 @@
 // benchmarks; the scripts are data (no functions), and each server answers what it recorded when it is closed.
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
-import type { ScriptedStep } from './scripted-llm-server';
+import type { ScriptedLlmServerOptions, ScriptedStep } from './scripted-llm-server';
 
-/** What a closed server saw: each request's body as sent, and what went wrong with the script (expectEmpty). */
+/** What crosses into the child besides the script: options that are data. */
+export type HostedServerOptions = Pick<ScriptedLlmServerOptions, 'ttftMs'>;
+
+/**
+ * What a closed server saw: each request's body as sent and when it arrived (epoch ms, to a fraction of a ms), and
+ * what went wrong with the script (expectEmpty).
+ */
 export interface ServedRecord {
   rawBodies: string[];
+  arrivals: number[];
   problems: string[];
 }
 
@@ -16,7 +23,9 @@ export interface HostedServer {
   close(): Promise<ServedRecord>;
 }
 
-export type HostRequest = { id: number; op: 'serve'; script: ScriptedStep[] } | { id: number; op: 'close' };
+export type HostRequest =
+  | { id: number; op: 'serve'; script: ScriptedStep[]; options: HostedServerOptions }
+  | { id: number; op: 'close' };
 export type HostReply =
   | { id: number; op: 'serving'; baseURL: string }
   | ({ id: number; op: 'closed' } & ServedRecord)
@@ -53,9 +62,9 @@ export class ScriptedLlmServerHost {
   }
 
   /** A new server on 127.0.0.1 playing `script`, one step per request. */
-  async serve(script: ScriptedStep[]): Promise<HostedServer> {
+  async serve(script: ScriptedStep[], options: HostedServerOptions = {}): Promise<HostedServer> {
     const id = this.next++;
-    const reply = await this.ask({ id, op: 'serve', script });
+    const reply = await this.ask({ id, op: 'serve', script, options });
     if (reply.op !== 'serving')
       throw new Error(`scripted server host: ${reply.op === 'failed' ? reply.message : reply.op}`);
     let closed: Promise<ServedRecord> | undefined;
@@ -64,7 +73,7 @@ export class ScriptedLlmServerHost {
       close: () =>
         (closed ??= this.ask({ id, op: 'close' }).then((r) => {
           if (r.op !== 'closed') throw new Error(`scripted server host: ${r.op === 'failed' ? r.message : r.op}`);
-          return { rawBodies: r.rawBodies, problems: r.problems };
+          return { rawBodies: r.rawBodies, arrivals: r.arrivals, problems: r.problems };
         })),
     };
   }

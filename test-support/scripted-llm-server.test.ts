@@ -2,7 +2,13 @@
 import OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ScriptedLlmServer, type ScriptedLlmServerOptions, startScriptedLlmServer } from './scripted-llm-server';
+import {
+  type ScriptedLlmServer,
+  type ScriptedLlmServerOptions,
+  type ScriptedStep,
+  startScriptedLlmServer,
+} from './scripted-llm-server';
+import { ScriptedLlmServerHost } from './scripted-llm-server-host';
 
 const KEY = 'sk-scripted-test-key';
 const servers: ScriptedLlmServer[] = [];
@@ -28,6 +34,28 @@ async function collect(sdk: OpenAI, messages: OpenAI.ChatCompletionMessageParam[
   for await (const chunk of stream) chunks.push(chunk);
   return chunks;
 }
+
+/** Streams one reply, timing (from the request) when its headers and its first chunk arrive. */
+async function timed(sdk: OpenAI) {
+  const start = performance.now();
+  const stream = await sdk.chat.completions.create({
+    model: 'm',
+    messages: [{ role: 'user', content: 'hi' }],
+    stream: true,
+  });
+  const headersMs = performance.now() - start;
+  let ttftMs = Number.NaN;
+  const chunks: ChatCompletionChunk[] = [];
+  for await (const chunk of stream) {
+    if (chunks.length === 0) ttftMs = performance.now() - start;
+    chunks.push(chunk);
+  }
+  return { headersMs, ttftMs, chunks: chunks.map(({ created: _, ...rest }) => rest) };
+}
+
+const TIMED_SCRIPT: ScriptedStep[] = [
+  { text: 'Hello there, world', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+];
 
 describe('scripted LLM server', () => {
   it('streams text over several chunks, a finish_reason, usage and [DONE]', async () => {
@@ -129,5 +157,40 @@ describe('scripted LLM server', () => {
     expect(() => server.expectEmpty()).not.toThrow();
     await expect(collect(sdk)).rejects.toThrow(/no scripted step is left/);
     expect(() => server.expectEmpty()).toThrow(/no scripted step left/);
+  });
+
+  it('waits ttftMs between the headers and the first chunk of a reply, and streams the same chunks', async () => {
+    const plain = await serve({ script: TIMED_SCRIPT });
+    const slow = await serve({ script: TIMED_SCRIPT, ttftMs: 20 });
+    const fast = await timed(plain.sdk);
+    const paced = await timed(slow.sdk);
+    expect(paced.ttftMs).toBeGreaterThanOrEqual(20);
+    expect(paced.ttftMs - paced.headersMs).toBeGreaterThanOrEqual(10);
+    expect(paced.chunks).toEqual(fast.chunks);
+    expect(slow.server.requests.map((r) => r.rawBody)).toEqual(plain.server.requests.map((r) => r.rawBody));
+  });
+
+  it('serves from a child process with the time to first token, and reports each request and when it arrived', async () => {
+    const host = await ScriptedLlmServerHost.start();
+    try {
+      const server = await host.serve([...TIMED_SCRIPT, ...TIMED_SCRIPT], { ttftMs: 20 });
+      const sdk = new OpenAI({ baseURL: server.baseURL, apiKey: KEY, maxRetries: 0 });
+      const before = Date.now();
+      const replies = [await timed(sdk), await timed(sdk)];
+      const after = Date.now();
+      for (const reply of replies) expect(reply.ttftMs).toBeGreaterThanOrEqual(20);
+      const record = await server.close();
+      expect(record.problems).toEqual([]);
+      expect(record.rawBodies.map((b) => JSON.parse(b).messages)).toEqual([
+        [{ role: 'user', content: 'hi' }],
+        [{ role: 'user', content: 'hi' }],
+      ]);
+      const [first, second] = record.arrivals as [number, number];
+      expect(first).toBeGreaterThanOrEqual(before - 1);
+      expect(second - first).toBeGreaterThanOrEqual(20);
+      expect(second).toBeLessThanOrEqual(after + 1);
+    } finally {
+      await host.stop();
+    }
   });
 });

@@ -1,6 +1,7 @@
 // Test support: a real OpenAI-compatible HTTP server on 127.0.0.1 that streams a scripted conversation over SSE.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface ScriptedToolCall {
   name: string;
@@ -63,6 +64,7 @@ export interface RecordedRequest {
   rawBody: string;
   /** The parsed body, or null when it was not JSON. */
   body: ChatRequestBody | null;
+  /** Epoch ms, to a fraction of a ms, when the body had arrived: intervals between requests time a client's loop. */
   receivedAt: number;
 }
 
@@ -80,6 +82,8 @@ export interface ScriptedLlmServerOptions {
   script?: ScriptEntry[];
   /** When set, every request must carry `Authorization: Bearer <apiKey>`, else it gets a 401 (the script is not consumed). */
   apiKey?: string;
+  /** Time to first token: every reply sends its headers at once, then waits this long before its first chunk. */
+  ttftMs?: number;
 }
 
 export interface ScriptedLlmServer {
@@ -121,7 +125,7 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
         headers: req.headers,
         rawBody,
         body: parseBody(rawBody),
-        receivedAt: Date.now(),
+        receivedAt: performance.timeOrigin + performance.now(),
       };
       requests.push(recorded);
       void answer(recorded, res).catch((err: unknown) => {
@@ -168,7 +172,7 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
     previousPrompt = prompt;
     if (step.delayMs) await sleep(step.delayMs);
     if ('fault' in step) return playFault(step, recorded, res, cachedChars);
-    return playReply(step, recorded, res, cachedChars);
+    return playReply(step, recorded, res, cachedChars, options.ttftMs ?? 0);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -257,8 +261,13 @@ async function playReply(
   req: RecordedRequest,
   res: http.ServerResponse,
   cachedChars: number,
+  ttftMs: number,
 ): Promise<void> {
   const sse = openSse(res, req, step.headers);
+  if (ttftMs > 0) {
+    res.flushHeaders();
+    await sleep(ttftMs);
+  }
   const pause = () => (step.chunkDelayMs ? sleep(step.chunkDelayMs) : Promise.resolve());
   for (const piece of split(step.reasoning ?? '', 3)) {
     sse.chunk({ reasoning_content: piece });
@@ -403,8 +412,4 @@ function commonPrefixLength(a: string, b: string): number {
   let i = 0;
   while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
