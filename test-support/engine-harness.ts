@@ -8,6 +8,7 @@ import type { AnyToolDef } from '../src-main/tools/types';
 import type { Job, JobStatus } from '../src-shared/entities';
 import type { MaestroEvent } from '../src-shared/events';
 import {
+  type RecordedRequest,
   type ScriptEntry,
   type ScriptedLlmServer,
   type ScriptedStep,
@@ -127,3 +128,21 @@ export const call = (name: string, args: Record<string, unknown> | string, id?: 
 export const complete = (message = 'done', status = 'success'): ScriptedStep => call('complete', { status, message });
 export const transition = (next: string, reason?: string): ScriptedStep =>
   call('transition', reason ? { next, reason } : { next });
+
+/**
+ * A script entry whose request reports its arrival at the server (`arrived`), its reply still to come: a test acts
+ * while the model is answering (`delayMs` holds the reply) instead of sleeping and hoping the request is in flight.
+ */
+export function arrival(step: ScriptedStep): { entry: ScriptEntry; arrived: Promise<RecordedRequest> } {
+  let report: (request: RecordedRequest) => void = () => {};
+  const arrived = new Promise<RecordedRequest>((resolve) => {
+    report = resolve;
+  });
+  return {
+    entry: (request) => {
+      report(request);
+      return step;
+    },
+    arrived,
+  };
+}

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
-import type { ScriptedStep } from '../../test-support/scripted-llm-server';
+import { arrival, call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
+import type { RecordedRequest, ScriptEntry } from '../../test-support/scripted-llm-server';
 import type { AnyToolDef } from '../tools/types';
 import { runtimeDir } from '../workspace/paths';
 import { TRANSCRIPT_FILE } from './conversation';
@@ -63,41 +63,30 @@ describe('the agent loop', () => {
   it('P4.39 a call that may change something and a delivered interjection are in the transcript before the next request', async () => {
     let taskId = '';
     const transcriptAt: string[] = [];
-    /** The transcript as the request that `step` answers arrived. */
-    const seen = (step: ScriptedStep) => () => {
+    /** The transcript as the request that `entry` answers arrived. */
+    const seen = (entry: ScriptEntry) => (request: RecordedRequest) => {
       transcriptAt.push(fs.readFileSync(path.join(runtimeDir(h.dataDir, taskId), TRANSCRIPT_FILE), 'utf8'));
-      return step;
+      return typeof entry === 'function' ? entry(request) : entry;
     };
-    const h = await engineHarness(
-      [
-        call('write_file', { id: 'w', ms: 1 }),
-        seen({ ...call('read_file', { id: 'r', ms: 1 }), delayMs: 150 }),
-        seen(complete()),
-      ],
-      { tools: recordingTools([]) },
-    );
+    const second = arrival({ ...call('read_file', { id: 'r', ms: 1 }), delayMs: 150 });
+    const h = await engineHarness([call('write_file', { id: 'w', ms: 1 }), seen(second.entry), seen(complete())], {
+      tools: recordingTools([]),
+    });
     const created = h.createTask('x');
     taskId = created.taskId;
-    await h.waitFor(created.jobId, ['running']);
-    await sleep(60);
+    await second.arrived;
     expect(h.maestro.invoke('addComment', { taskId, body: 'Mind the tabs.' }).disposition).toBe('interjection');
     expect((await h.waitFor(created.jobId, SETTLED)).status).toBe('succeeded');
-    // Written when the second request left, not up to 100 ms later: the write's result, then the user's message.
+    // Written before each request left: the write's result, then the user's message.
     expect(transcriptAt[0]).toContain('"content":"write_file w"');
     expect(transcriptAt[1]).toContain('Message from the user: Mind the tabs.');
   });
 
   it('P1.05 P4.10 P4.11 P5.11 P9.06 an interjection posted during a stream reaches the model at the next iteration, once', async () => {
-    const log: string[] = [];
-    const h = await engineHarness(
-      [{ ...call('read_file', { id: 'a', ms: 1 }), delayMs: 150 }, complete(), complete()],
-      {
-        tools: recordingTools(log),
-      },
-    );
+    const first = arrival({ ...call('read_file', { id: 'a', ms: 1 }), delayMs: 150 });
+    const h = await engineHarness([first.entry, complete(), complete()], { tools: recordingTools([]) });
     const { taskId, jobId } = h.createTask('x');
-    await h.waitFor(jobId, ['running']);
-    await sleep(50);
+    await first.arrived;
     const posted = h.maestro.invoke('addComment', { taskId, body: 'Use tabs, please.' });
     expect(posted.disposition).toBe('interjection');
     expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
@@ -119,8 +108,7 @@ describe('the agent loop', () => {
   it('P1.21 P3.18 P4.08 cancel while the model streams aborts the stream and leaves the job cancelled', async () => {
     const h = await engineHarness([{ fault: 'hang', text: 'Working on' }]);
     const { taskId, jobId } = h.createTask('x');
-    await h.waitFor(jobId, ['running']);
-    await sleep(100);
+    await expect.poll(() => h.events.some((e) => e.type === 'stream.delta' && e.jobId === jobId)).toBe(true);
     const started = Date.now();
     h.maestro.invoke('cancelTask', { taskId });
     await h.maestro.worker?.idle();
@@ -219,10 +207,10 @@ describe('the agent loop', () => {
   });
 
   it('P1.15 P4.11 an interjection that arrives during the last iteration is not lost: a follow-up job reads it', async () => {
-    const h = await engineHarness([{ ...complete('first answer'), delayMs: 150 }, complete('read it')]);
+    const last = arrival({ ...complete('first answer'), delayMs: 150 });
+    const h = await engineHarness([last.entry, complete('read it')]);
     const { taskId, jobId } = h.createTask('x');
-    await h.waitFor(jobId, ['running']);
-    await sleep(50);
+    await last.arrived;
     expect(h.maestro.invoke('addComment', { taskId, body: 'One more thing.' }).disposition).toBe('interjection');
     expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
     const jobs = h.maestro.store.jobs.listForTask(taskId);
@@ -269,10 +257,10 @@ describe('the agent loop', () => {
   });
 
   it('P5.12 a movement guidance and an interjection due together arrive as ONE user message', async () => {
-    const h = await engineHarness([{ ...call('transition', { next: 'implement' }), delayMs: 150 }, complete()]);
+    const first = arrival({ ...call('transition', { next: 'implement' }), delayMs: 150 });
+    const h = await engineHarness([first.entry, complete()]);
     const { taskId, jobId } = h.createTask('x', { pieceId: 'plan-implement-review' });
-    await h.waitFor(jobId, ['running']);
-    await sleep(50);
+    await first.arrived;
     h.maestro.invoke('addComment', { taskId, body: 'Keep it small.' });
     expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
     const second = (h.server.requests[1]?.body?.messages ?? []) as { role: string; content: string }[];
@@ -285,10 +273,10 @@ describe('the agent loop', () => {
   });
 
   it('P3.10 cancel between movements: no further LLM call', async () => {
-    const h = await engineHarness([{ ...call('transition', { next: 'implement' }), delayMs: 150 }, complete()]);
+    const first = arrival({ ...call('transition', { next: 'implement' }), delayMs: 150 });
+    const h = await engineHarness([first.entry, complete()]);
     const { taskId, jobId } = h.createTask('x', { pieceId: 'plan-implement-review' });
-    await h.waitFor(jobId, ['running']);
-    await sleep(50);
+    await first.arrived;
     h.maestro.invoke('cancelTask', { taskId });
     await h.maestro.worker?.idle();
     expect(h.maestro.store.jobs.get(jobId)?.status).toBe('cancelled');

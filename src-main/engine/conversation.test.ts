@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/temp-maestro';
+import { dropUnanswered } from './call-pairs';
 import { Conversation, parseTranscript, splitThreads, TRANSCRIPT_FILE } from './conversation';
-import { dropUnanswered } from './piece-runner';
 
 const fixed = () => new Date('2026-11-29T00:00:00.000Z');
 

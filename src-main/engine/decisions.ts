@@ -7,6 +7,7 @@ import type { ChatMessage } from '../llm/types';
 import { fail, ok } from '../tools/outcome';
 import type { ToolContext, ToolResult } from '../tools/types';
 import { BROWSER_HANDOFF, BROWSER_HANDOFF_RESUMED } from './browser-handoff-tool';
+import { unansweredCalls } from './call-pairs';
 import type { JobRun } from './job-run';
 import { SUBTASKS_DONE, WAIT_FOR_SUBTASKS } from './subtask-tool';
 import type { ToolCall } from './tool-dispatch';
@@ -49,18 +50,6 @@ export function addWakeAnswers(
     if (woken.replied && call.name === BROWSER_HANDOFF) decided.set(call.id, { kind: 'browser_reply' });
     if (woken.notified && call.name === WAIT_FOR_SUBTASKS) decided.set(call.id, { kind: 'subtasks_done' });
   }
-}
-
-/** Calls of the conversation's assistant messages that have no result yet, in order. */
-export function unansweredCalls(messages: readonly ChatMessage[]): ToolCall[] {
-  const answered = new Set(messages.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : [])));
-  return messages.flatMap((m) =>
-    m.role === 'assistant' && m.tool_calls
-      ? m.tool_calls
-          .filter((c) => !answered.has(c.id))
-          .map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }))
-      : [],
-  );
 }
 
 export async function answerDecidedCalls(

@@ -16,6 +16,7 @@ import type { PieceRunResult } from '../jobs/piece-run-result';
 import { createPackageInstaller } from '../tools/install-package';
 import { abortReason, executeMovement } from './agent-loop';
 import { browserHandoffTool } from './browser-handoff-tool';
+import { dropUnanswered } from './call-pairs';
 import { type ChatMessage, Conversation } from './conversation';
 import { addWakeAnswers, answerDecidedCalls, decidedCalls } from './decisions';
 import { delegateTool } from './delegate-tool';
@@ -68,29 +69,6 @@ export function chooseStartMovement(
     warn(`${source} ${name} is not a movement of piece ${piece.id}; falling back`);
   }
   return movementOf(piece, piece.startMovement) as MovementDefinition;
-}
-
-/**
- * Drops calls without results, results without calls, and assistant messages left empty. Calls in `waiting` (a
- * person decided them; they are answered next) are kept.
- */
-export function dropUnanswered(messages: ChatMessage[], waiting: ReadonlySet<string> = new Set()): ChatMessage[] {
-  const answered = new Set(messages.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : [])));
-  for (const id of waiting) answered.add(id);
-  const called = new Set<string>();
-  const out: ChatMessage[] = [];
-  for (const m of messages) {
-    if (m.role === 'assistant' && m.tool_calls) {
-      const calls = m.tool_calls.filter((c) => answered.has(c.id));
-      for (const c of calls) called.add(c.id);
-      const { tool_calls: _drop, ...rest } = m;
-      if (calls.length === 0 && !m.content) continue;
-      out.push(calls.length > 0 ? { ...rest, tool_calls: calls } : rest);
-    } else if (m.role === 'tool') {
-      if (called.has(m.tool_call_id)) out.push(m);
-    } else out.push(m);
-  }
-  return out;
 }
 
 export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Promise<PieceRunResult> {

@@ -1,11 +1,9 @@
 // Transcript replay (spec 3.3): the turns a Continue replays, cleaned thread by thread, concatenated oldest first.
 import type { AssistantToolCall } from '../llm/types';
 import { readResult } from '../tools/outcome';
+import { type AssistantMessage, pairResults, type ToolMessage } from './call-pairs';
 import { type ChatMessage, parseTranscript, splitThreads, type TranscriptLine } from './conversation';
 import { COMPLETE, TRANSITION } from './terminal-tools';
-
-type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
-type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 
 export interface ReplayOptions {
   /** samePieceContinuation; applied to the last thread only (older threads always drop their transitions). */
@@ -125,32 +123,6 @@ function keptCalls(m: AssistantMessage, kept: Set<AssistantToolCall>): Assistant
   if (!m.tool_calls) return m;
   const { tool_calls: _dropped, ...text } = m;
   return text;
-}
-
-interface Pairing {
-  get(call: AssistantToolCall): ToolMessage | undefined;
-  result(message: ToolMessage): AssistantToolCall | undefined;
-}
-
-/** Pairs each result with the first unanswered call of its id in the latest assistant message using that id. */
-function pairResults(thread: readonly ChatMessage[]): Pairing {
-  const pending = new Map<string, AssistantToolCall[]>();
-  const resultOf = new Map<AssistantToolCall, ToolMessage>();
-  const callOf = new Map<ToolMessage, AssistantToolCall>();
-  for (const m of thread) {
-    if (m.role === 'assistant') {
-      const byId = new Map<string, AssistantToolCall[]>();
-      for (const c of m.tool_calls ?? []) byId.set(c.id, [...(byId.get(c.id) ?? []), c]);
-      for (const [id, calls] of byId) pending.set(id, calls);
-    } else if (m.role === 'tool') {
-      const call = pending.get(m.tool_call_id)?.shift();
-      if (call) {
-        resultOf.set(call, m);
-        callOf.set(m, call);
-      }
-    }
-  }
-  return { get: (call) => resultOf.get(call), result: (message) => callOf.get(message) };
 }
 
 /** Renames pairs whose id is in `used` (ids earlier in the output) and adds every emitted id to it. */

@@ -2,12 +2,13 @@
 // transaction. Every change is a CAS owned by this worker, so a job cancelled meanwhile stays cancelled.
 
 import { assertNever } from '../../src-shared/assert-never';
+import { backoffMs } from '../../src-shared/backoff';
 import type { JobRecord } from '../db/repos/jobs';
 import { toToolRequest } from '../db/repos/tool-requests';
 import type { Store } from '../db/store';
 import { cancelJobTree, changeJob, insertJob, postComment, wakeParentIfDone } from './lifecycle';
 import type { PieceRunResult } from './piece-run-result';
-import { type RetryPolicy, retryDelayMs } from './retry-policy';
+import type { RetryPolicy } from './retry-policy';
 
 /** What a person can do about a failed job, said in its error comment. */
 export const WHAT_NOW =
@@ -121,7 +122,7 @@ export function handlePieceResult(
       case 'error': {
         const resumeMovement = result.movement ?? job.resumeMovement;
         if (result.retryable && job.attempt < options.retry.maxAttempts) {
-          const nextRetryAt = now + retryDelayMs(job.attempt, options.retry, options.random);
+          const nextRetryAt = now + backoffMs(job.attempt, options.retry, options.random);
           return change('retry', { nextRetryAt, error: result.message, resumeMovement, workerId: null });
         }
         const reason = result.retryable ? ` (gave up after ${job.attempt} attempts)` : '';

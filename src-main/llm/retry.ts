@@ -1,5 +1,6 @@
 // Which failed LlmCalls are retried, and after how long: classification of SDK errors, retry-after, backoff.
 import OpenAI from 'openai';
+import { backoffMs } from '../../src-shared/backoff';
 
 export interface RetryOptions {
   /** Retries after the first LlmCall of an AgentTurn: at most maxRetries + 1 LlmCalls. */
@@ -86,8 +87,7 @@ export function retryDelayMs(
   random: () => number = Math.random,
 ): number {
   if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, options.maxRetryAfterMs);
-  const exponential = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (retry - 1));
-  return Math.round(exponential * (0.5 + 0.5 * random()));
+  return backoffMs(retry, options, random);
 }
 
 /** The wait before a retry: `sleep(ms, undefined, { signal })` rejects at once when `signal` fires. */
