@@ -119,8 +119,11 @@ describe('claim atomicity', () => {
     const { file, a, close } = openPair();
     const ids = seedJobs(a, 200, 5);
     close();
-    const children = ['proc_a', 'proc_b'].map((workerId) =>
-      spawn(process.execPath, ['--import', 'tsx', CHILD, file, workerId], {
+    const children = [
+      ['proc_a', 'proc_b'],
+      ['proc_b', 'proc_a'],
+    ].map(([workerId, otherId]) =>
+      spawn(process.execPath, ['--import', 'tsx', CHILD, file, workerId as string, otherId as string], {
         cwd: ROOT,
         stdio: ['pipe', 'pipe', 'inherit'],
       }),
@@ -136,7 +139,7 @@ describe('claim atomicity', () => {
     expect(all).toHaveLength(ids.length);
     expect(new Set(all).size).toBe(ids.length);
     expect([...all].sort()).toEqual([...ids].sort());
-    // Both processes got work: the claims really raced.
+    // Both processes got work (each waits for the other's first claim): the claims really raced.
     for (const c of claimed) expect(c.length).toBeGreaterThan(0);
 
     const check = Store.open(file);

@@ -105,6 +105,17 @@ function seed(
   return job;
 }
 
+/** Counts the worker's claim attempts from now on (one per poll at least), so a test waits for polls, not time. */
+function countClaims(store: Store): { n: number } {
+  const counter = { n: 0 };
+  const claimNext = store.jobs.claimNext.bind(store.jobs);
+  store.jobs.claimNext = (...args) => {
+    counter.n++;
+    return claimNext(...args);
+  };
+  return counter;
+}
+
 const totalChanges = (store: Store) => (store.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
 
 describe('Worker', () => {
@@ -114,8 +125,9 @@ describe('Worker', () => {
     const before = totalChanges(store);
     expect(w.processNext()).toBeUndefined();
     expect(totalChanges(store)).toBe(before);
+    const claims = countClaims(store);
     m.start();
-    await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(claims.n).toBeGreaterThanOrEqual(3));
     expect(totalChanges(store)).toBe(before);
     // Written through another connection: no event pokes the worker, only its own poll can find it.
     const other = Store.open(dbFile(m.ctx.dataDir));
@@ -318,14 +330,14 @@ describe('Worker', () => {
     const engine = new ScriptedEngine();
     const { m, create, events } = setup(engine, { serves: () => false, concurrency: 2 });
     const { job: queued } = create();
+    const polls = countClaims(m.store);
     m.start();
-    await new Promise((r) => setTimeout(r, 200));
+    await vi.waitFor(() => expect(polls.n).toBeGreaterThanOrEqual(10));
     const claims = events.filter(
       (e) => e.type === 'job.changed' && e.jobId === queued.id && e.job.status === 'running',
     );
-    // One claim per poll interval at most (200 ms / 10 ms), not one per event-loop turn.
-    expect(claims.length).toBeGreaterThan(0);
-    expect(claims.length).toBeLessThanOrEqual(25);
+    // Claimed once and then left alone for a while, not claimed again at every poll or event-loop turn.
+    expect(claims).toHaveLength(1);
     expect(m.store.jobs.get(queued.id)).toMatchObject({ status: 'queued', attempt: 0 });
   });
 
@@ -334,9 +346,11 @@ describe('Worker', () => {
     const { m, create, job, events } = setup(engine, { serves: (j) => j.pieceId !== 'ask-first' });
     const { job: declined } = create({ pieceId: 'ask-first' });
     const { job: behind } = create();
+    const polls = countClaims(m.store);
     m.start();
     await vi.waitFor(() => expect(job(behind.id).status).toBe('succeeded'), { timeout: 2_000 });
-    await new Promise((r) => setTimeout(r, 100));
+    const after = polls.n;
+    await vi.waitFor(() => expect(polls.n).toBeGreaterThanOrEqual(after + 5));
     const claims = events.filter(
       (e) => e.type === 'job.changed' && e.jobId === declined.id && e.job.status === 'running',
     );
@@ -361,20 +375,25 @@ describe('Worker', () => {
   });
 
   it('P2.34 the heartbeat is refreshed while the job runs and stops on exit', async () => {
-    const hold = gate<PieceRunResult>();
-    const engine = new ScriptedEngine().answer(() => hold.promise);
-    const { w, create, job } = setup(engine, { heartbeatIntervalMs: 20 });
-    const { job: queued } = create();
-    const run = must(w.processNext());
-    const first = Date.parse(must(run.job.heartbeatAt));
-    await vi.waitFor(() => expect(Date.parse(must(job(queued.id).heartbeatAt))).toBeGreaterThan(first), {
-      timeout: 1_000,
-    });
-    hold.open({ kind: 'completed', result: 'ok' });
-    await run.done;
-    const last = job(queued.id).heartbeatAt;
-    await new Promise((r) => setTimeout(r, 100));
-    expect(job(queued.id).heartbeatAt).toBe(last);
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    try {
+      const hold = gate<PieceRunResult>();
+      const engine = new ScriptedEngine().answer(() => hold.promise);
+      const { w, create, job } = setup(engine, { heartbeatIntervalMs: 20 });
+      const { job: queued } = create();
+      const run = must(w.processNext());
+      const first = Date.parse(must(run.job.heartbeatAt));
+      vi.advanceTimersByTime(20);
+      expect(Date.parse(must(job(queued.id).heartbeatAt))).toBe(first + 20);
+      hold.open({ kind: 'completed', result: 'ok' });
+      await run.done;
+      const last = job(queued.id).heartbeatAt;
+      expect(vi.getTimerCount()).toBe(0);
+      vi.advanceTimersByTime(1_000);
+      expect(job(queued.id).heartbeatAt).toBe(last);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('P2.34 a heartbeat that finds the job no longer held aborts the run', async () => {
@@ -430,14 +449,20 @@ describe('Worker', () => {
     const engine = new ScriptedEngine().answer(() => {
       throw new TypeError('engine exploded');
     });
-    const { w, create, job } = setup(engine, { retry: { maxAttempts: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 } });
-    const { job: queued } = create();
-    await must(w.processNext()).done;
-    const after = job(queued.id);
-    expect(after).toMatchObject({ status: 'retry', workerId: null });
-    expect(after.error).toContain('engine exploded');
-    await new Promise((r) => setTimeout(r, 60));
-    expect(job(queued.id).heartbeatAt).toBe(after.heartbeatAt);
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const { w, create, job } = setup(engine, { retry: { maxAttempts: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+      const { job: queued } = create();
+      await must(w.processNext()).done;
+      const after = job(queued.id);
+      expect(after).toMatchObject({ status: 'retry', workerId: null });
+      expect(after.error).toContain('engine exploded');
+      expect(vi.getTimerCount()).toBe(0); // no heartbeat left behind
+      vi.advanceTimersByTime(1_000);
+      expect(job(queued.id).heartbeatAt).toBe(after.heartbeatAt);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('P2.36 an engine that throws synchronously, or a result that cannot be applied → retry, not running', async () => {
