@@ -20,21 +20,13 @@ import { dropUnanswered } from './call-pairs';
 import { type ChatMessage, Conversation } from './conversation';
 import { addWakeAnswers, answerDecidedCalls, decidedCalls } from './decisions';
 import { delegateTool } from './delegate-tool';
+import { dynamicContext, firstUserMessage, jobInstruction, subtaskNotice, taskContext } from './dynamic-context';
 import { type EngineOptions, JobRun } from './job-run';
 import { JobStream } from './job-stream';
 import type { LlmPort } from './llm-port';
 import type { PieceRunContext } from './piece-result';
 import { type MovementDefinition, movementOf, type PieceDefinition } from './pieces/schema';
-import {
-  dynamicContext,
-  firstUserMessage,
-  jobInstruction,
-  movementGuidance,
-  staticPreamble,
-  subtaskNotice,
-  systemMessage,
-  taskContext,
-} from './prompt';
+import { movementGuidance, staticPreamble, systemMessage } from './prompt';
 import { allReplayableThreads, isSamePieceContinuation } from './replay';
 import { RunLog } from './run-log';
 import { createSubtaskTool, waitForSubtasksTool } from './subtask-tool';

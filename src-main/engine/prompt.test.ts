@@ -9,8 +9,9 @@ import { setup } from '../../test-support/tasks';
 import { tempDir } from '../../test-support/temp-maestro';
 import { createTask } from '../tasks/create';
 import type { AnyToolDef } from '../tools/types';
+import { dynamicContext, jobInstruction, taskContext } from './dynamic-context';
 import type { PieceDefinition } from './pieces/schema';
-import { dynamicContext, jobInstruction, staticPreamble, taskContext } from './prompt';
+import { staticPreamble } from './prompt';
 
 const piece = { id: 'default', name: 'Default', description: 'One movement.' } as PieceDefinition;
 const tool = (name: string, description: string): AnyToolDef => ({

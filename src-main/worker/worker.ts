@@ -9,6 +9,7 @@ import type { PieceCatalog, PieceDefinition } from '../engine/pieces/catalog';
 import type { JobAborts } from '../jobs/aborts';
 import { handlePieceResult } from '../jobs/apply-result';
 import { changeJob } from '../jobs/lifecycle';
+import { publishJobMetrics } from '../jobs/metrics';
 import type { PieceRunResult } from '../jobs/piece-run-result';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../jobs/retry-policy';
 import type { McpJobServers, McpSession } from '../mcp/session';
@@ -273,24 +274,8 @@ export class Worker {
     return handlePieceResult(this.o.store, job, result, { workerId: this.id, retry: this.o.retry, engineRan });
   }
 
-  /** P2.37: what the run cost — how long, which attempt, LlmCalls and tokens of the job so far — as one event. */
   private metrics(job: JobRecord, started: number, after: JobRecord | undefined): JobRecord | undefined {
-    try {
-      const { store } = this.o;
-      const status = after?.status ?? store.jobs.get(job.id)?.status ?? 'unknown';
-      const usage = store.logEntries.jobUsage(job.taskId, job.id);
-      store.publish({
-        type: 'job.metrics',
-        taskId: job.taskId,
-        jobId: job.id,
-        status,
-        durationMs: Date.now() - started,
-        attempt: job.attempt,
-        usage,
-      });
-    } catch (error) {
-      console.error(`metrics of ${job.id} could not be recorded:`, error);
-    }
+    publishJobMetrics(this.o.store, job, Date.now() - started, after);
     return after;
   }
 
