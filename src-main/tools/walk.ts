@@ -57,7 +57,7 @@ export function rulesAbove(root: string, startRel: string): { level: IgnoreLevel
   let relDir = '';
   for (const name of startRel === '' ? [] : startRel.split('/')) {
     level = withGitignore(level, path.join(root, relDir), relDir);
-    if (isIgnored(level, relDir + name, name, true)) return { level: null, ignored: true };
+    if (isIgnored(level, relDir + name, true)) return { level: null, ignored: true };
     relDir += `${name}/`;
   }
   return { level, ignored: false };
@@ -105,9 +105,9 @@ export async function* walkFiles(start: string, options: WalkOptions, state: Wal
       }
       if (e.isDirectory()) {
         if (options.skip.has(e.name)) continue;
-        if (level !== null && isIgnored(level, relDir + e.name, e.name, true)) continue;
+        if (level !== null && isIgnored(level, relDir + e.name, true)) continue;
         folders.push([path.join(dir, e.name), `${relDir}${e.name}/`, level]);
-      } else if (level !== null && isIgnored(level, relDir + e.name, e.name, false)) {
+      } else if (level !== null && isIgnored(level, relDir + e.name, false)) {
         // ignored by a .gitignore
       } else if (e.isFile()) {
         yield relDir + e.name;
