@@ -2,20 +2,15 @@
 // last) above its ChatComposerPanel (approval cards and the composer).
 import { useDeferredValue } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { type JobStreamState, useJobStreamTurns } from '../hooks/useJobStream';
+import { useJobStreamTurns } from '../hooks/useJobStream';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { ChatComposerPanel } from './ChatComposerPanel';
 import { ChatMessageFeed, type ChatMessageFeedProps } from './ChatMessageFeed';
 import { openQuestion } from './composer-mode';
 
-interface Props {
-  taskId: string;
-  /** The generation's state (useJobStream); its text is read by the feed alone, see LiveFeed. */
-  stream?: JobStreamState | null;
-}
-
-export function ChatPane({ taskId }: Props) {
+/** The generation's text is read by the feed alone, see LiveFeed. */
+export function ChatPane({ taskId }: { taskId: string }) {
   const { comments, olderCount, olderLoad, loadOlderComments, jobs, dispositions, invokes } = useAppStore(
     useShallow((s) => ({
       comments: s.detail?.comments ?? NO_COMMENTS,

@@ -115,7 +115,7 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
       </div>
       {/* Both stay mounted: the composer keeps its draft and the timeline keeps folding events while hidden. */}
       <div className="task-tab-panel" role="tabpanel" hidden={tab !== 'chat'}>
-        <ChatPane taskId={task.id} stream={live.stream} />
+        <ChatPane taskId={task.id} />
       </div>
       <div className="task-tab-panel" role="tabpanel" hidden={tab !== 'activity'}>
         <ActivityTimeline taskId={task.id} />
