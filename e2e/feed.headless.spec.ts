@@ -217,12 +217,21 @@ test('issue 6: streamed text keeps the feed at the bottom; scrolled up, the read
   await page.mouse.wheel(0, -500);
   await expect(page.getByTestId('feed-jump-latest')).toBeVisible();
   await expect(feed).toHaveAttribute('data-pinned', 'false');
-  const settled = async () => {
-    const top = await feed.evaluate((el) => el.scrollTop);
-    await page.waitForTimeout(300);
-    return (await feed.evaluate((el) => el.scrollTop)) === top;
-  };
-  await expect.poll(settled).toBe(true);
+  // The wheel's scroll has come to rest: the position held for a run of animation frames.
+  await feed.evaluate(
+    (el) =>
+      new Promise<void>((resolve) => {
+        let top = el.scrollTop;
+        let still = 0;
+        const frame = () => {
+          still = el.scrollTop === top ? still + 1 : 0;
+          top = el.scrollTop;
+          if (still >= 10) resolve();
+          else requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+  );
   const readTop = await feed.evaluate((el) => el.scrollTop);
   const anchor = page.getByTestId('feed-row').first();
   const anchorKey = await anchor.getAttribute('data-key');

@@ -7,7 +7,7 @@ import { linkShell } from './shell-link';
 import { initialLocale, initialTheme } from './store/prefs-slice';
 import { createAppStore, StoreContext } from './store/store';
 import { applyTheme } from './theme';
-import './styles.css';
+import './styles/index.css';
 
 // Before the first paint, so a dark OS never flashes the light palette; App keeps both in step afterwards.
 applyTheme(initialTheme())();

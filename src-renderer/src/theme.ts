@@ -1,5 +1,5 @@
 // The theme: the user's choice (system, light, dark) resolved against prefers-color-scheme and set as
-// <html data-theme="light|dark">, which styles.css keys its palette on.
+// <html data-theme="light|dark">, which styles/base.css keys its palette on.
 export const THEME_CHOICES = ['system', 'light', 'dark'] as const;
 export type ThemeChoice = (typeof THEME_CHOICES)[number];
 export type Theme = 'light' | 'dark';

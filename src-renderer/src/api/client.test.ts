@@ -1,5 +1,7 @@
 // The renderer client against the contract: every operation exists in both transports, HTTP requests carry the
 // method, path and body the bridge expects, errors become ApiError, and the event stream resumes after a drop.
+// Over 300 lines because CASES, one entry per contract operation, is a third of it and stays one table: a new
+// operation without its case fails the typecheck here.
 import { describe, expect, it } from 'vitest';
 import { OPERATION_NAMES, type OperationName } from '../../../src-shared/contract';
 import type { Result } from '../../../src-shared/errors';

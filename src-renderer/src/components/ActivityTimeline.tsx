@@ -3,15 +3,9 @@
 // the tokens of each LlmCall the usage panel loaded, as bars.
 import { useEffect, useMemo, useState } from 'react';
 import { useT } from '../i18n';
-import {
-  ACTIVITY_KINDS,
-  type ActivityKind,
-  type ActivityRow,
-  activityRows,
-  filterRows,
-  formatClock,
-  formatDuration,
-} from '../store/activity';
+import { ACTIVITY_KINDS, type ActivityKind } from '../store/activity';
+import { formatClock, formatDuration } from '../store/activity-format';
+import { type ActivityRow, activityRows, filterRows } from '../store/activity-rows';
 import { useAppStore } from '../store/store';
 import type { TaskUsage } from '../store/usage-slice';
 import { formatTokens } from './invoke-headers';

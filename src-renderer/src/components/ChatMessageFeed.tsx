@@ -1,7 +1,7 @@
 // The task's conversation, oldest first: its comments with the Invoke headers among them, then the generation in
-// progress (movement markers, one block per AgentTurn). Virtualized: only the rows near the viewport are in the DOM,
-// so rendering a task of 10,000 comments costs what one of 100 does. It follows the newest text unless the reader has
-// scrolled up; then a button brings them back to the latest. Comments come a page at a time: the latest page first, and
+// progress (movement markers, one block per AgentTurn). Virtualized (useVirtualFeed): only the rows near the viewport
+// are in the DOM, so rendering a task of 10,000 comments costs what one of 100 does. It follows the newest text unless
+// the reader has scrolled up; then a button brings them back to the latest. Comments come a page at a time: the latest page first, and
 // the page before it when the reader nears the top (a row there says it is loading, or offers to load it again).
 import { type FocusEvent, memo, useEffect, useMemo, useRef } from 'react';
 import type { Comment } from '../../../src-shared/entities';
@@ -67,7 +67,7 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
 
   // The reader is near the top (the loading row is rendered): the page before comes, once at a time; after a failure,
   // only when they ask for it.
-  const nearTop = olderCount > 0 && feed.range.start === 0 && rows.length > 0;
+  const nearTop = olderCount > 0 && feed.nearStart && rows.length > 0;
   useEffect(() => {
     if (nearTop && olderLoad === 'idle') onLoadOlder?.();
   }, [nearTop, olderLoad, onLoadOlder]);
@@ -84,7 +84,6 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
   if (rows.length === 0) {
     return <p className="notice feed-empty">{t('chat.empty')}</p>;
   }
-  const { start, end } = feed.range;
   // Where each row stands in the whole conversation, the comments not loaded counted in.
   const before = olderCount > 0 ? olderCount - 1 : 0;
   return (
@@ -107,28 +106,32 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
         data-older={olderCount}
         data-pinned={feed.pinned}
       >
-        <ol className="feed-rows" style={{ paddingTop: feed.padTop, paddingBottom: feed.padBottom }}>
-          {rows.slice(start, end).map((row, i) => (
-            <li
-              key={row.key}
-              ref={feed.measureRef}
-              className={`feed-row feed-row-${row.kind}${row.kind === 'turn' && !row.first ? ' feed-row-more' : ''}`}
-              data-testid="feed-row"
-              data-key={row.key}
-              data-index={start + i}
-              aria-setsize={before + rows.length}
-              aria-posinset={before + start + i + 1}
-            >
-              <FeedRowContent
-                row={row}
-                olderLoad={row.kind === 'older' ? olderLoad : undefined}
-                onLoadOlder={row.kind === 'older' ? onLoadOlder : undefined}
-                disposition={row.kind === 'comment' ? dispositions[row.key] : undefined}
-                open={row.kind === 'comment' && row.key === openQuestionId}
-                llm={row.kind === 'turn' && row.last ? stream?.llm : undefined}
-              />
-            </li>
-          ))}
+        <ol className="feed-rows" style={{ height: feed.totalSize }}>
+          {feed.items.map(({ index, start }) => {
+            const row = rows[index] as FeedRow;
+            return (
+              <li
+                key={row.key}
+                ref={feed.measureRef}
+                className={`feed-row feed-row-${row.kind}${row.kind === 'turn' && !row.first ? ' feed-row-more' : ''}`}
+                style={{ transform: `translateY(${start}px)` }}
+                data-testid="feed-row"
+                data-key={row.key}
+                data-index={index}
+                aria-setsize={before + rows.length}
+                aria-posinset={before + index + 1}
+              >
+                <FeedRowContent
+                  row={row}
+                  olderLoad={row.kind === 'older' ? olderLoad : undefined}
+                  onLoadOlder={row.kind === 'older' ? onLoadOlder : undefined}
+                  disposition={row.kind === 'comment' ? dispositions[row.key] : undefined}
+                  open={row.kind === 'comment' && row.key === openQuestionId}
+                  llm={row.kind === 'turn' && row.last ? stream?.llm : undefined}
+                />
+              </li>
+            );
+          })}
         </ol>
       </div>
       {feed.pinned ? null : (

@@ -9,6 +9,7 @@ import { useAttachments } from '../hooks/useAttachments';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { AttachmentChips } from './AttachmentChips';
+import { ErrorNotice } from './OutcomeNotice';
 import { WorkspaceField } from './WorkspaceField';
 
 const FIELDS = ['instruction', 'title', 'pieceId', 'profile', 'workspacePath', 'attachments'] as const;
@@ -210,11 +211,7 @@ export function CreateTaskDialog({ onClose }: Props) {
             ) : null}
             {fieldError('attachments')}
           </div>
-          {formError ? (
-            <p className="notice notice-error" data-testid="create-task-error">
-              {formError}
-            </p>
-          ) : null}
+          <ErrorNotice error={formError} testId="create-task-error" />
           <div className="dialog-actions">
             <button type="button" className="button" onClick={onClose}>
               {t('create.cancel')}

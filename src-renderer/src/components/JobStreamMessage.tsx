@@ -72,7 +72,7 @@ export const JobStreamMessage = memo(function JobStreamMessage({
           </div>
         ) : null}
         {toolCalls.length > 0 ? (
-          <ul className="stream-tools" aria-label={t('stream.toolCalls')}>
+          <ul className="stack-list" aria-label={t('stream.toolCalls')}>
             {toolCalls.map((call) => (
               <ToolCallRow key={`${call.index}-${call.name}`} call={call} />
             ))}
@@ -131,7 +131,7 @@ function DelegateStream({ turns }: { turns: readonly StreamTurn[] }) {
             </p>
           ) : null}
           {turn.toolCalls.length > 0 ? (
-            <ul className="stream-tools">
+            <ul className="stack-list">
               {turn.toolCalls.map((call) => (
                 <ToolCallRow key={`${call.index}-${call.name}`} call={call} />
               ))}

@@ -5,7 +5,7 @@
 import { memo, useMemo } from 'react';
 import ReactMarkdown, { type Components, defaultUrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
-import { MarkdownCode } from './MarkdownCode';
+import { type HastNode, MarkdownCode } from './MarkdownCode';
 
 interface MdNode {
   type: string;
@@ -42,14 +42,6 @@ const SAFE_URL = /^(?:https?:|mailto:)/i;
 export function safeUrl(url: string): string {
   const cleaned = defaultUrlTransform(url);
   return SAFE_URL.test(cleaned) ? cleaned : '';
-}
-
-interface HastNode {
-  type: string;
-  value?: string;
-  tagName?: string;
-  properties?: { className?: unknown };
-  children?: HastNode[];
 }
 
 function textOf(node: HastNode): string {

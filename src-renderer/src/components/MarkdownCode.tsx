@@ -41,7 +41,8 @@ const lowlight = createLowlight(GRAMMARS);
 /** Longer code is shown plain: highlighting it on every streamed delta would cost more than it shows. */
 const HIGHLIGHT_MAX_CHARS = 20_000;
 
-interface HastNode {
+/** The parts of a hast node (the HTML syntax tree of remark and lowlight) that the feed reads. */
+export interface HastNode {
   type: string;
   value?: string;
   tagName?: string;

@@ -4,7 +4,8 @@ import { useEffect, useState } from 'react';
 import { NOTICE_KINDS, type NotificationSettings as Prefs } from '../../../src-shared/settings';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
-import { type Outcome, OutcomeNotice } from './OutcomeNotice';
+import { ErrorNotice, type Outcome, OutcomeNotice } from './OutcomeNotice';
+import { CheckField } from './SettingsFields';
 
 export function NotificationSettings() {
   const view = useAppStore((s) => s.appSettings);
@@ -28,42 +29,29 @@ export function NotificationSettings() {
     <section data-testid="notification-settings">
       <h3 className="settings-section">{t('settings.notifications')}</h3>
       <p className="field-hint">{t('settings.notifications.about')}</p>
-      {view.error ? (
-        <p className="notice notice-error" data-testid="settings-file-error">
-          {view.error}
-        </p>
-      ) : null}
-      <label className="field-check">
-        <input
-          type="checkbox"
-          checked={prefs.os}
-          onChange={(e) => void change({ ...prefs, os: e.target.checked })}
-          data-testid="notifications-os"
-        />
+      <ErrorNotice error={view.error} testId="settings-file-error" />
+      <CheckField checked={prefs.os} onChange={(os) => void change({ ...prefs, os })} testId="notifications-os">
         {t('settings.notifications.os')}
-      </label>
-      <label className="field-check">
-        <input
-          type="checkbox"
-          checked={prefs.sound}
-          disabled={!prefs.os}
-          onChange={(e) => void change({ ...prefs, sound: e.target.checked })}
-          data-testid="notifications-sound"
-        />
+      </CheckField>
+      <CheckField
+        checked={prefs.sound}
+        disabled={!prefs.os}
+        onChange={(sound) => void change({ ...prefs, sound })}
+        testId="notifications-sound"
+      >
         {t('settings.notifications.sound')}
-      </label>
+      </CheckField>
       <fieldset className="notification-kinds" disabled={!prefs.os}>
         <legend>{t('settings.notifications.kinds')}</legend>
         {NOTICE_KINDS.map((kind) => (
-          <label key={kind} className="field-check">
-            <input
-              type="checkbox"
-              checked={prefs.kinds[kind]}
-              onChange={(e) => void change({ ...prefs, kinds: { ...prefs.kinds, [kind]: e.target.checked } })}
-              data-testid={`notifications-kind-${kind}`}
-            />
+          <CheckField
+            key={kind}
+            checked={prefs.kinds[kind]}
+            onChange={(on) => void change({ ...prefs, kinds: { ...prefs.kinds, [kind]: on } })}
+            testId={`notifications-kind-${kind}`}
+          >
             {t(`settings.notifications.kind.${kind}`)}
-          </label>
+          </CheckField>
         ))}
       </fieldset>
       <OutcomeNotice outcome={outcome} testId="notifications-outcome" />

@@ -2,11 +2,10 @@
 // (P7.01, P7.08–P7.10). An approved package is installed for this task only. A refused decision shows on the card.
 // The keyboard shortcuts (A / D on the focused card) press its buttons: see decideFocusedCard.
 import type { PackageRequest } from '../../../src-shared/entities';
-import { ariaKeyShortcuts } from '../hooks/shortcuts';
 import { useCardAction } from '../hooks/useCardAction';
-import { IS_MAC } from '../hooks/useShortcuts';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
+import { ApprovalCard, DecisionButton } from './ApprovalCard';
 
 export function PackageRequestApproval({ request }: { request: PackageRequest }) {
   const decide = useAppStore((s) => s.decidePackageRequest);
@@ -17,18 +16,23 @@ export function PackageRequestApproval({ request }: { request: PackageRequest })
     run(() => decide({ taskId: request.taskId, requestId: request.id, decision }));
 
   return (
-    <section
-      className="approval-card"
-      tabIndex={-1}
-      data-approval-card
-      data-testid="package-request"
-      data-request-id={request.id}
-      aria-label={t('approval.packageLabel', { name: request.name })}
+    <ApprovalCard
+      testId="package-request"
+      requestId={request.id}
+      label={t('approval.packageLabel', { name: request.name })}
+      wants={t('approval.packageWants')}
+      error={error}
+      actions={
+        <>
+          <DecisionButton action="approve" busy={busy} onClick={() => void choose('approve')} testId="package-approve">
+            {t('approval.approve')}
+          </DecisionButton>
+          <DecisionButton action="deny" busy={busy} onClick={() => void choose('deny')} testId="package-deny">
+            {t('approval.deny')}
+          </DecisionButton>
+        </>
+      }
     >
-      <header className="approval-header">
-        <span className="approval-kind">{t('approval.needed')}</span>
-        <span>{t('approval.packageWants')}</span>
-      </header>
       <dl className="approval-fields">
         <dt>{t('approval.manager')}</dt>
         <dd data-testid="package-manager">{request.manager}</dd>
@@ -43,35 +47,6 @@ export function PackageRequestApproval({ request }: { request: PackageRequest })
           {request.reason}
         </dd>
       </dl>
-      <div className="approval-actions">
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={busy}
-          onClick={() => void choose('approve')}
-          aria-keyshortcuts={ariaKeyShortcuts('approveOnce', IS_MAC)}
-          data-card-action="approve"
-          data-testid="package-approve"
-        >
-          {t('approval.approve')}
-        </button>
-        <button
-          type="button"
-          className="button button-danger"
-          disabled={busy}
-          onClick={() => void choose('deny')}
-          aria-keyshortcuts={ariaKeyShortcuts('deny', IS_MAC)}
-          data-card-action="deny"
-          data-testid="package-deny"
-        >
-          {t('approval.deny')}
-        </button>
-      </div>
-      {error ? (
-        <p className="text-error approval-error" role="alert" data-testid="request-error">
-          {error}
-        </p>
-      ) : null}
-    </section>
+    </ApprovalCard>
   );
 }

@@ -5,6 +5,8 @@ import type { ProfileView } from '../../../src-shared/contract';
 import type { OpInput } from '../api/client';
 import { english, type Translate, useT } from '../i18n';
 import { useAppStore } from '../store/store';
+import { ErrorNotice } from './OutcomeNotice';
+import { CheckField } from './SettingsFields';
 
 const FIELDS = ['name', 'baseURL', 'model', 'apiKey', 'contextWindow', 'temperature'] as const;
 type Field = (typeof FIELDS)[number];
@@ -127,15 +129,9 @@ export function ProfileForm({ profile, onDone }: Props) {
         {fieldError('apiKey')}
       </label>
       {profile?.hasKey ? (
-        <label className="field-check">
-          <input
-            type="checkbox"
-            checked={removeKey}
-            onChange={(e) => setRemoveKey(e.target.checked)}
-            data-testid="profile-field-removeKey"
-          />
+        <CheckField checked={removeKey} onChange={setRemoveKey} testId="profile-field-removeKey">
           {t('profile.removeKey')}
-        </label>
+        </CheckField>
       ) : null}
       <div className="field-row">
         <label className="field">
@@ -168,21 +164,11 @@ export function ProfileForm({ profile, onDone }: Props) {
         </label>
       </div>
       {profile?.isDefault ? null : (
-        <label className="field-check">
-          <input
-            type="checkbox"
-            checked={makeDefault}
-            onChange={(e) => setMakeDefault(e.target.checked)}
-            data-testid="profile-field-makeDefault"
-          />
+        <CheckField checked={makeDefault} onChange={setMakeDefault} testId="profile-field-makeDefault">
           {t('profile.makeDefault')}
-        </label>
+        </CheckField>
       )}
-      {formError ? (
-        <p className="notice notice-error" data-testid="profile-form-error">
-          {formError}
-        </p>
-      ) : null}
+      <ErrorNotice error={formError} testId="profile-form-error" />
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onDone}>
           {t('profile.cancel')}

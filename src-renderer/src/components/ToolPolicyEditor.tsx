@@ -6,6 +6,8 @@ import { RUN_ANY_COMMAND, type ToolPolicyDocument } from '../../../src-shared/to
 import type { ApiError } from '../api/client';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
+import { ErrorNotice } from './OutcomeNotice';
+import { SaveActions } from './SettingsFields';
 
 type Mode = 'allow' | 'ask' | 'deny';
 
@@ -146,19 +148,11 @@ export function ToolPolicyEditor() {
           </select>
         </label>
       )}
-      {loadError ? (
-        <p className="notice notice-error" data-testid="tool-policy-load-error">
-          {loadError}
-        </p>
-      ) : null}
+      <ErrorNotice error={loadError} testId="tool-policy-load-error" />
       {chosen && loadState === 'loading' ? <p className="field-hint">{t('settings.toolPolicy.loading')}</p> : null}
       {view && draft ? (
         <>
-          {view.error ? (
-            <p className="notice notice-error" data-testid="tool-policy-file-error">
-              {view.error}
-            </p>
-          ) : null}
+          <ErrorNotice error={view.error} testId="tool-policy-file-error" />
           <h4 className="policy-heading">{t('settings.toolPolicy.tools')}</h4>
           <ul className="policy-tools">
             {view.knownTools.map((tool) => (
@@ -235,27 +229,18 @@ export function ToolPolicyEditor() {
               {t('settings.toolPolicy.add')}
             </button>
           </div>
-          {errors.general ? (
-            <p className="notice notice-error" data-testid="tool-policy-error">
-              {errors.general}
-            </p>
-          ) : null}
+          <ErrorNotice error={errors.general} testId="tool-policy-error" />
           {saved ? (
             <p className="notice notice-ok" data-testid="tool-policy-saved">
               {t('settings.toolPolicy.saved')}
             </p>
           ) : null}
-          <div className="dialog-actions">
-            <button
-              type="button"
-              className="button"
-              disabled={busy}
-              onClick={() => void submit()}
-              data-testid="tool-policy-save"
-            >
-              {t('settings.toolPolicy.save')}
-            </button>
-          </div>
+          <SaveActions
+            busy={busy}
+            onSave={() => void submit()}
+            testId="tool-policy-save"
+            label={t('settings.toolPolicy.save')}
+          />
         </>
       ) : null}
     </section>

@@ -28,7 +28,7 @@ export function UsagePanel({ taskId }: { taskId: string }) {
       {data.invokes.length === 0 ? (
         <p className="usage-empty">{t('usage.empty')}</p>
       ) : (
-        <ol className="usage-invokes" aria-label={t('usage.perInvoke')}>
+        <ol className="stack-list" aria-label={t('usage.perInvoke')}>
           {data.invokes.map((invoke, i) => (
             <li
               key={invoke.seq}

@@ -1,12 +1,15 @@
-// useVirtualFeed: renders only the rows of a long feed that are near its viewport, and follows its bottom.
-//
-// The rendered rows stay in normal flow between a top and a bottom padding that stand for the rows not rendered
-// (estimated heights until a row has been measured once, by a ResizeObserver, which also sees a <details> opening).
-// Because the rows are in flow, the browser's scroll anchoring keeps what the reader sees in place when a row above
-// changes height or an estimate is corrected. The feed is pinned to the bottom (new text keeps it there) until the
-// reader scrolls up, and pinned again when they reach the bottom or call jumpToLatest. Rows added above the ones shown
-// (an earlier page of the conversation) would move every offset: the rendered rows would change under the reader, so
-// the browser's anchoring cannot help; the hook puts the view back on the row that was at its top instead.
+// useVirtualFeed: the chat feed's rows on @tanstack/react-virtual (only the rows near the viewport rendered, each
+// measured as it renders, a <details> opening included), and what a chat adds to it: the feed is pinned to its bottom
+// (new text keeps it there) until the reader scrolls up, and pinned again when they reach the bottom or call
+// jumpToLatest; rows added above the ones shown (an earlier page of the conversation) put the view back on the row
+// that was at its top, so what the reader sees does not move; the focused row stays rendered while they scroll.
+import {
+  defaultRangeExtractor,
+  type Range,
+  useVirtualizer,
+  type VirtualItem,
+  type Virtualizer,
+} from '@tanstack/react-virtual';
 import {
   type KeyboardEvent,
   type RefCallback,
@@ -14,20 +17,21 @@ import {
   useCallback,
   useEffect,
   useLayoutEffect,
+  useMemo,
   useRef,
   useState,
   type WheelEvent,
 } from 'react';
-import { RowHeights, type RowWindow, rowWindow } from '../components/feed-window';
+import { type Anchor, anchorAt, movedAnchor, withFocused } from './feed-anchor';
 
-/** Rendered beyond each edge of the viewport, so a quick scroll or a Page Down finds rows already there. */
-const OVERSCAN_PX = 800;
+/** Rows rendered beyond each edge of the viewport, so a quick scroll or a Page Down finds rows already there. */
+const OVERSCAN_ROWS = 8;
+/** Room above the first row and below the last. */
+const END_PADDING_PX = 12;
 /** This close to the bottom counts as at the bottom. */
 const PIN_SLACK_PX = 24;
 /** Keys that scroll a focused feed up. */
-const UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
-/** A focused row farther than this from the viewport is let go rather than rendering every row in between. */
-const KEEP_FOCUSED_MAX_ROWS = 200;
+const UP_KEYS = new Set(['ArrowUp', 'PageUp']);
 
 interface Keyed {
   key: string;
@@ -40,13 +44,14 @@ export interface VirtualFeed {
   /** The reader's intent to move up (wheel, keys), seen before the scroll it causes. */
   onWheel(event: WheelEvent<HTMLElement>): void;
   onKeyDown(event: KeyboardEvent<HTMLElement>): void;
-  /** For each rendered row's element, which must carry `data-key` and `data-index` (its index in the rows). */
-  measureRef: RefCallback<HTMLElement>;
-  /** The rows rendered. */
-  range: RowWindow;
-  /** Heights that stand for the rows before and after the range. */
-  padTop: number;
-  padBottom: number;
+  /** For each rendered row's element, which must carry `data-index` (its index in the rows). */
+  measureRef: (element: HTMLElement | null) => void;
+  /** The rows rendered, each with its top. */
+  items: VirtualItem[];
+  /** The height of all rows. */
+  totalSize: number;
+  /** The first row is among those near the viewport (not only rendered because it holds the focus). */
+  nearStart: boolean;
   /** True while the feed follows its bottom. */
   pinned: boolean;
   /** Follows the bottom again (the reader's own comment, say). */
@@ -57,89 +62,87 @@ export interface VirtualFeed {
   onRowFocus(key: string | null): void;
 }
 
-/** `estimate` is read once (a module-level function): a row's first estimate stands until it is measured. */
+/** `estimate` is read once per row key: a row's first estimate stands until it is measured. */
 export function useVirtualFeed<Row extends Keyed>(rows: readonly Row[], estimate: (row: Row) => number): VirtualFeed {
   const scroller = useRef<HTMLElement | null>(null);
-  const [heights] = useState(() => new RowHeights(estimate));
-  const [, setMeasured] = useState(0);
-  const [viewport, setViewport] = useState({ top: 0, height: 0 });
+  const [estimates] = useState(() => new Map<string, number>());
   const [pinned, setPinnedState] = useState(true);
   const pinnedRef = useRef(true);
   const lastTop = useRef(0);
   const [focusedKey, setFocusedKey] = useState<string | null>(null);
-  /** The row at the top of the view after the last render, and how far the view's top was below that row's top. */
+  /** False while the feed is hidden (behind its tab): laid out at 0, it has no rows to show nor a scroll position. */
+  const [shown, setShown] = useState(true);
+  /** The row at the top of the view after the last render. */
   const anchor = useRef<Anchor | null>(null);
+  /** After a page came in above: the row the view holds on to, while it is rendered and the reader does not move. */
+  const held = useRef<(Keyed & { index: number }) | null>(null);
 
   const setPinned = useCallback((value: boolean) => {
     pinnedRef.current = value;
     setPinnedState(value);
   }, []);
 
-  const readViewport = useCallback((el: HTMLElement) => {
-    const top = el.scrollTop;
-    const height = el.clientHeight;
-    setViewport((v) => (v.top === top && v.height === height ? v : { top, height }));
-  }, []);
-
-  const [observer] = useState(
-    () =>
-      new ResizeObserver((entries) => {
-        let changed = false;
-        for (const entry of entries) {
-          const el = entry.target as HTMLElement;
-          const height = entry.borderBoxSize[0]?.blockSize ?? el.getBoundingClientRect().height;
-          if (el === scroller.current) {
-            // 0 while its tab is hidden; shown again, it has lost its scroll position.
-            if (height === 0) continue;
-            el.scrollTop = pinnedRef.current ? el.scrollHeight : lastTop.current;
-            readViewport(el);
-            continue;
-          }
-          const key = el.dataset.key;
-          const index = Number(el.dataset.index);
-          if (key && height > 0 && heights.measure(index, key, height)) changed = true;
-        }
-        if (changed) setMeasured((n) => n + 1);
-      }),
-  );
-  useEffect(() => () => observer.disconnect(), [observer]);
-
-  const scrollerRef = useCallback<RefCallback<HTMLElement>>(
-    (el) => {
-      scroller.current = el;
-      if (!el) return;
-      observer.observe(el);
-      readViewport(el);
-      return () => {
-        observer.unobserve(el);
-        scroller.current = null;
-      };
+  const getItemKey = useCallback((index: number) => rows[index]?.key ?? index, [rows]);
+  const estimateSize = useCallback(
+    (index: number) => {
+      const row = rows[index];
+      if (!row) return 0;
+      let size = estimates.get(row.key);
+      if (size === undefined) {
+        size = estimate(row);
+        estimates.set(row.key, size);
+      }
+      return size;
     },
-    [observer, readViewport],
+    [rows, estimates, estimate],
+  );
+  const focusedIndex = useMemo(
+    () => (focusedKey === null ? -1 : rows.findIndex((r) => r.key === focusedKey)),
+    [rows, focusedKey],
+  );
+  const rangeExtractor = useCallback(
+    (range: Range) => withFocused(defaultRangeExtractor(range), focusedIndex),
+    [focusedIndex],
   );
 
-  const measureRef = useCallback<RefCallback<HTMLElement>>(
-    (el) => {
-      if (!el) return;
-      observer.observe(el);
-      return () => observer.unobserve(el);
-    },
-    [observer],
-  );
+  const virtualizer = useVirtualizer<HTMLElement, HTMLElement>({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize,
+    getItemKey,
+    rangeExtractor,
+    overscan: OVERSCAN_ROWS,
+    paddingStart: END_PADDING_PX,
+    paddingEnd: END_PADDING_PX,
+    measureElement: exactHeight,
+    enabled: shown,
+    // Opened (or shown again) at the bottom, or where the reader was: the first rows rendered are those.
+    initialOffset: () => (pinnedRef.current ? Number.MAX_SAFE_INTEGER : lastTop.current),
+  });
 
-  // A cache keyed by the rows (rendering twice gives the same offsets), updated in place: a streamed delta costs
-  // what the feed's tail costs, not its 10,000 rows.
-  heights.setRows(rows);
-  const offsets = heights.currentOffsets();
-
-  const total = offsets[rows.length] as number;
-  // Rows added above the anchor: the view goes where the anchor went (set on the scroller after this render).
-  const restored = pinned ? null : movedAnchor(anchor.current, rows, offsets);
-  // Pinned, the window is the bottom one even before the scroll position has caught up with new rows.
-  const top = pinned ? Math.max(0, total - viewport.height) : (restored ?? viewport.top);
-  const range = withFocused(rowWindow(offsets, top, viewport.height, OVERSCAN_PX), rows, focusedKey);
-  const padTop = offsets[range.start] as number;
-  const padBottom = total - (offsets[range.end] as number);
+  // Laid out for the current rows (which brings measurementsCache up to date).
+  let items = virtualizer.getVirtualItems();
+  // Rows added above the anchor: the view goes where the anchor went, in this render already (the virtualizer's
+  // offset) and on the scroller after it.
+  const restored = pinned
+    ? null
+    : movedAnchor(
+        anchor.current,
+        (index) => rows[index]?.key,
+        (key) => rows.findIndex((r) => r.key === key),
+        (index) => virtualizer.measurementsCache[index]?.start ?? 0,
+      );
+  if (restored !== null && anchor.current) {
+    const key = anchor.current.key;
+    held.current = { key, index: rows.findIndex((r) => r.key === key) };
+    virtualizer.scrollOffset = restored;
+    items = virtualizer.getVirtualItems();
+  }
+  // A row measured for the first time above the view's top moves the view with it (the virtualizer's rule); while a
+  // row is held, so does any row above that one, in view or not, so that the held row stays exactly where it was.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = held.current
+    ? (item) => item.index < (held.current?.index ?? 0)
+    : undefined;
 
   // After every render: pinned, the feed shows its bottom (new text, a row measured taller, a taller composer);
   // with rows added above, it shows the anchor where it was. Then the anchor is taken again.
@@ -150,44 +153,80 @@ export function useVirtualFeed<Row extends Keyed>(rows: readonly Row[], estimate
       el.scrollTop = el.scrollHeight;
       lastTop.current = el.scrollTop;
     } else if (restored !== null) {
-      // The offsets place the anchor near where it was; its element, laid out, says exactly how far off that is
-      // (rows above it rendered for the first time are rarely as tall as estimated).
-      el.scrollTop = restored;
-      const was = anchor.current?.screenTop;
-      const now = anchor.current && screenTopOf(el, anchor.current.key);
-      if (was != null && now != null) el.scrollTop += now - was;
+      // Where the virtualizer has the view by now: the rows above the anchor that were measured as they mounted
+      // (rarely as tall as estimated) have moved it on from `restored` by what they were off.
+      el.scrollTop = virtualizer.scrollOffset ?? restored;
       lastTop.current = el.scrollTop;
-      readViewport(el);
     }
-    const next = anchorAt(rows, offsets, top);
-    // Where the anchor is on screen, read only when not pinned (then nothing is restored).
-    if (next && !pinnedRef.current) next.screenTop = screenTopOf(el, next.key);
-    anchor.current = next;
+    if (held.current && !items.some((item) => item.key === held.current?.key)) held.current = null;
+    anchor.current = anchorAt(items, pinnedRef.current ? (virtualizer.scrollOffset ?? 0) : el.scrollTop);
   });
+
+  // Hidden (its tab) and shown again, the scroller has lost its scroll position: it gets it back.
+  const [observer] = useState(
+    () =>
+      new ResizeObserver((entries) => {
+        for (const entry of entries) {
+          const el = entry.target as HTMLElement;
+          const hidden = entry.contentRect.height === 0;
+          if (!hidden) el.scrollTop = pinnedRef.current ? el.scrollHeight : lastTop.current;
+          setShown(!hidden);
+        }
+      }),
+  );
+  useEffect(() => () => observer.disconnect(), [observer]);
+
+  const scrollerRef = useCallback<RefCallback<HTMLElement>>(
+    (el) => {
+      scroller.current = el;
+      if (!el) return;
+      observer.observe(el);
+      return () => {
+        observer.unobserve(el);
+        scroller.current = null;
+      };
+    },
+    [observer],
+  );
 
   // A render between the reader's scroll and its scroll event would pull them back down: their intent unpins first.
   const letGo = useCallback(
     (el: HTMLElement) => {
+      held.current = null;
       if (pinnedRef.current && el.scrollTop > 0) setPinned(false);
     },
     [setPinned],
   );
   const onWheel = useCallback(
     (event: WheelEvent<HTMLElement>) => {
+      held.current = null;
       if (event.deltaY < 0) letGo(event.currentTarget);
     },
     [letGo],
   );
+  // Home and End go to the first and the latest row at once: the browser's animated scroll there would be cut short
+  // by the first correction for a row measured on the way.
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLElement>) => {
-      if (UP_KEYS.has(event.key)) letGo(event.currentTarget);
+      if (event.key === 'Home') {
+        event.preventDefault();
+        letGo(event.currentTarget);
+        virtualizer.scrollToOffset(0);
+      } else if (event.key === 'End') {
+        event.preventDefault();
+        held.current = null;
+        setPinned(true);
+      } else if (UP_KEYS.has(event.key)) {
+        letGo(event.currentTarget);
+      }
     },
-    [letGo],
+    [letGo, setPinned, virtualizer],
   );
 
   const onScroll = useCallback(
     (event: UIEvent<HTMLElement>) => {
       const el = event.currentTarget;
+      if (el.clientHeight === 0) return;
       const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
       if (distance <= PIN_SLACK_PX) {
         if (!pinnedRef.current) setPinned(true);
@@ -196,9 +235,8 @@ export function useVirtualFeed<Row extends Keyed>(rows: readonly Row[], estimate
         setPinned(false);
       }
       lastTop.current = el.scrollTop;
-      readViewport(el);
     },
-    [readViewport, setPinned],
+    [setPinned],
   );
 
   const follow = useCallback(() => setPinned(true), [setPinned]);
@@ -213,10 +251,10 @@ export function useVirtualFeed<Row extends Keyed>(rows: readonly Row[], estimate
     onScroll,
     onWheel,
     onKeyDown,
-    measureRef,
-    range,
-    padTop,
-    padBottom,
+    measureRef: virtualizer.measureElement,
+    items,
+    totalSize: virtualizer.getTotalSize(),
+    nearStart: virtualizer.range !== null && virtualizer.range.startIndex <= OVERSCAN_ROWS,
     pinned,
     follow,
     jumpToLatest,
@@ -224,49 +262,18 @@ export function useVirtualFeed<Row extends Keyed>(rows: readonly Row[], estimate
   };
 }
 
-interface Anchor {
-  key: string;
-  index: number;
-  /** The view's top minus the row's top, in the offsets. */
-  delta: number;
-  /** The row's top below the view's top in the layout, when it was rendered. */
-  screenTop?: number | null;
-}
-
-/** How far below the scroller's top the rendered row with `key` is; null when it is not rendered. */
-function screenTopOf(scroller: HTMLElement, key: string): number | null {
-  const row = scroller.querySelector(`[data-key="${CSS.escape(key)}"]`);
-  return row ? row.getBoundingClientRect().top - scroller.getBoundingClientRect().top : null;
-}
-
 /**
- * The row the view is anchored on: the first one reaching below its top, or the next one when that is the feed's first
- * row (a row that stays first, like the one that loads earlier rows, would not show that rows came in under it).
+ * A row's height as laid out, fractions kept: rounded heights add up to a few pixels of drift over the rows above
+ * the anchor, which moves what the reader sees when an earlier page comes in. A hidden feed (its tab) lays its rows
+ * out at 0: they keep the height they had.
  */
-function anchorAt(rows: readonly Keyed[], offsets: Float64Array, top: number): Anchor | null {
-  if (rows.length === 0) return null;
-  const { start } = rowWindow(offsets, top, 0, 0);
-  const index = start === 0 && rows.length > 1 ? 1 : start;
-  const row = rows[index] as Keyed;
-  return { key: row.key, index, delta: top - (offsets[index] as number) };
-}
-
-/** The view's top that puts the anchor back where it was, when rows before it came or went; null when none did. */
-function movedAnchor(anchor: Anchor | null, rows: readonly Keyed[], offsets: Float64Array): number | null {
-  if (!anchor || rows[anchor.index]?.key === anchor.key) return null;
-  const index = rows.findIndex((r) => r.key === anchor.key);
-  if (index === -1) return null;
-  return Math.max(0, (offsets[index] as number) + anchor.delta);
-}
-
-/** The range grown to keep the focused row rendered, unless that row is far away (then it is let go). */
-function withFocused(range: RowWindow, rows: readonly Keyed[], focusedKey: string | null): RowWindow {
-  if (focusedKey === null) return range;
-  if (rows.slice(range.start, range.end).some((r) => r.key === focusedKey)) return range;
-  const lo = Math.max(0, range.start - KEEP_FOCUSED_MAX_ROWS);
-  const before = rows.slice(lo, range.start).findIndex((r) => r.key === focusedKey);
-  if (before !== -1) return { start: lo + before, end: range.end };
-  const after = rows.slice(range.end, range.end + KEEP_FOCUSED_MAX_ROWS).findIndex((r) => r.key === focusedKey);
-  if (after !== -1) return { start: range.start, end: range.end + after + 1 };
-  return range;
+function exactHeight(
+  element: HTMLElement,
+  entry: ResizeObserverEntry | undefined,
+  instance: Virtualizer<HTMLElement, HTMLElement>,
+): number {
+  const height = entry?.borderBoxSize[0]?.blockSize ?? element.getBoundingClientRect().height;
+  if (height > 0) return height;
+  const index = instance.indexFromElement(element);
+  return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index);
 }

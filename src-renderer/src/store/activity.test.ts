@@ -4,16 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { Job } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import { jobFixture } from '../test-fixtures';
-import {
-  type ActivityEvent,
-  type ActivityKind,
-  type ActivityRow,
-  activityRows,
-  appendActivity,
-  filterRows,
-  formatDuration,
-  mergeActivity,
-} from './activity';
+import { type ActivityEvent, type ActivityKind, appendActivity, mergeActivity } from './activity';
+import { formatDuration } from './activity-format';
+import { type ActivityRow, activityRows, filterRows } from './activity-rows';
 
 const at = (ms: number) => new Date(Date.UTC(2025, 0, 1) + ms).toISOString();
 const base = (seq: number, ms: number) => ({ seq, ts: at(ms), taskId: 't1', jobId: 'j1' });

@@ -5,7 +5,7 @@ import type { AutoPrompterView } from '../../../src-shared/auto-prompter';
 import type { MaestroEvent } from '../../../src-shared/events';
 import { ApiError, type MaestroApi, type MaestroClient } from '../api/client';
 import { translate } from '../i18n/translate';
-import { activityRows } from './activity';
+import { activityRows } from './activity-rows';
 import { createAppStore } from './store';
 
 const fakeClient = (api: Partial<MaestroApi>): MaestroClient => ({
