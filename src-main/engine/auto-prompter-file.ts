@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { type AutoPrompterSettings, AutoPrompterSettings as SettingsSchema } from '../../src-shared/auto-prompter';
 import { writeFileAtomic } from '../workspace/atomic-write';
-import { ConfigFileError, parseConfigJson, readConfigText } from '../workspace/json-file';
+import { parseConfigJson, readConfigText } from '../workspace/json-file';
 
 export const AUTO_PROMPTER_FILE = path.join('.maestro', 'auto-prompter.json');
 

@@ -6,7 +6,6 @@ import { ruleLabel } from '../../src-shared/auto-prompter';
 import type { NewEvent } from '../../src-shared/events';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
-import { ConfigFileError } from '../workspace/json-file';
 import { type CompiledRule, compileRules, ruleMatches } from './auto-prompter-rules';
 import { openSnapshot, type PolicySnapshot, saveSnapshot } from './auto-prompter-snapshot';
 import type { JobRun } from './job-run';

@@ -3,9 +3,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import type { Task } from '../../src-shared/entities';
-import type { JobRecord } from '../db/repos/jobs';
-import type { Store } from '../db/store';
 import type { AnyToolDef } from '../tools/types';
 import type { MovementDefinition, PieceDefinition } from './pieces/schema';
 

@@ -1,7 +1,6 @@
 // LLM profiles a job can name: the one from the environment (`env`) and the ones saved in the app (profile-store.ts).
 // Every change bumps `version` and tells the `onChange` listeners, so whoever caches per profile can drop stale entries.
 import type { ProfileView } from '../../src-shared/contract';
-import { ConfigFileError } from '../workspace/json-file';
 import type { ProfileChange, ProfileStore } from './profile-store';
 
 export interface LlmProfile {

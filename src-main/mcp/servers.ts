@@ -1,7 +1,6 @@
 // The MCP servers of every workspace, for the app: what each needs (a token given or not, refused or not, never the
 // token itself), saving a token, and opening a job's servers after the token check (spec §2 K → KH / L).
 import type { McpServerView } from '../../src-shared/contract';
-import { ConfigFileError } from '../workspace/json-file';
 import { loadMcpConfig, type McpServerConfig, takesToken } from './config';
 import { McpAuthError } from './connection';
 import { authRequiredMessage, type McpJobServers, type McpOpenResult, McpSession, type SessionServer } from './session';

@@ -2,7 +2,7 @@
 // `<workspace>/.maestro/policy.json` (defaults when absent), then unioned with the tools a person approved with
 // scope `task` in this task (P7.04). The format is in README.md.
 import path from 'node:path';
-import { ConfigFileError, parseConfigJson, readConfigText } from '../workspace/json-file';
+import { parseConfigJson, readConfigText } from '../workspace/json-file';
 import { builtinTools } from './builtins';
 import { DEFAULT_POLICY, PolicyFile, toPolicy, type WorkspaceToolPolicy } from './policy-schema';
 import type { AnyToolDef } from './types';
