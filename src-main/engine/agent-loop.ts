@@ -106,7 +106,7 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
       run.callCounts.set(key, seen);
       if (seen >= limits.repeatedCalls) {
         const stop = fail(`not run — the job stops: ${call.name} was called ${seen} times with the same arguments`);
-        run.store.transact(() => {
+        run.recordStep(() => {
           for (const c of toolCalls) run.answer(c, stop);
         });
         return {
@@ -127,7 +127,7 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
       gate,
     );
     // The step's results are recorded (transcript, then one transaction of the log) before the loop goes on.
-    const settled = run.store.transact(() => settle(run, movement, dispatched, terminal));
+    const settled = run.recordStep(() => settle(run, movement, dispatched, terminal));
     sinceProgress = settled.progressed ? 0 : sinceProgress + 1;
     if (settled.result) return settled.result;
   }

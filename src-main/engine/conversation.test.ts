@@ -44,6 +44,28 @@ describe('Conversation and transcript.jsonl', () => {
     c.close();
   });
 
+  it('P4.39 a step is one append: what asOneStep records is written when it returns, not before', () => {
+    const dir = tempDir();
+    const c = Conversation.open(dir, 'job_1', fixed);
+    c.seed('SYS', 'USER');
+    const file = path.join(dir, TRANSCRIPT_FILE);
+    const before = fs.readFileSync(file, 'utf8');
+    const writes: number[] = [];
+    c.asOneStep(() => {
+      c.append({ role: 'tool', tool_call_id: 'a', content: 'one' });
+      c.append({ role: 'tool', tool_call_id: 'b', content: 'two' });
+      writes.push(fs.readFileSync(file, 'utf8').length);
+    });
+    expect(writes).toEqual([before.length]);
+    expect(parseTranscript(fs.readFileSync(file, 'utf8')).map((l) => l.message.content)).toEqual([
+      'SYS',
+      'USER',
+      'one',
+      'two',
+    ]);
+    c.close();
+  });
+
   it.runIf(fs.existsSync('/dev/full'))('a write that fails (a full disk) throws from append, so the run stops', () => {
     const dir = tempDir();
     const c = Conversation.open(dir, 'job_1', fixed);

@@ -46,6 +46,8 @@ export class Conversation {
   /** The file's bytes before this job's thread: earlier jobs' threads, kept by rewrite(). */
   private prior: string;
   private fd: number | null = null;
+  /** The lines of the step being recorded (asOneStep), written when it ends; null outside a step. */
+  private step: string | null = null;
 
   private constructor(
     /** null: an isolated conversation kept in memory only (a delegated sub-agent's). */
@@ -113,11 +115,31 @@ export class Conversation {
   append(...messages: ChatMessage[]): void {
     this.current.push(...messages);
     if (this.file === null) return;
+    const lines = messages.map((m) => this.line(m)).join('');
+    if (this.step !== null) this.step += lines;
+    else this.write(lines);
+  }
+
+  /** Runs `record`; what it appends is written in one write when it returns (one step, one append). */
+  asOneStep<T>(record: () => T): T {
+    if (this.step !== null) return record();
+    this.step = '';
+    try {
+      const result = record();
+      this.write(this.step);
+      return result;
+    } finally {
+      this.step = null;
+    }
+  }
+
+  private write(lines: string): void {
+    if (this.file === null || lines === '') return;
     if (this.fd === null) {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
       this.fd = fs.openSync(this.file, 'a', 0o600);
     }
-    fs.writeSync(this.fd, messages.map((m) => this.line(m)).join(''));
+    fs.writeSync(this.fd, lines);
   }
 
   /** Closes the transcript file; a later append opens it again. */

@@ -155,6 +155,14 @@ export class JobRun {
     return this.store.comments.undeliveredInterjections(this.job.id);
   }
 
+  /**
+   * Records a step of the loop: what `record` writes is one transcript append and one transaction, the transcript
+   * first (a failed write rolls the transaction back).
+   */
+  recordStep<T>(record: () => T): T {
+    return this.store.transact(() => this.conversation.asOneStep(record));
+  }
+
   /** Answers a tool call: conversation + transcript (its text), ToolTurn, event (whether it succeeded). */
   answer(call: ToolCall, result: ToolResult): void {
     const { content } = result;
@@ -182,7 +190,7 @@ export class JobRun {
    * marks and the log's turns are one transaction, the message is in the transcript before it commits.
    */
   deliverPendingUserMessages(): void {
-    this.store.transact(() => {
+    this.recordStep(() => {
       const parts: string[] = [];
       for (const note of this.notes) {
         parts.push(note.text);
