@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ProfileName } from '../../src-shared/contract';
 import { CodedError } from '../../src-shared/errors';
-import { brokenFileError, ConfigFileError, readJsonFile, writeJsonFile } from '../workspace/json-file';
+import { ConfigFileError, JsonFileStore } from '../workspace/json-file';
 import { type SecretBox, SecretBoxError } from './secret-box';
 
 export const PROFILES_FILE = 'profiles.json';
@@ -56,14 +56,13 @@ export class ProfileKeyError extends CodedError {
 }
 
 export class ProfileStore {
-  private data: ProfilesFile = { version: 1, defaultProfile: null, profiles: [] };
-  private broken: ConfigFileError | null = null;
+  private readonly json: JsonFileStore<ProfilesFile>;
 
   constructor(
     readonly file: string,
     private readonly box: SecretBox,
   ) {
-    this.load();
+    this.json = new JsonFileStore(file, ProfilesFile, EMPTY, 'profiles file', uniqueNames(file));
   }
 
   /** The store of a data dir: profiles.json beside the DB. */
@@ -73,19 +72,19 @@ export class ProfileStore {
 
   /** Why the file could not be read, when it could not. */
   get error(): ConfigFileError | null {
-    return this.broken;
+    return this.json.error;
   }
 
   get defaultProfile(): string | null {
-    return this.data.defaultProfile;
+    return this.json.data.defaultProfile;
   }
 
   list(): readonly StoredProfile[] {
-    return this.data.profiles;
+    return this.json.data.profiles;
   }
 
   find(name: string): StoredProfile | undefined {
-    return this.data.profiles.find((p) => p.name === name);
+    return this.json.data.profiles.find((p) => p.name === name);
   }
 
   /** The profile's API key in clear ('' when it has none). Throws ProfileKeyError when it cannot be opened. */
@@ -105,7 +104,7 @@ export class ProfileStore {
 
   /** Adds or replaces a profile; returns it as stored. */
   save(change: ProfileChange): StoredProfile {
-    this.assertWritable();
+    this.json.assertWritable();
     const previous = this.find(change.name);
     const apiKey =
       change.apiKey === undefined
@@ -123,11 +122,11 @@ export class ProfileStore {
       apiKey,
     };
     const profiles = previous
-      ? this.data.profiles.map((p) => (p.name === change.name ? stored : p))
-      : [...this.data.profiles, stored];
-    this.write({
+      ? this.json.data.profiles.map((p) => (p.name === change.name ? stored : p))
+      : [...this.json.data.profiles, stored];
+    this.json.write({
       version: 1,
-      defaultProfile: change.makeDefault ? change.name : this.data.defaultProfile,
+      defaultProfile: change.makeDefault ? change.name : this.json.data.defaultProfile,
       profiles,
     });
     return stored;
@@ -135,46 +134,22 @@ export class ProfileStore {
 
   /** Removes a profile; false when there is none of that name. */
   delete(name: string): boolean {
-    this.assertWritable();
+    this.json.assertWritable();
     if (!this.find(name)) return false;
-    this.write({
+    this.json.write({
       version: 1,
-      defaultProfile: this.data.defaultProfile === name ? null : this.data.defaultProfile,
-      profiles: this.data.profiles.filter((p) => p.name !== name),
+      defaultProfile: this.json.data.defaultProfile === name ? null : this.json.data.defaultProfile,
+      profiles: this.json.data.profiles.filter((p) => p.name !== name),
     });
     return true;
   }
-
-  private assertWritable(): void {
-    if (this.broken) {
-      const why = `cannot be read, so it is not overwritten: ${this.broken.message}`;
-      throw new ConfigFileError(this.file, why, { form: 'clause' });
-    }
-  }
-
-  private write(next: ProfilesFile): void {
-    try {
-      writeJsonFile(this.file, next);
-    } catch (error) {
-      const why = `cannot be written: ${(error as NodeJS.ErrnoException).code ?? 'error'}`;
-      throw new ConfigFileError(this.file, why, { form: 'clause' });
-    }
-    this.data = next;
-  }
-
-  private load(): void {
-    const read = readJsonFile(this.file, ProfilesFile);
-    if (read.kind === 'absent') return;
-    if (read.kind === 'broken') {
-      this.broken = brokenFileError(this.file, read, { what: 'profiles file' });
-      return;
-    }
-    const names = read.value.profiles.map((p) => p.name);
-    if (new Set(names).size !== names.length) {
-      const why = 'is not a valid profiles file: a profile name appears twice';
-      this.broken = new ConfigFileError(this.file, why, { form: 'clause', field: 'profiles' });
-      return;
-    }
-    this.data = read.value;
-  }
 }
+
+const EMPTY: ProfilesFile = { version: 1, defaultProfile: null, profiles: [] };
+
+const uniqueNames = (file: string) => (value: ProfilesFile) => {
+  const names = value.profiles.map((p) => p.name);
+  if (new Set(names).size === names.length) return null;
+  const why = 'is not a valid profiles file: a profile name appears twice';
+  return new ConfigFileError(file, why, { form: 'clause', field: 'profiles' });
+};

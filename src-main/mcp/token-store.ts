@@ -5,7 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { CodedError } from '../../src-shared/errors';
 import { type SecretBox, SecretBoxError } from '../llm/secret-box';
-import { brokenFileError, ConfigFileError, readJsonFile, writeJsonFile } from '../workspace/json-file';
+import { type ConfigFileError, JsonFileStore } from '../workspace/json-file';
 
 export const MCP_TOKENS_FILE = 'mcp-tokens.json';
 
@@ -40,15 +40,14 @@ export interface TokenState {
 const sealContext = (workspace: string, server: string) => `mcp\n${workspace}\n${server}`;
 
 export class McpTokenStore {
-  private data: TokensFile = { version: 1, entries: [] };
-  private broken: ConfigFileError | null = null;
+  private readonly json: JsonFileStore<TokensFile>;
   private saves = 0;
 
   constructor(
     readonly file: string,
     private readonly box: SecretBox,
   ) {
-    this.load();
+    this.json = new JsonFileStore(file, TokensFile, { version: 1, entries: [] }, 'MCP tokens file');
   }
 
   static inDataDir(dataDir: string, box: SecretBox): McpTokenStore {
@@ -57,7 +56,7 @@ export class McpTokenStore {
 
   /** Why the file could not be read, when it could not. */
   get error(): ConfigFileError | null {
-    return this.broken;
+    return this.json.error;
   }
 
   /** Grows with every token saved: a job that parked on an older count may have missed the one it waited for. */
@@ -86,7 +85,7 @@ export class McpTokenStore {
 
   /** Saves (replaces) the token; a saved token is not known to be rejected yet. */
   save(workspace: string, server: string, token: string): void {
-    this.assertWritable();
+    this.json.assertWritable();
     const sealed = { box: this.box.kind, sealed: this.box.seal(token, sealContext(workspace, server)) };
     this.put({ workspace, server, token: sealed, rejected: false });
     this.saves++;
@@ -94,50 +93,25 @@ export class McpTokenStore {
 
   /** Remembers that the server refused the job's credentials, so the app can say which token to give again. */
   markRejected(workspace: string, server: string): void {
-    if (this.broken || this.find(workspace, server)?.rejected) return;
+    if (this.json.error || this.find(workspace, server)?.rejected) return;
     this.put({ workspace, server, token: this.find(workspace, server)?.token ?? null, rejected: true });
   }
 
   /** The server took the job's credentials: a rejection remembered before is over. */
   markAccepted(workspace: string, server: string): void {
     const entry = this.find(workspace, server);
-    if (this.broken || !entry?.rejected) return;
+    if (this.json.error || !entry?.rejected) return;
     this.put({ ...entry, rejected: false });
   }
 
   private find(workspace: string, server: string): Entry | undefined {
-    return this.data.entries.find((e) => e.workspace === workspace && e.server === server);
+    return this.json.data.entries.find((e) => e.workspace === workspace && e.server === server);
   }
 
   private put(entry: Entry): void {
-    const others = this.data.entries.filter((e) => !(e.workspace === entry.workspace && e.server === entry.server));
-    this.write({ version: 1, entries: [...others, entry] });
-  }
-
-  private assertWritable(): void {
-    if (this.broken) {
-      const why = `cannot be read, so it is not overwritten: ${this.broken.message}`;
-      throw new ConfigFileError(this.file, why, { form: 'clause' });
-    }
-  }
-
-  private write(next: TokensFile): void {
-    try {
-      writeJsonFile(this.file, next);
-    } catch (error) {
-      const why = `cannot be written: ${(error as NodeJS.ErrnoException).code ?? 'error'}`;
-      throw new ConfigFileError(this.file, why, { form: 'clause' });
-    }
-    this.data = next;
-  }
-
-  private load(): void {
-    const read = readJsonFile(this.file, TokensFile);
-    if (read.kind === 'absent') return;
-    if (read.kind === 'broken') {
-      this.broken = brokenFileError(this.file, read, { what: 'MCP tokens file' });
-      return;
-    }
-    this.data = read.value;
+    const others = this.json.data.entries.filter(
+      (e) => !(e.workspace === entry.workspace && e.server === entry.server),
+    );
+    this.json.write({ version: 1, entries: [...others, entry] });
   }
 }

@@ -17,6 +17,8 @@ export function addComment(ctx: TaskContext, input: OpParsedInput<'addComment'>)
     const task = requireTask(ctx, input.taskId);
     const latest = store.jobs.latestForTask(task.id);
     const gate = commentGate(latest);
+    const post = (jobId: string, kind: 'interjection' | 'comment' | 'answer') =>
+      postComment(store, { taskId: task.id, jobId, author: 'user', kind, body: input.body });
     switch (gate.disposition) {
       case 'conflict':
         throw new MaestroError(
@@ -25,25 +27,13 @@ export function addComment(ctx: TaskContext, input: OpParsedInput<'addComment'>)
         );
       case 'interjection': {
         const job = latest as JobRecord;
-        const comment = postComment(store, {
-          taskId: task.id,
-          jobId: job.id,
-          author: 'user',
-          kind: 'interjection',
-          body: input.body,
-        });
+        const comment = post(job.id, 'interjection');
         const woken = gate.wake ? changeJob(store, job, 'queued') : undefined;
         return { comment, disposition: 'interjection', job: toJob(woken ?? job) };
       }
       case 'reused_job': {
         const job = latest as JobRecord;
-        const comment = postComment(store, {
-          taskId: task.id,
-          jobId: job.id,
-          author: 'user',
-          kind: 'comment',
-          body: input.body,
-        });
+        const comment = post(job.id, 'comment');
         return { comment, disposition: 'reused_job', job: toJob(job) };
       }
       case 'followup_job': {
@@ -63,13 +53,7 @@ export function addComment(ctx: TaskContext, input: OpParsedInput<'addComment'>)
         if (latest) store.comments.moveUndelivered(latest.id, job.id);
         // Only now, with the follow-up open, may the ASK job end (ending it first would wake a waiting parent).
         if (gate.answer) changeJob(store, latest as JobRecord, 'succeeded', { result: 'answered' });
-        const comment = postComment(store, {
-          taskId: task.id,
-          jobId: job.id,
-          author: 'user',
-          kind: gate.answer ? 'answer' : 'comment',
-          body: input.body,
-        });
+        const comment = post(job.id, gate.answer ? 'answer' : 'comment');
         return { comment, disposition: 'followup_job', job: toJob(job) };
       }
       default:

@@ -105,3 +105,51 @@ export function parseConfigJson<T>(text: string, file: string, schema: z.ZodType
   const field = dotted(parsed.error.issues[0]?.path ?? []) || undefined;
   throw new ConfigFileError(file, describeIssues(parsed.error.issues), field ? { field } : {});
 }
+
+/**
+ * A data-dir JSON file kept in memory: read once (absent → `empty`; broken → `error`, and every write refused, so a
+ * file a person can still repair is never overwritten), written atomically. `check` adds a rule the schema cannot say.
+ */
+export class JsonFileStore<T> {
+  private current: T;
+  readonly error: ConfigFileError | null = null;
+
+  constructor(
+    readonly file: string,
+    schema: z.ZodType<T>,
+    empty: T,
+    what: string,
+    check: (value: T) => ConfigFileError | null = () => null,
+  ) {
+    this.current = empty;
+    const read = readJsonFile(file, schema);
+    if (read.kind === 'broken') this.error = brokenFileError(file, read, { what });
+    else if (read.kind === 'ok') {
+      this.error = check(read.value);
+      if (!this.error) this.current = read.value;
+    }
+  }
+
+  get data(): T {
+    return this.current;
+  }
+
+  /** Throws when the file is broken: it is not overwritten. */
+  assertWritable(): void {
+    if (this.error) {
+      const why = `cannot be read, so it is not overwritten: ${this.error.message}`;
+      throw new ConfigFileError(this.file, why, { form: 'clause' });
+    }
+  }
+
+  write(next: T): void {
+    this.assertWritable();
+    try {
+      writeJsonFile(this.file, next);
+    } catch (error) {
+      const why = `cannot be written: ${(error as NodeJS.ErrnoException).code ?? 'error'}`;
+      throw new ConfigFileError(this.file, why, { form: 'clause' });
+    }
+    this.current = next;
+  }
+}
