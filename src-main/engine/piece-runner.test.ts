@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { call, complete, engineHarness, SETTLED, transition } from '../../test-support/engine-harness';
 import { runtimeDir } from '../workspace/paths';
 import { parseTranscript, TRANSCRIPT_FILE } from './conversation';
-import { chooseStartMovement } from './piece-runner';
 import { PieceCatalog } from './pieces/catalog';
+import { chooseStartMovement } from './pieces/schema';
 
 const pieces = new PieceCatalog(path.resolve(__dirname, '..', '..', 'pieces'));
 

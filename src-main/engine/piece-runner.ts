@@ -25,7 +25,7 @@ import { type EngineOptions, JobRun } from './job-run';
 import { JobStream } from './job-stream';
 import type { LlmPort } from './llm-port';
 import type { PieceRunContext } from './piece-result';
-import { type MovementDefinition, movementOf, type PieceDefinition } from './pieces/schema';
+import { chooseStartMovement, type MovementDefinition, movementOf } from './pieces/schema';
 import { movementGuidance, staticPreamble, systemMessage } from './prompt';
 import { allReplayableThreads, isSamePieceContinuation } from './replay';
 import { RunLog } from './run-log';
@@ -42,25 +42,6 @@ export interface PieceRunnerDeps {
   /** Whether a piece exists for this workspace (subtasks name one). */
   pieceExists?: (pieceId: string, workspacePath: string) => boolean;
   now?: () => Date;
-}
-
-/** resume > override > piece start; a name that is no movement of the piece falls through with a warning. */
-export function chooseStartMovement(
-  piece: PieceDefinition,
-  resume: string | null,
-  override: string | null,
-  warn: (message: string) => void,
-): MovementDefinition {
-  for (const [name, source] of [
-    [resume, 'resumeMovement'],
-    [override, 'start override'],
-  ] as const) {
-    if (!name) continue;
-    const movement = movementOf(piece, name);
-    if (movement) return movement;
-    warn(`${source} ${name} is not a movement of piece ${piece.id}; falling back`);
-  }
-  return movementOf(piece, piece.startMovement) as MovementDefinition;
 }
 
 export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Promise<PieceRunResult> {

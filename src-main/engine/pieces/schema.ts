@@ -137,3 +137,25 @@ export function transitionTargets(piece: PieceDefinition): string[] {
 export function movementOf(piece: PieceDefinition, name: string): MovementDefinition | undefined {
   return piece.movements.find((m) => m.name === name);
 }
+
+/**
+ * The movement a job starts in (spec §2 Q): resume > override > piece start; a name that is no movement of the piece
+ * falls through with a warning.
+ */
+export function chooseStartMovement(
+  piece: PieceDefinition,
+  resume: string | null,
+  override: string | null,
+  warn: (message: string) => void,
+): MovementDefinition {
+  for (const [name, source] of [
+    [resume, 'resumeMovement'],
+    [override, 'start override'],
+  ] as const) {
+    if (!name) continue;
+    const movement = movementOf(piece, name);
+    if (movement) return movement;
+    warn(`${source} ${name} is not a movement of piece ${piece.id}; falling back`);
+  }
+  return movementOf(piece, piece.startMovement) as MovementDefinition;
+}
