@@ -1,10 +1,11 @@
 // The LLM client of one profile: an AgentTurn's generation as 1..N LlmCalls with identical input (retries).
+import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { LlmError } from './errors';
 import { runLlmCall } from './llm-call';
 import type { LlmProfile } from './profiles';
-import { type AttemptFailure, DEFAULT_RETRY, type RetryOptions, retryDelayMs, sleep } from './retry';
+import { type AttemptFailure, DEFAULT_RETRY, type RetryOptions, retryDelayMs } from './retry';
 import { checkTokenLimit, type TokenCounter, tokenCounterFor } from './tokens';
 import type { LlmCallOutcome, LlmCallRecord, LlmHooks, LlmRequest, LlmResult, LlmUsage } from './types';
 
@@ -109,7 +110,7 @@ export class LlmClient {
       this.end(record, calls, hooks);
       if (waitMs === undefined) throw this.failed(failure, calls);
       try {
-        await sleep(waitMs, undefined, { signal: request.signal });
+        await sleep(waitMs, undefined, { signal: request.signal }); // rejects at once on abort
       } catch {
         throw this.aborted(calls);
       }

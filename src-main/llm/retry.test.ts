@@ -1,7 +1,7 @@
 // Retry classification, retry-after parsing and backoff.
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { classifyFailure, DEFAULT_RETRY, retryAfterMs, retryDelayMs, sleep } from './retry';
+import { classifyFailure, DEFAULT_RETRY, retryAfterMs, retryDelayMs } from './retry';
 
 const calm = { aborted: false, stalled: false };
 const status = (code: number, message = 'x', headers: Record<string, string> = {}) =>
@@ -55,16 +55,5 @@ describe('retry timing', () => {
     expect(retryDelayMs(10, f, opts, () => 1)).toBe(1000);
     expect(retryDelayMs(1, { ...f, retryAfterMs: 5000 }, opts)).toBe(5000);
     expect(retryDelayMs(1, { ...f, retryAfterMs: 120_000 }, opts)).toBe(opts.maxRetryAfterMs);
-  });
-});
-
-describe('sleep', () => {
-  it('resolves after the wait; rejects at once when the signal fires, before or during the wait', async () => {
-    await expect(sleep(1, undefined, {})).resolves.toBeUndefined();
-    await expect(sleep(60_000, undefined, { signal: AbortSignal.abort() })).rejects.toThrow(/abort/i);
-    const ac = new AbortController();
-    const waiting = sleep(60_000, undefined, { signal: ac.signal });
-    ac.abort();
-    await expect(waiting).rejects.toThrow(/abort/i);
   });
 });

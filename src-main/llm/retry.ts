@@ -89,6 +89,3 @@ export function retryDelayMs(
   if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, options.maxRetryAfterMs);
   return backoffMs(retry, options, random);
 }
-
-/** The wait before a retry: `sleep(ms, undefined, { signal })` rejects at once when `signal` fires. */
-export { setTimeout as sleep } from 'node:timers/promises';
