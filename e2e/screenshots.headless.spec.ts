@@ -78,6 +78,7 @@ test('P7.15 issue 6 the main views in light and dark, English and Japanese', asy
     expect(accents[0]).not.toBe(accents[1]);
     const answer = await page.screenshot();
     await testInfo.attach(`answer-${theme}-${locale}.png`, { body: answer, contentType: 'image/png' });
-    if (process.env.SCREENSHOT === '1') fs.writeFileSync(path.join(APP_ROOT, 'docs', `answer-${theme}-${locale}.png`), answer);
+    if (process.env.SCREENSHOT === '1')
+      fs.writeFileSync(path.join(APP_ROOT, 'docs', `answer-${theme}-${locale}.png`), answer);
   }
 });
