@@ -4,12 +4,27 @@ export interface AssistantToolCall {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };
+  /** Opaque provider fields of the call (Gemini's thought signature), kept byte for byte as sent. */
+  extra_content?: unknown;
 }
+
+/**
+ * What a backend sent beside an assistant message's content that it may need back (issue 12): always kept in the
+ * transcript; the request body of each profile kind decides what goes back.
+ */
+export type AssistantExtras = {
+  /** The reasoning text: `reasoning_content` (DeepSeek, Kimi), `reasoning` (OpenRouter, vLLM), or inline `<think>`. */
+  reasoning_content?: string;
+  /** OpenRouter's structured reasoning blocks, as sent. */
+  reasoning_details?: unknown[];
+  /** Opaque provider fields of the message (Gemini's `extra_content`), as sent. */
+  extra_content?: unknown;
+};
 
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: AssistantToolCall[] }
+  | ({ role: 'assistant'; content: string | null; tool_calls?: AssistantToolCall[] } & AssistantExtras)
   | { role: 'tool'; tool_call_id: string; content: string };
 
 export interface ToolSpec {
@@ -83,12 +98,18 @@ export interface LlmToolCall {
   name: string;
   /** The raw JSON text the model produced; parsing and validating it is the caller's job. */
   arguments: string;
+  /** Opaque provider fields of the call (AssistantToolCall.extra_content), as sent. */
+  extra?: unknown;
 }
 
 /** The outcome of one AgentTurn's generation: the last (successful) LlmCall's output, every LlmCall's record. */
 export interface LlmResult {
   text: string;
   reasoning: string;
+  /** OpenRouter's `reasoning_details`, when sent. */
+  reasoningDetails?: unknown[];
+  /** Opaque provider fields of the message (`extra_content`), when sent. */
+  extra?: unknown;
   toolCalls: LlmToolCall[];
   finishReason: FinishReason;
   /** The AgentTurn's usage: the sum over `calls` of the usage each reported. */
