@@ -139,6 +139,24 @@ describe('scripted LLM server', () => {
     await expect(collect(sdk)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  it('replays a raw reply as sent: SSE comments and frames in order, or a whole non-JSON error body', async () => {
+    const frame = { id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [] };
+    const delta = (content: string, finish: string | null = null) => ({
+      ...frame,
+      choices: [{ index: 0, delta: { content }, finish_reason: finish }],
+    });
+    const { sdk } = await serve({
+      script: [
+        { raw: { sse: [': OPENROUTER PROCESSING', delta('a'), delta('b', 'stop'), 'data: [DONE]'] } },
+        { raw: { status: 500, headers: { 'content-type': 'text/html' }, body: '<h1>Bad gateway</h1>' } },
+      ],
+    });
+    const chunks = await collect(sdk);
+    expect(chunks.map((c) => c.choices[0]?.delta?.content)).toEqual(['a', 'b']);
+    expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe('stop');
+    await expect(collect(sdk)).rejects.toMatchObject({ status: 500 });
+  });
+
   it('drops a connection, cuts a stream mid-way, and ends one without a finish_reason', async () => {
     const { sdk } = await serve({ script: [{ fault: 'reset' }, { fault: 'cut' }, { fault: 'no_finish' }] });
     await expect(collect(sdk)).rejects.toBeInstanceOf(OpenAI.APIConnectionError);

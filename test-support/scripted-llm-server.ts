@@ -51,7 +51,17 @@ export type ScriptedFault = StepTiming &
     | { fault: 'hang'; text?: string }
   );
 
-export type ScriptedStep = ScriptedReply | ScriptedFault;
+/**
+ * A reply exactly as some server sends it (the provider corpus, test-support/provider-shapes/): a status, headers, and
+ * either SSE events — an object is sent as `data: <its JSON>`, a string is written as is (`: comment` lines,
+ * `data: [DONE]`, a broken frame) — or a whole body (a JSON error, an HTML page). `sse` ends the response after the
+ * last event; `cut: true` destroys the socket instead.
+ */
+export interface RawReply extends StepTiming {
+  raw: { status?: number; headers?: Record<string, string>; sse?: (object | string)[]; body?: string; cut?: boolean };
+}
+
+export type ScriptedStep = ScriptedReply | ScriptedFault | RawReply;
 export type ScriptEntry = ScriptedStep | ((request: RecordedRequest) => ScriptedStep);
 
 export interface RecordedRequest {
@@ -172,6 +182,7 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
     previousPrompt = prompt;
     if (step.delayMs) await sleep(step.delayMs);
     if ('fault' in step) return playFault(step, recorded, res, cachedChars);
+    if ('raw' in step) return playRaw(step, res);
     return playReply(step, recorded, res, cachedChars, options.ttftMs ?? 0);
   }
 
@@ -204,6 +215,25 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
         server.close(() => resolve());
       }),
   };
+}
+
+async function playRaw({ raw, chunkDelayMs }: RawReply, res: http.ServerResponse): Promise<void> {
+  const streamed = raw.sse !== undefined;
+  res.writeHead(raw.status ?? 200, {
+    'content-type': streamed ? 'text/event-stream' : 'application/json',
+    ...(streamed ? { 'cache-control': 'no-cache', connection: 'keep-alive' } : {}),
+    ...raw.headers,
+  });
+  if (!streamed) {
+    res.end(raw.body ?? '');
+    return;
+  }
+  for (const event of raw.sse ?? []) {
+    res.write(typeof event === 'string' ? `${event}\n\n` : `data: ${JSON.stringify(event)}\n\n`);
+    if (chunkDelayMs) await sleep(chunkDelayMs);
+  }
+  if (raw.cut) res.socket?.destroy();
+  else res.end();
 }
 
 async function playFault(
