@@ -7,6 +7,7 @@ import { arrival, call, complete, engineHarness, SETTLED } from '../../test-supp
 import type { RecordedRequest, ScriptEntry } from '../../test-support/scripted-llm-server';
 import type { AnyToolDef } from '../tools/types';
 import { runtimeDir } from '../workspace/paths';
+import { EMPTY_REPLY } from './assistant-reply';
 import { TRANSCRIPT_FILE } from './conversation';
 
 /** Test doubles of read-only / writing tools that record when they ran. */
@@ -280,6 +281,76 @@ describe('the agent loop', () => {
     h.maestro.invoke('cancelTask', { taskId });
     await h.maestro.worker?.idle();
     expect(h.maestro.store.jobs.get(jobId)?.status).toBe('cancelled');
+    expect(h.server.requests).toHaveLength(1);
+  });
+});
+
+describe('models that answer in text (issue 12)', () => {
+  type Msg = { role: string; content: string | null; tool_calls?: { id: string; function: { name: string } }[] };
+  const sent = (h: { server: { requests: RecordedRequest[] } }, i: number) =>
+    (h.server.requests[i]?.body?.messages ?? []) as Msg[];
+  const commentsOf = (h: Awaited<ReturnType<typeof engineHarness>>, taskId: string) =>
+    h.maestro.invoke('getTask', { taskId }).comments;
+
+  it('P4.26 calls written as <tool_call> text (a server without a tool parser) run like any call, complete too', async () => {
+    const h = await engineHarness(
+      [
+        { text: 'Let me look.\n<tool_call>\n{"name": "read_file", "arguments": {"id": "a", "ms": 1}}\n</tool_call>' },
+        {
+          text: '<tool_call>{"name": "complete", "arguments": {"status": "success", "message": "Read it."}}</tool_call>',
+        },
+      ],
+      { tools: recordingTools([]) },
+    );
+    const { taskId, jobId } = h.createTask('x');
+    expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
+    const second = sent(h, 1);
+    const assistant = second.at(-2);
+    expect(assistant?.content).toBe('Let me look.');
+    expect(assistant?.tool_calls?.map((c) => c.function.name)).toEqual(['read_file']);
+    expect(second.at(-1)).toMatchObject({ role: 'tool', content: 'read_file a' });
+    expect(commentsOf(h, taskId).find((c) => c.kind === 'result')?.body).toBe('Read it.');
+    expect(h.server.requests).toHaveLength(2);
+  });
+
+  it('P4.24 P4.25 a model that keeps answering in text: after the nudges its last text is the task’s result', async () => {
+    const h = await engineHarness([{ text: 'a' }, { text: 'b' }, { text: 'c' }, { text: 'The answer is 42.' }]);
+    const { taskId, jobId } = h.createTask('x');
+    const job = await h.waitFor(jobId, SETTLED);
+    expect(job.status).toBe('succeeded');
+    expect(h.server.requests).toHaveLength(4);
+    expect(sent(h, 3).at(-1)?.content).toMatch(/without calling a tool/);
+    expect(commentsOf(h, taskId).find((c) => c.kind === 'result')?.body).toBe('The answer is 42.');
+  });
+
+  it('P4.25 P1.10 a last text that ends asking something becomes the question to the user', async () => {
+    const h = await engineHarness([{ text: 'a' }, { text: 'b' }, { text: 'c' }, { text: 'Which file should I fix?' }]);
+    const { taskId, jobId } = h.createTask('x');
+    expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'waiting_human', waitReason: 'ask' });
+    expect(commentsOf(h, taskId).find((c) => c.kind === 'question')?.body).toBe('Which file should I fix?');
+  });
+
+  it('P4.24 an empty reply is kept with a non-blank content, never null without calls; only empty replies fail', async () => {
+    const h = await engineHarness([{ text: '' }, complete()]);
+    const first = h.createTask('x');
+    expect((await h.waitFor(first.jobId, SETTLED)).status).toBe('succeeded');
+    expect(sent(h, 1).at(-2)).toEqual({ role: 'assistant', content: EMPTY_REPLY });
+
+    const h2 = await engineHarness([{ text: '' }, { text: ' ' }, { text: '' }, { text: '' }]);
+    const second = h2.createTask('x');
+    const failed = await h2.waitFor(second.jobId, SETTLED);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toMatch(/4 times in a row without calling a tool, and without any text/);
+    for (const r of h2.server.requests)
+      for (const m of (r.body?.messages ?? []) as Msg[]) expect(m.content === null && !m.tool_calls).toBe(false);
+  });
+
+  it('P4.23 a refusal (finish_reason content_filter) fails the task at once with the model’s words', async () => {
+    const h = await engineHarness([{ text: 'I can’t help with that request.', finishReason: 'content_filter' }]);
+    const { jobId } = h.createTask('x');
+    const job = await h.waitFor(jobId, SETTLED);
+    expect(job.status).toBe('failed');
+    expect(job.error).toBe('I can’t help with that request.');
     expect(h.server.requests).toHaveLength(1);
   });
 });

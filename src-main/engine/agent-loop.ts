@@ -2,6 +2,7 @@
 // watchdog, prompt guard, one LLM iteration, regular tool dispatch, then the complete/transition decision.
 
 import { fail, ok } from '../tools/outcome';
+import { assistantTurn, isQuestion } from './assistant-reply';
 import { type AutoPrompter, autoPrompterOf } from './auto-prompter';
 import type { JobRun } from './job-run';
 import { runLlmIteration } from './llm-iteration';
@@ -23,6 +24,8 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
   const { limits } = run.options;
   let iterations = 0;
   let textOnly = 0;
+  /** The latest non-blank text of the replies without calls in a row. */
+  let lastText = '';
   let sinceProgress = 0;
   // The job's Policy Snapshot, taken before its first LLM request and fixed for the job (P8.01); null when off.
   let prompter: AutoPrompter | null;
@@ -65,37 +68,23 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
     if (guarded.kind === 'overflow') return { kind: 'error', message: guarded.message, retryable: false };
     if (guarded.kind === 'rewrite') run.conversation.rewrite(guarded.messages);
 
-    const reply = await runLlmIteration(run);
-    if (reply.kind !== 'ok') return reply.result;
-    const { text, toolCalls } = reply;
-    run.conversation.append({
-      role: 'assistant',
-      content: text || null,
-      ...(toolCalls.length > 0
-        ? {
-            tool_calls: toolCalls.map((c) => ({
-              id: c.id,
-              type: 'function' as const,
-              function: { name: c.name, arguments: c.arguments },
-            })),
-          }
-        : {}),
-    });
+    const iteration = await runLlmIteration(run);
+    if (iteration.kind !== 'ok') return iteration.result;
+    const turn = assistantTurn(iteration.reply, new Set(run.toolSpecs.map((s) => s.function.name)));
+    run.conversation.append(turn.message);
+    if (turn.refusal !== null) return { kind: 'error', message: turn.refusal, retryable: false };
+    const { toolCalls } = turn;
 
     if (toolCalls.length === 0) {
       textOnly++;
       sinceProgress++;
-      if (textOnly > limits.textOnlyReplies) {
-        return {
-          kind: 'error',
-          message: `the model answered ${textOnly} times in a row without calling a tool`,
-          retryable: false,
-        };
-      }
+      lastText = iteration.reply.text.trim() || lastText;
+      if (textOnly > limits.textOnlyReplies) return textOutcome(run, lastText, textOnly);
       run.queueNote(TEXT_ONLY_WARNING);
       continue;
     }
     textOnly = 0;
+    lastText = '';
 
     const regular = toolCalls.filter((c) => c.name !== COMPLETE && c.name !== TRANSITION);
     const terminal = toolCalls.filter((c) => c.name === COMPLETE || c.name === TRANSITION);
@@ -131,6 +120,23 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
     sinceProgress = settled.progressed ? 0 : sinceProgress + 1;
     if (settled.result) return settled.result;
   }
+}
+
+/**
+ * A model that still answers in text once the nudges are spent: its last text is the outcome — the user's question
+ * when it ends asking something (isQuestion) and questions are left, else the task's result. Only replies that were
+ * all empty fail the movement.
+ */
+function textOutcome(run: JobRun, text: string, replies: number): MovementResult {
+  if (!text) {
+    return {
+      kind: 'error',
+      message: `the model answered ${replies} times in a row without calling a tool, and without any text`,
+      retryable: false,
+    };
+  }
+  if (isQuestion(text) && run.askCount < run.options.limits.asks) return { kind: 'ask', question: text };
+  return run.openChildCount() > 0 ? { kind: 'wait_subtasks' } : { kind: 'complete', message: text };
 }
 
 /** Records the results of one reply and decides what it means: wait, end the movement, or go on (null). */

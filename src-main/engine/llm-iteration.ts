@@ -1,14 +1,13 @@
 // runLlmIteration: one AgentTurn — the LLM layer's generation (its retries are further LlmCalls of this turn),
 // streamed to the UI, logged with usage, and mapped to the loop's next step on failure.
 import { LlmError } from '../llm/errors';
+import type { LlmResult } from '../llm/types';
 import { abortReason } from './agent-loop';
 import type { JobRun } from './job-run';
 import type { MovementResult } from './movement-result';
-import type { ToolCall } from './tool-dispatch';
 
-export type IterationReply =
-  | { kind: 'ok'; text: string; toolCalls: ToolCall[] }
-  | { kind: 'stop'; result: MovementResult };
+/** `reply`: the whole generation — text, reasoning, opaque provider fields, tool calls — as the backend sent it. */
+export type IterationReply = { kind: 'ok'; reply: LlmResult } | { kind: 'stop'; result: MovementResult };
 
 export async function runLlmIteration(run: JobRun): Promise<IterationReply> {
   run.log.startAgentTurn();
@@ -24,7 +23,7 @@ export async function runLlmIteration(run: JobRun): Promise<IterationReply> {
         onDelta: (delta) => run.stream.push(delta),
       },
     );
-    return { kind: 'ok', text: reply.text, toolCalls: reply.toolCalls };
+    return { kind: 'ok', reply };
   } catch (error) {
     if (run.signal.aborted) return { kind: 'stop', result: { kind: 'cancelled', reason: abortReason(run.signal) } };
     if (error instanceof LlmError) {
