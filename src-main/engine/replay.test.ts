@@ -97,6 +97,41 @@ describe('transcript replay rules', () => {
     }
   });
 
+  it('P6.06 P6.19 reasoning and provider fields replay byte for byte: kept calls, renamed calls, a message left with text', () => {
+    // Gemini's thought signature on a call and OpenRouter's reasoning blocks, as the engine keeps them (issue 12).
+    const extras = {
+      reasoning_content: 'Plan first.',
+      reasoning_details: [{ type: 'reasoning.text', text: 'Plan first.', signature: 'c2ln', index: 0 }],
+      extra_content: { google: { thought_signature: 'bXNn' } },
+    };
+    const signed = (id: string): AssistantToolCall => ({
+      id,
+      type: 'function',
+      function: { name: 'read_file', arguments: '{}' },
+      extra_content: { google: { thought_signature: `sig-${id}` } },
+    });
+    const thread = (jobId: string): TranscriptLine[] => [
+      line({ role: 'system', content: 'S' }, jobId),
+      line({ role: 'user', content: `task of ${jobId}` }, jobId),
+      line({ role: 'assistant', content: null, ...extras, tool_calls: [signed('gen_call_1')] }, jobId),
+      line({ role: 'tool', tool_call_id: 'gen_call_1', content: 'ok' }, jobId),
+      line({ role: 'assistant', content: 'Reading more.', ...extras, tool_calls: [signed('gen_call_2')] }, jobId),
+    ];
+    const out = allReplayableThreads([...thread('job_1'), ...thread('job_2')], same);
+    const assistants = out.filter((m) => m.role === 'assistant');
+    expect(assistants.map((m) => JSON.stringify(m))).toEqual([
+      JSON.stringify({ role: 'assistant', content: null, ...extras, tool_calls: [signed('gen_call_1')] }),
+      JSON.stringify({ role: 'assistant', content: 'Reading more.', ...extras }),
+      JSON.stringify({
+        role: 'assistant',
+        content: null,
+        ...extras,
+        tool_calls: [{ ...signed('gen_call_1'), id: 'gen_call_1~2' }],
+      }),
+      JSON.stringify({ role: 'assistant', content: 'Reading more.', ...extras }),
+    ]);
+  });
+
   it('P6.06 the renamed id is the smallest free ~n; a later thread never renames an earlier pair', () => {
     const thread = (job: string, ...ids: string[]) => [
       line({ role: 'system', content: 'S' }, job),
