@@ -40,6 +40,8 @@ interface LooseChoice {
   index?: number;
   delta?: LooseDelta | null;
   finish_reason?: string | null;
+  /** Moonshot (Kimi) reports usage inside the last chunk's choice. */
+  usage?: UsageFields['usage'];
   error?: { message?: unknown; code?: unknown } | null;
 }
 
@@ -80,6 +82,7 @@ export class ChunkAccumulator {
     this.usage = usageOf(chunk, this.usage);
     for (const choice of chunk.choices ?? []) {
       if ((choice.index ?? 0) !== 0) continue;
+      if (choice.usage) this.usage = usageOf({ usage: choice.usage }, this.usage);
       const delta = choice.delta ?? {};
       this.addReasoning(delta, emit);
       this.addContent(delta.content, emit);

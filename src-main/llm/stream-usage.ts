@@ -7,6 +7,8 @@ interface LooseUsage {
   completion_tokens?: number;
   prompt_tokens_details?: { cached_tokens?: number | null } | null;
   completion_tokens_details?: { reasoning_tokens?: number | null } | null;
+  /** Moonshot's name for cached prompt tokens. */
+  cached_tokens?: number;
   /** DeepSeek's name for cached prompt tokens. */
   prompt_cache_hit_tokens?: number;
 }
@@ -48,6 +50,7 @@ export function usageOf(chunk: UsageFields, previous: LlmUsage | null): LlmUsage
     cachedPromptTokens: Math.max(
       count(reported.prompt_tokens_details?.cached_tokens) ?? 0,
       count(reported.prompt_cache_hit_tokens) ?? 0,
+      count(reported.cached_tokens) ?? 0,
       cachedByTimings,
     ),
   };
