@@ -1,15 +1,11 @@
 // One LlmCall: send the request, stream the chunks into text, reasoning and tool calls, report deltas and usage.
-import type OpenAI from 'openai';
+import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { ChunkAccumulator, type LlmCallOutput, type StreamError } from './chunks';
 import { type AttemptFailure, classifyFailure } from './retry';
-import type { FinishReason, LlmDelta, LlmToolCall, LlmUsage } from './types';
+import type { LlmDelta, LlmUsage } from './types';
 
-export interface LlmCallOutput {
-  text: string;
-  reasoning: string;
-  toolCalls: LlmToolCall[];
-  finishReason: FinishReason;
-}
+export type { LlmCallOutput } from './chunks';
 
 export interface LlmCallOutcomeData {
   ttftMs: number | null;
@@ -78,7 +74,9 @@ export async function runLlmCall(ctx: LlmCallContext): Promise<LlmCallResult> {
       try {
         next = await iterator.next();
       } catch (err) {
-        return { ok: false, failure: classifyFailure(err, state), ...data() };
+        const frame = state.aborted || state.stalled ? null : sdkErrorFrame(err);
+        const failure = frame ? inStreamFailure(frame, state) : classifyFailure(err, state);
+        return { ok: false, failure, ...data() };
       }
       // The SDK ends the iteration quietly when its request is aborted.
       if (state.aborted || state.stalled) return { ok: false, failure: classifyFailure(null, state), ...data() };
@@ -87,8 +85,10 @@ export async function runLlmCall(ctx: LlmCallContext): Promise<LlmCallResult> {
         break;
       }
       armIdle();
-      acc.add(next.value, ctx.onDelta);
+      const error = acc.add(next.value, ctx.onDelta);
+      if (error) return { ok: false, failure: inStreamFailure(error, state), ...data() };
     }
+    acc.end(ctx.onDelta);
     const output = acc.output();
     if (!output) {
       return {
@@ -105,97 +105,25 @@ export async function runLlmCall(ctx: LlmCallContext): Promise<LlmCallResult> {
   }
 }
 
-const FINISH_REASONS: readonly string[] = ['stop', 'length', 'tool_calls', 'content_filter', 'function_call'];
-
-interface LooseDelta {
-  content?: string | null;
-  reasoning_content?: string | null;
-  reasoning?: string | null;
-  tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[];
+/** The SDK throws an `{"error":…}` frame of a 200 stream as an APIError without a status. */
+function sdkErrorFrame(err: unknown): StreamError | null {
+  if (!(err instanceof OpenAI.APIError) || err.status !== undefined) return null;
+  if (err instanceof OpenAI.APIConnectionError || err instanceof OpenAI.APIUserAbortError) return null;
+  return { message: err.message, code: err.code };
 }
 
-interface LooseUsage {
-  prompt_tokens?: number;
-  completion_tokens?: number;
-  prompt_tokens_details?: { cached_tokens?: number } | null;
-  /** DeepSeek's name for cached prompt tokens. */
-  prompt_cache_hit_tokens?: number;
-}
+/** HTTP-like codes inside an error frame that say the same request can never succeed. */
+const PERMANENT_CODES = new Set(['400', '401', '402', '403', '404', '413', '422']);
 
-/** Folds the chunks of one stream into its output; tool calls are assembled by index. */
-class ChunkAccumulator {
-  text = '';
-  reasoning = '';
-  private readonly calls = new Map<number, LlmToolCall>();
-  finishReason: FinishReason | null = null;
-  usage: LlmUsage | null = null;
-  model: string | undefined;
-  firstDeltaAt: number | null = null;
-
-  constructor(private readonly callNumber: number) {}
-
-  add(chunk: ChatCompletionChunk, emit: (delta: LlmDelta) => void): void {
-    if (chunk.model) this.model = chunk.model;
-    if (chunk.usage) this.usage = toUsage(chunk.usage as LooseUsage);
-    for (const choice of chunk.choices ?? []) {
-      if (choice.index !== 0) continue;
-      const delta = (choice.delta ?? {}) as LooseDelta;
-      const reasoning = delta.reasoning_content ?? delta.reasoning;
-      if (reasoning) {
-        this.reasoning += reasoning;
-        this.emit(emit, { type: 'reasoning', text: reasoning });
-      }
-      if (delta.content) {
-        this.text += delta.content;
-        this.emit(emit, { type: 'text', text: delta.content });
-      }
-      for (const tc of delta.tool_calls ?? []) this.addToolCall(tc, emit);
-      if (choice.finish_reason) {
-        this.finishReason = FINISH_REASONS.includes(choice.finish_reason)
-          ? (choice.finish_reason as FinishReason)
-          : 'stop';
-      }
-    }
+/**
+ * An error the server reported inside its stream, in its words: retried like a cut stream, unless it says the prompt
+ * does not fit (retry.ts reads that) or carries a code that refuses the request for good.
+ */
+function inStreamFailure(error: StreamError, state: { aborted: boolean; stalled: boolean }): AttemptFailure {
+  const message = `server error in the stream: ${error.message}`;
+  const classified = classifyFailure(new OpenAI.APIError(undefined, { message }, undefined, undefined), state);
+  if (classified.disposition === 'retry' && PERMANENT_CODES.has(String(error.code))) {
+    return { disposition: 'terminal', message };
   }
-
-  private addToolCall(tc: NonNullable<LooseDelta['tool_calls']>[number], emit: (delta: LlmDelta) => void): void {
-    let call = this.calls.get(tc.index);
-    if (!call) {
-      call = { id: '', name: '', arguments: '' };
-      this.calls.set(tc.index, call);
-    }
-    if (tc.id) call.id = tc.id;
-    if (tc.function?.name) call.name = tc.function.name;
-    const argumentsDelta = tc.function?.arguments ?? '';
-    call.arguments += argumentsDelta;
-    this.emit(emit, {
-      type: 'tool_call',
-      index: tc.index,
-      ...(tc.id ? { id: tc.id } : {}),
-      ...(tc.function?.name ? { name: tc.function.name } : {}),
-      argumentsDelta,
-    });
-  }
-
-  private emit(emit: (delta: LlmDelta) => void, delta: LlmDelta): void {
-    this.firstDeltaAt ??= Date.now();
-    emit(delta);
-  }
-
-  /** Null when no finish_reason arrived: the stream is incomplete. */
-  output(): LlmCallOutput | null {
-    if (this.finishReason === null) return null;
-    const toolCalls = [...this.calls.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([index, c]) => ({ ...c, id: c.id || `call_${this.callNumber}_${index}` }));
-    return { text: this.text, reasoning: this.reasoning, toolCalls, finishReason: this.finishReason };
-  }
-}
-
-function toUsage(u: LooseUsage): LlmUsage {
-  return {
-    promptTokens: u.prompt_tokens ?? 0,
-    completionTokens: u.completion_tokens ?? 0,
-    cachedPromptTokens: u.prompt_tokens_details?.cached_tokens ?? u.prompt_cache_hit_tokens ?? 0,
-  };
+  return { ...classified, message };
 }

@@ -37,6 +37,8 @@ export interface LlmUsage {
   completionTokens: number;
   /** Prompt tokens the backend served from its prompt cache (0 when it reports none). */
   cachedPromptTokens: number;
+  /** Completion tokens spent on reasoning (`completion_tokens_details.reasoning_tokens`), when the backend reports them. */
+  reasoningTokens?: number;
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
