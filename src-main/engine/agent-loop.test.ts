@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { arrival, call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
+import { DONE, frames } from '../../test-support/provider-shapes/shape';
 import type { RecordedRequest, ScriptEntry } from '../../test-support/scripted-llm-server';
 import type { AnyToolDef } from '../tools/types';
 import { runtimeDir } from '../workspace/paths';
@@ -351,6 +352,26 @@ describe('models that answer in text (issue 12)', () => {
     const job = await h.waitFor(jobId, SETTLED);
     expect(job.status).toBe('failed');
     expect(job.error).toBe('I can’t help with that request.');
+    expect(h.server.requests).toHaveLength(1);
+  });
+
+  it('P4.23 an OpenAI refusal (delta.refusal, finish_reason stop) fails the task at once with the model’s words', async () => {
+    const f = frames('chatcmpl-r', 'gpt-5-mini');
+    const refusal = {
+      raw: {
+        sse: [
+          f({ role: 'assistant', content: null, refusal: 'I can’t ' }),
+          f({ refusal: 'do that.' }),
+          f({}, 'stop'),
+          DONE,
+        ],
+      },
+    };
+    const h = await engineHarness([refusal]);
+    const { jobId } = h.createTask('x');
+    const job = await h.waitFor(jobId, SETTLED);
+    expect(job.status).toBe('failed');
+    expect(job.error).toBe('I can’t do that.');
     expect(h.server.requests).toHaveLength(1);
   });
 });

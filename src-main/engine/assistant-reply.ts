@@ -23,11 +23,13 @@ export interface AssistantTurn {
 
 /** `toolNames`: the tools of the request (a bare JSON reply counts as a call only when it names one). */
 export function assistantTurn(reply: LlmResult, toolNames: ReadonlySet<string>): AssistantTurn {
-  if (reply.finishReason === 'content_filter') {
+  if (reply.refusal?.trim() || reply.finishReason === 'content_filter') {
+    const refusal =
+      reply.refusal?.trim() || reply.text.trim() || 'the server stopped the reply (finish_reason: content_filter)';
     return {
-      message: assistantMessage(reply, nonBlank(reply.text), []),
+      message: assistantMessage(reply, nonBlank(reply.text || reply.refusal || ''), []),
       toolCalls: [],
-      refusal: reply.text.trim() || 'the server stopped the reply (finish_reason: content_filter)',
+      refusal,
     };
   }
   if (reply.toolCalls.length > 0) {

@@ -90,7 +90,11 @@ export class RunLog {
       kind: 'LlmCall',
       invokeSeq: this.invokeSeq,
       agentTurnSeq: this.agentTurnSeq,
-      body: { llmCallCount: this.llmCallCount, ...(end.error ? { error: end.error } : {}) },
+      body: {
+        llmCallCount: this.llmCallCount,
+        ...(end.usage?.reasoningTokens !== undefined ? { reasoningTokens: end.usage.reasoningTokens } : {}),
+        ...(end.error ? { error: end.error } : {}),
+      },
       llmCall: {
         attempt: end.attempt,
         outcome: end.outcome,

@@ -10,6 +10,8 @@ export interface LlmCallOutput {
   reasoning: string;
   reasoningDetails?: unknown[];
   extra?: unknown;
+  /** OpenAI's `refusal`: the model declined, in its own words (no content comes with it). */
+  refusal?: string;
   toolCalls: LlmToolCall[];
   finishReason: FinishReason;
 }
@@ -34,6 +36,7 @@ interface LooseDelta {
   reasoning_details?: unknown[] | null;
   tool_calls?: LooseToolCallDelta[] | null;
   extra_content?: unknown;
+  refusal?: string | null;
 }
 
 interface LooseChoice {
@@ -65,6 +68,7 @@ export class ChunkAccumulator {
   private reasoning = '';
   private details: Record<string, unknown>[] | undefined;
   private extra: unknown;
+  private refusal = '';
   private readonly calls = new ToolCallAssembly();
   private readonly think = new ThinkTagSplitter();
   private finishReason: FinishReason | null = null;
@@ -87,6 +91,7 @@ export class ChunkAccumulator {
       this.addReasoning(delta, emit);
       this.addContent(delta.content, emit);
       if (delta.extra_content !== undefined && delta.extra_content !== null) this.extra = delta.extra_content;
+      if (delta.refusal) this.refusal += delta.refusal;
       for (const tc of delta.tool_calls ?? []) {
         const live = this.calls.add(tc);
         if (live) this.emit(emit, live);
@@ -124,6 +129,7 @@ export class ChunkAccumulator {
       reasoning: this.reasoning,
       ...(this.details ? { reasoningDetails: this.details } : {}),
       ...(this.extra !== undefined ? { extra: this.extra } : {}),
+      ...(this.refusal ? { refusal: this.refusal } : {}),
       toolCalls,
       finishReason,
     };

@@ -194,6 +194,8 @@ function sumUsage(calls: readonly LlmCallRecord[]): LlmUsage {
     sum.promptTokens += c.usage.promptTokens;
     sum.completionTokens += c.usage.completionTokens;
     sum.cachedPromptTokens += c.usage.cachedPromptTokens;
+    if (c.usage.reasoningTokens !== undefined)
+      sum.reasoningTokens = (sum.reasoningTokens ?? 0) + c.usage.reasoningTokens;
   }
   return sum;
 }

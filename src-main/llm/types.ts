@@ -112,6 +112,8 @@ export interface LlmResult {
   reasoningDetails?: unknown[];
   /** Opaque provider fields of the message (`extra_content`), when sent. */
   extra?: unknown;
+  /** The model declined (OpenAI's `refusal`), in its own words. */
+  refusal?: string;
   toolCalls: LlmToolCall[];
   finishReason: FinishReason;
   /** The AgentTurn's usage: the sum over `calls` of the usage each reported. */

@@ -46,7 +46,7 @@ export const deepseek: ProviderShape = {
     reasoning: 'The user wants the weather in Rome.',
     toolCalls: [{ id: 'call_00_dS3k', name: 'get_weather', arguments: { city: 'Rome' } }],
     finishReason: 'tool_calls',
-    usage: { promptTokens: 700, completionTokens: 55, cachedPromptTokens: 640 },
+    usage: { promptTokens: 700, completionTokens: 55, cachedPromptTokens: 640, reasoningTokens: 30 },
     llmCalls: 1,
   },
 };

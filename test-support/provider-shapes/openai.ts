@@ -52,7 +52,7 @@ export const openai: ProviderShape = {
     reasoning: '',
     toolCalls: [{ id: 'call_Xy12', name: 'get_weather', arguments: { city: 'Paris' } }],
     finishReason: 'tool_calls',
-    usage: { promptTokens: 1200, completionTokens: 80, cachedPromptTokens: 1024 },
+    usage: { promptTokens: 1200, completionTokens: 80, cachedPromptTokens: 1024, reasoningTokens: 64 },
     llmCalls: 1,
   },
 };

@@ -48,7 +48,7 @@ export const xai: ProviderShape = {
     reasoning: 'Weather: call the tool.',
     toolCalls: [{ id: 'call_58219301', name: 'get_weather', arguments: { city: 'Lagos' } }],
     finishReason: 'tool_calls',
-    usage: { promptTokens: 260, completionTokens: 90, cachedPromptTokens: 128 },
+    usage: { promptTokens: 260, completionTokens: 90, cachedPromptTokens: 128, reasoningTokens: 70 },
     llmCalls: 1,
   },
 };
