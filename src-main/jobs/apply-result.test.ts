@@ -276,7 +276,7 @@ describe('handlePieceResult', () => {
   });
 
   it('an unreachable model server → retry without using the attempt, the wait growing with the outage', () => {
-    const { store, job, handle, comments } = running();
+    const { store, handle, comments } = running();
     const now = 1_700_000_000_000;
     const outage = { kind: 'error' as const, message: 'LLM server unreachable', retryable: true };
     const first = must(handle({ ...outage, outageMs: 1_000 }, { now, random: () => 1 }));
@@ -297,7 +297,7 @@ describe('handlePieceResult', () => {
   });
 
   it('an outage longer than the outage policy allows counts attempts again, up to failing', () => {
-    const { store, job, handle } = running();
+    const { store, job } = running();
     const last = claimAtAttempt(store, job, RETRY.maxAttempts);
     const retry: RetryPolicy = { ...RETRY, outage: { baseDelayMs: 10, maxDelayMs: 100, giveUpAfterMs: 60_000 } };
     const failed = must(
