@@ -1,5 +1,6 @@
 // runLlmIteration: one AgentTurn — the LLM layer's generation (its retries are further LlmCalls of this turn),
 // streamed to the UI, logged with usage, and mapped to the loop's next step on failure.
+import { assertNever } from '../../src-shared/assert-never';
 import { LlmError } from '../llm/errors';
 import type { LlmResult } from '../llm/types';
 import { abortReason } from './agent-loop';
@@ -31,10 +32,13 @@ export async function runLlmIteration(run: JobRun): Promise<IterationReply> {
         case 'aborted':
           return { kind: 'stop', result: { kind: 'cancelled', reason: error.message } };
         case 'retries_exhausted':
+        case 'unreachable':
           return { kind: 'stop', result: { kind: 'error', message: `LLM: ${error.message}`, retryable: true } };
         case 'context_overflow':
         case 'terminal':
           return { kind: 'stop', result: { kind: 'error', message: `LLM: ${error.message}`, retryable: false } };
+        default:
+          return assertNever(error.kind, 'LLM error kind');
       }
     }
     throw error;

@@ -275,6 +275,43 @@ describe('handlePieceResult', () => {
     expect(jobEvents().at(-1)).toBe('failed');
   });
 
+  it('an unreachable model server → retry without using the attempt, the wait growing with the outage', () => {
+    const { store, handle, comments } = running();
+    const now = 1_700_000_000_000;
+    const outage = { kind: 'error' as const, message: 'LLM server unreachable', retryable: true };
+    const first = must(handle({ ...outage, outageMs: 1_000 }, { now, random: () => 1 }));
+    expect(first).toMatchObject({ status: 'retry', attempt: 0, error: 'LLM server unreachable', workerId: null });
+    // At least the outage policy's base wait (5 s) while the outage is shorter.
+    expect(Date.parse(must(first.nextRetryAt))).toBe(now + 5_000);
+    // Many outage retries later the job still has all its attempts; each wait is as long as the outage so far.
+    let current = first;
+    for (const outageMs of [20_000, 90_000, 40 * 60_000]) {
+      must(store.jobs.transition(current.id, 'retry', 'retry', { nextRetryAt: 0 }));
+      const claimed = must(store.jobs.claimNext({ workerId: W, profiles: null }), 'reclaimed job');
+      expect(claimed.attempt).toBe(1);
+      current = must(handle({ ...outage, outageMs }, { now, random: () => 1, job: claimed }));
+      expect(Date.parse(must(current.nextRetryAt)) - now).toBe(Math.min(outageMs, 5 * 60_000));
+    }
+    expect(current).toMatchObject({ status: 'retry', attempt: 0 });
+    expect(comments()).toEqual([]);
+  });
+
+  it('an outage longer than the outage policy allows counts attempts again, up to failing', () => {
+    const { store, job } = running();
+    const last = claimAtAttempt(store, job, RETRY.maxAttempts);
+    const retry: RetryPolicy = { ...RETRY, outage: { baseDelayMs: 10, maxDelayMs: 100, giveUpAfterMs: 60_000 } };
+    const failed = must(
+      handlePieceResult(
+        store,
+        last,
+        { kind: 'error', message: 'LLM server unreachable', retryable: true, outageMs: 61_000 },
+        { workerId: W, retry },
+      ),
+    );
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toContain(`${RETRY.maxAttempts} attempts`);
+  });
+
   it('P2.30 fatal error → failed at once on the first attempt, error comment, no retry', () => {
     const { handle, comments } = running();
     const failed = must(handle({ kind: 'error', message: 'context overflow', retryable: false, movement: 'work' }));

@@ -8,7 +8,7 @@ import { toToolRequest } from '../db/repos/tool-requests';
 import type { Store } from '../db/store';
 import { cancelJobTree, changeJob, insertJob, postComment, wakeParentIfDone } from './lifecycle';
 import type { PieceRunResult } from './piece-run-result';
-import type { RetryPolicy } from './retry-policy';
+import { DEFAULT_OUTAGE_POLICY, outageWaitMs, type RetryPolicy } from './retry-policy';
 
 /** What a person can do about a failed job, said in its error comment. */
 export const WHAT_NOW =
@@ -121,6 +121,13 @@ export function handlePieceResult(
         return cancelJobTree(store, current);
       case 'error': {
         const resumeMovement = result.movement ?? job.resumeMovement;
+        const outage = options.retry.outage ?? DEFAULT_OUTAGE_POLICY;
+        if (result.retryable && result.outageMs !== undefined && result.outageMs < outage.giveUpAfterMs) {
+          const nextRetryAt = now + outageWaitMs(result.outageMs, outage, options.random);
+          // This attempt does not count: the claim that started it is given back.
+          const attempt = job.attempt - 1;
+          return change('retry', { nextRetryAt, attempt, error: result.message, resumeMovement, workerId: null });
+        }
         if (result.retryable && job.attempt < options.retry.maxAttempts) {
           const nextRetryAt = now + backoffMs(job.attempt, options.retry, options.random);
           return change('retry', { nextRetryAt, error: result.message, resumeMovement, workerId: null });

@@ -21,4 +21,9 @@ export type PieceRunResult =
       retryable: boolean;
       /** Movement to resume in on retry. */
       movement?: string;
+      /**
+       * Set when the model server could not be reached: how long it has been unreachable so far. The job waits the
+       * outage out (its wait grows with it) without using up an attempt.
+       */
+      outageMs?: number;
     };

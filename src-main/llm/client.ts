@@ -1,11 +1,13 @@
 // The LLM client of one profile: an AgentTurn's generation as 1..N LlmCalls with identical input (retries).
 import { setTimeout as sleep } from 'node:timers/promises';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { LlmError } from './errors';
+import { hintFor } from './hints';
 import { runLlmCall } from './llm-call';
 import type { LlmProfile } from './profiles';
 import { type AttemptFailure, DEFAULT_RETRY, type RetryOptions, retryDelayMs } from './retry';
+import { ModelServerSdk } from './sdk';
 import { checkTokenLimit, type TokenCounter, tokenCounterFor } from './tokens';
 import type { LlmCallOutcome, LlmCallRecord, LlmHooks, LlmRequest, LlmResult, LlmUsage } from './types';
 
@@ -29,13 +31,15 @@ export class LlmClient {
   private readonly idleTimeoutMs: number;
   private calls = 0;
   private tokens: TokenCounter | undefined;
+  /** When an LlmCall first found no server, until one answers again: how long the outage has lasted. */
+  private unreachableSince: number | undefined;
 
   constructor(private readonly options: LlmClientOptions) {
     const { profile } = options;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.log = options.log ?? ((line) => console.debug(line));
     this.idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
-    this.sdk = new OpenAI({
+    this.sdk = new ModelServerSdk({
       baseURL: profile.baseURL,
       // The SDK refuses an empty key; local servers need none.
       apiKey: profile.apiKey || 'no-key',
@@ -93,12 +97,16 @@ export class LlmClient {
         ...(result.requestId ? { requestId: result.requestId } : {}),
       };
       if (result.ok) {
+        this.unreachableSince = undefined;
         const record: LlmCallRecord = { ...base, outcome: 'ok', finishReason: result.output.finishReason };
         this.end(record, calls, hooks);
         return { ...result.output, usage: sumUsage(calls), calls };
       }
       const failure = result.failure;
-      const retrying = failure.disposition === 'retry' && attempt <= this.retry.maxRetries;
+      if (failure.disposition === 'unreachable') this.unreachableSince ??= startedAt;
+      else if (failure.disposition !== 'aborted') this.unreachableSince = undefined;
+      const transient = failure.disposition === 'retry' || failure.disposition === 'unreachable';
+      const retrying = transient && attempt <= this.retry.maxRetries;
       const waitMs = retrying ? retryDelayMs(attempt, failure, this.retry, this.options.random) : undefined;
       const record: LlmCallRecord = {
         ...base,
@@ -148,18 +156,34 @@ export class LlmClient {
   }
 
   private failed(failure: AttemptFailure, calls: LlmCallRecord[]): LlmError {
+    const { profile } = this.options;
     const status = failure.status !== undefined ? { status: failure.status } : {};
     const message = this.redact(failure.message);
+    const found = hintFor({ message: failure.message, ...status }, profile);
+    const hint = found === undefined ? {} : { hint: this.redact(found) };
+    const said = (text: string) => this.redact(found === undefined ? text : `${text} — ${found}`);
     switch (failure.disposition) {
       case 'retry':
-        return new LlmError('retries_exhausted', `LLM failed after ${calls.length} LlmCalls: ${message}`, {
+        return new LlmError('retries_exhausted', said(`LLM failed after ${calls.length} LlmCalls: ${message}`), {
           ...status,
+          ...hint,
           calls,
         });
+      case 'unreachable':
+        return new LlmError('unreachable', said(`LLM server unreachable at ${profile.baseURL}: ${message}`), {
+          ...status,
+          ...hint,
+          calls,
+          outageMs: Date.now() - (this.unreachableSince ?? Date.now()),
+        });
       case 'terminal':
-        return new LlmError('terminal', `LLM request refused: ${message}`, { ...status, calls });
+        return new LlmError('terminal', said(`LLM request refused: ${message}`), { ...status, ...hint, calls });
       case 'context_overflow':
-        return new LlmError('context_overflow', `LLM context overflow: ${message}`, { ...status, calls });
+        return new LlmError('context_overflow', said(`LLM context overflow: ${message}`), {
+          ...status,
+          ...hint,
+          calls,
+        });
       case 'aborted':
         return this.aborted(calls);
       default: {
@@ -182,6 +206,7 @@ export class LlmClient {
 
 const OUTCOME: Record<AttemptFailure['disposition'], LlmCallOutcome> = {
   retry: 'retryable_error',
+  unreachable: 'retryable_error',
   terminal: 'terminal_error',
   context_overflow: 'terminal_error',
   aborted: 'aborted',

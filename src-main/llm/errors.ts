@@ -6,9 +6,10 @@ import type { LlmCallRecord } from './types';
  * - `terminal`: the backend refused the request for good (401, 403, unknown model, other 4xx) → job `failed`.
  * - `context_overflow`: the prompt does not fit, found before sending or reported by the backend.
  * - `retries_exhausted`: recoverable errors outlasted the retry budget → job `retry`.
+ * - `unreachable`: no server answered (refused, unknown host, still loading) → job `retry`, waiting the outage out.
  * - `aborted`: the caller's signal fired.
  */
-export type LlmErrorKind = 'terminal' | 'context_overflow' | 'retries_exhausted' | 'aborted';
+export type LlmErrorKind = 'terminal' | 'context_overflow' | 'retries_exhausted' | 'unreachable' | 'aborted';
 
 export interface LlmErrorOptions {
   status?: number;
@@ -16,6 +17,10 @@ export interface LlmErrorOptions {
   calls?: LlmCallRecord[];
   estimatedTokens?: number;
   contextWindow?: number;
+  /** What to do about it, where the fix is known (also at the end of the message). */
+  hint?: string;
+  /** `unreachable`: how long the server has been unreachable so far (since the first refused LlmCall). */
+  outageMs?: number;
 }
 
 export class LlmError extends CodedError {
@@ -25,6 +30,8 @@ export class LlmError extends CodedError {
   readonly calls: LlmCallRecord[];
   readonly estimatedTokens: number | undefined;
   readonly contextWindow: number | undefined;
+  readonly hint: string | undefined;
+  readonly outageMs: number | undefined;
 
   constructor(kind: LlmErrorKind, message: string, options: LlmErrorOptions = {}) {
     super(message);
@@ -33,11 +40,13 @@ export class LlmError extends CodedError {
     this.calls = options.calls ?? [];
     this.estimatedTokens = options.estimatedTokens;
     this.contextWindow = options.contextWindow;
+    this.hint = options.hint;
+    this.outageMs = options.outageMs;
   }
 
-  /** True when running the same job again later may succeed (the retry budget ran out on recoverable errors). */
+  /** True when running the same job again later may succeed: recoverable errors outlasted the budget, or an outage. */
   get retryable(): boolean {
-    return this.kind === 'retries_exhausted';
+    return this.kind === 'retries_exhausted' || this.kind === 'unreachable';
   }
 }
 

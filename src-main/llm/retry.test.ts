@@ -26,6 +26,47 @@ describe('classifyFailure', () => {
     ).toMatchObject({ disposition: 'context_overflow' });
   });
 
+  it('a 5xx whose words say it can never work is terminal; a context overflow at any status but 429 is overflow', () => {
+    expect(classifyFailure(status(500, 'tools param requires --jinja flag'), calm).disposition).toBe('terminal');
+    expect(classifyFailure(status(500, 'registry.ollama.ai/library/x does not support tools'), calm)).toMatchObject({
+      disposition: 'terminal',
+      status: 500,
+    });
+    expect(classifyFailure(status(501, 'Not Implemented'), calm).disposition).toBe('terminal');
+    expect(classifyFailure(status(500, 'the request exceeds the available context size'), calm).disposition).toBe(
+      'context_overflow',
+    );
+    expect(classifyFailure(status(429, 'too many tokens per minute'), calm).disposition).toBe('retry');
+    for (const code of [502, 503, 504]) expect(classifyFailure(status(code), calm).disposition).toBe('retry');
+  });
+
+  it('no server at the address is unreachable; a reset connection is transient', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    const viaFetch = new TypeError('fetch failed', { cause: refused });
+    const err = new OpenAI.APIConnectionError({ message: 'Connection error.', cause: viaFetch });
+    expect(classifyFailure(err, calm)).toEqual({
+      disposition: 'unreachable',
+      message: 'Connection error. (fetch failed: connect ECONNREFUSED 127.0.0.1:9)',
+    });
+    const dns = Object.assign(new Error('getaddrinfo ENOTFOUND nowhere'), { code: 'ENOTFOUND' });
+    expect(classifyFailure(new OpenAI.APIConnectionError({ cause: dns }), calm).disposition).toBe('unreachable');
+    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    expect(classifyFailure(new OpenAI.APIConnectionError({ cause: reset }), calm).disposition).toBe('retry');
+    expect(classifyFailure(status(503, 'Loading model'), calm).disposition).toBe('unreachable');
+  });
+
+  it('an error frame inside the stream is read from its error field, whatever its shape', () => {
+    const frame = (error: unknown) => new OpenAI.APIError(undefined, error as object, undefined, undefined);
+    expect(classifyFailure(frame('upstream overloaded'), calm)).toEqual({
+      disposition: 'retry',
+      message: 'upstream overloaded',
+    });
+    expect(classifyFailure(frame({ code: 500, message: 'tools param requires --jinja flag' }), calm)).toMatchObject({
+      disposition: 'terminal',
+      message: 'tools param requires --jinja flag',
+    });
+  });
+
   it('reports an abort of the caller as aborted whatever the error', () => {
     expect(classifyFailure(status(500), { aborted: true, stalled: false }).disposition).toBe('aborted');
     expect(classifyFailure(new OpenAI.APIUserAbortError(), calm).disposition).toBe('aborted');

@@ -1,6 +1,8 @@
 // Which failed LlmCalls are retried, and after how long: classification of SDK errors, retry-after, backoff.
 import OpenAI from 'openai';
 import { backoffMs } from '../../src-shared/backoff';
+import { CONTEXT_OVERFLOW, type FailureFacts, isPermanent } from './hints';
+import { messageOfBody } from './server-message';
 
 export interface RetryOptions {
   /** Retries after the first LlmCall of an AgentTurn: at most maxRetries + 1 LlmCalls. */
@@ -12,14 +14,25 @@ export interface RetryOptions {
   maxRetryAfterMs: number;
 }
 
+/**
+ * One retry inside the AgentTurn for a blip; longer trouble is the job's retry (jobs/retry-policy.ts), which waits
+ * minutes where this waits seconds. Together a server that fails every request sees (1 + 1) × 4 = 8 requests.
+ */
 export const DEFAULT_RETRY: RetryOptions = {
-  maxRetries: 4,
+  maxRetries: 1,
   baseDelayMs: 1_000,
   maxDelayMs: 30_000,
   maxRetryAfterMs: 60_000,
 };
 
-export type FailureDisposition = 'retry' | 'terminal' | 'context_overflow' | 'aborted';
+/**
+ * - `retry`: transient (a reset connection, 408/409/425/429, 502/503/504 and other 5xx, a cut or stalled stream).
+ * - `unreachable`: no server answers (connection refused, unknown host, a server still loading its model): an outage
+ *   to wait out.
+ * - `terminal`: the request can never work as sent (4xx, or a 5xx whose message says so, e.g. llama.cpp's --jinja).
+ * - `context_overflow`: the prompt does not fit, whatever status the server reported it with.
+ */
+export type FailureDisposition = 'retry' | 'unreachable' | 'terminal' | 'context_overflow' | 'aborted';
 
 export interface AttemptFailure {
   disposition: FailureDisposition;
@@ -28,27 +41,46 @@ export interface AttemptFailure {
   retryAfterMs?: number;
 }
 
-const CONTEXT_OVERFLOW =
-  /context[ _-]?(length|window)|maximum context|prompt is too long|too many tokens|reduce the length of the messages/i;
+/** Socket errors that mean nothing listens at the address (or the name does not resolve). */
+const UNREACHABLE_CODES: readonly string[] = [
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+];
 
 /** Classifies what went wrong in one LlmCall. `aborted`: the caller's signal fired; `stalled`: our idle timer did. */
 export function classifyFailure(err: unknown, state: { aborted: boolean; stalled: boolean }): AttemptFailure {
   if (state.aborted) return { disposition: 'aborted', message: 'aborted' };
   if (state.stalled) return { disposition: 'retry', message: 'stream stalled: no data within the idle timeout' };
   if (err instanceof OpenAI.APIUserAbortError) return { disposition: 'aborted', message: 'aborted' };
-  if (err instanceof OpenAI.APIConnectionError) return { disposition: 'retry', message: errorText(err) };
+  if (err instanceof OpenAI.APIConnectionError) {
+    const code = socketCode(err);
+    const unreachable = code !== undefined && UNREACHABLE_CODES.includes(code);
+    return { disposition: unreachable ? 'unreachable' : 'retry', message: errorText(err) };
+  }
   if (err instanceof OpenAI.APIError) {
-    const message = errorText(err);
     const status = err.status;
     if (status === undefined) {
-      // An error event inside the stream.
-      return { disposition: CONTEXT_OVERFLOW.test(message) ? 'context_overflow' : 'retry', message };
+      // An error event inside the stream: the SDK keeps its `error` field as it came.
+      const message = messageOfBody(err.error) ?? errorText(err);
+      return { disposition: byWords({ message }) ?? 'retry', message };
     }
-    if (status === 408 || status === 409 || status === 425 || status === 429 || status >= 500) {
+    const message = errorText(err);
+    const facts = { status, message };
+    const overflow = CONTEXT_OVERFLOW.test(message) || isOverflowCode(err.code);
+    if (status === 429 || status === 408 || status === 409 || status === 425) {
       return { disposition: 'retry', message, status, retryAfterMs: retryAfterMs(err.headers) };
     }
-    if ((status === 400 || status === 413) && (CONTEXT_OVERFLOW.test(message) || isOverflowCode(err.code))) {
-      return { disposition: 'context_overflow', message, status };
+    if (overflow) return { disposition: 'context_overflow', message, status };
+    if (status >= 500) {
+      // llama.cpp answers 503 "Loading model" until its model is loaded: not up yet, like a server not started.
+      if (status === 503 && /loading model/i.test(message)) return { disposition: 'unreachable', message, status };
+      if (isPermanent(facts) || status === 501) return { disposition: 'terminal', message, status };
+      return { disposition: 'retry', message, status, retryAfterMs: retryAfterMs(err.headers) };
     }
     return { disposition: 'terminal', message, status };
   }
@@ -56,16 +88,37 @@ export function classifyFailure(err: unknown, state: { aborted: boolean; stalled
   return { disposition: 'retry', message: `stream broken: ${errorText(err)}` };
 }
 
+function byWords(facts: FailureFacts): FailureDisposition | undefined {
+  if (CONTEXT_OVERFLOW.test(facts.message)) return 'context_overflow';
+  return isPermanent(facts) ? 'terminal' : undefined;
+}
+
 function isOverflowCode(code: string | null | undefined): boolean {
-  return code === 'context_length_exceeded' || code === 'string_above_max_length';
+  return (
+    code === 'context_length_exceeded' || code === 'string_above_max_length' || code === 'exceed_context_size_error'
+  );
+}
+
+/** The `code` of the first error in the cause chain that has one (undici wraps the socket error in "fetch failed"). */
+function socketCode(err: unknown): string | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (typeof code === 'string') return code;
+    current = current.cause;
+  }
+  return undefined;
 }
 
 function errorText(err: unknown): string {
-  if (err instanceof Error) {
-    const cause = err.cause instanceof Error && err.cause.message !== err.message ? ` (${err.cause.message})` : '';
-    return `${err.message}${cause}`;
+  if (!(err instanceof Error)) return String(err);
+  const causes: string[] = [];
+  let cause = err.cause;
+  while (cause instanceof Error && causes.length < 3) {
+    if (cause.message && cause.message !== err.message) causes.push(cause.message);
+    cause = cause.cause;
   }
-  return String(err);
+  return causes.length > 0 ? `${err.message} (${causes.join(': ')})` : err.message;
 }
 
 /** `retry-after-ms`, or `retry-after` in seconds or as an HTTP date; undefined when absent or unreadable. */
