@@ -32,8 +32,14 @@ export async function runLlmIteration(run: JobRun): Promise<IterationReply> {
         case 'aborted':
           return { kind: 'stop', result: { kind: 'cancelled', reason: error.message } };
         case 'retries_exhausted':
-        case 'unreachable':
           return { kind: 'stop', result: { kind: 'error', message: `LLM: ${error.message}`, retryable: true } };
+        case 'unreachable': {
+          const outage = error.outageMs !== undefined ? { outageMs: error.outageMs } : {};
+          return {
+            kind: 'stop',
+            result: { kind: 'error', message: `LLM: ${error.message}`, retryable: true, ...outage },
+          };
+        }
         case 'context_overflow':
         case 'terminal':
           return { kind: 'stop', result: { kind: 'error', message: `LLM: ${error.message}`, retryable: false } };

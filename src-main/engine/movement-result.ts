@@ -11,4 +11,5 @@ export type MovementResult =
   | { kind: 'wait_subtasks' }
   | { kind: 'wait_browser'; step: BrowserStep }
   | { kind: 'cancelled'; reason: string }
-  | { kind: 'error'; message: string; retryable: boolean };
+  /** `outageMs`: the model server has been unreachable this long; the job waits it out (issue 12). */
+  | { kind: 'error'; message: string; retryable: boolean; outageMs?: number };

@@ -191,8 +191,10 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
           };
         case 'cancelled':
           return { kind: 'cancelled', reason: result.reason };
-        case 'error':
-          return { kind: 'error', message: result.message, retryable: result.retryable, movement: movement.name };
+        case 'error': {
+          const { message, retryable, outageMs } = result;
+          return { kind: 'error', message, retryable, movement: movement.name, ...(outageMs ? { outageMs } : {}) };
+        }
         default:
           return assertNever(result, 'movement result');
       }
