@@ -2,9 +2,8 @@
 // optional parameters are sent. A conversation without extras is sent as it is, for every kind.
 import { describe, expect, it } from 'vitest';
 import { ProviderKind } from '../../src-shared/contract/profiles';
-import { kit, USER } from '../../test-support/llm-kit';
+import { kit } from '../../test-support/llm-kit';
 import { LlmClient } from './client';
-import { LlmError } from './errors';
 import type { LlmProfile } from './profiles';
 import { PROVIDER_QUIRKS } from './provider-kinds';
 import { requestBody, requestMessages } from './request-body';
@@ -176,82 +175,4 @@ describe('through the SDK: the bytes sent per kind across a movement transition 
       expect(raws[2]).toBe(raws[1]);
     },
   );
-});
-
-// Mistral's answer to `stream_options` (dnakov/anon-kode#53, a recorded 422 body from api.mistral.ai; the same
-// pydantic `extra_forbidden` shape in mistralai/platform-docs-public#7).
-const MISTRAL_422 = {
-  raw: {
-    status: 422,
-    body: JSON.stringify({
-      object: 'error',
-      message: {
-        detail: [
-          {
-            type: 'extra_forbidden',
-            loc: ['body', 'stream_options', 'include_usage'],
-            msg: 'Extra inputs are not permitted',
-            input: true,
-            url: 'https://errors.pydantic.dev/2.10/v/extra_forbidden',
-          },
-        ],
-      },
-      type: 'invalid_request_error',
-      param: null,
-      code: null,
-    }),
-  },
-};
-
-describe('a parameter the server rejects', () => {
-  it('Mistral 422 on stream_options: sent again at once without it, as another LlmCall; the profile remembers it', async () => {
-    const remembered: string[][] = [];
-    const k = await kit(
-      { script: [MISTRAL_422, { text: 'hello' }, { text: 'again' }] },
-      { profile: { rememberRejected: (ps) => remembered.push([...ps]) } },
-    );
-    const result = await k.client.generate({ messages: USER }, k.hooks);
-    expect(result.text).toBe('hello');
-    const [rejected, retried] = k.server.requests;
-    expect(rejected?.rawBody).toContain('"stream_options":{"include_usage":true}');
-    expect(retried?.rawBody).toBe(rejected?.rawBody.replace(',"stream_options":{"include_usage":true}', ''));
-    expect(result.calls.map((c) => [c.attempt, c.outcome, c.status])).toEqual([
-      [1, 'retryable_error', 422],
-      [2, 'ok', undefined],
-    ]);
-    expect(k.starts.map((s) => s.attempt)).toEqual([1, 2]);
-    expect(remembered).toEqual([['stream_options']]);
-    await k.client.generate({ messages: USER });
-    expect(k.server.requests[2]?.rawBody).not.toContain('stream_options');
-  });
-
-  it('a 400 that names parallel_tool_calls and temperature drops both, once; a second refusal fails the turn', async () => {
-    const refusal = (message: string) => ({
-      fault: 'http' as const,
-      status: 400,
-      message,
-    });
-    const k = await kit({
-      script: [
-        refusal("Unsupported parameter: 'temperature' and 'parallel_tool_calls' are not supported with this model."),
-        refusal('Invalid model for tools'),
-      ],
-    });
-    const error = await k.client
-      .generate({ messages: USER, tools: TOOLS, temperature: 0.3, parallelToolCalls: true })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(LlmError);
-    expect((error as LlmError).kind).toBe('terminal');
-    expect(k.server.requests).toHaveLength(2);
-    const retried = k.server.requests[1]?.body as Record<string, unknown>;
-    expect(retried).not.toHaveProperty('temperature');
-    expect(retried).not.toHaveProperty('parallel_tool_calls');
-    expect(retried).toHaveProperty('stream_options');
-  });
-
-  it('a 422 that names no parameter we sent fails at once, one request', async () => {
-    const k = await kit({ script: [{ fault: 'http', status: 422, message: 'messages.2.content: field required' }] });
-    await expect(k.client.generate({ messages: USER })).rejects.toMatchObject({ kind: 'terminal' });
-    expect(k.server.requests).toHaveLength(1);
-  });
 });
