@@ -111,3 +111,41 @@ test('P2.17 a profile whose key the backend refuses: the test says so, and a tas
   expect(llm.remaining).toBe(0);
   await expectKeyNowhere(page, host, wrongKey);
 });
+
+test('the kind picker fills the preset base URL and leaves a typed one alone; the list shows the kind; a Mistral profile is never sent stream_options', async ({
+  page,
+  host,
+  llm,
+}) => {
+  await openUi(page, host);
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('profile-add').click();
+  const kind = page.getByTestId('profile-field-kind');
+  const baseURL = page.getByTestId('profile-field-baseURL');
+  await expect(kind).toHaveValue('generic');
+  await kind.selectOption('ollama');
+  await expect(baseURL).toHaveValue('http://127.0.0.1:11434/v1');
+  await kind.selectOption('mistral');
+  await expect(baseURL).toHaveValue('https://api.mistral.ai/v1');
+  await baseURL.fill(llm.baseURL);
+  await kind.selectOption('groq');
+  await expect(baseURL).toHaveValue(llm.baseURL);
+  await kind.selectOption('mistral');
+  await page.getByTestId('profile-field-name').fill('mistral');
+  await page.getByTestId('profile-field-model').fill(LLM_MODEL);
+  await page.getByTestId('profile-field-apiKey').fill(LLM_API_KEY);
+  await page.getByTestId('profile-save').click();
+  await expect(page.getByTestId('profile-form')).toHaveCount(0);
+
+  const item = page.locator('[data-testid="profile-item"][data-name="mistral"]');
+  await expect(item.getByTestId('profile-kind')).toHaveText('Mistral');
+  await expect(item.getByTestId('profile-kind')).toHaveAttribute('data-kind', 'mistral');
+  await page.getByTestId('settings-close').click();
+
+  llm.push({ text: 'On it.', ...complete('success', 'Ran on Mistral.') });
+  await createWithProfile(page, 'Mistral profile', 'mistral');
+  await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
+  const chat = llm.requests.filter((r) => r.path.includes('chat'));
+  expect(chat).toHaveLength(1);
+  expect(chat[0]?.rawBody).not.toContain('stream_options');
+});

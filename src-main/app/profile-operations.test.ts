@@ -77,6 +77,7 @@ describe('profiles over the bridge', () => {
           name: 'env',
           baseURL: 'http://127.0.0.1:9/v1',
           model: 'default',
+          kind: 'generic',
           hasKey: true,
           keyHint: 'efgh',
           source: 'env',
@@ -89,6 +90,7 @@ describe('profiles over the bridge', () => {
       name: 'local',
       baseURL: 'http://127.0.0.1:8/v1',
       model: 'qwen',
+      kind: 'llamacpp',
       apiKey: KEY,
       contextWindow: 32768,
       temperature: 0.3,
@@ -101,6 +103,7 @@ describe('profiles over the bridge', () => {
         name: 'local',
         baseURL: 'http://127.0.0.1:8/v1',
         model: 'qwen',
+        kind: 'llamacpp',
         contextWindow: 32768,
         temperature: 0.3,
         parallelToolCalls: false,
@@ -112,7 +115,13 @@ describe('profiles over the bridge', () => {
     });
     // Without apiKey the stored key is kept.
     const edited = await api('POST', '/profiles', { name: 'local', baseURL: 'https://example.test/v1', model: 'q2' });
-    expect(edited.json.profile).toMatchObject({ hasKey: true, keyHint: 'abcd', model: 'q2', isDefault: true });
+    expect(edited.json.profile).toMatchObject({
+      hasKey: true,
+      keyHint: 'abcd',
+      model: 'q2',
+      kind: 'llamacpp',
+      isDefault: true,
+    });
     const listed = await api('GET', '/profiles');
     expect(listed.json.profiles.map((p: { name: string; isDefault: boolean }) => [p.name, p.isDefault])).toEqual([
       ['env', false],
@@ -137,6 +146,7 @@ describe('profiles over the bridge', () => {
       [{ ...ok, temperature: 7 }, 'temperature'],
       [{ ...ok, contextWindow: 1.5 }, 'contextWindow'],
       [{ ...ok, parallelToolCalls: 'yes' }, 'parallelToolCalls'],
+      [{ ...ok, kind: 'kimi' }, 'kind'],
       [{ ...ok, bogus: true }, ''],
       [{ baseURL: ok.baseURL, model: 'm' }, 'name'],
     ];

@@ -2,10 +2,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import type { OptionalParameter } from '../../src-shared/contract/profiles';
 import { LlmError } from './errors';
 import { hintFor } from './hints';
 import { runLlmCall } from './llm-call';
 import type { LlmProfile } from './profiles';
+import { rejectedParameters } from './rejected-parameters';
+import { requestBody } from './request-body';
 import { type AttemptFailure, DEFAULT_RETRY, type RetryOptions, retryDelayMs } from './retry';
 import { ModelServerSdk } from './sdk';
 import { checkTokenLimit, type TokenCounter, tokenCounterFor } from './tokens';
@@ -33,12 +36,15 @@ export class LlmClient {
   private tokens: TokenCounter | undefined;
   /** When an LlmCall first found no server, until one answers again: how long the outage has lasted. */
   private unreachableSince: number | undefined;
+  /** Optional parameters the server refused: left out of every request (issue 12). */
+  private readonly rejected: Set<OptionalParameter>;
 
   constructor(private readonly options: LlmClientOptions) {
     const { profile } = options;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.log = options.log ?? ((line) => console.debug(line));
     this.idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
+    this.rejected = new Set(profile.rejectedParameters);
     this.sdk = new ModelServerSdk({
       baseURL: profile.baseURL,
       // The SDK refuses an empty key; local servers need none.
@@ -69,7 +75,8 @@ export class LlmClient {
       const reserve = this.options.outputReserveTokens ?? 1024;
       checkTokenLimit(request.messages, tools, profile.contextWindow, reserve, this.tokens);
     }
-    const body = this.body(request);
+    let body = this.body(request);
+    let dropped = false;
     const calls: LlmCallRecord[] = [];
     let callNumber = this.calls;
     for (let attempt = 1; ; attempt++) {
@@ -105,6 +112,17 @@ export class LlmClient {
       const failure = result.failure;
       if (failure.disposition === 'unreachable') this.unreachableSince ??= startedAt;
       else if (failure.disposition !== 'aborted') this.unreachableSince = undefined;
+      const rejected = this.rejectedBy(failure, body);
+      if (rejected.length > 0 && !dropped) {
+        // Sent again at once without them: another LlmCall of this AgentTurn, the profile remembering them.
+        dropped = true;
+        const status = failure.status !== undefined ? { status: failure.status } : {};
+        this.end({ ...base, outcome: 'retryable_error', error: this.redact(failure.message), ...status }, calls, hooks);
+        for (const p of rejected) this.rejected.add(p);
+        this.options.profile.rememberRejected?.(rejected);
+        body = this.body(request);
+        continue;
+      }
       const transient = failure.disposition === 'retry' || failure.disposition === 'unreachable';
       const retrying = transient && attempt <= this.retry.maxRetries;
       const waitMs = retrying ? retryDelayMs(attempt, failure, this.retry, this.options.random) : undefined;
@@ -127,21 +145,13 @@ export class LlmClient {
 
   /** Built once per generate(), so every LlmCall of the AgentTurn sends the same bytes. */
   private body(request: LlmRequest): ChatCompletionCreateParamsStreaming {
-    const { profile } = this.options;
-    const tools = request.tools ?? [];
-    const temperature = request.temperature ?? profile.temperature;
-    const parallel = request.parallelToolCalls ?? profile.parallelToolCalls;
-    // A copy of the list: messages are appended, never edited, so a caller appending while we retry cannot change
-    // what is retried (the Conversation only ever appends or replaces its whole list).
-    return {
-      model: profile.model,
-      messages: [...request.messages] as ChatCompletionCreateParamsStreaming['messages'],
-      ...(tools.length > 0 ? { tools: tools as ChatCompletionCreateParamsStreaming['tools'] } : {}),
-      ...(temperature !== undefined ? { temperature } : {}),
-      ...(tools.length > 0 && parallel !== undefined ? { parallel_tool_calls: parallel } : {}),
-      stream: true as const,
-      stream_options: { include_usage: true },
-    };
+    return requestBody(this.options.profile, request, this.rejected);
+  }
+
+  /** The optional parameters a 400/422 answer to `body` names. */
+  private rejectedBy(failure: AttemptFailure, body: ChatCompletionCreateParamsStreaming): OptionalParameter[] {
+    if (failure.status !== 400 && failure.status !== 422) return [];
+    return rejectedParameters(failure.message, body); // the server's own words (ModelServerSdk keeps them)
   }
 
   private end(record: LlmCallRecord, calls: LlmCallRecord[], hooks: LlmHooks): void {

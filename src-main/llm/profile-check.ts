@@ -1,7 +1,9 @@
 // "Test connection" for a profile: lists the backend's models through the SDK with a short timeout. The answer and
 // its error never hold the key, even when a backend echoes it.
+
 import OpenAI from 'openai';
 import type { LlmProfile } from './profiles';
+import { ModelServerSdk } from './sdk';
 
 export const PROFILE_CHECK_TIMEOUT_MS = 10_000;
 /** More model ids than a picker can show are cut. */
@@ -14,7 +16,7 @@ export interface ProfileCheck {
 }
 
 export async function checkProfile(profile: LlmProfile, timeoutMs = PROFILE_CHECK_TIMEOUT_MS): Promise<ProfileCheck> {
-  const sdk = new OpenAI({
+  const sdk = new ModelServerSdk({
     baseURL: profile.baseURL,
     apiKey: profile.apiKey || 'no-key',
     organization: null,

@@ -145,8 +145,16 @@ describe('ProfileRegistry over saved profiles', () => {
     expect(errors).toEqual([]);
     expect(profiles).toEqual([
       expect.objectContaining({ name: ENV_PROFILE, source: 'env', hasKey: true, keyHint: '1234', isDefault: true }),
-      { ...base, contextWindow: 8192, hasKey: true, keyHint: 'XYZW', source: 'saved', isDefault: false },
-      { ...base, name: 'keyless', hasKey: false, keyHint: null, source: 'saved', isDefault: false },
+      {
+        ...base,
+        kind: 'generic',
+        contextWindow: 8192,
+        hasKey: true,
+        keyHint: 'XYZW',
+        source: 'saved',
+        isDefault: false,
+      },
+      { ...base, name: 'keyless', kind: 'generic', hasKey: false, keyHint: null, source: 'saved', isDefault: false },
     ]);
     expect(JSON.stringify(profiles)).not.toContain(KEY);
     expect(r.get('local')?.apiKey).toBe(KEY);
@@ -190,5 +198,54 @@ describe('ProfileRegistry over saved profiles', () => {
     expect(profiles[0]).toMatchObject({ name: 'local', hasKey: true, keyHint: null });
     expect(errors).toEqual([{ file: store.file, message: expect.stringContaining('secret.key is missing') }]);
     expect(() => r.get('local')).toThrow(ProfileKeyError);
+  });
+
+  it('a profiles.json written before kinds (no kind) still loads: its profiles are generic, and keep working', () => {
+    const { dir, box, file } = storeIn();
+    const sealed = box.seal(KEY, 'old');
+    const old = { name: 'old', baseURL: 'http://127.0.0.1:1/v1', model: 'm', apiKey: { box: box.kind, sealed } };
+    fs.writeFileSync(file, JSON.stringify({ version: 1, defaultProfile: 'old', profiles: [old] }));
+    const r = ProfileRegistry.fromEnv({}, storeIn(dir).store);
+    expect(r.list().errors).toEqual([]);
+    expect(r.view('old')).toMatchObject({ name: 'old', kind: 'generic', hasKey: true, isDefault: true });
+    expect(r.get('old')).toMatchObject({ apiKey: KEY, model: 'm' });
+    expect(r.get('old')?.kind).toBeUndefined();
+  });
+
+  it('saves the kind; a save without one keeps the saved kind', () => {
+    const { dir, store, file } = storeIn();
+    const r = ProfileRegistry.fromEnv({}, store);
+    r.save({ ...base, kind: 'mistral' });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).profiles[0].kind).toBe('mistral');
+    r.save({ ...base, model: 'm2' });
+    expect(ProfileRegistry.fromEnv({}, storeIn(dir).store).view('local')?.kind).toBe('mistral');
+  });
+
+  it('a parameter the server rejected is remembered in profiles.json, and forgotten when the server changes', () => {
+    const { dir, store, file } = storeIn();
+    const r = ProfileRegistry.fromEnv({}, store);
+    r.save({ ...base, kind: 'generic' });
+    const seen: number[] = [];
+    r.onChange(() => seen.push(r.version));
+    r.get('local')?.rememberRejected?.(['stream_options']);
+    r.rememberRejected('local', ['stream_options']);
+    expect(seen).toHaveLength(1);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).profiles[0].rejectedParameters).toEqual(['stream_options']);
+    const again = ProfileRegistry.fromEnv({}, storeIn(dir).store);
+    expect(again.get('local')?.rejectedParameters).toEqual(['stream_options']);
+    expect(again.view('local')?.rejectedParameters).toEqual(['stream_options']);
+    again.save({ ...base, temperature: 0.5 });
+    expect(again.get('local')?.rejectedParameters).toEqual(['stream_options']);
+    again.save({ ...base, baseURL: 'http://127.0.0.1:2/v1' });
+    expect(again.get('local')?.rejectedParameters).toBeUndefined();
+  });
+
+  it('the env profile remembers a rejected parameter in memory; profiles.json is not touched', () => {
+    const { store, file } = storeIn();
+    const r = ProfileRegistry.fromEnv(env, store);
+    r.get(ENV_PROFILE)?.rememberRejected?.(['parallel_tool_calls']);
+    expect(r.get(ENV_PROFILE)?.rejectedParameters).toEqual(['parallel_tool_calls']);
+    expect(r.version).toBe(1);
+    expect(fs.existsSync(file)).toBe(false);
   });
 });

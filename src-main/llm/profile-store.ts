@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ProfileName } from '../../src-shared/contract';
+import { OptionalParameter, ProviderKind } from '../../src-shared/contract/profiles';
 import { CodedError } from '../../src-shared/errors';
 import { ConfigFileError, JsonFileStore } from '../workspace/json-file';
 import { type SecretBox, SecretBoxError } from './secret-box';
@@ -17,9 +18,12 @@ const StoredProfile = z
     name: ProfileName,
     baseURL: z.string().min(1),
     model: z.string().min(1),
+    /** Absent in files written before kinds: generic. */
+    kind: ProviderKind.optional(),
     contextWindow: z.number().int().positive().optional(),
     temperature: z.number().optional(),
     parallelToolCalls: z.boolean().optional(),
+    rejectedParameters: z.array(OptionalParameter).optional(),
     apiKey: SealedKey.nullable(),
   })
   .strict();
@@ -35,6 +39,8 @@ export interface ProfileChange {
   name: string;
   baseURL: string;
   model: string;
+  /** Absent: the kind as saved, generic for a new profile. */
+  kind?: ProviderKind;
   apiKey?: string;
   contextWindow?: number;
   temperature?: number;
@@ -112,24 +118,40 @@ export class ProfileStore {
         : change.apiKey === ''
           ? null
           : { box: this.box.kind, sealed: this.box.seal(change.apiKey, change.name) };
+    const kind = change.kind ?? previous?.kind;
+    // What a server rejected stays known while the profile points at the same server and model.
+    const sameServer =
+      previous?.baseURL === change.baseURL && previous.model === change.model && previous.kind === kind;
+    const rejected = sameServer ? previous.rejectedParameters : undefined;
     const stored: StoredProfile = {
       name: change.name,
       baseURL: change.baseURL,
       model: change.model,
+      ...(kind !== undefined ? { kind } : {}),
       ...(change.contextWindow !== undefined ? { contextWindow: change.contextWindow } : {}),
       ...(change.temperature !== undefined ? { temperature: change.temperature } : {}),
       ...(change.parallelToolCalls !== undefined ? { parallelToolCalls: change.parallelToolCalls } : {}),
+      ...(rejected?.length ? { rejectedParameters: rejected } : {}),
       apiKey,
     };
-    const profiles = previous
-      ? this.json.data.profiles.map((p) => (p.name === change.name ? stored : p))
-      : [...this.json.data.profiles, stored];
-    this.json.write({
-      version: 1,
-      defaultProfile: change.makeDefault ? change.name : this.json.data.defaultProfile,
-      profiles,
-    });
+    this.replace(stored, change.makeDefault ? change.name : this.json.data.defaultProfile);
     return stored;
+  }
+
+  /** Records the parameters the profile's server rejected; false when there is no such profile. */
+  rememberRejected(name: string, parameters: readonly OptionalParameter[]): boolean {
+    const previous = this.find(name);
+    if (!previous || this.json.error) return false;
+    this.replace({ ...previous, rejectedParameters: [...parameters] }, this.json.data.defaultProfile);
+    return true;
+  }
+
+  private replace(stored: StoredProfile, defaultProfile: string | null): void {
+    const known = this.find(stored.name) !== undefined;
+    const profiles = known
+      ? this.json.data.profiles.map((p) => (p.name === stored.name ? stored : p))
+      : [...this.json.data.profiles, stored];
+    this.json.write({ version: 1, defaultProfile, profiles });
   }
 
   /** Removes a profile; false when there is none of that name. */

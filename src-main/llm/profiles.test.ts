@@ -21,7 +21,17 @@ describe('ProfileRegistry.fromEnv', () => {
       apiKey: 'k',
       model: 'm',
       contextWindow: 32768,
+      rememberRejected: expect.any(Function),
     });
+  });
+
+  it('reads MAESTRO_LLM_KIND; an unknown kind is ignored (generic)', () => {
+    const kind = (value: string) =>
+      ProfileRegistry.fromEnv({ MAESTRO_LLM_BASE_URL: 'http://x/v1', MAESTRO_LLM_KIND: value }).view(ENV_PROFILE)?.kind;
+    expect(kind('DeepSeek')).toBe('deepseek');
+    expect(kind('llamacpp')).toBe('llamacpp');
+    expect(kind('kimi')).toBe('generic');
+    expect(ProfileRegistry.fromEnv({ MAESTRO_LLM_BASE_URL: 'http://x/v1' }).view(ENV_PROFILE)?.kind).toBe('generic');
   });
 
   it('ignores a context window that is not a positive integer', () => {

@@ -1,12 +1,15 @@
 // LLM profiles a job can name: the one from the environment (`env`) and the ones saved in the app (profile-store.ts).
 // Every change bumps `version` and tells the `onChange` listeners, so whoever caches per profile can drop stale entries.
 import type { ProfileView } from '../../src-shared/contract';
+import { DEFAULT_PROVIDER_KIND, type OptionalParameter, ProviderKind } from '../../src-shared/contract/profiles';
 import type { ProfileChange, ProfileStore } from './profile-store';
 
 export interface LlmProfile {
   name: string;
   baseURL: string;
   model: string;
+  /** Decides which optional parameters are sent and which extras go back (provider-kinds.ts); absent: generic. */
+  kind?: ProviderKind;
   /** Never logged, never stored in clear, never sent anywhere but the profile's base URL. */
   apiKey: string;
   /** The model's context window in tokens; when set, a request estimated above it is refused before sending. */
@@ -16,6 +19,10 @@ export interface LlmProfile {
   parallelToolCalls?: boolean;
   /** Extra HTTP headers sent with every request of this profile. */
   extraHeaders?: Record<string, string>;
+  /** Optional parameters the server rejected: never sent. */
+  rejectedParameters?: OptionalParameter[];
+  /** Set by the registry: remembers parameters the server rejected (profiles.json, or memory for the env profile). */
+  rememberRejected?(parameters: readonly OptionalParameter[]): void;
 }
 
 export const ENV_PROFILE = 'env';
@@ -33,7 +40,10 @@ export class ProfileRegistry {
     for (const p of profiles) this.profiles.set(p.name, p);
   }
 
-  /** MAESTRO_LLM_BASE_URL / _API_KEY / _MODEL / _CONTEXT_WINDOW, when the base URL is set, as the profile "env". */
+  /**
+   * MAESTRO_LLM_BASE_URL / _API_KEY / _MODEL / _CONTEXT_WINDOW / _KIND, when the base URL is set, as the profile "env".
+   * A kind that is not one of ours is ignored (generic), like a context window that is not a number.
+   */
   static fromEnv(env: NodeJS.ProcessEnv, store: ProfileStore | null = null): ProfileRegistry {
     const baseURL = env.MAESTRO_LLM_BASE_URL;
     if (!baseURL) return new ProfileRegistry([], store);
@@ -45,6 +55,8 @@ export class ProfileRegistry {
     };
     const contextWindow = positiveInt(env.MAESTRO_LLM_CONTEXT_WINDOW);
     if (contextWindow !== undefined) profile.contextWindow = contextWindow;
+    const kind = ProviderKind.safeParse(env.MAESTRO_LLM_KIND?.trim().toLowerCase());
+    if (kind.success) profile.kind = kind.data;
     return new ProfileRegistry([profile], store);
   }
 
@@ -59,12 +71,30 @@ export class ProfileRegistry {
 
   /** The profile with its key in clear. Throws ProfileKeyError when a saved key cannot be opened. */
   get(name: string): LlmProfile | undefined {
+    const rememberRejected = (parameters: readonly OptionalParameter[]) => this.rememberRejected(name, parameters);
     const fixed = this.profiles.get(name);
-    if (fixed) return fixed;
+    if (fixed) return { ...fixed, rememberRejected };
     const stored = this.store?.find(name);
     if (!stored || !this.store) return undefined;
     const { apiKey: _sealed, ...rest } = stored;
-    return { ...rest, apiKey: this.store.openKey(name) };
+    return { ...rest, apiKey: this.store.openKey(name), rememberRejected };
+  }
+
+  /** Parameters the server rejected are not sent again: saved in profiles.json, or kept in memory for env. */
+  rememberRejected(name: string, parameters: readonly OptionalParameter[]): void {
+    const fixed = this.profiles.get(name);
+    const known = (fixed ? fixed.rejectedParameters : this.store?.find(name)?.rejectedParameters) ?? [];
+    const added = parameters.filter((p) => !known.includes(p));
+    if (added.length === 0) return;
+    if (fixed) this.profiles.set(name, { ...fixed, rejectedParameters: [...known, ...added] });
+    else {
+      try {
+        if (!this.store?.rememberRejected(name, [...known, ...added])) return;
+      } catch {
+        return; // profiles.json cannot be written: the client that found it out still leaves the parameter out
+      }
+    }
+    this.changed();
   }
 
   /** The profile a task gets when it names none: the one made default in the app, else env, else the first. */
@@ -124,9 +154,11 @@ export class ProfileRegistry {
       name,
       baseURL: base.baseURL,
       model: base.model,
+      kind: base.kind ?? DEFAULT_PROVIDER_KIND,
       ...(base.contextWindow !== undefined ? { contextWindow: base.contextWindow } : {}),
       ...(base.temperature !== undefined ? { temperature: base.temperature } : {}),
       ...(base.parallelToolCalls !== undefined ? { parallelToolCalls: base.parallelToolCalls } : {}),
+      ...(base.rejectedParameters?.length ? { rejectedParameters: base.rejectedParameters } : {}),
       hasKey: fixed ? fixed.apiKey !== '' : stored?.apiKey != null,
       keyHint: keyHint(key),
       source: fixed ? 'env' : 'saved',

@@ -10,14 +10,57 @@ export const ProfileName = z
     'must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit',
   );
 
+/** The kinds of OpenAI-compatible backend a profile can name; what each is sent is src-main/llm/provider-kinds.ts. */
+export const ProviderKind = z.enum([
+  'generic',
+  'openai',
+  'openrouter',
+  'deepseek',
+  'gemini',
+  'mistral',
+  'groq',
+  'llamacpp',
+  'ollama',
+  'lmstudio',
+  'vllm',
+]);
+export type ProviderKind = z.infer<typeof ProviderKind>;
+
+/**
+ * What the New-profile form fills in per kind: the provider's documented OpenAI-compatible base URL, or a local
+ * server's default port (README "Providers" cites where each comes from).
+ */
+export const PROVIDER_PRESETS: Record<ProviderKind, { label: string; baseURL: string }> = {
+  generic: { label: 'Generic (OpenAI-compatible)', baseURL: '' },
+  openai: { label: 'OpenAI', baseURL: 'https://api.openai.com/v1' },
+  openrouter: { label: 'OpenRouter', baseURL: 'https://openrouter.ai/api/v1' },
+  deepseek: { label: 'DeepSeek', baseURL: 'https://api.deepseek.com' },
+  gemini: { label: 'Google Gemini', baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai/' },
+  mistral: { label: 'Mistral', baseURL: 'https://api.mistral.ai/v1' },
+  groq: { label: 'Groq', baseURL: 'https://api.groq.com/openai/v1' },
+  llamacpp: { label: 'llama.cpp server', baseURL: 'http://127.0.0.1:8080/v1' },
+  ollama: { label: 'Ollama', baseURL: 'http://127.0.0.1:11434/v1' },
+  lmstudio: { label: 'LM Studio', baseURL: 'http://127.0.0.1:1234/v1' },
+  vllm: { label: 'vLLM', baseURL: 'http://127.0.0.1:8000/v1' },
+};
+
+export const DEFAULT_PROVIDER_KIND: ProviderKind = 'generic';
+
+/** The optional request parameters a server may reject; one it rejected is never sent again for the profile. */
+export const OptionalParameter = z.enum(['stream_options', 'parallel_tool_calls', 'temperature']);
+export type OptionalParameter = z.infer<typeof OptionalParameter>;
+
 /** An LLM profile as every output shows it: never the key, only whether there is one and its last 4 characters. */
 export const ProfileView = z.object({
   name: z.string(),
   baseURL: z.string(),
   model: z.string(),
+  kind: ProviderKind,
   contextWindow: z.number().int().optional(),
   temperature: z.number().optional(),
   parallelToolCalls: z.boolean().optional(),
+  /** Parameters the server answered 400/422 to, no longer sent. */
+  rejectedParameters: z.array(OptionalParameter).optional(),
   hasKey: z.boolean(),
   keyHint: z.string().nullable(),
   source: z.enum(['env', 'saved']),
@@ -37,6 +80,8 @@ export const SaveProfileInput = z
       .max(2048)
       .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be an http:// or https:// URL'),
     model: NonBlank(200),
+    /** Absent: the profile's kind as saved, `generic` for a new one. */
+    kind: ProviderKind.optional(),
     /** Absent: keep the stored key. Empty: remove it. The value never appears in any output. */
     apiKey: z
       .string()

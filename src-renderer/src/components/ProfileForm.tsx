@@ -1,14 +1,16 @@
 // Add or edit one LLM profile. The key field starts empty: left empty it keeps the stored key, a value replaces it,
-// and "Remove key" clears it. A 400 shows under the field it names.
+// and "Remove key" clears it. Picking a kind fills its preset base URL unless one was typed. A 400 shows under the
+// field it names.
 import { type FormEvent, useId, useState } from 'react';
 import type { ProfileView } from '../../../src-shared/contract';
+import { PROVIDER_PRESETS, ProviderKind } from '../../../src-shared/contract/profiles';
 import type { OpInput } from '../api/client';
 import { english, type Translate, useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { ErrorNotice } from './OutcomeNotice';
 import { CheckField } from './SettingsFields';
 
-const FIELDS = ['name', 'baseURL', 'model', 'apiKey', 'contextWindow', 'temperature'] as const;
+const FIELDS = ['name', 'kind', 'baseURL', 'model', 'apiKey', 'contextWindow', 'temperature'] as const;
 type Field = (typeof FIELDS)[number];
 
 interface Props {
@@ -20,7 +22,10 @@ interface Props {
 export function ProfileForm({ profile, onDone }: Props) {
   const saveProfile = useAppStore((s) => s.saveProfile);
   const [name, setName] = useState(profile?.name ?? '');
+  const [kind, setKind] = useState<ProviderKind>(profile?.kind ?? 'generic');
   const [baseURL, setBaseURL] = useState(profile?.baseURL ?? '');
+  // A URL the user typed (or the profile's own) is never replaced by a preset.
+  const [urlTyped, setUrlTyped] = useState(profile !== null);
   const [model, setModel] = useState(profile?.model ?? '');
   const [apiKey, setApiKey] = useState('');
   const [removeKey, setRemoveKey] = useState(false);
@@ -38,7 +43,7 @@ export function ProfileForm({ profile, onDone }: Props) {
     setSaving(true);
     setErrors({});
     setFormError(null);
-    const input: OpInput<'saveProfile'> = { name: name.trim(), baseURL: baseURL.trim(), model };
+    const input: OpInput<'saveProfile'> = { name: name.trim(), kind, baseURL: baseURL.trim(), model };
     if (removeKey) input.apiKey = '';
     else if (apiKey !== '') input.apiKey = apiKey;
     if (contextWindow.trim() !== '') input.contextWindow = Number(contextWindow);
@@ -58,6 +63,11 @@ export function ProfileForm({ profile, onDone }: Props) {
     }
     setErrors(byField);
     if (Object.keys(byField).length === 0) setFormError(outcome.error.message);
+  }
+
+  function pickKind(next: ProviderKind) {
+    setKind(next);
+    if (!urlTyped) setBaseURL(PROVIDER_PRESETS[next].baseURL);
   }
 
   const fieldError = (field: Field) =>
@@ -87,10 +97,29 @@ export function ProfileForm({ profile, onDone }: Props) {
         {fieldError('name')}
       </label>
       <label className="field">
+        <span>{t('profile.kind')}</span>
+        <select
+          value={kind}
+          onChange={(e) => pickKind(e.target.value as ProviderKind)}
+          data-testid="profile-field-kind"
+          {...invalid('kind')}
+        >
+          {ProviderKind.options.map((k) => (
+            <option key={k} value={k}>
+              {kindLabel(k, t)}
+            </option>
+          ))}
+        </select>
+        {fieldError('kind')}
+      </label>
+      <label className="field">
         <span>{t('profile.baseURL')}</span>
         <input
           value={baseURL}
-          onChange={(e) => setBaseURL(e.target.value)}
+          onChange={(e) => {
+            setBaseURL(e.target.value);
+            setUrlTyped(e.target.value.trim() !== '');
+          }}
           placeholder="http://127.0.0.1:8080/v1"
           data-testid="profile-field-baseURL"
           {...invalid('baseURL')}
@@ -185,4 +214,9 @@ export function ProfileForm({ profile, onDone }: Props) {
 export function keyLabel(profile: Pick<ProfileView, 'hasKey' | 'keyHint'>, t: Translate = english): string {
   if (!profile.hasKey) return t('profile.noKey');
   return profile.keyHint ? `•••• ${profile.keyHint}` : '•••• (set)';
+}
+
+/** A kind as the UI names it: the provider's own name, or "Generic" in the UI's language. */
+export function kindLabel(kind: ProviderKind, t: Translate = english): string {
+  return kind === 'generic' ? t('profile.kindGeneric') : PROVIDER_PRESETS[kind].label;
 }

@@ -1,11 +1,11 @@
-// One LLM profile in Settings: its name, model, endpoint and key (as "•••• 1234"), with Test, Edit, Make default and
+// One LLM profile in Settings: its name, kind, model, endpoint and key (as "•••• 1234"), with Test, Edit, Make default and
 // Delete; a profile from the environment is shown read-only, with Test alone.
 import { useState } from 'react';
 import type { ProfileView } from '../../../src-shared/contract';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { ErrorNotice } from './OutcomeNotice';
-import { keyLabel } from './ProfileForm';
+import { keyLabel, kindLabel } from './ProfileForm';
 
 export function ProfileItem({ profile, onEdit }: { profile: ProfileView; onEdit(): void }) {
   const test = useAppStore((s) => s.profileTests[profile.name]);
@@ -24,9 +24,10 @@ export function ProfileItem({ profile, onEdit }: { profile: ProfileView; onEdit(
 
   async function makeDefault() {
     // Everything as it is, key kept (apiKey absent), and made default.
-    const { name, baseURL, model, contextWindow, temperature, parallelToolCalls } = profile;
+    const { name, kind, baseURL, model, contextWindow, temperature, parallelToolCalls } = profile;
     const outcome = await saveProfile({
       name,
+      kind,
       baseURL,
       model,
       ...(contextWindow !== undefined ? { contextWindow } : {}),
@@ -45,7 +46,10 @@ export function ProfileItem({ profile, onEdit }: { profile: ProfileView; onEdit(
         {saved ? null : <span className="tag">{t('settings.fromEnv')}</span>}
       </div>
       <div className="profile-meta">
-        <span data-testid="profile-model">{profile.model}</span> · <span>{profile.baseURL}</span> ·{' '}
+        <span data-testid="profile-kind" data-kind={profile.kind}>
+          {kindLabel(profile.kind, t)}
+        </span>{' '}
+        · <span data-testid="profile-model">{profile.model}</span> · <span>{profile.baseURL}</span> ·{' '}
         <span data-testid="profile-key">{keyLabel(profile, t)}</span>
       </div>
       <div className="profile-actions">

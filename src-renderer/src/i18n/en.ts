@@ -330,6 +330,8 @@ export const en = {
   'profile.new': 'New profile',
   'profile.name': 'Name',
   'profile.namePlaceholder': 'e.g. local-qwen',
+  'profile.kind': 'Kind',
+  'profile.kindGeneric': 'Generic (OpenAI-compatible)',
   'profile.baseURL': 'Base URL',
   'profile.model': 'Model',
   'profile.apiKey': 'API key',

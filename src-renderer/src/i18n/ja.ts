@@ -333,6 +333,8 @@ export const ja: Messages = {
   'profile.new': '新しいプロファイル',
   'profile.name': '名前',
   'profile.namePlaceholder': '例: local-qwen',
+  'profile.kind': '種類',
+  'profile.kindGeneric': '汎用 (OpenAI 互換)',
   'profile.baseURL': 'ベース URL',
   'profile.model': 'モデル',
   'profile.apiKey': 'API キー',

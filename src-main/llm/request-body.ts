@@ -1,0 +1,80 @@
+// The request body of one AgentTurn's generation for a profile's kind: built once per generate(), so every LlmCall
+// of the turn sends the same bytes (unless a parameter the server rejected is dropped).
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import type { OptionalParameter, ProviderKind } from '../../src-shared/contract/profiles';
+import type { LlmProfile } from './profiles';
+import { PROVIDER_QUIRKS, type SentBack } from './provider-kinds';
+import type { AssistantToolCall, ChatMessage, LlmRequest } from './types';
+
+type Body = ChatCompletionCreateParamsStreaming;
+
+export function requestBody(
+  profile: LlmProfile,
+  request: LlmRequest,
+  rejected: ReadonlySet<OptionalParameter> = new Set(),
+): Body {
+  const quirks = PROVIDER_QUIRKS[profile.kind ?? 'generic'];
+  const tools = request.tools ?? [];
+  const temperature = rejected.has('temperature') ? undefined : (request.temperature ?? profile.temperature);
+  const parallel =
+    quirks.parallelToolCalls && !rejected.has('parallel_tool_calls')
+      ? (request.parallelToolCalls ?? profile.parallelToolCalls)
+      : undefined;
+  const streamOptions = quirks.streamOptions && !rejected.has('stream_options');
+  return {
+    model: profile.model,
+    messages: requestMessages(request.messages, profile.kind ?? 'generic') as Body['messages'],
+    ...(tools.length > 0 ? { tools: tools as Body['tools'] } : {}),
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...(tools.length > 0 && parallel !== undefined ? { parallel_tool_calls: parallel } : {}),
+    stream: true as const,
+    ...(streamOptions ? { stream_options: { include_usage: true } } : {}),
+  };
+}
+
+/**
+ * The conversation as the kind needs it: an assistant message keeps the extras its kind takes back, in their place,
+ * and loses the others. A new list: a caller appending while we retry cannot change what is retried.
+ */
+export function requestMessages(messages: readonly ChatMessage[], kind: ProviderKind): ChatMessage[] {
+  const sendBack = PROVIDER_QUIRKS[kind].sendBack;
+  return messages.map((m) => (m.role === 'assistant' ? assistantMessage(m, sendBack) : m));
+}
+
+type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
+
+const EXTRAS: ReadonlySet<string> = new Set(['reasoning_content', 'reasoning_details', 'extra_content']);
+
+function assistantMessage(m: AssistantMessage, sendBack: readonly SentBack[]): AssistantMessage {
+  if (!hasExtras(m)) return m;
+  const calls = m.tool_calls ?? [];
+  const keep = (key: string): boolean => {
+    switch (key) {
+      case 'reasoning_content':
+        return sendBack.includes('reasoning_content_on_tool_turns') && calls.length > 0;
+      case 'reasoning_details':
+        return sendBack.includes('reasoning_details');
+      case 'extra_content':
+        return sendBack.includes('extra_content');
+      default:
+        return true;
+    }
+  };
+  const echoCallExtras = sendBack.includes('extra_content');
+  const entries = Object.entries(m)
+    .filter(([key]) => keep(key))
+    .map(([key, value]) =>
+      key === 'tool_calls' && !echoCallExtras ? [key, (value as AssistantToolCall[]).map(withoutExtra)] : [key, value],
+    );
+  return Object.fromEntries(entries) as AssistantMessage;
+}
+
+function hasExtras(m: AssistantMessage): boolean {
+  return Object.keys(m).some((k) => EXTRAS.has(k)) || (m.tool_calls ?? []).some((c) => 'extra_content' in c);
+}
+
+function withoutExtra(call: AssistantToolCall): AssistantToolCall {
+  if (!('extra_content' in call)) return call;
+  const { extra_content: _dropped, ...rest } = call;
+  return rest;
+}
