@@ -4,7 +4,9 @@ import { afterEach } from 'vitest';
 import type { Maestro } from '../src-main/app/create-maestro';
 import { createEngine } from '../src-main/engine/engine';
 import { DEFAULT_LIMITS, type EngineOptions } from '../src-main/engine/job-run';
+import type { OutagePolicy } from '../src-main/jobs/retry-policy';
 import type { AnyToolDef } from '../src-main/tools/types';
+import type { ProviderKind } from '../src-shared/contract/profiles';
 import type { Job, JobStatus } from '../src-shared/entities';
 import type { MaestroEvent } from '../src-shared/events';
 import {
@@ -55,6 +57,10 @@ export async function engineHarness(
     retryDelayMs?: number;
     /** The LLM Router for tasks created without a piece (default off). */
     pieceRouter?: boolean;
+    /** The env profile's kind (MAESTRO_LLM_KIND; default generic). */
+    kind?: ProviderKind;
+    /** How the Worker waits out an unreachable model server (default: the product's, seconds to minutes). */
+    outage?: OutagePolicy;
   } = {},
 ): Promise<Harness> {
   const server = opts.server ?? (await startScriptedLlmServer({ script }));
@@ -65,7 +71,12 @@ export async function engineHarness(
     dataDir,
     defaultWorkspace: workspace,
     pieceRouter: opts.pieceRouter ?? false,
-    env: { MAESTRO_LLM_BASE_URL: server.baseURL, MAESTRO_LLM_MODEL: 'scripted', MAESTRO_LLM_API_KEY: 'sk-test' },
+    env: {
+      MAESTRO_LLM_BASE_URL: server.baseURL,
+      MAESTRO_LLM_MODEL: 'scripted',
+      MAESTRO_LLM_API_KEY: 'sk-test',
+      ...(opts.kind ? { MAESTRO_LLM_KIND: opts.kind } : {}),
+    },
     engine: ({ store, profiles, pieces }) =>
       createEngine({
         store,
@@ -79,7 +90,12 @@ export async function engineHarness(
       concurrency: 1, // one job at a time: scripted replies are consumed in a known order
       pollIntervalMs: 10,
       heartbeatIntervalMs: 50,
-      retry: { maxAttempts: 3, baseDelayMs: opts.retryDelayMs ?? 60_000, maxDelayMs: opts.retryDelayMs ?? 60_000 },
+      retry: {
+        maxAttempts: 3,
+        baseDelayMs: opts.retryDelayMs ?? 60_000,
+        maxDelayMs: opts.retryDelayMs ?? 60_000,
+        ...(opts.outage ? { outage: opts.outage } : {}),
+      },
     },
   });
   const events: MaestroEvent[] = [];

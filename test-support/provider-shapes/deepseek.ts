@@ -5,6 +5,7 @@ const f = frames('0f9c1a2b-deepseek', 'deepseek-reasoner');
 
 export const deepseek: ProviderShape = {
   name: 'DeepSeek (reasoning_content, prompt_cache_hit_tokens)',
+  kind: 'deepseek',
   origin: 'documented',
   source:
     'api-docs.deepseek.com/guides/reasoning_model (delta.reasoning_content, to be sent back on tool-call turns) and ' +

@@ -7,6 +7,7 @@ const signature = (s: string) => ({ google: { thought_signature: s } });
 
 export const gemini: ProviderShape = {
   name: 'Gemini OpenAI endpoint (no index, extra_content thought signatures)',
+  kind: 'gemini',
   origin: 'documented',
   source:
     'github.com/open-webui/computer/issues/224 (Gemini omits tool_calls[].index, splits arguments over indexless ' +

@@ -5,6 +5,7 @@ const f = frames('chatcmpl-e7f8e220', 'llama-3.3-70b-versatile');
 
 export const groq: ProviderShape = {
   name: 'Groq (x_groq usage)',
+  kind: 'groq',
   origin: 'recorded',
   source:
     'a recorded Groq stream in a public test (find_string "x_groq":{"id": finish chunk {"delta":{},"finish_reason":' +

@@ -34,6 +34,7 @@ const body = [
 
 export const llamaCpp: ProviderShape = {
   name: 'llama.cpp (reasoning_content, usage and timings.cache_n)',
+  kind: 'llamacpp',
   origin: 'documented',
   source,
   replies: [
@@ -66,6 +67,7 @@ export const llamaCpp: ProviderShape = {
 
 export const llamaCppTimingsOnly: ProviderShape = {
   name: 'llama.cpp without a usage object (timings on the finish chunk)',
+  kind: 'llamacpp',
   origin: 'documented',
   source,
   replies: [{ raw: { sse: [...body, f({}, 'tool_calls', { ...fp, timings }), DONE] } }],

@@ -6,6 +6,7 @@ const f = frames('cmpl-82b4ad8d', 'mistral-medium-latest');
 
 export const mistral: ProviderShape = {
   name: 'Mistral (whole call, usage on the finish chunk)',
+  kind: 'mistral',
   origin: 'documented',
   source:
     'docs.mistral.ai/api (chat completions streaming: tool_calls with 9-char ids, usage on the last chunk); ' +
@@ -41,6 +42,7 @@ const m = frames('cmpl-magistral', 'magistral-medium-latest');
 
 export const magistral: ProviderShape = {
   name: 'Magistral (content as thinking and text parts)',
+  kind: 'mistral',
   origin: 'documented',
   source:
     'github.com/openlit/openlit/issues/1597 (magistral-* content is a list of chunks: a thinking chunk holding text ' +

@@ -6,6 +6,7 @@ const f = frames('chatcmpl-693', 'qwen3:8b');
 
 export const ollama: ProviderShape = {
   name: 'Ollama (whole tool calls, with index)',
+  kind: 'ollama',
   origin: 'documented',
   source:
     'ollama/ollama openai/openai.go (ToToolCalls: whole call per chunk, Index from the parser, usage from Metrics ' +
@@ -46,6 +47,7 @@ export const ollama: ProviderShape = {
 
 export const ollamaOld: ProviderShape = {
   name: 'Ollama, older (two calls both at index 0, finish_reason "")',
+  kind: 'ollama',
   origin: 'documented',
   source:
     'ollama/ollama openai/openai.go, older ToToolCalls (ToolCall.Index declared, never set: every call index 0); ' +

@@ -7,6 +7,7 @@ const u = { usage: null };
 
 export const openai: ProviderShape = {
   name: 'OpenAI (include_usage, cached and reasoning tokens)',
+  kind: 'openai',
   origin: 'documented',
   source:
     'openai/openai-node src/resources/chat/completions/completions.ts (ChatCompletionChunk: usage only on the last ' +

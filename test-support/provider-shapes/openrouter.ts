@@ -6,6 +6,7 @@ const f = frames('gen-1760000000-abc', 'anthropic/claude-sonnet-4.5');
 
 export const openrouter: ProviderShape = {
   name: 'OpenRouter (SSE comments, reasoning and reasoning_details)',
+  kind: 'openrouter',
   origin: 'documented',
   source:
     'openrouter.ai/docs/api-reference/streaming (": OPENROUTER PROCESSING" comments); ' +

@@ -2,6 +2,7 @@
 // what the LLM layer must make of it.
 import type { LlmErrorKind } from '../../src-main/llm/errors';
 import type { FinishReason, LlmUsage } from '../../src-main/llm/types';
+import type { ProviderKind } from '../../src-shared/contract/profiles';
 import type { RawReply } from '../scripted-llm-server';
 
 export interface ExpectedCall {
@@ -30,6 +31,8 @@ export type ShapeOutcome =
 
 export interface ProviderShape {
   name: string;
+  /** The profile kind of the server that sends it (default `generic`): decides what goes back in the next request. */
+  kind?: ProviderKind;
   /** `recorded`: a stream captured from the server; `documented`: built from its code, docs or issue tracker. */
   origin: 'recorded' | 'documented';
   /** Where the shape comes from. */

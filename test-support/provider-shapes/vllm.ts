@@ -5,6 +5,7 @@ const f = frames('chatcmpl-vllm-42', 'Qwen/Qwen3-32B');
 
 export const vllm: ProviderShape = {
   name: 'vLLM (reasoning)',
+  kind: 'vllm',
   origin: 'documented',
   source:
     'github.com/strands-agents/harness-sdk/pull/2191 (vLLM 0.19.1 renamed delta.reasoning_content to ' +
