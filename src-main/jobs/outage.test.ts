@@ -3,6 +3,7 @@
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { complete, engineHarness } from '../../test-support/engine-harness';
 import { startScriptedLlmServer } from '../../test-support/scripted-llm-server';
 import { tempDir, testMaestro } from '../../test-support/temp-maestro';
 import type { JobRecord } from '../db/repos/jobs';
@@ -145,5 +146,31 @@ describe('an outage of the model server', () => {
     expect(client.llmCallCount).toBeLessThanOrEqual(2 * waits.length + 1);
     expect(client.llmCallCount).toBeLessThanOrEqual(14);
     expect(model.requests).toHaveLength(1);
+  }, 30_000);
+
+  it('of 60 s (1/40 scale) through the Worker and the engine: the task waits in retry, attempts untouched, then succeeds', async () => {
+    const model = await startScriptedLlmServer({ script: [complete('back again')] });
+    cleanups.push(() => model.close());
+    const relay = await Relay.onFreePort(model.port);
+    cleanups.push(() => relay.close());
+    const h = await engineHarness([], {
+      server: { ...model, baseURL: `http://127.0.0.1:${relay.port}/v1` },
+      outage: {
+        baseDelayMs: DEFAULT_OUTAGE_POLICY.baseDelayMs / SCALE,
+        maxDelayMs: DEFAULT_OUTAGE_POLICY.maxDelayMs / SCALE,
+        giveUpAfterMs: DEFAULT_OUTAGE_POLICY.giveUpAfterMs,
+      },
+    });
+    const started = Date.now();
+    const { jobId } = h.createTask('Say hello.');
+    const serverBack = sleep(OUTAGE_MS).then(() => relay.open());
+    const job = await h.waitFor(jobId, ['succeeded', 'failed', 'cancelled'], 20 * OUTAGE_MS);
+    await serverBack;
+    expect(job).toMatchObject({ status: 'succeeded', attempt: 1 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(OUTAGE_MS);
+    const waits = h.events.filter((e) => e.type === 'job.changed' && e.jobId === jobId && e.job.status === 'retry');
+    expect(waits.length).toBeGreaterThanOrEqual(2);
+    expect(model.requests).toHaveLength(1);
+    expect(h.maestro.invoke('getTask', { taskId: job.taskId }).comments.some((c) => c.kind === 'error')).toBe(false);
   }, 30_000);
 });
