@@ -1,6 +1,7 @@
 // Test support for the LLM layer: a client of a profile pointing at a scripted LLM server, with its log and hooks.
 import { afterEach } from 'vitest';
 import { LlmClient, type LlmClientOptions } from '../src-main/llm/client';
+import { isLlmError, type LlmError } from '../src-main/llm/errors';
 import type { LlmProfile } from '../src-main/llm/profiles';
 import type { LlmCallRecord, LlmCallStartInfo, LlmDelta, LlmHooks } from '../src-main/llm/types';
 import { type ScriptedLlmServer, type ScriptedLlmServerOptions, startScriptedLlmServer } from './scripted-llm-server';
@@ -59,3 +60,13 @@ export const USER = [
   { role: 'system' as const, content: 'You are a scripted test agent.' },
   { role: 'user' as const, content: 'Say hello.' },
 ];
+
+/** The LlmError a generation fails with (the test fails when it does not fail so). */
+export async function failure(p: Promise<unknown>): Promise<LlmError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!isLlmError(err)) throw new Error(`expected an LlmError, got ${String(err)}`);
+  return err;
+}

@@ -3,18 +3,10 @@
 import { type UsageFields, usageOf } from './stream-usage';
 import { type ContentPiece, ThinkTagSplitter } from './think-tags';
 import { assembleToolCalls, type LooseToolCallDelta, ToolCallAssembly } from './tool-call-assembly';
-import type { FinishReason, LlmDelta, LlmToolCall, LlmUsage } from './types';
+import type { FinishReason, LlmDelta, LlmResult, LlmUsage } from './types';
 
-export interface LlmCallOutput {
-  text: string;
-  reasoning: string;
-  reasoningDetails?: unknown[];
-  extra?: unknown;
-  /** OpenAI's `refusal`: the model declined, in its own words (no content comes with it). */
-  refusal?: string;
-  toolCalls: LlmToolCall[];
-  finishReason: FinishReason;
-}
+/** What one successful LlmCall produced: an AgentTurn's result without its usage and records. */
+export type LlmCallOutput = Omit<LlmResult, 'usage' | 'calls'>;
 
 /** An error the server reported inside a 200 stream, in its own words. */
 export interface StreamError {

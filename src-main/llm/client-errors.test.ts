@@ -1,18 +1,8 @@
 // LlmClient failures through the real openai SDK: the server's words from real error bodies, hints, failure classes.
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { API_KEY, kit, USER } from '../../test-support/llm-kit';
+import { API_KEY, failure, kit, USER } from '../../test-support/llm-kit';
 import type { RawReply } from '../../test-support/scripted-llm-server';
-import { isLlmError, type LlmError } from './errors';
-
-async function failure(p: Promise<unknown>): Promise<LlmError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isLlmError(err)) throw new Error(`expected an LlmError, got ${String(err)}`);
-  return err;
-}
 
 const json = (status: number, body: unknown): RawReply => ({ raw: { status, body: JSON.stringify(body) } });
 
@@ -56,34 +46,6 @@ describe('LlmClient: the server says why, in its own words', () => {
     expect(err.message).toBe(
       'LLM request refused: 400 Invalid JSON payload received. Unknown name "reasoning": Cannot find field.',
     );
-  });
-
-  it("Mistral's 422 for stream_options (avante-corp/avante.nvim#2347) is read in its own words: the parameter is dropped and the request sent once more", async () => {
-    const k = await kit({
-      script: [
-        json(422, {
-          object: 'error',
-          message: {
-            detail: [
-              {
-                type: 'extra_forbidden',
-                loc: ['body', 'stream_options', 'include_usage'],
-                msg: 'Extra inputs are not permitted',
-                input: true,
-              },
-            ],
-          },
-          type: 'invalid_request_error',
-          param: null,
-          code: null,
-        }),
-        { text: 'fine without it' },
-      ],
-    });
-    const result = await k.client.generate({ messages: USER });
-    expect(result.text).toBe('fine without it');
-    expect(result.calls[0]?.error).toContain('body.stream_options.include_usage: Extra inputs are not permitted');
-    expect(k.server.requests.map((r) => 'stream_options' in (r.body ?? {}))).toEqual([true, false]);
   });
 
   it('an HTML 502 page from a proxy is retried, and its text (not its markup) is what the user reads', async () => {

@@ -1,16 +1,6 @@
 // LlmClient under faults, through the real openai SDK: retries as LlmCalls of one AgentTurn, terminal errors, abort.
 import { describe, expect, it } from 'vitest';
-import { API_KEY, kit, USER } from '../../test-support/llm-kit';
-import { isLlmError, type LlmError } from './errors';
-
-async function failure(p: Promise<unknown>): Promise<LlmError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isLlmError(err)) throw new Error(`expected an LlmError, got ${String(err)}`);
-  return err;
-}
+import { API_KEY, failure, kit, USER } from '../../test-support/llm-kit';
 
 describe('LlmClient recoverable errors (P4.21, P9.11)', () => {
   it('P4.21 P9.11 a 500 then success: 2 LlmCalls in one generate, the same request bytes both times', async () => {

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import { kit, USER } from '../../test-support/llm-kit';
+import { MISTRAL_422_STREAM_OPTIONS } from '../../test-support/provider-shapes/mistral';
 import { LlmError } from './errors';
 import { ENV_PROFILE } from './profiles';
 import { rejectedParameters } from './rejected-parameters';
@@ -12,28 +13,7 @@ const TOOLS: ToolSpec[] = [{ type: 'function', function: { name: 'read', descrip
 
 // Mistral's answer to `stream_options` (dnakov/anon-kode#53, a recorded 422 body from api.mistral.ai; the same
 // pydantic `extra_forbidden` shape in mistralai/platform-docs-public#7).
-const MISTRAL_422 = {
-  raw: {
-    status: 422,
-    body: JSON.stringify({
-      object: 'error',
-      message: {
-        detail: [
-          {
-            type: 'extra_forbidden',
-            loc: ['body', 'stream_options', 'include_usage'],
-            msg: 'Extra inputs are not permitted',
-            input: true,
-            url: 'https://errors.pydantic.dev/2.10/v/extra_forbidden',
-          },
-        ],
-      },
-      type: 'invalid_request_error',
-      param: null,
-      code: null,
-    }),
-  },
-};
+const MISTRAL_422 = { raw: { status: 422, body: JSON.stringify(MISTRAL_422_STREAM_OPTIONS) } };
 
 describe('rejectedParameters', () => {
   const body = {

@@ -1,5 +1,6 @@
 // The server's words from every error-body shape real servers send (each shape with the source it was taken from).
 import { describe, expect, it } from 'vitest';
+import { MISTRAL_422_STREAM_OPTIONS } from '../../test-support/provider-shapes/mistral';
 import { MAX_MESSAGE_CHARS, messageOfBody, serverMessage } from './server-message';
 
 describe('serverMessage', () => {
@@ -28,22 +29,7 @@ describe('serverMessage', () => {
   });
 
   it("reads Mistral's 422 message:{detail:[…]} as loc: msg (avante-corp/avante.nvim#2347)", () => {
-    const body = {
-      object: 'error',
-      message: {
-        detail: [
-          {
-            type: 'extra_forbidden',
-            loc: ['body', 'stream_options', 'include_usage'],
-            msg: 'Extra inputs are not permitted',
-            input: true,
-          },
-        ],
-      },
-      type: 'invalid_request_error',
-      param: null,
-      code: null,
-    };
+    const body = MISTRAL_422_STREAM_OPTIONS;
     expect(serverMessage(422, body)).toBe('body.stream_options.include_usage: Extra inputs are not permitted');
   });
 

@@ -4,6 +4,28 @@ import { DONE, frames, type ProviderShape } from './shape';
 
 const f = frames('cmpl-82b4ad8d', 'mistral-medium-latest');
 
+/**
+ * Mistral's 422 to a request carrying `stream_options` (pydantic `extra_forbidden` inside `message.detail`):
+ * avante-corp/avante.nvim#2347, dnakov/anon-kode#53.
+ */
+export const MISTRAL_422_STREAM_OPTIONS = {
+  object: 'error',
+  message: {
+    detail: [
+      {
+        type: 'extra_forbidden',
+        loc: ['body', 'stream_options', 'include_usage'],
+        msg: 'Extra inputs are not permitted',
+        input: true,
+        url: 'https://errors.pydantic.dev/2.10/v/extra_forbidden',
+      },
+    ],
+  },
+  type: 'invalid_request_error',
+  param: null,
+  code: null,
+};
+
 export const mistral: ProviderShape = {
   name: 'Mistral (whole call, usage on the finish chunk)',
   kind: 'mistral',
