@@ -190,6 +190,8 @@ export class JobRun {
    * marks and the log's turns are one transaction, the message is in the transcript before it commits.
    */
   deliverPendingUserMessages(): void {
+    const interjections = this.pendingInterjections();
+    if (this.notes.length === 0 && interjections.length === 0) return;
     this.recordStep(() => {
       const parts: string[] = [];
       for (const note of this.notes) {
@@ -197,7 +199,7 @@ export class JobRun {
         if (note.log) this.log.systemTurn(note.text);
       }
       this.notes = [];
-      for (const c of this.pendingInterjections()) {
+      for (const c of interjections) {
         if (!this.store.comments.markDelivered(c.id)) continue;
         parts.push(`Message from the user: ${c.body}`);
         this.log.userTurn(c.body);

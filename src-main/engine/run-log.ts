@@ -1,7 +1,8 @@
 // The Invoke/Turn/LlmCall log of a job: entries in one flat sequence (log_entries) and the matching events, written
-// through — each call writes before it returns; the agent loop groups a step's writes in one transaction.
-// An AgentTurn holds the LlmCalls made with identical input (retries); a new input opens a new AgentTurn. LLM
-// progress events are transient (pushed live, not stored).
+// through — each call writes before it returns, except an AgentTurn, whose entry and LlmCall entries are written
+// together, in one transaction, when its generation ends (endAgentTurn). The agent loop groups a step's other writes
+// in one transaction. An AgentTurn holds the LlmCalls made with identical input (retries); a new input opens a new
+// AgentTurn. LLM progress events are transient (pushed live, not stored).
 import type { InvokeKind, NewEvent } from '../../src-shared/events';
 import type { LogKind, UsageSums } from '../db/repos/log-entries';
 import type { Store } from '../db/store';
@@ -11,8 +12,9 @@ const TOOL_RESULT_LOG_CHARS = 2000;
 
 export class RunLog {
   private invokeSeq: number | null;
-  private agentTurnSeq: number | null = null;
   private turnUsage: UsageSums = zero();
+  /** The LlmCalls of the AgentTurn in progress, with their llm_call_count, written when it ends. */
+  private turnCalls: { count: number; end: LlmCallRecord; usage: UsageSums }[] = [];
   /** AgentTurns of this run (the spec's turn_count) and LlmCalls (llm_call_count). */
   turnCount = 0;
   llmCallCount = 0;
@@ -61,7 +63,7 @@ export class RunLog {
   startAgentTurn(): void {
     this.turnCount++;
     this.turnUsage = zero();
-    this.agentTurnSeq = this.append('AgentTurn', undefined);
+    this.turnCalls = [];
     this.transient({ type: 'TurnStart', taskId: this.taskId, jobId: this.jobId, turnCount: this.turnCount });
   }
 
@@ -84,27 +86,7 @@ export class RunLog {
       cachedPromptTokens: end.usage?.cachedPromptTokens ?? 0,
     };
     for (const k of Object.keys(usage) as (keyof UsageSums)[]) this.turnUsage[k] += usage[k];
-    this.store.logEntries.append({
-      taskId: this.taskId,
-      jobId: this.jobId,
-      kind: 'LlmCall',
-      invokeSeq: this.invokeSeq,
-      agentTurnSeq: this.agentTurnSeq,
-      body: {
-        llmCallCount: this.llmCallCount,
-        ...(end.usage?.reasoningTokens !== undefined ? { reasoningTokens: end.usage.reasoningTokens } : {}),
-        ...(end.error ? { error: end.error } : {}),
-      },
-      llmCall: {
-        attempt: end.attempt,
-        outcome: end.outcome,
-        latencyMs: end.latencyMs,
-        ttftMs: end.ttftMs,
-        promptTokens: usage.promptTokens,
-        completionTokens: usage.completionTokens,
-        cachedPromptTokens: usage.cachedPromptTokens,
-      },
-    });
+    this.turnCalls.push({ count: this.llmCallCount, end, usage });
     this.transient({
       type: 'LlmCallEnd',
       taskId: this.taskId,
@@ -119,7 +101,36 @@ export class RunLog {
     });
   }
 
+  /** The AgentTurn's entry and its LlmCalls' entries, in one transaction; then its TurnEnd event. */
   endAgentTurn(): void {
+    const calls = this.turnCalls;
+    this.turnCalls = [];
+    this.store.transact(() => {
+      const agentTurnSeq = this.append('AgentTurn', undefined);
+      for (const { count, end, usage } of calls) {
+        this.store.logEntries.append({
+          taskId: this.taskId,
+          jobId: this.jobId,
+          kind: 'LlmCall',
+          invokeSeq: this.invokeSeq,
+          agentTurnSeq,
+          body: {
+            llmCallCount: count,
+            ...(end.usage?.reasoningTokens !== undefined ? { reasoningTokens: end.usage.reasoningTokens } : {}),
+            ...(end.error ? { error: end.error } : {}),
+          },
+          llmCall: {
+            attempt: end.attempt,
+            outcome: end.outcome,
+            latencyMs: end.latencyMs,
+            ttftMs: end.ttftMs,
+            promptTokens: usage.promptTokens,
+            completionTokens: usage.completionTokens,
+            cachedPromptTokens: usage.cachedPromptTokens,
+          },
+        });
+      }
+    });
     this.transient({
       type: 'TurnEnd',
       taskId: this.taskId,
