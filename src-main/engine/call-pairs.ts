@@ -2,6 +2,7 @@
 // approvals: a result answers the first unanswered call of its id in the latest assistant message that used the id
 // (ids repeat: servers number calls per reply, and a Continue replays several jobs' calls).
 import type { AssistantToolCall, ChatMessage } from '../llm/types';
+import { EMPTY_REPLY } from './assistant-reply';
 import type { ToolCall } from './tool-dispatch';
 
 export type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
@@ -48,7 +49,8 @@ export function unansweredCalls(messages: readonly ChatMessage[]): ToolCall[] {
 
 /**
  * Drops calls without results, results without calls, and assistant messages left empty. Calls in `waiting` (a
- * person decided them; they are answered next) are kept.
+ * person decided them; they are answered next) are kept. An assistant message that never had calls and has no text
+ * (an empty reply recorded before replies were kept non-empty) gets EMPTY_REPLY: no server takes `content: null`.
  */
 export function dropUnanswered(
   messages: readonly ChatMessage[],
@@ -64,7 +66,8 @@ export function dropUnanswered(
       out.push(calls.length > 0 ? { ...rest, tool_calls: calls } : rest);
     } else if (m.role === 'tool') {
       if (pairs.result(m)) out.push(m);
-    } else out.push(m);
+    } else if (m.role === 'assistant' && !m.content?.trim()) out.push({ ...m, content: EMPTY_REPLY });
+    else out.push(m);
   }
   return out;
 }

@@ -131,6 +131,15 @@ describe('Conversation and transcript.jsonl', () => {
     expect(Conversation.open(dir, 'job_2', fixed).resumeOwnThread(dropUnanswered)).toBe(false);
   });
 
+  it('a resumed thread never sends an empty assistant message: one recorded with content null gets (empty reply)', () => {
+    const kept = dropUnanswered([
+      { role: 'user', content: 'task' },
+      { role: 'assistant', content: null },
+      { role: 'user', content: 'go on' },
+    ]);
+    expect(kept[1]).toEqual({ role: 'assistant', content: '(empty reply)' });
+  });
+
   it('P6.17 P6.18 P6.19 dropUnanswered removes calls without results, orphan results and empty assistants', () => {
     expect(
       dropUnanswered([
