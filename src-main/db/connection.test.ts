@@ -25,6 +25,21 @@ describe('openDatabase', () => {
     custom.close();
   });
 
+  it('a new database and its WAL are readable by the owner only (0600), its folder 0700', () => {
+    const dir = path.join(tempDir(), 'data');
+    const file = path.join(dir, 'maestro.db');
+    const db = openDatabase(file);
+    try {
+      db.prepare('CREATE TABLE t (x INTEGER) STRICT').run();
+      db.prepare('INSERT INTO t VALUES (1)').run();
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(fs.statSync(`${file}-wal`).mode & 0o777).toBe(0o600);
+      expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    } finally {
+      db.close();
+    }
+  });
+
   it('keeps its data across a reopen', () => {
     const file = path.join(tempDir(), 'maestro.db');
     const db = openDatabase(file);

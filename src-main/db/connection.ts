@@ -24,7 +24,9 @@ export class DatabaseOpenError extends CodedError {
 export function openDatabase(file: string, options: OpenOptions = {}): Database.Database {
   let db: Database.Database | undefined;
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    // Made owner-only before SQLite opens it; its -wal and -shm files take the same permissions.
+    fs.closeSync(fs.openSync(file, 'a', 0o600));
     db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     // Touches the header: a file that is not a database fails here, with its path in the message.

@@ -81,7 +81,7 @@ describe('spaces', () => {
     expect(create({ workspacePath: dir, pieceId: 'ask-first' }).task.pieceId).toBe('ask-first');
   });
 
-  it('updateSpace: an unknown space → 404, an unknown piece → 400, a blank name → 400; nothing changes', () => {
+  it('updateSpace: an unknown space → 404, an unknown piece → 400, a blank or NUL name → 400; nothing changes', () => {
     const { m, create } = setup();
     create({ workspacePath: folder('delta') });
     const space = m.invoke('listSpaces', {}).spaces[0];
@@ -93,6 +93,11 @@ describe('spaces', () => {
     );
     expect(err.message).toMatch(/^pinnedPieceId: no piece named nope/);
     expectMaestroError(() => m.invoke('updateSpace', { spaceId: space.id, name: '  ' }), 'invalid_input');
+    const nul = expectMaestroError(
+      () => m.invoke('updateSpace', { spaceId: space.id, name: '\u0000' }),
+      'invalid_input',
+    );
+    expect(nul.issues?.[0]).toMatchObject({ path: ['name'], message: 'must not contain a NUL character' });
     expect(m.invoke('listSpaces', {}).spaces).toEqual([space]);
   });
 

@@ -17,6 +17,13 @@ export interface OperationDef<I extends z.ZodType = z.ZodType, O extends z.ZodTy
 export const op = <I extends z.ZodType, O extends z.ZodType>(def: OperationDef<I, O>) => def;
 
 export const Id = z.string().min(1).max(200);
-export const NonBlank = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
+/** Text a person or agent writes: not blank, bounded, and without NUL (SQLite's length() stops at one). */
+export const NonBlank = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max)
+    .refine((text) => !text.includes('\u0000'), 'must not contain a NUL character');
 export const empty = z.object({}).strict();
 export const taskRef = z.object({ taskId: Id }).strict();
