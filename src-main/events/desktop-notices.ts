@@ -1,7 +1,7 @@
 // What an OS notification shows, decided away from Electron so it can be tested: never for the task the person is
 // looking at in a focused window (they see it there), never when the person turned OS notifications or that kind off
-// in Settings, quiet for a success or with sound off, and for a single pending tool request the Approve / Deny
-// actions (macOS shows them on the notification) with the request they decide.
+// in Settings, quiet for a success or with sound off, and for a single pending command the notification shows whole
+// the Approve / Deny actions (macOS shows them on the notification) with the request they decide.
 import { DEFAULT_SETTINGS, type NotificationSettings } from '../../src-shared/settings';
 import type { Store } from '../db/store';
 import type { Notice } from './attention';
@@ -39,8 +39,19 @@ export function desktopNotice(
   };
   if (notice.kind !== 'tool_request') return shown;
   const pending = store.toolRequests.listForJob(notice.jobId).filter((r) => r.status === 'pending');
-  // With several requests a yes/no on the notification would be ambiguous: the person decides in the window.
-  return pending.length === 1 && pending[0] ? { ...shown, decide: { requestId: pending[0].id } } : shown;
+  // With several requests a yes/no on the notification would be ambiguous, and one whose command the notification
+  // cannot show whole would be approved unseen: the person decides in the window.
+  const [only] = pending;
+  return pending.length === 1 && only && shownWhole(only, notice.body)
+    ? { ...shown, decide: { requestId: only.id } }
+    : shown;
+}
+
+/** A run_command request whose command the notification's body shows whole: one line, not cut. */
+function shownWhole(request: { tool: string; args: unknown }, body: string): boolean {
+  const command = (request.args as { command?: unknown } | null)?.command;
+  if (request.tool !== 'run_command' || typeof command !== 'string') return false;
+  return !/[\r\n]/.test(command) && body.includes(command.trim()) && !body.endsWith('…');
 }
 
 /** The renderer's report of what it shows; anything else is refused (it crosses from the renderer). */
