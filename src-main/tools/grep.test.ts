@@ -23,6 +23,16 @@ describe('grep (P4.55)', () => {
     expect(await run(t, { pattern: 'nothing' })).toBe('No matches');
   });
 
+  it('a pattern that can backtrack exponentially is refused at once, before any line is read', async () => {
+    const t = tempWorkspace();
+    t.put('trap.txt', `${'a'.repeat(40)}!\n`);
+    const started = Date.now();
+    expect(await run(t, { pattern: '^(a+)+$' })).toMatch(/^Error: pattern has a nested quantifier/);
+    expect(await run(t, { pattern: '(\\w+\\s*)*x' })).toMatch(/^Error: pattern has a nested quantifier/);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await run(t, { pattern: 'a+!' })).toBe(`trap.txt:1:${'a'.repeat(40)}!`);
+  });
+
   it('an invalid expression is an Error; results are capped with a note', async () => {
     const t = tempWorkspace();
     t.put('many.txt', 'hit\n'.repeat(GREP_MAX_MATCHES + 3));

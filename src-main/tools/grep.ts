@@ -2,6 +2,7 @@
 // as `file:line:text`.
 import fs from 'node:fs';
 import path from 'node:path';
+import safeRegex from 'safe-regex2';
 import { z } from 'zod';
 import { normalizePattern } from './glob';
 import { globToRegExp, literalBase, skippedFolders } from './glob-match';
@@ -110,6 +111,10 @@ export async function grep(args: GrepArgs, workspacePath: string, signal?: Abort
     re = new RegExp(args.pattern);
   } catch (e) {
     return fail(`pattern is not a valid regular expression: ${(e as Error).message}`);
+  }
+  // JavaScript's engine backtracks: a nested quantifier can take exponential time on one line and freeze the host.
+  if (!safeRegex(re)) {
+    return fail('pattern has a nested quantifier (like (a+)+) that can take exponential time; write it without one');
   }
   let fileFilter: ((rel: string) => boolean) | undefined;
   let globBase = '.';
