@@ -100,6 +100,7 @@ function ctxFor(workspacePath: string): ToolContext {
     workspacePath,
     canEdit: false,
     signal: new AbortController().signal,
+    sandbox: { ok: false, reason: 'none in this bench' },
   };
 }
 

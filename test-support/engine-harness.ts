@@ -1,10 +1,12 @@
 // Test support for the engine: a Maestro on a temp data dir whose engine talks to a scripted OpenAI-compatible
 // server through the real openai SDK, and helpers to wait for a job to settle.
+
 import { afterEach } from 'vitest';
 import type { Maestro } from '../src-main/app/create-maestro';
 import { createEngine } from '../src-main/engine/engine';
 import { DEFAULT_LIMITS, type EngineOptions } from '../src-main/engine/job-run';
 import type { OutagePolicy } from '../src-main/jobs/retry-policy';
+import type { SandboxChoice } from '../src-main/tools/os-sandbox';
 import type { AnyToolDef } from '../src-main/tools/types';
 import type { ProviderKind } from '../src-shared/contract/profiles';
 import type { Job, JobStatus } from '../src-shared/entities';
@@ -61,6 +63,8 @@ export async function engineHarness(
     kind?: ProviderKind;
     /** How the Worker waits out an unreachable model server (default: the product's, seconds to minutes). */
     outage?: OutagePolicy;
+    /** The OS sandbox for commands and stdio MCP servers (default none: commands ask). */
+    sandbox?: SandboxChoice;
   } = {},
 ): Promise<Harness> {
   const server = opts.server ?? (await startScriptedLlmServer({ script }));
@@ -77,13 +81,14 @@ export async function engineHarness(
       MAESTRO_LLM_API_KEY: 'sk-test',
       ...(opts.kind ? { MAESTRO_LLM_KIND: opts.kind } : {}),
     },
-    engine: ({ store, profiles, pieces }) =>
+    ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+    engine: ({ store, profiles, pieces, sandbox }) =>
       createEngine({
         store,
         profiles,
         pieceExists: (id, ws) => pieces.get(id, ws) !== undefined,
         ...(opts.policyTools ? {} : { tools: () => opts.tools ?? [] }),
-        options: { limits: DEFAULT_LIMITS, streamIntervalMs: 5, ...opts.options },
+        options: { limits: DEFAULT_LIMITS, streamIntervalMs: 5, sandbox, ...opts.options },
         llm: { retry: { baseDelayMs: 5, maxDelayMs: 20 }, log: () => {} },
       }),
     worker: {

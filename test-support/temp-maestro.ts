@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { createMaestro, type Maestro, type MaestroOptions } from '../src-main/app/create-maestro';
+import type { SandboxChoice } from '../src-main/tools/os-sandbox';
 
 export const PIECES_DIR = path.resolve(__dirname, '..', 'pieces');
 
@@ -18,12 +19,16 @@ export function tempDir(prefix = 'maestro-test-'): string {
   return dir;
 }
 
+/** What tests that are not about the OS sandbox run with: none (commands ask; stdio MCP servers run as they are). */
+export const NO_SANDBOX: SandboxChoice = { ok: false, reason: 'this test gives no OS sandbox' };
+
 export function testMaestro(options: Partial<MaestroOptions> = {}): Maestro {
   const maestro = createMaestro({
     dataDir: options.dataDir ?? tempDir(),
     piecesDir: PIECES_DIR,
     version: 'test',
     env: {},
+    sandbox: NO_SANDBOX,
     ...options,
   });
   cleanups.push(() => maestro.close());

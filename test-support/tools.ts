@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
+import { hiddenPaths, openSandbox, type SandboxChoice } from '../src-main/tools/os-sandbox';
 import type { ToolContext, ToolOutcome } from '../src-main/tools/types';
 
 const made: string[] = [];
@@ -42,10 +43,17 @@ export function tempWorkspace(): TempWorkspace {
       workspacePath: ws,
       canEdit: true,
       signal: new AbortController().signal,
+      sandbox: { ok: false, reason: 'this test gives no OS sandbox' },
       ...overrides,
     }),
   };
 }
+
+/**
+ * The machine's OS sandbox (bubblewrap on Linux; `.ci/run` installs it), for tests of commands that run without
+ * asking: only a sandboxed command ever does.
+ */
+export const machineSandbox: SandboxChoice = openSandbox(hiddenPaths([]));
 
 /** The text of a result outcome (fails the test on a wait). */
 export function text(outcome: ToolOutcome): string {

@@ -18,6 +18,7 @@ import { McpServers } from '../mcp/servers';
 import { McpTokenStore } from '../mcp/token-store';
 import { resolveWorkspaceFolder } from '../tasks/create';
 import { Scheduler } from '../tasks/scheduler';
+import { hiddenPaths, openSandbox, type SandboxChoice } from '../tools/os-sandbox';
 import { Worker, type WorkerOptions } from '../worker/worker';
 import { dbFile } from '../workspace/paths';
 import type { AppContext } from './context';
@@ -41,7 +42,14 @@ export interface MaestroOptions {
    * The engine the Worker runs jobs with, or how to make it from the store and profiles. Default: the Piece engine
    * when an LLM profile is configured; without one no Worker starts and jobs wait in the queue.
    */
-  engine?: Engine | ((core: { store: Store; profiles: ProfileRegistry; pieces: PieceCatalog }) => Engine);
+  engine?:
+    | Engine
+    | ((core: { store: Store; profiles: ProfileRegistry; pieces: PieceCatalog; sandbox: SandboxChoice }) => Engine);
+  /**
+   * The OS sandbox commands, package installs and stdio MCP servers run in. Default: the machine's (bubblewrap,
+   * Seatbelt), hiding the data dir and the user's secret stores; where there is none, every command asks.
+   */
+  sandbox?: SandboxChoice;
   /**
    * Seals the API keys of saved profiles and the MCP servers' tokens. Default: AES-256-GCM with `<dataDir>/secret.key`;
    * Electron: safeStorage.
@@ -100,7 +108,8 @@ export function createMaestro(options: MaestroOptions): Maestro {
   // One box seals every secret of the data dir: the profiles' API keys and the MCP servers' tokens.
   const secretBox = options.secretBox ?? fileSecretBox(path.join(dataDir, SECRET_KEY_FILE));
   const profileStore = ProfileStore.inDataDir(dataDir, secretBox);
-  const mcp = new McpServers(McpTokenStore.inDataDir(dataDir, secretBox), { clientVersion: options.version });
+  const sandbox = options.sandbox ?? openSandbox(hiddenPaths([dataDir]));
+  const mcp = new McpServers(McpTokenStore.inDataDir(dataDir, secretBox), { clientVersion: options.version, sandbox });
   const profiles = ProfileRegistry.fromEnv(options.env ?? process.env, profileStore);
   const store = Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });
   const ctx: AppContext = {
@@ -120,10 +129,15 @@ export function createMaestro(options: MaestroOptions): Maestro {
   const makeWorker = (): Worker | null => {
     const engine =
       typeof options.engine === 'function'
-        ? options.engine({ store, profiles, pieces: ctx.pieces })
+        ? options.engine({ store, profiles, pieces: ctx.pieces, sandbox })
         : (options.engine ??
           (profiles.defaultName
-            ? createEngine({ store, profiles, pieceExists: (id, ws) => ctx.pieces.get(id, ws) !== undefined })
+            ? createEngine({
+                store,
+                profiles,
+                options: { sandbox },
+                pieceExists: (id, ws) => ctx.pieces.get(id, ws) !== undefined,
+              })
             : undefined));
     return engine
       ? new Worker({

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import type { RecordedRequest } from '../../test-support/scripted-llm-server';
+import { machineSandbox } from '../../test-support/tools';
 
 type Msg = { role: string; content: string | null; tool_call_id?: string };
 const messages = (r: RecordedRequest | undefined) => (r?.body?.messages ?? []) as Msg[];
@@ -17,7 +18,8 @@ describe('the real built-in tools through the engine', () => {
         call('run_command', { command: 'echo second' }),
         complete('done'),
       ],
-      { policyTools: true },
+      // The grant lets later commands run without asking: only ever in the OS sandbox.
+      { policyTools: true, sandbox: machineSandbox },
     );
     fs.writeFileSync(path.join(h.workspace, 'notes.txt'), 'hello from notes\n');
     const { taskId, jobId } = h.createTask('Use the tools');

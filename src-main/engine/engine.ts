@@ -3,6 +3,7 @@ import { CodedError } from '../../src-shared/errors';
 import type { Store } from '../db/store';
 import { LlmClient, type LlmClientOptions } from '../llm/client';
 import type { LlmProfile, ProfileRegistry } from '../llm/profiles';
+import type { SandboxChoice } from '../tools/os-sandbox';
 import { loadPolicy, resolveTools, toolAllowed } from '../tools/policy';
 import type { AnyToolDef } from '../tools/types';
 import { DEFAULT_LIMITS, type EngineOptions } from './job-run';
@@ -29,6 +30,9 @@ export function policyTools(store: Store, ctx: PieceRunContext): JobTools {
   const policy = loadPolicy(ctx.workspacePath);
   return { tools: resolveTools(policy, grants), allows: (name) => toolAllowed(policy, grants, name) };
 }
+
+/** An engine given no OS sandbox runs no command without asking. */
+const NOT_SANDBOXED: SandboxChoice = { ok: false, reason: 'this host runs commands without an OS sandbox' };
 
 export class NoProfileError extends CodedError {
   readonly code = 'no_llm_profile';
@@ -61,6 +65,7 @@ export function createEngine(config: EngineConfig): Engine {
     promptGuard: passThroughGuard,
     deadlineMs: null,
     streamIntervalMs: 50,
+    sandbox: NOT_SANDBOXED,
     ...config.options,
   };
   // Prompt guard per profile: its context window, and an LLM summarizer on a client of its own (so a job's LlmCall

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import type { ToolSpec } from '../llm/types';
+import type { SandboxChoice } from '../tools/os-sandbox';
 import type { AnyToolDef, ToolContext, ToolResult } from '../tools/types';
 import type { Conversation } from './conversation';
 import type { JobStream } from './job-stream';
@@ -33,6 +34,8 @@ export interface EngineOptions {
   /** Wall-clock budget of one job run, or null. */
   deadlineMs: number | null;
   streamIntervalMs: number;
+  /** The host's OS sandbox for commands, or why there is none. */
+  sandbox: SandboxChoice;
 }
 
 export interface JobRunInit {
@@ -141,6 +144,7 @@ export class JobRun {
       canEdit: movement.edit,
       signal: this.signal,
       runtimeDir: this.init.runtimeDir,
+      sandbox: this.options.sandbox,
     };
   }
 

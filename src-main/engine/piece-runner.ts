@@ -115,7 +115,7 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
         run,
         run.toolContext(movement),
         decided,
-        createPackageInstaller(() => ctx.runtimeDir),
+        createPackageInstaller(() => ctx.runtimeDir, { sandbox: deps.options.sandbox }),
       );
       if (notice) run.queueNote(notice, false);
       else if (answered === 0) run.queueNote(`(Resumed in movement ${movement.name}.)`);

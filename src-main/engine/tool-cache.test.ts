@@ -50,6 +50,7 @@ const ctx = (signal = new AbortController().signal): ToolContext => ({
   workspacePath: '/tmp',
   canEdit: true,
   signal,
+  sandbox: { ok: false, reason: 'none in this test' },
 });
 let n = 0;
 const c = (name: string, args: Record<string, unknown> | string): ToolCall => ({

@@ -15,7 +15,7 @@ describe('mcp.json', () => {
     expect(loadMcpConfig(ws)).toEqual([]);
     writeMcpConfig(ws, {
       web: { url: 'https://mcp.example/v1', headers: { 'X-Team': 'a' }, auth: { required: true } },
-      files: { command: 'node', args: ['server.js'], env: { LEVEL: '2' }, cwd: 'tools' },
+      files: { command: 'node', args: ['server.js'], env: { LEVEL: '2' }, cwd: 'tools', network: ['api.example'] },
       keyed: { command: 'srv', auth: { env: 'API_TOKEN' } },
       open: { url: 'http://127.0.0.1:9/mcp' },
     });
@@ -27,6 +27,8 @@ describe('mcp.json', () => {
         args: ['server.js'],
         env: { LEVEL: '2' },
         cwd: path.join(ws, 'tools'),
+        workspacePath: ws,
+        network: ['api.example'],
         authRequired: false,
         tokenEnv: null,
       },
@@ -37,6 +39,8 @@ describe('mcp.json', () => {
         args: [],
         env: {},
         cwd: ws,
+        workspacePath: ws,
+        network: [],
         authRequired: true,
         tokenEnv: 'API_TOKEN',
       },

@@ -21,6 +21,8 @@ const StdioServerFile = z.strictObject({
   cwd: z.string().min(1, 'must not be empty').optional(),
   /** The token reaches a stdio server in this environment variable. */
   auth: z.strictObject({ required: z.boolean().default(true), env: EnvName }).optional(),
+  /** Hosts the server may reach from the OS sandbox it runs in (none by default). */
+  network: z.array(z.string().trim().min(1, 'a host must not be empty')).default([]),
 });
 
 const HttpServerFile = z.strictObject({
@@ -47,6 +49,10 @@ export interface StdioServerConfig extends ServerBase {
   env: Record<string, string>;
   /** Absolute: resolved against the workspace folder. */
   cwd: string;
+  /** The workspace folder: the one folder the server may write in the OS sandbox (but its `.maestro/`). */
+  workspacePath: string;
+  /** Hosts it may reach from the sandbox. */
+  network: string[];
   /** The environment variable that carries the token; null: this server takes none. */
   tokenEnv: string | null;
 }
@@ -97,7 +103,7 @@ export function parseMcpConfig(text: string, file: string, workspacePath: string
     } else if (isObject && 'command' in entry) {
       const stdio = StdioServerFile.safeParse(entry);
       if (!stdio.success) throw badFields(file, stdio.error.issues, at);
-      const { command, args, env, cwd, auth } = stdio.data;
+      const { command, args, env, cwd, auth, network } = stdio.data;
       servers.push({
         name,
         transport: 'stdio',
@@ -105,6 +111,8 @@ export function parseMcpConfig(text: string, file: string, workspacePath: string
         args,
         env,
         cwd: path.resolve(workspacePath, cwd ?? '.'),
+        workspacePath: path.resolve(workspacePath),
+        network,
         authRequired: auth?.required ?? false,
         tokenEnv: auth?.env ?? null,
       });

@@ -7,7 +7,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CodedError } from '../../src-shared/errors';
-import type { McpServerConfig } from './config';
+import type { OsSandbox, SandboxChoice, Sandboxed } from '../tools/os-sandbox';
+import { shellQuote } from '../tools/shell-quote';
+import type { McpServerConfig, StdioServerConfig } from './config';
 import type { CallToolResult, ListedTool } from './mcp-tools';
 
 /** The server refused the job's credentials (HTTP 401). */
@@ -35,6 +37,8 @@ export interface ConnectOptions {
   signal: AbortSignal;
   timeoutMs: number;
   clientVersion: string;
+  /** The OS sandbox a stdio server runs in. */
+  sandbox?: SandboxChoice;
 }
 
 /** How much of a stdio server's stderr is kept, to say why it stopped. */
@@ -45,6 +49,8 @@ const KILL_GRACE_MS = 1000;
 export class McpConnection {
   private closed = false;
   private exited = false;
+  /** Releases the server's sandbox once its process is gone. */
+  private onExit: (() => void) | undefined;
 
   private constructor(
     readonly server: McpServerConfig,
@@ -54,14 +60,20 @@ export class McpConnection {
   ) {
     client.onclose = () => {
       this.exited = true;
+      this.onExit?.();
     };
   }
 
   static async open(server: McpServerConfig, options: ConnectOptions): Promise<McpConnection> {
     const stderr: string[] = [];
-    const transport = makeTransport(server, options.token, stderr);
+    const sandboxed =
+      server.transport === 'stdio' && options.sandbox?.ok
+        ? await sandboxedLaunch(server, options.sandbox.sandbox)
+        : null;
+    const transport = makeTransport(server, options.token, stderr, sandboxed);
     const client = new Client({ name: 'maestro-desktop', version: options.clientVersion }, { capabilities: {} });
     const connection = new McpConnection(server, client, transport, options.timeoutMs);
+    connection.onExit = sandboxed?.release;
     try {
       await client.connect(transport, { signal: options.signal, timeout: options.timeoutMs });
     } catch (error) {
@@ -119,13 +131,25 @@ export class McpConnection {
   }
 }
 
-function makeTransport(server: McpServerConfig, token: string | null, stderr: string[]): Transport {
+/** The server's command line, wrapped to run in the sandbox: the workspace writable, its listed hosts reachable. */
+const sandboxedLaunch = (server: StdioServerConfig, sandbox: OsSandbox): Promise<Sandboxed> =>
+  sandbox.wrap([server.command, ...server.args].map(shellQuote).join(' '), server.cwd, {
+    writable: [server.workspacePath],
+    network: server.network,
+  });
+
+function makeTransport(
+  server: McpServerConfig,
+  token: string | null,
+  stderr: string[],
+  sandboxed: Sandboxed | null,
+): Transport {
   if (server.transport === 'stdio') {
     const env = { ...server.env, ...(token !== null && server.tokenEnv ? { [server.tokenEnv]: token } : {}) };
     // The SDK starts from a minimal environment (PATH, HOME, …): the app's own variables, keys among them, stay out.
     const transport = new StdioClientTransport({
-      command: server.command,
-      args: server.args,
+      command: sandboxed?.file ?? server.command,
+      args: sandboxed?.args ?? server.args,
       env,
       cwd: server.cwd,
       stderr: 'pipe',

@@ -1,6 +1,8 @@
 // The MCP servers of every workspace, for the app: what each needs (a token given or not, refused or not, never the
 // token itself), saving a token, and opening a job's servers after the token check (spec §2 K → KH / L).
+
 import type { McpServerView } from '../../src-shared/contract';
+import type { SandboxChoice } from '../tools/os-sandbox';
 import { loadMcpConfig, type McpServerConfig, takesToken } from './config';
 import { McpAuthError } from './connection';
 import { authRequiredMessage, type McpJobServers, type McpOpenResult, McpSession, type SessionServer } from './session';
@@ -15,6 +17,8 @@ export interface McpServersOptions {
   clientVersion: string;
   /** Connecting, listing tools, and each tool call; default 60 s. */
   timeoutMs?: number;
+  /** The OS sandbox stdio servers run in. */
+  sandbox?: SandboxChoice;
 }
 
 export class McpServers implements McpJobServers {
@@ -79,6 +83,7 @@ export class McpServers implements McpJobServers {
         signal,
         timeoutMs: this.options.timeoutMs ?? 60_000,
         clientVersion: this.options.clientVersion,
+        sandbox: this.options.sandbox,
         onAuth: (server, accepted) => this.remember(workspacePath, server, accepted),
       });
       return { kind: 'ready', session };

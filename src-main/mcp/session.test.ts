@@ -35,6 +35,7 @@ const ctx = (signal = new AbortController().signal): ToolContext => ({
   workspacePath: '/',
   canEdit: false,
   signal,
+  sandbox: { ok: false, reason: 'none in this test' },
 });
 
 const run = async (session: McpSession, name: string, args: Record<string, unknown>) => {

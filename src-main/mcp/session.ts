@@ -1,6 +1,7 @@
 // The MCP servers of one job (spec §2 K): the token check before anything starts, then one connection per server
 // of the workspace, their tools as the engine's tools, and the end of it all when the job ends (close) or is
 // cancelled (kill: the job's signal).
+import type { SandboxChoice } from '../tools/os-sandbox';
 import { fail } from '../tools/outcome';
 import type { AnyToolDef, ToolOutcome } from '../tools/types';
 import type { McpServerConfig } from './config';
@@ -32,6 +33,8 @@ export interface SessionOptions {
   signal: AbortSignal;
   timeoutMs: number;
   clientVersion: string;
+  /** The OS sandbox stdio servers run in (none: they run as the app's user). */
+  sandbox?: SandboxChoice;
   /** Called when a server refused the credentials, or took them. */
   onAuth?: (server: string, accepted: boolean) => void;
 }

@@ -41,7 +41,11 @@ describe('builtinTools (bridge-api table contract)', () => {
         all: ['path', 'old_string', 'new_string', 'replace_all'],
         required: ['path', 'old_string', 'new_string'],
       },
-      run_command: { all: ['command', 'cwd', 'timeout_ms'], required: ['command'] },
+      run_command: {
+        // The table's three, and two optional ones of the OS sandbox (issue 13): the hosts it needs, and outside it.
+        all: ['command', 'cwd', 'timeout_ms', 'network', 'outside_sandbox'],
+        required: ['command'],
+      },
       request_package: { all: ['manager', 'name', 'version', 'reason'], required: ['manager', 'name', 'reason'] },
     });
     expect(schema(tools[7] as (typeof tools)[number]).properties.manager?.enum).toEqual(['npm', 'pip']);

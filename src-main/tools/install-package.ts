@@ -1,10 +1,15 @@
 // Installs an approved package request into the task's runtime dir — npm under packages/npm, pip under packages/pip,
-// never globally — and reports success or the tail of the error output.
+// never globally — and reports success or the tail of the error output. With an OS sandbox the package manager runs
+// in it: it writes only the task's packages folder and reaches only its registry.
 import fs from 'node:fs';
+import path from 'node:path';
+import type { SandboxChoice } from './os-sandbox';
 import { fail, ok } from './outcome';
 import { checkPackage, type PackageManager, packageSpec } from './package-names';
 import { commandEnv, packageDirs } from './package-paths';
 import { runProcess } from './process-run';
+import { runSandboxed } from './sandboxed-run';
+import { shellQuote } from './shell-quote';
 import type { ToolResult } from './types';
 
 export const INSTALL_TIMEOUT_MS = 600_000;
@@ -22,7 +27,15 @@ export interface InstallOptions {
   /** The environment the package manager runs with (default: the app's own, without MAESTRO_* variables). */
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
+  /** The OS sandbox to install in; without one the approved install runs as the app's user. */
+  sandbox?: SandboxChoice;
 }
+
+/** The hosts each package manager needs: its default registry (and where PyPI keeps the files). */
+export const REGISTRY_HOSTS: Record<PackageManager, readonly string[]> = {
+  npm: ['registry.npmjs.org'],
+  pip: ['pypi.org', 'files.pythonhosted.org'],
+};
 
 /** The exact program and argv for a request (no shell involved). */
 export function installCommand(runtimeDir: string, request: PackageToInstall): { file: string; args: string[] } {
@@ -44,17 +57,31 @@ export async function installPackage(
   const { file, args } = installCommand(runtimeDir, request);
   const dirs = packageDirs(runtimeDir);
   fs.mkdirSync(request.manager === 'npm' ? dirs.npmPrefix : dirs.pipTarget, { recursive: true });
-  const run = (program: string, argv: string[]) =>
-    runProcess({
-      file: program,
-      args: argv,
+  const packagesDir = path.dirname(dirs.npmPrefix);
+  // The package managers' caches live beside the packages: in the sandbox nothing else is writable.
+  const env = {
+    ...(options.env ?? commandEnv(process.env)),
+    npm_config_cache: path.join(packagesDir, '.npm-cache'),
+    PIP_CACHE_DIR: path.join(packagesDir, '.pip-cache'),
+  };
+  const run = (program: string, argv: string[]) => {
+    const o = {
       cwd: runtimeDir,
-      env: options.env ?? commandEnv(process.env),
+      env,
       timeoutMs: options.timeoutMs ?? INSTALL_TIMEOUT_MS,
       signal,
       headChars: 0,
       tailChars: TAIL_CHARS,
+    };
+    const sandbox = options.sandbox;
+    if (!sandbox?.ok) return runProcess({ ...o, file: program, args: argv });
+    const command = [program, ...argv].map(shellQuote).join(' ');
+    return runSandboxed(sandbox.sandbox, command, o, {
+      writable: [packagesDir],
+      readable: [packagesDir],
+      network: REGISTRY_HOSTS[request.manager],
     });
+  };
   let r = await run(file, args);
   // Where only Python's own pip exists (no `pip` on PATH), the same install through `python3 -m pip`.
   if (r.spawnError?.code === 'ENOENT' && file === 'pip') r = await run('python3', ['-m', 'pip', ...args]);

@@ -21,22 +21,30 @@ export const PolicyFile = z.strictObject({
     .default({ deny: [] }),
   run_command: z
     .strictObject({
-      /** Commands that run without asking: exact commands, `prefix *` rules, or `*` for every command. */
+      /** Commands that run in the OS sandbox without asking: exact commands, `prefix *` rules, or `*` for all. */
       allow: z.array(commandRule).default([]),
+      /** Hosts a sandboxed command may reach without asking (`registry.npmjs.org`, `*.example.com`). */
+      network: z.array(commandRule).default([]),
     })
-    .default({ allow: [] }),
+    .default({ allow: [], network: [] }),
 });
 
 export interface WorkspaceToolPolicy {
   /** Tools the agent never gets in this workspace (unless a person granted one for the task). */
   deniedTools: readonly string[];
-  /** run_command rules that run a command without asking. */
+  /** run_command rules that run a command in the OS sandbox without asking. */
   runCommandAllow: readonly string[];
+  /** Hosts a sandboxed command may reach without asking. */
+  runCommandNetwork: readonly string[];
 }
 
 /** No policy file: every built-in tool, and run_command asks every time. */
-export const DEFAULT_POLICY: WorkspaceToolPolicy = { deniedTools: [], runCommandAllow: [] };
+export const DEFAULT_POLICY: WorkspaceToolPolicy = { deniedTools: [], runCommandAllow: [], runCommandNetwork: [] };
 
 export function toPolicy(file: z.infer<typeof PolicyFile>): WorkspaceToolPolicy {
-  return { deniedTools: file.tools.deny, runCommandAllow: file.run_command.allow };
+  return {
+    deniedTools: file.tools.deny,
+    runCommandAllow: file.run_command.allow,
+    runCommandNetwork: file.run_command.network,
+  };
 }

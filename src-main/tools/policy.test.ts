@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempWorkspace, text } from '../../test-support/tools';
+import { machineSandbox, tempWorkspace, text } from '../../test-support/tools';
 import { ConfigFileError } from '../workspace/json-file';
 import { BUILTIN_TOOL_NAMES } from './names';
 import { DEFAULT_POLICY, loadPolicy, parsePolicy, resolveTools, toolAllowed } from './policy';
@@ -27,7 +27,11 @@ describe('Workspace Tool Policy', () => {
       t.ws,
       JSON.stringify({ tools: { deny: ['write_file'] }, run_command: { allow: ['npm test', 'git *'] } }),
     );
-    expect(loadPolicy(t.ws)).toEqual({ deniedTools: ['write_file'], runCommandAllow: ['npm test', 'git *'] });
+    expect(loadPolicy(t.ws)).toEqual({
+      deniedTools: ['write_file'],
+      runCommandAllow: ['npm test', 'git *'],
+      runCommandNetwork: [],
+    });
     writePolicy(t.ws, '{}');
     expect(loadPolicy(t.ws)).toEqual(DEFAULT_POLICY);
   });
@@ -50,7 +54,11 @@ describe('Workspace Tool Policy', () => {
   });
 
   it('P2.18 / P3.11 the policy is the only source: denied tools are absent, nothing else adds any', () => {
-    const policy = { deniedTools: ['run_command', 'write_file', 'edit_file'], runCommandAllow: [] };
+    const policy = {
+      deniedTools: ['run_command', 'write_file', 'edit_file'],
+      runCommandAllow: [],
+      runCommandNetwork: [],
+    };
     expect(resolveTools(policy, []).map((t) => t.name)).toEqual([
       'read_file',
       'list_dir',
@@ -66,11 +74,13 @@ describe('Workspace Tool Policy', () => {
       'request_package',
     ]);
     expect(toolAllowed(policy, [], 'create_subtask')).toBe(true);
-    expect(toolAllowed({ deniedTools: ['delegate'], runCommandAllow: [] }, [], 'delegate')).toBe(false);
+    expect(toolAllowed({ deniedTools: ['delegate'], runCommandAllow: [], runCommandNetwork: [] }, [], 'delegate')).toBe(
+      false,
+    );
   });
 
   it('P2.18 task grants are unioned in', () => {
-    const policy = { deniedTools: ['run_command'], runCommandAllow: [] };
+    const policy = { deniedTools: ['run_command'], runCommandAllow: [], runCommandNetwork: [] };
     expect(resolveTools(policy, ['run_command']).map((t) => t.name)).toContain('run_command');
   });
 
@@ -78,17 +88,19 @@ describe('Workspace Tool Policy', () => {
     const t = tempWorkspace();
     writePolicy(t.ws, JSON.stringify({ run_command: { allow: ['echo *'] } }));
     const run = resolveTools(loadPolicy(t.ws), []).find((x) => x.name === 'run_command');
-    expect(text((await run?.execute({ command: 'echo ok' }, t.ctx())) ?? { kind: 'wait' })).toBe('Exit code: 0\nok\n');
-    expect((await run?.execute({ command: 'echo ok; touch x' }, t.ctx()))?.kind).toBe('wait');
+    const ctx = t.ctx({ sandbox: machineSandbox });
+    expect(text((await run?.execute({ command: 'echo ok' }, ctx)) ?? { kind: 'wait' })).toBe('Exit code: 0\nok\n');
+    expect((await run?.execute({ command: 'echo ok; touch x' }, ctx))?.kind).toBe('wait');
   });
 
   it('P7.04 a task grant of run_command → later calls run without asking; a task without the grant still asks', async () => {
     const t = tempWorkspace();
     const granted = resolveTools(DEFAULT_POLICY, ['run_command']).find((x) => x.name === 'run_command');
     const other = resolveTools(DEFAULT_POLICY, []).find((x) => x.name === 'run_command');
-    expect(text((await granted?.execute({ command: 'echo granted' }, t.ctx())) ?? { kind: 'wait' })).toBe(
+    const ctx = t.ctx({ sandbox: machineSandbox });
+    expect(text((await granted?.execute({ command: 'echo granted' }, ctx)) ?? { kind: 'wait' })).toBe(
       'Exit code: 0\ngranted\n',
     );
-    expect((await other?.execute({ command: 'echo granted' }, t.ctx()))?.kind).toBe('wait');
+    expect((await other?.execute({ command: 'echo granted' }, ctx))?.kind).toBe('wait');
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempWorkspace, text } from '../../test-support/tools';
+import { machineSandbox, tempWorkspace, text } from '../../test-support/tools';
 import { DEFAULT_POLICY, type WorkspaceToolPolicy } from './policy-schema';
 import {
   allowedWithoutApproval,
@@ -11,7 +11,11 @@ import {
   runCommandTool,
 } from './run-command';
 
-const policy = (...allow: string[]): WorkspaceToolPolicy => ({ deniedTools: [], runCommandAllow: allow });
+const policy = (...allow: string[]): WorkspaceToolPolicy => ({
+  deniedTools: [],
+  runCommandAllow: allow,
+  runCommandNetwork: [],
+});
 const asking = runCommandTool({ policy: DEFAULT_POLICY, granted: false });
 /** Running, as opposed to gone or a zombie waiting for init to reap it. */
 const alive = (pid: number) => {
@@ -36,7 +40,7 @@ describe('run_command: asking (P4.34)', () => {
   it('by default parks with a tool request whose summary shows the exact command, cwd and timeout', async () => {
     const t = tempWorkspace();
     fs.mkdirSync(path.join(t.ws, 'pkg'));
-    expect(await asking.execute({ command: 'npm test' }, t.ctx())).toEqual({
+    expect(await asking.execute({ command: 'npm test' }, t.ctx({ sandbox: machineSandbox }))).toEqual({
       kind: 'wait',
       toolRequest: {
         tool: 'run_command',
@@ -44,7 +48,10 @@ describe('run_command: asking (P4.34)', () => {
         summary: '$ npm test\n(runs in the workspace folder; stopped after 120 s)',
       },
     });
-    const out = await asking.execute({ command: 'make', cwd: 'pkg', timeout_ms: 5000 }, t.ctx());
+    const out = await asking.execute(
+      { command: 'make', cwd: 'pkg', timeout_ms: 5000 },
+      t.ctx({ sandbox: machineSandbox }),
+    );
     expect(out).toMatchObject({
       toolRequest: { summary: '$ make\n(runs in pkg/ in the workspace folder; stopped after 5 s)' },
     });
@@ -88,20 +95,21 @@ describe('run_command: running (P4.35)', () => {
   it('allowed by the policy → runs in the workspace; exit code + combined output', async () => {
     const t = tempWorkspace();
     const tool = runCommandTool({ policy: policy('echo out; echo err >&2; exit 3'), granted: false });
-    expect(text(await tool.execute({ command: 'echo out; echo err >&2; exit 3' }, t.ctx()))).toBe(
-      'Exit code: 3\nout\nerr\n',
-    );
+    expect(
+      text(await tool.execute({ command: 'echo out; echo err >&2; exit 3' }, t.ctx({ sandbox: machineSandbox }))),
+    ).toBe('Exit code: 3\nout\nerr\n');
   });
 
   it('granted for the task (P7.04) → runs without asking; runApproved runs in the sandboxed cwd', async () => {
     const t = tempWorkspace();
     fs.mkdirSync(path.join(t.ws, 'sub'));
     const granted = runCommandTool({ policy: DEFAULT_POLICY, granted: true });
-    expect(text(await granted.execute({ command: 'pwd' }, t.ctx()))).toBe(`Exit code: 0\n${t.ws}\n`);
+    const sandboxed = t.ctx({ sandbox: machineSandbox });
+    expect(text(await granted.execute({ command: 'pwd' }, sandboxed))).toBe(`Exit code: 0\n${t.ws}\n`);
     expect(text((await asking.runApproved?.({ command: 'pwd; true', cwd: 'sub' }, t.ctx())) ?? { kind: 'wait' })).toBe(
       `Exit code: 0\n${path.join(t.ws, 'sub')}\n`,
     );
-    expect(text(await granted.execute({ command: 'true' }, t.ctx()))).toBe('Exit code: 0\n(no output)');
+    expect(text(await granted.execute({ command: 'true' }, sandboxed))).toBe('Exit code: 0\n(no output)');
   });
 
   it('long output is cut in the middle with a note', async () => {

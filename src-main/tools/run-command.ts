@@ -1,6 +1,8 @@
-// run_command { command, cwd?, timeout_ms? }: a shell command in the workspace. It asks a person first (a tool
-// request with a summary they can judge, P4.34) unless the Workspace Tool Policy or a task grant allows it (P4.35);
-// runApproved runs it after the approval.
+// run_command { command, cwd?, timeout_ms?, network?, outside_sandbox? }: a shell command in the workspace, run in
+// the OS sandbox (os-sandbox.ts). It asks a person first (a tool request with a summary they can judge, P4.34) unless
+// the Workspace Tool Policy or a task grant allows it (P4.35) — and an allow only ever means "runs in the sandbox
+// without asking": without an OS sandbox every command asks, and so does one that needs a host the policy does not
+// list, or that asks to run outside the sandbox. runApproved runs it after the approval.
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -9,12 +11,17 @@ import { commandEnv } from './package-paths';
 import type { WorkspaceToolPolicy } from './policy-schema';
 import { runProcess } from './process-run';
 import { resolveInWorkspace } from './sandbox';
+import { runSandboxed } from './sandboxed-run';
 import type { ToolContext, ToolDef, ToolOutcome } from './types';
 
 export const RUN_DEFAULT_TIMEOUT_MS = 120_000;
 export const RUN_MAX_TIMEOUT_MS = 600_000;
 export const RUN_HEAD_CHARS = 10_000;
 export const RUN_TAIL_CHARS = 20_000;
+
+/** A host a sandboxed command may reach: a name, `*.` in front for its subdomains, `:port` after for one port. */
+const HOST =
+  /^(\*\.)?[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*(?::\d{1,5})?$/;
 
 export const RunCommandArgs = z.strictObject({
   command: z.string().trim().min(1).describe('The shell command, run with /bin/sh -c.'),
@@ -30,6 +37,19 @@ export const RunCommandArgs = z.strictObject({
     .optional()
     .describe(
       `Stop the command after this many milliseconds. Default ${RUN_DEFAULT_TIMEOUT_MS}, at most ${RUN_MAX_TIMEOUT_MS}.`,
+    ),
+  network: z
+    .array(z.string().trim().regex(HOST, 'a host name, optionally with *. in front or :port after'))
+    .max(20)
+    .optional()
+    .describe(
+      'Hosts the command must reach (e.g. ["registry.npmjs.org"]); without it the command has no network. A person approves hosts the workspace policy does not list.',
+    ),
+  outside_sandbox: z
+    .boolean()
+    .optional()
+    .describe(
+      'Run without the OS sandbox (full access to the machine). Only when the sandbox stops the command; a person always approves it.',
     ),
 });
 export type RunCommandArgs = z.infer<typeof RunCommandArgs>;
@@ -50,9 +70,20 @@ export function commandMatchesRule(command: string, rule: string): boolean {
   return cmd === r;
 }
 
-/** The policy hook: whether the Workspace Tool Policy lets this call run without asking. */
-export function allowedWithoutApproval(args: Pick<RunCommandArgs, 'command'>, policy: WorkspaceToolPolicy): boolean {
-  return policy.runCommandAllow.some((rule) => commandMatchesRule(args.command, rule));
+/** Whether the Workspace Tool Policy's rules cover the command and every host it needs. */
+export function allowedWithoutApproval(
+  args: Pick<RunCommandArgs, 'command' | 'network'>,
+  policy: WorkspaceToolPolicy,
+): boolean {
+  const hostsAllowed = (args.network ?? []).every((h) => policy.runCommandNetwork.includes(h));
+  return hostsAllowed && policy.runCommandAllow.some((rule) => commandMatchesRule(args.command, rule));
+}
+
+/** Why this call must ask even when a rule or grant covers it, or null. */
+function mustAsk(args: RunCommandArgs, ctx: ToolContext): string | null {
+  if (args.outside_sandbox) return 'it asks to run outside the OS sandbox, with your full access';
+  if (!ctx.sandbox.ok) return `${ctx.sandbox.reason}, so it would run with your full access`;
+  return null;
 }
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
@@ -69,18 +100,28 @@ function workingFolder(args: RunCommandArgs, ctx: ToolContext) {
   return target;
 }
 
-/** What the approval card says: the exact command, where it runs, and how long it may take. */
-export function summarizeCommand(args: RunCommandArgs, rel: string): string {
+/** What the approval card says: the exact command, where and how it runs, what it may reach, how long it may take. */
+export function summarizeCommand(args: RunCommandArgs, rel: string, unsandboxed: string | null = null): string {
   const where = rel === '.' ? 'the workspace folder' : `${rel}/ in the workspace folder`;
-  return `$ ${args.command}\n(runs in ${where}; stopped after ${seconds(args.timeout_ms ?? RUN_DEFAULT_TIMEOUT_MS)})`;
+  const lines = [
+    `$ ${args.command}`,
+    `(runs in ${where}; stopped after ${seconds(args.timeout_ms ?? RUN_DEFAULT_TIMEOUT_MS)})`,
+  ];
+  if (unsandboxed !== null) lines.push(`NOT sandboxed: ${unsandboxed}.`);
+  else if (args.network?.length) lines.push(`Network: ${args.network.join(', ')}`);
+  return lines.join('\n');
 }
 
-/** Runs the command now: /bin/sh -c in the sandboxed cwd, with a timeout and the task's packages on its paths. */
+/**
+ * Runs the command now: /bin/sh -c in the workspace cwd, with a timeout and the task's packages on its paths — in the
+ * OS sandbox (the workspace writable, the hosts of `network` reachable), unless it was approved to run outside it or
+ * there is none (then a person approved it knowing that).
+ */
 export async function runCommand(args: RunCommandArgs, ctx: ToolContext): Promise<ToolOutcome> {
   const cwd = workingFolder(args, ctx);
   if (!cwd.ok) return fail(cwd.error);
   const timeoutMs = args.timeout_ms ?? RUN_DEFAULT_TIMEOUT_MS;
-  const r = await runProcess({
+  const run = {
     file: '/bin/sh',
     args: ['-c', args.command],
     cwd: cwd.path,
@@ -90,9 +131,17 @@ export async function runCommand(args: RunCommandArgs, ctx: ToolContext): Promis
     headChars: RUN_HEAD_CHARS,
     tailChars: RUN_TAIL_CHARS,
     logDir: ctx.runtimeDir === undefined ? undefined : path.join(ctx.runtimeDir, 'outputs'),
-  });
+  };
+  const r =
+    args.outside_sandbox || !ctx.sandbox.ok
+      ? await runProcess(run)
+      : await runSandboxed(ctx.sandbox.sandbox, args.command, run, {
+          writable: [cwd.root],
+          readable: ctx.runtimeDir === undefined ? [] : [path.join(ctx.runtimeDir, 'packages')],
+          network: args.network ?? [],
+        });
   const output = r.output === '' ? '(no output)' : r.output;
-  if (r.spawnError) return fail(`could not start /bin/sh: ${r.spawnError.message}`);
+  if (r.spawnError) return fail(`could not start the command: ${r.spawnError.message}`);
   if (r.aborted) return fail(`the command was cancelled and stopped\n${output}`);
   if (r.timedOut) return fail(`the command timed out after ${seconds(timeoutMs)} and was stopped\n${output}`);
   const status = r.exitCode !== null ? `Exit code: ${r.exitCode}` : `Killed by signal ${r.exitSignal}`;
@@ -114,10 +163,14 @@ export function runCommandTool(options: RunCommandOptions): ToolDef<RunCommandAr
     parameters: RunCommandArgs,
     readOnly: false,
     async execute(args, ctx) {
-      if (options.granted || allowedWithoutApproval(args, options.policy)) return runCommand(args, ctx);
+      const unsandboxed = mustAsk(args, ctx);
+      const hostsAllowed = (args.network ?? []).every((h) => options.policy.runCommandNetwork.includes(h));
+      const allowed = options.granted ? hostsAllowed : allowedWithoutApproval(args, options.policy);
+      if (unsandboxed === null && allowed) return runCommand(args, ctx);
       const cwd = workingFolder(args, ctx);
       if (!cwd.ok) return fail(cwd.error);
-      return { kind: 'wait', toolRequest: { tool: 'run_command', args, summary: summarizeCommand(args, cwd.rel) } };
+      const summary = summarizeCommand(args, cwd.rel, unsandboxed);
+      return { kind: 'wait', toolRequest: { tool: 'run_command', args, summary } };
     },
     // The args come back from the DB: checked again before anything runs.
     async runApproved(args, ctx) {

@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { NewPackageRequest } from '../db/repos/package-requests';
 import type { NewToolRequest } from '../db/repos/tool-requests';
+import type { SandboxChoice } from './os-sandbox';
 
 export interface ToolContext {
   taskId: string;
@@ -13,6 +14,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The task's runtime dir (runs/{taskId}): run_command finds the task's approved packages below it (P2.19). */
   runtimeDir?: string;
+  /** The host's OS sandbox for commands, or why there is none (then every command asks). */
+  sandbox: SandboxChoice;
 }
 
 /**
