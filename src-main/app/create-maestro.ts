@@ -22,6 +22,7 @@ import { hiddenPaths, openSandbox, type SandboxChoice } from '../tools/os-sandbo
 import { Worker, type WorkerOptions } from '../worker/worker';
 import { dbFile } from '../workspace/paths';
 import type { AppContext } from './context';
+import { acquireHostLock } from './host-lock';
 import { invoke, type OpAnswer } from './operations';
 
 export interface MaestroOptions {
@@ -103,6 +104,17 @@ export function prepareDataDir(dataDir: string): string {
 
 export function createMaestro(options: MaestroOptions): Maestro {
   const dataDir = prepareDataDir(options.dataDir);
+  // One host per data dir (headless or desktop): with the lock held, a job left running was left by a dead host.
+  const lock = acquireHostLock(dataDir);
+  try {
+    return openMaestro(options, dataDir, lock.release);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () => void): Maestro {
   const defaultWorkspace = options.defaultWorkspace ? resolveWorkspaceFolder(options.defaultWorkspace) : null;
   // Everything that can fail on its own comes before the DB is opened, so a failure leaves nothing open.
   // One box seals every secret of the data dir: the profiles' API keys and the MCP servers' tokens.
@@ -143,6 +155,8 @@ export function createMaestro(options: MaestroOptions): Maestro {
       ? new Worker({
           // Jobs mostly wait on the model: several tasks (and a parent's subtasks) can run side by side.
           concurrency: DEFAULT_CONCURRENCY,
+          // The host lock is held: every job left running was left by a host that is gone.
+          recoverAllOnStart: true,
           ...options.worker,
           store,
           engine,
@@ -201,6 +215,7 @@ export function createMaestro(options: MaestroOptions): Maestro {
       webhooks?.dispose();
       attention.dispose();
       store.close();
+      releaseLock();
     },
   };
 }

@@ -1,5 +1,7 @@
 // Resuming a job that waited for people's decisions: each call that waited is answered now — an approved tool call
-// runs for real, an approved package is installed, a denial becomes an Error result — and the loop goes on.
+// runs for real, an approved package is installed, a denial becomes an Error result — and the loop goes on. An
+// approved call runs at most once: its start is committed before it runs, and one that started but left no result
+// (the host died while it ran) is answered with an Error instead of running again.
 import type { PackageRequest } from '../../src-shared/entities';
 import type { ToolRequestRecord } from '../db/repos/tool-requests';
 import type { Store } from '../db/store';
@@ -23,6 +25,14 @@ export type Decision =
 export type PackageInstaller = (request: PackageRequest, signal: AbortSignal) => Promise<ToolResult>;
 
 export const DENIED = fail('the user denied this call. Do not repeat it; find another way or ask the user.');
+
+/** The answer to an approved call that started before a restart and left no result. */
+export function interruptedByRestart(what: string): ToolResult {
+  return fail(
+    `${what} was interrupted by a restart of MAESTRO and did not finish; its effects are unknown (it may have ` +
+      'done part of its work). Check the workspace; if it still needs to run, ask again.',
+  );
+}
 
 /** The job's decided requests by call id (pending ones are not decisions yet). */
 export function decidedCalls(store: Store, jobId: string): Map<string, Decision> {
@@ -80,6 +90,10 @@ async function outcomeOf(
   if (decision.request.status === 'denied') return DENIED;
   if (decision.kind === 'package') {
     if (!install) return fail('packages cannot be installed by this host');
+    const { manager, name } = decision.request;
+    if (!run.store.packageRequests.markStarted(decision.request.id)) {
+      return interruptedByRestart(`the approved install of ${name} (${manager})`);
+    }
     try {
       return await install(decision.request, ctx.signal);
     } catch (error) {
@@ -88,6 +102,9 @@ async function outcomeOf(
   }
   const tool = run.tools.get(call.name);
   if (!tool?.runApproved) return fail(`${call.name} cannot run an approved call here`);
+  if (!run.store.toolRequests.markStarted(decision.request.id)) {
+    return interruptedByRestart(`the approved ${call.name} call (${firstLine(decision.request.summary)})`);
+  }
   try {
     const outcome = await tool.runApproved(decision.request.args, ctx);
     return outcome.kind === 'result' ? outcome : fail(`${call.name} asked for approval again`);
@@ -95,3 +112,5 @@ async function outcomeOf(
     return fail(`${call.name} failed: ${(error as Error).message}`);
   }
 }
+
+const firstLine = (text: string) => (text.split('\n', 1)[0] ?? '').slice(0, 200);

@@ -3,10 +3,12 @@
 // seconds either way, even when a grandchild holds the output pipes open. After a normal exit, a background process
 // that still holds the output pipes a second later is killed too; one that detached from them is left running.
 // With `logDir`, output that gets cut is kept whole in a new file there (written as it arrives, from the moment it
-// no longer fits), and the note in the middle says where.
-import { spawn } from 'node:child_process';
+// no longer fits), and the note in the middle says where. The group dies with the host (SIGKILL included): a
+// command must not go on, or finish its work, after the host that would record its result is gone.
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 
 export const KILL_GRACE_MS = 1000;
 const SETTLE_AFTER_KILL_MS = 1800;
@@ -26,6 +28,55 @@ export interface RunProcessOptions {
   tailChars?: number;
   /** Folder for the whole output when it is cut (`<timestamp>-<n>.log`; created when needed). */
   logDir?: string;
+  /** Kill the process group when this process dies (default true; not on Windows, which has no /bin/sh). */
+  dieWithHost?: boolean;
+}
+
+/**
+ * The program runs under this /bin/sh wrapper, so that it dies with the host without native code (PR_SET_PDEATHSIG
+ * would stop only the first process, and only on Linux): a watcher in the program's process group reads fd 3, a
+ * socket whose other end only the host holds. When the host dies the kernel closes that end, the read sees EOF and
+ * the watcher kills the whole group. When the program ends first, the host sends a line and the watcher goes
+ * quietly. The wrapper then closes fd 3 and execs the program: same pid, same exit code or signal, stdin as given.
+ */
+const WATCHDOG = '{ read -r _ <&3 || kill -KILL 0; } </dev/null >/dev/null 2>&1 &\nexec 3<&- && exec "$@"';
+
+/** Where `file` is found as execvp would find it, or null: the wrapper must not turn "not found" into exit 127. */
+function findProgram(file: string, cwd: string, env: NodeJS.ProcessEnv): string | null {
+  const runnable = (candidate: string) => {
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return fs.statSync(candidate).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (file.includes('/')) return runnable(path.resolve(cwd, file)) ? file : null;
+  for (const dir of (env.PATH ?? '/usr/bin:/bin').split(':')) {
+    const candidate = path.resolve(cwd, dir || '.', file);
+    if (runnable(candidate)) return candidate;
+  }
+  return null;
+}
+
+function notFound(file: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`spawn ${file} ENOENT`), {
+    code: 'ENOENT',
+    errno: -2,
+    syscall: `spawn ${file}`,
+    path: file,
+  });
+}
+
+/** Starts the program in its own process group; under the watchdog when it is to die with the host. */
+function start(o: RunProcessOptions): { child: ChildProcess } | { notFound: NodeJS.ErrnoException } {
+  const base = { cwd: o.cwd, env: o.env, detached: true }; // its own process group, so the whole tree can be stopped
+  if (o.dieWithHost === false || process.platform === 'win32') {
+    return { child: spawn(o.file, o.args, { ...base, stdio: ['ignore', 'pipe', 'pipe'] }) };
+  }
+  if (findProgram(o.file, o.cwd, o.env) === null) return { notFound: notFound(o.file) };
+  const args = ['-c', WATCHDOG, 'maestro-watchdog', o.file, ...o.args];
+  return { child: spawn('/bin/sh', args, { ...base, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] }) };
 }
 
 export interface RunProcessResult {
@@ -149,12 +200,20 @@ export function runProcess(o: RunProcessOptions): Promise<RunProcessResult> {
       resolve({ exitCode: null, exitSignal: null, output: '', timedOut: false, aborted: true });
       return;
     }
-    const child = spawn(o.file, o.args, {
-      cwd: o.cwd,
-      env: o.env,
-      detached: true, // its own process group, so the whole tree can be stopped
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const started = start(o);
+    if ('notFound' in started) {
+      const spawnError = started.notFound;
+      resolve({ exitCode: null, exitSignal: null, output: '', timedOut: false, aborted: false, spawnError });
+      return;
+    }
+    const child = started.child as ChildProcess & { stdout: Readable; stderr: Readable };
+    // The host's end of the watchdog's socket: a line tells the watcher the program ended; closing it (or dying)
+    // without one kills the group.
+    const watchdog = child.stdio[3] as Writable | null | undefined;
+    watchdog?.on('error', () => {}); // the watcher is gone already (killed with the group)
+    const releaseWatchdog = () => {
+      if (watchdog && !watchdog.destroyed) watchdog.end('done\n');
+    };
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (c: string) => out.push(c));
@@ -178,6 +237,7 @@ export function runProcess(o: RunProcessOptions): Promise<RunProcessResult> {
       o.signal?.removeEventListener('abort', onAbort);
       child.stdout.destroy();
       child.stderr.destroy();
+      releaseWatchdog();
       out.close();
       resolve({
         exitCode: exit?.code ?? null,
@@ -211,6 +271,7 @@ export function runProcess(o: RunProcessOptions): Promise<RunProcessResult> {
     child.on('error', (e) => settle(e as NodeJS.ErrnoException));
     child.on('exit', (code, signal) => {
       exit = { code, signal };
+      releaseWatchdog();
       // Something it started in the background still holds the pipes: stop the rest of the group.
       timers.push(
         setTimeout(() => {

@@ -49,6 +49,7 @@ describe('Worker: a running job', () => {
     const { m, w, store, job } = setup(engine, {
       staleAfterMs: 1_000,
       retry: { maxAttempts: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 },
+      recoverAllOnStart: false, // as a Worker beside others on one DB; a host holding the data dir: the next test
     });
     const stale = seed(m);
     const fresh = seed(m);
@@ -60,6 +61,19 @@ describe('Worker: a running job', () => {
     expect(job(stale.id).error).toContain('dead_worker');
     expect(Date.parse(must(job(stale.id).nextRetryAt))).toBeGreaterThan(Date.now());
     expect(job(fresh.id)).toMatchObject({ status: 'running', workerId: 'live_worker' });
+    await w.stop();
+  });
+
+  it('P2.35 a host holding the data dir lock sends every job left running by another worker to retry at start, fresh heartbeat or not', async () => {
+    const engine = new ScriptedEngine();
+    const { m, w, store, job } = setup(engine, { retry: { maxAttempts: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const left = seed(m);
+    must(store.jobs.claimNext({ workerId: 'worker_of_a_killed_host', profiles: null }));
+    expect(store.jobs.heartbeat(left.id, 'worker_of_a_killed_host')).toBe(true); // a second ago, as a SIGKILL leaves it
+    m.start();
+    expect(job(left.id)).toMatchObject({ status: 'retry', workerId: null, attempt: 1 });
+    expect(job(left.id).error).toContain('the host running it (worker worker_of_a_killed_host) stopped');
+    expect(engine.calls).toHaveLength(0);
     await w.stop();
   });
 

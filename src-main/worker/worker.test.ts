@@ -7,9 +7,11 @@ import { countClaims, gate, must, ScriptedEngine, seed, setup, totalChanges } fr
 import type { Maestro } from '../app/create-maestro';
 import { Store } from '../db/store';
 import type { PieceRunContext } from '../engine/piece-result';
+import { JobAborts } from '../jobs/aborts';
 import { insertJob } from '../jobs/lifecycle';
 import type { PieceRunResult } from '../jobs/piece-run-result';
 import { dbFile, runtimeDir } from '../workspace/paths';
+import { Worker } from './worker';
 
 describe('Worker', () => {
   it('P2.01 processNext with nothing claimable writes nothing; the poll finds a job queued later', async () => {
@@ -118,14 +120,27 @@ describe('Worker', () => {
     const a = setup(engineA);
     const queued = a.create();
     const engineB = new ScriptedEngine().answer(() => hold.promise);
-    const b = setup(engineB, {}, a.m.ctx.dataDir);
-    const runs = [a.w.processNext(), b.w.processNext()];
-    expect(runs.filter(Boolean)).toHaveLength(1);
-    const winner = runs[0] ? a.w : b.w;
-    expect(a.job(queued.job.id)).toMatchObject({ status: 'running', workerId: winner.id, attempt: 1 });
-    hold.open({ kind: 'completed', result: 'ok' });
-    await Promise.all([a.w.idle(), b.w.idle()]);
-    expect(engineA.calls.length + engineB.calls.length).toBe(1);
+    // A second Maestro may not open a data dir in use (host.lock): the second Worker gets its own connection.
+    const storeB = Store.open(dbFile(a.m.ctx.dataDir));
+    const { ctx } = a.m;
+    const b = new Worker({
+      store: storeB,
+      engine: engineB,
+      pieces: ctx.pieces,
+      aborts: new JobAborts(),
+      dataDir: ctx.dataDir,
+    });
+    try {
+      const runs = [a.w.processNext(), b.processNext()];
+      expect(runs.filter(Boolean)).toHaveLength(1);
+      const winner = runs[0] ? a.w : b;
+      expect(a.job(queued.job.id)).toMatchObject({ status: 'running', workerId: winner.id, attempt: 1 });
+      hold.open({ kind: 'completed', result: 'ok' });
+      await Promise.all([a.w.idle(), b.idle()]);
+      expect(engineA.calls.length + engineB.calls.length).toBe(1);
+    } finally {
+      storeB.close();
+    }
   });
 
   it('P2.07 executeJob start: running, attempt + 1, worker id, heartbeat, job.changed event', async () => {

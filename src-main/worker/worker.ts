@@ -1,5 +1,6 @@
 // The Worker: polls for claimable jobs, runs each (prepared by prepare-job.ts) through the engine with a heartbeat and
-// an abort signal, maps the result to DB state, and sends jobs whose worker died (stale heartbeat) back to retry.
+// an abort signal, maps the result to DB state, and sends jobs whose worker died (stale heartbeat) back to retry —
+// at start, when this host holds the data dir's lock, every job left running by an earlier host, without waiting.
 
 import { randomBytes } from 'node:crypto';
 import { type JobRecord, toJob } from '../db/repos/jobs';
@@ -35,6 +36,11 @@ export interface WorkerOptions {
   staleAfterMs?: number;
   /** How long stop() waits for aborted jobs to end before persisting them for the next start anyway. */
   stopTimeoutMs?: number;
+  /**
+   * At start, every running job of another worker goes back to retry at once, stale or not. Only for a host that
+   * holds the data dir's lock (host-lock.ts): then no other host runs, and those jobs were left by one that died.
+   */
+  recoverAllOnStart?: boolean;
   retry?: RetryPolicy;
 }
 
@@ -69,6 +75,7 @@ export class Worker {
       heartbeatIntervalMs: 5_000,
       staleAfterMs: 30_000,
       stopTimeoutMs: 10_000,
+      recoverAllOnStart: false,
       retry: DEFAULT_RETRY_POLICY,
       ...options,
     };
@@ -79,9 +86,10 @@ export class Worker {
     return this.running.size;
   }
 
-  /** Recovers stale jobs, then polls until stopped. */
+  /** Recovers stale jobs (or all others' running jobs, with recoverAllOnStart), then polls until stopped. */
   start(): void {
     this.stopping = false;
+    if (this.o.recoverAllOnStart) this.recoverLeftRunning();
     this.recover();
     this.poll();
   }
@@ -185,21 +193,34 @@ export class Worker {
    * loop forever).
    */
   recover(now = Date.now()): JobRecord[] {
-    const { store } = this.o;
     this.lastRecovery = now;
     const cutoff = now - this.o.staleAfterMs;
+    return this.sendBack(cutoff, now, (job) => `worker ${job.workerId} stopped responding`);
+  }
+
+  /**
+   * Every running job of another worker goes back to retry as recover() sends stale ones, whatever its heartbeat
+   * says: the caller holds the data dir's lock, so the host that ran it is gone (killed, crashed, or the machine
+   * restarted). The interrupted job goes on within a poll instead of after the stale window.
+   */
+  recoverLeftRunning(now = Date.now()): JobRecord[] {
+    return this.sendBack(Number.MAX_SAFE_INTEGER, now, (job) => `the host running it (worker ${job.workerId}) stopped`);
+  }
+
+  private sendBack(cutoff: number, now: number, why: (job: JobRecord) => string): JobRecord[] {
+    const { store } = this.o;
     const recovered: JobRecord[] = [];
     for (const stale of store.jobs.staleRunning(cutoff)) {
       const back = store.transact(() => {
         // Checked again under the write lock: the worker may have been slow, not dead, and beaten us to it.
         const job = store.jobs.get(stale.id);
-        if (job?.status !== 'running' || !job.workerId || !job.heartbeatAt) return undefined;
+        if (job?.status !== 'running' || !job.workerId || !job.heartbeatAt || job.workerId === this.id)
+          return undefined;
         if (Date.parse(job.heartbeatAt) >= cutoff) return undefined;
-        const message = `worker ${job.workerId} stopped responding`;
         return handlePieceResult(
           store,
           job,
-          { kind: 'error', message, retryable: true },
+          { kind: 'error', message: why(job), retryable: true },
           { workerId: job.workerId, retry: this.o.retry, now },
         );
       });

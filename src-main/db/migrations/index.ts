@@ -6,6 +6,7 @@ import * as logEntries from './0002-log-entries';
 import * as spaces from './0003-spaces';
 import * as pieceChoice from './0004-piece-choice';
 import * as scheduleRuns from './0005-schedule-runs';
+import * as approvedCallStarted from './0006-approved-call-started';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   spaces,
   pieceChoice,
   scheduleRuns,
+  approvedCallStarted,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -15,6 +15,7 @@ interface PackageRequestRow {
   status: RequestStatus;
   created_at: number;
   decided_at: number | null;
+  started_at: number | null;
 }
 
 const rowToRequest = (r: PackageRequestRow): PackageRequest => ({
@@ -54,6 +55,9 @@ export function createPackageRequestsRepo(db: Database) {
   const decide = db.prepare(
     `UPDATE package_requests SET status = @status, decided_at = @now WHERE id = @id AND status = 'pending' RETURNING *`,
   );
+  const markStarted = db.prepare(
+    `UPDATE package_requests SET started_at = @now WHERE id = @id AND status = 'approved' AND started_at IS NULL`,
+  );
   const pendingCount = db.prepare<[string], { n: number }>(
     `SELECT count(*) AS n FROM package_requests WHERE job_id = ? AND status = 'pending'`,
   );
@@ -77,6 +81,13 @@ export function createPackageRequestsRepo(db: Database) {
     decide(id: string, status: 'approved' | 'denied', now = Date.now()): PackageRequest | undefined {
       const row = decide.get({ id, status, now }) as PackageRequestRow | undefined;
       return row && rowToRequest(row);
+    },
+    /**
+     * Records that the approved call starts now, before it runs (committed on return): true for the one caller that
+     * may run it; false when it started before (a run a restart interrupted) or is not approved.
+     */
+    markStarted(id: string, now = Date.now()): boolean {
+      return markStarted.run({ id, now }).changes === 1;
     },
     pendingCount(jobId: string): number {
       return (pendingCount.get(jobId) as { n: number }).n;

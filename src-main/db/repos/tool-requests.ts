@@ -15,6 +15,7 @@ interface ToolRequestRow {
   scope: 'once' | 'task' | null;
   created_at: number;
   decided_at: number | null;
+  started_at: number | null;
 }
 
 /** A tool request as the engine sees it: the public record plus the call's arguments. */
@@ -64,6 +65,9 @@ export function createToolRequestsRepo(db: Database) {
   const grants = db.prepare<[string], { tool: string }>(
     `SELECT DISTINCT tool FROM tool_requests WHERE task_id = ? AND status = 'approved' AND scope = 'task' ORDER BY tool`,
   );
+  const markStarted = db.prepare(
+    `UPDATE tool_requests SET started_at = @now WHERE id = @id AND status = 'approved' AND started_at IS NULL`,
+  );
   const pendingCount = db.prepare<[string], { n: number }>(
     `SELECT count(*) AS n FROM tool_requests WHERE job_id = ? AND status = 'pending'`,
   );
@@ -100,6 +104,13 @@ export function createToolRequestsRepo(db: Database) {
     /** Tools a person approved for the rest of the task (scope `task`): the task's grants. */
     grantsForTask(taskId: string): string[] {
       return grants.all(taskId).map((r) => r.tool);
+    },
+    /**
+     * Records that the approved call starts now, before it runs (committed on return): true for the one caller that
+     * may run it; false when it started before (a run a restart interrupted) or is not approved.
+     */
+    markStarted(id: string, now = Date.now()): boolean {
+      return markStarted.run({ id, now }).changes === 1;
     },
     pendingCount(jobId: string): number {
       return (pendingCount.get(jobId) as { n: number }).n;
