@@ -86,7 +86,7 @@ describe('a locked database', () => {
     async () => {
       expect(LOCK_MS).toBeGreaterThan(5_000 + DEFAULT_BUSY_TIMEOUT_MS); // outlasts the busy timeout and the retry wait
       // The reply is held long enough for the lock to be taken first: its step is then written during the lock.
-    const first = arrival({ text: 'looking', delayMs: 2_000 });
+      const first = arrival({ text: 'looking', delayMs: 2_000 });
       const h = await engineHarness([first.entry, complete('finished after the lock')]);
       const bridge = await startBridge({ maestro: h.maestro, token: TOKEN, port: 0 });
       const api = (method: string, p: string, body?: unknown) => request(bridge.url, method, p, body);
