@@ -2,6 +2,7 @@
 // them: on or off, and ordered rules that add an instruction, deny a call, or let one matching call run without a
 // tool request. One schema for the file and the contract, so both check the same things. Format: src-main/tools/README.md.
 import { z } from 'zod';
+import { compileLinear } from './linear-regex';
 
 export const POLICY_ACTIONS = ['instruct', 'deny', 'approve_once'] as const;
 export const PolicyAction = z.enum(POLICY_ACTIONS);
@@ -17,11 +18,9 @@ const regex = z
   .min(1, 'must not be empty')
   .max(1000)
   .superRefine((source, ctx) => {
-    try {
-      new RegExp(source, 'u');
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', message: `is not a valid regular expression (${(e as Error).message})` });
-    }
+    // Checked with the engine that runs it (RE2, linear time), so a rule that is saved also runs.
+    const compiled = compileLinear(source);
+    if (!compiled.ok) ctx.addIssue({ code: 'custom', message: compiled.error });
   });
 
 /** One argument's test: a regular expression (searched, so anchor it), a path glob, or an exact value. */

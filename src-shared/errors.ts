@@ -18,6 +18,11 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   payload_too_large: 413,
   internal: 500,
+  // The database or the disk cannot take writes for now (another process holds the lock, the disk is full or
+  // failing): retryable, answered with Retry-After.
+  database_busy: 503,
+  disk_full: 503,
+  storage_failing: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 

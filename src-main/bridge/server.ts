@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { API_PREFIX, EVENTS_PATH } from '../../src-shared/contract';
 import { ERROR_STATUS, type ErrorBody, errorBody, MaestroError } from '../../src-shared/errors';
 import type { Maestro } from '../app/create-maestro';
+import { STORAGE_RETRY_AFTER_S, storageErrorBody, storageFault } from '../db/storage-fault';
 import { matchRoute } from './routes';
 import { streamEvents } from './sse';
 import { serveStatic } from './static-files';
@@ -31,10 +32,16 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   if (options.token.length < 16) throw new Error('the bridge token must be at least 16 characters');
   const expected = Buffer.from(options.token);
   // Error messages may quote what the caller sent (a path, an id); the token never goes back out.
-  const fail = (res: ServerResponse, error: unknown) => sendError(res, errorBody(error), options.token);
+  // A locked, full or failing database is the caller's to retry (503 + Retry-After with a stable code), never a bare
+  // 500: nothing of the request was written (each operation is one transaction).
+  const fail = (res: ServerResponse, error: unknown) => {
+    const fault = storageFault(error);
+    if (fault) res.setHeader('retry-after', String(STORAGE_RETRY_AFTER_S));
+    sendError(res, fault ? storageErrorBody(fault) : errorBody(error), options.token);
+  };
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error) => {
-      console.error('bridge request failed:', error);
+      if (!storageFault(error)) console.error('bridge request failed:', error);
       if (!res.headersSent) fail(res, error);
       else res.destroy();
     });

@@ -1,9 +1,12 @@
 // GET /api/local/events: Server-Sent Events, `id:` = event seq; Last-Event-ID replays what was missed, then live.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MaestroEvent } from '../../src-shared/events';
+import { storageFault } from '../db/storage-fault';
 import type { Store } from '../db/store';
 
 const KEEPALIVE_MS = 15_000;
+/** How soon a read of the log that failed (a failing disk) is tried again. */
+const REREAD_MS = 1_000;
 const PAGE = 500;
 
 export const sseFrame = (event: MaestroEvent): string => `id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`;
@@ -35,7 +38,8 @@ export function streamEvents(store: Store, req: IncomingMessage, res: ServerResp
   // Backpressure: a page read from the log is written whole; while the socket's buffer is then full, no further
   // page is read, and 'drain' resumes where it stopped. At most one page waits in memory per slow client.
   let draining = false;
-  const pull = () => {
+  let reread: NodeJS.Timeout | undefined;
+  const pullPages = () => {
     while (!closed && !draining) {
       const page = store.events.since(lastSent, taskId, PAGE);
       let full = false;
@@ -51,6 +55,23 @@ export function streamEvents(store: Store, req: IncomingMessage, res: ServerResp
         });
       }
       if (page.length < PAGE) return;
+    }
+  };
+  // Runs from 'drain' and timers too, where a throw would end the process: a read the storage refuses is tried again
+  // shortly (the stream resumes from lastSent, so nothing is skipped); anything else ends this stream only.
+  const pull = () => {
+    try {
+      pullPages();
+    } catch (error) {
+      if (storageFault(error) && !closed) {
+        reread ??= setTimeout(() => {
+          reread = undefined;
+          pull();
+        }, REREAD_MS);
+        return;
+      }
+      console.error('event stream failed:', error);
+      res.destroy();
     }
   };
   const unsubscribe = store.subscribe((event) => {
@@ -69,6 +90,7 @@ export function streamEvents(store: Store, req: IncomingMessage, res: ServerResp
   const close = () => {
     closed = true;
     clearInterval(keepalive);
+    clearTimeout(reread);
     unsubscribe();
   };
   req.on('close', close);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test-support/temp-maestro';
-import { DatabaseOpenError, openDatabase } from './connection';
+import { DatabaseOpenError, DEFAULT_BUSY_TIMEOUT_MS, openDatabase } from './connection';
 import { SCHEMA_VERSION } from './migrations';
 
 describe('openDatabase', () => {
@@ -13,7 +13,7 @@ describe('openDatabase', () => {
     try {
       expect(fs.existsSync(file)).toBe(true);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+      expect(db.pragma('busy_timeout', { simple: true })).toBe(DEFAULT_BUSY_TIMEOUT_MS);
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
       expect(db.pragma('synchronous', { simple: true })).toBe(1);
       expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);

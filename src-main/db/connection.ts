@@ -1,4 +1,4 @@
-// Opens the SQLite file with the house settings (WAL, busy_timeout, foreign keys) and migrates it.
+// Opens the SQLite file with the house settings (WAL, a short busy_timeout, foreign keys) and migrates it.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -8,8 +8,16 @@ import { migrate } from './migrations';
 export interface OpenOptions {
   /** Path of a better_sqlite3.node built for the running ABI (Electron builds its own). */
   nativeBinding?: string;
+  /** How long one statement waits for another process's lock (default DEFAULT_BUSY_TIMEOUT_MS). */
   busyTimeoutMs?: number;
 }
+
+/**
+ * Short on purpose: better-sqlite3 is synchronous, so the wait blocks the whole event loop (bridge, heartbeats, every
+ * job). A write that is still locked out after it fails with SQLITE_BUSY and is tried again later from the event
+ * loop (storage-fault.ts), so a lock held for a minute costs a few short stalls, not a frozen host.
+ */
+export const DEFAULT_BUSY_TIMEOUT_MS = 200;
 
 export class DatabaseOpenError extends CodedError {
   readonly code = 'database_unopenable';
@@ -28,7 +36,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Database.
     // Made owner-only before SQLite opens it; its -wal and -shm files take the same permissions.
     fs.closeSync(fs.openSync(file, 'a', 0o600));
     db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
-    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
     // Touches the header: a file that is not a database fails here, with its path in the message.
     db.pragma('schema_version');
     db.pragma('journal_mode = WAL');

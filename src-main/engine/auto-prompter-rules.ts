@@ -2,19 +2,23 @@
 // snapshot, and whether a rule matches one call (tool name + schema-parsed arguments).
 import path from 'node:path';
 import type { ArgMatcher, AutoPrompterRule } from '../../src-shared/auto-prompter';
+import { compileLinear, type LinearRegex } from '../../src-shared/linear-regex';
 import { globToRegExp } from '../tools/glob-match';
 import { resolveInWorkspace } from '../tools/sandbox';
 
 export interface CompiledRule {
   index: number;
   rule: AutoPrompterRule;
-  tool: RegExp;
+  tool: LinearRegex;
   args: [name: string, test: (value: string, workspacePath: string) => boolean][];
 }
 
 function compileMatcher(m: ArgMatcher): (value: string, workspacePath: string) => boolean {
   if (m.regex !== undefined) {
-    const re = new RegExp(m.regex, 'u');
+    // Linear time: the rule is a person's, but the text it is tested on is the model's and of any length.
+    const compiled = compileLinear(m.regex);
+    if (!compiled.ok) throw new Error(`an Auto Prompter rule's regex ${JSON.stringify(m.regex)} ${compiled.error}`);
+    const re = compiled.re;
     return (value) => re.test(value);
   }
   if (m.glob !== undefined) {

@@ -231,7 +231,7 @@ function finishJobInAnotherProcess(file: string, jobId: string): { locked: Promi
     const r = db.prepare("UPDATE jobs SET status = 'succeeded', result = 'done', finished_at = ?, updated_at = ? WHERE id = ? AND status = 'running'").run(now, now, ${JSON.stringify(jobId)});
     if (r.changes !== 1) process.exit(3);
     process.stdout.write('locked\\n');
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60);
     db.exec('COMMIT');
     db.close();
   `;
@@ -251,7 +251,8 @@ describe('addComment races (P1.15)', () => {
     moveTo(store, job.id, 'running');
     const race = finishJobInAnotherProcess(store.db.name, job.id);
     await race.locked;
-    // Blocks (busy_timeout) until the other process commits `succeeded`; then the gate sees a terminal job.
+    // Blocks (busy_timeout, longer than the child holds its lock) until the other process commits `succeeded`; then
+    // the gate sees a terminal job.
     const out = m.invoke('addComment', { taskId: task.id, body: 'one more thing' });
     expect(await race.done).toBe(0);
     expect(out.disposition).toBe('followup_job');

@@ -58,3 +58,23 @@ describe('globToRegExp', () => {
     expect([...skippedFolders('node_modules/**/package.json')]).toEqual(['.git']);
   });
 });
+
+describe('globToRegExp on RE2 (linear time)', () => {
+  it('a name that is only * is never empty at the end, as with picomatch', () => {
+    expect(m('*', '')).toBe(false);
+    expect(m('x/*', 'x/')).toBe(false);
+    expect(m('x/*', 'x/a')).toBe(true);
+    expect(m('x/*', 'x/a/')).toBe(true);
+    expect(m('**/*', 'a')).toBe(true);
+    expect(m('*/**/*', 'a')).toBe(false);
+    expect(m('*/**/*', 'a/b')).toBe(true);
+  });
+
+  it('many wildcards against a 100 kB path answer in < 100 ms', () => {
+    const long = `${'a/'.repeat(50_000)}b`;
+    const started = performance.now();
+    expect(m('**/a/**/a/**/a/**/a/**/c', long)).toBe(false);
+    expect(m('*a*a*a*a*a*a*c', 'a'.repeat(100_000))).toBe(false);
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+});

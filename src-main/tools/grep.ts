@@ -1,9 +1,9 @@
-// grep { pattern, path?, glob? }: lines of the workspace's text files that match a JavaScript regular expression,
-// as `file:line:text`.
+// grep { pattern, path?, glob? }: lines of the workspace's text files that match a regular expression (RE2 syntax,
+// run in linear time), as `file:line:text`.
 import fs from 'node:fs';
 import path from 'node:path';
-import safeRegex from 'safe-regex2';
 import { z } from 'zod';
+import { compileLinear, type LinearRegex } from '../../src-shared/linear-regex';
 import { normalizePattern } from './glob';
 import { globToRegExp, literalBase, skippedFolders } from './glob-match';
 import { fail, ok } from './outcome';
@@ -17,7 +17,10 @@ export const GREP_MAX_LINE_CHARS = 500;
 export const GREP_MAX_FILE_BYTES = 5 * 1024 * 1024;
 
 export const GrepArgs = z.strictObject({
-  pattern: z.string().min(1).describe('JavaScript regular expression, matched against each line.'),
+  pattern: z
+    .string()
+    .min(1)
+    .describe('Regular expression (RE2 syntax: no lookahead or backreferences), matched against each line.'),
   path: z
     .string()
     .optional()
@@ -61,13 +64,15 @@ function readSmallFile(file: string): Buffer | null {
 }
 
 /**
- * A whole-text test that is true whenever some line matches `re` (and sometimes when none does), so a file it
- * rejects need not be split into lines: `re` with the `m` flag (`^`/`$` at line breaks too), for patterns without
- * lookarounds or modifier groups — the only constructs that could look past a line's end.
+ * A whole-text test that is true whenever some line matches the pattern (and sometimes when none does), so a file it
+ * rejects need not be split into lines: the pattern with `^`/`$` at line breaks too, for patterns without flag groups,
+ * lookbehinds or `\A`/`\z` — the only constructs that could look past a line's end. (RE2's `$` does not match before
+ * `\r`, so a text with one is split without the test.)
  */
-export function linePrefilter(re: RegExp): RegExp | null {
-  if (/\(\?(?!:|<[^=!])/.test(re.source) || re.flags !== '') return null;
-  return new RegExp(re.source, 'm');
+export function linePrefilter(source: string): LinearRegex | null {
+  if (/\(\?(?!:|<[^=!]|P<)|\\[Az]/.test(source)) return null;
+  const compiled = compileLinear(source, { multiline: true });
+  return compiled.ok ? compiled.re : null;
 }
 
 /**
@@ -77,15 +82,15 @@ export function linePrefilter(re: RegExp): RegExp | null {
 function searchFile(
   file: string,
   rel: string,
-  re: RegExp,
-  prefilter: RegExp | null,
+  re: LinearRegex,
+  prefilter: LinearRegex | null,
   out: string[],
   budget: { more: number },
 ) {
   const bytes = readSmallFile(file);
   if (bytes === null || looksBinary(bytes)) return;
   const text = bytes.toString('utf8');
-  if (prefilter !== null && !prefilter.test(text)) return;
+  if (prefilter !== null && !text.includes('\r') && !prefilter.test(text)) return;
   const lines = splitLines(text);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
@@ -106,16 +111,10 @@ function isDirectory(p: string): boolean {
 }
 
 export async function grep(args: GrepArgs, workspacePath: string, signal?: AbortSignal) {
-  let re: RegExp;
-  try {
-    re = new RegExp(args.pattern);
-  } catch (e) {
-    return fail(`pattern is not a valid regular expression: ${(e as Error).message}`);
-  }
-  // JavaScript's engine backtracks: a nested quantifier can take exponential time on one line and freeze the host.
-  if (!safeRegex(re)) {
-    return fail('pattern has a nested quantifier (like (a+)+) that can take exponential time; write it without one');
-  }
+  // RE2, not JavaScript's RegExp: a backtracking engine can take exponential time on one line and freeze the host.
+  const compiled = compileLinear(args.pattern);
+  if (!compiled.ok) return fail(`pattern ${compiled.error}`);
+  const re = compiled.re;
   let fileFilter: ((rel: string) => boolean) | undefined;
   let globBase = '.';
   if (args.glob !== undefined) {
@@ -135,7 +134,7 @@ export async function grep(args: GrepArgs, workspacePath: string, signal?: Abort
   } catch {
     return fail(`${args.path} does not exist`);
   }
-  const prefilter = linePrefilter(re);
+  const prefilter = linePrefilter(args.pattern);
   const out: string[] = [];
   const budget = { more: 0 };
   const state: WalkState = { visited: 0, capped: false };
@@ -166,7 +165,7 @@ export async function grep(args: GrepArgs, workspacePath: string, signal?: Abort
 export const grepTool: ToolDef<GrepArgs> = {
   name: 'grep',
   description:
-    'Search the text files of the workspace for lines matching a regular expression. Returns `file:line:text`; binary files and files ignored by .gitignore are left out, and .git and node_modules are skipped unless the path or glob names them.',
+    'Search the text files of the workspace for lines matching a regular expression (RE2 syntax: linear time, so no lookahead or backreferences). Returns `file:line:text`; binary files and files ignored by .gitignore are left out, and .git and node_modules are skipped unless the path or glob names them.',
   parameters: GrepArgs,
   readOnly: true,
   execute: (args, ctx) => grep(args, ctx.workspacePath, ctx.signal),

@@ -4,6 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { type JobRecord, toJob } from '../db/repos/jobs';
+import { StorageAlarm } from '../db/storage-fault';
 import type { Store } from '../db/store';
 import type { Engine } from '../engine/piece-result';
 import type { PieceCatalog, PieceDefinition } from '../engine/pieces/catalog';
@@ -52,6 +53,8 @@ export interface RunningJob {
 /** How long a declined job is left to other workers before this one looks at it again. */
 const DECLINE_MS = 60_000;
 const SHUTDOWN = 'the host is shutting down';
+/** How often a job's outcome is tried again while the storage refuses it (a lock, a full disk). */
+const STORAGE_RETRY_MS = 500;
 
 export class Worker {
   readonly id: string;
@@ -63,6 +66,7 @@ export class Worker {
   private poked: NodeJS.Immediate | undefined;
   private lastRecovery = 0;
   private stopping = false;
+  private readonly storage: StorageAlarm;
   private readonly preparation: JobPreparation;
   private readonly o: Required<Omit<WorkerOptions, 'workerId' | 'serves' | 'profiles' | 'mcp'>> &
     Pick<WorkerOptions, 'serves' | 'profiles' | 'mcp'>;
@@ -80,6 +84,7 @@ export class Worker {
       ...options,
     };
     this.preparation = new JobPreparation(options);
+    this.storage = new StorageAlarm(`worker ${this.id}`);
   }
 
   get activeJobs(): number {
@@ -108,7 +113,8 @@ export class Worker {
       if (Date.now() - this.lastRecovery > this.o.staleAfterMs / 2) this.recover();
       while (this.processNext()) {}
     } catch (error) {
-      console.error('worker poll failed:', error);
+      // A locked or full database: nothing was claimed; the next poll tries again.
+      if (!this.storage.noted(error)) console.error('worker poll failed:', error);
     }
     this.schedule(this.o.pollIntervalMs);
   };
@@ -211,6 +217,8 @@ export class Worker {
     const { store } = this.o;
     const recovered: JobRecord[] = [];
     for (const stale of store.jobs.staleRunning(cutoff)) {
+      // This worker's own running job is alive whatever its heartbeat says (a lock may have held the heartbeat back).
+      if (this.running.has(stale.id)) continue;
       const back = store.transact(() => {
         // Checked again under the write lock: the worker may have been slow, not dead, and beaten us to it.
         const job = store.jobs.get(stale.id);
@@ -238,8 +246,10 @@ export class Worker {
     const heartbeat = setInterval(() => {
       try {
         if (!store.jobs.heartbeat(job.id, this.id)) aborts.abort(job.id, 'the job is no longer held by this worker');
+        this.storage.cleared();
       } catch (error) {
-        console.error(`heartbeat of ${job.id} failed:`, error);
+        // Missed beats while the storage refuses writes are harmless: recover() skips this worker's running jobs.
+        if (!this.storage.noted(error)) console.error(`heartbeat of ${job.id} failed:`, error);
       }
     }, this.o.heartbeatIntervalMs);
     heartbeat.unref();
@@ -255,17 +265,17 @@ export class Worker {
         else {
           const opened = await this.preparation.openMcp(job, prepared, signal);
           if (opened.kind === 'stop') {
-            const after = this.finish(job, opened.result, signal, engineRan);
+            const after = await this.persist(() => this.finish(job, opened.result, signal, engineRan));
             return this.metrics(job, started, this.preparation.resumeIfTokenSaved(after, opened.savedCount));
           }
           mcp = opened.session;
           engineRan = true;
           result = await this.runEngine(job, { ...prepared, mcpTools: mcp?.tools ?? [] }, signal);
         }
-        return this.metrics(job, started, this.finish(job, result, signal, engineRan));
+        return this.metrics(job, started, await this.persist(() => this.finish(job, result, signal, engineRan)));
       } catch (error) {
-        const result: PieceRunResult = { kind: 'error', message: errorText(error), retryable: true };
-        return this.metrics(job, started, this.finish(job, result, signal, engineRan));
+        const result = this.thrownResult(error);
+        return this.metrics(job, started, await this.persist(() => this.finish(job, result, signal, engineRan)));
       }
     } finally {
       clearInterval(heartbeat);
@@ -295,8 +305,44 @@ export class Worker {
     return handlePieceResult(this.o.store, job, result, { workerId: this.id, retry: this.o.retry, engineRan });
   }
 
+  /**
+   * What a run that threw ends in. A write the storage refused (the engine writes each step through) is not the job's
+   * fault: back to retry without using an attempt, waited like an outage that has just begun, and resumed from its
+   * last recorded step; the job's error says what happened.
+   */
+  private thrownResult(error: unknown): PieceRunResult {
+    const fault = this.storage.noted(error);
+    if (fault) return { kind: 'error', message: `${fault.message} (${fault.code})`, retryable: true, outageMs: 0 };
+    return { kind: 'error', message: errorText(error), retryable: true };
+  }
+
+  /**
+   * Writes a job's outcome; while the storage refuses it (another process holds the lock, the disk is full), tries
+   * again every STORAGE_RETRY_MS from the event loop, the heartbeat keeping the job held meanwhile. On stop it gives
+   * up: the job is still `running` in the DB and the next start recovers it.
+   */
+  private async persist<T>(write: () => T): Promise<T> {
+    for (;;) {
+      // Not in the same turn as a write that just waited out the busy timeout: two such waits in a row would stall
+      // the event loop twice as long.
+      if (this.storage.fault) await new Promise((resolve) => setTimeout(resolve, STORAGE_RETRY_MS));
+      try {
+        const written = write();
+        this.storage.cleared();
+        return written;
+      } catch (error) {
+        if (!this.storage.noted(error) || this.stopping) throw error;
+      }
+    }
+  }
+
   private metrics(job: JobRecord, started: number, after: JobRecord | undefined): JobRecord | undefined {
-    publishJobMetrics(this.o.store, job, Date.now() - started, after);
+    try {
+      publishJobMetrics(this.o.store, job, Date.now() - started, after);
+    } catch (error) {
+      // The job's state is written; only its metrics event is lost.
+      if (!this.storage.noted(error)) throw error;
+    }
     return after;
   }
 
