@@ -1,17 +1,18 @@
 // The desktop app itself, through Playwright's Electron support. Runs where Electron's binary is installed; where it
 // is not (CI here: ELECTRON_SKIP_BINARY_DOWNLOAD), every test is skipped with the reason printed.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { type ElectronApplication, _electron as electron, expect, type Page, test } from '@playwright/test';
 import { OPERATION_NAMES } from '../src-shared/operation-names';
 
 const root = path.resolve(__dirname, '..');
+const electronDir = path.join(root, 'node_modules', 'electron');
 
+/** Found the way Electron's index.js finds it; not by require('electron'), which downloads a missing binary. */
 function electronBinary(): string | null {
   try {
-    const binary = createRequire(__filename)('electron') as string;
+    const binary = path.join(electronDir, 'dist', fs.readFileSync(path.join(electronDir, 'path.txt'), 'utf8'));
     return fs.existsSync(binary) ? binary : null;
   } catch {
     return null;
@@ -19,9 +20,10 @@ function electronBinary(): string | null {
 }
 
 const binary = electronBinary();
-const nativeBuilt = fs.existsSync(path.join(root, 'native'));
+const { version } = JSON.parse(fs.readFileSync(path.join(electronDir, 'package.json'), 'utf8')) as { version: string };
+const nativeBuilt = fs.existsSync(path.join(root, 'native', `electron-${version}`, 'better_sqlite3.node'));
 const skipReason = !binary
-  ? "Electron's binary is not installed (ELECTRON_SKIP_BINARY_DOWNLOAD); the desktop e2e cannot run on this machine"
+  ? "Electron's binary is not installed (ELECTRON_SKIP_BINARY_DOWNLOAD, or never fetched: `node scripts/build-electron-native.mjs --ensure`); the desktop e2e cannot run on this machine"
   : !nativeBuilt
     ? 'native/ has no Electron build of better-sqlite3; run `node scripts/build-electron-native.mjs --ensure`'
     : null;
@@ -49,8 +51,16 @@ test.describe('desktop app (Electron)', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('the window is locked down and exposes exactly the contract', async () => {
+  test('the window is locked down, served from app://maestro/, and exposes exactly the contract', async () => {
     await expect(page).toHaveTitle(/MAESTRO/);
+    // The app's own origin, not file://: the page and its assets come from the app:// protocol handler.
+    expect(page.url()).toBe('app://maestro/');
+    const served = await page.evaluate(async () => ({
+      origin: window.location.origin,
+      // Above the renderer folder is the app's package.json: never served.
+      escape: (await fetch('app://maestro/..%2f..%2fpackage.json')).status,
+    }));
+    expect(served).toEqual({ origin: 'app://maestro', escape: 404 });
     const exposed = await page.evaluate(() => ({
       keys: Object.keys((window as unknown as { maestro: object }).maestro).sort(),
       hasRequire: typeof (window as unknown as { require?: unknown }).require,

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Builds better-sqlite3 for Electron's ABI into native/electron-<version>/, beside (not instead of) the Node build
-// that the tests use, so both runtimes keep working on one machine. Skips itself, saying why, where Electron's
-// binary is absent (CI, machines without internet). With --ensure (npm start), also fetches Electron's binary first.
+// that the tests use, so both runtimes keep working on one machine. Electron's package no longer fetches its binary
+// when it is installed, so this script does (Electron's own installer, which needs Node 22.12+), unless
+// ELECTRON_SKIP_BINARY_DOWNLOAD is set (CI, machines without internet): then it skips itself, saying why. With
+// --ensure (npm start, npm run dist) the binary is fetched whatever that variable says, and a failure stops.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,12 +12,17 @@ import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, '..');
+const electronDir = path.join(root, 'node_modules', 'electron');
 const ensure = process.argv.includes('--ensure');
+const skipDownload = !['', '0', 'false'].includes(process.env.ELECTRON_SKIP_BINARY_DOWNLOAD ?? '');
 const say = (text) => console.log(`[electron-native] ${text}`);
 
+/** The installed binary, found the way Electron's index.js finds it; not by require('electron'), which now downloads
+ * the binary when it is missing. */
 function electronBinary() {
   try {
-    const binary = require(path.join(root, 'node_modules', 'electron'));
+    const relative = fs.readFileSync(path.join(electronDir, 'path.txt'), 'utf8');
+    const binary = path.join(process.env.ELECTRON_OVERRIDE_DIST_PATH || path.join(electronDir, 'dist'), relative);
     return fs.existsSync(binary) ? binary : null;
   } catch {
     return null;
@@ -23,12 +30,14 @@ function electronBinary() {
 }
 
 let binary = electronBinary();
-if (!binary && ensure) {
+if (!binary && (ensure || !skipDownload)) {
   say("Electron's binary is missing; fetching it with Electron's own installer");
-  execFileSync(process.execPath, [path.join(root, 'node_modules', 'electron', 'install.js')], {
-    stdio: 'inherit',
-    env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '' },
-  });
+  try {
+    execFileSync(process.execPath, [path.join(electronDir, 'install.js')], { stdio: 'inherit' });
+  } catch (error) {
+    if (ensure) throw error;
+    say(`could not fetch Electron's binary (${error.message}); \`npm start\` tries again`);
+  }
   binary = electronBinary();
 }
 if (!binary) {
@@ -39,7 +48,7 @@ if (!binary) {
   process.exit(0);
 }
 
-const { version } = JSON.parse(fs.readFileSync(path.join(root, 'node_modules', 'electron', 'package.json'), 'utf8'));
+const { version } = JSON.parse(fs.readFileSync(path.join(electronDir, 'package.json'), 'utf8'));
 const target = path.join(root, 'native', `electron-${version}`, 'better_sqlite3.node');
 if (fs.existsSync(target)) {
   say(`up to date: ${path.relative(root, target)}`);

@@ -1,21 +1,26 @@
 // Electron entry: single instance, the locked-down window, IPC, and the local HTTP bridge over the shared core.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { app, BrowserWindow, dialog } from 'electron';
+import { app, BrowserWindow, dialog, session } from 'electron';
 import { removeBridgeFile, writeBridgeFile } from './app/bridge-file';
 import { createMaestro, type Maestro } from './app/create-maestro';
 import { type Bridge, startBridge } from './bridge/server';
+import { registerAppScheme, serveAppProtocol } from './shell/app-protocol';
 import { showAttention } from './shell/attention';
 import { registerIpc } from './shell/ipc';
 import { electronSqliteBinding } from './shell/native';
+import { lockDownPermissions } from './shell/permissions';
 import { safeStorageSecretBox } from './shell/secret-box';
-import { createMainWindow, lockDownWebContents } from './shell/window';
+import { appOrigins, createMainWindow, lockDownWebContents } from './shell/window';
 
 let maestro: Maestro | undefined;
 let bridge: Bridge | undefined;
 
 async function boot(): Promise<void> {
   const appRoot = app.isPackaged ? process.resourcesPath : app.getAppPath();
+  // electron-vite builds main, preload and renderer side by side into out/ (package.json "main").
+  const outDir = path.join(app.getAppPath(), 'out');
+  const rendererDir = path.join(outDir, 'renderer');
   maestro = createMaestro({
     dataDir: process.env.MAESTRO_DATA_DIR ?? path.join(app.getPath('userData'), 'data'),
     piecesDir: path.join(appRoot, 'pieces'),
@@ -24,15 +29,18 @@ async function boot(): Promise<void> {
     secretBox: safeStorageSecretBox() ?? undefined,
   });
   lockDownWebContents();
-  const window = createMainWindow(path.join(__dirname, '../preload'), path.join(__dirname, '../renderer'));
+  lockDownPermissions(session.defaultSession, appOrigins());
+  serveAppProtocol(rendererDir);
+  const window = createMainWindow(path.join(outDir, 'preload'));
   const ipc = registerIpc(maestro, window);
   const token = randomBytes(32).toString('base64url');
   showAttention(maestro, window, ipc.view, path.join(appRoot, 'resources'));
-  bridge = await startBridge({ maestro, token, staticDir: path.join(__dirname, '../renderer') });
+  bridge = await startBridge({ maestro, token, staticDir: rendererDir });
   writeBridgeFile(maestro.ctx.dataDir, { url: bridge.url, token, pid: process.pid });
   maestro.start();
 }
 
+registerAppScheme();
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {

@@ -1,8 +1,23 @@
-// The main window, locked down: context isolation, sandbox, no Node, no navigation, no new windows.
+// The main window, locked down: context isolation, sandbox, no Node, no navigation, no new windows. Its page comes
+// from app://maestro/ (app-protocol.ts), or from electron-vite's dev server in development.
 import path from 'node:path';
 import { app, BrowserWindow, shell } from 'electron';
+import { APP_ORIGIN, APP_URL } from './app-protocol';
 
-export function createMainWindow(preloadDir: string, rendererDir: string): BrowserWindow {
+/** The dev server's URL under `electron-vite dev`; never in a packaged app. */
+export function devServerUrl(): string | undefined {
+  return !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+}
+
+/** The origins the window's own pages load from. */
+export function appOrigins(): string[] {
+  const dev = devServerUrl();
+  if (!dev) return [APP_ORIGIN];
+  const { protocol, host } = new URL(dev);
+  return [APP_ORIGIN, `${protocol}//${host}`];
+}
+
+export function createMainWindow(preloadDir: string): BrowserWindow {
   const window = new BrowserWindow({
     width: 1280,
     height: 820,
@@ -21,9 +36,7 @@ export function createMainWindow(preloadDir: string, rendererDir: string): Brows
   });
   window.once('ready-to-show', () => window.show());
 
-  const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
-  if (devUrl) void window.loadURL(devUrl);
-  else void window.loadFile(path.join(rendererDir, 'index.html'));
+  void window.loadURL(devServerUrl() ?? APP_URL);
   return window;
 }
 
