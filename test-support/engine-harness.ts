@@ -16,7 +16,7 @@ import {
   type ScriptedStep,
   startScriptedLlmServer,
 } from './scripted-llm-server';
-import { tempDir, testMaestro } from './temp-maestro';
+import { acceptWorkspaceSettings, tempDir, testMaestro } from './temp-maestro';
 
 const servers: ScriptedLlmServer[] = [];
 afterEach(async () => {
@@ -61,6 +61,11 @@ export async function engineHarness(
     kind?: ProviderKind;
     /** How the Worker waits out an unreachable model server (default: the product's, seconds to minutes). */
     outage?: OutagePolicy;
+    /**
+     * Whether a person accepted the workspace's settings files (`.maestro/*`) as the test wrote them, just before each
+     * createTask (default true: what a test sets up is what applies). false: they stay as the app finds them, unaccepted.
+     */
+    acceptSettings?: boolean;
   } = {},
 ): Promise<Harness> {
   const server = opts.server ?? (await startScriptedLlmServer({ script }));
@@ -77,10 +82,11 @@ export async function engineHarness(
       MAESTRO_LLM_API_KEY: 'sk-test',
       ...(opts.kind ? { MAESTRO_LLM_KIND: opts.kind } : {}),
     },
-    engine: ({ store, profiles, pieces }) =>
+    engine: ({ store, profiles, pieces, readSettings }) =>
       createEngine({
         store,
         profiles,
+        readSettings,
         pieceExists: (id, ws) => pieces.get(id, ws) !== undefined,
         ...(opts.policyTools ? {} : { tools: () => opts.tools ?? [] }),
         options: { limits: DEFAULT_LIMITS, streamIntervalMs: 5, ...opts.options },
@@ -109,6 +115,8 @@ export async function engineHarness(
     workspace,
     dataDir,
     createTask(instruction, extra = {}) {
+      const folder = typeof extra.workspacePath === 'string' ? extra.workspacePath : workspace;
+      if (opts.acceptSettings !== false) acceptWorkspaceSettings(maestro, folder);
       const { task, job } = maestro.invoke('createTask', { instruction, ...extra });
       return { taskId: task.id, jobId: job.id };
     },

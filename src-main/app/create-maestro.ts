@@ -19,6 +19,7 @@ import { McpTokenStore } from '../mcp/token-store';
 import { resolveWorkspaceFolder } from '../tasks/create';
 import { Scheduler } from '../tasks/scheduler';
 import { Worker, type WorkerOptions } from '../worker/worker';
+import { AcceptedSettings, type SettingsText } from '../workspace/accepted-settings';
 import { dbFile } from '../workspace/paths';
 import type { AppContext } from './context';
 import { invoke, type OpAnswer } from './operations';
@@ -41,7 +42,9 @@ export interface MaestroOptions {
    * The engine the Worker runs jobs with, or how to make it from the store and profiles. Default: the Piece engine
    * when an LLM profile is configured; without one no Worker starts and jobs wait in the queue.
    */
-  engine?: Engine | ((core: { store: Store; profiles: ProfileRegistry; pieces: PieceCatalog }) => Engine);
+  engine?:
+    | Engine
+    | ((core: { store: Store; profiles: ProfileRegistry; pieces: PieceCatalog; readSettings: SettingsText }) => Engine);
   /**
    * Seals the API keys of saved profiles and the MCP servers' tokens. Default: AES-256-GCM with `<dataDir>/secret.key`;
    * Electron: safeStorage.
@@ -100,12 +103,18 @@ export function createMaestro(options: MaestroOptions): Maestro {
   // One box seals every secret of the data dir: the profiles' API keys and the MCP servers' tokens.
   const secretBox = options.secretBox ?? fileSecretBox(path.join(dataDir, SECRET_KEY_FILE));
   const profileStore = ProfileStore.inDataDir(dataDir, secretBox);
-  const mcp = new McpServers(McpTokenStore.inDataDir(dataDir, secretBox), { clientVersion: options.version });
+  // Settings files the agent can write apply only in the version a person accepted: pieces, MCP servers, the policy.
+  const accepted = new AcceptedSettings(dataDir);
+  const mcp = new McpServers(McpTokenStore.inDataDir(dataDir, secretBox), {
+    clientVersion: options.version,
+    read: accepted.inForce,
+  });
   const profiles = ProfileRegistry.fromEnv(options.env ?? process.env, profileStore);
   const store = Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });
   const ctx: AppContext = {
     store,
-    pieces: new PieceCatalog(options.piecesDir),
+    pieces: new PieceCatalog(options.piecesDir, accepted),
+    accepted,
     profiles,
     mcp,
     aborts: new JobAborts(),
@@ -120,10 +129,15 @@ export function createMaestro(options: MaestroOptions): Maestro {
   const makeWorker = (): Worker | null => {
     const engine =
       typeof options.engine === 'function'
-        ? options.engine({ store, profiles, pieces: ctx.pieces })
+        ? options.engine({ store, profiles, pieces: ctx.pieces, readSettings: accepted.inForce })
         : (options.engine ??
           (profiles.defaultName
-            ? createEngine({ store, profiles, pieceExists: (id, ws) => ctx.pieces.get(id, ws) !== undefined })
+            ? createEngine({
+                store,
+                profiles,
+                pieceExists: (id, ws) => ctx.pieces.get(id, ws) !== undefined,
+                readSettings: accepted.inForce,
+              })
             : undefined));
     return engine
       ? new Worker({

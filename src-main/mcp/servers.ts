@@ -1,6 +1,7 @@
 // The MCP servers of every workspace, for the app: what each needs (a token given or not, refused or not, never the
 // token itself), saving a token, and opening a job's servers after the token check (spec §2 K → KH / L).
 import type { McpServerView } from '../../src-shared/contract';
+import type { SettingsText } from '../workspace/accepted-settings';
 import { loadMcpConfig, type McpServerConfig, takesToken } from './config';
 import { McpAuthError } from './connection';
 import { authRequiredMessage, type McpJobServers, type McpOpenResult, McpSession, type SessionServer } from './session';
@@ -15,6 +16,8 @@ export interface McpServersOptions {
   clientVersion: string;
   /** Connecting, listing tools, and each tool call; default 60 s. */
   timeoutMs?: number;
+  /** The text of a workspace's mcp.json in force: the app passes the accepted version's (default: the file). */
+  read?: SettingsText;
 }
 
 export class McpServers implements McpJobServers {
@@ -25,7 +28,12 @@ export class McpServers implements McpJobServers {
 
   /** The workspace's servers and their token status. Throws ConfigFileError on a broken mcp.json. */
   list(workspacePath: string): McpServerView[] {
-    return loadMcpConfig(workspacePath).map((s) => this.view(workspacePath, s));
+    return this.configs(workspacePath).map((s) => this.view(workspacePath, s));
+  }
+
+  /** The workspace's servers in force. Throws ConfigFileError on a broken mcp.json. */
+  configs(workspacePath: string): McpServerConfig[] {
+    return loadMcpConfig(workspacePath, this.options.read);
   }
 
   view(workspacePath: string, server: McpServerConfig): McpServerView {
@@ -55,7 +63,7 @@ export class McpServers implements McpJobServers {
   async open(workspacePath: string, signal: AbortSignal): Promise<McpOpenResult> {
     const savedCount = this.tokens.savedCount;
     const servers: SessionServer[] = [];
-    for (const config of loadMcpConfig(workspacePath)) {
+    for (const config of this.configs(workspacePath)) {
       let token: string | null = null;
       try {
         token = takesToken(config) ? this.tokens.open(workspacePath, config.name) : null;
