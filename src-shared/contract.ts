@@ -8,6 +8,7 @@ import type { OperationDef } from './contract/operation';
 import { profileOperations } from './contract/profiles';
 import { requestOperations } from './contract/requests';
 import { settingsOperations } from './contract/settings';
+import { settingsChangeOperations } from './contract/settings-changes';
 import { spaceOperations } from './contract/spaces';
 import { taskOperations } from './contract/tasks';
 import { usageOperations } from './contract/usage';
@@ -17,6 +18,7 @@ export { ATTACHMENT_MAX_BYTES, ATTACHMENTS_TOTAL_MAX_BYTES, base64Bytes, MIB } f
 export { MCP_SERVER_NAME, McpServerView } from './contract/mcp';
 export type { OperationDef } from './contract/operation';
 export { ProfileLoadError, ProfileName, ProfileView, SaveProfileInput } from './contract/profiles';
+export { SettingsChangeView } from './contract/settings-changes';
 export { Attachment, Attachments, COMMENT_PAGE_SIZE } from './contract/tasks';
 export { Usage } from './contract/usage';
 
@@ -33,6 +35,7 @@ export const contract = table({
   ...usageOperations,
   ...profileOperations,
   ...settingsOperations,
+  ...settingsChangeOperations,
   ...mcpOperations,
 });
 

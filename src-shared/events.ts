@@ -80,6 +80,17 @@ export const MaestroEvent = z.discriminatedUnion('type', [
     action: PolicyAction,
     tool: z.string(),
   }),
+  /**
+   * A settings file of the job's workspace (`file`, relative to it) is not the version a person accepted, so the job
+   * does not apply it: the accepted version is in force, or the safe default when none was accepted.
+   */
+  z.object({
+    ...base,
+    type: z.literal('settings.changed'),
+    workspacePath: z.string(),
+    file: z.string(),
+    inForce: z.enum(['accepted', 'default']),
+  }),
   /** A webhook delivery given up after its retries (or pushed out of a full queue); names the webhook by origin. */
   z.object({
     ...base,

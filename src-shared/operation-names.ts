@@ -34,6 +34,9 @@ export const OPERATION_NAMES = [
   'saveToolPolicy',
   'getSettings',
   'saveSettings',
+  'listSettingsChanges',
+  'acceptSettingsChange',
+  'rejectSettingsChange',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

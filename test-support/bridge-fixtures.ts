@@ -40,6 +40,9 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   saveToolPolicy: { workspacePath: '/no/such/workspace', policy: {} },
   getSettings: undefined,
   saveSettings: { notifications: { os: true, sound: false } },
+  listSettingsChanges: undefined,
+  acceptSettingsChange: { workspacePath: '/no/such/workspace', file: '.maestro/policy.json', currentSha256: null },
+  rejectSettingsChange: { workspacePath: '/no/such/workspace', file: '.maestro/policy.json' },
 };
 
 /** A task whose job waits on one tool request and one package request. */

@@ -18,7 +18,7 @@ import {
   type ScriptedStep,
   startScriptedLlmServer,
 } from './scripted-llm-server';
-import { tempDir, testMaestro } from './temp-maestro';
+import { acceptWorkspaceSettings, tempDir, testMaestro } from './temp-maestro';
 
 const servers: ScriptedLlmServer[] = [];
 afterEach(async () => {
@@ -65,6 +65,11 @@ export async function engineHarness(
     outage?: OutagePolicy;
     /** The OS sandbox for commands and stdio MCP servers (default none: commands ask). */
     sandbox?: SandboxChoice;
+    /**
+     * Whether a person accepted the workspace's settings files (`.maestro/*`) as the test wrote them, just before each
+     * createTask (default true: what a test sets up is what applies). false: they stay as the app finds them, unaccepted.
+     */
+    acceptSettings?: boolean;
   } = {},
 ): Promise<Harness> {
   const server = opts.server ?? (await startScriptedLlmServer({ script }));
@@ -82,10 +87,11 @@ export async function engineHarness(
       ...(opts.kind ? { MAESTRO_LLM_KIND: opts.kind } : {}),
     },
     ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
-    engine: ({ store, profiles, pieces, sandbox }) =>
+    engine: ({ store, profiles, pieces, sandbox, readSettings }) =>
       createEngine({
         store,
         profiles,
+        readSettings,
         pieceExists: (id, ws) => pieces.get(id, ws) !== undefined,
         ...(opts.policyTools ? {} : { tools: () => opts.tools ?? [] }),
         options: { limits: DEFAULT_LIMITS, streamIntervalMs: 5, sandbox, ...opts.options },
@@ -114,6 +120,8 @@ export async function engineHarness(
     workspace,
     dataDir,
     createTask(instruction, extra = {}) {
+      const folder = typeof extra.workspacePath === 'string' ? extra.workspacePath : workspace;
+      if (opts.acceptSettings !== false) acceptWorkspaceSettings(maestro, folder);
       const { task, job } = maestro.invoke('createTask', { instruction, ...extra });
       return { taskId: task.id, jobId: job.id };
     },

@@ -34,3 +34,14 @@ export function testMaestro(options: Partial<MaestroOptions> = {}): Maestro {
   cleanups.push(() => maestro.close());
   return maestro;
 }
+
+/**
+ * What a person does with the settings-change card, for every settings file of the workspace (`.maestro/*`): accepts
+ * it as it is now, so the test's own files apply. The folder is resolved as tasks resolve theirs.
+ */
+export function acceptWorkspaceSettings(maestro: Maestro, workspace: string): void {
+  const folder = fs.realpathSync(workspace);
+  for (const change of maestro.ctx.accepted.changes(folder)) {
+    maestro.ctx.accepted.record(folder, change.file, change.current);
+  }
+}

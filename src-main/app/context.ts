@@ -1,8 +1,11 @@
 // The app-wide context: built once by the composition root (create-maestro.ts) and handed to every operation.
 import type { McpServers } from '../mcp/servers';
 import type { TaskContext } from '../tasks/context';
+import type { AcceptedSettings } from '../workspace/accepted-settings';
 
 export interface AppContext extends TaskContext {
+  /** The versions of the workspaces' settings files a person accepted: the only ones jobs apply. */
+  accepted: AcceptedSettings;
   /** The workspaces' MCP servers and their saved tokens. */
   mcp: McpServers;
   version: string;

@@ -20,6 +20,7 @@ import { resolveWorkspaceFolder } from '../tasks/create';
 import { Scheduler } from '../tasks/scheduler';
 import { hiddenPaths, openSandbox, type SandboxChoice } from '../tools/os-sandbox';
 import { Worker, type WorkerOptions } from '../worker/worker';
+import { AcceptedSettings, type SettingsText } from '../workspace/accepted-settings';
 import { dbFile } from '../workspace/paths';
 import type { AppContext } from './context';
 import { acquireHostLock } from './host-lock';
@@ -45,7 +46,13 @@ export interface MaestroOptions {
    */
   engine?:
     | Engine
-    | ((core: { store: Store; profiles: ProfileRegistry; pieces: PieceCatalog; sandbox: SandboxChoice }) => Engine);
+    | ((core: {
+        store: Store;
+        profiles: ProfileRegistry;
+        pieces: PieceCatalog;
+        sandbox: SandboxChoice;
+        readSettings: SettingsText;
+      }) => Engine);
   /**
    * The OS sandbox commands, package installs and stdio MCP servers run in. Default: the machine's (bubblewrap,
    * Seatbelt), hiding the data dir and the user's secret stores; where there is none, every command asks.
@@ -121,12 +128,19 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
   const secretBox = options.secretBox ?? fileSecretBox(path.join(dataDir, SECRET_KEY_FILE));
   const profileStore = ProfileStore.inDataDir(dataDir, secretBox);
   const sandbox = options.sandbox ?? openSandbox(hiddenPaths([dataDir]));
-  const mcp = new McpServers(McpTokenStore.inDataDir(dataDir, secretBox), { clientVersion: options.version, sandbox });
+  // Settings files the agent can write apply only in the version a person accepted: pieces, MCP servers, the policy.
+  const accepted = new AcceptedSettings(dataDir);
+  const mcp = new McpServers(McpTokenStore.inDataDir(dataDir, secretBox), {
+    clientVersion: options.version,
+    sandbox,
+    read: accepted.inForce,
+  });
   const profiles = ProfileRegistry.fromEnv(options.env ?? process.env, profileStore);
   const store = Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });
   const ctx: AppContext = {
     store,
-    pieces: new PieceCatalog(options.piecesDir),
+    pieces: new PieceCatalog(options.piecesDir, accepted),
+    accepted,
     profiles,
     mcp,
     aborts: new JobAborts(),
@@ -141,7 +155,7 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
   const makeWorker = (): Worker | null => {
     const engine =
       typeof options.engine === 'function'
-        ? options.engine({ store, profiles, pieces: ctx.pieces, sandbox })
+        ? options.engine({ store, profiles, pieces: ctx.pieces, sandbox, readSettings: accepted.inForce })
         : (options.engine ??
           (profiles.defaultName
             ? createEngine({
@@ -149,6 +163,7 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
                 profiles,
                 options: { sandbox },
                 pieceExists: (id, ws) => ctx.pieces.get(id, ws) !== undefined,
+                readSettings: accepted.inForce,
               })
             : undefined));
     return engine

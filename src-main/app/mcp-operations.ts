@@ -5,7 +5,7 @@ import { MaestroError } from '../../src-shared/errors';
 import { type JobRecord, toJob } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import { changeJob } from '../jobs/lifecycle';
-import { loadMcpConfig, type McpServerConfig, mcpFile, takesToken } from '../mcp/config';
+import { type McpServerConfig, mcpFile, takesToken } from '../mcp/config';
 import { needsToken } from '../mcp/servers';
 import { resolveWorkspaceFolder } from '../tasks/create';
 import { invalid } from '../tasks/errors';
@@ -26,7 +26,7 @@ export function saveMcpToken(ctx: AppContext, input: OpParsedInput<'saveMcpToken
   const workspace = resolveWorkspaceFolder(input.workspacePath);
   let servers: McpServerConfig[];
   try {
-    servers = loadMcpConfig(workspace);
+    servers = ctx.mcp.configs(workspace);
   } catch (error) {
     if (error instanceof ConfigFileError) throw new MaestroError('conflict', error.message);
     throw error;

@@ -31,6 +31,7 @@ import { getAutoPrompter, saveAutoPrompter } from './auto-prompter-operations';
 import type { AppContext } from './context';
 import { listMcpServers, saveMcpToken } from './mcp-operations';
 import { deleteProfile, listProfiles, saveProfile, testProfile } from './profile-operations';
+import { acceptSettingsChange, listSettingsChanges, rejectSettingsChange } from './settings-change-operations';
 import { getSettings, saveSettings } from './settings-operations';
 import { getToolPolicy, saveToolPolicy } from './tool-policy-operations';
 
@@ -86,6 +87,9 @@ export const operations: Operations = {
   saveToolPolicy,
   getSettings,
   saveSettings,
+  listSettingsChanges,
+  acceptSettingsChange,
+  rejectSettingsChange,
 };
 
 export function parseInput<N extends OperationName>(name: N, raw: unknown): OpParsedInput<N> {

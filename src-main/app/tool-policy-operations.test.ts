@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MaestroError } from '../../src-shared/errors';
 import { testBridge } from '../../test-support/bridge-harness';
 import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
-import { tempDir, testMaestro } from '../../test-support/temp-maestro';
+import { acceptWorkspaceSettings, tempDir, testMaestro } from '../../test-support/temp-maestro';
 import { POLICY_TOOL_NAMES } from '../tools/names';
 import { loadPolicy, policyFile } from '../tools/policy';
 
@@ -115,6 +115,7 @@ describe('tool policy operations', () => {
     const maestro = testMaestro({ defaultWorkspace: workspace });
     fs.mkdirSync(path.join(workspace, '.maestro'));
     fs.writeFileSync(policyFile(workspace), '{"tools":{"deny":["format_disk"]}}');
+    acceptWorkspaceSettings(maestro, workspace);
     const view = maestro.invoke('getToolPolicy', { workspacePath: workspace });
     expect(view).toMatchObject({ exists: true, policy: DEFAULTS });
     expect(view.error).toContain(`${policyFile(workspace)}: tools.deny.0: unknown tool "format_disk"`);

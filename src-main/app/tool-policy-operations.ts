@@ -1,18 +1,20 @@
 // GET /tool-policy/:workspacePath and POST /tool-policy: a workspace's Tool Policy (`.maestro/policy.json`) for
 // Settings. Only folders MAESTRO already works in — a space's folder or the host's default workspace, matched exactly
 // — so the renderer cannot plant a policy file in any other folder. The policy is checked by policy-schema.ts, the
-// schema the engine reads the file with; a job reads the file when its run starts (engine.ts policyTools).
+// schema the engine reads the file with; a job reads the file when its run starts (engine.ts policyTools), in the
+// version a person accepted: Settings shows that version, and a save is accepted as it is written.
 import fs from 'node:fs';
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import { type ErrorIssue, MaestroError } from '../../src-shared/errors';
 import type { ToolPolicyDocument } from '../../src-shared/tool-policy';
 import { notFound } from '../tasks/errors';
 import { POLICY_TOOL_NAMES } from '../tools/names';
-import { DEFAULT_POLICY, loadPolicy, policyFile } from '../tools/policy';
+import { DEFAULT_POLICY, loadPolicy, POLICY_FILE, policyFile } from '../tools/policy';
 import { PolicyFile, type WorkspaceToolPolicy } from '../tools/policy-schema';
 import { writeFileAtomic } from '../workspace/atomic-write';
 import { ConfigFileError } from '../workspace/json-file';
 import type { AppContext } from './context';
+import { acceptAndWrite } from './settings-change-operations';
 
 /** The workspace as given, when it is one MAESTRO knows; otherwise 404 (an unknown folder is not ours to write in). */
 function knownWorkspace(ctx: AppContext, workspacePath: string): string {
@@ -29,11 +31,11 @@ const toDocument = (policy: WorkspaceToolPolicy): ToolPolicyDocument => ({
   run_command: { allow: [...policy.runCommandAllow] },
 });
 
-function view(workspacePath: string): OpOutput<'getToolPolicy'> {
+function view(ctx: AppContext, workspacePath: string): OpOutput<'getToolPolicy'> {
   const file = policyFile(workspacePath);
   const base = { workspacePath, file, exists: fs.existsSync(file), knownTools: [...POLICY_TOOL_NAMES] };
   try {
-    return { ...base, policy: toDocument(loadPolicy(workspacePath)), error: null };
+    return { ...base, policy: toDocument(loadPolicy(workspacePath, ctx.accepted.inForce)), error: null };
   } catch (error) {
     if (!(error instanceof ConfigFileError)) throw error;
     return { ...base, policy: toDocument(DEFAULT_POLICY), error: error.message };
@@ -41,7 +43,7 @@ function view(workspacePath: string): OpOutput<'getToolPolicy'> {
 }
 
 export function getToolPolicy(ctx: AppContext, input: OpParsedInput<'getToolPolicy'>): OpOutput<'getToolPolicy'> {
-  return view(knownWorkspace(ctx, input.workspacePath));
+  return view(ctx, knownWorkspace(ctx, input.workspacePath));
 }
 
 export function saveToolPolicy(ctx: AppContext, input: OpParsedInput<'saveToolPolicy'>): OpOutput<'saveToolPolicy'> {
@@ -55,7 +57,9 @@ export function saveToolPolicy(ctx: AppContext, input: OpParsedInput<'saveToolPo
     const summary = issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new MaestroError('invalid_input', `invalid tool policy: ${summary}`, issues);
   }
-  // The file as the engine reads it: every key written out, so what Settings shows is what is on disk.
-  writeFileAtomic(policyFile(workspacePath), `${JSON.stringify(parsed.data, null, 2)}\n`);
-  return view(workspacePath);
+  // The file as the engine reads it: every key written out, so what Settings shows is what is on disk. Written by a
+  // person in Settings, so accepted in the same step.
+  const text = `${JSON.stringify(parsed.data, null, 2)}\n`;
+  acceptAndWrite(ctx, workspacePath, POLICY_FILE, text, () => writeFileAtomic(policyFile(workspacePath), text));
+  return view(ctx, workspacePath);
 }

@@ -56,6 +56,10 @@ const BRIDGE_API_TABLE = [
   // Ours: the app's settings in the data dir (OS notifications), with the data dir's path.
   ['GET', '/settings', 200],
   ['POST', '/settings', 200],
+  // Ours: a workspace's settings files changed outside MAESTRO (keyed like the Tool Policy), accepted or rejected.
+  ['GET', '/settings-changes/:workspacePath', 200],
+  ['POST', '/settings-changes/:workspacePath/accept', 200],
+  ['POST', '/settings-changes/:workspacePath/reject', 200],
 ] as const;
 
 /** Param names differ between the doc (`:id`, `:rid`) and the contract (`:taskId`, `:requestId`); shapes must not. */

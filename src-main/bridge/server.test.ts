@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src-shared/contract';
 import { expectErrorShape, pathOf, seedParkedTask, snapshot, VALID_BODY } from '../../test-support/bridge-fixtures';
 import { rawRequest, type TestBridge, testBridge, toApiResponse } from '../../test-support/bridge-harness';
-import { tempDir } from '../../test-support/temp-maestro';
+import { acceptWorkspaceSettings, tempDir } from '../../test-support/temp-maestro';
 import { ROUTES } from './routes';
 import { CONTENT_SECURITY_POLICY } from './static-files';
 
@@ -28,6 +28,7 @@ describe('bridge: health and pieces', () => {
     const bad = path.join(piecesDir, 'bad.yaml');
     fs.writeFileSync(bad, 'id: Not An Id\nname: Bad\nmovements: []\n');
     const b = await testBridge({ maestro: { defaultWorkspace: workspace } });
+    acceptWorkspaceSettings(b.maestro, workspace);
 
     const res = await b.api('GET', '/pieces');
     expect(res.status).toBe(200);

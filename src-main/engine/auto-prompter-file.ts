@@ -2,10 +2,11 @@
 // shared schema with errors naming the file and the field, and written atomically. The format is in tools/README.md.
 import path from 'node:path';
 import { type AutoPrompterSettings, AutoPrompterSettings as SettingsSchema } from '../../src-shared/auto-prompter';
+import { onDisk, SETTINGS_FILES, type SettingsText } from '../workspace/accepted-settings';
 import { writeFileAtomic } from '../workspace/atomic-write';
-import { parseConfigJson, readConfigText } from '../workspace/json-file';
+import { parseConfigJson } from '../workspace/json-file';
 
-export const AUTO_PROMPTER_FILE = path.join('.maestro', 'auto-prompter.json');
+export const AUTO_PROMPTER_FILE = SETTINGS_FILES.autoPrompter;
 
 export const autoPrompterFile = (workspacePath: string) => path.join(workspacePath, AUTO_PROMPTER_FILE);
 
@@ -15,14 +16,20 @@ export const autoPrompterFile = (workspacePath: string) => path.join(workspacePa
 export const parseAutoPrompter = (text: string, file: string): AutoPrompterSettings =>
   parseConfigJson(text, file, SettingsSchema);
 
-/** The workspace's rules, or null when it has no rules file; a broken file throws ConfigFileError. */
-export function loadAutoPrompter(workspacePath: string): AutoPrompterSettings | null {
+/**
+ * The workspace's rules, or null when it has no rules file; a broken file throws ConfigFileError. `read` gives the
+ * file's text: a job's Policy Snapshot is taken from the accepted version.
+ */
+export function loadAutoPrompter(workspacePath: string, read: SettingsText = onDisk): AutoPrompterSettings | null {
   const file = autoPrompterFile(workspacePath);
-  const text = readConfigText(file);
+  const text = read(workspacePath, AUTO_PROMPTER_FILE);
   return text === null ? null : parseAutoPrompter(text, file);
 }
 
-/** Writes the rules (already checked by the contract) as the file a person would, atomically. */
+/** The rules as the file a person would write. */
+export const autoPrompterText = (settings: AutoPrompterSettings) => `${JSON.stringify(settings, null, 2)}\n`;
+
+/** Writes the rules (already checked by the contract), atomically. */
 export function saveAutoPrompter(workspacePath: string, settings: AutoPrompterSettings): void {
-  writeFileAtomic(autoPrompterFile(workspacePath), `${JSON.stringify(settings, null, 2)}\n`);
+  writeFileAtomic(autoPrompterFile(workspacePath), autoPrompterText(settings));
 }

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { AUTO_PROMPTER_OFF, AutoPrompterSettings } from '../../src-shared/auto-prompter';
+import { onDisk, type SettingsText } from '../workspace/accepted-settings';
 import { writeFileAtomic } from '../workspace/atomic-write';
 import { ConfigFileError, readJsonFile } from '../workspace/json-file';
 import { loadAutoPrompter } from './auto-prompter-file';
@@ -24,14 +25,16 @@ export const snapshotFile = (runtimeDir: string, jobId: string) =>
   path.join(runtimeDir, 'auto-prompter', `${jobId}.json`);
 
 /**
- * The job's snapshot: the stored one when the job has started before, else taken now from the workspace's file and
- * stored. `runtimeDir` undefined (no data dir): taken and kept in memory only. Throws ConfigFileError for a broken
- * rules file or snapshot.
+ * The job's snapshot: the stored one when the job has started before, else taken now from the workspace's file (its
+ * text as `read` gives it: the Worker takes it from the accepted version while preparing the job) and stored.
+ * `runtimeDir` undefined (no data dir): taken and kept in memory only. Throws ConfigFileError for a broken rules file
+ * or snapshot.
  */
 export function openSnapshot(
   workspacePath: string,
   runtimeDir: string | undefined,
   jobId: string,
+  read: SettingsText = onDisk,
   now: () => Date = () => new Date(),
 ): PolicySnapshot {
   const file = runtimeDir === undefined ? null : snapshotFile(runtimeDir, jobId);
@@ -39,7 +42,7 @@ export function openSnapshot(
     const stored = readSnapshot(file);
     if (stored) return stored;
   }
-  const settings = loadAutoPrompter(workspacePath);
+  const settings = loadAutoPrompter(workspacePath, read);
   const snapshot: PolicySnapshot = {
     version: 1,
     jobId,

@@ -54,9 +54,9 @@ describe('the Policy Snapshot of a job', () => {
     writeRules(ws, DENY_SECRET);
     const h = await engineHarness(
       [
-        // The job has started and asked the model: now the person turns the Auto Prompter off.
+        // The job has started and asked the model: now the person turns the Auto Prompter off in Settings.
         () => {
-          writeRules(ws, { enabled: false, rules: [] });
+          h.maestro.invoke('saveAutoPrompter', { enabled: false, rules: [] });
           return call('read_file', { path: 'secret.txt' });
         },
         complete('first'),

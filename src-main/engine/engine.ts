@@ -6,6 +6,7 @@ import type { LlmProfile, ProfileRegistry } from '../llm/profiles';
 import type { SandboxChoice } from '../tools/os-sandbox';
 import { loadPolicy, resolveTools, toolAllowed } from '../tools/policy';
 import type { AnyToolDef } from '../tools/types';
+import type { SettingsText } from '../workspace/accepted-settings';
 import { DEFAULT_LIMITS, type EngineOptions } from './job-run';
 import type { LlmPort } from './llm-port';
 import type { Engine, PieceRunContext } from './piece-result';
@@ -22,12 +23,17 @@ export interface EngineConfig {
   llm?: Omit<LlmClientOptions, 'profile'>;
   /** Whether a piece exists for a workspace (create_subtask names one). */
   pieceExists?: (pieceId: string, workspacePath: string) => boolean;
+  /** The text of a workspace's settings files in force: the app passes the accepted versions' (default: the files). */
+  readSettings?: SettingsText;
 }
 
-/** The Workspace Tool Policy's tools for a job, with the task's grants unioned in. Throws on a broken policy file. */
-export function policyTools(store: Store, ctx: PieceRunContext): JobTools {
+/**
+ * The Workspace Tool Policy's tools for a job (the policy in the version `read` gives), with the task's grants unioned
+ * in. Throws on a broken policy file.
+ */
+export function policyTools(store: Store, ctx: PieceRunContext, read?: SettingsText): JobTools {
   const grants = store.toolRequests.grantsForTask(ctx.task.id);
-  const policy = loadPolicy(ctx.workspacePath);
+  const policy = loadPolicy(ctx.workspacePath, read);
   return { tools: resolveTools(policy, grants), allows: (name) => toolAllowed(policy, grants, name) };
 }
 
@@ -100,7 +106,7 @@ export function createEngine(config: EngineConfig): Engine {
           llmFor,
           toolsFor: config.tools
             ? (ctx) => ({ tools: config.tools?.(ctx) ?? [], allows: () => true })
-            : (ctx) => policyTools(config.store, ctx),
+            : (ctx) => policyTools(config.store, ctx, config.readSettings),
           options: config.options?.promptGuard ? options : { ...options, promptGuard: guardFor(ctx.job.profile) },
           ...(config.pieceExists ? { pieceExists: config.pieceExists } : {}),
         },

@@ -1,11 +1,13 @@
 // The MCP servers of a workspace: `<workspace>/.maestro/mcp.json`, a `mcpServers` map of stdio servers (`command`)
-// and streamable HTTP servers (`url`). Read fresh for every job; errors name the file and the field. Format: README.md.
+// and streamable HTTP servers (`url`). Read fresh for every job, in the version a person accepted; errors name the file
+// and the field. Format: README.md.
 import path from 'node:path';
 import { z } from 'zod';
 import { MCP_SERVER_NAME } from '../../src-shared/contract';
-import { ConfigFileError, describeIssues, parseConfigJson, readConfigText } from '../workspace/json-file';
+import { onDisk, SETTINGS_FILES, type SettingsText } from '../workspace/accepted-settings';
+import { ConfigFileError, describeIssues, parseConfigJson } from '../workspace/json-file';
 
-export const MCP_FILE = path.join('.maestro', 'mcp.json');
+export const MCP_FILE = SETTINGS_FILES.mcp;
 export const mcpFile = (workspacePath: string) => path.join(workspacePath, MCP_FILE);
 
 const SERVER_NAME_RULE = 'must be 1–32 letters, digits, "_" or "-", starting with a letter or digit';
@@ -123,10 +125,13 @@ export function parseMcpConfig(text: string, file: string, workspacePath: string
   return servers.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/** The workspace's MCP servers: none when it has no mcp.json; a broken file throws ConfigFileError. */
-export function loadMcpConfig(workspacePath: string): McpServerConfig[] {
+/**
+ * The workspace's MCP servers: none when it has no mcp.json; a broken file throws ConfigFileError. `read` gives the
+ * file's text: the app passes the accepted version's, so a server the agent added is not started.
+ */
+export function loadMcpConfig(workspacePath: string, read: SettingsText = onDisk): McpServerConfig[] {
   const file = mcpFile(workspacePath);
-  const text = readConfigText(file);
+  const text = read(workspacePath, MCP_FILE);
   return text === null ? [] : parseMcpConfig(text, file, workspacePath);
 }
 

@@ -3,6 +3,7 @@
 
 import type { McpServerView } from '../../src-shared/contract';
 import type { SandboxChoice } from '../tools/os-sandbox';
+import type { SettingsText } from '../workspace/accepted-settings';
 import { loadMcpConfig, type McpServerConfig, takesToken } from './config';
 import { McpAuthError } from './connection';
 import { authRequiredMessage, type McpJobServers, type McpOpenResult, McpSession, type SessionServer } from './session';
@@ -19,6 +20,8 @@ export interface McpServersOptions {
   timeoutMs?: number;
   /** The OS sandbox stdio servers run in. */
   sandbox?: SandboxChoice;
+  /** The text of a workspace's mcp.json in force: the app passes the accepted version's (default: the file). */
+  read?: SettingsText;
 }
 
 export class McpServers implements McpJobServers {
@@ -29,7 +32,12 @@ export class McpServers implements McpJobServers {
 
   /** The workspace's servers and their token status. Throws ConfigFileError on a broken mcp.json. */
   list(workspacePath: string): McpServerView[] {
-    return loadMcpConfig(workspacePath).map((s) => this.view(workspacePath, s));
+    return this.configs(workspacePath).map((s) => this.view(workspacePath, s));
+  }
+
+  /** The workspace's servers in force. Throws ConfigFileError on a broken mcp.json. */
+  configs(workspacePath: string): McpServerConfig[] {
+    return loadMcpConfig(workspacePath, this.options.read);
   }
 
   view(workspacePath: string, server: McpServerConfig): McpServerView {
@@ -59,7 +67,7 @@ export class McpServers implements McpJobServers {
   async open(workspacePath: string, signal: AbortSignal): Promise<McpOpenResult> {
     const savedCount = this.tokens.savedCount;
     const servers: SessionServer[] = [];
-    for (const config of loadMcpConfig(workspacePath)) {
+    for (const config of this.configs(workspacePath)) {
       let token: string | null = null;
       try {
         token = takesToken(config) ? this.tokens.open(workspacePath, config.name) : null;

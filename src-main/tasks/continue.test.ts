@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rowCounts } from '../../test-support/db';
 import { expectMaestroError, moveTo, setup } from '../../test-support/tasks';
-import { tempDir } from '../../test-support/temp-maestro';
+import { acceptWorkspaceSettings, tempDir } from '../../test-support/temp-maestro';
 import { DEFAULT_HANDOFF } from './continue';
 
 describe('continueTask', () => {
@@ -47,6 +47,7 @@ describe('continueTask', () => {
       'id: review\nname: Review\nmovements:\n  - name: check\n',
     );
     const { m, store, create } = setup();
+    acceptWorkspaceSettings(m, ws);
     const { task, job } = create({ workspacePath: ws });
     moveTo(store, job.id, 'succeeded');
     const out = m.invoke('continueTask', { taskId: task.id, pieceId: 'review' });

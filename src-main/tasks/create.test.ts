@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MIB } from '../../src-shared/contract';
 import { rowCounts } from '../../test-support/db';
 import { expectMaestroError, setup } from '../../test-support/tasks';
-import { tempDir } from '../../test-support/temp-maestro';
+import { acceptWorkspaceSettings, tempDir } from '../../test-support/temp-maestro';
 
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 
@@ -110,7 +110,8 @@ describe('createTask', () => {
       path.join(ws, '.maestro', 'pieces', 'local.yaml'),
       'id: local\nname: Local\nmovements:\n  - name: only\n',
     );
-    const { create } = setup({ env: { MAESTRO_LLM_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    const { m, create } = setup({ env: { MAESTRO_LLM_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    acceptWorkspaceSettings(m, ws);
     const { task, job } = create({ workspacePath: ws, pieceId: 'local', profile: 'env' });
     expect(task).toMatchObject({ workspacePath: fs.realpathSync(ws), pieceId: 'local', profile: 'env' });
     expect(job).toMatchObject({ pieceId: 'local', profile: 'env' });

@@ -1,15 +1,16 @@
 // The Workspace Tool Policy: the only source of tool permission for a job (P2.18, P3.11). Read from
-// `<workspace>/.maestro/policy.json` (defaults when absent), then unioned with the tools a person approved with
-// scope `task` in this task (P7.04). The format is in README.md.
+// `<workspace>/.maestro/policy.json` (defaults when absent) in the version a person accepted, then unioned with the
+// tools a person approved with scope `task` in this task (P7.04). The format is in README.md.
 import path from 'node:path';
-import { parseConfigJson, readConfigText } from '../workspace/json-file';
+import { onDisk, SETTINGS_FILES, type SettingsText } from '../workspace/accepted-settings';
+import { parseConfigJson } from '../workspace/json-file';
 import { builtinTools } from './builtins';
 import { DEFAULT_POLICY, PolicyFile, toPolicy, type WorkspaceToolPolicy } from './policy-schema';
 import type { AnyToolDef } from './types';
 
 export { DEFAULT_POLICY, type WorkspaceToolPolicy } from './policy-schema';
 
-export const POLICY_FILE = path.join('.maestro', 'policy.json');
+export const POLICY_FILE = SETTINGS_FILES.policy;
 
 /** A policy file that cannot be used: the one ConfigFileError, by the name its callers catch. */
 
@@ -19,10 +20,14 @@ export const policyFile = (workspacePath: string) => path.join(workspacePath, PO
 export const parsePolicy = (text: string, file: string): WorkspaceToolPolicy =>
   toPolicy(parseConfigJson(text, file, PolicyFile));
 
-/** The workspace's policy: DEFAULT_POLICY when it has no policy file; a broken file throws ConfigFileError. */
-export function loadPolicy(workspacePath: string): WorkspaceToolPolicy {
+/**
+ * The workspace's policy: DEFAULT_POLICY when it has no policy file; a broken file throws ConfigFileError. `read`
+ * gives the file's text: a job passes the accepted version's (AcceptedSettings.inForce), so a policy the agent
+ * rewrote is not applied.
+ */
+export function loadPolicy(workspacePath: string, read: SettingsText = onDisk): WorkspaceToolPolicy {
   const file = policyFile(workspacePath);
-  const text = readConfigText(file);
+  const text = read(workspacePath, POLICY_FILE);
   return text === null ? DEFAULT_POLICY : parsePolicy(text, file);
 }
 

@@ -1,9 +1,11 @@
 // Job preparation, between the claim and the engine: the task's workspace and piece checked, the runtime dir made,
-// the LLM Router's pick (P10.05), and the workspace's MCP servers opened (spec §2 K).
+// settings files changed outside MAESTRO reported (their accepted versions apply), the Auto Prompter's Policy Snapshot
+// taken from the accepted rules, the LLM Router's pick (P10.05), and the workspace's MCP servers opened (spec §2 K).
 import fs from 'node:fs';
 import type { Task } from '../../src-shared/entities';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
+import { openSnapshot } from '../engine/auto-prompter-snapshot';
 import type { Engine } from '../engine/piece-result';
 import type { PieceCatalog, PieceDefinition } from '../engine/pieces/catalog';
 import { chooseStartMovement } from '../engine/pieces/schema';
@@ -11,6 +13,7 @@ import { changeJob } from '../jobs/lifecycle';
 import type { PieceRunResult } from '../jobs/piece-run-result';
 import { McpConnectError } from '../mcp/connection';
 import type { McpJobServers, McpSession } from '../mcp/session';
+import { AcceptedSettings, SETTINGS_FILES } from '../workspace/accepted-settings';
 import { ConfigFileError } from '../workspace/json-file';
 import { runtimeDir } from '../workspace/paths';
 
@@ -35,7 +38,12 @@ export type McpOpened =
   | { kind: 'stop'; result: PieceRunResult; savedCount?: number };
 
 export class JobPreparation {
-  constructor(private readonly o: PreparationOptions) {}
+  /** The accepted versions of the workspaces' settings files (read from the data dir each time: never stale). */
+  private readonly accepted: AcceptedSettings;
+
+  constructor(private readonly o: PreparationOptions) {
+    this.accepted = new AcceptedSettings(o.dataDir);
+  }
 
   /**
    * Spec §2 K, before the LLM client is made: the MCP servers of a persistent workspace. A missing or refused token
@@ -92,7 +100,7 @@ export class JobPreparation {
       return changed;
     });
     if (outcome.kind === 'fallback') console.warn(`task ${task.id}: ${outcome.reason}; running the ${pieceId} piece`);
-    const again = this.prepare(routed ?? { ...job, pieceId });
+    const again = this.check(routed ?? { ...job, pieceId });
     return again.kind === 'requeue' ? fatalPrepared(`this worker does not serve the routed piece ${pieceId}`) : again;
   }
 
@@ -102,7 +110,44 @@ export class JobPreparation {
     return this.o.pieces.load(persistent ? task.workspacePath : null);
   }
 
+  /** Prepares a job that was just claimed: checked, its settings changes reported, its Policy Snapshot taken. */
   prepare(job: JobRecord): Prepared {
+    const prepared = this.check(job);
+    if (prepared.kind !== 'run') return prepared;
+    this.reportChanges(job, prepared.workspacePath);
+    try {
+      // Taken now, from the accepted rules: the engine then finds it stored and never reads the workspace's file.
+      openSnapshot(prepared.workspacePath, prepared.runtimeDir, job.id, this.accepted.inForce);
+    } catch (error) {
+      if (error instanceof ConfigFileError) return fatalPrepared(error.message);
+      throw error;
+    }
+    return prepared;
+  }
+
+  /**
+   * One `settings.changed` event per settings file of the job's workspace that is not the accepted version (the
+   * task view shows the change to accept or reject). An ephemeral workspace has no MCP servers or pieces of its own.
+   */
+  private reportChanges(job: JobRecord, workspacePath: string): void {
+    const { store } = this.o;
+    const persistent = store.tasks.workspaceKind(job.taskId) === 'persistent';
+    const applies = (file: string) =>
+      persistent || file === SETTINGS_FILES.policy || file === SETTINGS_FILES.autoPrompter;
+    const changes = this.accepted.changes(workspacePath).filter((c) => applies(c.file));
+    for (const change of changes) {
+      store.publish({
+        type: 'settings.changed',
+        taskId: job.taskId,
+        jobId: job.id,
+        workspacePath,
+        file: change.file,
+        inForce: change.accepted === null ? 'default' : 'accepted',
+      });
+    }
+  }
+
+  private check(job: JobRecord): Prepared {
     const { store, dataDir } = this.o;
     const task = store.tasks.get(job.taskId);
     if (!task) return fatalPrepared(`task ${job.taskId} does not exist`);

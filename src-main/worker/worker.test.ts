@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { tempDir } from '../../test-support/temp-maestro';
+import { acceptWorkspaceSettings, tempDir } from '../../test-support/temp-maestro';
 import { countClaims, gate, must, ScriptedEngine, seed, setup, totalChanges } from '../../test-support/worker-kit';
 import type { Maestro } from '../app/create-maestro';
 import { Store } from '../db/store';
@@ -209,6 +209,7 @@ describe('Worker', () => {
     const file = path.join(workspace, '.maestro', 'pieces', 'broken.yaml');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, 'id: broken\nname: Broken\nmovements: []\n');
+    acceptWorkspaceSettings(m, workspace);
     const queued = seed(m, { pieceId: 'broken', workspacePath: workspace });
     await must(w.processNext()).done;
     const failed = job(queued.id);

@@ -1,10 +1,12 @@
-// Loads Piece YAML files: built-in ones from pieces/, the workspace's own from .maestro/pieces/ (overriding by id).
-// MAESTRO's format and TAKT-style files are both accepted; a broken file is reported with file, line and field.
+// Loads Piece YAML files: built-in ones from pieces/, the workspace's own from .maestro/pieces/ (overriding by id),
+// those in the version a person accepted when the catalog is given the accepted settings. MAESTRO's format and
+// TAKT-style files are both accepted; a broken file is reported with file, line and field.
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import type { z } from 'zod';
 import type { PieceLoadError, PieceSummary } from '../../../src-shared/entities';
+import { type AcceptedSettings, onDisk, pieceFilesOnDisk } from '../../workspace/accepted-settings';
 import { fromPieceFile, type PieceDefinition, PieceFile } from './schema';
 import { convertTakt, looksLikeTakt, TaktPieceFile } from './takt';
 
@@ -13,13 +15,18 @@ export type { MovementDefinition, PieceDefinition } from './schema';
 export type PieceLoad = { ok: true; piece: PieceDefinition } | { ok: false; error: PieceLoadError };
 
 export function loadPieceFile(file: string, source: PieceDefinition['source']): PieceLoad {
-  const fail = (message: string): PieceLoad => ({ ok: false, error: { file, message } });
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    return fail(`cannot read: ${(error as Error).message}`);
+    return { ok: false, error: { file, message: `cannot read: ${(error as Error).message}` } };
   }
+  return parsePieceText(text, file, source);
+}
+
+/** A piece file's text parsed and checked; `file` names it in errors and in the piece. */
+export function parsePieceText(text: string, file: string, source: PieceDefinition['source']): PieceLoad {
+  const fail = (message: string): PieceLoad => ({ ok: false, error: { file, message } });
   const doc = YAML.parseDocument(text);
   if (doc.errors.length > 0) {
     const e = doc.errors[0] as YAML.YAMLError;
@@ -66,11 +73,21 @@ export const summarize = (piece: PieceDefinition): PieceSummary => ({
   source: piece.source,
 });
 
+/** Which of a workspace's piece files apply, and their text: AcceptedSettings, or (without one) the files on disk. */
+export type PieceGate = Pick<AcceptedSettings, 'pieceFiles' | 'inForce'>;
+const ungated: PieceGate = { pieceFiles: pieceFilesOnDisk, inForce: onDisk };
+
 export class PieceCatalog {
   /** Parsed files by path, reused while the file's mtime and size are unchanged. */
   private readonly cache = new Map<string, { mtimeMs: number; size: number; loaded: PieceLoad }>();
+  /** Parsed workspace pieces by path, reused while their text in force is the same. */
+  private readonly workspaceCache = new Map<string, { text: string; loaded: PieceLoad }>();
 
-  constructor(private readonly builtinDir: string) {}
+  /** `gate`: the accepted settings, so a piece file the agent wrote or changed is not offered (the app passes it). */
+  constructor(
+    private readonly builtinDir: string,
+    private readonly gate: PieceGate = ungated,
+  ) {}
 
   private loadCached(file: string, source: PieceDefinition['source']): PieceLoad {
     let stat: fs.Stats;
@@ -86,18 +103,34 @@ export class PieceCatalog {
     return loaded;
   }
 
+  /** A workspace piece in the version in force; null when none applies (never accepted, or deleted and accepted). */
+  private loadWorkspacePiece(workspacePath: string, rel: string): PieceLoad | null {
+    const file = path.join(workspacePath, rel);
+    let text: string | null;
+    try {
+      text = this.gate.inForce(workspacePath, rel);
+    } catch (error) {
+      return { ok: false, error: { file, message: (error as Error).message } };
+    }
+    if (text === null) return null;
+    const hit = this.workspaceCache.get(file);
+    if (hit?.text === text) return hit.loaded;
+    const loaded = parsePieceText(text, file, 'workspace');
+    this.workspaceCache.set(file, { text, loaded });
+    return loaded;
+  }
+
   /** Built-in pieces, overridden by id by the workspace's own; broken files are reported, not skipped silently. */
   load(workspacePath?: string | null): { pieces: PieceDefinition[]; errors: PieceLoadError[] } {
     const byId = new Map<string, PieceDefinition>();
     const errors: PieceLoadError[] = [];
-    const dirs: [string, PieceDefinition['source']][] = [[this.builtinDir, 'builtin']];
-    if (workspacePath) dirs.push([path.join(workspacePath, '.maestro', 'pieces'), 'workspace']);
-    for (const [dir, source] of dirs) {
-      for (const file of yamlFiles(dir)) {
-        const loaded = this.loadCached(file, source);
-        if (loaded.ok) byId.set(loaded.piece.id, loaded.piece);
-        else errors.push(loaded.error);
-      }
+    const add = (loaded: PieceLoad | null) => {
+      if (loaded?.ok) byId.set(loaded.piece.id, loaded.piece);
+      else if (loaded) errors.push(loaded.error);
+    };
+    for (const file of yamlFiles(this.builtinDir)) add(this.loadCached(file, 'builtin'));
+    if (workspacePath) {
+      for (const rel of this.gate.pieceFiles(workspacePath)) add(this.loadWorkspacePiece(workspacePath, rel));
     }
     return { pieces: [...byId.values()].sort((a, b) => a.id.localeCompare(b.id)), errors };
   }

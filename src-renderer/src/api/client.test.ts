@@ -148,6 +148,23 @@ const CASES: Record<OperationName, Case> = {
     path: '/api/local/settings',
     body: { notifications: { os: true, sound: false } },
   },
+  listSettingsChanges: {
+    input: { workspacePath: '/home/me/my project' },
+    method: 'GET',
+    path: '/api/local/settings-changes/%2Fhome%2Fme%2Fmy%20project',
+  },
+  acceptSettingsChange: {
+    input: { workspacePath: '/ws', file: '.maestro/policy.json', currentSha256: null },
+    method: 'POST',
+    path: '/api/local/settings-changes/%2Fws/accept',
+    body: { file: '.maestro/policy.json', currentSha256: null },
+  },
+  rejectSettingsChange: {
+    input: { workspacePath: '/ws', file: '.maestro/mcp.json' },
+    method: 'POST',
+    path: '/api/local/settings-changes/%2Fws/reject',
+    body: { file: '.maestro/mcp.json' },
+  },
 };
 
 interface Recorded {

@@ -1,7 +1,8 @@
 // ChatComposerPanel: the approval cards of the selected task's waiting tool and package requests (read from the DB,
 // so a reload shows them again, P7.01, P7.17) above the ChatComposer, which stays locked while a card waits; and the
 // McpAuthCard while the latest job waits for an MCP token, the BrowserStepCard while it waits on a browser step (the
-// composer stays open for both: a comment is an interjection, and wakes a browser wait).
+// composer stays open for both: a comment is an interjection, and wakes a browser wait); and a SettingsChangeCard for
+// each settings file of the task's workspace changed outside MAESTRO (the composer stays open: nothing waits on it).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Comment, Job } from '../../../src-shared/entities';
 import { useT } from '../i18n';
@@ -12,6 +13,7 @@ import { ChatComposer } from './ChatComposer';
 import { composerMode } from './composer-mode';
 import { McpAuthCard } from './McpAuthCard';
 import { PackageRequestApproval } from './PackageRequestApproval';
+import { SettingsChangeCard } from './SettingsChangeCard';
 import { ToolRequestApproval } from './ToolRequestApproval';
 
 const POINT_MS = 1600;
@@ -27,6 +29,10 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
   const pending = useMemo(() => pendingRequests(requests, jobs), [requests, jobs]);
   const job = jobs.at(-1);
   const workspacePath = useAppStore((s) => (s.detail?.taskId === taskId ? s.detail.task?.workspacePath : undefined));
+  const settingsChanges = useAppStore((s) =>
+    s.settingsChanges && s.settingsChanges.workspacePath === workspacePath ? s.settingsChanges.changes : NO_CHANGES,
+  );
+  const loadSettingsChanges = useAppStore((s) => s.loadSettingsChanges);
   const waitsForToken = job?.status === 'waiting_human' && job.waitReason === 'mcp_auth_required';
   const waitsForBrowser = job?.status === 'waiting_human' && job.waitReason === 'browser';
   const browserStep = useMemo(
@@ -45,6 +51,12 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
   const pointAtCards = useCallback(() => setPointAsked((n) => n + 1), []);
   const count = pending.tool.length + pending.package.length;
   const hasCards = count > 0;
+
+  // Looked up when the task opens and when its latest job changes (a job start reports changes as events too).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the latest job's status says when to look again
+  useEffect(() => {
+    if (workspacePath) void loadSettingsChanges(workspacePath);
+  }, [loadSettingsChanges, workspacePath, job?.id, job?.status]);
 
   useEffect(() => {
     const cards = cardsRef.current;
@@ -75,6 +87,17 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
           ))}
         </section>
       ) : null}
+      {settingsChanges.length > 0 ? (
+        <section
+          className="approval-cards"
+          data-testid="settings-change-cards"
+          aria-label={t('settingsChange.cards', { count: settingsChanges.length })}
+        >
+          {settingsChanges.map((c) => (
+            <SettingsChangeCard key={c.file} change={c} />
+          ))}
+        </section>
+      ) : null}
       {waitsForToken && job && workspacePath ? (
         <div className="approval-cards">
           <McpAuthCard workspacePath={workspacePath} jobId={job.id} parkedAt={job.updatedAt} />
@@ -89,3 +112,5 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
     </div>
   );
 }
+
+const NO_CHANGES: never[] = [];

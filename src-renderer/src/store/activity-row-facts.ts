@@ -53,6 +53,14 @@ export function rowFacts(event: ActivityEvent, t: Translate): RowFacts {
         status: comment.kind,
       };
     }
+    case 'settings.changed':
+      return {
+        kind: 'notification',
+        error: false,
+        title: t('activity.settingsChanged', { file: event.file }),
+        detail: t(event.inForce === 'accepted' ? 'activity.settingsAccepted' : 'activity.settingsDefault'),
+        status: event.inForce,
+      };
     case 'webhook.failed':
       return {
         kind: 'notification',

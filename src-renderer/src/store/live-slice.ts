@@ -69,6 +69,12 @@ export const createLiveSlice =
           void state.loadTasks();
           void state.refreshDetail();
           return;
+        case 'settings.changed':
+          // The open task's workspace: its card shows the change.
+          if (state.detail?.task?.workspacePath === event.workspacePath) {
+            void state.loadSettingsChanges(event.workspacePath);
+          }
+          return;
         case 'job.metrics':
         case 'prompt.guarded':
         case 'webhook.failed':

@@ -14,6 +14,7 @@ import { createPiecesSlice } from './pieces-slice';
 import { createPrefsSlice } from './prefs-slice';
 import { createProfilesSlice } from './profiles-slice';
 import { createRequestsSlice } from './requests-slice';
+import { createSettingsChangesSlice } from './settings-changes-slice';
 import { createSettingsSlice } from './settings-slice';
 import { createTasksSlice } from './tasks-slice';
 import { createToolPolicySlice } from './tool-policy-slice';
@@ -40,6 +41,7 @@ export function createAppStore(client: MaestroClient): AppStore {
     ...createFoldersSlice(client)(...a),
     ...createToolPolicySlice(client.api)(...a),
     ...createSettingsSlice(client)(...a),
+    ...createSettingsChangesSlice(client.api)(...a),
   }));
 }
 

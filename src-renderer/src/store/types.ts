@@ -11,6 +11,7 @@ import type { PiecesSlice } from './pieces-slice';
 import type { PrefsSlice } from './prefs-slice';
 import type { ProfilesSlice } from './profiles-slice';
 import type { RequestsSlice } from './requests-slice';
+import type { SettingsChangesSlice } from './settings-changes-slice';
 import type { SettingsSlice } from './settings-slice';
 import type { TasksSlice } from './tasks-slice';
 import type { ToolPolicySlice } from './tool-policy-slice';
@@ -33,4 +34,5 @@ export type AppState = TasksSlice &
   PrefsSlice &
   FoldersSlice &
   ToolPolicySlice &
-  SettingsSlice;
+  SettingsSlice &
+  SettingsChangesSlice;

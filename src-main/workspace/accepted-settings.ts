@@ -1,0 +1,137 @@
+// The settings files the agent can write — a workspace's `.maestro/policy.json`, `mcp.json`, `auto-prompter.json` and
+// `pieces/*.yaml` — apply only in a version a person accepted (architecture rule 9). The accepted versions are kept in
+// `<dataDir>/accepted-settings.json` (0600, in the 0700 data dir, out of every command's reach), content and hash per
+// workspace and file, so the accepted version still applies after the file in the workspace was changed. The file is
+// read on every call (it is small): every holder in the process sees the same accepted versions.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigFileError, readConfigText, readJsonFile, writeJsonFile } from './json-file';
+
+/** The settings files, as paths relative to the workspace folder with `/` between the parts. */
+export const SETTINGS_FILES = {
+  policy: '.maestro/policy.json',
+  mcp: '.maestro/mcp.json',
+  autoPrompter: '.maestro/auto-prompter.json',
+} as const;
+export const PIECES_DIR = '.maestro/pieces';
+
+/** A settings file's name as the contract gives it: one of SETTINGS_FILES, or a piece file directly under PIECES_DIR. */
+export function isSettingsFile(rel: string): boolean {
+  if (Object.values(SETTINGS_FILES).includes(rel as never)) return true;
+  const name = rel.startsWith(`${PIECES_DIR}/`) ? rel.slice(PIECES_DIR.length + 1) : '';
+  // One file directly in the folder: no separator, so no name reaches outside it.
+  return /\.ya?ml$/.test(name) && !/[/\\]/.test(name) && !name.includes(String.fromCharCode(0));
+}
+
+export const ACCEPTED_SETTINGS_FILE = 'accepted-settings.json';
+
+export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+const Version = z.strictObject({ sha256: z.string(), content: z.string(), acceptedAt: z.string() });
+const AcceptedFile = z.strictObject({
+  version: z.literal(1),
+  /** By workspace folder, then by file (relative, `/`-separated). */
+  workspaces: z.record(z.string(), z.record(z.string(), Version)),
+});
+type AcceptedFile = z.infer<typeof AcceptedFile>;
+
+/** The text of a workspace's settings file, for a loader: on disk, or the version in force. */
+export type SettingsText = (workspacePath: string, rel: string) => string | null;
+
+/** The file as it is in the workspace (Settings views, tests): null when there is none. */
+export const onDisk: SettingsText = (workspacePath, rel) => readConfigText(path.join(workspacePath, rel));
+
+/** A settings file whose content is not the accepted version (or that exists and was never accepted). */
+export interface SettingsChange {
+  file: string;
+  /** The accepted version; null: none was ever accepted (the safe default applies). */
+  accepted: string | null;
+  /** The file now; null: it was deleted. */
+  current: string | null;
+}
+
+export class AcceptedSettings {
+  readonly file: string;
+
+  constructor(dataDir: string) {
+    this.file = path.join(dataDir, ACCEPTED_SETTINGS_FILE);
+  }
+
+  /**
+   * The accepted versions. A broken file counts as none accepted (the safe defaults apply) and is reported by
+   * `record`, which will not overwrite it.
+   */
+  private read(): { data: AcceptedFile; error: ConfigFileError | null } {
+    const read = readJsonFile(this.file, AcceptedFile);
+    if (read.kind === 'ok') return { data: read.value, error: null };
+    const data: AcceptedFile = { version: 1, workspaces: {} };
+    if (read.kind === 'absent') return { data, error: null };
+    return { data, error: new ConfigFileError(this.file, read.problem, { form: 'clause' }) };
+  }
+
+  /** The accepted version of a workspace's file; null when none was accepted. */
+  accepted(workspacePath: string, rel: string): string | null {
+    return this.read().data.workspaces[workspacePath]?.[rel]?.content ?? null;
+  }
+
+  /**
+   * What a job applies: the file when it is the accepted version, else the accepted version (null: none, so the
+   * loader's safe default). Throws ConfigFileError when the file cannot be read.
+   */
+  readonly inForce: SettingsText = (workspacePath, rel) => {
+    const current = onDisk(workspacePath, rel);
+    const accepted = this.accepted(workspacePath, rel);
+    return current === accepted ? current : accepted;
+  };
+
+  /** Records `content` as the accepted version of the file; null: none (the file is absent, and that is accepted). */
+  record(workspacePath: string, rel: string, content: string | null): void {
+    const { data, error } = this.read();
+    if (error) throw new ConfigFileError(this.file, `cannot be read, so it is not overwritten: ${error.why}`);
+    const files = { ...data.workspaces[workspacePath] };
+    if (content === null) delete files[rel];
+    else files[rel] = { sha256: sha256(content), content, acceptedAt: new Date().toISOString() };
+    const workspaces = { ...data.workspaces, [workspacePath]: files };
+    if (Object.keys(files).length === 0) delete workspaces[workspacePath];
+    try {
+      writeJsonFile(this.file, { version: 1, workspaces } satisfies AcceptedFile);
+    } catch (why) {
+      const code = (why as NodeJS.ErrnoException).code ?? 'error';
+      throw new ConfigFileError(this.file, `cannot be written (${code})`, { form: 'clause' });
+    }
+  }
+
+  /** The workspace's piece files in force: those on disk and those accepted (a deleted one still applies). */
+  pieceFiles(workspacePath: string): string[] {
+    const accepted = Object.keys(this.read().data.workspaces[workspacePath] ?? {}).filter(
+      (rel) => rel.startsWith(`${PIECES_DIR}/`) && isSettingsFile(rel),
+    );
+    return [...new Set([...pieceFilesOnDisk(workspacePath), ...accepted])].sort();
+  }
+
+  /** Every settings file of the workspace whose content is not the accepted version, by file name. */
+  changes(workspacePath: string): SettingsChange[] {
+    const files = [...Object.values(SETTINGS_FILES), ...this.pieceFiles(workspacePath)];
+    return files.flatMap((file) => {
+      const current = onDisk(workspacePath, file);
+      const accepted = this.accepted(workspacePath, file);
+      return current === accepted ? [] : [{ file, accepted, current }];
+    });
+  }
+}
+
+/** The piece files in the workspace's PIECES_DIR, relative; none when it has no such folder. */
+export function pieceFilesOnDisk(workspacePath: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(path.join(workspacePath, PIECES_DIR));
+  } catch {
+    return [];
+  }
+  return names
+    .map((n) => `${PIECES_DIR}/${n}`)
+    .filter(isSettingsFile)
+    .sort();
+}

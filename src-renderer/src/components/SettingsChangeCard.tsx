@@ -1,0 +1,48 @@
+// The card of one settings file changed outside MAESTRO (`.maestro/policy.json`, `mcp.json`, `auto-prompter.json`,
+// a piece): what is in force meanwhile, the change as a diff (accepted → current), and Accept / Reject — the same
+// frame and shortcuts as a tool request's card. Accepted, the file applies from the next job; rejected, it goes back
+// to the accepted version (or away when none was accepted).
+import type { SettingsChangeView } from '../../../src-shared/contract';
+import { useCardAction } from '../hooks/useCardAction';
+import { useT } from '../i18n';
+import { useAppStore } from '../store/store';
+import { ApprovalCard, DecisionButton } from './ApprovalCard';
+
+export function SettingsChangeCard({ change }: { change: SettingsChangeView }) {
+  const decide = useAppStore((s) => s.decideSettingsChange);
+  const { busy, error, run } = useCardAction();
+  const t = useT();
+  const choose = (decision: 'accept' | 'reject') => run(() => decide(change, decision));
+
+  return (
+    <ApprovalCard
+      testId="settings-change"
+      requestId={change.file}
+      label={t('settingsChange.label', { file: change.file })}
+      wants={
+        <>
+          <code data-testid="settings-change-file">{change.file}</code> {t('settingsChange.changed')}
+        </>
+      }
+      error={error}
+      actions={
+        <>
+          <DecisionButton action="approve" busy={busy} onClick={() => void choose('accept')} testId="settings-accept">
+            {t('settingsChange.accept')}
+          </DecisionButton>
+          <DecisionButton action="deny" busy={busy} onClick={() => void choose('reject')} testId="settings-reject">
+            {change.hasAccepted ? t('settingsChange.reject') : t('settingsChange.rejectNew')}
+          </DecisionButton>
+        </>
+      }
+    >
+      <p className="approval-reason" data-testid="settings-change-in-force">
+        {change.hasAccepted ? t('settingsChange.inForceAccepted') : t('settingsChange.inForceDefault')}
+        {change.currentSha256 === null ? ` ${t('settingsChange.deleted')}` : ''}
+      </p>
+      <pre className="approval-summary" data-testid="settings-change-diff">
+        {change.diff}
+      </pre>
+    </ApprovalCard>
+  );
+}
