@@ -5,8 +5,12 @@ import { z } from 'zod';
 
 /** The policy file's content, every key present (what main answers after applying the file's defaults). */
 export const ToolPolicyDocument = z.object({
-  tools: z.object({ deny: z.array(z.string()) }),
-  run_command: z.object({ allow: z.array(z.string()) }),
+  tools: z.object({
+    deny: z.array(z.string()),
+    ask: z.array(z.string()).default([]),
+    allow: z.array(z.string()).default([]),
+  }),
+  run_command: z.object({ allow: z.array(z.string()), network: z.array(z.string()).default([]) }),
 });
 export type ToolPolicyDocument = z.infer<typeof ToolPolicyDocument>;
 

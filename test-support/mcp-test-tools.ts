@@ -24,16 +24,24 @@ export const TEST_MCP_TOOLS = [
       properties: { a: { type: 'number' }, b: { type: 'number' } },
       required: ['a', 'b'],
     },
+    annotations: { readOnlyHint: true },
   },
   {
     name: 'fail',
     description: 'Always answers with an error result.',
     inputSchema: { type: 'object', properties: {} },
+    annotations: { readOnlyHint: true },
   },
   {
     name: 'sleep',
     description: 'Waits the given milliseconds, then answers.',
     inputSchema: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: 'remember',
+    description: 'Keeps a note on the server: it changes the server, so it says nothing of being read-only.',
+    inputSchema: { type: 'object', properties: { note: { type: 'string' } }, required: ['note'] },
   },
   {
     name: 'whoami',
@@ -46,6 +54,7 @@ export const TEST_MCP_TOOLS = [
 /** A server over the test tools; `credential` is what `whoami` answers (the token the server was given). */
 export function testMcpServer(credential: () => string | undefined): Server {
   const server = new Server({ name: 'maestro-test-mcp', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const notes: string[] = [];
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TEST_MCP_TOOLS }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
@@ -53,6 +62,9 @@ export function testMcpServer(credential: () => string | undefined): Server {
     switch (request.params.name) {
       case 'echo':
         return text(`echo: ${String(args.text)}`);
+      case 'remember':
+        notes.push(String(args.note));
+        return text(`remembered ${notes.length} notes`);
       case 'add':
         return text(String(Number(args.a) + Number(args.b)));
       case 'fail':

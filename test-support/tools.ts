@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { hiddenPaths, openSandbox, type SandboxChoice } from '../src-main/tools/os-sandbox';
-import type { ToolContext, ToolOutcome } from '../src-main/tools/types';
+import { type ToolRule, withheld } from '../src-main/tools/permission';
+import type { AnyToolDef, ToolContext, ToolDef, ToolOutcome } from '../src-main/tools/types';
 
 const made: string[] = [];
 afterEach(() => {
@@ -54,6 +55,16 @@ export function tempWorkspace(): TempWorkspace {
  * asking: only a sandboxed command ever does.
  */
 export const machineSandbox: SandboxChoice = openSandbox(hiddenPaths([]));
+
+/** A call of `tool` as the dispatcher makes it: withheld (refused, or waiting for a person) or run. */
+export async function dispatchCall<P>(
+  tool: ToolDef<P>,
+  args: P,
+  ctx: ToolContext,
+  rule: ToolRule = undefined,
+): Promise<ToolOutcome> {
+  return withheld(tool as AnyToolDef, args, ctx, rule) ?? tool.execute(args, ctx);
+}
 
 /** The text of a result outcome (fails the test on a wait). */
 export function text(outcome: ToolOutcome): string {

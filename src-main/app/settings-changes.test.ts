@@ -7,6 +7,7 @@ import type { MaestroEvent } from '../../src-shared/events';
 import { call, complete, engineHarness, type Harness, SETTLED } from '../../test-support/engine-harness';
 import { startedPids, stdioServerEntry, writeMcpConfig } from '../../test-support/mcp-fixtures';
 import { tempDir } from '../../test-support/temp-maestro';
+import { machineSandbox } from '../../test-support/tools';
 
 const POLICY = '.maestro/policy.json';
 const RUN_ANYTHING = `${JSON.stringify({ run_command: { allow: ['*'] } }, null, 2)}\n`;
@@ -38,6 +39,7 @@ describe('settings the agent can write are not trusted', () => {
   it('a policy changed behind the app’s back is not applied: run_command still asks, and the job says why', async () => {
     const h = await engineHarness([call('run_command', { command: 'echo hi' })], {
       policyTools: true,
+      sandbox: machineSandbox,
       acceptSettings: false,
     });
     writeBehindTheBack(h.workspace, POLICY, RUN_ANYTHING);
@@ -55,7 +57,7 @@ describe('settings the agent can write are not trusted', () => {
   it('accepting applies the change from the next job; the card is gone', async () => {
     const h = await engineHarness(
       [call('run_command', { command: 'echo first' }), call('run_command', { command: 'echo second' }), complete()],
-      { policyTools: true, acceptSettings: false },
+      { policyTools: true, sandbox: machineSandbox, acceptSettings: false },
     );
     writeBehindTheBack(h.workspace, POLICY, RUN_ANYTHING);
     const first = h.createTask('Run a command');
@@ -85,7 +87,7 @@ describe('settings the agent can write are not trusted', () => {
   it('a Settings edit applies without a card; rejecting a later rewrite restores the accepted text', async () => {
     const h = await engineHarness(
       [call('run_command', { command: 'echo from settings' }), complete(), call('write_file', {}), complete()],
-      { policyTools: true, acceptSettings: false },
+      { policyTools: true, sandbox: machineSandbox, acceptSettings: false },
     );
     const saved = h.maestro.invoke('saveToolPolicy', {
       workspacePath: h.workspace,
@@ -138,6 +140,7 @@ describe('settings the agent can write are not trusted', () => {
   it('Auto Prompter rules written behind the app’s back do not approve run_command', async () => {
     const h = await engineHarness([call('run_command', { command: 'echo hi' })], {
       policyTools: true,
+      sandbox: machineSandbox,
       acceptSettings: false,
     });
     const approveAll = {

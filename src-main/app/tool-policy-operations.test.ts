@@ -9,9 +9,9 @@ import { testBridge } from '../../test-support/bridge-harness';
 import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import { acceptWorkspaceSettings, tempDir, testMaestro } from '../../test-support/temp-maestro';
 import { POLICY_TOOL_NAMES } from '../tools/names';
-import { loadPolicy, policyFile } from '../tools/policy';
+import { DEFAULT_POLICY, loadPolicy, policyFile } from '../tools/policy';
 
-const DEFAULTS = { tools: { deny: [] }, run_command: { allow: [] } };
+const DEFAULTS = { tools: { deny: [], ask: [], allow: [] }, run_command: { allow: [], network: [] } };
 
 function caught(fn: () => unknown): MaestroError {
   try {
@@ -49,6 +49,7 @@ describe('tool policy operations', () => {
     const policy = { tools: { deny: ['write_file', 'delegate'] }, run_command: { allow: ['npm test', 'git diff *'] } };
     expect(saved).toMatchObject({ exists: true, error: null, policy });
     expect(loadPolicy(workspace)).toEqual({
+      ...DEFAULT_POLICY,
       deniedTools: ['write_file', 'delegate'],
       runCommandAllow: ['npm test', 'git diff *'],
     });
@@ -56,7 +57,7 @@ describe('tool policy operations', () => {
     // Only what was given: a policy of one key gets the other's default.
     expect(
       maestro.invoke('saveToolPolicy', { workspacePath: workspace, policy: { run_command: { allow: ['*'] } } }).policy,
-    ).toEqual({ tools: { deny: [] }, run_command: { allow: ['*'] } });
+    ).toEqual({ ...DEFAULTS, run_command: { allow: ['*'], network: [] } });
     // No temp file left beside it (written by rename).
     expect(fs.readdirSync(path.join(workspace, '.maestro'))).toEqual(['policy.json']);
   });

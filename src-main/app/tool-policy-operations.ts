@@ -27,8 +27,8 @@ function knownWorkspace(ctx: AppContext, workspacePath: string): string {
 }
 
 const toDocument = (policy: WorkspaceToolPolicy): ToolPolicyDocument => ({
-  tools: { deny: [...policy.deniedTools] },
-  run_command: { allow: [...policy.runCommandAllow] },
+  tools: { deny: [...policy.deniedTools], ask: [...policy.askTools], allow: [...policy.allowTools] },
+  run_command: { allow: [...policy.runCommandAllow], network: [...policy.runCommandNetwork] },
 });
 
 function view(ctx: AppContext, workspacePath: string): OpOutput<'getToolPolicy'> {

@@ -113,6 +113,7 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
       movement,
       run.toolContext(movement),
       run.toolCache,
+      run.rules,
       gate,
     );
     // The step's results are recorded (transcript, then one transaction of the log) before the loop goes on.

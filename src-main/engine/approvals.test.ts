@@ -7,18 +7,15 @@ import type { AnyToolDef } from '../tools/types';
 type Msg = { role: string; content: string | null; tool_call_id?: string };
 const messages = (r: RecordedRequest | undefined) => (r?.body?.messages ?? []) as Msg[];
 
-/** A test double of a tool that needs approval: asks first, runs only once a person approved. */
+/** A test double of a tool that needs approval: its review asks first; it runs only once a person approved. */
 function approvalTool(ran: string[]): AnyToolDef {
   return {
     name: 'run_command',
     description: 'Runs a command after approval.',
     parameters: z.strictObject({ command: z.string() }),
     readOnly: false,
+    review: ({ command }: { command: string }) => ({ kind: 'ask', summary: `Run \`${command}\`` }),
     async execute({ command }: { command: string }) {
-      return { kind: 'wait', toolRequest: { tool: 'run_command', args: { command }, summary: `Run \`${command}\`` } };
-    },
-    async runApproved(args: unknown) {
-      const { command } = args as { command: string };
       ran.push(command);
       return { kind: 'result', ok: true, content: `exit 0\n${command} output` };
     },

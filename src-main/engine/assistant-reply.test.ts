@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { engineHarness, SETTLED } from '../../test-support/engine-harness';
 import { tempDir, testMaestro } from '../../test-support/temp-maestro';
 import type { ChatMessage, LlmRequest, LlmResult, LlmToolCall } from '../llm/types';
+import { NO_RULES } from '../tools/permission';
 import { runtimeDir } from '../workspace/paths';
 import { assistantTurn, EMPTY_REPLY, isQuestion } from './assistant-reply';
 import { parseTranscript, TRANSCRIPT_FILE } from './conversation';
@@ -171,7 +172,7 @@ function portMaestro(replies: Reply[]) {
           {
             store,
             llmFor: () => port,
-            toolsFor: () => ({ tools: [], allows: () => true }),
+            toolsFor: () => ({ tools: [], allows: () => true, rules: NO_RULES }),
             options: {
               limits: DEFAULT_LIMITS,
               promptGuard: passThroughGuard,

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testBridge } from '../../test-support/bridge-harness';
-import { tempDir } from '../../test-support/temp-maestro';
+import { acceptWorkspaceSettings, tempDir } from '../../test-support/temp-maestro';
 import { ConfigFileError } from '../workspace/json-file';
 import { autoPrompterFile, loadAutoPrompter, parseAutoPrompter } from './auto-prompter-file';
 import { compileRules, ruleMatches, workspaceRelative } from './auto-prompter-rules';
@@ -147,6 +147,8 @@ describe('the Settings operations over HTTP', () => {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, '{"enabled": true, "rules": [{"match": {"tool": "x"}, "action": "approve_once"}]}');
     const before = fs.readFileSync(file, 'utf8');
+    // A person accepted the file as it is (its card): Settings shows the version in force, here a broken one.
+    acceptWorkspaceSettings(b.maestro, ws);
 
     const read = await b.api('GET', '/auto-prompter');
     expect(read.status).toBe(200);

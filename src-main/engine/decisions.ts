@@ -12,7 +12,7 @@ import { BROWSER_HANDOFF, BROWSER_HANDOFF_RESUMED } from './browser-handoff-tool
 import { unansweredCalls } from './call-pairs';
 import type { JobRun } from './job-run';
 import { SUBTASKS_DONE, WAIT_FOR_SUBTASKS } from './subtask-tool';
-import type { ToolCall } from './tool-dispatch';
+import { execute, type ToolCall } from './tool-dispatch';
 
 export type Decision =
   | { kind: 'tool'; request: ToolRequestRecord }
@@ -101,16 +101,17 @@ async function outcomeOf(
     }
   }
   const tool = run.tools.get(call.name);
-  if (!tool?.runApproved) return fail(`${call.name} cannot run an approved call here`);
+  if (!tool) return fail(`${call.name} is not available to this job any more`);
+  // The args come back from the DB: checked again before anything runs.
+  const args = tool.parameters.safeParse(decision.request.args);
+  if (!args.success) {
+    return fail(`${call.name}: the approved arguments are not valid (${args.error.issues[0]?.message ?? 'unknown'})`);
+  }
   if (!run.store.toolRequests.markStarted(decision.request.id)) {
     return interruptedByRestart(`the approved ${call.name} call (${firstLine(decision.request.summary)})`);
   }
-  try {
-    const outcome = await tool.runApproved(decision.request.args, ctx);
-    return outcome.kind === 'result' ? outcome : fail(`${call.name} asked for approval again`);
-  } catch (error) {
-    return fail(`${call.name} failed: ${(error as Error).message}`);
-  }
+  const { outcome } = await execute(call, tool, args.data, ctx);
+  return outcome.kind === 'result' ? outcome : fail(`${call.name} asked to wait again`);
 }
 
 const firstLine = (text: string) => (text.split('\n', 1)[0] ?? '').slice(0, 200);

@@ -4,7 +4,8 @@ import type { Store } from '../db/store';
 import { LlmClient, type LlmClientOptions } from '../llm/client';
 import type { LlmProfile, ProfileRegistry } from '../llm/profiles';
 import type { SandboxChoice } from '../tools/os-sandbox';
-import { loadPolicy, resolveTools, toolAllowed } from '../tools/policy';
+import { NO_RULES } from '../tools/permission';
+import { loadPolicy, resolveTools, toolAllowed, toolRules } from '../tools/policy';
 import type { AnyToolDef } from '../tools/types';
 import type { SettingsText } from '../workspace/accepted-settings';
 import { DEFAULT_LIMITS, type EngineOptions } from './job-run';
@@ -34,7 +35,11 @@ export interface EngineConfig {
 export function policyTools(store: Store, ctx: PieceRunContext, read?: SettingsText): JobTools {
   const grants = store.toolRequests.grantsForTask(ctx.task.id);
   const policy = loadPolicy(ctx.workspacePath, read);
-  return { tools: resolveTools(policy, grants), allows: (name) => toolAllowed(policy, grants, name) };
+  return {
+    tools: resolveTools(policy, grants),
+    allows: (name) => toolAllowed(policy, grants, name),
+    rules: toolRules(policy, grants),
+  };
 }
 
 /** An engine given no OS sandbox runs no command without asking. */
@@ -105,7 +110,7 @@ export function createEngine(config: EngineConfig): Engine {
           store: config.store,
           llmFor,
           toolsFor: config.tools
-            ? (ctx) => ({ tools: config.tools?.(ctx) ?? [], allows: () => true })
+            ? (ctx) => ({ tools: config.tools?.(ctx) ?? [], allows: () => true, rules: NO_RULES })
             : (ctx) => policyTools(config.store, ctx, config.readSettings),
           options: config.options?.promptGuard ? options : { ...options, promptGuard: guardFor(ctx.job.profile) },
           ...(config.pieceExists ? { pieceExists: config.pieceExists } : {}),

@@ -5,6 +5,7 @@ import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import type { ToolSpec } from '../llm/types';
 import type { SandboxChoice } from '../tools/os-sandbox';
+import type { ToolRules } from '../tools/permission';
 import type { AnyToolDef, ToolContext, ToolResult } from '../tools/types';
 import type { Conversation } from './conversation';
 import type { JobStream } from './job-stream';
@@ -48,6 +49,8 @@ export interface JobRunInit {
   llm: LlmPort;
   conversation: Conversation;
   tools: readonly AnyToolDef[];
+  /** The Workspace Tool Policy's rules and the task's grants, applied to every call (tools/permission.ts). */
+  rules: ToolRules;
   toolSpecs: ToolSpec[];
   transitionArgs: z.ZodType;
   log: RunLog;
@@ -69,6 +72,7 @@ export class JobRun {
   readonly llm: LlmPort;
   readonly conversation: Conversation;
   readonly tools: ReadonlyMap<string, AnyToolDef>;
+  readonly rules: ToolRules;
   readonly toolSpecs: ToolSpec[];
   readonly transitionArgs: z.ZodType;
   readonly log: RunLog;
@@ -94,6 +98,7 @@ export class JobRun {
     this.llm = init.llm;
     this.conversation = init.conversation;
     this.tools = new Map(init.tools.map((t) => [t.name, t]));
+    this.rules = init.rules;
     this.toolSpecs = init.toolSpecs;
     this.transitionArgs = init.transitionArgs;
     this.log = init.log;

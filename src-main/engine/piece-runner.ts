@@ -4,11 +4,14 @@
 
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
+import type { ToolRules } from '../tools/permission';
 import type { AnyToolDef } from '../tools/types';
 
 export interface JobTools {
   tools: readonly AnyToolDef[];
   allows(name: string): boolean;
+  /** What the dispatcher applies to every call (the policy's rules, the task's grants). */
+  rules: ToolRules;
 }
 
 import { assertNever } from '../../src-shared/assert-never';
@@ -73,7 +76,8 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
     ...(piece.delegate.allowed && piece.delegate.maxDepth > 0 ? [delegateTool(() => run as JobRun)] : []),
   ].filter((t) => jobTools.allows(t.name));
   // MCP tools come last, in name order, so the built-ins' prefix of `tools` is the same with or without them.
-  const regular = pieceTools(piece, [...jobTools.tools, ...engineTools, ...(ctx.mcpTools ?? [])]);
+  const mcpTools = (ctx.mcpTools ?? []).filter((t) => jobTools.allows(t.name));
+  const regular = pieceTools(piece, [...jobTools.tools, ...engineTools, ...mcpTools]);
   run = new JobRun({
     store,
     job,
@@ -84,6 +88,7 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
     llm,
     conversation: Conversation.open(ctx.runtimeDir, job.id, now),
     tools: regular,
+    rules: jobTools.rules,
     toolSpecs: buildToolSpecs(piece, regular),
     transitionArgs: transitionArgs(piece),
     log,

@@ -1,8 +1,10 @@
 // The read-only tool cache (P4.36): identical read-only calls answered from it, any call that may write empties it.
+
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import { fail, ok } from '../tools/outcome';
+import { NO_RULES } from '../tools/permission';
 import type { AnyToolDef, ToolContext } from '../tools/types';
 import type { MovementDefinition } from './pieces/schema';
 import { callKey, canonicalJson, ToolCache } from './tool-cache';
@@ -73,16 +75,37 @@ describe('read-only tool cache', () => {
     const { runs, tools } = fakeTools();
     const cache = new ToolCache();
     const x = ctx();
-    const first = await dispatchRegularToolCalls([c('read_file', { path: 'a', offset: 0 })], tools, movement, x, cache);
-    const again = await dispatchRegularToolCalls([c('read_file', { offset: 0, path: 'a' })], tools, movement, x, cache);
+    const first = await dispatchRegularToolCalls(
+      [c('read_file', { path: 'a', offset: 0 })],
+      tools,
+      movement,
+      x,
+      cache,
+      NO_RULES,
+    );
+    const again = await dispatchRegularToolCalls(
+      [c('read_file', { offset: 0, path: 'a' })],
+      tools,
+      movement,
+      x,
+      cache,
+      NO_RULES,
+    );
     expect(contents(first)).toEqual(['a v0']);
     expect(contents(again)).toEqual(['a v0']);
     expect(again[0]?.outcome).toMatchObject({ ok: true });
     expect(runs).toEqual(['read a']);
     expect(cache.size).toBe(1);
 
-    await dispatchRegularToolCalls([c('write_file', { path: 'a' })], tools, movement, x, cache);
-    const fresh = await dispatchRegularToolCalls([c('read_file', { path: 'a', offset: 0 })], tools, movement, x, cache);
+    await dispatchRegularToolCalls([c('write_file', { path: 'a' })], tools, movement, x, cache, NO_RULES);
+    const fresh = await dispatchRegularToolCalls(
+      [c('read_file', { path: 'a', offset: 0 })],
+      tools,
+      movement,
+      x,
+      cache,
+      NO_RULES,
+    );
     expect(contents(fresh)).toEqual(['a v1']);
     expect(runs).toEqual(['read a', 'write a', 'read a']);
   });
@@ -91,16 +114,16 @@ describe('read-only tool cache', () => {
     const { runs, tools } = fakeTools();
     const cache = new ToolCache();
     const x = ctx();
-    await dispatchRegularToolCalls([c('read_file', { path: 'missing' })], tools, movement, x, cache);
-    await dispatchRegularToolCalls([c('read_file', { path: 'missing' })], tools, movement, x, cache);
+    await dispatchRegularToolCalls([c('read_file', { path: 'missing' })], tools, movement, x, cache, NO_RULES);
+    await dispatchRegularToolCalls([c('read_file', { path: 'missing' })], tools, movement, x, cache, NO_RULES);
     expect(runs).toEqual(['read missing', 'read missing']);
-    await dispatchRegularToolCalls([c('read_file', { path: 'b' })], tools, movement, x, cache);
+    await dispatchRegularToolCalls([c('read_file', { path: 'b' })], tools, movement, x, cache, NO_RULES);
     const narrow = { ...movement, name: 'review', tools: ['write_file'] };
-    const refused = await dispatchRegularToolCalls([c('read_file', { path: 'b' })], tools, narrow, x, cache);
+    const refused = await dispatchRegularToolCalls([c('read_file', { path: 'b' })], tools, narrow, x, cache, NO_RULES);
     expect(contents(refused)[0]).toMatch(/^Error: read_file is not available in movement review/);
     expect(cache.size).toBe(1);
     // Any call of a tool that may write empties it, even one whose arguments turn out invalid (on the safe side).
-    await dispatchRegularToolCalls([c('write_file', '{"nope":1}')], tools, movement, x, cache);
+    await dispatchRegularToolCalls([c('write_file', '{"nope":1}')], tools, movement, x, cache, NO_RULES);
     expect(cache.size).toBe(0);
   });
 
@@ -114,9 +137,10 @@ describe('read-only tool cache', () => {
       movement,
       x,
       a,
+      NO_RULES,
     );
-    await dispatchRegularToolCalls([c('read_file', { path: 'p' })], tools, movement, x, a);
-    await dispatchRegularToolCalls([c('read_file', { path: 'p' })], tools, movement, x, b);
+    await dispatchRegularToolCalls([c('read_file', { path: 'p' })], tools, movement, x, a, NO_RULES);
+    await dispatchRegularToolCalls([c('read_file', { path: 'p' })], tools, movement, x, b, NO_RULES);
     expect(runs).toEqual(['read p', 'read q', 'read p']);
   });
 

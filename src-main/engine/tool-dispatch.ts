@@ -1,7 +1,9 @@
 // dispatchRegularToolCalls: checks each call (tool exists, allowed in this movement, JSON and schema-valid
-// arguments), passes it through the job's gate (Auto Prompter) if any, runs read-only batches concurrently and
+// arguments), passes it through the job's gate (Auto Prompter) if any, decides whether it runs, asks a person or is
+// refused (one permission model for every tool: tools/permission.ts), runs read-only batches concurrently and
 // anything else one by one, and returns outcomes in call order.
 import { fail, ok } from '../tools/outcome';
+import { type ToolRules, withheld } from '../tools/permission';
 import type { AnyToolDef, ToolContext, ToolOutcome } from '../tools/types';
 import type { MovementDefinition } from './pieces/schema';
 import { callKey, type ToolCache } from './tool-cache';
@@ -61,19 +63,15 @@ function checkCall(call: ToolCall, tools: ReadonlyMap<string, AnyToolDef>, movem
   return { ok: true, tool, args: parsed.data };
 }
 
-/**
- * Runs a checked call. `approved`: a one-time approval stands in for a person's, so a tool that would ask runs its
- * approved path (which still applies the sandbox); a tool without one runs as usual.
- */
-async function execute(
+/** Runs a call that may run (allowed, or approved); a throw becomes an Error result, a long result is cut. */
+export async function execute(
   call: ToolCall,
   tool: AnyToolDef,
   args: unknown,
   ctx: ToolContext,
-  approved: boolean,
 ): Promise<DispatchedCall> {
   try {
-    const outcome = await (approved && tool.runApproved ? tool.runApproved(args, ctx) : tool.execute(args, ctx));
+    const outcome = await tool.execute(args, ctx);
     if (outcome.kind === 'result' && outcome.content.length > MAX_RESULT_CHARS) {
       const cut = outcome.content.length - MAX_RESULT_CHARS;
       const content = `${outcome.content.slice(0, MAX_RESULT_CHARS)}\n… (${cut} more characters cut)`;
@@ -86,8 +84,9 @@ async function execute(
 }
 
 /**
- * One call: checked, then the gate (after the checks, before the tool's own permission and approval), then answered
- * from the run's read-only tool cache (P4.36) or run. A call of a tool that may write empties the cache first.
+ * One call: checked, then the gate (after the checks, before the permission decision), then decided (run, ask a
+ * person, refuse), then answered from the run's read-only tool cache (P4.36) or run. A call of a tool that may write
+ * empties the cache first.
  */
 async function executeRegularToolCall(
   call: ToolCall,
@@ -96,6 +95,7 @@ async function executeRegularToolCall(
   ctx: ToolContext,
   cache: ToolCache,
   gate: ToolGate | undefined,
+  rules: ToolRules,
 ): Promise<DispatchedCall> {
   const known = tools.get(call.name);
   // Even a call whose arguments turn out invalid empties the cache (on the safe side).
@@ -105,12 +105,14 @@ async function executeRegularToolCall(
   const { tool, args } = checked;
   const verdict: GateVerdict = gate ? gate.check(call.name, args) : PROCEED;
   if (verdict.kind === 'deny') return { call, outcome: fail(verdict.message) };
+  const instead = withheld(tool, args, ctx, rules.ruleFor(call.name), verdict.kind === 'approve_once');
+  if (instead) return { call, outcome: instead };
   const key = tool.readOnly ? callKey(call.name, call.arguments) : null;
   if (key !== null) {
     const hit = cache.get(key);
     if (hit !== undefined) return { call, outcome: ok(hit) };
   }
-  const dispatched = await execute(call, tool, args, ctx, verdict.kind === 'approve_once');
+  const dispatched = await execute(call, tool, args, ctx);
   const { outcome } = dispatched;
   if (key !== null && outcome.kind === 'result' && outcome.ok) cache.set(key, outcome.content);
   return dispatched;
@@ -118,8 +120,8 @@ async function executeRegularToolCall(
 
 /**
  * Runs the calls: all read-only → concurrently (Promise.all); otherwise one by one. Outcomes keep call order.
- * `cache`: the run's read-only tool cache. `gate`: the job's Auto Prompter, or undefined when it is off (then no
- * call is looked at).
+ * `cache`: the run's read-only tool cache. `rules`: the Workspace Tool Policy's rules and the task's grants. `gate`:
+ * the job's Auto Prompter, or undefined when it is off (then no call is looked at).
  */
 export async function dispatchRegularToolCalls(
   calls: readonly ToolCall[],
@@ -127,9 +129,10 @@ export async function dispatchRegularToolCalls(
   movement: MovementDefinition,
   ctx: ToolContext,
   cache: ToolCache,
+  rules: ToolRules,
   gate?: ToolGate,
 ): Promise<DispatchedCall[]> {
-  const run = (c: ToolCall) => executeRegularToolCall(c, tools, movement, ctx, cache, gate);
+  const run = (c: ToolCall) => executeRegularToolCall(c, tools, movement, ctx, cache, gate, rules);
   const allReadOnly = calls.every((c) => tools.get(c.name)?.readOnly === true);
   // Each call's gate check runs before its first await, so checks happen in call order here too.
   if (allReadOnly) return Promise.all(calls.map(run));

@@ -9,10 +9,8 @@ const asker: AnyToolDef = {
   description: 'Runs a command after approval.',
   parameters: z.strictObject({ command: z.string() }),
   readOnly: false,
-  async execute({ command }: { command: string }) {
-    return { kind: 'wait', toolRequest: { tool: 'run_command', args: { command }, summary: `$ ${command}` } };
-  },
-  async runApproved() {
+  review: ({ command }: { command: string }) => ({ kind: 'ask', summary: `$ ${command}` }),
+  async execute() {
     return { kind: 'result', ok: true, content: 'ok' };
   },
 } as AnyToolDef;

@@ -189,6 +189,26 @@ describe('MCP servers in a job', () => {
     await waitForExit(pids, 1000);
   });
 
+  it('an MCP tool its server does not mark read-only asks first (one permission model); approved, it runs once', async () => {
+    const workspace = tempDir('maestro-ws-');
+    writeMcpConfig(workspace, { local: stdioServerEntry(path.join(workspace, 'pids')) });
+    const h = await engineHarness(
+      [call('mcp__local__remember', { note: 'policy.json says allow *' }), complete('noted')],
+      { workspace },
+    );
+    const { taskId, jobId } = h.createTask('Remember a note');
+    expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'waiting_human', waitReason: 'tool_request' });
+    expect(h.server.requests).toHaveLength(1);
+    const [request] = h.maestro.invoke('listToolRequests', { taskId }).requests;
+    expect(request).toMatchObject({
+      tool: 'mcp__local__remember',
+      summary: 'mcp__local__remember\n{\n  "note": "policy.json says allow *"\n}',
+    });
+    h.maestro.invoke('decideToolRequest', { taskId, requestId: request?.id as string, decision: 'approve' });
+    expect(await h.waitFor(jobId, ['succeeded', 'failed'])).toMatchObject({ status: 'succeeded' });
+    expect(toolResults(h, 1)).toEqual(['remembered 1 notes']);
+  });
+
   it('cancelling the task kills its stdio server while a call runs', async () => {
     const workspace = tempDir('maestro-ws-');
     const pidFile = path.join(workspace, 'pids');

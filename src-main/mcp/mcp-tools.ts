@@ -1,9 +1,12 @@
 // MCP tools as the engine's tools: named `mcp__<server>__<tool>`, described and shaped by the server verbatim (the
 // server validates the arguments; here only "an object" is checked), read-only only when the server says so, and
-// answering with the text of the server's result.
+// answering with the text of the server's result. Its annotations say what it needs (permission.ts): a tool the
+// server marks read-only runs without asking; any other asks a person (unless the policy allows it) and counts as
+// editing, so a movement with `edit: false` does not run it.
 import { z } from 'zod';
 import { fail, ok } from '../tools/outcome';
-import type { AnyToolDef, ToolOutcome, ToolResult } from '../tools/types';
+import { callSummary } from '../tools/permission';
+import type { AnyToolDef, ToolNeed, ToolOutcome, ToolResult } from '../tools/types';
 
 export const MCP_TOOL_PREFIX = 'mcp__';
 const MAX_TOOL_NAME = 64;
@@ -13,7 +16,14 @@ export interface ListedTool {
   name: string;
   description?: string;
   inputSchema: Record<string, unknown>;
-  annotations?: { readOnlyHint?: boolean };
+  /** MCP's hints (defaults per the spec: not read-only, destructive, open world). */
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean };
+}
+
+/** What an MCP tool needs, from its annotations: nothing when read-only; else it may edit, and reach the world. */
+export function mcpNeeds(annotations: ListedTool['annotations']): ToolNeed[] {
+  if (annotations?.readOnlyHint === true) return annotations.openWorldHint === true ? ['network'] : [];
+  return annotations?.openWorldHint === false ? ['edit'] : ['edit', 'network', 'external'];
 }
 
 /** One content block of a tool result (the parts used here). */
@@ -73,6 +83,9 @@ export function mcpToolDef(
     parameters: AnyObject,
     jsonSchema: tool.inputSchema,
     readOnly: tool.annotations?.readOnlyHint === true,
+    needs: mcpNeeds(tool.annotations),
+    review: (args) =>
+      tool.annotations?.readOnlyHint === true ? { kind: 'run' } : { kind: 'ask', summary: callSummary(name, args) },
     execute: (args: Record<string, unknown>, ctx) => call(args, ctx.signal),
   };
 }

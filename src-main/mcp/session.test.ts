@@ -54,6 +54,7 @@ describe('an MCP session', () => {
       'mcp__local__add',
       'mcp__local__echo',
       'mcp__local__fail',
+      'mcp__local__remember',
       'mcp__local__sleep',
       'mcp__local__whoami',
     ]);
@@ -130,7 +131,7 @@ describe('an MCP session', () => {
         { remote: 'k1' },
       ),
     );
-    expect(session.tools).toHaveLength(5);
+    expect(session.tools).toHaveLength(TEST_MCP_TOOLS.length);
     expect(http.authorizations.every((a) => a === undefined)).toBe(true);
   });
 

@@ -1,4 +1,4 @@
-// The built-in tools in the order of the bridge-api table; run_command is built for a policy and the task's grants.
+// The built-in tools in the order of the bridge-api table; run_command is built for a policy (its command rules).
 import { editFileTool } from './edit-file';
 import { globTool } from './glob';
 import { grepTool } from './grep';
@@ -10,7 +10,7 @@ import { runCommandTool } from './run-command';
 import type { AnyToolDef } from './types';
 import { writeFileTool } from './write-file';
 
-export function builtinTools(policy: WorkspaceToolPolicy = DEFAULT_POLICY, granted = false): AnyToolDef[] {
+export function builtinTools(policy: WorkspaceToolPolicy = DEFAULT_POLICY): AnyToolDef[] {
   return [
     readFileTool,
     listDirTool,
@@ -18,7 +18,7 @@ export function builtinTools(policy: WorkspaceToolPolicy = DEFAULT_POLICY, grant
     grepTool,
     writeFileTool,
     editFileTool,
-    runCommandTool({ policy, granted }),
+    runCommandTool(policy),
     requestPackageTool,
   ];
 }

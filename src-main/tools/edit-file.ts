@@ -61,5 +61,6 @@ export const editFileTool: ToolDef<EditFileArgs> = {
     'Replace an exact piece of text in a file of the workspace. old_string must occur exactly once, unless replace_all is true.',
   parameters: EditFileArgs,
   readOnly: false,
+  needs: ['edit'],
   execute: editFile,
 };

@@ -165,7 +165,7 @@ export async function grep(args: GrepArgs, workspacePath: string, signal?: Abort
 export const grepTool: ToolDef<GrepArgs> = {
   name: 'grep',
   description:
-    'Search the text files of the workspace for lines matching a regular expression (RE2 syntax: linear time, so no lookahead or backreferences). Returns `file:line:text`; binary files and files ignored by .gitignore are left out, and .git and node_modules are skipped unless the path or glob names them.',
+    'Search the text files of the workspace for lines matching a regular expression. Returns `file:line:text`; binary files and files ignored by .gitignore are left out, and .git and node_modules are skipped unless the path or glob names them. The pattern is RE2 syntax (no lookahead or backreferences).',
   parameters: GrepArgs,
   readOnly: true,
   execute: (args, ctx) => grep(args, ctx.workspacePath, ctx.signal),

@@ -6,10 +6,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempWorkspace, text } from '../../test-support/tools';
+import { dispatchCall, tempWorkspace, text } from '../../test-support/tools';
 import { McpConnection } from '../mcp/connection';
 import { hiddenPaths, openSandbox, type SandboxChoice, sandboxUnavailableReason } from './os-sandbox';
-import type { WorkspaceToolPolicy } from './policy-schema';
+import { DEFAULT_POLICY, type WorkspaceToolPolicy } from './policy-schema';
 import { runCommandTool } from './run-command';
 import type { ToolContext } from './types';
 
@@ -18,9 +18,8 @@ if (unavailable) console.warn(`SKIPPED the OS sandbox attack tests: ${unavailabl
 
 /** The README's example policy. */
 const README_POLICY: WorkspaceToolPolicy = {
-  deniedTools: [],
+  ...DEFAULT_POLICY,
   runCommandAllow: ['npm test', 'git status', 'npm run *', 'git diff *'],
-  runCommandNetwork: [],
 };
 
 const closers: (() => Promise<void> | void)[] = [];
@@ -45,8 +44,9 @@ function scene() {
   return { ...t, dataDir, home, sandbox, ctx };
 }
 
-const allowed = runCommandTool({ policy: README_POLICY, granted: false });
-const run = async (s: ReturnType<typeof scene>, command: string) => text(await allowed.execute({ command }, s.ctx()));
+const allowed = runCommandTool(README_POLICY);
+const run = async (s: ReturnType<typeof scene>, command: string) =>
+  text(await dispatchCall(allowed, { command }, s.ctx()));
 
 describe.skipIf(unavailable !== null)('the OS sandbox against a steered agent (bubblewrap)', () => {
   it('a steered `npm test` (a test script the agent wrote) runs sandboxed: no write outside, no key, no host environment', async () => {
@@ -105,9 +105,10 @@ describe.skipIf(unavailable !== null)('the OS sandbox against a steered agent (b
 
   it('a command cannot write .maestro/ (the policy stays as the person left it), but writes the rest of the workspace', async () => {
     const s = scene();
-    const tool = runCommandTool({ policy: { ...README_POLICY, runCommandAllow: ['*'] }, granted: false });
+    const tool = runCommandTool({ ...README_POLICY, runCommandAllow: ['*'] });
     const out = text(
-      await tool.execute(
+      await dispatchCall(
+        tool,
         { command: `echo '{"run_command":{"allow":["*"]}}' > .maestro/policy.json; echo ok > made.txt; echo done` },
         s.ctx(),
       ),
@@ -119,9 +120,10 @@ describe.skipIf(unavailable !== null)('the OS sandbox against a steered agent (b
 
   it("the host's processes are invisible (own PID namespace) and /proc/$PPID is not the host", async () => {
     const s = scene();
-    const tool = runCommandTool({ policy: { ...README_POLICY, runCommandAllow: ['*'] }, granted: false });
+    const tool = runCommandTool({ ...README_POLICY, runCommandAllow: ['*'] });
     const out = text(
-      await tool.execute(
+      await dispatchCall(
+        tool,
         { command: `kill -0 ${process.pid} && echo can-signal-host; ls /proc | grep -c '^[0-9]'` },
         s.ctx(),
       ),
@@ -142,16 +144,15 @@ describe.skipIf(unavailable !== null)('the OS sandbox against a steered agent (b
     // Through the sandbox's proxy even for a loopback address (which curl would otherwise try directly, and fail: the
     // sandbox has a network namespace of its own).
     const curl = `curl -sS --max-time 5 --noproxy '' http://${host}/`;
-    const open = runCommandTool({ policy: { ...README_POLICY, runCommandAllow: ['*'] }, granted: false });
-    expect(text(await open.execute({ command: curl }, s.ctx()))).not.toContain('hello from the host');
+    const open = runCommandTool({ ...README_POLICY, runCommandAllow: ['*'] });
+    expect(text(await dispatchCall(open, { command: curl }, s.ctx()))).not.toContain('hello from the host');
     // Naming a host the policy does not list asks a person, and says which host.
-    const asks = await open.execute({ command: curl, network: [host] }, s.ctx());
+    const asks = await dispatchCall(open, { command: curl, network: [host] }, s.ctx());
     expect(asks).toMatchObject({ kind: 'wait', toolRequest: { summary: expect.stringContaining(`Network: ${host}`) } });
-    const listed = runCommandTool({
-      policy: { ...README_POLICY, runCommandAllow: ['*'], runCommandNetwork: [host] },
-      granted: false,
-    });
-    expect(text(await listed.execute({ command: curl, network: [host] }, s.ctx()))).toContain('hello from the host');
+    const listed = runCommandTool({ ...README_POLICY, runCommandAllow: ['*'], runCommandNetwork: [host] });
+    expect(text(await dispatchCall(listed, { command: curl, network: [host] }, s.ctx()))).toContain(
+      'hello from the host',
+    );
   });
 
   it('the reference filesystem MCP server, rooted at the workspace, cannot rewrite .maestro/policy.json', async () => {
@@ -193,10 +194,12 @@ describe.skipIf(unavailable !== null)('the OS sandbox against a steered agent (b
 describe('run_command without an OS sandbox', () => {
   it('every command asks, whatever the policy, and the card says why', async () => {
     const t = tempWorkspace();
-    const tool = runCommandTool({ policy: { ...README_POLICY, runCommandAllow: ['*'] }, granted: true });
-    const out = await tool.execute(
+    const tool = runCommandTool({ ...README_POLICY, runCommandAllow: ['*'] });
+    const out = await dispatchCall(
+      tool,
       { command: 'npm test' },
       t.ctx({ sandbox: { ok: false, reason: 'bubblewrap is missing' } }),
+      'allow', // even a task grant
     );
     expect(out).toMatchObject({
       kind: 'wait',
@@ -206,8 +209,8 @@ describe('run_command without an OS sandbox', () => {
 
   it.skipIf(unavailable !== null)('outside_sandbox always asks, even under `*` and a task grant', async () => {
     const s = scene();
-    const tool = runCommandTool({ policy: { ...README_POLICY, runCommandAllow: ['*'] }, granted: true });
-    const out = await tool.execute({ command: 'ls', outside_sandbox: true }, s.ctx());
+    const tool = runCommandTool({ ...README_POLICY, runCommandAllow: ['*'] });
+    const out = await dispatchCall(tool, { command: 'ls', outside_sandbox: true }, s.ctx(), 'allow');
     expect(out).toMatchObject({
       kind: 'wait',
       toolRequest: { summary: expect.stringContaining('NOT sandboxed: it asks to run outside the OS sandbox') },

@@ -114,6 +114,9 @@ export function openSandbox(hidden: readonly string[]): SandboxChoice {
         await start();
         // The proxy tells commands apart by this id, which the sandboxed client presents: it must be unguessable.
         const commandId = randomBytes(16).toString('base64url');
+        // `.maestro/` exists before the wrap, so the library binds it read-only instead of planting an empty file in
+        // its place for the command's lifetime — which a host killed meanwhile would leave behind.
+        for (const w of scope.writable) fs.mkdirSync(path.join(w, '.maestro'), { recursive: true });
         // A temp folder of its own (the rest of /tmp is read-only inside), removed when it has exited.
         const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'maestro-sandbox-'));
         let argv: string[];

@@ -1,10 +1,17 @@
 // The Workspace Tool Policy's file format (`<workspace>/.maestro/policy.json`); see README.md.
+import picomatch from 'picomatch';
 import { z } from 'zod';
 import { POLICY_TOOL_NAMES } from './names';
 
-const toolName = z.string().refine((n) => POLICY_TOOL_NAMES.includes(n), {
-  error: (issue) => `unknown tool ${JSON.stringify(issue.input)} (known: ${POLICY_TOOL_NAMES.join(', ')})`,
-});
+/** A tool name or a pattern of them (`mcp__github__*`): built-in and engine tools by name, MCP tools as `mcp__…`. */
+const toolRule = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_*?-]+$/, 'a tool name or pattern is letters, digits, "_", "-", "*" and "?"')
+  .refine((n) => POLICY_TOOL_NAMES.includes(n) || /[*?]/.test(n) || n.startsWith('mcp__'), {
+    error: (issue) =>
+      `unknown tool ${JSON.stringify(issue.input)} (known: ${POLICY_TOOL_NAMES.join(', ')}, mcp__<server>__<tool>, or a pattern with *)`,
+  });
 
 const commandRule = z
   .string()
@@ -16,9 +23,13 @@ export const PolicyFile = z.strictObject({
   tools: z
     .strictObject({
       /** Tools the agent never gets in this workspace. */
-      deny: z.array(toolName).default([]),
+      deny: z.array(toolRule).default([]),
+      /** Tools whose every call asks a person first. */
+      ask: z.array(toolRule).default([]),
+      /** Tools whose calls run without asking (run_command: in the OS sandbox, every command). */
+      allow: z.array(toolRule).default([]),
     })
-    .default({ deny: [] }),
+    .default({ deny: [], ask: [], allow: [] }),
   run_command: z
     .strictObject({
       /** Commands that run in the OS sandbox without asking: exact commands, `prefix *` rules, or `*` for all. */
@@ -30,21 +41,43 @@ export const PolicyFile = z.strictObject({
 });
 
 export interface WorkspaceToolPolicy {
-  /** Tools the agent never gets in this workspace (unless a person granted one for the task). */
+  /** Tools (names or patterns) the agent never gets in this workspace (unless a person granted one for the task). */
   deniedTools: readonly string[];
+  /** Tools whose every call asks. */
+  askTools: readonly string[];
+  /** Tools whose calls run without asking. */
+  allowTools: readonly string[];
   /** run_command rules that run a command in the OS sandbox without asking. */
   runCommandAllow: readonly string[];
   /** Hosts a sandboxed command may reach without asking. */
   runCommandNetwork: readonly string[];
 }
 
-/** No policy file: every built-in tool, and run_command asks every time. */
-export const DEFAULT_POLICY: WorkspaceToolPolicy = { deniedTools: [], runCommandAllow: [], runCommandNetwork: [] };
+/** No policy file: every built-in tool, run_command asks every time, MCP tools that may change things ask. */
+export const DEFAULT_POLICY: WorkspaceToolPolicy = {
+  deniedTools: [],
+  askTools: [],
+  allowTools: [],
+  runCommandAllow: [],
+  runCommandNetwork: [],
+};
 
 export function toPolicy(file: z.infer<typeof PolicyFile>): WorkspaceToolPolicy {
   return {
     deniedTools: file.tools.deny,
+    askTools: file.tools.ask,
+    allowTools: file.tools.allow,
     runCommandAllow: file.run_command.allow,
     runCommandNetwork: file.run_command.network,
   };
+}
+
+const matches = (rules: readonly string[], name: string) => rules.some((r) => r === name || picomatch.isMatch(name, r));
+
+/** The policy's rule for a tool: the strictest that names it (deny, then ask, then allow), or none. */
+export function policyRule(policy: WorkspaceToolPolicy, name: string): 'deny' | 'ask' | 'allow' | undefined {
+  if (matches(policy.deniedTools, name)) return 'deny';
+  if (matches(policy.askTools, name)) return 'ask';
+  if (matches(policy.allowTools, name)) return 'allow';
+  return undefined;
 }

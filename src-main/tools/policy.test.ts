@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { machineSandbox, tempWorkspace, text } from '../../test-support/tools';
+import { dispatchCall, machineSandbox, tempWorkspace, text } from '../../test-support/tools';
 import { ConfigFileError } from '../workspace/json-file';
 import { BUILTIN_TOOL_NAMES } from './names';
-import { DEFAULT_POLICY, loadPolicy, parsePolicy, resolveTools, toolAllowed } from './policy';
+import { DEFAULT_POLICY, loadPolicy, parsePolicy, resolveTools, toolAllowed, toolRules } from './policy';
+import type { AnyToolDef } from './types';
 
 const writePolicy = (ws: string, body: string) => {
   fs.mkdirSync(path.join(ws, '.maestro'), { recursive: true });
@@ -17,8 +18,8 @@ describe('Workspace Tool Policy', () => {
     expect(loadPolicy(t.ws)).toEqual(DEFAULT_POLICY);
     const tools = resolveTools(loadPolicy(t.ws), []);
     expect(tools.map((x) => x.name)).toEqual([...BUILTIN_TOOL_NAMES]);
-    const run = tools.find((x) => x.name === 'run_command');
-    expect((await run?.execute({ command: 'git status' }, t.ctx()))?.kind).toBe('wait');
+    const run = tools.find((x) => x.name === 'run_command') as AnyToolDef;
+    expect((await dispatchCall(run, { command: 'git status' }, t.ctx({ sandbox: machineSandbox }))).kind).toBe('wait');
   });
 
   it('reads deny and run_command.allow from .maestro/policy.json', () => {
@@ -28,9 +29,9 @@ describe('Workspace Tool Policy', () => {
       JSON.stringify({ tools: { deny: ['write_file'] }, run_command: { allow: ['npm test', 'git *'] } }),
     );
     expect(loadPolicy(t.ws)).toEqual({
+      ...DEFAULT_POLICY,
       deniedTools: ['write_file'],
       runCommandAllow: ['npm test', 'git *'],
-      runCommandNetwork: [],
     });
     writePolicy(t.ws, '{}');
     expect(loadPolicy(t.ws)).toEqual(DEFAULT_POLICY);
@@ -58,6 +59,8 @@ describe('Workspace Tool Policy', () => {
       deniedTools: ['run_command', 'write_file', 'edit_file'],
       runCommandAllow: [],
       runCommandNetwork: [],
+      askTools: [],
+      allowTools: [],
     };
     expect(resolveTools(policy, []).map((t) => t.name)).toEqual([
       'read_file',
@@ -74,33 +77,63 @@ describe('Workspace Tool Policy', () => {
       'request_package',
     ]);
     expect(toolAllowed(policy, [], 'create_subtask')).toBe(true);
-    expect(toolAllowed({ deniedTools: ['delegate'], runCommandAllow: [], runCommandNetwork: [] }, [], 'delegate')).toBe(
-      false,
-    );
+    expect(
+      toolAllowed(
+        { deniedTools: ['delegate'], runCommandAllow: [], runCommandNetwork: [], askTools: [], allowTools: [] },
+        [],
+        'delegate',
+      ),
+    ).toBe(false);
   });
 
   it('P2.18 task grants are unioned in', () => {
-    const policy = { deniedTools: ['run_command'], runCommandAllow: [], runCommandNetwork: [] };
+    const policy = {
+      deniedTools: ['run_command'],
+      runCommandAllow: [],
+      runCommandNetwork: [],
+      askTools: [],
+      allowTools: [],
+    };
     expect(resolveTools(policy, ['run_command']).map((t) => t.name)).toContain('run_command');
   });
 
   it('P4.35 a command allowed by the policy runs without asking', async () => {
     const t = tempWorkspace();
     writePolicy(t.ws, JSON.stringify({ run_command: { allow: ['echo *'] } }));
-    const run = resolveTools(loadPolicy(t.ws), []).find((x) => x.name === 'run_command');
+    const run = resolveTools(loadPolicy(t.ws), []).find((x) => x.name === 'run_command') as AnyToolDef;
     const ctx = t.ctx({ sandbox: machineSandbox });
-    expect(text((await run?.execute({ command: 'echo ok' }, ctx)) ?? { kind: 'wait' })).toBe('Exit code: 0\nok\n');
-    expect((await run?.execute({ command: 'echo ok; touch x' }, ctx))?.kind).toBe('wait');
+    expect(text(await dispatchCall(run, { command: 'echo ok' }, ctx))).toBe('Exit code: 0\nok\n');
+    expect((await dispatchCall(run, { command: 'echo ok; touch x' }, ctx)).kind).toBe('wait');
   });
 
   it('P7.04 a task grant of run_command → later calls run without asking; a task without the grant still asks', async () => {
     const t = tempWorkspace();
-    const granted = resolveTools(DEFAULT_POLICY, ['run_command']).find((x) => x.name === 'run_command');
-    const other = resolveTools(DEFAULT_POLICY, []).find((x) => x.name === 'run_command');
+    const run = resolveTools(DEFAULT_POLICY, ['run_command']).find((x) => x.name === 'run_command') as AnyToolDef;
     const ctx = t.ctx({ sandbox: machineSandbox });
-    expect(text((await granted?.execute({ command: 'echo granted' }, ctx)) ?? { kind: 'wait' })).toBe(
-      'Exit code: 0\ngranted\n',
+    const granted = toolRules(DEFAULT_POLICY, ['run_command']).ruleFor('run_command');
+    const other = toolRules(DEFAULT_POLICY, []).ruleFor('run_command');
+    expect(text(await dispatchCall(run, { command: 'echo granted' }, ctx, granted))).toBe('Exit code: 0\ngranted\n');
+    expect((await dispatchCall(run, { command: 'echo granted' }, ctx, other)).kind).toBe('wait');
+  });
+
+  it('tools.allow / ask / deny name any tool, MCP ones by pattern; the strictest rule that names a tool wins', () => {
+    const t = tempWorkspace();
+    writePolicy(
+      t.ws,
+      JSON.stringify({ tools: { deny: ['mcp__fs__write_*'], ask: ['read_file', 'mcp__fs__*'], allow: ['mcp__*'] } }),
     );
-    expect((await other?.execute({ command: 'echo granted' }, ctx))?.kind).toBe('wait');
+    const policy = loadPolicy(t.ws);
+    const rules = toolRules(policy, ['mcp__fs__write_file']);
+    expect(['mcp__fs__write_file', 'mcp__fs__read', 'mcp__gh__issue', 'read_file', 'grep'].map(rules.ruleFor)).toEqual([
+      'allow', // granted for the task by a person
+      'ask',
+      'allow',
+      'ask',
+      undefined,
+    ]);
+    expect(toolAllowed(policy, [], 'mcp__fs__write_file')).toBe(false);
+    expect(toolAllowed(policy, ['mcp__fs__write_file'], 'mcp__fs__write_file')).toBe(true);
+    writePolicy(t.ws, JSON.stringify({ tools: { allow: ['rm_rf'] } }));
+    expect(() => loadPolicy(t.ws)).toThrow(/policy\.json: tools\.allow\.0: unknown tool "rm_rf"/);
   });
 });

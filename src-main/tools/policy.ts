@@ -5,7 +5,8 @@ import path from 'node:path';
 import { onDisk, SETTINGS_FILES, type SettingsText } from '../workspace/accepted-settings';
 import { parseConfigJson } from '../workspace/json-file';
 import { builtinTools } from './builtins';
-import { DEFAULT_POLICY, PolicyFile, toPolicy, type WorkspaceToolPolicy } from './policy-schema';
+import type { ToolRules } from './permission';
+import { DEFAULT_POLICY, PolicyFile, policyRule, toPolicy, type WorkspaceToolPolicy } from './policy-schema';
 import type { AnyToolDef } from './types';
 
 export { DEFAULT_POLICY, type WorkspaceToolPolicy } from './policy-schema';
@@ -33,13 +34,15 @@ export function loadPolicy(workspacePath: string, read: SettingsText = onDisk): 
 
 /** Whether a job gets the tool: not denied by the policy, or granted for the task by a person. */
 export function toolAllowed(policy: WorkspaceToolPolicy, grants: readonly string[], name: string): boolean {
-  return !policy.deniedTools.includes(name) || grants.includes(name);
+  return policyRule(policy, name) !== 'deny' || grants.includes(name);
 }
 
-/**
- * The built-in tools a job gets: the policy's (every built-in unless denied) ∪ the task's grants (tool names approved
- * with scope `task`). A run_command grant also lets every run_command call run without asking.
- */
+/** The rules the dispatcher applies: a tool granted for the task (approved with scope `task`) runs without asking. */
+export function toolRules(policy: WorkspaceToolPolicy, grants: readonly string[]): ToolRules {
+  return { ruleFor: (name) => (grants.includes(name) ? 'allow' : policyRule(policy, name)) };
+}
+
+/** The built-in tools a job gets: the policy's (every built-in unless denied) ∪ the task's grants. */
 export function resolveTools(policy: WorkspaceToolPolicy, grants: readonly string[]): AnyToolDef[] {
-  return builtinTools(policy, grants.includes('run_command')).filter((t) => toolAllowed(policy, grants, t.name));
+  return builtinTools(policy).filter((t) => toolAllowed(policy, grants, t.name));
 }

@@ -23,6 +23,7 @@ export const requestPackageTool: ToolDef<RequestPackageArgs> = {
     'Ask the user to install an npm or pip package for this task. The task waits for the decision; once installed, run_command can use the package.',
   parameters: RequestPackageArgs,
   readOnly: false,
+  needs: ['external'],
   async execute(args) {
     const problem = checkPackage(args.manager, args.name, args.version);
     if (problem) return fail(`request_package: ${problem}`);

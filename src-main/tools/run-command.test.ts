@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { machineSandbox, tempWorkspace, text } from '../../test-support/tools';
+import { dispatchCall, machineSandbox, tempWorkspace, text } from '../../test-support/tools';
 import { DEFAULT_POLICY, type WorkspaceToolPolicy } from './policy-schema';
 import {
   allowedWithoutApproval,
@@ -11,12 +11,8 @@ import {
   runCommandTool,
 } from './run-command';
 
-const policy = (...allow: string[]): WorkspaceToolPolicy => ({
-  deniedTools: [],
-  runCommandAllow: allow,
-  runCommandNetwork: [],
-});
-const asking = runCommandTool({ policy: DEFAULT_POLICY, granted: false });
+const policy = (...allow: string[]): WorkspaceToolPolicy => ({ ...DEFAULT_POLICY, runCommandAllow: allow });
+const asking = runCommandTool(DEFAULT_POLICY);
 /** Running, as opposed to gone or a zombie waiting for init to reap it. */
 const alive = (pid: number) => {
   try {
@@ -40,7 +36,7 @@ describe('run_command: asking (P4.34)', () => {
   it('by default parks with a tool request whose summary shows the exact command, cwd and timeout', async () => {
     const t = tempWorkspace();
     fs.mkdirSync(path.join(t.ws, 'pkg'));
-    expect(await asking.execute({ command: 'npm test' }, t.ctx({ sandbox: machineSandbox }))).toEqual({
+    expect(await dispatchCall(asking, { command: 'npm test' }, t.ctx({ sandbox: machineSandbox }))).toEqual({
       kind: 'wait',
       toolRequest: {
         tool: 'run_command',
@@ -48,7 +44,8 @@ describe('run_command: asking (P4.34)', () => {
         summary: '$ npm test\n(runs in the workspace folder; stopped after 120 s)',
       },
     });
-    const out = await asking.execute(
+    const out = await dispatchCall(
+      asking,
       { command: 'make', cwd: 'pkg', timeout_ms: 5000 },
       t.ctx({ sandbox: machineSandbox }),
     );
@@ -62,18 +59,10 @@ describe('run_command: asking (P4.34)', () => {
     const t = tempWorkspace();
     fs.symlinkSync(t.outside, path.join(t.ws, 'out'));
     for (const cwd of ['..', t.outside, 'out', 'missing']) {
+      expect(text(await dispatchCall(asking, { command: 'touch x', cwd }, t.ctx()))).toMatch(/^Error/);
       expect(text(await asking.execute({ command: 'touch x', cwd }, t.ctx()))).toMatch(/^Error/);
-      expect(text((await asking.runApproved?.({ command: 'touch x', cwd }, t.ctx())) ?? { kind: 'wait' })).toMatch(
-        /^Error/,
-      );
     }
     expect(fs.readdirSync(t.outside)).toEqual([]);
-  });
-
-  it('runApproved checks the stored args again', async () => {
-    const t = tempWorkspace();
-    const out = await asking.runApproved?.({ command: '' } as never, t.ctx());
-    expect(text(out ?? { kind: 'wait' })).toMatch(/^Error: run_command: the approved arguments are not valid/);
   });
 
   it('policy rules: exact command, `prefix *` with plain arguments only, `*` for everything', () => {
@@ -94,31 +83,29 @@ describe('run_command: asking (P4.34)', () => {
 describe('run_command: running (P4.35)', () => {
   it('allowed by the policy → runs in the workspace; exit code + combined output', async () => {
     const t = tempWorkspace();
-    const tool = runCommandTool({ policy: policy('echo out; echo err >&2; exit 3'), granted: false });
+    const tool = runCommandTool(policy('echo out; echo err >&2; exit 3'));
     expect(
-      text(await tool.execute({ command: 'echo out; echo err >&2; exit 3' }, t.ctx({ sandbox: machineSandbox }))),
+      text(await dispatchCall(tool, { command: 'echo out; echo err >&2; exit 3' }, t.ctx({ sandbox: machineSandbox }))),
     ).toBe('Exit code: 3\nout\nerr\n');
   });
 
-  it('granted for the task (P7.04) → runs without asking; runApproved runs in the sandboxed cwd', async () => {
+  it('granted for the task (P7.04) → runs without asking; an approved call runs in its cwd', async () => {
     const t = tempWorkspace();
     fs.mkdirSync(path.join(t.ws, 'sub'));
-    const granted = runCommandTool({ policy: DEFAULT_POLICY, granted: true });
+    const granted = runCommandTool(DEFAULT_POLICY);
     const sandboxed = t.ctx({ sandbox: machineSandbox });
-    expect(text(await granted.execute({ command: 'pwd' }, sandboxed))).toBe(`Exit code: 0\n${t.ws}\n`);
-    expect(text((await asking.runApproved?.({ command: 'pwd; true', cwd: 'sub' }, t.ctx())) ?? { kind: 'wait' })).toBe(
+    expect(text(await dispatchCall(granted, { command: 'pwd' }, sandboxed, 'allow'))).toBe(`Exit code: 0\n${t.ws}\n`);
+    expect(text(await asking.execute({ command: 'pwd; true', cwd: 'sub' }, t.ctx()))).toBe(
       `Exit code: 0\n${path.join(t.ws, 'sub')}\n`,
     );
-    expect(text(await granted.execute({ command: 'true' }, sandboxed))).toBe('Exit code: 0\n(no output)');
+    expect(text(await dispatchCall(granted, { command: 'true' }, sandboxed, 'allow'))).toBe(
+      'Exit code: 0\n(no output)',
+    );
   });
 
   it('long output is cut in the middle with a note', async () => {
     const t = tempWorkspace();
-    const out = text(
-      (await asking.runApproved?.({ command: "head -c 100000 /dev/zero | tr '\\0' x; echo END" }, t.ctx())) ?? {
-        kind: 'wait',
-      },
-    );
+    const out = text(await asking.execute({ command: "head -c 100000 /dev/zero | tr '\\0' x; echo END" }, t.ctx()));
     expect(out).toContain(`… (${100004 - RUN_HEAD_CHARS - RUN_TAIL_CHARS} characters of output cut) …`);
     expect(out.endsWith('xEND\n')).toBe(true);
     expect(out.length).toBeLessThan(RUN_HEAD_CHARS + RUN_TAIL_CHARS + 200);
@@ -128,7 +115,7 @@ describe('run_command: running (P4.35)', () => {
     const t = tempWorkspace();
     const rt = path.join(t.outside, 'runs', 'task_1');
     const command = "head -c 100000 /dev/zero | tr '\\0' x; echo END; exit 4";
-    const out = text((await asking.runApproved?.({ command }, t.ctx({ runtimeDir: rt }))) ?? { kind: 'wait' });
+    const out = text(await asking.execute({ command }, t.ctx({ runtimeDir: rt })));
     expect(out.split('\n')[0]).toBe('Exit code: 4');
     const note = /… \(\d+ characters of output cut; the whole output is in (.+\.log)\) …/.exec(out);
     expect(note).not.toBeNull();
@@ -137,7 +124,7 @@ describe('run_command: running (P4.35)', () => {
     expect(path.basename(log)).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-\d+\.log$/);
     expect(fs.readFileSync(log, 'utf8')).toBe(`${'x'.repeat(100000)}END\n`);
     // Short output: no file.
-    await asking.runApproved?.({ command: 'echo short' }, t.ctx({ runtimeDir: rt }));
+    await asking.execute({ command: 'echo short' }, t.ctx({ runtimeDir: rt }));
     expect(fs.readdirSync(path.join(rt, 'outputs'))).toHaveLength(1);
   });
 
@@ -145,12 +132,7 @@ describe('run_command: running (P4.35)', () => {
     const t = tempWorkspace();
     const started = Date.now();
     const out = text(
-      (await asking.runApproved?.(
-        { command: 'sleep 30 & echo $! > pid; echo started; wait', timeout_ms: 300 },
-        t.ctx(),
-      )) ?? {
-        kind: 'wait',
-      },
+      await asking.execute({ command: 'sleep 30 & echo $! > pid; echo started; wait', timeout_ms: 300 }, t.ctx()),
     );
     expect(out).toBe('Error: the command timed out after 0.3 s and was stopped\nstarted\n');
     expect(Date.now() - started).toBeLessThan(2500);
@@ -160,7 +142,7 @@ describe('run_command: running (P4.35)', () => {
   it('ctx.signal abort stops the group within 2 s, even a child that ignores SIGTERM', async () => {
     const t = tempWorkspace();
     const ac = new AbortController();
-    const pending = asking.runApproved?.(
+    const pending = asking.execute(
       { command: 'sh -c \'trap "" TERM; echo $$ > pid; sleep 30\' & wait' },
       t.ctx({ signal: ac.signal }),
     );
@@ -170,7 +152,7 @@ describe('run_command: running (P4.35)', () => {
       .toBe(true);
     const abortedAt = Date.now();
     ac.abort();
-    const out = text((await pending) ?? { kind: 'wait' });
+    const out = text(await pending);
     expect(out).toMatch(/^Error: the command was cancelled and stopped/);
     expect(Date.now() - abortedAt).toBeLessThan(2000);
     await expectGone(path.join(t.ws, 'pid'));
@@ -179,9 +161,7 @@ describe('run_command: running (P4.35)', () => {
   it('a background child holding the output open does not hang the call', async () => {
     const t = tempWorkspace();
     const started = Date.now();
-    const out = text(
-      (await asking.runApproved?.({ command: 'sleep 30 & echo $! > pid; echo done' }, t.ctx())) ?? { kind: 'wait' },
-    );
+    const out = text(await asking.execute({ command: 'sleep 30 & echo $! > pid; echo done' }, t.ctx()));
     expect(out).toBe('Exit code: 0\ndone\n');
     expect(Date.now() - started).toBeLessThan(2500);
     await expectGone(path.join(t.ws, 'pid'));
@@ -198,12 +178,12 @@ describe('run_command environment (P2.19)', () => {
     process.env.MAESTRO_LLM_API_KEY = 'sk-secret';
     try {
       const out = text(
-        (await asking.runApproved?.(
+        await asking.execute(
           {
             command: 'hello-pkg; echo "$PATH"; echo "$NODE_PATH"; echo "$PYTHONPATH"; echo "key=$MAESTRO_LLM_API_KEY"',
           },
           t.ctx({ runtimeDir: rt }),
-        )) ?? { kind: 'wait' },
+        ),
       );
       const [, hello, pathVar, nodePath, pyPath, key] = out.split('\n');
       expect(hello).toBe('hello from the package');
@@ -221,10 +201,10 @@ describe('run_command: stopping a process that ignores SIGTERM and closed its ou
   it('is still killed when the call times out', async () => {
     const t = tempWorkspace();
     const out = text(
-      (await asking.runApproved?.(
+      await asking.execute(
         { command: 'sh -c \'trap "" TERM; sleep 30\' >/dev/null 2>&1 & echo $! > pid; wait', timeout_ms: 300 },
         t.ctx(),
-      )) ?? { kind: 'wait' },
+      ),
     );
     expect(out).toMatch(/^Error: the command timed out/);
     await expectGone(path.join(t.ws, 'pid'));

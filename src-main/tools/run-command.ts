@@ -2,7 +2,7 @@
 // the OS sandbox (os-sandbox.ts). It asks a person first (a tool request with a summary they can judge, P4.34) unless
 // the Workspace Tool Policy or a task grant allows it (P4.35) — and an allow only ever means "runs in the sandbox
 // without asking": without an OS sandbox every command asks, and so does one that needs a host the policy does not
-// list, or that asks to run outside the sandbox. runApproved runs it after the approval.
+// list, or that asks to run outside the sandbox. The dispatcher decides (permission.ts) from reviewCommand.
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -12,7 +12,7 @@ import type { WorkspaceToolPolicy } from './policy-schema';
 import { runProcess } from './process-run';
 import { resolveInWorkspace } from './sandbox';
 import { runSandboxed } from './sandboxed-run';
-import type { ToolContext, ToolDef, ToolOutcome } from './types';
+import type { CallReview, ToolContext, ToolDef, ToolOutcome } from './types';
 
 export const RUN_DEFAULT_TIMEOUT_MS = 120_000;
 export const RUN_MAX_TIMEOUT_MS = 600_000;
@@ -136,8 +136,9 @@ export async function runCommand(args: RunCommandArgs, ctx: ToolContext): Promis
     args.outside_sandbox || !ctx.sandbox.ok
       ? await runProcess(run)
       : await runSandboxed(ctx.sandbox.sandbox, args.command, run, {
-          writable: [cwd.root],
-          readable: ctx.runtimeDir === undefined ? [] : [path.join(ctx.runtimeDir, 'packages')],
+          // A movement that may not edit runs commands with the workspace read-only.
+          writable: ctx.canEdit ? [cwd.root] : [],
+          readable: [cwd.root, ...(ctx.runtimeDir === undefined ? [] : [path.join(ctx.runtimeDir, 'packages')])],
           network: args.network ?? [],
         });
   const output = r.output === '' ? '(no output)' : r.output;
@@ -148,36 +149,31 @@ export async function runCommand(args: RunCommandArgs, ctx: ToolContext): Promis
   return ok(`${status}\n${output}`);
 }
 
-export interface RunCommandOptions {
-  /** The Workspace Tool Policy; its run_command rules let matching commands run without asking. */
-  policy: WorkspaceToolPolicy;
-  /** A person approved run_command with scope `task` in this task: every call runs without asking (P7.04). */
-  granted: boolean;
+/**
+ * run_command's review of a call (permission.ts): outside the sandbox, without one, or with hosts the policy does not
+ * list it always asks; a command the policy's rules cover runs; any other asks — unless the policy allows the tool
+ * outright or a person granted it for the task.
+ */
+export function reviewCommand(args: RunCommandArgs, ctx: ToolContext, policy: WorkspaceToolPolicy): CallReview {
+  const cwd = workingFolder(args, ctx);
+  if (!cwd.ok) return { kind: 'refuse', message: cwd.error };
+  const unsandboxed = mustAsk(args, ctx);
+  const unlisted = (args.network ?? []).filter((h) => !policy.runCommandNetwork.includes(h));
+  const summary = summarizeCommand(args, cwd.rel, unsandboxed);
+  if (unsandboxed !== null || unlisted.length > 0) return { kind: 'ask', summary, always: true };
+  return allowedWithoutApproval(args, policy) ? { kind: 'run' } : { kind: 'ask', summary };
 }
 
-export function runCommandTool(options: RunCommandOptions): ToolDef<RunCommandArgs> {
+/** run_command under a Workspace Tool Policy (its command rules and the hosts commands may reach). */
+export function runCommandTool(policy: WorkspaceToolPolicy): ToolDef<RunCommandArgs> {
   return {
     name: 'run_command',
     description:
       'Run a shell command in the workspace folder and return its exit code and output. A person may have to approve it first.',
     parameters: RunCommandArgs,
     readOnly: false,
-    async execute(args, ctx) {
-      const unsandboxed = mustAsk(args, ctx);
-      const hostsAllowed = (args.network ?? []).every((h) => options.policy.runCommandNetwork.includes(h));
-      const allowed = options.granted ? hostsAllowed : allowedWithoutApproval(args, options.policy);
-      if (unsandboxed === null && allowed) return runCommand(args, ctx);
-      const cwd = workingFolder(args, ctx);
-      if (!cwd.ok) return fail(cwd.error);
-      const summary = summarizeCommand(args, cwd.rel, unsandboxed);
-      return { kind: 'wait', toolRequest: { tool: 'run_command', args, summary } };
-    },
-    // The args come back from the DB: checked again before anything runs.
-    async runApproved(args, ctx) {
-      const parsed = RunCommandArgs.safeParse(args);
-      if (!parsed.success)
-        return fail(`run_command: the approved arguments are not valid (${parsed.error.issues[0]?.message})`);
-      return runCommand(parsed.data, ctx);
-    },
+    needs: ['run'],
+    review: (args, ctx) => reviewCommand(args, ctx, policy),
+    execute: runCommand,
   };
 }

@@ -57,13 +57,28 @@ export interface ToolDef<P = unknown> {
   jsonSchema?: Readonly<Record<string, unknown>>;
   /** Read-only tools of one reply run concurrently; others run one by one in call order. */
   readOnly: boolean;
-  execute(args: P, ctx: ToolContext): Promise<ToolOutcome>;
   /**
-   * For a tool whose execute may answer `wait` with a toolRequest: runs the call once a person approved that request
-   * (args = the request's stored args). The engine calls it when the parked job resumes.
+   * What its calls do beyond reading (none: read-only, or only the engine's own bookkeeping). A movement with
+   * `edit: false` does not run a tool that needs `edit`.
    */
-  runApproved?(args: P, ctx: ToolContext): Promise<ToolOutcome>;
+  needs?: readonly ToolNeed[];
+  /**
+   * The tool's own view of a call, before the Workspace Tool Policy's rule for its name (permission.ts): run it, ask
+   * a person, or refuse it. Without one, a call runs unless the policy says otherwise.
+   */
+  review?(args: P, ctx: ToolContext): CallReview;
+  /** Runs the call: the dispatcher has decided that it may (or a person approved it). */
+  execute(args: P, ctx: ToolContext): Promise<ToolOutcome>;
 }
+
+/** What a call may do beyond reading files: edit them, run code, reach the network, act outside the machine. */
+export type ToolNeed = 'edit' | 'run' | 'network' | 'external';
+
+export type CallReview =
+  | { kind: 'run' }
+  /** Ask a person, showing `summary`. `always`: whatever the policy or a task grant says (outside the sandbox). */
+  | { kind: 'ask'; summary: string; always?: boolean }
+  | { kind: 'refuse'; message: string };
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every parameter type.
 export type AnyToolDef = ToolDef<any>;

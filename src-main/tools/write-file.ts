@@ -48,5 +48,6 @@ export const writeFileTool: ToolDef<WriteFileArgs> = {
     'Create a file of the workspace or replace its whole content. Prefer edit_file to change part of an existing file.',
   parameters: WriteFileArgs,
   readOnly: false,
+  needs: ['edit'],
   execute: writeFile,
 };

@@ -23,18 +23,24 @@ interface Draft {
   /** run_command.allow without the `*` rule, which is the run_command "allow" choice instead. */
   patterns: string[];
   allowAll: boolean;
+  /** What the file says that this form does not edit (ask/allow rules and patterns, hosts): saved back as it was. */
+  kept: { ask: string[]; allow: string[]; network: string[] };
 }
 
 const fromDocument = (doc: ToolPolicyDocument): Draft => ({
   deny: [...doc.tools.deny],
   patterns: doc.run_command.allow.filter((r) => r.trim() !== RUN_ANY_COMMAND),
   allowAll: doc.run_command.allow.some((r) => r.trim() === RUN_ANY_COMMAND),
+  kept: { ask: [...doc.tools.ask], allow: [...doc.tools.allow], network: [...doc.run_command.network] },
 });
 
 // The patterns first, so an error about run_command.allow.<i> is about the i-th pattern shown.
 const toDocument = (draft: Draft): ToolPolicyDocument => ({
-  tools: { deny: draft.deny },
-  run_command: { allow: [...draft.patterns, ...(draft.allowAll ? [RUN_ANY_COMMAND] : [])] },
+  tools: { deny: draft.deny, ask: draft.kept.ask, allow: draft.kept.allow },
+  run_command: {
+    allow: [...draft.patterns, ...(draft.allowAll ? [RUN_ANY_COMMAND] : [])],
+    network: draft.kept.network,
+  },
 });
 
 function modeOf(draft: Draft, tool: string): Mode {

@@ -15,7 +15,7 @@ const view = (workspacePath: string, deny: string[] = []): ToolPolicyView => ({
   workspacePath,
   file: `${workspacePath}/.maestro/policy.json`,
   exists: deny.length > 0,
-  policy: { tools: { deny }, run_command: { allow: [] } },
+  policy: { tools: { deny, ask: [], allow: [] }, run_command: { allow: [], network: [] } },
   error: null,
   knownTools: ['read_file', 'write_file', 'run_command'],
 });
@@ -48,7 +48,7 @@ describe('the tool policy slice', () => {
     await store.getState().loadToolPolicy('/w/site');
     expect(store.getState()).toMatchObject({ toolPolicyFor: '/w/site', toolPolicyLoad: 'ready' });
     expect(store.getState().toolPolicy?.exists).toBe(false);
-    const policy = { tools: { deny: ['write_file'] }, run_command: { allow: [] } };
+    const policy = { tools: { deny: ['write_file'], ask: [], allow: [] }, run_command: { allow: [], network: [] } };
     expect(await store.getState().saveToolPolicy('/w/site', policy)).toBeNull();
     expect(saved).toEqual([{ workspacePath: '/w/site', policy }]);
     expect(store.getState().toolPolicy?.policy.tools.deny).toEqual(['write_file']);
@@ -68,8 +68,8 @@ describe('the tool policy slice', () => {
     );
     await store.getState().loadToolPolicy('/w');
     const error = await store.getState().saveToolPolicy('/w', {
-      tools: { deny: [] },
-      run_command: { allow: ['a\nb'] },
+      tools: { deny: [], ask: [], allow: [] },
+      run_command: { allow: ['a\nb'], network: [] },
     });
     expect(error?.issues).toEqual(refusal.issues);
     expect(store.getState().toolPolicy?.policy.tools.deny).toEqual(['glob']);

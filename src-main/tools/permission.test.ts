@@ -1,0 +1,89 @@
+// The permission model as a table: every built-in tool and an MCP tool with each annotation, under each policy rule
+// (none, allow, ask, deny), in a movement that may edit and in one with `edit: false`.
+import { describe, expect, it } from 'vitest';
+import { machineSandbox, tempWorkspace } from '../../test-support/tools';
+import { mcpToolDef } from '../mcp/mcp-tools';
+import { builtinTools } from './builtins';
+import { decideCall, type ToolRule } from './permission';
+import { DEFAULT_POLICY } from './policy-schema';
+import type { AnyToolDef } from './types';
+
+const mcp = (annotations: Record<string, boolean> | undefined) =>
+  mcpToolDef(
+    'mcp__srv__t',
+    { name: 't', inputSchema: { type: 'object' }, ...(annotations ? { annotations } : {}) },
+    () => Promise.resolve({ kind: 'result', ok: true, content: '' }),
+  );
+
+const tools: Record<string, { tool: AnyToolDef; args: unknown }> = {
+  ...Object.fromEntries(
+    builtinTools(DEFAULT_POLICY).map((t) => [
+      t.name,
+      { tool: t, args: t.name === 'run_command' ? { command: 'npm test' } : { path: 'a.txt' } },
+    ]),
+  ),
+  'mcp readOnlyHint': { tool: mcp({ readOnlyHint: true }), args: {} },
+  'mcp destructiveHint': { tool: mcp({ readOnlyHint: false, destructiveHint: true }), args: {} },
+  'mcp openWorldHint false': { tool: mcp({ readOnlyHint: false, openWorldHint: false }), args: {} },
+  'mcp without annotations': { tool: mcp(undefined), args: {} },
+};
+
+type Row = [none: string, allow: string, ask: string, deny: string];
+/** What a call gets: run, ask (a person decides), refuse — in a movement that may edit, then in one that may not. */
+const EXPECTED: Record<string, { edit: Row; noEdit: Row }> = {
+  read_file: { edit: ['run', 'run', 'ask', 'refuse'], noEdit: ['run', 'run', 'ask', 'refuse'] },
+  list_dir: { edit: ['run', 'run', 'ask', 'refuse'], noEdit: ['run', 'run', 'ask', 'refuse'] },
+  glob: { edit: ['run', 'run', 'ask', 'refuse'], noEdit: ['run', 'run', 'ask', 'refuse'] },
+  grep: { edit: ['run', 'run', 'ask', 'refuse'], noEdit: ['run', 'run', 'ask', 'refuse'] },
+  write_file: { edit: ['run', 'run', 'ask', 'refuse'], noEdit: ['refuse', 'refuse', 'refuse', 'refuse'] },
+  edit_file: { edit: ['run', 'run', 'ask', 'refuse'], noEdit: ['refuse', 'refuse', 'refuse', 'refuse'] },
+  // A command runs in the sandbox, with the workspace read-only when the movement may not edit.
+  run_command: { edit: ['ask', 'run', 'ask', 'refuse'], noEdit: ['ask', 'run', 'ask', 'refuse'] },
+  // Its call parks for the person's decision on the package itself.
+  request_package: { edit: ['run', 'run', 'ask', 'refuse'], noEdit: ['run', 'run', 'ask', 'refuse'] },
+  'mcp readOnlyHint': { edit: ['run', 'run', 'ask', 'refuse'], noEdit: ['run', 'run', 'ask', 'refuse'] },
+  'mcp destructiveHint': { edit: ['ask', 'run', 'ask', 'refuse'], noEdit: ['refuse', 'refuse', 'refuse', 'refuse'] },
+  'mcp openWorldHint false': {
+    edit: ['ask', 'run', 'ask', 'refuse'],
+    noEdit: ['refuse', 'refuse', 'refuse', 'refuse'],
+  },
+  'mcp without annotations': {
+    edit: ['ask', 'run', 'ask', 'refuse'],
+    noEdit: ['refuse', 'refuse', 'refuse', 'refuse'],
+  },
+};
+
+const RULES: ToolRule[] = [undefined, 'allow', 'ask', 'deny'];
+
+describe('one permission model for every tool', () => {
+  it.skipIf(!machineSandbox.ok)('the table: built-in and MCP tools × allow / ask / deny × edit or not', () => {
+    const t = tempWorkspace();
+    const seen: Record<string, { edit: string[]; noEdit: string[] }> = {};
+    for (const [label, { tool, args }] of Object.entries(tools)) {
+      const row = (canEdit: boolean) =>
+        RULES.map((rule) => decideCall(tool, args, t.ctx({ canEdit, sandbox: machineSandbox }), rule, false).kind);
+      seen[label] = { edit: row(true), noEdit: row(false) };
+    }
+    expect(seen).toEqual(EXPECTED);
+  });
+
+  it('a one-time approval (the Auto Prompter) runs a call that would ask, but not one the policy denies or edit: false binds', () => {
+    const t = tempWorkspace();
+    const unannotated = tools['mcp without annotations']?.tool as AnyToolDef;
+    expect(decideCall(unannotated, {}, t.ctx(), undefined, true).kind).toBe('run');
+    expect(decideCall(unannotated, {}, t.ctx(), 'deny', true).kind).toBe('refuse');
+    expect(decideCall(unannotated, {}, t.ctx({ canEdit: false }), undefined, true)).toEqual({
+      kind: 'refuse',
+      message: 'mcp__srv__t changes files, and this movement may not edit (edit: false)',
+    });
+  });
+
+  it('an MCP call that asks shows its name and arguments on the card', () => {
+    const t = tempWorkspace();
+    const unannotated = tools['mcp without annotations']?.tool as AnyToolDef;
+    expect(decideCall(unannotated, { path: '.maestro/policy.json' }, t.ctx(), undefined, false)).toEqual({
+      kind: 'ask',
+      summary: 'mcp__srv__t\n{\n  "path": ".maestro/policy.json"\n}',
+    });
+  });
+});

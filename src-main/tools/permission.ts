@@ -1,0 +1,63 @@
+// One permission model for every tool — built-in, engine, MCP: the dispatcher decides whether a checked call runs,
+// asks a person, or is refused, from (in this order) the Workspace Tool Policy's rule for the tool's name (a task
+// grant counts as allow), the movement's `edit: false` for tools that edit, a one-time approval (the Auto Prompter),
+// and the tool's own review of the call (run_command: its command rules, the sandbox, the hosts it needs; an MCP
+// tool: its annotations). A tool's execute only ever runs a call that was allowed or approved.
+import { fail } from './outcome';
+import type { AnyToolDef, CallReview, ToolContext, ToolOutcome } from './types';
+
+/** The policy's say on a tool's calls (a task grant is `allow`); undefined: the tool's own review decides. */
+export type ToolRule = 'allow' | 'ask' | 'deny' | undefined;
+
+export interface ToolRules {
+  ruleFor(name: string): ToolRule;
+}
+
+/** No policy (tests that bring their own tools): every call is up to its tool. */
+export const NO_RULES: ToolRules = { ruleFor: () => undefined };
+
+const RUN: CallReview = { kind: 'run' };
+const SUMMARY_MAX = 2000;
+
+/** What an approval card shows for a call of a tool without a summary of its own: its name and arguments. */
+export function callSummary(name: string, args: unknown): string {
+  const json = JSON.stringify(args, null, 2) ?? '{}';
+  const shown = json.length <= SUMMARY_MAX ? json : `${json.slice(0, SUMMARY_MAX)}\n… (${json.length} characters)`;
+  return `${name}\n${shown}`;
+}
+
+export function decideCall(
+  tool: AnyToolDef,
+  args: unknown,
+  ctx: ToolContext,
+  rule: ToolRule,
+  approvedOnce: boolean,
+): CallReview {
+  if (rule === 'deny') return { kind: 'refuse', message: `the workspace policy denies ${tool.name}` };
+  if (!ctx.canEdit && tool.needs?.includes('edit')) {
+    return { kind: 'refuse', message: `${tool.name} changes files, and this movement may not edit (edit: false)` };
+  }
+  if (approvedOnce) return RUN;
+  const review = tool.review?.(args, ctx) ?? RUN;
+  if (review.kind === 'refuse' || (review.kind === 'ask' && review.always)) return review;
+  if (rule === 'allow') return RUN;
+  if (rule === 'ask') return review.kind === 'ask' ? review : { kind: 'ask', summary: callSummary(tool.name, args) };
+  return review;
+}
+
+/**
+ * The outcome a call gets instead of running — an Error when refused, a wait for a person's decision when it asks —
+ * or null when it may run now.
+ */
+export function withheld(
+  tool: AnyToolDef,
+  args: unknown,
+  ctx: ToolContext,
+  rule: ToolRule,
+  approvedOnce = false,
+): ToolOutcome | null {
+  const decided = decideCall(tool, args, ctx, rule, approvedOnce);
+  if (decided.kind === 'refuse') return fail(decided.message);
+  if (decided.kind === 'ask') return { kind: 'wait', toolRequest: { tool: tool.name, args, summary: decided.summary } };
+  return null;
+}
