@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type McpHttpServer, startMcpHttpServer } from '../test-support/mcp-http-server';
 import { expect, test } from './support/fixtures';
-import { complete, createInUi, messagesOf, openUi, textOf } from './support/ui';
+import { acceptWorkspaceSettings, complete, createInUi, messagesOf, openUi, textOf } from './support/ui';
 
 let mcp: McpHttpServer;
 test.beforeEach(async () => {
@@ -25,6 +25,7 @@ test('P2.14 P1.13 P2.16 P2.15 the McpAuthCard names the server, takes the token,
     path.join(llmHost.workspace, '.maestro', 'mcp.json'),
     JSON.stringify({ mcpServers: { tracker: { url: mcp.url, auth: { required: true } } } }),
   );
+  await acceptWorkspaceSettings(llmHost);
   let toolResult = '';
   let sawNote = false;
   llm.push({ toolCalls: [{ name: 'mcp__tracker__echo', arguments: { text: 'from the browser' } }] }, (request) => {

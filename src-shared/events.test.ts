@@ -31,6 +31,7 @@ const SHAPES: Record<string, string[]> = {
   'job.metrics': ['attempt', 'durationMs', 'jobId', 'seq', 'status', 'taskId', 'ts', 'type', 'usage'],
   'prompt.guarded': ['jobId', 'outcome', 'seq', 'steps', 'taskId', 'tokensAfter', 'tokensBefore', 'ts', 'type'],
   'policy.fired': ['action', 'jobId', 'ruleId', 'ruleIndex', 'seq', 'taskId', 'tool', 'ts', 'type'],
+  'settings.changed': ['file', 'inForce', 'jobId', 'seq', 'taskId', 'ts', 'type', 'workspacePath'],
   'webhook.failed': ['attempts', 'event', 'jobId', 'reason', 'seq', 'taskId', 'ts', 'type', 'webhook'],
   'task.routed': ['jobId', 'pieceId', 'routed', 'seq', 'taskId', 'ts', 'type', 'warning'],
   'stream.delta': ['jobId', 'reasoning', 'seq', 'taskId', 'text', 'toolCalls', 'ts', 'type'],

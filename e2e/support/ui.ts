@@ -68,3 +68,17 @@ export async function waitForJob(host: HeadlessHost, taskId: string, status: str
     )
     .toBe(status);
 }
+
+/**
+ * Accepts every unaccepted settings file of the host's workspace, as a person does on its card (settings the agent can
+ * write apply only in an accepted version): for tests that write `.maestro/*` themselves before a task starts.
+ */
+export async function acceptWorkspaceSettings(host: HeadlessHost): Promise<void> {
+  const where = `/settings-changes/${encodeURIComponent(host.workspace)}`;
+  const { body } = await host.call<{ changes: { file: string; currentSha256: string }[] }>('GET', where);
+  for (const { file, currentSha256 } of body.changes) {
+    const accepted = await host.call('POST', `${where}/accept`, { file, currentSha256 });
+    if (accepted.status !== 200)
+      throw new Error(`accepting ${file}: ${accepted.status} ${JSON.stringify(accepted.body)}`);
+  }
+}
