@@ -64,7 +64,7 @@ test('P7.01 P7.03 P7.19 P7.20 a command approved once from its card runs; the mo
   llm.expectEmpty();
 });
 
-test('P7.05 a denied command does not run; the model gets an Error result and completes', async ({
+test('P7.05 a denied command does not run; the model gets an Error result with the reason typed on the card', async ({
   page,
   llm,
   llmHost,
@@ -79,11 +79,13 @@ test('P7.05 a denied command does not run; the model gets an Error result and co
 
   const card = page.getByTestId('tool-request');
   await expect(card.getByTestId('tool-request-summary')).toContainText('$ echo ran > ran.txt', { timeout: 20_000 });
+  // Typing the reason: the card's A / D shortcuts do not fire while the field has the keys.
+  await card.getByTestId('deny-reason').fill('Use write_file, not the shell.');
+  await expect(card).toBeVisible();
   await card.getByTestId('deny').click();
   await expect(card).toHaveCount(0);
   await expect(jobStatus(page)).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
-  expect(toolResult).toMatch(/^Error/);
-  expect(toolResult).toContain('denied');
+  expect(toolResult).toMatch(/^Error: the user denied this call, saying: "Use write_file, not the shell\."/);
   expect(fs.existsSync(path.join(llmHost.workspace, 'ran.txt'))).toBe(false);
   await expect(page.locator('[data-testid="chat-message"][data-kind="result"]')).toContainText(
     'Did without the shell.',

@@ -109,6 +109,8 @@ export const ToolRequest = z.object({
   scope: z.enum(['once', 'task']).nullable(),
   createdAt: z.string(),
   decidedAt: z.string().nullable(),
+  /** Why the person denied it, in their words (the model gets it); null without one. */
+  denyReason: z.string().nullable(),
 });
 export type ToolRequest = z.infer<typeof ToolRequest>;
 
@@ -124,6 +126,8 @@ export const PackageRequest = z.object({
   status: RequestStatus,
   createdAt: z.string(),
   decidedAt: z.string().nullable(),
+  /** Why the person denied it, in their words (the model gets it); null without one. */
+  denyReason: z.string().nullable(),
 });
 export type PackageRequest = z.infer<typeof PackageRequest>;
 

@@ -70,6 +70,32 @@ describe('tool and package approvals through the Worker, engine and DB', () => {
     expect(last?.content).toMatch(/^Error: the user denied this call/);
   });
 
+  it("P7.05 deny with a reason: the model receives the person's words in the Error result; approve takes none", async () => {
+    const ran: string[] = [];
+    const h = await engineHarness([{ toolCalls: [runCommand('git push --force', 'call_p')] }, complete('ok')], {
+      tools: [approvalTool(ran)],
+    });
+    const { taskId, jobId } = h.createTask('Publish');
+    await h.waitFor(jobId, SETTLED);
+    const [request] = h.maestro.invoke('listToolRequests', { taskId }).requests;
+    const requestId = request?.id as string;
+    expect(() =>
+      h.maestro.invoke('decideToolRequest', { taskId, requestId, decision: 'approve', reason: 'fine' }),
+    ).toThrow(/reason: a reason goes with deny only/);
+    const decided = h.maestro.invoke('decideToolRequest', {
+      taskId,
+      requestId,
+      decision: 'deny',
+      reason: '  never force-push main; open a PR instead  ',
+    });
+    expect(decided.request).toMatchObject({ status: 'denied', denyReason: 'never force-push main; open a PR instead' });
+    await h.waitFor(jobId, ['succeeded', 'failed']);
+    expect(ran).toEqual([]);
+    expect(messages(h.server.requests[1]).at(-1)?.content).toBe(
+      'Error: the user denied this call, saying: "never force-push main; open a PR instead". Do not repeat it; take that into account, find another way or ask the user.',
+    );
+  });
+
   it('P4.44 P4.45 two calls needing approval park once; a co-emitted complete gets an Error; queued only when both are decided', async () => {
     const ran: string[] = [];
     const h = await engineHarness(

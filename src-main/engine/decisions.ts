@@ -24,7 +24,13 @@ export type Decision =
 
 export type PackageInstaller = (request: PackageRequest, signal: AbortSignal) => Promise<ToolResult>;
 
-export const DENIED = fail('the user denied this call. Do not repeat it; find another way or ask the user.');
+/** The answer to a denied call: with the person's reason when they gave one. */
+export const denied = (reason: string | null) =>
+  fail(
+    reason === null
+      ? 'the user denied this call. Do not repeat it; find another way or ask the user.'
+      : `the user denied this call, saying: ${JSON.stringify(reason)}. Do not repeat it; take that into account, find another way or ask the user.`,
+  );
 
 /** The answer to an approved call that started before a restart and left no result. */
 export function interruptedByRestart(what: string): ToolResult {
@@ -87,7 +93,7 @@ async function outcomeOf(
 ): Promise<ToolResult> {
   if (decision.kind === 'browser_reply') return ok(BROWSER_HANDOFF_RESUMED);
   if (decision.kind === 'subtasks_done') return ok(SUBTASKS_DONE);
-  if (decision.request.status === 'denied') return DENIED;
+  if (decision.request.status === 'denied') return denied(decision.request.denyReason);
   if (decision.kind === 'package') {
     if (!install) return fail('packages cannot be installed by this host');
     const { manager, name } = decision.request;

@@ -54,6 +54,8 @@ export function decideToolRequest(
       input.requestId,
       approved ? 'approved' : 'denied',
       approved ? input.scope : null,
+      Date.now(),
+      approved ? null : (input.reason ?? null),
     );
     if (!decided) throw new MaestroError('already_decided', `request ${input.requestId} is already decided`);
     const request = toToolRequest(decided);
@@ -71,7 +73,13 @@ export function decidePackageRequest(
   requireTask(ctx, input.taskId);
   return store.transact(() => {
     const job = checkDecidable(ctx, store.packageRequests.get(input.requestId), input.taskId, input.requestId);
-    const request = store.packageRequests.decide(input.requestId, input.decision === 'approve' ? 'approved' : 'denied');
+    const approved = input.decision === 'approve';
+    const request = store.packageRequests.decide(
+      input.requestId,
+      approved ? 'approved' : 'denied',
+      Date.now(),
+      approved ? null : (input.reason ?? null),
+    );
     if (!request) throw new MaestroError('already_decided', `request ${input.requestId} is already decided`);
     store.publish({ type: 'package_request.changed', taskId: input.taskId, jobId: job.id, request });
     resumeIfAllDecided(ctx, job);

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { PackageRequest, ToolRequest } from '../entities';
 import { Id, op, taskRef } from './operation';
 
+/** Why a person denies a call, for the model: optional, one paragraph at most. */
+const DenyReason = z.string().trim().min(1, 'give a reason or leave it out').max(2000).optional();
+
 export const requestOperations = {
   listToolRequests: op({
     method: 'GET',
@@ -21,8 +24,13 @@ export const requestOperations = {
         requestId: Id,
         decision: z.enum(['approve', 'deny']),
         scope: z.enum(['once', 'task']).default('once'),
+        reason: DenyReason,
       })
-      .strict(),
+      .strict()
+      .refine((i) => i.decision === 'deny' || i.reason === undefined, {
+        path: ['reason'],
+        message: 'a reason goes with deny only',
+      }),
     output: z.object({ request: ToolRequest }),
   }),
   listPackageRequests: op({
@@ -36,7 +44,13 @@ export const requestOperations = {
     method: 'POST',
     path: '/tasks/:taskId/package-requests/:requestId/decide',
     status: 200,
-    input: z.object({ taskId: Id, requestId: Id, decision: z.enum(['approve', 'deny']) }).strict(),
+    input: z
+      .object({ taskId: Id, requestId: Id, decision: z.enum(['approve', 'deny']), reason: DenyReason })
+      .strict()
+      .refine((i) => i.decision === 'deny' || i.reason === undefined, {
+        path: ['reason'],
+        message: 'a reason goes with deny only',
+      }),
     output: z.object({ request: PackageRequest }),
   }),
 };

@@ -16,6 +16,7 @@ const SHIPPED: Record<number, string> = {
   4: '9b9fd95636bb88879eb811bb31751ef82265182f900e7eff20b095f0f59999bb',
   5: '620398f7d37724557b5677da82426a387ad4c9722f15152577030a9db1ac6469',
   6: 'a67f6b31b7d3766bbf784dc169c5927359ed3f49024fcaea07a1d33eaf8800b9',
+  7: '6c407d10581fc02fe9d2cbf0d77ed8cf17220132d0a338c2767d3a89ac4bc6d4',
 };
 
 const MIGRATION_FILE = /^(\d{4})-([a-z0-9-]+)\.ts$/;

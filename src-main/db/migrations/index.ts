@@ -7,6 +7,7 @@ import * as spaces from './0003-spaces';
 import * as pieceChoice from './0004-piece-choice';
 import * as scheduleRuns from './0005-schedule-runs';
 import * as approvedCallStarted from './0006-approved-call-started';
+import * as denyReason from './0007-deny-reason';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
   pieceChoice,
   scheduleRuns,
   approvedCallStarted,
+  denyReason,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

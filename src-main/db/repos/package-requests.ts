@@ -16,6 +16,7 @@ interface PackageRequestRow {
   created_at: number;
   decided_at: number | null;
   started_at: number | null;
+  deny_reason: string | null;
 }
 
 const rowToRequest = (r: PackageRequestRow): PackageRequest => ({
@@ -30,6 +31,7 @@ const rowToRequest = (r: PackageRequestRow): PackageRequest => ({
   status: r.status,
   createdAt: iso(r.created_at),
   decidedAt: isoOrNull(r.decided_at),
+  denyReason: r.deny_reason,
 });
 
 export interface NewPackageRequest {
@@ -53,7 +55,8 @@ export function createPackageRequestsRepo(db: Database) {
     'SELECT * FROM package_requests WHERE job_id = ? ORDER BY created_at, rowid',
   );
   const decide = db.prepare(
-    `UPDATE package_requests SET status = @status, decided_at = @now WHERE id = @id AND status = 'pending' RETURNING *`,
+    `UPDATE package_requests SET status = @status, decided_at = @now, deny_reason = @denyReason
+     WHERE id = @id AND status = 'pending' RETURNING *`,
   );
   const markStarted = db.prepare(
     `UPDATE package_requests SET started_at = @now WHERE id = @id AND status = 'approved' AND started_at IS NULL`,
@@ -78,8 +81,13 @@ export function createPackageRequestsRepo(db: Database) {
       return byJob.all(jobId).map(rowToRequest);
     },
     /** Compare-and-set pending → approved/denied; undefined when it was already decided. */
-    decide(id: string, status: 'approved' | 'denied', now = Date.now()): PackageRequest | undefined {
-      const row = decide.get({ id, status, now }) as PackageRequestRow | undefined;
+    decide(
+      id: string,
+      status: 'approved' | 'denied',
+      now = Date.now(),
+      denyReason: string | null = null,
+    ): PackageRequest | undefined {
+      const row = decide.get({ id, status, now, denyReason }) as PackageRequestRow | undefined;
       return row && rowToRequest(row);
     },
     /**

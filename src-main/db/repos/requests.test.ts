@@ -26,6 +26,7 @@ describe('tool requests repository', () => {
       scope: null,
       createdAt: '2030-02-01T00:00:00.000Z',
       decidedAt: null,
+      denyReason: null,
       args,
     });
     expect(store.toolRequests.get(r.id)).toEqual(r);
@@ -89,6 +90,7 @@ describe('package requests repository', () => {
       status: 'pending',
       createdAt: '2030-03-03T00:00:00.000Z',
       decidedAt: null,
+      denyReason: null,
     });
     expect(store.packageRequests.get(r.id)).toEqual(r);
     const npm = store.packageRequests.insert(

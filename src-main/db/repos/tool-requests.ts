@@ -16,6 +16,7 @@ interface ToolRequestRow {
   created_at: number;
   decided_at: number | null;
   started_at: number | null;
+  deny_reason: string | null;
 }
 
 /** A tool request as the engine sees it: the public record plus the call's arguments. */
@@ -34,6 +35,7 @@ const rowToRequest = (r: ToolRequestRow): ToolRequestRecord => ({
   scope: r.scope,
   createdAt: iso(r.created_at),
   decidedAt: isoOrNull(r.decided_at),
+  denyReason: r.deny_reason,
   args: JSON.parse(r.args_json),
 });
 
@@ -59,7 +61,7 @@ export function createToolRequestsRepo(db: Database) {
     'SELECT * FROM tool_requests WHERE job_id = ? ORDER BY created_at, rowid',
   );
   const decide = db.prepare(
-    `UPDATE tool_requests SET status = @status, scope = @scope, decided_at = @now
+    `UPDATE tool_requests SET status = @status, scope = @scope, decided_at = @now, deny_reason = @denyReason
      WHERE id = @id AND status = 'pending' RETURNING *`,
   );
   const grants = db.prepare<[string], { tool: string }>(
@@ -96,9 +98,15 @@ export function createToolRequestsRepo(db: Database) {
     listForJob(jobId: string): ToolRequestRecord[] {
       return byJob.all(jobId).map(rowToRequest);
     },
-    /** Compare-and-set pending → approved/denied; undefined when it was already decided. */
-    decide(id: string, status: 'approved' | 'denied', scope: 'once' | 'task' | null, now = Date.now()) {
-      const row = decide.get({ id, status, scope, now }) as ToolRequestRow | undefined;
+    /** Compare-and-set pending → approved/denied (with the person's reason, if any); undefined when already decided. */
+    decide(
+      id: string,
+      status: 'approved' | 'denied',
+      scope: 'once' | 'task' | null,
+      now = Date.now(),
+      denyReason: string | null = null,
+    ) {
+      const row = decide.get({ id, status, scope, now, denyReason }) as ToolRequestRow | undefined;
       return row && rowToRequest(row);
     },
     /** Tools a person approved for the rest of the task (scope `task`): the task's grants. */

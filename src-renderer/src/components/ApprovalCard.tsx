@@ -69,3 +69,24 @@ export function DecisionButton({ action, busy, onClick, testId, children }: Deci
     </button>
   );
 }
+
+/** The reason field's text as a decision sends it: none when empty. */
+export const reasonOf = (text: string) => (text.trim() === '' ? {} : { reason: text.trim() });
+
+/** The person's reason for a denial, told to the model in the call's result: an empty field gives none. */
+export function DenyReason({ value, onChange, busy }: { value: string; onChange(v: string): void; busy: boolean }) {
+  const t = useT();
+  return (
+    <input
+      type="text"
+      className="approval-deny-reason"
+      value={value}
+      maxLength={2000}
+      disabled={busy}
+      placeholder={t('approval.denyReason')}
+      aria-label={t('approval.denyReason')}
+      onChange={(e) => onChange(e.target.value)}
+      data-testid="deny-reason"
+    />
+  );
+}

@@ -1,19 +1,28 @@
 // The approval card of one package request: manager, name, version and the agent's reason, with Approve / Deny
 // (P7.01, P7.08–P7.10). An approved package is installed for this task only. A refused decision shows on the card.
 // The keyboard shortcuts (A / D on the focused card) press its buttons: see decideFocusedCard.
+import { useState } from 'react';
 import type { PackageRequest } from '../../../src-shared/entities';
 import { useCardAction } from '../hooks/useCardAction';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
-import { ApprovalCard, DecisionButton } from './ApprovalCard';
+import { ApprovalCard, DecisionButton, DenyReason, reasonOf } from './ApprovalCard';
 
 export function PackageRequestApproval({ request }: { request: PackageRequest }) {
   const decide = useAppStore((s) => s.decidePackageRequest);
   const { busy, error, run } = useCardAction();
+  const [reason, setReason] = useState('');
   const t = useT();
 
   const choose = (decision: 'approve' | 'deny') =>
-    run(() => decide({ taskId: request.taskId, requestId: request.id, decision }));
+    run(() =>
+      decide({
+        taskId: request.taskId,
+        requestId: request.id,
+        decision,
+        ...(decision === 'deny' ? reasonOf(reason) : {}),
+      }),
+    );
 
   return (
     <ApprovalCard
@@ -27,6 +36,7 @@ export function PackageRequestApproval({ request }: { request: PackageRequest })
           <DecisionButton action="approve" busy={busy} onClick={() => void choose('approve')} testId="package-approve">
             {t('approval.approve')}
           </DecisionButton>
+          <DenyReason value={reason} onChange={setReason} busy={busy} />
           <DecisionButton action="deny" busy={busy} onClick={() => void choose('deny')} testId="package-deny">
             {t('approval.deny')}
           </DecisionButton>

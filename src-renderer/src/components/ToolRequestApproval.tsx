@@ -1,17 +1,19 @@
 // The approval card of one tool request: the tool and the summary of what will run, exactly as the backend wrote it,
 // with Approve once / Approve for this task / Deny (P7.01, P7.03–P7.05). A refused decision shows on the card. The
 // keyboard shortcuts (A / D on the focused card) press its buttons: see decideFocusedCard.
+import { useState } from 'react';
 import type { ToolRequest } from '../../../src-shared/entities';
 import { useCardAction } from '../hooks/useCardAction';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
-import { ApprovalCard, DecisionButton } from './ApprovalCard';
+import { ApprovalCard, DecisionButton, DenyReason, reasonOf } from './ApprovalCard';
 
 type Choice = { decision: 'approve'; scope: 'once' | 'task' } | { decision: 'deny' };
 
 export function ToolRequestApproval({ request }: { request: ToolRequest }) {
   const decide = useAppStore((s) => s.decideToolRequest);
   const { busy, error, run } = useCardAction();
+  const [reason, setReason] = useState('');
   const t = useT();
 
   const choose = (choice: Choice) =>
@@ -21,6 +23,7 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
         requestId: request.id,
         decision: choice.decision,
         scope: choice.decision === 'approve' ? choice.scope : 'once',
+        ...(choice.decision === 'deny' ? reasonOf(reason) : {}),
       }),
     );
 
@@ -56,6 +59,7 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
           >
             {t('approval.approveTask')}
           </button>
+          <DenyReason value={reason} onChange={setReason} busy={busy} />
           <DecisionButton action="deny" busy={busy} onClick={() => void choose({ decision: 'deny' })} testId="deny">
             {t('approval.deny')}
           </DecisionButton>

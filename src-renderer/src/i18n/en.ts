@@ -125,6 +125,7 @@ export const en = {
   'approval.approveTask': 'Approve for this task',
   'approval.approveTaskHint': 'Later matching calls in this task run without asking',
   'approval.deny': 'Deny',
+  'approval.denyReason': 'Why not? (optional; the agent is told)',
   'approval.approve': 'Approve',
   'approval.packageLabel': 'Package request: {name}',
   'approval.packageWants': 'The agent wants to install a package for this task',

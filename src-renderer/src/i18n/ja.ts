@@ -126,6 +126,7 @@ export const ja: Messages = {
   'approval.approveTask': 'このタスクで承認',
   'approval.approveTaskHint': 'このタスク内の同じ呼び出しは今後確認なしで実行されます',
   'approval.deny': '拒否',
+  'approval.denyReason': '拒否の理由(任意・エージェントに伝わります)',
   'approval.approve': '承認',
   'approval.packageLabel': 'パッケージのリクエスト: {name}',
   'approval.packageWants': 'エージェントがこのタスク用にパッケージをインストールしようとしています',

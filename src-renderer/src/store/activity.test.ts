@@ -128,6 +128,7 @@ describe('activity rows', () => {
             scope: 'once',
             createdAt: at(0),
             decidedAt: at(30),
+            denyReason: null,
           },
         },
         {

@@ -25,6 +25,7 @@ const request = (id: string, status: ToolRequest['status'] = 'pending'): ToolReq
   scope: status === 'approved' ? 'once' : null,
   createdAt: at(2),
   decidedAt: null,
+  denyReason: null,
 });
 let seq = 0;
 const event = (e: Record<string, unknown> & { type: MaestroEvent['type'] }) =>
