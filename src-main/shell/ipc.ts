@@ -12,6 +12,7 @@ import {
   VIEWING_TASK_CHANNEL,
 } from '../../src-shared/preload-api';
 import type { Maestro } from '../app/create-maestro';
+import { storageErrorBody, storageFault } from '../db/storage-fault';
 import { parseViewingTask, type ViewState } from '../events/desktop-notices';
 import { openDataFolder } from './data-folder';
 import { pickFolder } from './folder-picker';
@@ -34,6 +35,9 @@ export function registerIpc(maestro: Maestro, window: BrowserWindow): { view: Wi
       try {
         return { ok: true, value: await maestro.invoke(name, input) };
       } catch (error) {
+        // A locked, full or failing database: the same retryable code the bridge answers (nothing was written).
+        const fault = storageFault(error);
+        if (fault) return { ok: false, error: storageErrorBody(fault) };
         if (!(error instanceof MaestroError)) console.error(`IPC ${name} failed:`, error);
         return { ok: false, error: errorBody(error) };
       }
