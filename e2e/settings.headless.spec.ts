@@ -41,8 +41,8 @@ test('P3.11 a policy saved in Settings denies write_file to the next job of that
   await page.getByTestId('tool-policy-save').click();
   await expect(page.getByTestId('tool-policy-saved')).toBeVisible();
   expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({
-    tools: { deny: ['write_file'] },
-    run_command: { allow: ['npm test'] },
+    tools: { deny: ['write_file'], ask: [], allow: [] },
+    run_command: { allow: ['npm test'], network: [] },
   });
   await page.getByTestId('settings-close').click();
 

@@ -114,14 +114,24 @@ export function openSandbox(hidden: readonly string[]): SandboxChoice {
         await start();
         // The proxy tells commands apart by this id, which the sandboxed client presents: it must be unguessable.
         const commandId = randomBytes(16).toString('base64url');
+        const hosts = scope.network ?? [];
         // `.maestro/` exists before the wrap, so the library binds it read-only instead of planting an empty file in
         // its place for the command's lifetime — which a host killed meanwhile would leave behind.
         for (const w of scope.writable) fs.mkdirSync(path.join(w, '.maestro'), { recursive: true });
         // A temp folder of its own (the rest of /tmp is read-only inside), removed when it has exited.
         const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'maestro-sandbox-'));
-        let argv: string[];
+        // Counted from before the wrap: the library's clean-up must not run while this wrap prepares its mounts.
+        running++;
+        let done = false;
+        const release = () => {
+          if (done) return;
+          done = true;
+          if (hosts.length > 0) SandboxManager.unregisterCommandNetworkLists(commandId);
+          fs.rmSync(tmp, { recursive: true, force: true });
+          released();
+        };
         try {
-          ({ argv } = await SandboxManager.wrapWithSandboxArgv(
+          const { argv } = await SandboxManager.wrapWithSandboxArgv(
             `TMPDIR=${shellQuote(tmp)}; export TMPDIR; ${command}`,
             '/bin/sh',
             {
@@ -135,28 +145,15 @@ export function openSandbox(hidden: readonly string[]): SandboxChoice {
             undefined,
             cwd,
             { commandId },
-          ));
+          );
+          const [file, ...args] = argv;
+          if (file === undefined) throw new Error('the sandbox gave no program to run');
+          if (hosts.length > 0) SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains: [...hosts] });
+          return { file, args, release };
         } catch (error) {
-          fs.rmSync(tmp, { recursive: true, force: true });
+          release();
           throw error;
         }
-        const hosts = scope.network ?? [];
-        if (hosts.length > 0) SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains: [...hosts] });
-        running++;
-        let done = false;
-        const [file, ...args] = argv;
-        if (file === undefined) throw new Error('the sandbox gave no program to run');
-        return {
-          file,
-          args,
-          release() {
-            if (done) return;
-            done = true;
-            if (hosts.length > 0) SandboxManager.unregisterCommandNetworkLists(commandId);
-            fs.rmSync(tmp, { recursive: true, force: true });
-            released();
-          },
-        };
       },
     },
   };
