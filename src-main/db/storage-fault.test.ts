@@ -11,8 +11,8 @@ import { startBridge } from '../bridge/server';
 import { DEFAULT_BUSY_TIMEOUT_MS } from './connection';
 import { StorageAlarm, storageFault } from './storage-fault';
 
-/** MAESTRO_LOCK_TEST_MS=45000 runs the issue's 45 s lock; the default still outlasts every timeout involved. */
-const LOCK_MS = Number(process.env.MAESTRO_LOCK_TEST_MS ?? 8_000);
+/** The issue's 45 s lock, run in every suite; MAESTRO_LOCK_TEST_MS=8000 (still past every timeout) for a quick run. */
+const LOCK_MS = Number(process.env.MAESTRO_LOCK_TEST_MS ?? 45_000);
 const TOKEN = 'storage-fault-test-token-0123456789';
 
 const children: ChildProcess[] = [];
@@ -82,7 +82,7 @@ describe('storage faults are told apart from other errors', () => {
 
 describe('a locked database', () => {
   it(
-    `a locked database for ${LOCK_MS / 1000} s (45 s with MAESTRO_LOCK_TEST_MS=45000): the host stays up, the bridge answers 503 database_busy, the event loop never stalls > 1 s, and the job finishes afterwards with nothing acknowledged lost`,
+    `a locked database for ${LOCK_MS / 1000} s: the host stays up, the bridge answers 503 database_busy, the event loop never stalls > 1 s, and the job finishes afterwards with nothing acknowledged lost`,
     async () => {
       expect(LOCK_MS).toBeGreaterThan(5_000 + DEFAULT_BUSY_TIMEOUT_MS); // outlasts the busy timeout and the retry wait
       // The reply is held long enough for the lock to be taken first: its step is then written during the lock.
