@@ -12,6 +12,7 @@
 // the common prefix with the previous request (a quarter of its characters): what the tests run.
 //
 // Run: MAESTRO_LLM_BASE_URL=… MAESTRO_LLM_MODEL=… MAESTRO_LLM_API_KEY=… npx tsx bench/cache.ts [--scripted]
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +20,7 @@ import { createMaestro, type Maestro } from '../src-main/app/create-maestro';
 import { createEngine } from '../src-main/engine/engine';
 import type { ScriptedStep } from '../test-support/scripted-llm-server';
 import { startScriptedLlmServer } from '../test-support/scripted-llm-server';
+import { acceptBenchSettings } from './accept-settings';
 
 const PIECE = 'cache-bench';
 const PIECES_DIR = path.resolve(__dirname, '..', 'pieces');
@@ -110,11 +112,7 @@ export async function measureCache(env: Record<string, string | undefined>): Pro
     engine: ({ store, profiles }) => createEngine({ store, profiles, llm: { log: () => {} } }),
   });
   try {
-    // The bench's own piece in the workspace, accepted as a person would on its card.
-    const workspace = maestro.ctx.defaultWorkspace as string;
-    for (const change of maestro.ctx.accepted.changes(fs.realpathSync(workspace))) {
-      maestro.ctx.accepted.record(fs.realpathSync(workspace), change.file, change.current);
-    }
+    acceptBenchSettings(maestro, maestro.ctx.defaultWorkspace as string);
     maestro.start();
     const { task, job } = maestro.invoke('createTask', {
       instruction: 'Find out which files the workspace has.',

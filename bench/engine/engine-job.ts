@@ -1,11 +1,13 @@
 // One measured engine job: a real app (createMaestro → Worker → createEngine → runPiece) against a scripted server,
 // timed from createTask to the job's terminal event, after one short warm-up job on the same app.
+
 import fs from 'node:fs';
 import path from 'node:path';
 import { createMaestro, type Maestro } from '../../src-main/app/create-maestro';
 import { createEngine } from '../../src-main/engine/engine';
 import { DEFAULT_LIMITS } from '../../src-main/engine/job-run';
 import type { ScriptedStep } from '../../test-support/scripted-llm-server';
+import { acceptBenchSettings } from '../accept-settings';
 import { clock, cpuNow, since, type Timing } from './figures';
 import { probeFile, WARM_UP_SCRIPT } from './script';
 import { type Served, serve } from './server';
@@ -54,6 +56,7 @@ export async function runEngineJob(
         llm: { log: () => {} },
       }),
   });
+  acceptBenchSettings(maestro, bench.workspace);
   let events = 0;
   let cpuMarks: number[] = [];
   const runJob = async (instruction: string, piece: string) => {
