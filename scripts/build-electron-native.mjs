@@ -35,7 +35,12 @@ if (!binary && (ensure || !skipDownload)) {
   try {
     execFileSync(process.execPath, [path.join(electronDir, 'install.js')], { stdio: 'inherit' });
   } catch (error) {
-    if (ensure) throw error;
+    if (ensure) {
+      // `npm start` on a machine that cannot download Electron: say what to do instead of a stack trace.
+      say(`could not fetch Electron's binary (${error.message.split('\n')[0]}).`);
+      say('The desktop app needs it. Without it, the same app runs in your browser: `npm run headless`.');
+      process.exit(1);
+    }
     say(`could not fetch Electron's binary (${error.message}); \`npm start\` tries again`);
   }
   binary = electronBinary();

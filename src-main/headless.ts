@@ -1,5 +1,6 @@
 // Headless entry: the same core as the desktop app (DB, Worker, engine) with the HTTP bridge and the built renderer,
-// no Electron. `node out/main/headless.js --data-dir DIR [--port N] [--workspace DIR]`.
+// no Electron. `node out/main/headless.js --data-dir DIR [--port N] [--workspace DIR] [--print-ui-url]`; `npm run
+// headless` (scripts/headless.mjs) installs, builds and starts it with a default data dir, printing the UI's address.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { createMaestro } from './app/create-maestro';
 import { VERSION } from './app/version';
 import { type Bridge, startBridge } from './bridge/server';
 
-const USAGE = 'usage: node out/main/headless.js --data-dir DIR [--port N] [--workspace DIR]';
+const USAGE = 'usage: node out/main/headless.js --data-dir DIR [--port N] [--workspace DIR] [--print-ui-url]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -17,6 +18,9 @@ async function main(): Promise<void> {
       'data-dir': { type: 'string' },
       port: { type: 'string' },
       workspace: { type: 'string' },
+      // The page's address with the token in its fragment, for the person who started the host in a terminal (off by
+      // default: a service's stdout may end up in a log, and the token opens everything).
+      'print-ui-url': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -48,6 +52,7 @@ async function main(): Promise<void> {
   maestro.start();
   writeBridgeFile(maestro.ctx.dataDir, { url: bridge.url, token, pid: process.pid });
   console.log(`MAESTRO bridge listening on ${bridge.url}`);
+  if (values['print-ui-url']) console.log(`MAESTRO UI: ${bridge.url}/#token=${token}`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

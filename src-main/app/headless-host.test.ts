@@ -227,6 +227,17 @@ describe('headless host', { timeout: 60_000 }, () => {
     expect(await stop(again, 'SIGTERM')).toEqual({ code: 0, signal: null });
   });
 
+  it('--print-ui-url (what `npm run headless` passes) prints the page address with its token; without it the token stays out of stdout', async () => {
+    const dataDir = tempDir();
+    const host = await start(dataDir, ['--print-ui-url']);
+    await expect.poll(() => host.stdout().trim().split('\n').length).toBe(2);
+    expect(host.stdout().trim().split('\n')).toEqual([
+      `MAESTRO bridge listening on ${host.url}`,
+      `MAESTRO UI: ${host.url}/#token=${host.info.token}`,
+    ]);
+    expect(await stop(host, 'SIGTERM')).toEqual({ code: 0, signal: null });
+  });
+
   it('a data dir that is a file → non-zero exit, stderr names the path', async () => {
     const file = path.join(tempDir(), 'not-a-dir');
     fs.writeFileSync(file, 'x');
