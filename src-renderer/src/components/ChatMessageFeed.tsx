@@ -11,7 +11,7 @@ import { useT } from '../i18n';
 import type { Disposition, TaskDetail } from '../store/detail-slice';
 import type { JobStream } from '../store/job-stream';
 import { ChatMessage } from './ChatMessage';
-import { commentRows, estimateRowHeight, type FeedInvoke, type FeedRow, streamRows } from './feed-rows';
+import { commentRows, estimateRowHeight, type FeedInvoke, type FeedRow, streamRows, unreplaced } from './feed-rows';
 import { formatTime } from './format';
 import { invokeHeaders } from './invoke-headers';
 import { JobStreamMessage, MovementMarker } from './JobStreamMessage';
@@ -51,7 +51,7 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
     return invokes.map((invoke, i) => ({ ...invoke, label: labels[i] ?? '' }));
   }, [invokes, t]);
   const persisted = useMemo(() => commentRows(comments, labelled, olderCount), [comments, labelled, olderCount]);
-  const live = useMemo(() => streamRows(stream), [stream]);
+  const live = useMemo(() => streamRows(unreplaced(stream, comments)), [stream, comments]);
   const rows = useMemo(() => (live.length > 0 ? [...persisted, ...live] : persisted), [persisted, live]);
   const feed = useVirtualFeed(rows, estimateRowHeight);
 
@@ -173,7 +173,7 @@ const FeedRowContent = memo(function FeedRowContent({ row, olderLoad, onLoadOlde
           header={row.first}
           reasoning={row.turnStart ? row.turn.reasoning : undefined}
           discarded={row.turnStart ? row.turn.discarded : undefined}
-          toolCalls={row.turnEnd ? row.turn.toolCalls : undefined}
+          toolCalls={row.turnEnd ? row.toolCalls : undefined}
           llm={llm}
         />
       );

@@ -1,10 +1,11 @@
 // The generation in progress, as the last rows of the feed: one block per AgentTurn (LlmCall boundaries hidden; a long
-// answer spans several rows) with its streamed text, the reasoning folded away and its tool calls with their state (a
-// finished call's result folded away too), and a marker where the job entered another movement. Persisted comments
-// replace them.
+// answer spans several rows) with its streamed text and the message of its `complete` call (the answer, as Markdown,
+// never its JSON), the reasoning folded away and its tool calls with their state (a finished call's result folded
+// away too), and a marker where the job entered another movement. Persisted comments replace them.
 import { memo } from 'react';
 import { useT } from '../i18n';
 import type { LlmState, StreamToolCall, StreamTurn } from '../store/job-stream';
+import { COMPLETE_TOOL, turnView } from '../store/stream-answer';
 import { Markdown } from './Markdown';
 
 interface Props {
@@ -99,7 +100,9 @@ function ToolCallRow({ call }: { call: StreamToolCall }) {
     <li className={`stream-tool stream-tool-${call.status}`} data-testid="stream-tool" data-status={call.status}>
       <span className="stream-tool-name">{call.name || '…'}</span>
       <span className="stream-tool-status">{t(`stream.tool.${call.status}`)}</span>
-      {call.arguments ? <code className="stream-tool-args">{clip(call.arguments, 160)}</code> : null}
+      {call.arguments && call.name !== COMPLETE_TOOL ? (
+        <code className="stream-tool-args">{clip(call.arguments, 160)}</code>
+      ) : null}
       {call.policy ? (
         <span className="stream-tool-policy" data-testid="stream-tool-policy" data-action={call.policy.action}>
           {t(`activity.policy.${call.policy.action}`, { tool: call.name })} ·{' '}
@@ -123,22 +126,25 @@ function DelegateStream({ turns }: { turns: readonly StreamTurn[] }) {
   return (
     <div className="stream-delegate" data-testid="stream-delegate">
       <span className="stream-delegate-label">{t('stream.delegate')}</span>
-      {turns.map((turn) => (
-        <div key={turn.turnCount} className="stream-delegate-turn">
-          {turn.text ? (
-            <p className="stream-delegate-text" data-testid="stream-delegate-text">
-              {clip(turn.text, 2000)}
-            </p>
-          ) : null}
-          {turn.toolCalls.length > 0 ? (
-            <ul className="stack-list">
-              {turn.toolCalls.map((call) => (
-                <ToolCallRow key={`${call.index}-${call.name}`} call={call} />
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      ))}
+      {turns.map((turn) => {
+        const view = turnView(turn);
+        return (
+          <div key={turn.turnCount} className="stream-delegate-turn">
+            {view.text ? (
+              <p className="stream-delegate-text" data-testid="stream-delegate-text">
+                {clip(view.text, 2000)}
+              </p>
+            ) : null}
+            {view.toolCalls.length > 0 ? (
+              <ul className="stack-list">
+                {view.toolCalls.map((call) => (
+                  <ToolCallRow key={`${call.index}-${call.name}`} call={call} />
+                ))}
+              </ul>
+            ) : null}
+          </div>
+        );
+      })}
     </div>
   );
 }

@@ -196,6 +196,7 @@ describe('estimateRowHeight', () => {
       jobId: 'j',
       turn: t,
       text: t.text,
+      toolCalls: t.toolCalls,
       first: true,
       turnStart: true,
       turnEnd: true,

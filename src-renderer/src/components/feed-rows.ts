@@ -3,7 +3,8 @@
 // (the virtualized feed keeps measured heights by key) and an estimated height for rows never measured yet.
 import type { Comment } from '../../../src-shared/entities';
 import type { InvokeKind } from '../../../src-shared/events';
-import type { JobStream, StreamTurn } from '../store/job-stream';
+import { closesStream, type JobStream, type StreamToolCall, type StreamTurn } from '../store/job-stream';
+import { turnView } from '../store/stream-answer';
 import { splitBlocks } from './Markdown';
 
 /** An Invoke of the task (from its usage), with its header text ("Send #2", "Notify"). */
@@ -26,8 +27,10 @@ export type FeedRow =
       key: string;
       jobId: string;
       turn: StreamTurn;
-      /** This row's part of the turn's text (a long answer is cut into parts, see turnParts). */
+      /** This row's part of the turn's text and answer (a long answer is cut into parts, see turnParts). */
       text: string;
+      /** The turn's tool calls to list (its answer is in the text), on its last part; empty on the others. */
+      toolCalls: readonly StreamToolCall[];
       /** The first part of the first turn shown: it carries the block's header. */
       first: boolean;
       /** The turn's first part: its retry note and reasoning go there. */
@@ -116,6 +119,8 @@ function firstAtOrAfter(comments: readonly Comment[], ts: string): number {
   return lo;
 }
 
+const NO_CALLS: readonly StreamToolCall[] = [];
+
 /** A turn with nothing to show yet (just started) has no row. */
 function visible(turn: StreamTurn): boolean {
   return !!turn.text || !!turn.reasoning || turn.toolCalls.length > 0 || turn.discarded > 0;
@@ -148,6 +153,21 @@ export function turnParts(text: string): string[] {
 }
 
 /**
+ * The stream unless the comments already hold the persisted item that replaces it: the feed may render a stream a
+ * step behind (it is deferred), and the answer must never show twice, once streamed and once persisted. Only the
+ * newest comments can be of the stream's job.
+ */
+export function unreplaced(stream: JobStream | null, comments: readonly Comment[]): JobStream | null {
+  if (!stream) return null;
+  for (let i = comments.length - 1; i >= 0; i--) {
+    const comment = comments[i] as Comment;
+    if (comment.jobId !== stream.jobId) break;
+    if (closesStream(stream, comment)) return null;
+  }
+  return stream;
+}
+
+/**
  * The live generation: rows for each AgentTurn with something to show (one per part of its text), each turn preceded
  * by a marker when it started in another movement than the turn before; a movement entered after the last turn is
  * marked at the end. The k-th marker keeps its key whether it trails or heads a turn, so it is not re-measured when
@@ -166,7 +186,8 @@ export function streamRows(stream: JobStream | null): FeedRow[] {
   const shown = stream.turns.flatMap((turn, index) => (visible(turn) ? [{ turn, index }] : []));
   shown.forEach(({ turn, index }, i) => {
     mark(turn.movement);
-    const parts = turnParts(turn.text);
+    const view = turnView(turn);
+    const parts = turnParts(view.text);
     parts.forEach((text, k) => {
       const turnEnd = k === parts.length - 1;
       rows.push({
@@ -175,6 +196,7 @@ export function streamRows(stream: JobStream | null): FeedRow[] {
         jobId: stream.jobId,
         turn,
         text,
+        toolCalls: turnEnd ? view.toolCalls : NO_CALLS,
         first: i === 0 && k === 0,
         turnStart: k === 0,
         turnEnd,
@@ -229,7 +251,7 @@ export function estimateRowHeight(row: FeedRow): number {
         (row.text ? textPx(row.text) : 0) +
         (row.turnStart && turn.reasoning ? LINE_PX : 0) +
         (row.turnStart && turn.discarded > 0 ? LINE_PX : 0) +
-        (row.turnEnd ? turn.toolCalls.length * 28 : 0)
+        row.toolCalls.length * 28
       );
     }
     default: {
