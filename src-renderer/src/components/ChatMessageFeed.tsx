@@ -143,6 +143,23 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
   );
 });
 
+/** A row of the live stream: the turn's text (or a part of it), its reasoning first, its tool calls last. */
+export function StreamTurnRow({ row, llm }: { row: Extract<FeedRow, { kind: 'turn' }>; llm?: JobStream['llm'] }) {
+  return (
+    <JobStreamMessage
+      jobId={row.jobId}
+      turnCount={row.turn.turnCount}
+      text={row.text}
+      streaming={row.turnEnd}
+      header={row.first}
+      reasoning={row.turnStart ? row.turn.reasoning : undefined}
+      discarded={row.turnStart ? row.turn.discarded : undefined}
+      toolCalls={row.turnEnd ? row.toolCalls : undefined}
+      llm={llm}
+    />
+  );
+}
+
 interface RowProps {
   row: FeedRow;
   /** For the row above the comments loaded only, so the other rows do not render again when a page comes. */
@@ -164,19 +181,7 @@ const FeedRowContent = memo(function FeedRowContent({ row, olderLoad, onLoadOlde
     case 'movement':
       return <MovementMarker movement={row.movement} />;
     case 'turn':
-      return (
-        <JobStreamMessage
-          jobId={row.jobId}
-          turnCount={row.turn.turnCount}
-          text={row.text}
-          streaming={row.turnEnd}
-          header={row.first}
-          reasoning={row.turnStart ? row.turn.reasoning : undefined}
-          discarded={row.turnStart ? row.turn.discarded : undefined}
-          toolCalls={row.turnEnd ? row.toolCalls : undefined}
-          llm={llm}
-        />
-      );
+      return <StreamTurnRow row={row} llm={llm} />;
     default: {
       const unknown: never = row;
       throw new Error(`unknown feed row ${JSON.stringify(unknown)}`);

@@ -5,8 +5,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { Comment } from '../../../src-shared/entities';
 import { foldStreamEvent, type JobStream, type StreamEvent } from '../store/job-stream';
+import { StreamTurnRow } from './ChatMessageFeed';
 import { type FeedRow, streamRows, unreplaced } from './feed-rows';
-import { JobStreamMessage } from './JobStreamMessage';
 
 type Without<T> = T extends unknown ? Omit<T, 'seq' | 'ts' | 'taskId' | 'jobId'> : never;
 const ev = (e: Without<StreamEvent>) => ({ seq: 0, ts: '', taskId: 't', jobId: 'j1', ...e }) as StreamEvent;
@@ -38,18 +38,7 @@ const start = fold([
 function renderRows(stream: JobStream): string {
   return streamRows(stream)
     .filter((r): r is Extract<FeedRow, { kind: 'turn' }> => r.kind === 'turn')
-    .map((row) =>
-      renderToStaticMarkup(
-        <JobStreamMessage
-          jobId={row.jobId}
-          turnCount={row.turn.turnCount}
-          text={row.text}
-          streaming={row.turnEnd}
-          header={row.first}
-          toolCalls={row.turnEnd ? row.toolCalls : undefined}
-        />,
-      ),
-    )
+    .map((row) => renderToStaticMarkup(<StreamTurnRow row={row} />))
     .join('');
 }
 
