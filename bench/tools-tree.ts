@@ -2,23 +2,13 @@
 // checkout holds but git ignores (node_modules, dist/, *.log).
 import fs from 'node:fs';
 import path from 'node:path';
+import { mulberry32 } from '../test-support/prng';
 
 export const NODE_MODULES_FILES = 3_000;
 export const DIST_FILES = 800;
 export const LOG_FILES = 40;
 
-/** mulberry32: a small deterministic PRNG, so every run builds the same tree. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = prng(20_000);
+const rand = mulberry32(20_000);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
 function weighted<T>(table: readonly (readonly [T, number])[]): T {
   let r = rand() * table.reduce((s, [, w]) => s + w, 0);

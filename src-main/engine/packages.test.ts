@@ -75,4 +75,26 @@ describe('package requests through the engine', () => {
     expect(fs.existsSync(path.join(npm, 'argv'))).toBe(false);
     expect(messages(h.server.requests[1]).at(-1)?.content).toMatch(/^Error: the user denied/);
   });
+
+  it("P7.10 deny with a reason: nothing is installed and the model gets the person's words", async () => {
+    const npm = fakeNpm(0);
+    const h = await engineHarness([request, complete('ok')], { policyTools: true });
+    const { taskId, jobId } = h.createTask('Pad it');
+    await h.waitFor(jobId, SETTLED);
+    const [pending] = h.maestro.invoke('listPackageRequests', { taskId }).requests;
+    const requestId = pending?.id as string;
+    expect(() =>
+      h.maestro.invoke('decidePackageRequest', { taskId, requestId, decision: 'approve', reason: 'sure' }),
+    ).toThrow(/reason: a reason goes with deny only/);
+    const { request: denied } = h.maestro.invoke('decidePackageRequest', {
+      taskId,
+      requestId,
+      decision: 'deny',
+      reason: 'use String.prototype.padStart',
+    });
+    expect(denied).toMatchObject({ status: 'denied', denyReason: 'use String.prototype.padStart' });
+    await h.waitFor(jobId, ['succeeded', 'failed']);
+    expect(fs.existsSync(path.join(npm, 'argv'))).toBe(false);
+    expect(messages(h.server.requests[1]).at(-1)?.content).toContain('saying: "use String.prototype.padStart"');
+  });
 });

@@ -1,6 +1,7 @@
 // P6.21: seeded random transcripts replay to a valid conversation (every call answered once, ids unique, transitions
 // only where they may stay), the same on a second run, with every user message kept.
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../test-support/prng';
 import { call, line } from '../../test-support/transcript-lines';
 import type { AssistantToolCall } from '../llm/types';
 import type { ChatMessage, TranscriptLine } from './conversation';
@@ -57,17 +58,6 @@ function checkConversation(out: readonly ChatMessage[], keepTransitions: boolean
   }
   for (const id of called.keys()) if (!answered.has(id)) problems.push(`call ${id} unanswered`);
   return problems;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Threads of jobs whose `gen_call_{n}` ids restart, with lost results, orphans, duplicates and stray lines. */

@@ -2,6 +2,7 @@
 // (none, allow, ask, deny), in a movement that may edit and in one with `edit: false`.
 import { describe, expect, it } from 'vitest';
 import { machineSandbox, tempWorkspace } from '../../test-support/tools';
+import { McpConnection } from '../mcp/connection';
 import { mcpToolDef } from '../mcp/mcp-tools';
 import { builtinTools } from './builtins';
 import { decideCall, type ToolRule } from './permission';
@@ -85,5 +86,56 @@ describe('one permission model for every tool', () => {
       kind: 'ask',
       summary: 'mcp__srv__t\n{\n  "path": ".maestro/policy.json"\n}',
     });
+  });
+
+  it('the reference filesystem MCP server as its authors annotated it: reads run, writes ask, and edit: false refuses them', async () => {
+    const t = tempWorkspace();
+    const connection = await McpConnection.open(
+      {
+        name: 'fs',
+        transport: 'stdio',
+        command: process.execPath,
+        args: [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), t.ws],
+        env: {},
+        cwd: t.ws,
+        workspacePath: t.ws,
+        network: [],
+        authRequired: false,
+        tokenEnv: null,
+      },
+      { token: null, signal: new AbortController().signal, timeoutMs: 20_000, clientVersion: 'test' },
+    );
+    try {
+      const listed = await connection.listTools(new AbortController().signal);
+      const decided = (canEdit: boolean) =>
+        Object.fromEntries(
+          listed
+            .filter((l) =>
+              ['read_text_file', 'list_directory', 'write_file', 'edit_file', 'move_file'].includes(l.name),
+            )
+            .map((l) => {
+              const tool = mcpToolDef(`mcp__fs__${l.name}`, l, () =>
+                Promise.resolve({ kind: 'result', ok: true, content: '' }),
+              );
+              return [l.name, decideCall(tool, { path: 'a.txt' }, t.ctx({ canEdit }), undefined, false).kind];
+            }),
+        );
+      expect(decided(true)).toEqual({
+        read_text_file: 'run',
+        list_directory: 'run',
+        write_file: 'ask',
+        edit_file: 'ask',
+        move_file: 'ask',
+      });
+      expect(decided(false)).toEqual({
+        read_text_file: 'run',
+        list_directory: 'run',
+        write_file: 'refuse',
+        edit_file: 'refuse',
+        move_file: 'refuse',
+      });
+    } finally {
+      await connection.close();
+    }
   });
 });
