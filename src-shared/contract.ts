@@ -19,7 +19,7 @@ export { MCP_SERVER_NAME, McpServerView } from './contract/mcp';
 export type { OperationDef } from './contract/operation';
 export { ProfileLoadError, ProfileName, ProfileView, SaveProfileInput } from './contract/profiles';
 export { SettingsChangeView } from './contract/settings-changes';
-export { Attachment, Attachments, COMMENT_PAGE_SIZE } from './contract/tasks';
+export { Attachment, Attachments, CHAT_PAGE_SIZE } from './contract/tasks';
 export { Usage } from './contract/usage';
 
 /** The areas' operations as one table, which must name exactly the operations of OPERATION_NAMES. */

@@ -131,6 +131,47 @@ export const PackageRequest = z.object({
 });
 export type PackageRequest = z.infer<typeof PackageRequest>;
 
+export const UsageSums = z.object({
+  llmCalls: z.number().int(),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  cachedPromptTokens: z.number().int(),
+});
+export type UsageSums = z.infer<typeof UsageSums>;
+
+/** A tool call's result as the log keeps it: its beginning (STEP_RESULT_CHARS) and its whole length. */
+export const ToolCallResult = z.object({ ok: z.boolean(), content: z.string(), chars: z.number().int() });
+export type ToolCallResult = z.infer<typeof ToolCallResult>;
+
+/**
+ * One AgentTurn of a task as the chat shows it, read from the conversation log: what the agent wrote and thought, the
+ * tool calls it made with their results once answered, the movement it ran in, its LlmCalls (retries included) and
+ * their usage. `depth` > 0: a delegated sub-agent's turn, shown inside the delegate call before it.
+ */
+export const ChatStep = z.object({
+  /** `step:<seq>`: unique among a task's comments and steps. */
+  id: z.string(),
+  seq: z.number().int(),
+  taskId: z.string(),
+  jobId: z.string(),
+  createdAt: z.string(),
+  movement: z.string().nullable(),
+  depth: z.number().int().min(0),
+  text: z.string(),
+  reasoning: z.string(),
+  toolCalls: z.array(
+    z.object({ id: z.string(), name: z.string(), arguments: z.string(), result: ToolCallResult.nullable() }),
+  ),
+  /** Why the generation failed, when it did (after its retries). */
+  error: z.string().nullable(),
+  usage: UsageSums,
+});
+export type ChatStep = z.infer<typeof ChatStep>;
+export type StepToolCall = ChatStep['toolCalls'][number];
+
+/** How much of a tool result the log keeps (the transcript keeps it whole): a write's diff fits whole. */
+export const STEP_RESULT_CHARS = 16_000;
+
 export const PieceSummary = z.object({
   id: z.string(),
   name: z.string(),

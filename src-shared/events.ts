@@ -2,20 +2,15 @@
 // id); transient ones (stream deltas) have seq 0 and are never replayed. New types are added; existing keep shape.
 import { z } from 'zod';
 import { PolicyAction } from './auto-prompter';
-import { Comment, Job, PackageRequest, Task, ToolRequest } from './entities';
+import { ChatStep, Comment, Job, PackageRequest, Task, ToolCallResult, ToolRequest, UsageSums } from './entities';
+
+export { UsageSums };
 
 const base = { seq: z.number().int(), ts: z.string(), taskId: z.string(), jobId: z.string().nullable() };
 
 export const INVOKE_KINDS = ['UserSend', 'Notify', 'PodEvent', 'SystemReminder', 'Wakeup'] as const;
 export const InvokeKind = z.enum(INVOKE_KINDS);
 export type InvokeKind = z.infer<typeof InvokeKind>;
-
-export const UsageSums = z.object({
-  llmCalls: z.number().int(),
-  promptTokens: z.number().int(),
-  completionTokens: z.number().int(),
-  cachedPromptTokens: z.number().int(),
-});
 
 export const MaestroEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('task.created'), task: Task }),
@@ -100,6 +95,16 @@ export const MaestroEvent = z.discriminatedUnion('type', [
     attempts: z.number().int(),
     reason: z.string(),
   }),
+  /** An AgentTurn as recorded in the log, once its generation ended: the row the chat shows instead of the stream. */
+  z.object({ ...base, type: z.literal('step.recorded'), step: ChatStep }),
+  /** The result of one of a recorded step's tool calls, as recorded. */
+  z.object({
+    ...base,
+    type: z.literal('step.answered'),
+    stepSeq: z.number().int(),
+    callId: z.string(),
+    result: ToolCallResult,
+  }),
   z.object({
     ...base,
     type: z.literal('stream.delta'),
@@ -132,4 +137,6 @@ export const TRANSIENT_EVENT_TYPES: readonly MaestroEventType[] = [
   'TurnEnd',
   'LlmCallStart',
   'LlmCallEnd',
+  'step.recorded',
+  'step.answered',
 ];

@@ -10,7 +10,7 @@ export const OPERATION_NAMES = [
   'updateSpace',
   'getTask',
   'getTaskRecent',
-  'listCommentsBefore',
+  'listChatBefore',
   'addComment',
   'continueTask',
   'cancelTask',

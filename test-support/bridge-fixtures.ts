@@ -16,7 +16,7 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   updateSpace: { name: 'renamed' },
   getTask: undefined,
   getTaskRecent: undefined,
-  listCommentsBefore: undefined,
+  listChatBefore: undefined,
   addComment: { body: 'one more thing' },
   continueTask: {},
   cancelTask: undefined,
@@ -67,11 +67,11 @@ export function seedParkedTask(maestro: Maestro) {
   return { task, job, tool, pkg };
 }
 
-export const pathOf = (name: OperationName, ids: { taskId: string; requestId: string; commentId?: string }) =>
+export const pathOf = (name: OperationName, ids: { taskId: string; requestId: string; itemId?: string }) =>
   contract[name].path
     .replace(':taskId', encodeURIComponent(ids.taskId))
     .replace(':requestId', ids.requestId)
-    .replace(':commentId', ids.commentId ?? 'cmt_nope');
+    .replace(':itemId', ids.itemId ?? 'cmt_nope');
 
 /** Every row of every table, and every file of the data dir but the DB's own: what "nothing changed" compares. */
 export function snapshot(maestro: Maestro): string {

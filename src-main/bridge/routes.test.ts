@@ -30,7 +30,7 @@ const BRIDGE_API_TABLE = [
   // Ours: GET /tasks/:id with only the latest page of comments and the count of older ones, and the page before a
   // comment, so the UI opens a long task without loading every comment (GET /tasks/:id still sends them all).
   ['GET', '/tasks/:id/recent', 200],
-  ['GET', '/tasks/:id/comments/before/:commentId', 200],
+  ['GET', '/tasks/:id/chat/before/:itemId', 200],
   // LLM profiles made in the app (bridge-api.md: "Profiles made in the UI are stored in the data dir").
   ['GET', '/profiles', 200],
   ['POST', '/profiles', 201],
@@ -82,7 +82,7 @@ describe('contract coverage', () => {
     const { comment } = b.maestro.invoke('addComment', { taskId: task.id, body: 'second' });
     const values: Record<string, string> = {
       taskId: task.id,
-      commentId: comment.id,
+      itemId: comment.id,
       name: 'no-such-profile',
       workspacePath: b.maestro.ctx.defaultWorkspace ?? tempDir(),
     };

@@ -21,7 +21,7 @@ describe('bridge: errors', () => {
       for (const taskId of ['task_nope', 'a b', 'a/b']) {
         const res = await b.api(
           route.method,
-          pathOf(route.name, { taskId, requestId: tool.id, commentId: comment?.id }),
+          pathOf(route.name, { taskId, requestId: tool.id, itemId: comment?.id }),
           VALID_BODY[route.name],
         );
         expectErrorShape(res, 404, 'not_found');
@@ -44,9 +44,9 @@ describe('bridge: errors', () => {
       const res = await b.api('POST', pathOf(name, { taskId: other.id, requestId }), VALID_BODY[name]);
       expectErrorShape(res, 404, 'not_found');
     }
-    // The page before an unknown comment, or before another task's comment.
-    for (const commentId of ['cmt_nope', otherComment?.id]) {
-      const res = await b.api('GET', pathOf('listCommentsBefore', { taskId: task.id, requestId: '', commentId }));
+    // The page before an unknown comment or step, or before another task's comment.
+    for (const itemId of ['cmt_nope', 'step:999999', 'step:x', otherComment?.id]) {
+      const res = await b.api('GET', pathOf('listChatBefore', { taskId: task.id, requestId: '', itemId }));
       expectErrorShape(res, 404, 'not_found');
     }
     expect(snapshot(b.maestro)).toBe(before);

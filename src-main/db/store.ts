@@ -2,6 +2,7 @@
 import type { Database } from 'better-sqlite3';
 import type { MaestroEvent, NewEvent } from '../../src-shared/events';
 import { type OpenOptions, openDatabase } from './connection';
+import { createChatPagesRepo } from './repos/chat-pages';
 import { createCommentsRepo } from './repos/comments';
 import { createEventsRepo } from './repos/events';
 import { createJobsRepo } from './repos/jobs';
@@ -24,6 +25,7 @@ export class Store {
   readonly logEntries;
   readonly spaces;
   readonly scheduleRuns;
+  readonly chatPages;
   private readonly listeners = new Set<EventListener>();
   private pending: MaestroEvent[] | null = null;
   private readonly queue: MaestroEvent[] = [];
@@ -39,6 +41,7 @@ export class Store {
     this.logEntries = createLogEntriesRepo(db);
     this.spaces = createSpacesRepo(db);
     this.scheduleRuns = createScheduleRunsRepo(db);
+    this.chatPages = createChatPagesRepo(db);
   }
 
   static open(file: string, options?: OpenOptions): Store {
@@ -72,10 +75,14 @@ export class Store {
     return stored;
   }
 
-  /** Pushes an event to listeners without storing it (seq 0): streaming deltas, never replayed. */
+  /**
+   * Pushes an event to listeners without storing it (seq 0, never replayed): streaming deltas, the steps the chat
+   * shows. Like a stored one, it reaches them after the surrounding transaction commits, and never on rollback.
+   */
   emitTransient(event: NewEvent): void {
-    if (this.pending) throw new Error('transient events are not sent from inside a transaction');
-    this.dispatch({ ...event, seq: 0, ts: new Date().toISOString() } as MaestroEvent);
+    const sent = { ...event, seq: 0, ts: new Date().toISOString() } as MaestroEvent;
+    if (this.pending) this.pending.push(sent);
+    else this.dispatch(sent);
   }
 
   subscribe(listener: EventListener): () => void {

@@ -2,7 +2,7 @@
 // watchdog, prompt guard, one LLM iteration, regular tool dispatch, then the complete/transition decision.
 
 import { fail, ok } from '../tools/outcome';
-import { assistantTurn, isQuestion } from './assistant-reply';
+import { isQuestion } from './assistant-reply';
 import { type AutoPrompter, autoPrompterOf } from './auto-prompter';
 import type { JobRun } from './job-run';
 import { runLlmIteration } from './llm-iteration';
@@ -68,9 +68,9 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
     if (guarded.kind === 'overflow') return { kind: 'error', message: guarded.message, retryable: false };
     if (guarded.kind === 'rewrite') run.conversation.rewrite(guarded.messages);
 
-    const iteration = await runLlmIteration(run);
+    const iteration = await runLlmIteration(run, movement.name);
     if (iteration.kind !== 'ok') return iteration.result;
-    const turn = assistantTurn(iteration.reply, new Set(run.toolSpecs.map((s) => s.function.name)));
+    const { turn } = iteration;
     run.conversation.append(turn.message);
     if (turn.refusal !== null) return { kind: 'error', message: turn.refusal, retryable: false };
     const { toolCalls } = turn;

@@ -89,6 +89,8 @@ export class JobRun {
   private interjectionDue = true;
   private lastInterjectionPoll = 0;
   private readonly unsubscribe: () => void;
+  /** The AgentTurn (its log seq) of each call this run's turns made, so its answer joins the step that made it. */
+  private readonly turnOfCall = new Map<string, number>();
 
   constructor(init: JobRunInit) {
     this.store = init.store;
@@ -172,11 +174,21 @@ export class JobRun {
     return this.store.transact(() => this.conversation.asOneStep(record));
   }
 
-  /** Answers a tool call: conversation + transcript (its text), ToolTurn, event (whether it succeeded). */
+  /** Notes the AgentTurn that made `calls` (see answer). */
+  recordTurn(seq: number, calls: readonly { id: string }[]): void {
+    for (const call of calls) this.turnOfCall.set(call.id, seq);
+  }
+
+  /**
+   * Answers a tool call: conversation + transcript (its text), ToolTurn (joined to the AgentTurn that made the call:
+   * this run's, or, for a call made before a restart or an approval, the job's latest turn that made it), event.
+   */
   answer(call: ToolCall, result: ToolResult): void {
     const { content } = result;
     this.conversation.append({ role: 'tool', tool_call_id: call.id, content });
-    this.log.toolTurn(call.id, call.name, content);
+    const turnSeq =
+      this.turnOfCall.get(call.id) ?? this.store.logEntries.turnOfCall(this.job.taskId, this.job.id, call.id);
+    this.log.toolTurn(turnSeq, call.id, call.name, result);
     this.log.event({
       type: 'tool.finished',
       taskId: this.job.taskId,

@@ -4,14 +4,23 @@ import { assertNever } from '../../src-shared/assert-never';
 import { LlmError } from '../llm/errors';
 import type { LlmResult } from '../llm/types';
 import { abortReason } from './agent-loop';
+import { type AssistantTurn, assistantTurn } from './assistant-reply';
 import type { JobRun } from './job-run';
 import type { MovementResult } from './movement-result';
+import type { StepContent } from './run-log';
 
-/** `reply`: the whole generation — text, reasoning, opaque provider fields, tool calls — as the backend sent it. */
-export type IterationReply = { kind: 'ok'; reply: LlmResult } | { kind: 'stop'; result: MovementResult };
+/**
+ * `reply`: the whole generation — text, reasoning, opaque provider fields, tool calls — as the backend sent it;
+ * `turn`: what the engine keeps of it (assistant-reply.ts).
+ */
+export type IterationReply =
+  | { kind: 'ok'; reply: LlmResult; turn: AssistantTurn }
+  | { kind: 'stop'; result: MovementResult };
 
-export async function runLlmIteration(run: JobRun): Promise<IterationReply> {
+/** One AgentTurn in `movement`; its step (what the chat shows of it) is recorded when it ends, whatever the end. */
+export async function runLlmIteration(run: JobRun, movement: string): Promise<IterationReply> {
   run.log.startAgentTurn();
+  const step: StepContent = { movement, depth: run.depth, text: '', reasoning: '', toolCalls: [] };
   try {
     const reply = await run.llm.generate(
       { messages: run.conversation.messages, tools: run.toolSpecs, signal: run.signal },
@@ -24,8 +33,15 @@ export async function runLlmIteration(run: JobRun): Promise<IterationReply> {
         onDelta: (delta) => run.stream.push(delta),
       },
     );
-    return { kind: 'ok', reply };
+    const turn = assistantTurn(reply, new Set(run.toolSpecs.map((s) => s.function.name)));
+    step.text = turn.refusal ?? turn.message.content ?? '';
+    step.reasoning = reply.reasoning;
+    step.toolCalls = turn.toolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args }));
+    return { kind: 'ok', reply, turn };
   } catch (error) {
+    // A cancelled generation is no failure: its step just ends where it was.
+    const cancelled = run.signal.aborted || (error instanceof LlmError && error.kind === 'aborted');
+    if (!cancelled) step.error = error instanceof Error ? error.message : String(error);
     if (run.signal.aborted) return { kind: 'stop', result: { kind: 'cancelled', reason: abortReason(run.signal) } };
     if (error instanceof LlmError) {
       switch (error.kind) {
@@ -50,6 +66,6 @@ export async function runLlmIteration(run: JobRun): Promise<IterationReply> {
     throw error;
   } finally {
     run.stream.flush();
-    run.log.endAgentTurn();
+    run.recordTurn(run.log.endAgentTurn(step), step.toolCalls);
   }
 }

@@ -3,12 +3,18 @@
 // together, in one transaction, when its generation ends (endAgentTurn). The agent loop groups a step's other writes
 // in one transaction. An AgentTurn holds the LlmCalls made with identical input (retries); a new input opens a new
 // AgentTurn. LLM progress events are transient (pushed live, not stored).
+import { type ChatStep, STEP_RESULT_CHARS } from '../../src-shared/entities';
 import type { InvokeKind, NewEvent } from '../../src-shared/events';
+import { type StepBody, stepId, toolCallResult } from '../db/repos/chat-pages';
 import type { LogKind, UsageSums } from '../db/repos/log-entries';
 import type { Store } from '../db/store';
 import type { LlmCallRecord } from '../llm/types';
 
-const TOOL_RESULT_LOG_CHARS = 2000;
+/** Reasoning a step keeps for the chat (the transcript keeps it whole). */
+const STEP_REASONING_CHARS = 20_000;
+
+/** What an AgentTurn produced, as its step records it: a generation that failed has an error and nothing else. */
+export type StepContent = Omit<StepBody, 'error'> & { error?: string };
 
 export class RunLog {
   private invokeSeq: number | null;
@@ -45,13 +51,34 @@ export class RunLog {
     this.append('SystemTurn', { text });
   }
 
-  /** The result is kept whole in the transcript; the log keeps its beginning and its length. */
-  toolTurn(toolCallId: string, name: string, result: string): void {
-    this.append('ToolTurn', {
+  /**
+   * The answer to a call of the AgentTurn `turnSeq` (null: a turn recorded before steps were). The result is kept whole
+   * in the transcript; the log keeps its beginning and its length, and the chat's step gets it.
+   */
+  toolTurn(turnSeq: number | null, toolCallId: string, name: string, result: { ok: boolean; content: string }): void {
+    const body = {
       tool_call_id: toolCallId,
       name,
-      result: result.slice(0, TOOL_RESULT_LOG_CHARS),
-      chars: result.length,
+      result: result.content.slice(0, STEP_RESULT_CHARS),
+      chars: result.content.length,
+      ok: result.ok,
+    };
+    this.store.logEntries.append({
+      taskId: this.taskId,
+      jobId: this.jobId,
+      kind: 'ToolTurn',
+      invokeSeq: this.invokeSeq,
+      agentTurnSeq: turnSeq,
+      body,
+    });
+    if (turnSeq === null) return;
+    this.transient({
+      type: 'step.answered',
+      taskId: this.taskId,
+      jobId: this.jobId,
+      stepSeq: turnSeq,
+      callId: toolCallId,
+      result: toolCallResult(body),
     });
   }
 
@@ -101,12 +128,17 @@ export class RunLog {
     });
   }
 
-  /** The AgentTurn's entry and its LlmCalls' entries, in one transaction; then its TurnEnd event. */
-  endAgentTurn(): void {
+  /**
+   * The AgentTurn's entry — its content, the step the chat shows — and its LlmCalls' entries, in one transaction; then
+   * its step and TurnEnd events. Returns the AgentTurn's seq.
+   */
+  endAgentTurn(content: StepContent): number {
     const calls = this.turnCalls;
     this.turnCalls = [];
-    this.store.transact(() => {
-      const agentTurnSeq = this.append('AgentTurn', undefined);
+    const body: StepBody = { ...content, reasoning: content.reasoning.slice(0, STEP_REASONING_CHARS) };
+    const now = Date.now();
+    const seq = this.store.transact(() => {
+      const agentTurnSeq = this.append('AgentTurn', body, undefined, now);
       for (const { count, end, usage } of calls) {
         this.store.logEntries.append({
           taskId: this.taskId,
@@ -130,7 +162,23 @@ export class RunLog {
           },
         });
       }
+      return agentTurnSeq;
     });
+    const step: ChatStep = {
+      id: stepId(seq),
+      seq,
+      taskId: this.taskId,
+      jobId: this.jobId,
+      createdAt: new Date(now).toISOString(),
+      movement: body.movement,
+      depth: body.depth,
+      text: body.text,
+      reasoning: body.reasoning,
+      toolCalls: body.toolCalls.map((c) => ({ ...c, result: null })),
+      error: body.error ?? null,
+      usage: { ...this.turnUsage },
+    };
+    this.transient({ type: 'step.recorded', taskId: this.taskId, jobId: this.jobId, step });
     this.transient({
       type: 'TurnEnd',
       taskId: this.taskId,
@@ -138,23 +186,27 @@ export class RunLog {
       turnCount: this.turnCount,
       usage: this.turnUsage,
     });
+    return seq;
   }
 
-  /** A transient event (LLM progress, the UI stream), sent now. */
+  /** A transient event (LLM progress, the UI stream), sent now, or when the surrounding transaction commits. */
   transient(event: NewEvent): void {
     this.store.emitTransient(event);
   }
 
-  private append(kind: LogKind, body: unknown, invokeKind?: InvokeKind): number {
-    return this.store.logEntries.append({
-      taskId: this.taskId,
-      jobId: this.jobId,
-      kind,
-      invokeSeq: kind === 'Invoke' ? null : this.invokeSeq,
-      agentTurnSeq: null,
-      invokeKind: invokeKind ?? null,
-      body,
-    });
+  private append(kind: LogKind, body: unknown, invokeKind?: InvokeKind, now = Date.now()): number {
+    return this.store.logEntries.append(
+      {
+        taskId: this.taskId,
+        jobId: this.jobId,
+        kind,
+        invokeSeq: kind === 'Invoke' ? null : this.invokeSeq,
+        agentTurnSeq: null,
+        invokeKind: invokeKind ?? null,
+        body,
+      },
+      now,
+    );
   }
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMENT_PAGE_SIZE, type OperationName } from '../../src-shared/contract';
+import { CHAT_PAGE_SIZE, type OperationName } from '../../src-shared/contract';
 import { rowCounts } from '../../test-support/db';
 import { expectMaestroError, moveTo, setup } from '../../test-support/tasks';
 
@@ -9,7 +9,7 @@ describe('reads and unknown ids', () => {
   const byTaskId: [OperationName, Record<string, unknown>][] = [
     ['getTask', {}],
     ['getTaskRecent', {}],
-    ['listCommentsBefore', { commentId: 'cmt_x' }],
+    ['listChatBefore', { itemId: 'cmt_x' }],
     ['addComment', { body: 'hello' }],
     ['continueTask', {}],
     ['continueTask', { pieceId: 'default', instruction: 'x' }],
@@ -58,7 +58,7 @@ describe('reads and unknown ids', () => {
   it('getTaskRecent: getTask with the latest page of comments and the count of older ones; paged back to the first', () => {
     const { m, store, create } = setup();
     const { task, job } = create({ instruction: 'comment 0' });
-    const total = COMMENT_PAGE_SIZE * 2 + 17;
+    const total = CHAT_PAGE_SIZE * 2 + 17;
     store.transact(() => {
       for (let i = 1; i < total; i++) {
         store.comments.insert({
@@ -75,18 +75,18 @@ describe('reads and unknown ids', () => {
     const recent = m.invoke('getTaskRecent', { taskId: task.id });
     expect(recent.task).toEqual(all.task);
     expect(recent.jobs).toEqual(all.jobs);
-    expect(recent.comments).toEqual(all.comments.slice(-COMMENT_PAGE_SIZE));
-    expect(recent.olderCount).toBe(total - COMMENT_PAGE_SIZE);
+    expect(recent.comments).toEqual(all.comments.slice(-CHAT_PAGE_SIZE));
+    expect(recent.olderCount).toBe(total - CHAT_PAGE_SIZE);
 
     const pages = [recent.comments];
     const counts = [recent.olderCount];
     for (let page = recent; page.olderCount > 0; ) {
-      page = { ...page, ...m.invoke('listCommentsBefore', { taskId: task.id, commentId: page.comments[0]?.id ?? '' }) };
+      page = { ...page, ...m.invoke('listChatBefore', { taskId: task.id, itemId: page.comments[0]?.id ?? '' }) };
       pages.unshift(page.comments);
       counts.push(page.olderCount);
     }
-    expect(pages.map((p) => p.length)).toEqual([17, COMMENT_PAGE_SIZE, COMMENT_PAGE_SIZE]);
-    expect(counts).toEqual([total - COMMENT_PAGE_SIZE, 17, 0]);
+    expect(pages.map((p) => p.length)).toEqual([17, CHAT_PAGE_SIZE, CHAT_PAGE_SIZE]);
+    expect(counts).toEqual([total - CHAT_PAGE_SIZE, 17, 0]);
     expect(pages.flat()).toEqual(all.comments);
 
     // A short task comes whole.
@@ -97,21 +97,18 @@ describe('reads and unknown ids', () => {
     });
   });
 
-  it('P1.04 listCommentsBefore: an unknown comment or another task’s comment → not_found naming it; nothing changes', () => {
+  it('P1.04 listChatBefore: an unknown item or another task’s comment → not_found naming it; nothing changes', () => {
     const { m, store, create } = setup();
     const one = create().task;
     const two = create().task;
     const [theirs] = m.invoke('getTask', { taskId: two.id }).comments;
     const counts = rowCounts(store);
-    for (const commentId of ['cmt_unknown', theirs?.id ?? '']) {
-      const error = expectMaestroError(
-        () => m.invoke('listCommentsBefore', { taskId: one.id, commentId }),
-        'not_found',
-      );
-      expect(error.message).toContain(commentId);
+    for (const itemId of ['cmt_unknown', 'step:12345', 'step:', theirs?.id ?? '']) {
+      const error = expectMaestroError(() => m.invoke('listChatBefore', { taskId: one.id, itemId }), 'not_found');
+      expect(error.message).toContain(itemId);
       expect(error.message).toContain(one.id);
     }
-    expectMaestroError(() => m.invoke('listCommentsBefore', { taskId: one.id, commentId: '' }), 'invalid_input');
+    expectMaestroError(() => m.invoke('listChatBefore', { taskId: one.id, itemId: '' }), 'invalid_input');
     expect(rowCounts(store)).toEqual(counts);
   });
 

@@ -1,7 +1,7 @@
 // Read-side task operations: list, get, requests, transcript, usage.
 import fs from 'node:fs';
 import path from 'node:path';
-import { COMMENT_PAGE_SIZE, type OpOutput } from '../../src-shared/contract';
+import { CHAT_PAGE_SIZE, type OpOutput } from '../../src-shared/contract';
 import type { Task } from '../../src-shared/entities';
 import { toJob } from '../db/repos/jobs';
 import { toToolRequest } from '../db/repos/tool-requests';
@@ -28,21 +28,24 @@ export function getTask(ctx: TaskContext, { taskId }: { taskId: string }): OpOut
   };
 }
 
-/** getTask for the UI: the latest page of comments only, so a task of 10,000 comments opens as fast as a short one. */
+/** getTask for the UI: the latest page of the chat only, so a task of 10,000 entries opens as fast as a short one. */
 export function getTaskRecent(ctx: TaskContext, { taskId }: { taskId: string }): OpOutput<'getTaskRecent'> {
   const task = requireTask(ctx, taskId);
-  const { comments, olderCount } = ctx.store.comments.latestForTask(taskId, COMMENT_PAGE_SIZE);
-  return { task, jobs: ctx.store.jobs.listForTask(taskId).map(toJob), comments, olderCount };
+  return {
+    task,
+    jobs: ctx.store.jobs.listForTask(taskId).map(toJob),
+    ...ctx.store.chatPages.latest(taskId, CHAT_PAGE_SIZE),
+  };
 }
 
-/** The page before a comment of the task, as the feed asks for it when the reader nears its top. */
-export function listCommentsBefore(
+/** The page before an item of the task's chat, as the feed asks for it when the reader nears its top. */
+export function listChatBefore(
   ctx: TaskContext,
-  { taskId, commentId }: { taskId: string; commentId: string },
-): OpOutput<'listCommentsBefore'> {
+  { taskId, itemId }: { taskId: string; itemId: string },
+): OpOutput<'listChatBefore'> {
   requireTask(ctx, taskId);
-  const page = ctx.store.comments.pageBefore(taskId, commentId, COMMENT_PAGE_SIZE);
-  if (!page) throw notFound('comment', `${commentId} of task ${taskId}`);
+  const page = ctx.store.chatPages.before(taskId, itemId, CHAT_PAGE_SIZE);
+  if (!page) throw notFound('chat item', `${itemId} of task ${taskId}`);
   return page;
 }
 

@@ -2,7 +2,7 @@
 // continue, cancel, and the task's transcript and events.
 import { z } from 'zod';
 import { attachmentListProblem, base64Bytes, describeAttachmentProblem } from '../attachments';
-import { Comment, Job, Task } from '../entities';
+import { ChatStep, Comment, Job, Task } from '../entities';
 import { MaestroEvent } from '../events';
 import { empty, Id, NonBlank, op, taskRef } from './operation';
 
@@ -20,8 +20,8 @@ export const Attachments = z.array(Attachment).superRefine((list, ctx) => {
   if (found) ctx.addIssue({ code: 'custom', path: [found.index], message: describeAttachmentProblem(found.problem) });
 });
 
-/** Comments per page of getTaskRecent and listCommentsBefore. */
-export const COMMENT_PAGE_SIZE = 200;
+/** Items (comments and steps together) per page of getTaskRecent and listChatBefore. */
+export const CHAT_PAGE_SIZE = 200;
 const OlderCount = z.number().int().min(0);
 
 const createTaskShape = {
@@ -68,21 +68,30 @@ export const taskOperations = {
     input: taskRef,
     output: z.object({ task: Task, jobs: z.array(Job), comments: z.array(Comment) }),
   }),
-  /** getTask with only the latest page of comments (COMMENT_PAGE_SIZE) and the count of older ones, for the UI. */
+  /**
+   * The task and its jobs with the latest page of its chat, for the UI: comments and steps (the recorded AgentTurns,
+   * with their tool calls and results), CHAT_PAGE_SIZE of them together, and the count of older ones.
+   */
   getTaskRecent: op({
     method: 'GET',
     path: '/tasks/:taskId/recent',
     status: 200,
     input: taskRef,
-    output: z.object({ task: Task, jobs: z.array(Job), comments: z.array(Comment), olderCount: OlderCount }),
+    output: z.object({
+      task: Task,
+      jobs: z.array(Job),
+      comments: z.array(Comment),
+      steps: z.array(ChatStep),
+      olderCount: OlderCount,
+    }),
   }),
-  /** The page of comments just before one of the task's comments, oldest first, and the count of older ones. */
-  listCommentsBefore: op({
+  /** The page of the chat just before one of its items (a comment's id or a step's), oldest first. */
+  listChatBefore: op({
     method: 'GET',
-    path: '/tasks/:taskId/comments/before/:commentId',
+    path: '/tasks/:taskId/chat/before/:itemId',
     status: 200,
-    input: z.object({ taskId: Id, commentId: Id }).strict(),
-    output: z.object({ comments: z.array(Comment), olderCount: OlderCount }),
+    input: z.object({ taskId: Id, itemId: z.string().min(1).max(200) }).strict(),
+    output: z.object({ comments: z.array(Comment), steps: z.array(ChatStep), olderCount: OlderCount }),
   }),
   addComment: op({
     method: 'POST',

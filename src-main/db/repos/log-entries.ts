@@ -1,17 +1,13 @@
 // Repository of log_entries: the flat Invoke/Turn/LlmCall log (one seq for all), and the usage roll-up
 // LlmCall → AgentTurn → Invoke → job → task.
 import type { Database } from 'better-sqlite3';
+import type { UsageSums } from '../../../src-shared/entities';
 import { iso } from '../ids';
 import type { InvokeKind } from './jobs';
 
 export type LogKind = 'Invoke' | 'UserTurn' | 'AgentTurn' | 'LlmCall' | 'ToolTurn' | 'SystemTurn';
 
-export interface UsageSums {
-  llmCalls: number;
-  promptTokens: number;
-  completionTokens: number;
-  cachedPromptTokens: number;
-}
+export type { UsageSums };
 
 export interface LlmCallRow {
   seq: number;
@@ -112,6 +108,11 @@ export function createLogEntriesRepo(db: Database) {
        coalesce(sum(completion_tokens), 0) AS completionTokens, coalesce(sum(cached_prompt_tokens), 0) AS cachedPromptTokens
      FROM log_entries WHERE task_id = ? AND job_id = ? AND kind = 'LlmCall'`,
   );
+  const turnOfCall = db.prepare<[string, string, string], { seq: number }>(
+    `SELECT seq FROM log_entries WHERE task_id = ? AND job_id = ? AND kind = 'AgentTurn' AND body IS NOT NULL
+       AND EXISTS (SELECT 1 FROM json_each(body, '$.toolCalls') WHERE json_extract(value, '$.id') = ?)
+     ORDER BY seq DESC LIMIT 1`,
+  );
   const usageRows = db.prepare<[string], EntryRow>(
     `SELECT * FROM log_entries WHERE task_id = ? AND kind IN ('Invoke', 'AgentTurn', 'LlmCall') ORDER BY seq`,
   );
@@ -137,6 +138,10 @@ export function createLogEntriesRepo(db: Database) {
         c?.ttftMs ?? null,
       );
       return Number(lastInsertRowid);
+    },
+    /** The seq of the job's latest AgentTurn that made the call `callId`; null when none recorded it. */
+    turnOfCall(taskId: string, jobId: string, callId: string): number | null {
+      return turnOfCall.get(taskId, jobId, callId)?.seq ?? null;
     },
     lastInvokeSeq(taskId: string): number | null {
       return lastInvoke.get(taskId)?.seq ?? null;

@@ -31,10 +31,10 @@ const CASES: Record<OperationName, Case> = {
   listTasks: { input: {}, method: 'GET', path: '/api/local/tasks' },
   getTask: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}` },
   getTaskRecent: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/recent` },
-  listCommentsBefore: {
-    input: { taskId: TASK, commentId: 'cmt 9/ü' },
+  listChatBefore: {
+    input: { taskId: TASK, itemId: 'cmt 9/ü' },
     method: 'GET',
-    path: `/api/local/tasks/${TASK_IN_PATH}/comments/before/cmt%209%2F%C3%BC`,
+    path: `/api/local/tasks/${TASK_IN_PATH}/chat/before/cmt%209%2F%C3%BC`,
   },
   addComment: {
     input: { taskId: TASK, body: 'hello' },

@@ -1,23 +1,28 @@
-// The task's conversation, oldest first: its comments with the Invoke headers among them, then the generation in
-// progress (movement markers, one block per AgentTurn). Virtualized (useVirtualFeed): only the rows near the viewport
-// are in the DOM, so rendering a task of 10,000 comments costs what one of 100 does. It follows the newest text unless
-// the reader has scrolled up; then a button brings them back to the latest. Comments come a page at a time: the latest page first, and
-// the page before it when the reader nears the top (a row there says it is loading, or offers to load it again).
+// The task's conversation, oldest first: its comments and the agent's recorded steps (its text, tool calls and their
+// results) with the Invoke headers and movement markers among them, then what of the generation in progress is not
+// recorded yet. Virtualized (useVirtualFeed): only the rows near the viewport are in the DOM, so rendering a task of
+// 10,000 items costs what one of 100 does. It follows the newest text unless the reader has scrolled up; then a
+// button brings them back to the latest. Items come a page at a time: the latest page first, and the page before it
+// when the reader nears the top (a row there says it is loading, or offers to load it again).
 import { type FocusEvent, memo, useEffect, useMemo, useRef } from 'react';
-import type { Comment } from '../../../src-shared/entities';
+import type { ChatStep, Comment } from '../../../src-shared/entities';
 import type { InvokeKind } from '../../../src-shared/events';
 import { useVirtualFeed } from '../hooks/useVirtualFeed';
 import { useT } from '../i18n';
+import { chatItems } from '../store/chat-items';
 import type { Disposition, TaskDetail } from '../store/detail-slice';
 import type { JobStream } from '../store/job-stream';
 import { ChatMessage } from './ChatMessage';
-import { commentRows, estimateRowHeight, type FeedInvoke, type FeedRow, streamRows, unreplaced } from './feed-rows';
+import { estimateRowHeight, type FeedInvoke, type FeedRow, itemRows, streamRows, unreplaced } from './feed-rows';
 import { formatTime } from './format';
 import { invokeHeaders } from './invoke-headers';
 import { JobStreamMessage, MovementMarker } from './JobStreamMessage';
+import { StepMessage } from './StepMessage';
 
 export interface ChatMessageFeedProps {
   comments: Comment[];
+  /** The agent's recorded turns, in the same range of the conversation as `comments`. */
+  steps?: ChatStep[];
   dispositions: Record<string, Disposition>;
   /** The live generation of the task's job, shown after the persisted comments until they replace it. */
   stream?: JobStream | null;
@@ -33,10 +38,12 @@ export interface ChatMessageFeedProps {
 }
 
 const NO_INVOKES: NonNullable<ChatMessageFeedProps['invokes']> = [];
+const NO_STEPS: ChatStep[] = [];
 
 /** Memoized: LiveFeed renders it with a deferred stream, so a render for an older delta can be skipped. */
 export const ChatMessageFeed = memo(function ChatMessageFeed({
   comments,
+  steps = NO_STEPS,
   dispositions,
   stream = null,
   openQuestionId = null,
@@ -50,8 +57,14 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
     const labels = invokeHeaders(invokes, t);
     return invokes.map((invoke, i) => ({ ...invoke, label: labels[i] ?? '' }));
   }, [invokes, t]);
-  const persisted = useMemo(() => commentRows(comments, labelled, olderCount), [comments, labelled, olderCount]);
-  const live = useMemo(() => streamRows(unreplaced(stream, comments)), [stream, comments]);
+  const persisted = useMemo(
+    () => itemRows(chatItems(comments, steps), labelled, olderCount),
+    [comments, steps, labelled, olderCount],
+  );
+  const live = useMemo(
+    () => streamRows(unreplaced(stream, comments), lastMovement(persisted)),
+    [stream, comments, persisted],
+  );
   const rows = useMemo(() => (live.length > 0 ? [...persisted, ...live] : persisted), [persisted, live]);
   const feed = useVirtualFeed(rows, estimateRowHeight);
 
@@ -143,10 +156,20 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
   );
 });
 
+/** The movement the last marker of `rows` shows, or null. */
+function lastMovement(rows: readonly FeedRow[]): string | null {
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const row = rows[i] as FeedRow;
+    if (row.kind === 'movement') return row.movement;
+  }
+  return null;
+}
+
 /** A row of the live stream: the turn's text (or a part of it), its reasoning first, its tool calls last. */
 export function StreamTurnRow({ row, llm }: { row: Extract<FeedRow, { kind: 'turn' }>; llm?: JobStream['llm'] }) {
   return (
     <JobStreamMessage
+      depth={row.depth}
       jobId={row.jobId}
       turnCount={row.turn.turnCount}
       text={row.text}
@@ -182,6 +205,8 @@ const FeedRowContent = memo(function FeedRowContent({ row, olderLoad, onLoadOlde
       return <MovementMarker movement={row.movement} />;
     case 'turn':
       return <StreamTurnRow row={row} llm={llm} />;
+    case 'step':
+      return <StepMessage row={row} />;
     default: {
       const unknown: never = row;
       throw new Error(`unknown feed row ${JSON.stringify(unknown)}`);

@@ -11,9 +11,10 @@ import { openQuestion } from './composer-mode';
 
 /** The generation's text is read by the feed alone, see LiveFeed. */
 export function ChatPane({ taskId }: { taskId: string }) {
-  const { comments, olderCount, olderLoad, loadOlderComments, jobs, dispositions, invokes } = useAppStore(
+  const { comments, steps, olderCount, olderLoad, loadOlderComments, jobs, dispositions, invokes } = useAppStore(
     useShallow((s) => ({
       comments: s.detail?.comments ?? NO_COMMENTS,
+      steps: s.detail?.steps ?? NO_STEPS,
       olderCount: s.detail?.olderCount ?? 0,
       olderLoad: s.detail?.olderLoad ?? 'idle',
       loadOlderComments: s.loadOlderComments,
@@ -29,6 +30,7 @@ export function ChatPane({ taskId }: { taskId: string }) {
       <LiveFeed
         taskId={taskId}
         comments={comments}
+        steps={steps}
         dispositions={dispositions}
         openQuestionId={question?.id ?? null}
         invokes={invokes}
@@ -52,5 +54,6 @@ function LiveFeed({ taskId, ...props }: Omit<ChatMessageFeedProps, 'stream'> & {
 }
 
 const NO_COMMENTS: never[] = [];
+const NO_STEPS: never[] = [];
 const NO_JOBS: never[] = [];
 const NO_INVOKES: never[] = [];

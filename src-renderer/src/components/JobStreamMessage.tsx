@@ -24,6 +24,8 @@ interface Props {
   toolCalls?: readonly StreamToolCall[];
   /** The model's state, given to the generation's last row only (so the others never re-render for it). */
   llm?: LlmState;
+  /** A sub-agent's turn (> 0): indented under the delegate call it runs in. */
+  depth?: number;
 }
 
 const NO_CALLS: readonly StreamToolCall[] = [];
@@ -39,11 +41,14 @@ export const JobStreamMessage = memo(function JobStreamMessage({
   discarded = 0,
   toolCalls = NO_CALLS,
   llm,
+  depth = 0,
 }: Props) {
   const t = useT();
   return (
     <div
       className={`message message-stream message-from-agent${header ? '' : ' message-stream-more'}`}
+      style={depth > 0 ? { marginInlineStart: `${depth * 1.5}rem` } : undefined}
+      data-depth={depth}
       data-testid="job-stream"
       data-job-id={jobId}
       data-llm-state={llm}
@@ -51,7 +56,7 @@ export const JobStreamMessage = memo(function JobStreamMessage({
     >
       {header ? (
         <header className="message-header">
-          <span className="message-kind">{t('stream.working')}</span>
+          <span className="message-kind">{depth > 0 ? t('stream.delegate') : t('stream.working')}</span>
           <span className="message-author">{t('chat.author.agent')}</span>
         </header>
       ) : null}

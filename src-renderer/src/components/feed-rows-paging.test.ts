@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Comment } from '../../../src-shared/entities';
 import type { InvokeKind } from '../../../src-shared/events';
-import { commentRows, type FeedInvoke, type FeedRow, OLDER_KEY } from './feed-rows';
+import { type FeedInvoke, type FeedRow, itemRows, OLDER_KEY } from './feed-rows';
 import { invokeHeaders } from './invoke-headers';
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
@@ -58,12 +58,12 @@ function conversation(): { comments: Comment[]; invokes: FeedInvoke[] } {
 
 const keys = (rows: readonly FeedRow[]) => rows.map((r) => r.key);
 
-describe('commentRows of the latest comments only', () => {
+describe('itemRows of the latest comments only', () => {
   it('P9.18 every page boundary: the headers among the loaded comments are those of the whole conversation', () => {
     const { comments, invokes } = conversation();
-    const whole = commentRows(comments, invokes);
+    const whole = itemRows(comments, invokes);
     for (let k = 1; k < comments.length; k++) {
-      const loaded = commentRows(comments.slice(k), invokes, k);
+      const loaded = itemRows(comments.slice(k), invokes, k);
       // The whole conversation's rows from the k-th comment on, with the headers placed right before it that head
       // their job's first comment. A header placed by its time right at the boundary (a Notify, an Event) cannot be
       // told from one before the comment not loaded above it: it shows once the page before is loaded.
@@ -76,16 +76,16 @@ describe('commentRows of the latest comments only', () => {
       }
       expect(keys(loaded), `${k} comments not loaded`).toEqual([OLDER_KEY, ...keys(whole.slice(from))]);
     }
-    expect(keys(commentRows(comments, invokes, 0))).toEqual(keys(whole));
+    expect(keys(itemRows(comments, invokes, 0))).toEqual(keys(whole));
   });
 
   it('keeps the numbering of the whole: the last send is "Send #4" whatever is loaded', () => {
     const { comments, invokes } = conversation();
-    const rows = commentRows(comments.slice(-4), invokes, comments.length - 4);
+    const rows = itemRows(comments.slice(-4), invokes, comments.length - 4);
     expect(rows[0]).toEqual({ kind: 'older', key: OLDER_KEY, count: comments.length - 4 });
     const headers = rows.flatMap((r) => (r.kind === 'invoke' ? [r.invoke.label] : []));
     expect(headers).toEqual(['Send #4']);
     // Without headers, the row above the comments is all that is added.
-    expect(keys(commentRows(comments.slice(-2), [], 5))).toEqual([OLDER_KEY, ...comments.slice(-2).map((c) => c.id)]);
+    expect(keys(itemRows(comments.slice(-2), [], 5))).toEqual([OLDER_KEY, ...comments.slice(-2).map((c) => c.id)]);
   });
 });

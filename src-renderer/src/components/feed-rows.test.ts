@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { Comment } from '../../../src-shared/entities';
 import type { JobStream, StreamTurn } from '../store/job-stream';
 import {
-  commentRows,
   estimateRowHeight,
   type FeedInvoke,
   type FeedRow,
+  itemRows,
   PART_CHARS,
   streamRows,
   turnParts,
@@ -32,7 +32,7 @@ const invoke = (seq: number, kind: FeedInvoke['kind'], jobId: string, ts: string
 });
 const shape = (rows: FeedRow[]) => rows.map((r) => (r.kind === 'invoke' ? `[${r.invoke.label}]` : r.key));
 
-describe('commentRows', () => {
+describe('itemRows', () => {
   const comments = [
     comment('instruction', 'j1', '2026-01-01T00:00:00.000Z', { kind: 'instruction' }),
     comment('result1', 'j1', '2026-01-01T00:01:00.000Z', { author: 'agent', kind: 'result' }),
@@ -42,7 +42,7 @@ describe('commentRows', () => {
   ];
 
   it("P9.18 puts each Invoke's header before the first comment of its job, though the Invoke came after it", () => {
-    const rows = commentRows(comments, [
+    const rows = itemRows(comments, [
       invoke(7, 'UserSend', 'j1', '2026-01-01T00:00:01.000Z', 'Send #1'),
       invoke(20, 'UserSend', 'j2', '2026-01-01T00:02:01.000Z', 'Send #2'),
     ]);
@@ -51,7 +51,7 @@ describe('commentRows', () => {
   });
 
   it('places an Invoke without a comment of its own, or a later one of the same job, by its time', () => {
-    const rows = commentRows(comments, [
+    const rows = itemRows(comments, [
       invoke(1, 'UserSend', 'j1', '2026-01-01T00:00:01.000Z', 'Send #1'),
       invoke(2, 'Notify', 'j1', '2026-01-01T00:00:30.000Z', 'Notify'),
       invoke(3, 'Wakeup', 'j9', '2026-01-01T00:04:00.000Z', 'Event'),
@@ -72,7 +72,7 @@ describe('commentRows', () => {
 
   it('never puts a header before an earlier one', () => {
     // The second job's Invoke is placed by its time; the first job's comment comes later in the list.
-    const rows = commentRows(
+    const rows = itemRows(
       [comment('a', null, '2026-01-01T00:00:00.000Z'), comment('b', 'j1', '2026-01-01T00:02:00.000Z')],
       [
         invoke(1, 'Notify', 'j0', '2026-01-01T00:03:00.000Z', 'Notify'),
@@ -83,12 +83,12 @@ describe('commentRows', () => {
   });
 
   it('is the comments alone when there are no Invokes', () => {
-    expect(shape(commentRows(comments, []))).toEqual(comments.map((c) => c.id));
+    expect(shape(itemRows(comments, []))).toEqual(comments.map((c) => c.id));
   });
 
   it("keeps a comment's row object across rebuilds, so a rendered row need not render again", () => {
-    const before = commentRows(comments, []);
-    const after = commentRows(comments, [invoke(1, 'UserSend', 'j1', '2026-01-01T00:00:01.000Z', 'Send #1')]);
+    const before = itemRows(comments, []);
+    const after = itemRows(comments, [invoke(1, 'UserSend', 'j1', '2026-01-01T00:00:01.000Z', 'Send #1')]);
     expect(after[1]).toBe(before[0]);
     expect(after.at(-1)).toBe(before.at(-1));
   });
@@ -102,6 +102,7 @@ const turn = (turnCount: number, movement: string | null, extra: Partial<StreamT
   toolCalls: [],
   llmCalls: 1,
   discarded: 0,
+  stepId: null,
   ...extra,
 });
 const stream = (turns: StreamTurn[], movement: string | null): JobStream => ({
@@ -201,6 +202,7 @@ describe('estimateRowHeight', () => {
       turnStart: true,
       turnEnd: true,
       last: true,
+      depth: 0,
     });
     const call = { index: 0, name: 'read', arguments: '{}', status: 'ok' as const, preview: null };
     expect(estimateRowHeight(row(turn(1, null, { toolCalls: [call, call] })))).toBeGreaterThan(

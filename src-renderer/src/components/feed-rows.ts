@@ -1,10 +1,14 @@
-// The rows of the chat feed, in order: while older comments are not loaded, a row that loads them; the persisted
-// comments with the Invoke headers placed among them, then the live generation as a movement marker wherever its movement changes and one row per AgentTurn. Each row has a stable key
-// (the virtualized feed keeps measured heights by key) and an estimated height for rows never measured yet.
-import type { Comment } from '../../../src-shared/entities';
+// The rows of the chat feed, in order: while older items are not loaded, a row that loads them; the persisted items —
+// comments and the agent's recorded turns (steps), with the Invoke headers placed among them and a movement marker
+// wherever the movement changes — then what of the live generation is not recorded yet, one row per AgentTurn. Each
+// row has a stable key (the virtualized feed keeps measured heights by key) and an estimated height for rows never
+// measured yet.
+import type { ChatStep, Comment, StepToolCall } from '../../../src-shared/entities';
 import type { InvokeKind } from '../../../src-shared/events';
-import { closesStream, type JobStream, type StreamToolCall, type StreamTurn } from '../store/job-stream';
-import { turnView } from '../store/stream-answer';
+import { type ChatItem, isStep } from '../store/chat-items';
+import { CLOSING_KINDS, closesStream, type JobStream, type StreamToolCall, type StreamTurn } from '../store/job-stream';
+import { readPartialStringField } from '../store/partial-json';
+import { COMPLETE_TOOL, turnView } from '../store/stream-answer';
 import { splitBlocks } from './Markdown';
 
 /** An Invoke of the task (from its usage), with its header text ("Send #2", "Notify"). */
@@ -20,6 +24,17 @@ export type FeedRow =
   /** Above the comments loaded while older ones exist: loads them (or says they are loading). */
   | { kind: 'older'; key: string; count: number }
   | { kind: 'comment'; key: string; comment: Comment }
+  | {
+      kind: 'step';
+      key: string;
+      step: ChatStep;
+      /** This row's part of the step's text (a long one is cut into parts, see turnParts). */
+      text: string;
+      /** The step's calls to show, on its last part; empty on the others. */
+      toolCalls: readonly StepToolCall[];
+      turnStart: boolean;
+      turnEnd: boolean;
+    }
   | { kind: 'invoke'; key: string; invoke: FeedInvoke }
   | { kind: 'movement'; key: string; movement: string }
   | {
@@ -39,34 +54,61 @@ export type FeedRow =
       turnEnd: boolean;
       /** The last row of the generation. */
       last: boolean;
+      /** Delegate calls deep: a sub-agent's turn (> 0) shows inside the call before it. */
+      depth: number;
     };
 
 /**
- * The comments with each Invoke's header before the comment that started it: the first comment of the Invoke's job
- * (the instruction, the follow-up comment, the answer), or, for a job with no comment yet or a later Invoke of the
- * same job, the first comment written after it. Headers never go before an earlier header.
+ * The items with each Invoke's header before the item that started it: the first item of the Invoke's job (the
+ * instruction, the follow-up comment, the answer), or, for a job with no item yet or a later Invoke of the same job,
+ * the first item written after it. Headers never go before an earlier header. A movement marker goes before each of
+ * the job's own steps (not a sub-agent's) that ran in another movement than the one before.
  *
- * `olderCount` comments before these are not loaded (the feed loads the latest page first). A header that belongs
- * among them is left out until they are loaded, rather than piled up above the first comment loaded: an Invoke before
- * the first comment loaded, unless its job's first comment is loaded. Only the job of the first comments loaded can
- * have comments on both sides of that boundary (a task's jobs run one after another), so for that job the loaded
- * comment is trusted only when the Invoke came after the boundary. (An Invoke placed by its time that falls between
- * the last comment not loaded and the first loaded cannot be told from an earlier one: its header shows once the page
- * before is loaded.)
+ * `olderCount` items before these are not loaded (the feed loads the latest page first). A header that belongs among
+ * them is left out until they are loaded, rather than piled up above the first item loaded: an Invoke before the
+ * first item loaded, unless its job's first item is loaded. Only the job of the first items loaded can have items on
+ * both sides of that boundary (a task's jobs run one after another), so for that job the loaded item is trusted only
+ * when the Invoke came after the boundary. (An Invoke placed by its time that falls between the last item not loaded
+ * and the first loaded cannot be told from an earlier one: its header shows once the page before is loaded.)
  */
-export function commentRows(comments: readonly Comment[], invokes: readonly FeedInvoke[], olderCount = 0): FeedRow[] {
+export function itemRows(items: readonly ChatItem[], invokes: readonly FeedInvoke[], olderCount = 0): FeedRow[] {
   const rows: FeedRow[] = olderCount > 0 ? [{ kind: 'older', key: OLDER_KEY, count: olderCount }] : [];
-  if (invokes.length === 0) {
-    for (const comment of comments) rows.push(commentRow(comment));
-    return rows;
-  }
+  const headers = headersAt(items, invokes, olderCount);
+  const closed = closedJobs(items);
+  let movement: string | null = null;
+  const pushHeaders = (at: number) => {
+    for (const invoke of headers.get(at) ?? []) rows.push({ kind: 'invoke', key: `invoke:${invoke.seq}`, invoke });
+  };
+  items.forEach((item, i) => {
+    pushHeaders(i);
+    if (!isStep(item)) {
+      rows.push(commentRow(item));
+      return;
+    }
+    if (item.depth === 0 && item.movement !== null && item.movement !== movement) {
+      movement = item.movement;
+      rows.push({ kind: 'movement', key: `movement:${item.id}`, movement });
+    }
+    rows.push(...stepRows(item, closed.has(item.jobId)));
+  });
+  pushHeaders(items.length);
+  return rows;
+}
+
+/** Where each Invoke's header goes: before the item at that index (see itemRows). */
+function headersAt(
+  items: readonly ChatItem[],
+  invokes: readonly FeedInvoke[],
+  olderCount: number,
+): Map<number, FeedInvoke[]> {
+  const headers = new Map<number, FeedInvoke[]>();
+  if (invokes.length === 0) return headers;
   const firstOfJob = new Map<string, number>();
-  comments.forEach((c, i) => {
+  items.forEach((c, i) => {
     if (c.jobId && !firstOfJob.has(c.jobId)) firstOfJob.set(c.jobId, i);
   });
-  const boundary = olderCount > 0 ? comments[0]?.createdAt : undefined;
-  const straddling = boundary === undefined ? undefined : comments.find((c) => c.jobId)?.jobId;
-  const headers = new Map<number, FeedInvoke[]>();
+  const boundary = olderCount > 0 ? items[0]?.createdAt : undefined;
+  const straddling = boundary === undefined ? undefined : items.find((c) => c.jobId)?.jobId;
   const placedJobs = new Set<string>();
   let floor = 0;
   let shown = false;
@@ -77,20 +119,70 @@ export function commentRows(comments: readonly Comment[], invokes: readonly Feed
     // Headers keep their order, so once one is shown, every later one is too.
     if (!shown && !exact && boundary !== undefined && invoke.ts < boundary) continue;
     shown = true;
-    const at = Math.max(floor, ofJob ?? firstAtOrAfter(comments, invoke.ts));
+    const at = Math.max(floor, ofJob ?? firstAtOrAfter(items, invoke.ts));
     floor = at;
     headers.set(at, [...(headers.get(at) ?? []), invoke]);
   }
-  const pushHeaders = (at: number) => {
-    for (const invoke of headers.get(at) ?? []) rows.push({ kind: 'invoke', key: `invoke:${invoke.seq}`, invoke });
+  return headers;
+}
+
+/** Jobs whose result, question or error comment is loaded: that comment is their answer, so their steps omit it. */
+function closedJobs(items: readonly ChatItem[]): Set<string> {
+  const jobs = new Set<string>();
+  for (const item of items) {
+    if (!isStep(item) && item.jobId && CLOSING_KINDS.includes(item.kind)) jobs.add(item.jobId);
+  }
+  return jobs;
+}
+
+/** The engine's tool that moves to another movement: the marker shows it. */
+const TRANSITION_TOOL = 'transition';
+
+/**
+ * What a step shows: its text, then — until the job's closing comment is loaded — the message of its `complete` call
+ * as the answer, and its other calls (a `complete` the engine refused stays, with the reason). Worked out once per
+ * step object (a step changes by being replaced).
+ */
+export function stepView(step: ChatStep, closed: boolean): { text: string; toolCalls: readonly StepToolCall[] } {
+  const answers = step.toolCalls.filter((c) => c.name === COMPLETE_TOOL && c.result?.ok !== false);
+  const texts = [
+    step.text.trim(),
+    ...(closed ? [] : answers.map((c) => readPartialStringField(c.arguments, 'message') ?? '')),
+  ];
+  return {
+    text: texts.filter((t) => t.length > 0).join('\n\n'),
+    toolCalls: step.toolCalls.filter((c) => c.name !== TRANSITION_TOOL && !answers.includes(c)),
   };
-  comments.forEach((comment, i) => {
-    if (headers.has(i)) pushHeaders(i);
-    rows.push(commentRow(comment));
-  });
-  pushHeaders(comments.length);
+}
+
+const STEP_ROWS = new WeakMap<ChatStep, { closed: boolean; rows: FeedRow[] }>();
+
+/** A step's rows (one per part of its text); none when it has nothing to show. The same objects while it is. */
+function stepRows(step: ChatStep, closed: boolean): FeedRow[] {
+  const known = STEP_ROWS.get(step);
+  if (known && known.closed === closed) return known.rows;
+  const view = stepView(step, closed);
+  const rows: FeedRow[] = [];
+  if (view.text || step.reasoning || view.toolCalls.length > 0 || step.error) {
+    const parts = turnParts(view.text);
+    parts.forEach((text, k) => {
+      const turnEnd = k === parts.length - 1;
+      rows.push({
+        kind: 'step',
+        key: k === 0 ? step.id : `${step.id}:${k}`,
+        step,
+        text,
+        toolCalls: turnEnd ? view.toolCalls : NO_STEP_CALLS,
+        turnStart: k === 0,
+        turnEnd,
+      });
+    });
+  }
+  STEP_ROWS.set(step, { closed, rows });
   return rows;
 }
+
+const NO_STEP_CALLS: readonly StepToolCall[] = [];
 
 /** The key of the row above the comments loaded; one key, so its height is measured once. */
 export const OLDER_KEY = 'older';
@@ -107,13 +199,13 @@ function commentRow(comment: Comment): FeedRow {
   return row;
 }
 
-/** Index of the first comment created at or after `ts` (comments are oldest first); their count when none is. */
-function firstAtOrAfter(comments: readonly Comment[], ts: string): number {
+/** Index of the first item created at or after `ts` (items are oldest first); their count when none is. */
+function firstAtOrAfter(items: readonly ChatItem[], ts: string): number {
   let lo = 0;
-  let hi = comments.length;
+  let hi = items.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if ((comments[mid] as Comment).createdAt < ts) lo = mid + 1;
+    if ((items[mid] as ChatItem).createdAt < ts) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -168,31 +260,33 @@ export function unreplaced(stream: JobStream | null, comments: readonly Comment[
 }
 
 /**
- * The live generation: rows for each AgentTurn with something to show (one per part of its text), each turn preceded
- * by a marker when it started in another movement than the turn before; a movement entered after the last turn is
- * marked at the end. The k-th marker keeps its key whether it trails or heads a turn, so it is not re-measured when
- * the turn appears.
+ * The live generation not recorded yet: rows for each AgentTurn with something to show (one per part of its text) —
+ * a recorded turn is shown by its step, but the sub-agent turns of its running delegate call that are not recorded
+ * yet come after it, one level deeper. Each of the job's own turns is preceded by a marker when it started in another
+ * movement than the one before (`movement`: the last one the persisted steps showed); a movement entered after the
+ * last turn is marked at the end. The k-th marker keeps its key whether it trails or heads a turn, so it is not
+ * re-measured when the turn appears.
  */
-export function streamRows(stream: JobStream | null): FeedRow[] {
+export function streamRows(stream: JobStream | null, movement: string | null = null): FeedRow[] {
   if (!stream) return [];
   const rows: FeedRow[] = [];
-  let movement: string | null = null;
+  let current = movement;
   let markers = 0;
   const mark = (name: string | null) => {
-    if (name === null || name === movement) return;
-    movement = name;
+    if (name === null || name === current) return;
+    current = name;
     rows.push({ kind: 'movement', key: `movement:${stream.jobId}:${markers++}`, movement: name });
   };
-  const shown = stream.turns.flatMap((turn, index) => (visible(turn) ? [{ turn, index }] : []));
-  shown.forEach(({ turn, index }, i) => {
-    mark(turn.movement);
+  const shown = liveTurns(stream.turns, 0, '');
+  shown.forEach(({ turn, path, depth }, i) => {
+    if (depth === 0) mark(turn.movement);
     const view = turnView(turn);
     const parts = turnParts(view.text);
     parts.forEach((text, k) => {
       const turnEnd = k === parts.length - 1;
       rows.push({
         kind: 'turn',
-        key: `turn:${stream.jobId}:${index}:${k}`,
+        key: `turn:${stream.jobId}:${path}:${k}`,
         jobId: stream.jobId,
         turn,
         text,
@@ -201,11 +295,27 @@ export function streamRows(stream: JobStream | null): FeedRow[] {
         turnStart: k === 0,
         turnEnd,
         last: i === shown.length - 1 && turnEnd,
+        depth,
       });
     });
   });
   mark(stream.movement);
   return rows;
+}
+
+/** The turns not recorded yet with something to show, sub-agents' included, in order, each with its place. */
+function liveTurns(
+  turns: readonly StreamTurn[],
+  depth: number,
+  prefix: string,
+): { turn: StreamTurn; path: string; depth: number }[] {
+  return turns.flatMap((turn, index) => {
+    const path = `${prefix}${index}`;
+    if (turn.stepId === null) return visible(turn) ? [{ turn, path, depth }] : [];
+    return turn.toolCalls.flatMap((call) =>
+      call.nested && call.status === 'running' ? liveTurns(call.nested, depth + 1, `${path}.${call.index}.`) : [],
+    );
+  });
 }
 
 // ---- height estimates ------------------------------------------------------------------------------------------
@@ -244,6 +354,16 @@ export function estimateRowHeight(row: FeedRow): number {
       return 36;
     case 'movement':
       return 32;
+    case 'step': {
+      const { step } = row;
+      return (
+        MESSAGE_CHROME_PX +
+        (row.text ? textPx(row.text) : 0) +
+        (row.turnStart && step.reasoning ? LINE_PX : 0) +
+        (row.turnStart && step.error ? LINE_PX * 2 : 0) +
+        row.toolCalls.length * 36
+      );
+    }
     case 'turn': {
       const { turn } = row;
       return (

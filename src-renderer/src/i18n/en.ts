@@ -1,6 +1,7 @@
 // The UI text in English: the source of the message keys. A value may hold {name} placeholders and, for a count,
 // "one|other" forms chosen by the {count} parameter.
 // Over 300 lines because it is one table, a key per line (Settings' keys are in the -settings file beside it).
+import { enChat } from './en-chat';
 import { enSettings } from './en-settings';
 
 export const en = {
@@ -327,6 +328,7 @@ export const en = {
   'code.copied': 'Copied',
   'code.copyFailed': 'Copy failed',
   ...enSettings,
+  ...enChat,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -1,6 +1,7 @@
 // The UI text in Japanese: typed as the full key set of en.ts, so a missing or stray key fails the typecheck.
 // Over 300 lines because it is one table, a key per line (Settings' keys are in the -settings file beside it).
 import type { Messages } from './en';
+import { jaChat } from './ja-chat';
 import { jaSettings } from './ja-settings';
 
 export const ja: Messages = {
@@ -327,4 +328,5 @@ export const ja: Messages = {
   'code.copied': 'コピーしました',
   'code.copyFailed': 'コピーに失敗しました',
   ...jaSettings,
+  ...jaChat,
 };

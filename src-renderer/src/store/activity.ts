@@ -6,8 +6,8 @@ import type { MaestroEvent } from '../../../src-shared/events';
 export const ACTIVITY_KINDS = ['job', 'llm', 'tool', 'approval', 'comment', 'notification', 'error'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
-/** Events that make no row: the streamed text and the turn/call starts (their ends say more). */
-type Unshown = 'stream.delta' | 'TurnStart' | 'TurnEnd' | 'LlmCallStart';
+/** Events that make no row: the streamed text, the turn/call starts (their ends say more), the chat's steps. */
+type Unshown = 'stream.delta' | 'TurnStart' | 'TurnEnd' | 'LlmCallStart' | 'step.recorded' | 'step.answered';
 export type ActivityEvent = Exclude<MaestroEvent, { type: Unshown }>;
 
 export function isActivityEvent(event: MaestroEvent): event is ActivityEvent {
@@ -16,6 +16,8 @@ export function isActivityEvent(event: MaestroEvent): event is ActivityEvent {
     case 'TurnStart':
     case 'TurnEnd':
     case 'LlmCallStart':
+    case 'step.recorded':
+    case 'step.answered':
       return false;
     default:
       return true;

@@ -1,9 +1,10 @@
 // The selected task with its jobs and comments, the dispositions of comments sent from here, and the task actions.
 // Comments come a page at a time: the latest page on select and refresh, earlier pages as the reader scrolls up.
 import type { StateCreator } from 'zustand';
-import type { Comment, Job, Task } from '../../../src-shared/entities';
+import type { ChatStep, Comment, Job, Task, ToolCallResult } from '../../../src-shared/entities';
 import { type ApiError, type MaestroApi, type OpOutput, toApiError } from '../api/client';
 import { translate } from '../i18n/translate';
+import { type ChatItem, chatItems, isStep } from './chat-items';
 import { mergeById, upsertById } from './merge';
 import type { AppState, LoadState } from './types';
 
@@ -14,9 +15,11 @@ export interface TaskDetail {
   /** Null until the first getTaskRecent answer; events that arrive earlier still land in jobs and comments. */
   task: Task | null;
   jobs: Job[];
-  /** The comments loaded: the task's latest ones, oldest first, without a gap. */
+  /** The comments loaded: the task's latest ones, oldest first, without a gap (with the steps, see chat-items.ts). */
   comments: Comment[];
-  /** How many of the task's comments are older than the first one loaded. */
+  /** The steps loaded (the agent's recorded turns with their tool calls), oldest first, in the same range. */
+  steps: ChatStep[];
+  /** How many of the task's comments and steps are older than the first item loaded. */
   olderCount: number;
   /** The page of earlier comments: being loaded, or failed (then the feed offers to load it again). */
   olderLoad: 'idle' | 'loading' | 'error';
@@ -33,15 +36,19 @@ export interface DetailSlice {
   /** What the write gate did with each comment sent from this window, by comment id. */
   dispositions: Record<string, Disposition>;
   selectTask(taskId: string | null): Promise<void>;
+  /** After a reload: selects the task this window had selected, when it is still in the list and none is selected. */
+  restoreSelection(): Promise<void>;
   refreshDetail(): Promise<void>;
   /** Loads the page of comments before the first one loaded, when there are older ones and none is on its way. */
   loadOlderComments(): Promise<void>;
   sendComment(taskId: string, body: string): Promise<SendOutcome>;
   cancelTask(taskId: string): Promise<ActionOutcome>;
   continueTask(taskId: string): Promise<ActionOutcome>;
-  /** Folds a job or comment into the detail when it belongs to the selected task. */
+  /** Folds a job, comment, step or a step's answer into the detail when it belongs to the selected task. */
   foldJob(job: Job): void;
   foldComment(comment: Comment): void;
+  foldStep(step: ChatStep): void;
+  foldStepAnswer(taskId: string, stepSeq: number, callId: string, result: ToolCallResult): void;
 }
 
 export const createDetailSlice =
@@ -70,14 +77,22 @@ export const createDetailSlice =
         if (taskId === get().selectedTaskId && get().detail) return get().refreshDetail();
         set({
           selectedTaskId: taskId,
-          detail: taskId ? { taskId, task: null, jobs: [], comments: [], olderCount: 0, olderLoad: 'idle' } : null,
+          detail: taskId
+            ? { taskId, task: null, jobs: [], comments: [], steps: [], olderCount: 0, olderLoad: 'idle' }
+            : null,
           detailLoad: taskId ? 'loading' : 'idle',
           detailError: null,
         });
         get().resetRequests(taskId);
+        remember(taskId);
         if (!taskId) return;
         void get().refreshUsage(taskId);
         await get().refreshDetail();
+      },
+
+      async restoreSelection() {
+        const taskId = remembered();
+        if (taskId && !get().selectedTaskId && get().tasks.some((t) => t.id === taskId)) await get().selectTask(taskId);
       },
 
       async refreshDetail() {
@@ -106,16 +121,21 @@ export const createDetailSlice =
 
       async loadOlderComments() {
         const detail = get().detail;
-        const first = detail?.comments[0];
+        const first = detail && firstItem(detail);
         if (!detail || !first || detail.olderCount === 0 || detail.olderLoad === 'loading') return;
         const { taskId } = detail;
         withDetail(taskId, () => ({ olderLoad: 'loading' }));
         try {
-          const page = await api.listCommentsBefore({ taskId, commentId: first.id });
+          const page = await api.listChatBefore({ taskId, itemId: first.id });
           withDetail(taskId, (current) =>
-            // A refresh that replaced the comments meanwhile (see foldLatestPage) makes this page a stale one.
-            current.comments[0]?.id === first.id
-              ? { comments: mergeById(page.comments, current.comments), olderCount: page.olderCount, olderLoad: 'idle' }
+            // A refresh that replaced the items meanwhile (see foldLatestPage) makes this page a stale one.
+            firstItem(current)?.id === first.id
+              ? {
+                  comments: mergeById(page.comments, current.comments),
+                  steps: mergeById(page.steps, current.steps),
+                  olderCount: page.olderCount,
+                  olderLoad: 'idle',
+                }
               : { olderLoad: 'idle' },
           );
         } catch {
@@ -171,28 +191,97 @@ export const createDetailSlice =
       foldComment(comment) {
         withDetail(comment.taskId, (current) => ({ comments: upsertById(current.comments, comment) }));
       },
+
+      foldStep(step) {
+        withDetail(step.taskId, (current) => {
+          // An answer already folded (a page read after it) is kept: the event carries the step without answers.
+          const known = current.steps.find((s) => s.id === step.id);
+          return { steps: upsertById(current.steps, known ? withAnswers(step, known) : step) };
+        });
+      },
+
+      foldStepAnswer(taskId, stepSeq, callId, result) {
+        withDetail(taskId, (current) => {
+          const at = current.steps.findIndex((s) => s.seq === stepSeq);
+          const step = current.steps[at];
+          if (!step) return {};
+          const toolCalls = step.toolCalls.map((c) => (c.id === callId ? { ...c, result } : c));
+          return { steps: current.steps.map((s, i) => (i === at ? { ...step, toolCalls } : s)) };
+        });
+      },
     };
   };
 
+/** Where this window keeps its selected task across a reload (per window: another window selects its own). */
+const SELECTED_KEY = 'maestro.selectedTask';
+
+function remember(taskId: string | null): void {
+  try {
+    if (taskId) globalThis.sessionStorage?.setItem(SELECTED_KEY, taskId);
+    else globalThis.sessionStorage?.removeItem(SELECTED_KEY);
+  } catch {
+    // Storage refused (a private window, a quota): the selection just does not survive a reload.
+  }
+}
+
+function remembered(): string | null {
+  try {
+    return globalThis.sessionStorage?.getItem(SELECTED_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The first item loaded (the anchor of the page before it). */
+function firstItem(detail: Pick<TaskDetail, 'comments' | 'steps'>): ChatItem | undefined {
+  const [comment] = detail.comments;
+  const [step] = detail.steps;
+  if (!comment || !step) return comment ?? step;
+  return chatItems([comment], [step])[0];
+}
+
+/** `step` with the answers `known` has for calls `step` has none for. */
+function withAnswers(step: ChatStep, known: ChatStep): ChatStep {
+  return {
+    ...step,
+    toolCalls: step.toolCalls.map((c) =>
+      c.result ? c : { ...c, result: known.toolCalls.find((k) => k.id === c.id)?.result ?? null },
+    ),
+  };
+}
+
 /**
- * The latest page folded into the comments loaded. When it overlaps them (or starts at the task's first comment), the
- * two are merged and the earlier pages loaded stay. When it does not (the first answer, or one after a disconnection
- * during which more than a page arrived), the comments loaded before it are dropped, so the list never has a gap;
- * those pushed after the answer left the server are kept.
+ * The latest page folded into the items loaded (comments and steps). When it overlaps them (or starts at the task's
+ * first item), the two are merged and the earlier pages loaded stay. When it does not (the first answer, or one after
+ * a disconnection during which more than a page arrived), the items loaded before it are dropped, so the list never
+ * has a gap; those pushed after the answer left the server are kept.
  */
 export function foldLatestPage(
-  current: Pick<TaskDetail, 'comments' | 'olderCount'>,
-  page: { comments: readonly Comment[]; olderCount: number },
-): Pick<TaskDetail, 'comments' | 'olderCount'> {
-  const first = page.comments[0];
-  const last = page.comments.at(-1);
-  if (!first || !last) return { comments: current.comments, olderCount: 0 };
-  if (page.olderCount === 0) return { comments: mergeById(current.comments, page.comments), olderCount: 0 };
-  if (current.comments.some((c) => c.id === first.id)) {
-    return { comments: mergeById(current.comments, page.comments), olderCount: current.olderCount };
-  }
-  const pushed = current.comments.filter((c) => c.createdAt >= last.createdAt);
-  return { comments: mergeById(page.comments, pushed), olderCount: page.olderCount };
+  current: Pick<TaskDetail, 'comments' | 'steps' | 'olderCount'>,
+  page: { comments: readonly Comment[]; steps: readonly ChatStep[]; olderCount: number },
+): Pick<TaskDetail, 'comments' | 'steps' | 'olderCount'> {
+  const items = chatItems(page.comments, page.steps);
+  const first = items[0];
+  const last = items.at(-1);
+  const merged = () => ({
+    comments: mergeById(current.comments, page.comments),
+    steps: mergeById(current.steps, page.steps, keepAnswers),
+  });
+  if (!first || !last) return { comments: current.comments, steps: current.steps, olderCount: 0 };
+  if (page.olderCount === 0) return { ...merged(), olderCount: 0 };
+  const known = isStep(first) ? current.steps : current.comments;
+  if (known.some((i) => i.id === first.id)) return { ...merged(), olderCount: current.olderCount };
+  const pushed = <T extends ChatItem>(list: readonly T[]) => list.filter((i) => i.createdAt >= last.createdAt);
+  return {
+    comments: mergeById(page.comments, pushed(current.comments)),
+    steps: mergeById(page.steps, pushed(current.steps), keepAnswers),
+    olderCount: page.olderCount,
+  };
+}
+
+/** A step read again keeps the answers already folded into it from events (a page is a moment earlier). */
+function keepAnswers(known: ChatStep, fresh: ChatStep): ChatStep {
+  return withAnswers(fresh, known);
 }
 
 /** An answer that left the server before a pushed change must not undo it: the later updatedAt wins. */

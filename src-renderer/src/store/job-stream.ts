@@ -41,6 +41,8 @@ export interface StreamTurn {
   llmCalls: number;
   /** Partial generations thrown away because their LlmCall was retried. */
   discarded: number;
+  /** The step the turn was recorded as, once its generation ended: the chat shows the step instead. */
+  stepId: string | null;
 }
 
 export interface JobStream {
@@ -66,6 +68,7 @@ export type StreamEvent = Extract<
       | 'movement.entered'
       | 'tool.finished'
       | 'policy.fired'
+      | 'step.recorded'
       | 'stream.delta';
   }
 >;
@@ -78,6 +81,9 @@ export function emptyStream(jobId: string): JobStream {
 export function foldStreamEvent(current: JobStream | undefined, event: StreamEvent): JobStream {
   const jobId = event.jobId ?? current?.jobId ?? '';
   const stream = current && current.jobId === jobId ? current : emptyStream(jobId);
+  // A step says its own depth: the job's turn, or a sub-agent's inside the running delegate call.
+  if (event.type === 'step.recorded')
+    return { ...stream, turns: markRecorded(stream.turns, event.step.depth, event.step.id) };
   const host = runningDelegate(stream);
   if (host && event.type !== 'movement.entered' && !endsDelegate(host, event))
     return foldIntoDelegate(stream, host, event);
@@ -195,7 +201,20 @@ function foldIntoDelegate(stream: JobStream, host: StreamToolCall, event: Stream
 }
 
 function newTurn(turnCount: number, movement: string | null = null): StreamTurn {
-  return { turnCount, movement, text: '', reasoning: '', toolCalls: [], llmCalls: 0, discarded: 0 };
+  return { turnCount, movement, text: '', reasoning: '', toolCalls: [], llmCalls: 0, discarded: 0, stepId: null };
+}
+
+/** The last turn `depth` delegate calls deep, marked recorded as `stepId`. */
+function markRecorded(turns: StreamTurn[], depth: number, stepId: string): StreamTurn[] {
+  if (depth === 0) return withLastTurn(turns, (turn) => ({ ...turn, stepId }));
+  const host = lastTurn(turns)?.toolCalls.find((c) => c.name === DELEGATE_TOOL && c.status === 'running');
+  if (!host) return turns;
+  return withLastTurn(turns, (turn) => ({
+    ...turn,
+    toolCalls: turn.toolCalls.map((c) =>
+      c === host ? { ...c, nested: markRecorded(c.nested ?? [], depth - 1, stepId) } : c,
+    ),
+  }));
 }
 
 function lastTurn(turns: StreamTurn[]): StreamTurn | undefined {

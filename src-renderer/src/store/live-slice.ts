@@ -64,6 +64,14 @@ export const createLiveSlice =
           // The chat marks the call it fired on (P8.07); the timeline has it too (folded above).
           state.foldStreamEvent(event);
           return;
+        case 'step.recorded':
+          // The step replaces its turn of the stream in the same render.
+          state.foldStep(event.step);
+          state.foldStreamEvent(event);
+          return;
+        case 'step.answered':
+          state.foldStepAnswer(event.taskId, event.stepSeq, event.callId, event.result);
+          return;
         case 'task.routed':
           // The task now names the routed piece: the list and the open task view show it.
           void state.loadTasks();
@@ -91,7 +99,9 @@ export const createLiveSlice =
       return client.subscribe((event) => get().applyEvent(event), {
         onOpen: () => {
           set({ live: 'live' });
-          void get().loadTasks();
+          void get()
+            .loadTasks()
+            .then(() => get().restoreSelection());
           void get().refreshDetail();
           const selected = get().selectedTaskId;
           if (selected) void get().refreshUsage(selected);

@@ -1,8 +1,8 @@
 // Comments a page at a time: the latest page on select and refresh, earlier pages on demand, without gaps, duplicates
 // or a stale page landing after a refresh or a task switch.
 import { describe, expect, it } from 'vitest';
-import { COMMENT_PAGE_SIZE } from '../../../src-shared/contract';
-import type { Comment, Job, Task } from '../../../src-shared/entities';
+import { CHAT_PAGE_SIZE } from '../../../src-shared/contract';
+import type { ChatStep, Comment, Job, Task } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import { ApiError, type MaestroApi, type MaestroClient } from '../api/client';
 import { jobFixture, taskFixture } from '../test-fixtures';
@@ -33,17 +33,23 @@ function pagedServer(counts: Record<string, number>) {
     comments[taskId] = Array.from({ length: count }, (_, i) => comment(taskId, i));
   }
   const asked: string[] = [];
-  /** While set, listCommentsBefore waits for it; a test releases it to control the order of answers. */
+  /** While set, listChatBefore waits for it; a test releases it to control the order of answers. */
   let gate: Promise<void> | null = null;
   let failNext = false;
   const api: Partial<MaestroApi> = {
     getTaskRecent: async ({ taskId }) => {
       asked.push(`recent ${taskId}`);
       const all = comments[taskId] ?? [];
-      const page = all.slice(-COMMENT_PAGE_SIZE);
-      return { task: task(taskId), jobs: [job(taskId)], comments: page, olderCount: all.length - page.length };
+      const page = all.slice(-CHAT_PAGE_SIZE);
+      return {
+        task: task(taskId),
+        jobs: [job(taskId)],
+        comments: page,
+        steps: [],
+        olderCount: all.length - page.length,
+      };
     },
-    listCommentsBefore: async ({ taskId, commentId }) => {
+    listChatBefore: async ({ taskId, itemId: commentId }) => {
       asked.push(`before ${commentId}`);
       await gate;
       if (failNext) {
@@ -53,8 +59,8 @@ function pagedServer(counts: Record<string, number>) {
       const all = comments[taskId] ?? [];
       const end = all.findIndex((c) => c.id === commentId);
       if (end === -1) throw new ApiError('not_found', `comment ${commentId} of task ${taskId} does not exist`);
-      const start = Math.max(0, end - COMMENT_PAGE_SIZE);
-      return { comments: all.slice(start, end), olderCount: start };
+      const start = Math.max(0, end - CHAT_PAGE_SIZE);
+      return { comments: all.slice(start, end), steps: [], olderCount: start };
     },
     listToolRequests: async () => ({ requests: [] }),
     listPackageRequests: async () => ({ requests: [] }),
@@ -106,14 +112,14 @@ const ids = (list: readonly Comment[] | undefined) => (list ?? []).map((c) => c.
 
 describe('comment paging in the store', () => {
   it('a task opens with its latest page and the count of older comments; earlier pages load back to the first', async () => {
-    const total = COMMENT_PAGE_SIZE * 2 + 50;
+    const total = CHAT_PAGE_SIZE * 2 + 50;
     const server = pagedServer({ t: total });
     const store = createAppStore(server.client);
     const s = () => store.getState();
     await s().selectTask('t');
     expect(server.asked).toEqual(['recent t']);
-    expect(ids(s().detail?.comments)).toEqual(ids(server.comments.t?.slice(-COMMENT_PAGE_SIZE)));
-    expect(s().detail?.olderCount).toBe(total - COMMENT_PAGE_SIZE);
+    expect(ids(s().detail?.comments)).toEqual(ids(server.comments.t?.slice(-CHAT_PAGE_SIZE)));
+    expect(s().detail?.olderCount).toBe(total - CHAT_PAGE_SIZE);
 
     const counts: number[] = [];
     while ((s().detail?.olderCount ?? 0) > 0) {
@@ -122,7 +128,7 @@ describe('comment paging in the store', () => {
     }
     expect(counts).toEqual([50, 0]);
     expect(ids(s().detail?.comments)).toEqual(ids(server.comments.t));
-    expect(server.asked.slice(1)).toEqual([`before t-c${total - COMMENT_PAGE_SIZE}`, 'before t-c50']);
+    expect(server.asked.slice(1)).toEqual([`before t-c${total - CHAT_PAGE_SIZE}`, 'before t-c50']);
     expect(s().detail?.olderLoad).toBe('idle');
 
     // Nothing older: no request.
@@ -131,7 +137,7 @@ describe('comment paging in the store', () => {
   });
 
   it('one page request at a time; a failed one is marked and can be asked again', async () => {
-    const server = pagedServer({ t: COMMENT_PAGE_SIZE + 10 });
+    const server = pagedServer({ t: CHAT_PAGE_SIZE + 10 });
     const store = createAppStore(server.client);
     const s = () => store.getState();
     await s().selectTask('t');
@@ -142,22 +148,22 @@ describe('comment paging in the store', () => {
     release();
     await Promise.all([first, second]);
     expect(server.asked.filter((a) => a.startsWith('before'))).toHaveLength(1);
-    expect(s().detail?.comments).toHaveLength(COMMENT_PAGE_SIZE + 10);
+    expect(s().detail?.comments).toHaveLength(CHAT_PAGE_SIZE + 10);
 
-    const other = pagedServer({ t: COMMENT_PAGE_SIZE + 10 });
+    const other = pagedServer({ t: CHAT_PAGE_SIZE + 10 });
     const failing = createAppStore(other.client);
     await failing.getState().selectTask('t');
     other.failOnce();
     await failing.getState().loadOlderComments();
     expect(failing.getState().detail).toMatchObject({ olderLoad: 'error', olderCount: 10 });
-    expect(failing.getState().detail?.comments).toHaveLength(COMMENT_PAGE_SIZE);
+    expect(failing.getState().detail?.comments).toHaveLength(CHAT_PAGE_SIZE);
     await failing.getState().loadOlderComments();
     expect(failing.getState().detail).toMatchObject({ olderLoad: 'idle', olderCount: 0 });
     expect(ids(failing.getState().detail?.comments)).toEqual(ids(other.comments.t));
   });
 
   it('pushed comments join the end; a refresh keeps the earlier pages loaded and adds what it missed', async () => {
-    const server = pagedServer({ t: COMMENT_PAGE_SIZE + 30 });
+    const server = pagedServer({ t: CHAT_PAGE_SIZE + 30 });
     const store = createAppStore(server.client);
     const s = () => store.getState();
     await s().selectTask('t');
@@ -174,34 +180,34 @@ describe('comment paging in the store', () => {
   });
 
   it('a refresh after more than a page arrived unseen replaces the comments, so no gap is left', async () => {
-    const server = pagedServer({ t: COMMENT_PAGE_SIZE + 30 });
+    const server = pagedServer({ t: CHAT_PAGE_SIZE + 30 });
     const store = createAppStore(server.client);
     const s = () => store.getState();
     await s().selectTask('t');
-    server.add('t', COMMENT_PAGE_SIZE + 5);
+    server.add('t', CHAT_PAGE_SIZE + 5);
     await s().refreshDetail();
     const all = server.comments.t as Comment[];
-    expect(ids(s().detail?.comments)).toEqual(ids(all.slice(-COMMENT_PAGE_SIZE)));
-    expect(s().detail?.olderCount).toBe(all.length - COMMENT_PAGE_SIZE);
+    expect(ids(s().detail?.comments)).toEqual(ids(all.slice(-CHAT_PAGE_SIZE)));
+    expect(s().detail?.olderCount).toBe(all.length - CHAT_PAGE_SIZE);
     // Paging back from there fills in what was skipped.
     while ((s().detail?.olderCount ?? 0) > 0) await s().loadOlderComments();
     expect(ids(s().detail?.comments)).toEqual(ids(all));
   });
 
   it('a page that arrives after a refresh replaced the comments, or after a task switch, is dropped', async () => {
-    const server = pagedServer({ t: COMMENT_PAGE_SIZE + 30, u: 3 });
+    const server = pagedServer({ t: CHAT_PAGE_SIZE + 30, u: 3 });
     const store = createAppStore(server.client);
     const s = () => store.getState();
     await s().selectTask('t');
     let release = server.hold();
     const late = s().loadOlderComments();
-    server.add('t', COMMENT_PAGE_SIZE + 1);
+    server.add('t', CHAT_PAGE_SIZE + 1);
     await s().refreshDetail();
     release();
     await late;
     const all = server.comments.t as Comment[];
-    expect(ids(s().detail?.comments)).toEqual(ids(all.slice(-COMMENT_PAGE_SIZE)));
-    expect(s().detail).toMatchObject({ olderCount: all.length - COMMENT_PAGE_SIZE, olderLoad: 'idle' });
+    expect(ids(s().detail?.comments)).toEqual(ids(all.slice(-CHAT_PAGE_SIZE)));
+    expect(s().detail).toMatchObject({ olderCount: all.length - CHAT_PAGE_SIZE, olderLoad: 'idle' });
 
     release = server.hold();
     const switched = s().loadOlderComments();
@@ -214,18 +220,55 @@ describe('comment paging in the store', () => {
 
   it('foldLatestPage: an overlapping page merges, a disjoint one replaces but keeps what was pushed after it', () => {
     const c = (i: number) => comment('t', i);
-    const page = { comments: [c(5), c(6), c(7)], olderCount: 5 };
-    expect(foldLatestPage({ comments: [c(3), c(4), c(5), c(6)], olderCount: 3 }, page)).toEqual({
+    const none = { steps: [] };
+    const page = { comments: [c(5), c(6), c(7)], ...none, olderCount: 5 };
+    expect(foldLatestPage({ comments: [c(3), c(4), c(5), c(6)], ...none, olderCount: 3 }, page)).toEqual({
       comments: [c(3), c(4), c(5), c(6), c(7)],
+      ...none,
       olderCount: 3,
     });
-    expect(foldLatestPage({ comments: [c(1), c(2), c(8)], olderCount: 1 }, page)).toEqual({
+    expect(foldLatestPage({ comments: [c(1), c(2), c(8)], ...none, olderCount: 1 }, page)).toEqual({
       comments: [c(5), c(6), c(7), c(8)],
+      ...none,
       olderCount: 5,
     });
-    expect(foldLatestPage({ comments: [c(9)], olderCount: 0 }, { comments: [c(0), c(1)], olderCount: 0 })).toEqual({
-      comments: [c(0), c(1), c(9)],
-      olderCount: 0,
+    expect(
+      foldLatestPage({ comments: [c(9)], ...none, olderCount: 0 }, { comments: [c(0), c(1)], ...none, olderCount: 0 }),
+    ).toEqual({ comments: [c(0), c(1), c(9)], ...none, olderCount: 0 });
+  });
+
+  it('foldLatestPage with steps: a page starting at a known step merges; a step read again keeps answers folded from events', () => {
+    const c = (i: number) => comment('t', i);
+    const answered = step(4, { ok: true, content: 'done', chars: 4 });
+    const page = { comments: [c(5)], steps: [step(4, null), step(6, null)], olderCount: 4 };
+    expect(foldLatestPage({ comments: [c(3)], steps: [answered], olderCount: 3 }, page)).toEqual({
+      comments: [c(3), c(5)],
+      steps: [answered, step(6, null)],
+      olderCount: 3,
+    });
+    // Disjoint: the items before the page's last one go, the step pushed after it stays.
+    expect(foldLatestPage({ comments: [c(1)], steps: [step(2, null), step(8, null)], olderCount: 1 }, page)).toEqual({
+      comments: [c(5)],
+      steps: [step(4, null), step(6, null), step(8, null)],
+      olderCount: 4,
     });
   });
 });
+
+/** A step at second `i` with one call answered `result`. */
+function step(i: number, result: ChatStep['toolCalls'][number]['result']): ChatStep {
+  return {
+    id: `step:${i}`,
+    seq: i,
+    taskId: 't',
+    jobId: 'job-t',
+    createdAt: at(i),
+    movement: 'work',
+    depth: 0,
+    text: `step ${i}`,
+    reasoning: '',
+    toolCalls: [{ id: `call${i}`, name: 'read_file', arguments: '{}', result }],
+    error: null,
+    usage: { llmCalls: 1, promptTokens: 1, completionTokens: 1, cachedPromptTokens: 0 },
+  };
+}

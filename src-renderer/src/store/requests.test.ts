@@ -42,7 +42,13 @@ describe('approval requests in the store', () => {
     let listed: ToolRequest[] = [request('r1')];
     const store = createAppStore(
       client({
-        getTaskRecent: async () => ({ task: task('t', 'waiting_human'), jobs: [parked], comments: [], olderCount: 0 }),
+        getTaskRecent: async () => ({
+          task: task('t', 'waiting_human'),
+          jobs: [parked],
+          comments: [],
+          steps: [],
+          olderCount: 0,
+        }),
         listToolRequests: async () => ({ requests: listed }),
         listPackageRequests: async () => ({ requests: [] }),
       }),
@@ -72,7 +78,7 @@ describe('approval requests in the store', () => {
       client({
         getTaskRecent: async () => {
           loads++;
-          return { task: task('t', 'waiting_human'), jobs: [parked], comments: [], olderCount: 0 };
+          return { task: task('t', 'waiting_human'), jobs: [parked], comments: [], steps: [], olderCount: 0 };
         },
         listToolRequests: async () => ({ requests: [request('r1')] }),
         listPackageRequests: async () => ({ requests: [] }),
@@ -101,7 +107,13 @@ describe('approval requests in the store', () => {
     let view: Job = job('j1', 2, 'queued');
     const store = createAppStore(
       client({
-        getTaskRecent: async () => ({ task: task('t', view.status), jobs: [view], comments: [], olderCount: 0 }),
+        getTaskRecent: async () => ({
+          task: task('t', view.status),
+          jobs: [view],
+          comments: [],
+          steps: [],
+          olderCount: 0,
+        }),
         listToolRequests: async () => ({ requests: view.status === 'waiting_human' ? [request('r1')] : [] }),
         listPackageRequests: async () => ({ requests: [] }),
         addComment: async () => {
@@ -121,7 +133,13 @@ describe('approval requests in the store', () => {
     const store = createAppStore(
       client({
         listTasks: async () => ({ tasks: [task('t', 'waiting_human')] }),
-        getTaskRecent: async () => ({ task: task('t', 'waiting_human'), jobs: [parked], comments: [], olderCount: 0 }),
+        getTaskRecent: async () => ({
+          task: task('t', 'waiting_human'),
+          jobs: [parked],
+          comments: [],
+          steps: [],
+          olderCount: 0,
+        }),
       }),
     );
     const s = () => store.getState();
@@ -143,6 +161,7 @@ describe('a job answered over HTTP after its events', () => {
           task: task('t', 'waiting_human'),
           jobs: [job('j1', 1, 'waiting_human', 'ask')],
           comments: [],
+          steps: [],
           olderCount: 0,
         }),
         addComment: async () => ({

@@ -70,6 +70,7 @@ describe('the app store', () => {
       task: task('t', 1),
       jobs: [job('j1', 't', 1)],
       comments: [comment('c1', 't', 1, 'instruction')],
+      steps: [],
       olderCount: 0,
     });
     await selecting;
@@ -89,7 +90,13 @@ describe('the app store', () => {
     let refuse = false;
     const store = createAppStore(
       fakeClient({
-        getTaskRecent: async () => ({ task: task('t', 1), jobs: [job('j1', 't', 1)], comments: [], olderCount: 0 }),
+        getTaskRecent: async () => ({
+          task: task('t', 1),
+          jobs: [job('j1', 't', 1)],
+          comments: [],
+          steps: [],
+          olderCount: 0,
+        }),
         addComment: async ({ taskId, body }) => {
           if (refuse) throw new ApiError('approval_pending', 'decide first');
           return { comment: comment(body, taskId, 3), disposition: 'reused_job', job: job('j1', taskId, 1) };
@@ -119,6 +126,7 @@ describe('the app store', () => {
           task: task('t', 1),
           jobs: [job('j1', 't', 1)],
           comments: [comment('c1', 't', 1)],
+          steps: [],
           olderCount: 0,
         }),
         getUsage: async () => {

@@ -1,0 +1,208 @@
+// One recorded AgentTurn of the chat (a step, or one part of a long one): what the agent wrote as Markdown, its
+// reasoning folded away, and each tool call as one block — its arguments in a line, its one state (running, waiting
+// for approval, done, failed, denied, interrupted), the person's decision on it, and its result: an edit as a diff,
+// a command with its folder, exit code and output, a read as a short excerpt. A sub-agent's step is indented under
+// the delegate call it ran in. Its state comes from the record alone, so it is the same after the job ended, after a
+// reload and after a restart.
+import { memo } from 'react';
+import { isTerminal, type StepToolCall, type ToolRequest } from '../../../src-shared/entities';
+import { useT } from '../i18n';
+import { useAppStore } from '../store/store';
+import { DiffView } from './DiffView';
+import type { FeedRow } from './feed-rows';
+import { formatTime } from './format';
+import { Markdown } from './Markdown';
+
+type StepRow = Extract<FeedRow, { kind: 'step' }>;
+
+export const StepMessage = memo(function StepMessage({ row }: { row: StepRow }) {
+  const t = useT();
+  const { step } = row;
+  const jobEnded = useAppStore((s) => {
+    const status = s.detail?.jobs.find((j) => j.id === step.jobId)?.status;
+    return status === undefined || isTerminal(status) || status === 'waiting_human' || status === 'retry';
+  });
+  return (
+    <div
+      className={`message message-step message-from-agent${row.turnStart ? '' : ' message-stream-more'}`}
+      style={step.depth > 0 ? { marginInlineStart: `${step.depth * 1.5}rem` } : undefined}
+      data-testid="chat-step"
+      data-step-id={step.id}
+      data-job-id={step.jobId}
+      data-depth={step.depth}
+    >
+      {row.turnStart ? (
+        <header className="message-header">
+          <span className="message-kind">{step.depth > 0 ? t('step.subAgent') : t('chat.author.agent')}</span>
+          <time dateTime={step.createdAt}>{formatTime(step.createdAt)}</time>
+          {step.usage.llmCalls > 0 ? (
+            <span className="step-usage" data-testid="step-usage">
+              {t('step.usage', { prompt: step.usage.promptTokens, completion: step.usage.completionTokens })}
+              {step.usage.llmCalls > 1 ? ` · ${t('step.retries', { count: step.usage.llmCalls })}` : ''}
+            </span>
+          ) : null}
+        </header>
+      ) : null}
+      {row.turnStart && step.error ? (
+        <p className="step-error" role="alert" data-testid="step-error">
+          {t('step.failed', { error: step.error })}
+        </p>
+      ) : null}
+      {row.turnStart && step.reasoning ? (
+        <details className="stream-reasoning" data-testid="step-reasoning">
+          <summary>{t('stream.reasoning')}</summary>
+          <div className="stream-reasoning-text">{step.reasoning}</div>
+        </details>
+      ) : null}
+      {row.text ? (
+        <div className="message-body" data-testid="step-text">
+          <Markdown text={row.text} />
+        </div>
+      ) : null}
+      {row.toolCalls.length > 0 ? (
+        <ul className="stack-list step-tools" aria-label={t('stream.toolCalls')}>
+          {row.toolCalls.map((call) => (
+            <ToolCallBlock key={call.id} call={call} jobEnded={jobEnded} />
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+});
+
+type CallState = 'running' | 'waiting' | 'ok' | 'error' | 'denied' | 'interrupted';
+
+/** A call's one state: from its answer when it has one, else from its request and whether its job still runs. */
+export function callState(call: StepToolCall, request: ToolRequest | undefined, jobEnded: boolean): CallState {
+  if (request?.status === 'denied') return 'denied';
+  if (call.result) return call.result.ok ? 'ok' : 'error';
+  if (request?.status === 'pending') return 'waiting';
+  return jobEnded ? 'interrupted' : 'running';
+}
+
+function ToolCallBlock({ call, jobEnded }: { call: StepToolCall; jobEnded: boolean }) {
+  const t = useT();
+  const request = useAppStore((s) => s.requests?.tool.find((r) => r.callId === call.id));
+  const state = callState(call, request, jobEnded);
+  const args = parseArgs(call.arguments);
+  return (
+    <li
+      className={`step-tool stream-tool stream-tool-${state}`}
+      data-testid="step-tool"
+      data-tool={call.name}
+      data-status={state}
+      data-call-id={call.id}
+    >
+      <span className="stream-tool-name">{call.name}</span>
+      <span className="stream-tool-status">{t(`step.tool.${state}`)}</span>
+      <CallSummary name={call.name} args={args} raw={call.arguments} />
+      {request && request.status !== 'pending' ? <Decision request={request} /> : null}
+      {call.result ? <CallResult name={call.name} result={call.result} /> : null}
+    </li>
+  );
+}
+
+function Decision({ request }: { request: ToolRequest }) {
+  const t = useT();
+  const text =
+    request.status === 'denied'
+      ? request.denyReason
+        ? t('step.decision.deniedBecause', { reason: request.denyReason })
+        : t('step.decision.denied')
+      : t(request.scope === 'task' ? 'step.decision.task' : 'step.decision.once');
+  return (
+    <span className="step-decision" data-testid="step-decision" data-status={request.status}>
+      {text}
+    </span>
+  );
+}
+
+type Args = Record<string, unknown> | null;
+
+function parseArgs(text: string): Args {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+const str = (args: Args, key: string) => (typeof args?.[key] === 'string' ? (args[key] as string) : null);
+
+/** The call's arguments in a line: a command with its folder, a path, or the arguments themselves, clipped. */
+function CallSummary({ name, args, raw }: { name: string; args: Args; raw: string }) {
+  const t = useT();
+  const command = name === 'run_command' ? str(args, 'command') : null;
+  if (command !== null) {
+    const cwd = str(args, 'cwd');
+    return (
+      <code className="stream-tool-args" data-testid="step-command">
+        $ {command}
+        {cwd ? <span className="step-cwd"> {t('step.cwd', { cwd })}</span> : null}
+      </code>
+    );
+  }
+  const path = str(args, 'path');
+  const shown = path ?? (raw === '{}' ? '' : clip(raw, 200));
+  return shown ? <code className="stream-tool-args">{shown}</code> : null;
+}
+
+const EXCERPT_LINES = 8;
+
+function CallResult({ name, result }: { name: string; result: NonNullable<StepToolCall['result']> }) {
+  const t = useT();
+  const more = result.chars - result.content.length;
+  const tail = more > 0 ? <p className="stream-note">{t('step.moreChars', { count: more })}</p> : null;
+  if ((name === 'edit_file' || name === 'write_file') && result.ok) {
+    const [summary, ...rest] = result.content.split('\n');
+    return (
+      <div className="step-result">
+        <p className="step-result-line">{summary}</p>
+        <DiffView text={rest.join('\n')} />
+        {tail}
+      </div>
+    );
+  }
+  if (name === 'run_command') {
+    const [status, ...output] = result.content.split('\n');
+    const code = /^Exit code: (-?\d+)$/.exec(status ?? '')?.[1];
+    return (
+      <details className="stream-tool-result step-result" data-testid="step-output" open={!result.ok}>
+        <summary>
+          {code !== undefined ? t('step.exit', { code }) : status} · {t('step.output')}
+        </summary>
+        <pre className="step-pre">{code !== undefined ? output.join('\n') : result.content}</pre>
+        {tail}
+      </details>
+    );
+  }
+  const subtask = name === 'create_subtask' ? /\(task (\S+?),/.exec(result.content)?.[1] : undefined;
+  if (subtask) return <SubtaskLink taskId={subtask} text={result.content} />;
+  const lines = result.content.split('\n');
+  const excerpt = name === 'read_file' && lines.length > EXCERPT_LINES;
+  return (
+    <details className="stream-tool-result step-result" data-testid="step-result" open={!result.ok}>
+      <summary>{excerpt ? t('step.excerpt') : t('step.result')}</summary>
+      <pre className="step-pre">{excerpt ? `${lines.slice(0, EXCERPT_LINES).join('\n')}\n…` : result.content}</pre>
+      {excerpt ? null : tail}
+    </details>
+  );
+}
+
+function SubtaskLink({ taskId, text }: { taskId: string; text: string }) {
+  const t = useT();
+  const selectTask = useAppStore((s) => s.selectTask);
+  return (
+    <p className="step-result-line">
+      {text}{' '}
+      <button type="button" className="link-button" onClick={() => void selectTask(taskId)} data-testid="step-subtask">
+        {t('step.subtask')}
+      </button>
+    </p>
+  );
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

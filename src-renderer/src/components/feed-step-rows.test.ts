@@ -1,0 +1,198 @@
+// The chat's persisted steps among the comments (movement markers, the answer of `complete` until the job's result is
+// loaded, the calls shown) and the live stream beside them: a recorded turn is shown once, by its step; the
+// sub-agent turns of a running delegate call that are not recorded yet follow it, one level deeper.
+import { describe, expect, it } from 'vitest';
+import type { ChatStep, Comment } from '../../../src-shared/entities';
+import { chatItems } from '../store/chat-items';
+import { foldStreamEvent, type JobStream, type StreamEvent, type StreamTurn } from '../store/job-stream';
+import { type FeedRow, itemRows, streamRows } from './feed-rows';
+
+const at = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
+
+const comment = (id: string, s: number, extra: Partial<Comment> = {}): Comment => ({
+  id,
+  taskId: 't',
+  jobId: 'j1',
+  author: 'user',
+  kind: 'instruction',
+  body: id,
+  createdAt: at(s),
+  ...extra,
+});
+
+const step = (seq: number, s: number, extra: Partial<ChatStep> = {}): ChatStep => ({
+  id: `step:${seq}`,
+  seq,
+  taskId: 't',
+  jobId: 'j1',
+  createdAt: at(s),
+  movement: 'plan',
+  depth: 0,
+  text: `step ${seq}`,
+  reasoning: '',
+  toolCalls: [],
+  error: null,
+  usage: { llmCalls: 1, promptTokens: 10, completionTokens: 2, cachedPromptTokens: 0 },
+  ...extra,
+});
+
+const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: JSON.stringify(args), result: null });
+
+const shape = (rows: FeedRow[]) =>
+  rows.map((r) => {
+    switch (r.kind) {
+      case 'comment':
+        return `comment ${r.comment.id}`;
+      case 'step':
+        return `step ${r.step.id} "${r.text}" [${r.toolCalls.map((c) => c.name).join(',')}]`;
+      case 'movement':
+        return `movement ${r.movement}`;
+      case 'turn':
+        return `turn ${r.depth} "${r.text}"`;
+      default:
+        return r.kind;
+    }
+  });
+
+describe('itemRows with steps', () => {
+  it('steps sit among the comments in time order, each movement change marked once, transitions shown by the marker', () => {
+    const items = chatItems(
+      [comment('ask', 0), comment('result', 9, { author: 'agent', kind: 'result', body: 'All done.' })],
+      [
+        step(1, 1, { toolCalls: [call('c1', 'read_file', { path: 'a' })] }),
+        step(2, 2, { text: '', toolCalls: [call('c2', 'transition', { to: 'build' })] }),
+        step(3, 3, {
+          movement: 'build',
+          toolCalls: [call('c3', 'complete', { status: 'success', message: 'All done.' })],
+        }),
+      ],
+    );
+    expect(shape(itemRows(items, []))).toEqual([
+      'comment ask',
+      'movement plan',
+      'step step:1 "step 1" [read_file]',
+      'movement build',
+      // The result comment is loaded: the step does not repeat the answer.
+      'step step:3 "step 3" []',
+      'comment result',
+    ]);
+  });
+
+  it('until the result comment is loaded, a step shows the answer of its complete call as its text', () => {
+    const done = step(3, 3, {
+      text: 'Checked.',
+      toolCalls: [call('c3', 'complete', { status: 'success', message: '**Done**' })],
+    });
+    expect(shape(itemRows(chatItems([comment('ask', 0)], [done]), []))).toEqual([
+      'comment ask',
+      'movement plan',
+      'step step:3 "Checked.\n\n**Done**" []',
+    ]);
+    // A complete the engine refused stays listed, with its result.
+    const refused = step(4, 4, {
+      toolCalls: [
+        {
+          ...call('c4', 'complete', { message: 'x' }),
+          result: { ok: false, content: 'Error: subtasks open', chars: 20 },
+        },
+      ],
+    });
+    expect(shape(itemRows(chatItems([], [refused]), []))).toEqual(['movement plan', 'step step:4 "step 4" [complete]']);
+  });
+
+  it('a step with nothing to show has no row; a failed generation shows with its error', () => {
+    const rows = itemRows(chatItems([], [step(1, 1, { text: '' }), step(2, 2, { text: '', error: 'LLM: 401' })]), []);
+    expect(shape(rows)).toEqual(['movement plan', 'step step:2 "" []']);
+  });
+});
+
+const turn = (extra: Partial<StreamTurn>): StreamTurn => ({
+  turnCount: 1,
+  movement: 'plan',
+  text: '',
+  reasoning: '',
+  toolCalls: [],
+  llmCalls: 1,
+  discarded: 0,
+  stepId: null,
+  ...extra,
+});
+
+const stream = (turns: StreamTurn[]): JobStream => ({
+  jobId: 'j1',
+  llm: 'streaming',
+  attempt: 1,
+  movement: 'plan',
+  turns,
+});
+
+describe('streamRows beside the steps', () => {
+  it('a recorded turn is left to its step; the movement the steps showed is not marked again', () => {
+    const rows = streamRows(
+      stream([turn({ text: 'done', stepId: 'step:1' }), turn({ turnCount: 2, text: 'now' })]),
+      'plan',
+    );
+    expect(shape(rows)).toEqual(['turn 0 "now"']);
+    expect(shape(streamRows(stream([turn({ text: 'now', movement: 'build' })]), 'plan'))).toEqual([
+      'movement build',
+      'turn 0 "now"',
+      'movement plan',
+    ]);
+  });
+
+  it('the sub-agent turns of a running delegate call that are not recorded yet follow, one level deeper', () => {
+    const nested = [turn({ text: 'sub done', stepId: 'step:2' }), turn({ turnCount: 2, text: 'sub working' })];
+    const host = { index: 0, name: 'delegate', arguments: '{}', status: 'running' as const, preview: null, nested };
+    const rows = streamRows(stream([turn({ text: 'delegating', stepId: 'step:1', toolCalls: [host] })]), 'plan');
+    expect(shape(rows)).toEqual(['turn 1 "sub working"']);
+    // Once the delegate call finished, its sub-agent's turns are all steps.
+    const finished = { ...host, status: 'ok' as const };
+    expect(streamRows(stream([turn({ text: 'delegating', stepId: 'step:1', toolCalls: [finished] })]), 'plan')).toEqual(
+      [],
+    );
+  });
+});
+
+describe('the stream marks the turn a step records', () => {
+  const base = { seq: 0, ts: at(0), taskId: 't', jobId: 'j1' };
+  const fold = (events: Record<string, unknown>[]) =>
+    events.reduce<JobStream | undefined>(
+      (s, e) => foldStreamEvent(s, { ...base, ...e } as StreamEvent),
+      undefined,
+    ) as JobStream;
+
+  it('the job’s own step marks its last turn; a sub-agent’s marks the turn inside the running delegate call', () => {
+    const delegating = [
+      { type: 'TurnStart', turnCount: 1 },
+      { type: 'LlmCallStart', llmCallCount: 1, attempt: 1 },
+      {
+        type: 'stream.delta',
+        text: 'handing over',
+        reasoning: '',
+        toolCalls: [{ index: 0, id: 'd1', name: 'delegate', arguments: '{}' }],
+      },
+      {
+        type: 'LlmCallEnd',
+        llmCallCount: 1,
+        attempt: 1,
+        outcome: 'ok',
+        latencyMs: 1,
+        ttftMs: 1,
+        usage: { llmCalls: 1, promptTokens: 1, completionTokens: 1, cachedPromptTokens: 0 },
+        cachedPromptTokens: 0,
+      },
+      { type: 'step.recorded', step: step(1, 1) },
+    ];
+    const parent = fold(delegating);
+    expect(parent.turns.map((t) => t.stepId)).toEqual(['step:1']);
+    const child = fold([
+      ...delegating,
+      { type: 'TurnStart', turnCount: 2 },
+      { type: 'stream.delta', text: 'sub', reasoning: '', toolCalls: [] },
+      { type: 'step.recorded', step: step(2, 2, { depth: 1 }) },
+    ]);
+    const host = child.turns[0]?.toolCalls[0];
+    expect(child.turns.map((t) => t.stepId)).toEqual(['step:1']);
+    expect(host?.nested?.map((t) => [t.text, t.stepId])).toEqual([['sub', 'step:2']]);
+  });
+});

@@ -1,0 +1,32 @@
+// The Japanese text of the chat's recorded steps (merged into ja.ts).
+import type { enChat } from './en-chat';
+
+export const jaChat: Record<keyof typeof enChat, string> = {
+  'step.label': 'エージェントのステップ',
+  'step.subAgent': 'サブエージェント',
+  'step.usage': '入力 {prompt} · 出力 {completion} トークン',
+  'step.retries': 'LLM 呼び出し {count} 回 (再試行あり)',
+  'step.failed': 'モデルの呼び出しに失敗しました: {error}',
+  'step.tool.running': '実行中',
+  'step.tool.waiting': '承認待ち',
+  'step.tool.ok': '完了',
+  'step.tool.error': '失敗',
+  'step.tool.denied': '拒否',
+  'step.tool.interrupted': '中断',
+  'step.decision.once': '今回のみ承認',
+  'step.decision.task': 'このタスクでは承認',
+  'step.decision.denied': '拒否',
+  'step.decision.deniedBecause': '拒否: {reason}',
+  'step.cwd': '場所: {cwd}',
+  'step.exit': '終了コード {code}',
+  'step.output': '出力',
+  'step.result': '結果',
+  'step.excerpt': '抜粋',
+  'step.moreChars': 'ログに残っていない残り {count} 文字',
+  'step.subtask': 'サブタスクを開く',
+  'diff.label': '{file} の変更',
+  'diff.showAll': '全 {count} 行を表示',
+  'diff.showLess': '折りたたむ',
+  'diff.added': '+{count}',
+  'diff.removed': '−{count}',
+};
