@@ -45,9 +45,19 @@ describe('listModels: a connection test before saving', () => {
     expect(server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
 
     const wrong = await b.api('POST', '/profiles/models', { baseURL: server.baseURL, apiKey: `${KEY}-old` });
-    expect(wrong.json).toEqual({ ok: false, models: [], error: expect.stringMatching(/401/) });
+    expect(wrong.json).toEqual({
+      ok: false,
+      models: [],
+      error: expect.stringMatching(/401/),
+      code: 'profile_key_refused',
+    });
     const down = await b.api('POST', '/profiles/models', { baseURL: 'http://127.0.0.1:1/v1', apiKey: KEY });
-    expect(down.json).toEqual({ ok: false, models: [], error: expect.stringMatching(/cannot reach the backend/) });
+    expect(down.json).toEqual({
+      ok: false,
+      models: [],
+      error: expect.stringMatching(/cannot reach the backend/),
+      code: 'profile_unreachable',
+    });
     for (const r of [good, wrong, down]) expect(r.text).not.toContain(KEY);
     // Nothing was saved by testing.
     expect((await b.api('GET', '/profiles')).json.profiles).toEqual([]);

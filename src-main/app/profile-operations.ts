@@ -55,10 +55,7 @@ export async function testProfile(
   return checkProfile(profile);
 }
 
-export async function listModels(
-  ctx: AppContext,
-  draft: OpParsedInput<'listModels'>,
-): Promise<OpOutput<'listModels'>> {
+export async function listModels(ctx: AppContext, draft: OpParsedInput<'listModels'>): Promise<OpOutput<'listModels'>> {
   let apiKey = draft.apiKey ?? '';
   if (draft.apiKey === undefined && draft.name !== undefined) {
     let stored: LlmProfile | undefined;

@@ -13,7 +13,11 @@ export type MovementResult =
   | { kind: 'wait_browser'; step: BrowserStep }
   | { kind: 'cancelled'; reason: string }
   /** `outageMs`: the model server has been unreachable this long; the job waits it out (issue 12). */
-  | { kind: 'error'; message: string; retryable: boolean; outageMs?: number;
+  | {
+      kind: 'error';
+      message: string;
+      retryable: boolean;
+      outageMs?: number;
       /** What kind of failure it is, where the UI can point at the fix (the job's errorCode). */
       code?: JobErrorCode;
     };

@@ -45,7 +45,10 @@ describe('POST /tasks/:id/retry-now', () => {
     const { task, job } = b.maestro.invoke('createTask', { instruction: 'queued' });
     const queued = await b.api('POST', `/tasks/${task.id}/retry-now`);
     expect(queued.status).toBe(409);
-    expect(queued.json.error).toMatchObject({ code: 'conflict', message: expect.stringMatching(/is queued, not waiting to retry/) });
+    expect(queued.json.error).toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/is queued, not waiting to retry/),
+    });
     b.maestro.invoke('cancelTask', { taskId: task.id });
     const cancelled = await b.api('POST', `/tasks/${task.id}/retry-now`);
     expect(cancelled.json.error.message).toMatch(/is cancelled, not waiting to retry/);

@@ -1,5 +1,6 @@
 // LLM profiles made in the app: listed (never a key), saved, deleted, and tested against their endpoint.
 import { z } from 'zod';
+import { JobErrorCode } from '../entities';
 import { empty, NonBlank, op } from './operation';
 
 /** A profile name: also a path segment and a job's `profile` column. */
@@ -115,7 +116,13 @@ export const ProfileDraft = z
   .strict();
 
 /** What a connection test answers: the server's model ids, or why it could not list them (never holding the key). */
-export const ProfileCheckResult = z.object({ ok: z.boolean(), models: z.array(z.string()), error: z.string().optional() });
+export const ProfileCheckResult = z.object({
+  ok: z.boolean(),
+  models: z.array(z.string()),
+  error: z.string().optional(),
+  /** What the person can fix, when known: the key was refused, or no server answered. */
+  code: JobErrorCode.optional(),
+});
 
 export const profileOperations = {
   listProfiles: op({
