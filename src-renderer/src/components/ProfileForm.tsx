@@ -152,6 +152,32 @@ export function ProfileForm({ profile, onDone, preset, firstRun }: Props) {
         {fieldError('baseURL')}
       </label>
       <label className="field">
+        <span>
+          {t('profile.apiKey')}{' '}
+          <em>{profile?.hasKey ? t('profile.stored', { key: keyLabel(profile, t) }) : t('profile.optional')}</em>
+        </span>
+        <input
+          type="password"
+          value={apiKey}
+          onChange={(e) => setApiKey(e.target.value)}
+          disabled={removeKey}
+          autoComplete="off"
+          placeholder={
+            profile?.hasKey
+              ? t('profile.replacePlaceholder', { key: keyLabel(profile, t) })
+              : t('profile.keyPlaceholder')
+          }
+          data-testid="profile-field-apiKey"
+          {...invalid('apiKey')}
+        />
+        {fieldError('apiKey')}
+      </label>
+      {profile?.hasKey ? (
+        <CheckField checked={removeKey} onChange={setRemoveKey} testId="profile-field-removeKey">
+          {t('profile.removeKey')}
+        </CheckField>
+      ) : null}
+      <label className="field">
         <span>{t('profile.model')}</span>
         <input
           value={model}
@@ -179,32 +205,6 @@ export function ProfileForm({ profile, onDone, preset, firstRun }: Props) {
             ))}
           </select>
         </label>
-      ) : null}
-      <label className="field">
-        <span>
-          {t('profile.apiKey')}{' '}
-          <em>{profile?.hasKey ? t('profile.stored', { key: keyLabel(profile, t) }) : t('profile.optional')}</em>
-        </span>
-        <input
-          type="password"
-          value={apiKey}
-          onChange={(e) => setApiKey(e.target.value)}
-          disabled={removeKey}
-          autoComplete="off"
-          placeholder={
-            profile?.hasKey
-              ? t('profile.replacePlaceholder', { key: keyLabel(profile, t) })
-              : t('profile.keyPlaceholder')
-          }
-          data-testid="profile-field-apiKey"
-          {...invalid('apiKey')}
-        />
-        {fieldError('apiKey')}
-      </label>
-      {profile?.hasKey ? (
-        <CheckField checked={removeKey} onChange={setRemoveKey} testId="profile-field-removeKey">
-          {t('profile.removeKey')}
-        </CheckField>
       ) : null}
       {firstRun ? null : (
         <div className="field-row">
