@@ -18,6 +18,19 @@ export const WAIT_REASONS = ['ask', 'tool_request', 'package_request', 'mcp_auth
 export const WaitReason = z.enum(WAIT_REASONS);
 export type WaitReason = z.infer<typeof WaitReason>;
 
+/**
+ * What kind of failure a job's `error` is, where the UI can point at the fix: the LLM profile's key was refused
+ * (401/403), its server could not be reached, its model is unknown to the server, or the profile does not exist.
+ */
+export const JOB_ERROR_CODES = [
+  'profile_key_refused',
+  'profile_unreachable',
+  'profile_model_unknown',
+  'profile_missing',
+] as const;
+export const JobErrorCode = z.enum(JOB_ERROR_CODES);
+export type JobErrorCode = z.infer<typeof JobErrorCode>;
+
 export const TERMINAL_STATUSES: readonly JobStatus[] = ['succeeded', 'failed', 'cancelled'];
 export const isTerminal = (status: JobStatus): boolean => TERMINAL_STATUSES.includes(status);
 
@@ -66,6 +79,8 @@ export const Job = z.object({
   workerId: z.string().nullable(),
   heartbeatAt: z.string().nullable(),
   error: z.string().nullable(),
+  /** What kind of failure `error` is, when known (absent otherwise, and from hosts before it existed). */
+  errorCode: JobErrorCode.optional(),
   result: z.string().nullable(),
 });
 export type Job = z.infer<typeof Job>;

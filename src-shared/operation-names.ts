@@ -25,6 +25,7 @@ export const OPERATION_NAMES = [
   'saveProfile',
   'deleteProfile',
   'testProfile',
+  'listModels',
   'getAutoPrompter',
   'saveAutoPrompter',
   'listRecentFolders',
@@ -37,6 +38,7 @@ export const OPERATION_NAMES = [
   'listSettingsChanges',
   'acceptSettingsChange',
   'rejectSettingsChange',
+  'retryNow',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

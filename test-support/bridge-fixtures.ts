@@ -31,6 +31,7 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   saveProfile: { name: 'local', baseURL: 'http://127.0.0.1:9/v1', model: 'local-model' },
   deleteProfile: undefined,
   testProfile: undefined,
+  listModels: { baseURL: 'http://127.0.0.1:9/v1' },
   getAutoPrompter: undefined,
   saveAutoPrompter: { enabled: false, rules: [] },
   listMcpServers: undefined,
@@ -43,6 +44,7 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   listSettingsChanges: undefined,
   acceptSettingsChange: { workspacePath: '/no/such/workspace', file: '.maestro/policy.json', currentSha256: null },
   rejectSettingsChange: { workspacePath: '/no/such/workspace', file: '.maestro/policy.json' },
+  retryNow: undefined,
 };
 
 /** A task whose job waits on one tool request and one package request. */

@@ -94,6 +94,8 @@ export interface ScriptedLlmServerOptions {
   apiKey?: string;
   /** Time to first token: every reply sends its headers at once, then waits this long before its first chunk. */
   ttftMs?: number;
+  /** The ids GET /v1/models lists (default: the one scripted model). */
+  models?: string[];
 }
 
 export interface ScriptedLlmServer {
@@ -157,7 +159,7 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
       }
       return sendJson(res, 200, {
         object: 'list',
-        data: [{ id: MODEL, object: 'model', created: 0, owned_by: 'scripted' }],
+        data: (options.models ?? [MODEL]).map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })),
       });
     }
     if (recorded.method !== 'POST' || recorded.path.split('?')[0] !== CHAT_PATH) {

@@ -25,12 +25,13 @@ import {
   requireTask,
 } from '../tasks/queries';
 import { listRecentFolders } from '../tasks/recent-folders';
+import { retryNow } from '../tasks/retry-now';
 import { runTask } from '../tasks/run-task';
 import { listSpaces, updateSpace } from '../tasks/spaces';
 import { getAutoPrompter, saveAutoPrompter } from './auto-prompter-operations';
 import type { AppContext } from './context';
 import { listMcpServers, saveMcpToken } from './mcp-operations';
-import { deleteProfile, listProfiles, saveProfile, testProfile } from './profile-operations';
+import { deleteProfile, listModels, listProfiles, saveProfile, testProfile } from './profile-operations';
 import { acceptSettingsChange, listSettingsChanges, rejectSettingsChange } from './settings-change-operations';
 import { getSettings, saveSettings } from './settings-operations';
 import { getToolPolicy, saveToolPolicy } from './tool-policy-operations';
@@ -39,7 +40,7 @@ import { getToolPolicy, saveToolPolicy } from './tool-policy-operations';
 const TASK_EVENTS_LIMIT = 2000;
 
 /** Operations that wait on the network answer with a Promise; every other one answers at once. */
-export type AsyncOperation = 'testProfile' | 'runTask';
+export type AsyncOperation = 'testProfile' | 'listModels' | 'runTask';
 export type OpAnswer<N extends OperationName> = N extends AsyncOperation ? Promise<OpOutput<N>> : OpOutput<N>;
 
 export type Operations = { [N in OperationName]: (ctx: AppContext, input: OpParsedInput<N>) => OpAnswer<N> };
@@ -78,6 +79,7 @@ export const operations: Operations = {
   saveProfile,
   deleteProfile,
   testProfile,
+  listModels,
   getAutoPrompter,
   saveAutoPrompter,
   listMcpServers,
@@ -90,6 +92,7 @@ export const operations: Operations = {
   listSettingsChanges,
   acceptSettingsChange,
   rejectSettingsChange,
+  retryNow,
 };
 
 export function parseInput<N extends OperationName>(name: N, raw: unknown): OpParsedInput<N> {

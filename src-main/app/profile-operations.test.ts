@@ -193,9 +193,19 @@ describe('profiles over the bridge', () => {
     expect(server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
 
     const wrong = await b.api('POST', '/profiles/wrong/test');
-    expect(wrong.json).toEqual({ ok: false, models: [], error: expect.stringMatching(/401/) });
+    expect(wrong.json).toEqual({
+      ok: false,
+      models: [],
+      error: expect.stringMatching(/401/),
+      code: 'profile_key_refused',
+    });
     const down = await b.api('POST', '/profiles/down/test');
-    expect(down.json).toEqual({ ok: false, models: [], error: expect.stringMatching(/cannot reach the backend/) });
+    expect(down.json).toEqual({
+      ok: false,
+      models: [],
+      error: expect.stringMatching(/cannot reach the backend/),
+      code: 'profile_unreachable',
+    });
     for (const r of [good, wrong, down]) expect(r.text).not.toContain(KEY);
     expect(server.remaining).toBe(0);
   });

@@ -54,3 +54,21 @@ export async function testProfile(
   if (!profile) throw new MaestroError('not_found', `no LLM profile named ${name}`);
   return checkProfile(profile);
 }
+
+export async function listModels(ctx: AppContext, draft: OpParsedInput<'listModels'>): Promise<OpOutput<'listModels'>> {
+  let apiKey = draft.apiKey ?? '';
+  if (draft.apiKey === undefined && draft.name !== undefined) {
+    let stored: LlmProfile | undefined;
+    try {
+      stored = ctx.profiles.get(draft.name);
+    } catch (error) {
+      if (error instanceof ProfileKeyError) return { ok: false, models: [], error: error.message };
+      throw error;
+    }
+    // The stored key goes only to the server it was saved for.
+    if (stored && sameURL(stored.baseURL, draft.baseURL)) apiKey = stored.apiKey;
+  }
+  return checkProfile({ name: draft.name ?? 'draft', baseURL: draft.baseURL, model: '', kind: draft.kind, apiKey });
+}
+
+const sameURL = (a: string, b: string): boolean => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');

@@ -36,6 +36,8 @@ const BRIDGE_API_TABLE = [
   ['POST', '/profiles', 201],
   ['POST', '/profiles/:name/delete', 200],
   ['POST', '/profiles/:name/test', 200],
+  // Ours: the connection test of a profile not saved yet (its model list), for the first-run setup and the form.
+  ['POST', '/profiles/models', 200],
   // The default workspace's Auto Prompter rules, for Settings (spec §4.1).
   ['GET', '/auto-prompter', 200],
   ['POST', '/auto-prompter', 200],
@@ -60,6 +62,8 @@ const BRIDGE_API_TABLE = [
   ['GET', '/settings-changes/:workspacePath', 200],
   ['POST', '/settings-changes/:workspacePath/accept', 200],
   ['POST', '/settings-changes/:workspacePath/reject', 200],
+  // Ours: a job waiting to retry tries again now.
+  ['POST', '/tasks/:id/retry-now', 200],
 ] as const;
 
 /** Param names differ between the doc (`:id`, `:rid`) and the contract (`:taskId`, `:requestId`); shapes must not. */

@@ -1,7 +1,7 @@
 // runLlmIteration: one AgentTurn — the LLM layer's generation (its retries are further LlmCalls of this turn),
 // streamed to the UI, logged with usage, and mapped to the loop's next step on failure.
 import { assertNever } from '../../src-shared/assert-never';
-import { LlmError } from '../llm/errors';
+import { LlmError, profileErrorCode } from '../llm/errors';
 import type { LlmResult } from '../llm/types';
 import { abortReason } from './agent-loop';
 import { type AssistantTurn, assistantTurn } from './assistant-reply';
@@ -44,6 +44,8 @@ export async function runLlmIteration(run: JobRun, movement: string): Promise<It
     if (!cancelled) step.error = error instanceof Error ? error.message : String(error);
     if (run.signal.aborted) return { kind: 'stop', result: { kind: 'cancelled', reason: abortReason(run.signal) } };
     if (error instanceof LlmError) {
+      const code = profileErrorCode(error);
+      const coded = code ? { code } : {};
       switch (error.kind) {
         case 'aborted':
           return { kind: 'stop', result: { kind: 'cancelled', reason: error.message } };
@@ -53,12 +55,15 @@ export async function runLlmIteration(run: JobRun, movement: string): Promise<It
           const outage = error.outageMs !== undefined ? { outageMs: error.outageMs } : {};
           return {
             kind: 'stop',
-            result: { kind: 'error', message: `LLM: ${error.message}`, retryable: true, ...outage },
+            result: { kind: 'error', message: `LLM: ${error.message}`, retryable: true, ...outage, ...coded },
           };
         }
         case 'context_overflow':
         case 'terminal':
-          return { kind: 'stop', result: { kind: 'error', message: `LLM: ${error.message}`, retryable: false } };
+          return {
+            kind: 'stop',
+            result: { kind: 'error', message: `LLM: ${error.message}`, retryable: false, ...coded },
+          };
         default:
           return assertNever(error.kind, 'LLM error kind');
       }

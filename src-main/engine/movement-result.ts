@@ -1,4 +1,5 @@
 // How a movement ends (architecture rule 5): the piece runner maps each to the next movement or a PieceRunResult.
+import type { JobErrorCode } from '../../src-shared/entities';
 import type { NewPackageRequest } from '../db/repos/package-requests';
 import type { NewToolRequest } from '../db/repos/tool-requests';
 import type { BrowserStep } from '../tools/types';
@@ -12,4 +13,11 @@ export type MovementResult =
   | { kind: 'wait_browser'; step: BrowserStep }
   | { kind: 'cancelled'; reason: string }
   /** `outageMs`: the model server has been unreachable this long; the job waits it out (issue 12). */
-  | { kind: 'error'; message: string; retryable: boolean; outageMs?: number };
+  | {
+      kind: 'error';
+      message: string;
+      retryable: boolean;
+      outageMs?: number;
+      /** What kind of failure it is, where the UI can point at the fix (the job's errorCode). */
+      code?: JobErrorCode;
+    };

@@ -15,6 +15,7 @@ export interface JobTools {
 }
 
 import { assertNever } from '../../src-shared/assert-never';
+import { CodedError } from '../../src-shared/errors';
 import type { PieceRunResult } from '../jobs/piece-run-result';
 import { createPackageInstaller } from '../tools/install-package';
 import { abortReason, executeMovement } from './agent-loop';
@@ -59,7 +60,10 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
   try {
     llm = deps.llmFor(job.profile);
   } catch (error) {
-    return fatal((error as Error).message, movement);
+    // engine.ts's NoProfileError, known by its code (engine.ts imports this file).
+    const missing = error instanceof CodedError && error.code === 'no_llm_profile';
+    const code = missing ? { code: 'profile_missing' as const } : {};
+    return { ...fatal((error as Error).message, movement), ...code };
   }
   let jobTools: JobTools;
   try {
@@ -197,8 +201,15 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
         case 'cancelled':
           return { kind: 'cancelled', reason: result.reason };
         case 'error': {
-          const { message, retryable, outageMs } = result;
-          return { kind: 'error', message, retryable, movement: movement.name, ...(outageMs ? { outageMs } : {}) };
+          const { message, retryable, outageMs, code } = result;
+          return {
+            kind: 'error',
+            message,
+            retryable,
+            movement: movement.name,
+            ...(outageMs ? { outageMs } : {}),
+            ...(code ? { code } : {}),
+          };
         }
         default:
           return assertNever(result, 'movement result');

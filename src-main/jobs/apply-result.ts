@@ -121,19 +121,28 @@ export function handlePieceResult(
         return cancelJobTree(store, current);
       case 'error': {
         const resumeMovement = result.movement ?? job.resumeMovement;
+        // The code goes with the message it describes: a later error without one clears it.
+        const errorCode = result.code ?? null;
         const outage = options.retry.outage ?? DEFAULT_OUTAGE_POLICY;
         if (result.retryable && result.outageMs !== undefined && result.outageMs < outage.giveUpAfterMs) {
           const nextRetryAt = now + outageWaitMs(result.outageMs, outage, options.random);
           // This attempt does not count: the claim that started it is given back.
           const attempt = job.attempt - 1;
-          return change('retry', { nextRetryAt, attempt, error: result.message, resumeMovement, workerId: null });
+          return change('retry', {
+            nextRetryAt,
+            attempt,
+            error: result.message,
+            errorCode,
+            resumeMovement,
+            workerId: null,
+          });
         }
         if (result.retryable && job.attempt < options.retry.maxAttempts) {
           const nextRetryAt = now + backoffMs(job.attempt, options.retry, options.random);
-          return change('retry', { nextRetryAt, error: result.message, resumeMovement, workerId: null });
+          return change('retry', { nextRetryAt, error: result.message, errorCode, resumeMovement, workerId: null });
         }
         const reason = result.retryable ? ` (gave up after ${job.attempt} attempts)` : '';
-        const failed = change('failed', { error: result.message + reason, resumeMovement });
+        const failed = change('failed', { error: result.message + reason, errorCode, resumeMovement });
         if (failed)
           postComment(store, {
             taskId: job.taskId,

@@ -1,4 +1,5 @@
 // What a piece run ends in (architecture rule 5): the engine returns it, apply-result.ts maps it to the job's state.
+import type { JobErrorCode } from '../../src-shared/entities';
 import type { NewPackageRequest } from '../db/repos/package-requests';
 import type { NewToolRequest } from '../db/repos/tool-requests';
 
@@ -26,4 +27,6 @@ export type PieceRunResult =
        * outage out (its wait grows with it) without using up an attempt.
        */
       outageMs?: number;
+      /** What kind of failure it is, where the UI can point at the fix: stored as the job's errorCode. */
+      code?: JobErrorCode;
     };

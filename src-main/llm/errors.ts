@@ -1,4 +1,5 @@
 // The one error the LLM layer throws: its kind tells the engine whether the job fails or retries later.
+import type { JobErrorCode } from '../../src-shared/entities';
 import { CodedError } from '../../src-shared/errors';
 import type { LlmCallRecord } from './types';
 
@@ -52,4 +53,16 @@ export class LlmError extends CodedError {
 
 export function isLlmError(err: unknown): err is LlmError {
   return err instanceof LlmError;
+}
+
+/**
+ * What the person can fix in the profile, when the error says so: a refused key (401/403), a server nobody answered
+ * at, or a model the server does not know (404 naming the model, the hint table's rule). Undefined otherwise.
+ */
+export function profileErrorCode(error: LlmError): JobErrorCode | undefined {
+  if (error.kind === 'unreachable') return 'profile_unreachable';
+  if (error.kind !== 'terminal') return undefined;
+  if (error.status === 401 || error.status === 403) return 'profile_key_refused';
+  if (error.status === 404 && /model/i.test(error.message)) return 'profile_model_unknown';
+  return undefined;
 }

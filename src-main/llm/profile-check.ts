@@ -2,6 +2,7 @@
 // its error never hold the key, even when a backend echoes it.
 
 import OpenAI from 'openai';
+import type { JobErrorCode } from '../../src-shared/entities';
 import type { LlmProfile } from './profiles';
 import { ModelServerSdk } from './sdk';
 
@@ -13,6 +14,8 @@ export interface ProfileCheck {
   ok: boolean;
   models: string[];
   error?: string;
+  /** What the person can fix, when the failure says so (the same codes a job's error carries). */
+  code?: JobErrorCode;
 }
 
 export async function checkProfile(profile: LlmProfile, timeoutMs = PROFILE_CHECK_TIMEOUT_MS): Promise<ProfileCheck> {
@@ -30,8 +33,15 @@ export async function checkProfile(profile: LlmProfile, timeoutMs = PROFILE_CHEC
     const page = await sdk.models.list();
     return { ok: true, models: page.data.map((m) => m.id).slice(0, MAX_MODELS) };
   } catch (error) {
-    return { ok: false, models: [], error: redact(reason(error), profile.apiKey) };
+    const code = codeOf(error);
+    return { ok: false, models: [], error: redact(reason(error), profile.apiKey), ...(code ? { code } : {}) };
   }
+}
+
+function codeOf(error: unknown): JobErrorCode | undefined {
+  if (error instanceof OpenAI.APIConnectionError) return 'profile_unreachable';
+  if (error instanceof OpenAI.APIError && (error.status === 401 || error.status === 403)) return 'profile_key_refused';
+  return undefined;
 }
 
 function reason(error: unknown): string {

@@ -3,6 +3,7 @@
 // theme and language, and owns the keyboard shortcuts (hooks/shortcuts.ts) and the dialogs they open and close.
 import { useCallback, useEffect, useState } from 'react';
 import { CreateTaskDialog } from './components/CreateTaskDialog';
+import { FirstRunSetup } from './components/FirstRunSetup';
 import { NotificationCenter } from './components/NotificationCenter';
 import { SettingsDialog } from './components/SettingsDialog';
 import { ShortcutHelp } from './components/ShortcutHelp';
@@ -33,7 +34,18 @@ export function App() {
   const [settings, setSettings] = useState(false);
   const [help, setHelp] = useState(false);
   const closeDialog = useCallback(() => setCreating(false), []);
-  const closeSettings = useCallback(() => setSettings(false), []);
+  // Settings also opens at a profile a job's error links to; the setup shows while there is no profile to run with.
+  const settingsProfile = useAppStore((s) => s.settingsProfile);
+  const closeProfileSettings = useAppStore((s) => s.closeProfileSettings);
+  const setup = useAppStore(
+    (s) =>
+      s.setupOpen ||
+      (s.profilesLoad === 'ready' && s.profiles.length === 0 && s.profileErrors.length === 0 && !s.selectedTaskId),
+  );
+  const closeSettings = useCallback(() => {
+    setSettings(false);
+    closeProfileSettings();
+  }, [closeProfileSettings]);
   const closeHelp = useCallback(() => setHelp(false), []);
 
   useShortcuts(
@@ -51,7 +63,7 @@ export function App() {
       closeDialog: () => {
         if (help) setHelp(false);
         else if (creating) setCreating(false);
-        else setSettings(false);
+        else closeSettings();
       },
     },
     IS_MAC,
@@ -116,11 +128,11 @@ export function App() {
           <TaskList />
         </nav>
         <main className="main">
-          <TaskView />
+          {setup ? <FirstRunSetup onDone={() => setCreating(!selectedTaskId)} /> : <TaskView />}
         </main>
       </div>
       {creating ? <CreateTaskDialog onClose={closeDialog} /> : null}
-      {settings ? <SettingsDialog onClose={closeSettings} /> : null}
+      {settings || settingsProfile ? <SettingsDialog onClose={closeSettings} /> : null}
       {help ? <ShortcutHelp onClose={closeHelp} /> : null}
       <Toasts />
     </div>

@@ -1,5 +1,6 @@
 // LLM profiles made in the app: listed (never a key), saved, deleted, and tested against their endpoint.
 import { z } from 'zod';
+import { JobErrorCode } from '../entities';
 import { empty, NonBlank, op } from './operation';
 
 /** A profile name: also a path segment and a job's `profile` column. */
@@ -71,32 +72,57 @@ export type ProfileView = z.infer<typeof ProfileView>;
 /** A profiles file that could not be read: the env profile is still listed, the saved ones are not. */
 export const ProfileLoadError = z.object({ file: z.string(), message: z.string() });
 
+const BaseURL = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be an http:// or https:// URL');
+const ApiKey = z
+  .string()
+  .max(4096)
+  .refine(
+    (k) => [...k].every((c) => c.charCodeAt(0) > 0x20 && c.charCodeAt(0) !== 0x7f),
+    'must not contain spaces or control characters',
+  );
+
 export const SaveProfileInput = z
   .object({
     name: ProfileName,
-    baseURL: z
-      .string()
-      .trim()
-      .max(2048)
-      .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be an http:// or https:// URL'),
+    baseURL: BaseURL,
     model: NonBlank(200),
     /** Absent: the profile's kind as saved, `generic` for a new one. */
     kind: ProviderKind.optional(),
     /** Absent: keep the stored key. Empty: remove it. The value never appears in any output. */
-    apiKey: z
-      .string()
-      .max(4096)
-      .refine(
-        (k) => [...k].every((c) => c.charCodeAt(0) > 0x20 && c.charCodeAt(0) !== 0x7f),
-        'must not contain spaces or control characters',
-      )
-      .optional(),
+    apiKey: ApiKey.optional(),
     contextWindow: z.number().int().min(256).max(100_000_000).optional(),
     temperature: z.number().min(0).max(2).optional(),
     parallelToolCalls: z.boolean().optional(),
     makeDefault: z.boolean().optional(),
   })
   .strict();
+
+/**
+ * A profile not saved yet (or being edited): what "Test connection" and the model picker ask the server with. Without
+ * `apiKey`, the stored key of profile `name` is used, but only when `baseURL` is that profile's own: a stored key is
+ * never sent to another server.
+ */
+export const ProfileDraft = z
+  .object({
+    baseURL: BaseURL,
+    kind: ProviderKind.optional(),
+    apiKey: ApiKey.optional(),
+    name: ProfileName.optional(),
+  })
+  .strict();
+
+/** What a connection test answers: the server's model ids, or why it could not list them (never holding the key). */
+export const ProfileCheckResult = z.object({
+  ok: z.boolean(),
+  models: z.array(z.string()),
+  error: z.string().optional(),
+  /** What the person can fix, when known: the key was refused, or no server answered. */
+  code: JobErrorCode.optional(),
+});
 
 export const profileOperations = {
   listProfiles: op({
@@ -125,6 +151,14 @@ export const profileOperations = {
     path: '/profiles/:name/test',
     status: 200,
     input: z.object({ name: ProfileName }).strict(),
-    output: z.object({ ok: z.boolean(), models: z.array(z.string()), error: z.string().optional() }),
+    output: ProfileCheckResult,
+  }),
+  /** GET {baseURL}/models of a draft profile, through main (the renderer has no network): the test before saving. */
+  listModels: op({
+    method: 'POST',
+    path: '/profiles/models',
+    status: 200,
+    input: ProfileDraft,
+    output: ProfileCheckResult,
   }),
 };

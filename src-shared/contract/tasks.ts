@@ -132,4 +132,12 @@ export const taskOperations = {
     input: taskRef,
     output: z.object({ events: z.array(MaestroEvent) }),
   }),
+  /** The latest job, waiting to retry, tries again now instead of at its nextRetryAt; 409 when it is not waiting. */
+  retryNow: op({
+    method: 'POST',
+    path: '/tasks/:taskId/retry-now',
+    status: 200,
+    input: taskRef,
+    output: z.object({ job: Job }),
+  }),
 };

@@ -9,6 +9,7 @@ import * as scheduleRuns from './0005-schedule-runs';
 import * as approvedCallStarted from './0006-approved-call-started';
 import * as denyReason from './0007-deny-reason';
 import * as chatSteps from './0008-chat-steps';
+import * as jobErrorCode from './0009-job-error-code';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   approvedCallStarted,
   denyReason,
   chatSteps,
+  jobErrorCode,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

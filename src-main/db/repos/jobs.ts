@@ -1,7 +1,7 @@
 // Repository of the jobs table: inserts, compare-and-set status changes checked against the state machine,
 // the atomic claim (retry-due first, then queued, one running job per task), heartbeats and stale recovery.
 import type { Database, Statement } from 'better-sqlite3';
-import type { Job, JobStatus, WaitReason } from '../../../src-shared/entities';
+import type { Job, JobErrorCode, JobStatus, WaitReason } from '../../../src-shared/entities';
 import type { InvokeKind } from '../../../src-shared/events';
 import { iso, isoOrNull, newId } from '../ids';
 
@@ -28,6 +28,7 @@ interface JobRow {
   started_at: number | null;
   finished_at: number | null;
   error: string | null;
+  error_code: JobErrorCode | null;
   result: string | null;
 }
 
@@ -55,6 +56,8 @@ const rowToJob = (r: JobRow): JobRecord => ({
   workerId: r.worker_id,
   heartbeatAt: isoOrNull(r.heartbeat_at),
   error: r.error,
+  // Only when there is one: a Job without a code reads as it did before the column existed.
+  ...(r.error_code ? { errorCode: r.error_code } : {}),
   result: r.result,
   pendingInvoke: r.pending_invoke,
 });
@@ -84,6 +87,7 @@ export interface JobPatch {
   heartbeatAt?: number | null;
   finishedAt?: number | null;
   error?: string | null;
+  errorCode?: JobErrorCode | null;
   result?: string | null;
   pendingInvoke?: InvokeKind | null;
 }
@@ -98,6 +102,7 @@ const PATCH_COLUMNS: Record<keyof JobPatch, string> = {
   heartbeatAt: 'heartbeat_at',
   finishedAt: 'finished_at',
   error: 'error',
+  errorCode: 'error_code',
   result: 'result',
   pendingInvoke: 'pending_invoke',
 };
@@ -159,6 +164,9 @@ export function createJobsRepo(db: Database) {
   const clearInvoke = db.prepare<[string]>('UPDATE jobs SET pending_invoke = NULL WHERE id = ?');
   const setMovement = db.prepare<[string, number, string]>(
     `UPDATE jobs SET resume_movement = ?, updated_at = ? WHERE id = ? AND status = 'running'`,
+  );
+  const retryDue = db.prepare<[number, number, string], JobRow>(
+    `UPDATE jobs SET next_retry_at = ?, updated_at = ? WHERE id = ? AND status = 'retry' RETURNING *`,
   );
   const stale = db.prepare<[number], JobRow>(`SELECT * FROM jobs WHERE status = 'running' AND heartbeat_at < ?`);
   const setPiece = db.prepare<[string, number, string]>(
@@ -268,6 +276,11 @@ export function createJobsRepo(db: Database) {
     setPiece(id: string, pieceId: string, now = Date.now()): JobRecord | undefined {
       setPiece.run(pieceId, now, id);
       return repo.get(id);
+    },
+    /** A job waiting to retry becomes due now (status unchanged); undefined when it is not waiting to retry. */
+    retryNow(id: string, now = Date.now()): JobRecord | undefined {
+      const row = retryDue.get(now, now, id);
+      return row && rowToJob(row);
     },
     /** Running jobs whose heartbeat is older than `before`: their worker died. */
     staleRunning(before: number): JobRecord[] {

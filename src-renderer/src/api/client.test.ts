@@ -88,6 +88,12 @@ const CASES: Record<OperationName, Case> = {
   },
   deleteProfile: { input: { name: 'lo.cal' }, method: 'POST', path: '/api/local/profiles/lo.cal/delete', body: {} },
   testProfile: { input: { name: 'local' }, method: 'POST', path: '/api/local/profiles/local/test', body: {} },
+  listModels: {
+    input: { baseURL: 'http://127.0.0.1:11434/v1', kind: 'ollama' },
+    method: 'POST',
+    path: '/api/local/profiles/models',
+    body: { baseURL: 'http://127.0.0.1:11434/v1', kind: 'ollama' },
+  },
   listMcpServers: {
     input: { workspacePath: '/home/me/my project' },
     method: 'GET',
@@ -155,6 +161,7 @@ const CASES: Record<OperationName, Case> = {
     path: '/api/local/settings-changes/%2Fws/reject',
     body: { file: '.maestro/mcp.json' },
   },
+  retryNow: { input: { taskId: TASK }, method: 'POST', path: `/api/local/tasks/${TASK_IN_PATH}/retry-now`, body: {} },
 };
 
 describe('both transports cover the contract', () => {

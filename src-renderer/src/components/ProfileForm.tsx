@@ -1,8 +1,9 @@
-// Add or edit one LLM profile. The key field starts empty: left empty it keeps the stored key, a value replaces it,
-// and "Remove key" clears it. Picking a kind fills its preset base URL unless one was typed. A 400 shows under the
-// field it names.
+// Add or edit one LLM profile (in Settings, and as the first-run setup). The key field starts empty: left empty it
+// keeps the stored key, a value replaces it, and "Remove key" clears it. Picking a kind fills its preset base URL
+// unless one was typed. "Test connection" asks the server for its models before anything is saved, and they become
+// the model picker. A 400 shows under the field it names.
 import { type FormEvent, useId, useState } from 'react';
-import type { ProfileView } from '../../../src-shared/contract';
+import type { OpOutput, ProfileView } from '../../../src-shared/contract';
 import { PROVIDER_PRESETS, ProviderKind } from '../../../src-shared/contract/profiles';
 import type { OpInput } from '../api/client';
 import { english, type Translate, useT } from '../i18n';
@@ -17,13 +18,23 @@ interface Props {
   /** null: a new profile. */
   profile: ProfileView | null;
   onDone(): void;
+  /** A new profile of this kind, its name and base URL filled from the preset. */
+  preset?: ProviderKind;
+  /**
+   * The first-run setup: the new profile becomes the default, the optional tuning fields are left out, and the
+   * secondary button goes back (to the presets) instead of cancelling.
+   */
+  firstRun?: { onBack(): void };
 }
 
-export function ProfileForm({ profile, onDone }: Props) {
+type DraftTest = { state: 'running' } | ({ state: 'done' } & OpOutput<'listModels'>);
+
+export function ProfileForm({ profile, onDone, preset, firstRun }: Props) {
   const saveProfile = useAppStore((s) => s.saveProfile);
-  const [name, setName] = useState(profile?.name ?? '');
-  const [kind, setKind] = useState<ProviderKind>(profile?.kind ?? 'generic');
-  const [baseURL, setBaseURL] = useState(profile?.baseURL ?? '');
+  const listModels = useAppStore((s) => s.listModels);
+  const [name, setName] = useState(profile?.name ?? (preset ? presetName(preset) : ''));
+  const [kind, setKind] = useState<ProviderKind>(profile?.kind ?? preset ?? 'generic');
+  const [baseURL, setBaseURL] = useState(profile?.baseURL ?? (preset ? PROVIDER_PRESETS[preset].baseURL : ''));
   // A URL the user typed (or the profile's own) is never replaced by a preset.
   const [urlTyped, setUrlTyped] = useState(profile !== null);
   const [model, setModel] = useState(profile?.model ?? '');
@@ -31,7 +42,8 @@ export function ProfileForm({ profile, onDone }: Props) {
   const [removeKey, setRemoveKey] = useState(false);
   const [contextWindow, setContextWindow] = useState(profile?.contextWindow?.toString() ?? '');
   const [temperature, setTemperature] = useState(profile?.temperature?.toString() ?? '');
-  const [makeDefault, setMakeDefault] = useState(false);
+  const [makeDefault, setMakeDefault] = useState(firstRun !== undefined);
+  const [test, setTest] = useState<DraftTest | null>(null);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -68,6 +80,19 @@ export function ProfileForm({ profile, onDone }: Props) {
   function pickKind(next: ProviderKind) {
     setKind(next);
     if (!urlTyped) setBaseURL(PROVIDER_PRESETS[next].baseURL);
+  }
+
+  async function testConnection() {
+    setTest({ state: 'running' });
+    const draft: OpInput<'listModels'> = { baseURL: baseURL.trim(), kind };
+    if (apiKey !== '' && !removeKey) draft.apiKey = apiKey;
+    else if (removeKey) draft.apiKey = '';
+    // An edited profile's stored key is used by main only for the URL it was saved with.
+    else if (profile) draft.name = profile.name;
+    const answer = await listModels(draft);
+    setTest({ state: 'done', ...answer });
+    // Nothing chosen yet: the server's first model is the likeliest choice, and the picker shows the others.
+    if (answer.ok && model.trim() === '' && answer.models[0]) setModel(answer.models[0]);
   }
 
   const fieldError = (field: Field) =>
@@ -127,16 +152,6 @@ export function ProfileForm({ profile, onDone }: Props) {
         {fieldError('baseURL')}
       </label>
       <label className="field">
-        <span>{t('profile.model')}</span>
-        <input
-          value={model}
-          onChange={(e) => setModel(e.target.value)}
-          data-testid="profile-field-model"
-          {...invalid('model')}
-        />
-        {fieldError('model')}
-      </label>
-      <label className="field">
         <span>
           {t('profile.apiKey')}{' '}
           <em>{profile?.hasKey ? t('profile.stored', { key: keyLabel(profile, t) }) : t('profile.optional')}</em>
@@ -162,45 +177,91 @@ export function ProfileForm({ profile, onDone }: Props) {
           {t('profile.removeKey')}
         </CheckField>
       ) : null}
-      <div className="field-row">
+      <label className="field">
+        <span>{t('profile.model')}</span>
+        <input
+          value={model}
+          onChange={(e) => setModel(e.target.value)}
+          data-testid="profile-field-model"
+          {...invalid('model')}
+        />
+        {fieldError('model')}
+      </label>
+      {test?.state === 'done' && test.models.length > 0 ? (
         <label className="field">
-          <span>
-            {t('profile.contextWindow')} <em>{t('profile.optional')}</em>
-          </span>
-          <input
-            inputMode="numeric"
-            value={contextWindow}
-            onChange={(e) => setContextWindow(e.target.value)}
-            placeholder={t('profile.tokens')}
-            data-testid="profile-field-contextWindow"
-            {...invalid('contextWindow')}
-          />
-          {fieldError('contextWindow')}
+          <span>{t('profile.modelPick')}</span>
+          <select
+            value={test.models.includes(model) ? model : ''}
+            onChange={(e) => setModel(e.target.value)}
+            data-testid="profile-field-modelPick"
+          >
+            <option value="" disabled>
+              {t('profile.modelPickNone')}
+            </option>
+            {test.models.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
         </label>
-        <label className="field">
-          <span>
-            {t('profile.temperature')} <em>{t('profile.optional')}</em>
-          </span>
-          <input
-            inputMode="decimal"
-            value={temperature}
-            onChange={(e) => setTemperature(e.target.value)}
-            placeholder="0–2"
-            data-testid="profile-field-temperature"
-            {...invalid('temperature')}
-          />
-          {fieldError('temperature')}
-        </label>
-      </div>
-      {profile?.isDefault ? null : (
+      ) : null}
+      {firstRun ? null : (
+        <div className="field-row">
+          <label className="field">
+            <span>
+              {t('profile.contextWindow')} <em>{t('profile.optional')}</em>
+            </span>
+            <input
+              inputMode="numeric"
+              value={contextWindow}
+              onChange={(e) => setContextWindow(e.target.value)}
+              placeholder={t('profile.tokens')}
+              data-testid="profile-field-contextWindow"
+              {...invalid('contextWindow')}
+            />
+            {fieldError('contextWindow')}
+          </label>
+          <label className="field">
+            <span>
+              {t('profile.temperature')} <em>{t('profile.optional')}</em>
+            </span>
+            <input
+              inputMode="decimal"
+              value={temperature}
+              onChange={(e) => setTemperature(e.target.value)}
+              placeholder="0–2"
+              data-testid="profile-field-temperature"
+              {...invalid('temperature')}
+            />
+            {fieldError('temperature')}
+          </label>
+        </div>
+      )}
+      {profile?.isDefault || firstRun ? null : (
         <CheckField checked={makeDefault} onChange={setMakeDefault} testId="profile-field-makeDefault">
           {t('profile.makeDefault')}
         </CheckField>
       )}
+      <TestOutcome test={test} model={model} />
       <ErrorNotice error={formError} testId="profile-form-error" />
       <div className="dialog-actions">
-        <button type="button" className="button" onClick={onDone}>
-          {t('profile.cancel')}
+        <button
+          type="button"
+          className="button"
+          onClick={() => void testConnection()}
+          disabled={test?.state === 'running' || baseURL.trim() === ''}
+          data-testid="profile-form-test"
+        >
+          {test?.state === 'running' ? t('profile.testing') : t('profile.test')}
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={firstRun ? firstRun.onBack : onDone}
+          data-testid="profile-cancel"
+        >
+          {firstRun ? t('setup.back') : t('profile.cancel')}
         </button>
         <button type="submit" className="button button-primary" disabled={saving} data-testid="profile-save">
           {saving ? t('profile.saving') : t('profile.save')}
@@ -208,6 +269,37 @@ export function ProfileForm({ profile, onDone }: Props) {
       </div>
     </form>
   );
+}
+
+/** What "Test connection" came to: the model count (and whether the chosen model is listed), or why it failed. */
+function TestOutcome({ test, model }: { test: DraftTest | null; model: string }) {
+  const t = useT();
+  if (test?.state !== 'done') return null;
+  const lines: string[] = [];
+  if (test.ok) {
+    lines.push(test.models.length > 0 ? t('profile.testOk', { count: test.models.length }) : t('profile.testOkNone'));
+    if (test.models.length > 0 && model.trim() !== '' && !test.models.includes(model.trim())) {
+      lines.push(t('profile.testModelMissing', { model: model.trim() }));
+    }
+  } else if (test.code === 'profile_key_refused') lines.push(t('profile.refused'));
+  else if (test.code === 'profile_unreachable') lines.push(t('profile.unreachable'));
+  else lines.push(t('profile.testFailed', { error: test.error ?? '' }));
+  return (
+    <p
+      className={`notice ${test.ok ? 'notice-ok' : 'notice-error'}`}
+      data-testid="profile-form-test-result"
+      data-ok={test.ok}
+      data-code={test.code}
+      title={test.ok ? undefined : test.error}
+    >
+      {lines.join(' ')}
+    </p>
+  );
+}
+
+/** The name a new profile of a preset starts with: the kind itself, or "default" for a generic server. */
+function presetName(kind: ProviderKind): string {
+  return kind === 'generic' ? 'default' : kind;
 }
 
 /** A stored key as the UI shows it: never the key, at most its last 4 characters. */

@@ -1,13 +1,22 @@
 // One LLM profile in Settings: its name, kind, model, endpoint and key (as "•••• 1234"), with Test, Edit, Make default and
-// Delete; a profile from the environment is shown read-only, with Test alone.
-import { useState } from 'react';
+// Delete; a profile from the environment is shown read-only, with Test alone. The profile Settings was opened at is
+// scrolled into view and marked.
+import { useEffect, useRef, useState } from 'react';
 import type { ProfileView } from '../../../src-shared/contract';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { ErrorNotice } from './OutcomeNotice';
 import { keyLabel, kindLabel } from './ProfileForm';
 
-export function ProfileItem({ profile, onEdit }: { profile: ProfileView; onEdit(): void }) {
+interface Props {
+  profile: ProfileView;
+  /** Settings was opened at this profile. */
+  focused?: boolean;
+  onEdit(): void;
+}
+
+export function ProfileItem({ profile, focused = false, onEdit }: Props) {
+  const item = useRef<HTMLLIElement>(null);
   const test = useAppStore((s) => s.profileTests[profile.name]);
   const testProfile = useAppStore((s) => s.testProfile);
   const deleteProfile = useAppStore((s) => s.deleteProfile);
@@ -15,6 +24,10 @@ export function ProfileItem({ profile, onEdit }: { profile: ProfileView; onEdit(
   const [error, setError] = useState<string | null>(null);
   const saved = profile.source === 'saved';
   const t = useT();
+
+  useEffect(() => {
+    if (focused) item.current?.scrollIntoView({ block: 'center' });
+  }, [focused]);
 
   async function remove() {
     if (!window.confirm(t('settings.deleteConfirm', { name: profile.name }))) return;
@@ -39,7 +52,14 @@ export function ProfileItem({ profile, onEdit }: { profile: ProfileView; onEdit(
   }
 
   return (
-    <li className="profile-item" data-testid="profile-item" data-name={profile.name} data-default={profile.isDefault}>
+    <li
+      ref={item}
+      className={focused ? 'profile-item profile-item-focused' : 'profile-item'}
+      data-testid="profile-item"
+      data-name={profile.name}
+      data-default={profile.isDefault}
+      data-focused={focused}
+    >
       <div className="profile-head">
         <strong data-testid="profile-name">{profile.name}</strong>
         {profile.isDefault ? <span className="tag tag-default">{t('settings.default')}</span> : null}

@@ -1,6 +1,7 @@
 // Settings: the LLM profiles: list, add, edit, delete, test the connection, make default. The env profile is shown
-// read-only. The API key field is write-only: a stored key shows as "•••• 1234", and a new value replaces it.
-import { useCallback, useState } from 'react';
+// read-only. The API key field is write-only: a stored key shows as "•••• 1234", and a new value replaces it. Opened
+// at one profile (a job's error links here), that profile is scrolled to and, when saved in the app, opened in its form.
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ProfileView } from '../../../src-shared/contract';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
@@ -15,8 +16,18 @@ export function ProfileSettings({ onClose }: { onClose(): void }) {
   const profiles = useAppStore((s) => s.profiles);
   const profileErrors = useAppStore((s) => s.profileErrors);
   const profilesError = useAppStore((s) => s.profilesError);
+  const focus = useAppStore((s) => s.settingsProfile);
   const [editing, setEditing] = useState<Editing>({ kind: 'none' });
   const stopEditing = useCallback(() => setEditing({ kind: 'none' }), []);
+
+  // Once per request: the profiles may arrive after it, and a save reloads them without asking again.
+  const opened = useRef<string | null>(null);
+  useEffect(() => {
+    const profile = profiles.find((p) => p.name === focus);
+    if (!profile || opened.current === focus) return;
+    opened.current = focus;
+    if (profile.source === 'saved') setEditing({ kind: 'edit', profile });
+  }, [focus, profiles]);
   const t = useT();
   return (
     <>
@@ -32,7 +43,12 @@ export function ProfileSettings({ onClose }: { onClose(): void }) {
       ) : (
         <ul className="profile-list">
           {profiles.map((p) => (
-            <ProfileItem key={p.name} profile={p} onEdit={() => setEditing({ kind: 'edit', profile: p })} />
+            <ProfileItem
+              key={p.name}
+              profile={p}
+              focused={p.name === focus}
+              onEdit={() => setEditing({ kind: 'edit', profile: p })}
+            />
           ))}
         </ul>
       )}

@@ -9,6 +9,7 @@ import { useAppStore } from '../store/store';
 import { ActivityTimeline } from './ActivityTimeline';
 import { ChatPane } from './ChatPane';
 import { JobProgress } from './JobProgress';
+import { JobErrorNotice } from './OutcomeNotice';
 import { StatusBadge } from './StatusBadge';
 import { UsagePanel } from './UsagePanel';
 
@@ -92,7 +93,7 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
       </header>
       <JobProgress {...live} jobStatus={job?.status ?? null} />
       <UsagePanel taskId={task.id} />
-      {job?.error ? <p className="notice notice-error">{job.error}</p> : null}
+      <JobErrorNotice job={job} />
       {actionError ? (
         <p className="notice notice-error" data-testid="task-action-error">
           {actionError}

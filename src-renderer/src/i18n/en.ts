@@ -3,6 +3,7 @@
 // Over 300 lines because it is one table, a key per line (Settings' keys are in the -settings file beside it).
 import { enChat } from './en-chat';
 import { enSettings } from './en-settings';
+import { enSetup } from './en-setup';
 
 export const en = {
   'app.live.connecting': 'connecting…',
@@ -329,6 +330,7 @@ export const en = {
   'code.copyFailed': 'Copy failed',
   ...enSettings,
   ...enChat,
+  ...enSetup,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

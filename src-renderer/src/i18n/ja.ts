@@ -3,6 +3,7 @@
 import type { Messages } from './en';
 import { jaChat } from './ja-chat';
 import { jaSettings } from './ja-settings';
+import { jaSetup } from './ja-setup';
 
 export const ja: Messages = {
   'app.live.connecting': '接続中…',
@@ -329,4 +330,5 @@ export const ja: Messages = {
   'code.copyFailed': 'コピーに失敗しました',
   ...jaSettings,
   ...jaChat,
+  ...jaSetup,
 };

@@ -1,5 +1,7 @@
-// The LLM profiles (Settings and the create form's picker) and the last "Test connection" answer per profile. Keys
-// go out in a save and never come back: a profile shows only whether it has one and its last 4 characters.
+// The LLM profiles (Settings and the create form's picker), the last "Test connection" answer per profile, a draft's
+// connection test, and what leads the person to a profile: the first-run setup, Settings opened at one profile, and
+// "Retry now" for a job waiting out its profile's failure. Keys go out in a save or a test and never come back: a
+// profile shows only whether it has one and its last 4 characters.
 import type { StateCreator } from 'zustand';
 import type { ProfileView } from '../../../src-shared/contract';
 import { type ApiError, type MaestroApi, type OpInput, type OpOutput, toApiError } from '../api/client';
@@ -18,6 +20,18 @@ export interface ProfilesSlice {
   saveProfile(input: OpInput<'saveProfile'>): Promise<ProfileOutcome>;
   deleteProfile(name: string): Promise<ApiError | null>;
   testProfile(name: string): Promise<void>;
+  /** GET {baseURL}/models of a profile not saved yet, through main; never throws (a failure is `ok: false`). */
+  listModels(draft: OpInput<'listModels'>): Promise<OpOutput<'listModels'>>;
+  /** The setup shown in place of the task view (it also shows by itself while there is no profile and no task). */
+  setupOpen: boolean;
+  openProfileSetup(): void;
+  closeProfileSetup(): void;
+  /** Settings is open at this profile (its form, when it is a saved one); null: not asked for. */
+  settingsProfile: string | null;
+  openProfileSettings(name: string): void;
+  closeProfileSettings(): void;
+  /** The task's job waiting to retry tries again now; the error when main refused (e.g. it no longer waits). */
+  retryNow(taskId: string): Promise<ApiError | null>;
 }
 
 export const createProfilesSlice =
@@ -71,6 +85,32 @@ export const createProfilesSlice =
         answer = { ok: false, models: [], error: toApiError(error).message };
       }
       set((s) => ({ profileTests: { ...s.profileTests, [name]: { state: 'done', ...answer } } }));
+    },
+
+    async listModels(draft) {
+      try {
+        return await api.listModels(draft);
+      } catch (error) {
+        return { ok: false, models: [], error: toApiError(error).message };
+      }
+    },
+
+    setupOpen: false,
+    openProfileSetup: () => set({ setupOpen: true }),
+    closeProfileSetup: () => set({ setupOpen: false }),
+
+    settingsProfile: null,
+    openProfileSettings: (name) => set({ settingsProfile: name }),
+    closeProfileSettings: () => set({ settingsProfile: null }),
+
+    async retryNow(taskId) {
+      try {
+        // The job.changed event that follows brings the new time (and soon the running job) to every view.
+        await api.retryNow({ taskId });
+        return null;
+      } catch (error) {
+        return toApiError(error);
+      }
     },
   });
 
