@@ -37,6 +37,9 @@ export const OPERATION_NAMES = [
   'listSettingsChanges',
   'acceptSettingsChange',
   'rejectSettingsChange',
+  'renameTask',
+  'archiveTask',
+  'deleteTask',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

@@ -43,6 +43,9 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   listSettingsChanges: undefined,
   acceptSettingsChange: { workspacePath: '/no/such/workspace', file: '.maestro/policy.json', currentSha256: null },
   rejectSettingsChange: { workspacePath: '/no/such/workspace', file: '.maestro/policy.json' },
+  renameTask: { title: 'renamed' },
+  archiveTask: { archived: true },
+  deleteTask: undefined,
 };
 
 /** A task whose job waits on one tool request and one package request. */

@@ -8,6 +8,7 @@ import * as pieceChoice from './0004-piece-choice';
 import * as scheduleRuns from './0005-schedule-runs';
 import * as approvedCallStarted from './0006-approved-call-started';
 import * as denyReason from './0007-deny-reason';
+import * as taskArchive from './0008-task-archive';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   scheduleRuns,
   approvedCallStarted,
   denyReason,
+  taskArchive,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -2,6 +2,7 @@
 // "one|other" forms chosen by the {count} parameter.
 // Over 300 lines because it is one table, a key per line (Settings' keys are in the -settings file beside it).
 import { enSettings } from './en-settings';
+import { enTasks } from './en-tasks';
 
 export const en = {
   'app.live.connecting': 'connecting…',
@@ -327,6 +328,7 @@ export const en = {
   'code.copied': 'Copied',
   'code.copyFailed': 'Copy failed',
   ...enSettings,
+  ...enTasks,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -2,6 +2,7 @@
 // Over 300 lines because it is one table, a key per line (Settings' keys are in the -settings file beside it).
 import type { Messages } from './en';
 import { jaSettings } from './ja-settings';
+import { jaTasks } from './ja-tasks';
 
 export const ja: Messages = {
   'app.live.connecting': '接続中…',
@@ -327,4 +328,5 @@ export const ja: Messages = {
   'code.copied': 'コピーしました',
   'code.copyFailed': 'コピーに失敗しました',
   ...jaSettings,
+  ...jaTasks,
 };
