@@ -56,6 +56,8 @@ export const Task = z.object({
   profile: z.string().nullable(),
   parentTaskId: z.string().nullable(),
   createdAt: z.string(),
+  /** When it was archived (hidden from the list until shown); null while it is not. */
+  archivedAt: z.string().nullable(),
   /** The latest job's status. */
   status: JobStatus.nullable(),
 });

@@ -4,6 +4,8 @@ import { INVOKE_KINDS, MaestroEvent, TRANSIENT_EVENT_TYPES } from './events';
 /** Event types and their fields as published; a change here is a breaking change for SSE and IPC subscribers. */
 const SHAPES: Record<string, string[]> = {
   'task.created': ['jobId', 'seq', 'task', 'taskId', 'ts', 'type'],
+  'task.changed': ['jobId', 'seq', 'task', 'taskId', 'ts', 'type'],
+  'task.deleted': ['jobId', 'seq', 'taskId', 'taskIds', 'ts', 'type'],
   'job.changed': ['job', 'jobId', 'seq', 'taskId', 'ts', 'type'],
   'comment.created': ['comment', 'jobId', 'seq', 'taskId', 'ts', 'type'],
   'tool_request.changed': ['jobId', 'request', 'seq', 'taskId', 'ts', 'type'],

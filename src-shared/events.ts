@@ -14,6 +14,10 @@ export type InvokeKind = z.infer<typeof InvokeKind>;
 
 export const MaestroEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('task.created'), task: Task }),
+  /** Renamed, archived or brought back from the archive. */
+  z.object({ ...base, type: z.literal('task.changed'), task: Task }),
+  /** The task and its subtasks (`taskIds`, the task first) are gone with everything that hung on them. */
+  z.object({ ...base, type: z.literal('task.deleted'), taskIds: z.array(z.string()) }),
   z.object({ ...base, type: z.literal('job.changed'), job: Job }),
   z.object({ ...base, type: z.literal('comment.created'), comment: Comment }),
   z.object({ ...base, type: z.literal('tool_request.changed'), request: ToolRequest }),

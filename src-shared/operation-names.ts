@@ -39,6 +39,9 @@ export const OPERATION_NAMES = [
   'acceptSettingsChange',
   'rejectSettingsChange',
   'retryNow',
+  'renameTask',
+  'archiveTask',
+  'deleteTask',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

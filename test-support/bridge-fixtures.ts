@@ -45,6 +45,9 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   acceptSettingsChange: { workspacePath: '/no/such/workspace', file: '.maestro/policy.json', currentSha256: null },
   rejectSettingsChange: { workspacePath: '/no/such/workspace', file: '.maestro/policy.json' },
   retryNow: undefined,
+  renameTask: { title: 'renamed' },
+  archiveTask: { archived: true },
+  deleteTask: undefined,
 };
 
 /** A task whose job waits on one tool request and one package request. */

@@ -14,6 +14,7 @@ import { addComment } from '../tasks/comment';
 import { continueTask } from '../tasks/continue';
 import { createTask } from '../tasks/create';
 import { decidePackageRequest, decideToolRequest } from '../tasks/decide';
+import { archiveTask, deleteTask, renameTask } from '../tasks/manage';
 import {
   getTask,
   getTaskRecent,
@@ -93,6 +94,9 @@ export const operations: Operations = {
   acceptSettingsChange,
   rejectSettingsChange,
   retryNow,
+  renameTask,
+  archiveTask,
+  deleteTask,
 };
 
 export function parseInput<N extends OperationName>(name: N, raw: unknown): OpParsedInput<N> {

@@ -64,6 +64,10 @@ const BRIDGE_API_TABLE = [
   ['POST', '/settings-changes/:workspacePath/reject', 200],
   // Ours: a job waiting to retry tries again now.
   ['POST', '/tasks/:id/retry-now', 200],
+  // Ours: a task renamed, archived or brought back (with its subtasks), or deleted (with them and all of theirs).
+  ['PATCH', '/tasks/:id', 200],
+  ['POST', '/tasks/:id/archive', 200],
+  ['DELETE', '/tasks/:id', 200],
 ] as const;
 
 /** Param names differ between the doc (`:id`, `:rid`) and the contract (`:taskId`, `:requestId`); shapes must not. */
@@ -105,16 +109,16 @@ describe('contract coverage', () => {
     }
   });
 
-  it('over HTTP, every POST route refuses a body its schema refuses, as in process, and changes nothing', async () => {
+  it('over HTTP, every POST and PATCH route refuses a body its schema refuses, as in process, and changes nothing', async () => {
     const b = await testBridge();
     const { task } = b.maestro.invoke('createTask', { instruction: 'first' });
     const seq = b.maestro.store.events.lastSeq();
     const files = fs.readdirSync(b.maestro.ctx.dataDir).sort();
-    for (const name of OPERATION_NAMES.filter((n) => contract[n].method === 'POST')) {
-      const { path } = contract[name];
+    for (const name of OPERATION_NAMES.filter((n) => ['POST', 'PATCH'].includes(contract[n].method))) {
+      const { method, path } = contract[name];
       const params = Object.fromEntries(pathParams(path).map((p) => [p, p === 'taskId' ? task.id : `${p}-x`]));
       const body = { notAField: true };
-      const res = await b.api('POST', concrete(path, params), body);
+      const res = await b.api(method, concrete(path, params), body);
       expect(res.status, name).toBe(400);
       expect(res.json.error.code, name).toBe('invalid_input');
       const expected = await inProcess(b.maestro, name, { ...body, ...params });
@@ -135,11 +139,16 @@ describe('contract coverage', () => {
       expect(found.params).toEqual(Object.fromEntries(route.params.map((p) => [p, `${p}-value`])));
       const other = method === 'GET' ? 'POST' : 'GET';
       const wrong = matchRoute(other, concrete);
-      // GET and POST share /tasks, /profiles, /auto-prompter and /settings, and GET /tasks/run is getTask of a task
-      // named "run" (a 404); every other path answers one method only.
+      // GET and POST share /tasks, /profiles, /auto-prompter and /settings, GET /tasks/run is getTask of a task
+      // named "run" (a 404), and /tasks/:taskId answers GET, PATCH and DELETE; every other path one method only.
+      const task = '/tasks/taskId-value';
       if (wrong.kind === 'found')
-        expect(['/tasks', '/profiles', '/auto-prompter', '/settings', '/tasks/run']).toContain(concrete);
-      else expect(wrong).toEqual({ kind: 'wrong_method', allowed: [method] });
+        expect(['/tasks', '/profiles', '/auto-prompter', '/settings', '/tasks/run', task]).toContain(concrete);
+      else
+        expect(wrong).toEqual({
+          kind: 'wrong_method',
+          allowed: concrete === task ? ['DELETE', 'GET', 'PATCH'] : [method],
+        });
     }
   });
 

@@ -16,7 +16,7 @@ describe('bridge: errors', () => {
     const [otherComment] = b.maestro.store.comments.listForTask(other.id);
     const before = snapshot(b.maestro);
     const taskRoutes = ROUTES.filter((r) => r.params.includes('taskId'));
-    expect(taskRoutes).toHaveLength(14);
+    expect(taskRoutes).toHaveLength(17);
     for (const route of taskRoutes) {
       for (const taskId of ['task_nope', 'a b', 'a/b']) {
         const res = await b.api(
@@ -126,7 +126,7 @@ describe('bridge: errors', () => {
       ['DELETE', '/tasks', 'GET, POST'],
       ['PUT', '/health', 'GET'],
       ['GET', `/tasks/${task.id}/cancel`, 'POST'],
-      ['POST', `/tasks/${task.id}`, 'GET'],
+      ['POST', `/tasks/${task.id}`, 'DELETE, GET, PATCH'],
       ['POST', '/events', 'GET'],
     ] as const) {
       const res = await b.api(method, p, method === 'GET' ? undefined : {});

@@ -1,6 +1,7 @@
-// The window: a header with the live indicator, the notification bell, the shortcuts help, Settings and "New task",
-// the task list beside the selected task, and toasts for short-lived news; it keeps <html> in step with the chosen
-// theme and language, and owns the keyboard shortcuts (hooks/shortcuts.ts) and the dialogs they open and close.
+// The window: a header with the sidebar toggle, the live indicator, the notification bell, the shortcuts help, Settings
+// and "New task", the task list (in a sidebar that folds away, remembered across reloads) beside the selected task,
+// and toasts for short-lived news; it keeps <html> in step with the chosen theme and language, and owns the keyboard
+// shortcuts (hooks/shortcuts.ts) and the dialogs they open and close.
 import { useCallback, useEffect, useState } from 'react';
 import { CreateTaskDialog } from './components/CreateTaskDialog';
 import { FirstRunSetup } from './components/FirstRunSetup';
@@ -11,11 +12,35 @@ import { TaskList } from './components/TaskList';
 import { TaskView } from './components/TaskView';
 import { Toasts } from './components/Toasts';
 import { nextWaitingTaskId } from './components/task-nav';
-import { shortcutKeys } from './hooks/shortcuts';
+import { ariaKeyShortcuts, shortcutKeys } from './hooks/shortcuts';
 import { decideFocusedCard, IS_MAC, useShortcuts } from './hooks/useShortcuts';
 import { useT } from './i18n';
 import { useAppStore } from './store/store';
 import { applyTheme } from './theme';
+
+const SIDEBAR_KEY = 'maestro.sidebar';
+
+function storedSidebarOpen(): boolean {
+  try {
+    return globalThis.localStorage?.getItem(SIDEBAR_KEY) !== 'collapsed';
+  } catch {
+    return true;
+  }
+}
+
+/** Whether the sidebar shows, kept in localStorage (a storage that refuses keeps it until the next reload). */
+function useSidebar(): [boolean, () => void] {
+  const [open, setOpen] = useState(storedSidebarOpen);
+  const toggle = useCallback(() => setOpen((was) => !was), []);
+  useEffect(() => {
+    try {
+      globalThis.localStorage?.setItem(SIDEBAR_KEY, open ? 'open' : 'collapsed');
+    } catch {
+      // Storage unavailable: the choice lasts until the next reload.
+    }
+  }, [open]);
+  return [open, toggle];
+}
 
 export function App() {
   const live = useAppStore((s) => s.live);
@@ -33,6 +58,7 @@ export function App() {
   const [creating, setCreating] = useState(false);
   const [settings, setSettings] = useState(false);
   const [help, setHelp] = useState(false);
+  const [sidebarOpen, toggleSidebar] = useSidebar();
   const closeDialog = useCallback(() => setCreating(false), []);
   // Settings also opens at a profile a job's error links to; the setup shows while there is no profile to run with.
   const settingsProfile = useAppStore((s) => s.settingsProfile);
@@ -59,6 +85,7 @@ export function App() {
         else pushToast({ tone: 'info', text: t('shortcuts.noneWaiting') });
       },
       help: () => setHelp(true),
+      toggleSidebar,
       // The topmost first: the help can only open when no other dialog is, the others never stack.
       closeDialog: () => {
         if (help) setHelp(false);
@@ -85,6 +112,19 @@ export function App() {
   return (
     <div className="app">
       <header className="app-header">
+        <button
+          type="button"
+          className="button button-icon"
+          onClick={toggleSidebar}
+          aria-expanded={sidebarOpen}
+          aria-controls="task-sidebar"
+          aria-label={t(sidebarOpen ? 'sidebar.hide' : 'sidebar.show')}
+          title={`${t(sidebarOpen ? 'sidebar.hide' : 'sidebar.show')} (${shortcutKeys('toggleSidebar', IS_MAC)})`}
+          aria-keyshortcuts={ariaKeyShortcuts('toggleSidebar', IS_MAC)}
+          data-testid="toggle-sidebar"
+        >
+          ☰
+        </button>
         <h1>MAESTRO</h1>
         <span className={`live live-${live}`} data-testid="live-indicator" data-live={live}>
           {t(`app.live.${live}`)}
@@ -124,7 +164,13 @@ export function App() {
         </button>
       </header>
       <div className="app-body">
-        <nav className="sidebar" aria-label={t('app.tasks')}>
+        <nav
+          id="task-sidebar"
+          className="sidebar"
+          aria-label={t('app.tasks')}
+          hidden={!sidebarOpen}
+          data-testid="sidebar"
+        >
           <TaskList />
         </nav>
         <main className="main">

@@ -15,6 +15,7 @@ const task = (id: string): Task => ({
   profile: null,
   parentTaskId: null,
   createdAt: '2025-01-01T00:00:00.000Z',
+  archivedAt: null,
   status: 'waiting_human',
 });
 

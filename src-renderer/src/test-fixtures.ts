@@ -9,6 +9,7 @@ export const taskFixture = (patch: Partial<Task> & Pick<Task, 'id'>): Task => ({
   profile: null,
   parentTaskId: null,
   createdAt: '2025-01-01T00:00:00.000Z',
+  archivedAt: null,
   status: 'queued',
   ...patch,
 });

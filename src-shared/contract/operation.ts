@@ -2,7 +2,7 @@
 // schemas every area's operations share.
 import { z } from 'zod';
 
-type Method = 'GET' | 'POST';
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface OperationDef<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   method: Method;

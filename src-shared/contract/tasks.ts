@@ -140,4 +140,30 @@ export const taskOperations = {
     input: taskRef,
     output: z.object({ job: Job }),
   }),
+  renameTask: op({
+    method: 'PATCH',
+    path: '/tasks/:taskId',
+    status: 200,
+    input: z.object({ taskId: Id, title: NonBlank(200) }).strict(),
+    output: z.object({ task: Task }),
+  }),
+  /** Archives (or brings back) the task and its subtasks: hidden from the list until "Show archived". */
+  archiveTask: op({
+    method: 'POST',
+    path: '/tasks/:taskId/archive',
+    status: 200,
+    input: z.object({ taskId: Id, archived: z.boolean() }).strict(),
+    output: z.object({ tasks: z.array(Task) }),
+  }),
+  /**
+   * Deletes the task and its subtasks with everything that hangs on them (jobs, comments, requests, the log, events,
+   * runtime files); refused (409) while one of their jobs runs.
+   */
+  deleteTask: op({
+    method: 'DELETE',
+    path: '/tasks/:taskId',
+    status: 200,
+    input: taskRef,
+    output: z.object({ deletedTaskIds: z.array(z.string()) }),
+  }),
 };

@@ -10,6 +10,7 @@ import * as approvedCallStarted from './0006-approved-call-started';
 import * as denyReason from './0007-deny-reason';
 import * as chatSteps from './0008-chat-steps';
 import * as jobErrorCode from './0009-job-error-code';
+import * as taskArchive from './0010-task-archive';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   denyReason,
   chatSteps,
   jobErrorCode,
+  taskArchive,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -25,6 +25,7 @@ describe('tasks repository', () => {
       profile: 'env',
       parentTaskId: parent,
       createdAt: '2031-06-06T00:00:00.000Z',
+      archivedAt: null,
       status: null,
     });
     expect(store.tasks.workspaceKind('task_x')).toBe('ephemeral');

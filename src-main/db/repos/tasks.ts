@@ -1,4 +1,5 @@
-// Repository of the tasks table; Task.status is the latest job's status.
+// Repository of the tasks table; Task.status is the latest job's status. Deleting a task takes the rows of every
+// table that hangs on it with it (removeTrees).
 import type { Database } from 'better-sqlite3';
 import type { JobStatus, Task } from '../../../src-shared/entities';
 import { iso } from '../ids';
@@ -13,6 +14,7 @@ interface TaskRow {
   profile: string | null;
   parent_task_id: string | null;
   created_at: number;
+  archived_at: number | null;
   status: JobStatus | null;
 }
 
@@ -43,6 +45,7 @@ const rowToTask = (r: TaskRow): Task => ({
   profile: r.profile,
   parentTaskId: r.parent_task_id,
   createdAt: iso(r.created_at),
+  archivedAt: r.archived_at === null ? null : iso(r.archived_at),
   status: r.status,
 });
 
@@ -64,6 +67,28 @@ export function createTasksRepo(db: Database) {
   const kind = db.prepare<[string], { workspace_kind: 'persistent' | 'ephemeral' }>(
     'SELECT workspace_kind FROM tasks WHERE id = ?',
   );
+  const rename = db.prepare<[string, string]>('UPDATE tasks SET title = ? WHERE id = ?');
+  const archive = db.prepare<[number | null, string]>('UPDATE tasks SET archived_at = ? WHERE id = ?');
+  const tree = db.prepare<[string], { id: string }>(
+    `WITH RECURSIVE tree(id, depth) AS (
+       SELECT id, 0 FROM tasks WHERE id = ?
+       UNION ALL SELECT t.id, tree.depth + 1 FROM tasks t JOIN tree ON t.parent_task_id = tree.id
+     ) SELECT id FROM tree ORDER BY depth, id`,
+  );
+  // A list of task ids is bound as one JSON array. Children before parents, requests and comments before their jobs,
+  // so no foreign key is left pointing at a deleted row at the end of a statement.
+  const inTrees = 'IN (SELECT value FROM json_each(?))';
+  const removals = [
+    `DELETE FROM log_entries WHERE task_id ${inTrees}`,
+    `DELETE FROM tool_requests WHERE task_id ${inTrees}`,
+    `DELETE FROM package_requests WHERE task_id ${inTrees}`,
+    `DELETE FROM comments WHERE task_id ${inTrees}`,
+    `DELETE FROM jobs WHERE task_id ${inTrees}`,
+    `DELETE FROM events WHERE task_id ${inTrees}`,
+    // The schedule outlives the task it made last.
+    `UPDATE schedule_runs SET last_task_id = NULL WHERE last_task_id ${inTrees}`,
+    `DELETE FROM tasks WHERE id ${inTrees}`,
+  ].map((sql) => db.prepare<[string]>(sql));
 
   return {
     insert(task: NewTask): void {
@@ -91,6 +116,22 @@ export function createTasksRepo(db: Database) {
     },
     workspaceKind(id: string): 'persistent' | 'ephemeral' | undefined {
       return kind.get(id)?.workspace_kind;
+    },
+    rename(id: string, title: string): boolean {
+      return rename.run(title, id).changes === 1;
+    },
+    /** `at` null brings it back from the archive. */
+    setArchived(id: string, at: number | null): boolean {
+      return archive.run(at, id).changes === 1;
+    },
+    /** The task and its subtasks at any depth, the task first, parents before children; empty when it is unknown. */
+    tree(id: string): string[] {
+      return tree.all(id).map((r) => r.id);
+    },
+    /** Deletes the tasks and every row of theirs in other tables; call it inside a transaction. */
+    removeTrees(ids: readonly string[]): void {
+      const list = JSON.stringify(ids);
+      for (const statement of removals) statement.run(list);
     },
   };
 }

@@ -13,7 +13,7 @@ const REQ = 'req-7';
 
 interface Case {
   input: Record<string, unknown>;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   body?: Record<string, unknown>;
 }
@@ -162,6 +162,19 @@ const CASES: Record<OperationName, Case> = {
     body: { file: '.maestro/mcp.json' },
   },
   retryNow: { input: { taskId: TASK }, method: 'POST', path: `/api/local/tasks/${TASK_IN_PATH}/retry-now`, body: {} },
+  renameTask: {
+    input: { taskId: TASK, title: 'Better' },
+    method: 'PATCH',
+    path: `/api/local/tasks/${TASK_IN_PATH}`,
+    body: { title: 'Better' },
+  },
+  archiveTask: {
+    input: { taskId: TASK, archived: true },
+    method: 'POST',
+    path: `/api/local/tasks/${TASK_IN_PATH}/archive`,
+    body: { archived: true },
+  },
+  deleteTask: { input: { taskId: TASK }, method: 'DELETE', path: `/api/local/tasks/${TASK_IN_PATH}` },
 };
 
 describe('both transports cover the contract', () => {
@@ -193,7 +206,8 @@ describe('HTTP transport', () => {
     expect(request.init.method).toBe(expected.method);
     const headers = request.init.headers as Record<string, string>;
     expect(headers.authorization).toBe('Bearer secret');
-    if (expected.method === 'POST') {
+    const withBody = expected.method === 'POST' || expected.method === 'PATCH';
+    if (withBody) {
       expect(headers['content-type']).toBe('application/json');
       expect(JSON.parse(String(request.init.body))).toEqual(expected.body);
     } else {
@@ -202,7 +216,7 @@ describe('HTTP transport', () => {
     expect(buildHttpRequest(name, expected.input as never)).toEqual({
       method: expected.method,
       path: expected.path,
-      ...(expected.method === 'POST' ? { body: expected.body } : {}),
+      ...(withBody ? { body: expected.body } : {}),
     });
   });
 

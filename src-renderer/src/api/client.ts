@@ -127,14 +127,14 @@ export function createIpcClient(preload: PreloadApi): MaestroClient {
 // ---- HTTP --------------------------------------------------------------------------------------------------------
 
 export interface HttpRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Relative to the bridge origin, e.g. /api/local/tasks/t1/comments. */
   path: string;
-  /** JSON body for POST; GET carries nothing but its path. */
+  /** JSON body for POST and PATCH; GET and DELETE carry nothing but their path. */
   body?: Record<string, unknown>;
 }
 
-/** The request for an operation, straight from the contract: `:params` from the input, the rest as the POST body. */
+/** The request for an operation, straight from the contract: `:params` from the input, the rest as the body. */
 export function buildHttpRequest<N extends OperationName>(name: N, input: OpInput<N>): HttpRequest {
   const { method, path } = contract[name];
   const rest: Record<string, unknown> = { ...(input as Record<string, unknown> | undefined) };
@@ -147,7 +147,8 @@ export function buildHttpRequest<N extends OperationName>(name: N, input: OpInpu
     filled = filled.replace(`:${param}`, encodeURIComponent(value));
     delete rest[param];
   }
-  return method === 'POST' ? { method, path: API_PREFIX + filled, body: rest } : { method, path: API_PREFIX + filled };
+  const withBody = method === 'POST' || method === 'PATCH';
+  return withBody ? { method, path: API_PREFIX + filled, body: rest } : { method, path: API_PREFIX + filled };
 }
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;

@@ -1,23 +1,37 @@
-// The task list in the sidebar: newest first, each with its title, status and age; a click selects it. A selection
-// made elsewhere (the next-waiting-task shortcut, a notification) scrolls its row into view.
-import { useEffect, useRef } from 'react';
+// The task list in the sidebar: a search box, a "Show archived" toggle, and the tasks newest first with their subtasks
+// indented under them (foldable), each with its title, status and age and a menu (rename in place, archive, delete
+// after a confirmation). A click selects a task; a selection made elsewhere (the next-waiting-task shortcut, a
+// notification) scrolls its row into view.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { Task } from '../../../src-shared/entities';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { formatTime } from './format';
 import { StatusBadge } from './StatusBadge';
+import { TaskDeleteDialog } from './TaskDeleteDialog';
+import { descendantCount, type TaskRow, taskRows } from './task-nav';
 
 export function TaskList() {
   const tasks = useAppStore((s) => s.tasks);
   const load = useAppStore((s) => s.tasksLoad);
   const error = useAppStore((s) => s.tasksError);
-  const selectedTaskId = useAppStore((s) => s.selectedTaskId);
-  const selectTask = useAppStore((s) => s.selectTask);
-  const selectedRef = useRef<HTMLButtonElement>(null);
   const t = useT();
+  const [query, setQuery] = useState('');
+  const [showArchived, setShowArchived] = useState(false);
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
+  const [deleting, setDeleting] = useState<Task | null>(null);
+  const rows = useMemo(
+    () => taskRows(tasks, { query, showArchived, collapsed }),
+    [tasks, query, showArchived, collapsed],
+  );
+  const archivedCount = useMemo(() => tasks.filter((task) => task.archivedAt !== null).length, [tasks]);
 
-  useEffect(() => {
-    if (selectedTaskId) selectedRef.current?.scrollIntoView({ block: 'nearest' });
-  }, [selectedTaskId]);
+  const toggle = (taskId: string) =>
+    setCollapsed((current) => {
+      const next = new Set(current);
+      if (!next.delete(taskId)) next.add(taskId);
+      return next;
+    });
 
   if (load === 'error') {
     return (
@@ -34,31 +48,222 @@ export function TaskList() {
     );
   }
   return (
-    <ul className="task-list" data-testid="task-list" aria-label={t('app.tasks')}>
-      {tasks.map((task) => {
-        const selected = task.id === selectedTaskId;
-        return (
-          <li key={task.id}>
+    <div className="task-list-panel">
+      <div className="task-list-tools">
+        <input
+          type="search"
+          className="task-search"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          placeholder={t('tasks.searchPlaceholder')}
+          aria-label={t('tasks.search')}
+          data-testid="task-search"
+        />
+        {archivedCount > 0 ? (
+          <label className="task-archived-toggle">
+            <input
+              type="checkbox"
+              checked={showArchived}
+              onChange={(e) => setShowArchived(e.target.checked)}
+              data-testid="show-archived"
+            />
+            {t('tasks.showArchived', { count: archivedCount })}
+          </label>
+        ) : null}
+      </div>
+      {rows.length === 0 ? (
+        <p className="notice" data-testid="task-list-no-match">
+          {t('tasks.noMatch', { query: query.trim() })}
+        </p>
+      ) : (
+        <ul className="task-list" data-testid="task-list" aria-label={t('app.tasks')}>
+          {rows.map((row) => (
+            <TaskListItem
+              key={row.task.id}
+              row={row}
+              folded={collapsed.has(row.task.id) && query.trim() === ''}
+              onToggle={() => toggle(row.task.id)}
+              onDelete={() => setDeleting(row.task)}
+            />
+          ))}
+        </ul>
+      )}
+      {deleting ? (
+        <TaskDeleteDialog
+          task={deleting}
+          subtasks={descendantCount(tasks, deleting.id)}
+          onClose={() => setDeleting(null)}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+interface ItemProps {
+  row: TaskRow;
+  folded: boolean;
+  onToggle(): void;
+  onDelete(): void;
+}
+
+function TaskListItem({ row, folded, onToggle, onDelete }: ItemProps) {
+  const { task, depth, childCount } = row;
+  const selected = useAppStore((s) => s.selectedTaskId === task.id);
+  const selectTask = useAppStore((s) => s.selectTask);
+  const renameTask = useAppStore((s) => s.renameTask);
+  const archiveTask = useAppStore((s) => s.archiveTask);
+  const pushToast = useAppStore((s) => s.pushToast);
+  const t = useT();
+  const [menu, setMenu] = useState(false);
+  const [renaming, setRenaming] = useState(false);
+  const selectedRef = useRef<HTMLButtonElement>(null);
+  const menuRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (selected) selectedRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
+
+  // The menu closes on a click anywhere else, or Escape.
+  useEffect(() => {
+    if (!menu) return;
+    const close = (e: Event) => {
+      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !menuRef.current?.contains(e.target as Node))
+        setMenu(false);
+    };
+    document.addEventListener('pointerdown', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('pointerdown', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, [menu]);
+
+  // Enter saves, and so does leaving the field; the flag keeps the two from saving twice.
+  const renameDone = useRef(false);
+  async function rename(title: string) {
+    if (renameDone.current) return;
+    renameDone.current = true;
+    setRenaming(false);
+    const trimmed = title.trim();
+    if (trimmed === '' || trimmed === task.title) return;
+    const failure = await renameTask(task.id, trimmed);
+    if (failure) pushToast({ tone: 'error', text: t('tasks.renameFailed', { message: failure.message }) });
+  }
+
+  async function archive() {
+    setMenu(false);
+    const archived = task.archivedAt === null;
+    const failure = await archiveTask(task.id, archived);
+    if (failure) pushToast({ tone: 'error', text: t('tasks.archiveFailed', { message: failure.message }) });
+    else if (archived) pushToast({ tone: 'info', text: t('tasks.archivedNews', { title: task.title }) });
+  }
+
+  return (
+    <li
+      className={`task-row${task.archivedAt ? ' task-row-archived' : ''}`}
+      style={{ paddingInlineStart: depth * 14 }}
+      data-testid="task-row"
+      data-task-id={task.id}
+      data-depth={depth}
+    >
+      {childCount > 0 ? (
+        <button
+          type="button"
+          className="task-fold"
+          aria-expanded={!folded}
+          aria-label={t(folded ? 'tasks.expand' : 'tasks.collapse', { title: task.title })}
+          title={t('tasks.subtasks', { count: childCount })}
+          onClick={onToggle}
+          data-testid="task-fold"
+        >
+          {folded ? '▸' : '▾'}
+        </button>
+      ) : (
+        <span className="task-fold-space" />
+      )}
+      {renaming ? (
+        <input
+          className="task-rename"
+          defaultValue={task.title}
+          maxLength={200}
+          aria-label={t('tasks.renameLabel', { title: task.title })}
+          // biome-ignore lint/a11y/noAutofocus: the field opens because the person chose "Rename"
+          autoFocus
+          onFocus={(e) => e.currentTarget.select()}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') void rename(e.currentTarget.value);
+            else if (e.key === 'Escape') {
+              renameDone.current = true;
+              setRenaming(false);
+            }
+          }}
+          onBlur={(e) => void rename(e.currentTarget.value)}
+          data-testid="task-rename-input"
+        />
+      ) : (
+        <button
+          ref={selected ? selectedRef : undefined}
+          type="button"
+          className={`task-item${selected ? ' task-item-selected' : ''}`}
+          data-testid="task-item"
+          data-task-id={task.id}
+          aria-current={selected ? 'true' : undefined}
+          onClick={() => void selectTask(task.id)}
+        >
+          <span className="task-item-title" data-testid="task-title">
+            {task.title}
+          </span>
+          <span className="task-item-meta">
+            <StatusBadge status={task.status} />
+            {task.archivedAt ? <span className="task-archived-badge">{t('tasks.archivedBadge')}</span> : null}
+            <time dateTime={task.createdAt}>{formatTime(task.createdAt)}</time>
+          </span>
+        </button>
+      )}
+      <div className="task-menu" ref={menuRef}>
+        <button
+          type="button"
+          className="task-menu-button"
+          aria-haspopup="menu"
+          aria-expanded={menu}
+          aria-label={t('tasks.menu', { title: task.title })}
+          onClick={() => setMenu(!menu)}
+          data-testid="task-menu"
+        >
+          ⋯
+        </button>
+        {menu ? (
+          <div className="task-menu-items" role="menu" data-testid="task-menu-items">
             <button
-              ref={selected ? selectedRef : undefined}
               type="button"
-              className={`task-item${selected ? ' task-item-selected' : ''}`}
-              data-testid="task-item"
-              data-task-id={task.id}
-              aria-current={selected ? 'true' : undefined}
-              onClick={() => void selectTask(task.id)}
+              role="menuitem"
+              onClick={() => {
+                setMenu(false);
+                renameDone.current = false;
+                setRenaming(true);
+              }}
+              data-testid="task-rename"
             >
-              <span className="task-item-title" data-testid="task-title">
-                {task.title}
-              </span>
-              <span className="task-item-meta">
-                <StatusBadge status={task.status} />
-                <time dateTime={task.createdAt}>{formatTime(task.createdAt)}</time>
-              </span>
+              {t('tasks.rename')}
             </button>
-          </li>
-        );
-      })}
-    </ul>
+            <button type="button" role="menuitem" onClick={() => void archive()} data-testid="task-archive">
+              {t(task.archivedAt ? 'tasks.unarchive' : 'tasks.archive')}
+            </button>
+            <button
+              type="button"
+              role="menuitem"
+              className="task-menu-danger"
+              onClick={() => {
+                setMenu(false);
+                onDelete();
+              }}
+              data-testid="task-delete"
+            >
+              {t('tasks.delete')}
+            </button>
+          </div>
+        ) : null}
+      </div>
+    </li>
   );
 }

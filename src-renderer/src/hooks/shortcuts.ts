@@ -45,6 +45,7 @@ export const SHORTCUTS = [
     ],
   },
   { id: 'nextWaiting', label: 'shortcuts.nextWaiting', bindings: [{ key: 'j', mod: true, scope: 'app' }] },
+  { id: 'toggleSidebar', label: 'shortcuts.toggleSidebar', bindings: [{ key: 'b', mod: true, scope: 'app' }] },
   { id: 'help', label: 'shortcuts.help', bindings: [{ key: '?', shift: 'any', scope: 'app' }] },
   { id: 'closeDialog', label: 'shortcuts.closeDialog', bindings: [{ key: 'Escape', scope: 'dialog' }] },
 ] as const satisfies readonly Shortcut[];

@@ -4,6 +4,7 @@
 import { enChat } from './en-chat';
 import { enSettings } from './en-settings';
 import { enSetup } from './en-setup';
+import { enTasks } from './en-tasks';
 
 export const en = {
   'app.live.connecting': 'connecting…',
@@ -331,6 +332,7 @@ export const en = {
   ...enSettings,
   ...enChat,
   ...enSetup,
+  ...enTasks,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

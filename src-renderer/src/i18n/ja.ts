@@ -4,6 +4,7 @@ import type { Messages } from './en';
 import { jaChat } from './ja-chat';
 import { jaSettings } from './ja-settings';
 import { jaSetup } from './ja-setup';
+import { jaTasks } from './ja-tasks';
 
 export const ja: Messages = {
   'app.live.connecting': '接続中…',
@@ -331,4 +332,5 @@ export const ja: Messages = {
   ...jaSettings,
   ...jaChat,
   ...jaSetup,
+  ...jaTasks,
 };

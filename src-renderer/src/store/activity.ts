@@ -6,8 +6,19 @@ import type { MaestroEvent } from '../../../src-shared/events';
 export const ACTIVITY_KINDS = ['job', 'llm', 'tool', 'approval', 'comment', 'notification', 'error'] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
-/** Events that make no row: the streamed text, the turn/call starts (their ends say more), the chat's steps. */
-type Unshown = 'stream.delta' | 'TurnStart' | 'TurnEnd' | 'LlmCallStart' | 'step.recorded' | 'step.answered';
+/**
+ * Events that make no row: the streamed text and the turn/call starts (their ends say more), the chat's steps, and
+ * the list's own news (a rename or archive shows in the list; a deleted task has no timeline left).
+ */
+type Unshown =
+  | 'stream.delta'
+  | 'TurnStart'
+  | 'TurnEnd'
+  | 'LlmCallStart'
+  | 'step.recorded'
+  | 'step.answered'
+  | 'task.changed'
+  | 'task.deleted';
 export type ActivityEvent = Exclude<MaestroEvent, { type: Unshown }>;
 
 export function isActivityEvent(event: MaestroEvent): event is ActivityEvent {
@@ -18,6 +29,8 @@ export function isActivityEvent(event: MaestroEvent): event is ActivityEvent {
     case 'LlmCallStart':
     case 'step.recorded':
     case 'step.answered':
+    case 'task.changed':
+    case 'task.deleted':
       return false;
     default:
       return true;

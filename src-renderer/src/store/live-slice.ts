@@ -26,7 +26,11 @@ export const createLiveSlice =
       state.foldActivityEvent(event);
       switch (event.type) {
         case 'task.created':
+        case 'task.changed':
           state.upsertTask(event.task);
+          return;
+        case 'task.deleted':
+          state.removeTasks(event.taskIds);
           return;
         case 'job.changed':
           announceEnd(state, event.job);

@@ -1,5 +1,5 @@
-// The task list: newest first, kept current by task.created and job.changed events, with each task's latest job
-// (its wait reason and error feed the notification center).
+// The task list: newest first, kept current by task.created, task.changed, task.deleted and job.changed events, with
+// each task's latest job (its wait reason and error feed the notification center); renaming, archiving and deleting.
 import type { StateCreator } from 'zustand';
 import type { Job, JobStatus, Task } from '../../../src-shared/entities';
 import { type ApiError, type MaestroApi, type OpInput, toApiError } from '../api/client';
@@ -7,6 +7,8 @@ import { newestFirst } from './merge';
 import type { AppState, LoadState } from './types';
 
 export type CreateOutcome = { ok: true; task: Task } | { ok: false; error: ApiError };
+/** What a rename, archive or delete came to: null when done, else why not. */
+export type ManageFailure = ApiError | null;
 
 export interface TasksSlice {
   tasks: Task[];
@@ -20,6 +22,11 @@ export interface TasksSlice {
   upsertTask(task: Task): void;
   /** Folds a job's status into its task when it is that task's latest job. */
   noteJob(job: Job): void;
+  renameTask(taskId: string, title: string): Promise<ManageFailure>;
+  archiveTask(taskId: string, archived: boolean): Promise<ManageFailure>;
+  deleteTask(taskId: string): Promise<ManageFailure>;
+  /** Drops deleted tasks from the list (and from the view when one of them is open). */
+  removeTasks(taskIds: readonly string[]): void;
 }
 
 export const createTasksSlice =
@@ -79,6 +86,43 @@ export const createTasksSlice =
           const others = state.tasks.filter((t) => t.id !== task.id);
           return { tasks: [task, ...others].sort(newestFirst) };
         });
+      },
+
+      async renameTask(taskId, title) {
+        try {
+          get().upsertTask((await api.renameTask({ taskId, title })).task);
+          return null;
+        } catch (error) {
+          return toApiError(error);
+        }
+      },
+
+      async archiveTask(taskId, archived) {
+        try {
+          for (const task of (await api.archiveTask({ taskId, archived })).tasks) get().upsertTask(task);
+          return null;
+        } catch (error) {
+          return toApiError(error);
+        }
+      },
+
+      async deleteTask(taskId) {
+        try {
+          get().removeTasks((await api.deleteTask({ taskId })).deletedTaskIds);
+          return null;
+        } catch (error) {
+          return toApiError(error);
+        }
+      },
+
+      removeTasks(taskIds) {
+        const gone = new Set(taskIds);
+        set((state) => ({
+          tasks: state.tasks.filter((t) => !gone.has(t.id)),
+          latestJobs: Object.fromEntries(Object.entries(state.latestJobs).filter(([id]) => !gone.has(id))),
+        }));
+        const selected = get().selectedTaskId;
+        if (selected && gone.has(selected)) void get().selectTask(null);
       },
 
       noteJob(job) {

@@ -1,0 +1,33 @@
+// The Japanese text of the task list and the sidebar (merged into ja.ts), key for key as en-tasks.ts.
+import type { enTasks } from './en-tasks';
+
+export const jaTasks: Record<keyof typeof enTasks, string> = {
+  'tasks.search': 'タスクを検索',
+  'tasks.searchPlaceholder': 'タイトルと指示を検索',
+  'tasks.showArchived': 'アーカイブを表示 ({count})',
+  'tasks.noMatch': '「{query}」に一致するタスクはありません。',
+  'tasks.archivedBadge': 'アーカイブ済み',
+  'tasks.menu': '「{title}」の操作',
+  'tasks.rename': '名前を変更',
+  'tasks.renameLabel': '「{title}」の新しいタイトル',
+  'tasks.archive': 'アーカイブ',
+  'tasks.unarchive': 'アーカイブから戻す',
+  'tasks.delete': '削除…',
+  'tasks.expand': '「{title}」のサブタスクを表示',
+  'tasks.collapse': '「{title}」のサブタスクを隠す',
+  'tasks.subtasks': 'サブタスク {count} 件',
+  'tasks.deleteTitle': '「{title}」を削除しますか？',
+  'tasks.deleteBody': '会話、ジョブ、承認、実行時ファイルが完全に削除されます。元に戻せません。',
+  'tasks.deleteWithSubtasks': 'サブタスク {count} 件も一緒に削除されます。',
+  'tasks.deleteConfirm': '削除',
+  'tasks.deleteCancel': 'キャンセル',
+  'tasks.deleteRunning': 'このタスク（またはサブタスク）のジョブが実行中です。先にキャンセルしてから削除してください。',
+  'tasks.deleteFailed': 'タスクを削除できませんでした: {message}',
+  'tasks.renameFailed': 'タスクの名前を変更できませんでした: {message}',
+  'tasks.archiveFailed': 'タスクをアーカイブできませんでした: {message}',
+  'tasks.deleted': '「{title}」を削除しました。',
+  'tasks.archivedNews': '「{title}」をアーカイブしました。',
+  'sidebar.hide': 'タスク一覧を隠す',
+  'sidebar.show': 'タスク一覧を表示',
+  'shortcuts.toggleSidebar': 'タスク一覧の表示を切り替え',
+};
