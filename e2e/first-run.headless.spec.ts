@@ -98,10 +98,11 @@ test.describe('in English', () => {
     );
     expect(listed.body.profiles).toMatchObject([{ name: 'default', isDefault: true, model: MODELS[1] }]);
 
-    // The task runs with the refused key and fails; its error names the profile and opens it.
+    // The task runs with the refused key and fails; its error, said once in the chat, names the profile and opens it.
     const taskId = await createTask(page, 'Refused');
     await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'failed', { timeout: 20_000 });
-    const error = page.getByTestId('job-error');
+    await expect(page.getByTestId('job-error')).toHaveCount(0);
+    const error = page.getByTestId('error-comment');
     await expect(error).toHaveAttribute('data-code', 'profile_key_refused');
     await expect(error).toContainText('The model server refused the API key of profile default.');
     await error.getByTestId('job-open-profile').click();

@@ -19,16 +19,30 @@ export const WaitReason = z.enum(WAIT_REASONS);
 export type WaitReason = z.infer<typeof WaitReason>;
 
 /**
- * What kind of failure a job's `error` is, where the UI can point at the fix: the LLM profile's key was refused
- * (401/403), its server could not be reached, its model is unknown to the server, or the profile does not exist.
+ * What kind of failure a job's `error` is, so the UI says it in the person's words and points at the fix: the LLM
+ * profile's key was refused (401/403), its server could not be reached, its model is unknown to the server, or the
+ * profile does not exist; the model server kept failing or refused the request; the conversation outgrew the model's
+ * context; the model declined; the job ran past its deadline, reached its movement's iteration limit, repeated the
+ * same call, or the model stopped answering with anything. `error` keeps the technical detail, in English.
  */
 export const JOB_ERROR_CODES = [
   'profile_key_refused',
   'profile_unreachable',
   'profile_model_unknown',
   'profile_missing',
+  'llm_failed',
+  'context_overflow',
+  'model_refused',
+  'deadline_exceeded',
+  'iteration_limit',
+  'tool_loop',
+  'no_reply',
 ] as const;
 export const JobErrorCode = z.enum(JOB_ERROR_CODES);
+
+/** What a person can do about a failed job, said after the error in its error comment (the UI says it localized). */
+export const WHAT_NOW =
+  'To try again, send a comment (the next job resumes where this one stopped) or Continue the task.';
 export type JobErrorCode = z.infer<typeof JobErrorCode>;
 
 export const TERMINAL_STATUSES: readonly JobStatus[] = ['succeeded', 'failed', 'cancelled'];

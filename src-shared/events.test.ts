@@ -36,6 +36,8 @@ const SHAPES: Record<string, string[]> = {
   'settings.changed': ['file', 'inForce', 'jobId', 'seq', 'taskId', 'ts', 'type', 'workspacePath'],
   'webhook.failed': ['attempts', 'event', 'jobId', 'reason', 'seq', 'taskId', 'ts', 'type', 'webhook'],
   'task.routed': ['jobId', 'pieceId', 'routed', 'seq', 'taskId', 'ts', 'type', 'warning'],
+  'step.recorded': ['jobId', 'seq', 'step', 'taskId', 'ts', 'type'],
+  'step.answered': ['callId', 'jobId', 'result', 'seq', 'stepSeq', 'taskId', 'ts', 'type'],
   'stream.delta': ['jobId', 'reasoning', 'seq', 'taskId', 'text', 'toolCalls', 'ts', 'type'],
 };
 
@@ -52,12 +54,14 @@ describe('the event contract', () => {
     expect([...INVOKE_KINDS]).toEqual(['UserSend', 'Notify', 'PodEvent', 'SystemReminder', 'Wakeup']);
   });
 
-  it('P9.13 P9.14 LLM progress events are transient; the rest are persisted', () => {
+  it('P9.13 P9.14 LLM progress events and the chat steps (stored in the log) are transient; the rest are persisted', () => {
     expect([...TRANSIENT_EVENT_TYPES].sort()).toEqual([
       'LlmCallEnd',
       'LlmCallStart',
       'TurnEnd',
       'TurnStart',
+      'step.answered',
+      'step.recorded',
       'stream.delta',
     ]);
   });

@@ -132,8 +132,9 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 export type NewEvent = DistributiveOmit<MaestroEvent, 'seq' | 'ts'>;
 
 /**
- * Events that are pushed live but not stored (seq 0): streaming text and the LLM's progress. What they report is
- * stored elsewhere: usage and Turn/LlmCall boundaries in the conversation log (GET /tasks/:id/usage).
+ * Events that are pushed live but not stored (seq 0): streaming text, the LLM's progress and the chat's steps. What
+ * they report is stored elsewhere: usage and Turn/LlmCall boundaries in the conversation log (GET /tasks/:id/usage),
+ * the steps there too (GET /tasks/:id/recent); a window that missed some reads them again when it reconnects.
  */
 export const TRANSIENT_EVENT_TYPES: readonly MaestroEventType[] = [
   'stream.delta',

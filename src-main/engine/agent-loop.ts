@@ -37,7 +37,12 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
   for (;;) {
     if (run.signal.aborted) return { kind: 'cancelled', reason: abortReason(run.signal) };
     if (run.deadline !== null && Date.now() > run.deadline) {
-      return { kind: 'error', message: 'deadline_exceeded: the job ran past its deadline', retryable: false };
+      return {
+        kind: 'error',
+        message: 'deadline_exceeded: the job ran past its deadline',
+        retryable: false,
+        code: 'deadline_exceeded',
+      };
     }
     iterations++;
     if (iterations > movement.maxIterations) {
@@ -45,6 +50,7 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
         kind: 'error',
         message: `movement ${movement.name} reached its limit of ${movement.maxIterations} iterations without calling complete or transition`,
         retryable: false,
+        code: 'iteration_limit',
       };
     }
     if (sinceProgress >= limits.watchdogIterations) {
@@ -65,14 +71,16 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
         tokensAfter: guarded.report.afterTokens,
       });
     }
-    if (guarded.kind === 'overflow') return { kind: 'error', message: guarded.message, retryable: false };
+    if (guarded.kind === 'overflow') {
+      return { kind: 'error', message: guarded.message, retryable: false, code: 'context_overflow' };
+    }
     if (guarded.kind === 'rewrite') run.conversation.rewrite(guarded.messages);
 
     const iteration = await runLlmIteration(run, movement.name);
     if (iteration.kind !== 'ok') return iteration.result;
     const { turn } = iteration;
     run.conversation.append(turn.message);
-    if (turn.refusal !== null) return { kind: 'error', message: turn.refusal, retryable: false };
+    if (turn.refusal !== null) return { kind: 'error', message: turn.refusal, retryable: false, code: 'model_refused' };
     const { toolCalls } = turn;
 
     if (toolCalls.length === 0) {
@@ -102,6 +110,7 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
           kind: 'error',
           message: `tool loop: ${call.name} was called ${seen} times with the same arguments`,
           retryable: false,
+          code: 'tool_loop',
         };
       }
     }
@@ -134,6 +143,7 @@ function textOutcome(run: JobRun, text: string, replies: number): MovementResult
       kind: 'error',
       message: `the model answered ${replies} times in a row without calling a tool, and without any text`,
       retryable: false,
+      code: 'no_reply',
     };
   }
   if (isQuestion(text) && run.askCount < run.options.limits.asks) return { kind: 'ask', question: text };

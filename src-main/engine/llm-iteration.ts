@@ -44,13 +44,17 @@ export async function runLlmIteration(run: JobRun, movement: string): Promise<It
     if (!cancelled) step.error = error instanceof Error ? error.message : String(error);
     if (run.signal.aborted) return { kind: 'stop', result: { kind: 'cancelled', reason: abortReason(run.signal) } };
     if (error instanceof LlmError) {
-      const code = profileErrorCode(error);
-      const coded = code ? { code } : {};
+      const profileCode = profileErrorCode(error);
+      const coded = profileCode ? { code: profileCode } : {};
+      const llmFailed = { code: profileCode ?? 'llm_failed' } as const;
       switch (error.kind) {
         case 'aborted':
           return { kind: 'stop', result: { kind: 'cancelled', reason: error.message } };
         case 'retries_exhausted':
-          return { kind: 'stop', result: { kind: 'error', message: `LLM: ${error.message}`, retryable: true } };
+          return {
+            kind: 'stop',
+            result: { kind: 'error', message: `LLM: ${error.message}`, retryable: true, ...llmFailed },
+          };
         case 'unreachable': {
           const outage = error.outageMs !== undefined ? { outageMs: error.outageMs } : {};
           return {
@@ -59,10 +63,14 @@ export async function runLlmIteration(run: JobRun, movement: string): Promise<It
           };
         }
         case 'context_overflow':
+          return {
+            kind: 'stop',
+            result: { kind: 'error', message: `LLM: ${error.message}`, retryable: false, code: 'context_overflow' },
+          };
         case 'terminal':
           return {
             kind: 'stop',
-            result: { kind: 'error', message: `LLM: ${error.message}`, retryable: false, ...coded },
+            result: { kind: 'error', message: `LLM: ${error.message}`, retryable: false, ...llmFailed },
           };
         default:
           return assertNever(error.kind, 'LLM error kind');

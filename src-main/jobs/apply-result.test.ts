@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { WHAT_NOW } from '../../src-shared/entities';
 import type { MaestroEvent } from '../../src-shared/events';
 import { tempDir, testMaestro } from '../../test-support/temp-maestro';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
-import { handlePieceResult, WHAT_NOW } from './apply-result';
+import { handlePieceResult } from './apply-result';
 import { insertJob } from './lifecycle';
 import type { PieceRunResult } from './piece-run-result';
 import type { RetryPolicy } from './retry-policy';

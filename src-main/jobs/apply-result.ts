@@ -3,16 +3,13 @@
 
 import { assertNever } from '../../src-shared/assert-never';
 import { backoffMs } from '../../src-shared/backoff';
+import { WHAT_NOW } from '../../src-shared/entities';
 import type { JobRecord } from '../db/repos/jobs';
 import { toToolRequest } from '../db/repos/tool-requests';
 import type { Store } from '../db/store';
 import { cancelJobTree, changeJob, insertJob, postComment, wakeParentIfDone } from './lifecycle';
 import type { PieceRunResult } from './piece-run-result';
 import { DEFAULT_OUTAGE_POLICY, outageWaitMs, type RetryPolicy } from './retry-policy';
-
-/** What a person can do about a failed job, said in its error comment. */
-export const WHAT_NOW =
-  'To try again, send a comment (the next job resumes where this one stopped) or Continue the task.';
 
 export interface HandleOptions {
   workerId: string;

@@ -2,10 +2,11 @@
 // error never look alike. Memoized: a row of the feed re-renders only when its own comment changes.
 import { memo } from 'react';
 import type { Comment } from '../../../src-shared/entities';
-import { useT } from '../i18n';
+import { useLocale, useT } from '../i18n';
 import type { Disposition } from '../store/detail-slice';
 import { formatTime } from './format';
 import { Markdown } from './Markdown';
+import { ErrorComment } from './OutcomeNotice';
 
 interface Props {
   comment: Comment;
@@ -16,6 +17,7 @@ interface Props {
 
 export const ChatMessage = memo(function ChatMessage({ comment, disposition, open = false }: Props) {
   const t = useT();
+  const locale = useLocale();
   return (
     <article
       className={`message message-${comment.kind} message-from-${comment.author}${open ? ' message-open' : ''}`}
@@ -36,10 +38,10 @@ export const ChatMessage = memo(function ChatMessage({ comment, disposition, ope
             {t('chat.awaiting')}
           </span>
         ) : null}
-        <time dateTime={comment.createdAt}>{formatTime(comment.createdAt)}</time>
+        <time dateTime={comment.createdAt}>{formatTime(comment.createdAt, locale)}</time>
       </header>
       <div className="message-body" data-testid="message-body">
-        <Markdown text={comment.body} />
+        {comment.kind === 'error' ? <ErrorComment comment={comment} /> : <Markdown text={comment.body} />}
       </div>
       {disposition ? (
         <footer className="message-disposition" data-testid="message-disposition" data-disposition={disposition}>

@@ -8,7 +8,7 @@ import { type FocusEvent, memo, useEffect, useMemo, useRef } from 'react';
 import type { ChatStep, Comment } from '../../../src-shared/entities';
 import type { InvokeKind } from '../../../src-shared/events';
 import { useVirtualFeed } from '../hooks/useVirtualFeed';
-import { useT } from '../i18n';
+import { useLocale, useT } from '../i18n';
 import { chatItems } from '../store/chat-items';
 import type { Disposition, TaskDetail } from '../store/detail-slice';
 import type { JobStream } from '../store/job-stream';
@@ -236,10 +236,11 @@ function OlderRow({ count, load, onLoad }: { count: number; load: TaskDetail['ol
 
 /** Where an Invoke began (P9.18): "Send #N" for the user's sends, Notify or Event for the others. */
 function InvokeHeader({ invoke }: { invoke: FeedInvoke }) {
+  const locale = useLocale();
   return (
     <p className="feed-marker feed-invoke" data-testid="feed-invoke" data-kind={invoke.kind}>
       <span className="feed-invoke-label">{invoke.label}</span>
-      <time dateTime={invoke.ts}>{formatTime(invoke.ts)}</time>
+      <time dateTime={invoke.ts}>{formatTime(invoke.ts, locale)}</time>
     </p>
   );
 }

@@ -3,7 +3,7 @@
 // (P7.20). Entries are derived from the task list and latest jobs, so they are right after a reload.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useT } from '../i18n';
+import { useLocale, useT } from '../i18n';
 import { type ActionItem, actionItems } from '../store/action-items';
 import { useAppStore } from '../store/store';
 import { formatTime } from './format';
@@ -82,6 +82,7 @@ function NotificationEntry({ item, onOpened }: { item: ActionItem; onOpened(): v
   const dismissFailure = useAppStore((s) => s.dismissFailure);
   const { jobId } = item;
   const t = useT();
+  const locale = useLocale();
   return (
     <li className={`notification notification-${item.reason}`}>
       <button
@@ -98,7 +99,7 @@ function NotificationEntry({ item, onOpened }: { item: ActionItem; onOpened(): v
         <span className="notification-task">{item.title}</span>
         <span className="notification-reason">{t(`notify.reason.${item.reason}`)}</span>
         {item.detail ? <span className="notification-detail">{item.detail}</span> : null}
-        <time dateTime={item.at}>{formatTime(item.at)}</time>
+        <time dateTime={item.at}>{formatTime(item.at, locale)}</time>
       </button>
       {item.reason === 'failed' && jobId ? (
         <button

@@ -6,7 +6,7 @@
 // reload and after a restart.
 import { memo } from 'react';
 import { isTerminal, type StepToolCall, type ToolRequest } from '../../../src-shared/entities';
-import { useT } from '../i18n';
+import { useLocale, useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { DiffView } from './DiffView';
 import type { FeedRow } from './feed-rows';
@@ -17,6 +17,7 @@ type StepRow = Extract<FeedRow, { kind: 'step' }>;
 
 export const StepMessage = memo(function StepMessage({ row }: { row: StepRow }) {
   const t = useT();
+  const locale = useLocale();
   const { step } = row;
   const jobEnded = useAppStore((s) => {
     const status = s.detail?.jobs.find((j) => j.id === step.jobId)?.status;
@@ -34,7 +35,7 @@ export const StepMessage = memo(function StepMessage({ row }: { row: StepRow }) 
       {row.turnStart ? (
         <header className="message-header">
           <span className="message-kind">{step.depth > 0 ? t('step.subAgent') : t('chat.author.agent')}</span>
-          <time dateTime={step.createdAt}>{formatTime(step.createdAt)}</time>
+          <time dateTime={step.createdAt}>{formatTime(step.createdAt, locale)}</time>
           {step.usage.llmCalls > 0 ? (
             <span className="step-usage" data-testid="step-usage">
               {t('step.usage', { prompt: step.usage.promptTokens, completion: step.usage.completionTokens })}

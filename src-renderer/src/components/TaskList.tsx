@@ -4,7 +4,7 @@
 // notification) scrolls its row into view.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Task } from '../../../src-shared/entities';
-import { useT } from '../i18n';
+import { useLocale, useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { formatTime } from './format';
 import { StatusBadge } from './StatusBadge';
@@ -114,6 +114,7 @@ function TaskListItem({ row, folded, onToggle, onDelete }: ItemProps) {
   const archiveTask = useAppStore((s) => s.archiveTask);
   const pushToast = useAppStore((s) => s.pushToast);
   const t = useT();
+  const locale = useLocale();
   const [menu, setMenu] = useState(false);
   const [renaming, setRenaming] = useState(false);
   const selectedRef = useRef<HTMLButtonElement>(null);
@@ -216,7 +217,7 @@ function TaskListItem({ row, folded, onToggle, onDelete }: ItemProps) {
           <span className="task-item-meta">
             <StatusBadge status={task.status} />
             {task.archivedAt ? <span className="task-archived-badge">{t('tasks.archivedBadge')}</span> : null}
-            <time dateTime={task.createdAt}>{formatTime(task.createdAt)}</time>
+            <time dateTime={task.createdAt}>{formatTime(task.createdAt, locale)}</time>
           </span>
         </button>
       )}

@@ -9,7 +9,7 @@ import { useAppStore } from '../store/store';
 import { ActivityTimeline } from './ActivityTimeline';
 import { ChatPane } from './ChatPane';
 import { JobProgress } from './JobProgress';
-import { JobErrorNotice } from './OutcomeNotice';
+import { JobError } from './OutcomeNotice';
 import { StatusBadge } from './StatusBadge';
 import { UsagePanel } from './UsagePanel';
 
@@ -93,7 +93,8 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
       </header>
       <JobProgress {...live} jobStatus={job?.status ?? null} />
       <UsagePanel taskId={task.id} />
-      <JobErrorNotice job={job} />
+      {/* A failed job's error is in the chat, where it happened; a job waiting to retry has no comment for it. */}
+      {job?.status === 'retry' ? <JobError job={job} testId="job-error" /> : null}
       {actionError ? (
         <p className="notice notice-error" data-testid="task-action-error">
           {actionError}

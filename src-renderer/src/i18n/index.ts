@@ -12,4 +12,4 @@ export {
   translate,
   translator,
 } from './translate';
-export { useT } from './useT';
+export { useLocale, useT } from './useT';

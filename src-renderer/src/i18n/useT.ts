@@ -9,7 +9,12 @@ type LocaleState = { locale: Locale };
 const NO_STORE: StoreApi<LocaleState> = createStore<LocaleState>(() => ({ locale: 'en' }));
 
 export function useT(): Translate {
-  const store: StoreApi<LocaleState> = useContext(StoreContext) ?? NO_STORE;
-  const locale = useStore(store, (s) => s.locale);
+  const locale = useLocale();
   return useMemo(() => translator(locale), [locale]);
+}
+
+/** The UI's language, for what is formatted outside the messages (times, numbers). */
+export function useLocale(): Locale {
+  const store: StoreApi<LocaleState> = useContext(StoreContext) ?? NO_STORE;
+  return useStore(store, (s) => s.locale);
 }

@@ -1,6 +1,7 @@
 // What each kind of activity event says in its row: its group, whether it is a failure, its title, detail and status,
 // in the reader's language. One function per group of events (jobs, LLM calls, tools, approvals, the rest).
 import { ruleLabel } from '../../../src-shared/auto-prompter';
+import { JOB_STATUSES, type JobStatus } from '../../../src-shared/entities';
 import type { Translate } from '../i18n/translate';
 import type { ActivityEvent } from './activity';
 import { jobDetail, llmDetail } from './activity-format';
@@ -48,7 +49,7 @@ export function rowFacts(event: ActivityEvent, t: Translate): RowFacts {
       return {
         kind: 'comment',
         error: comment.kind === 'error',
-        title: `${comment.author} ${comment.kind}`,
+        title: `${t(`chat.author.${comment.author}`)} · ${t(`chat.kind.${comment.kind}`)}`,
         detail: comment.body,
         status: comment.kind,
       };
@@ -102,7 +103,10 @@ function jobFacts(event: JobEvent, t: Translate): RowFacts {
       return {
         kind: 'job',
         error: false,
-        title: t('activity.jobMetrics', { status: event.status, seconds: (event.durationMs / 1000).toFixed(1) }),
+        title: t('activity.jobMetrics', {
+          status: isJobStatus(event.status) ? t(`status.${event.status}`) : event.status,
+          seconds: (event.durationMs / 1000).toFixed(1),
+        }),
         detail: t('activity.jobMetricsDetail', {
           attempt: event.attempt,
           calls: event.usage.llmCalls,
@@ -239,3 +243,5 @@ function approvalFacts(event: ApprovalEvent, t: Translate): RowFacts {
     }
   }
 }
+
+const isJobStatus = (status: string): status is JobStatus => (JOB_STATUSES as readonly string[]).includes(status);

@@ -160,7 +160,7 @@ describe('activity rows', () => {
       ['tool', 'list_dir', 'ok', false],
       ['tool', 'list_dir', 'failed', true],
       ['approval', 'Tool run_command approved once', 'approved', false],
-      ['comment', 'system error', 'error', true],
+      ['comment', 'MAESTRO · Error', 'error', true],
       ['llm', 'Prompt guard rewrite', 'rewrite', false],
       ['llm', 'LLM call #1', 'ok', false],
     ]);
