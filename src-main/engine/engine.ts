@@ -75,7 +75,8 @@ export function createEngine(config: EngineConfig): Engine {
     limits: DEFAULT_LIMITS,
     promptGuard: passThroughGuard,
     deadlineMs: null,
-    streamIntervalMs: 50,
+    // About a frame: text reaches the screen as fast as it can be shown, in a few dozen events a second at most.
+    streamIntervalMs: 16,
     sandbox: NOT_SANDBOXED,
     ...config.options,
   };

@@ -1,5 +1,7 @@
 // The task's usage: totals, then one row per Invoke under its "Send #N" / Notify / Event header with the sums of its
-// AgentTurns; the LlmCalls of each turn (retries included) stay folded away unless opened.
+// AgentTurns; the LlmCalls of each turn (retries included) stay folded away unless opened. What is folded is not
+// rendered at all: a long task has thousands of LlmCalls, and the panel is read now and then.
+import { useState } from 'react';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import type { TaskUsage } from '../store/usage-slice';
@@ -11,6 +13,7 @@ export function UsagePanel({ taskId }: { taskId: string }) {
   const usage = useAppStore((s) => (s.usage?.taskId === taskId ? s.usage : null));
   const data = usage?.data ?? null;
   const t = useT();
+  const [open, setOpen] = useState(false);
   if (!data) {
     return usage?.load === 'error' ? (
       <p className="notice notice-error" data-testid="usage-error">
@@ -20,12 +23,12 @@ export function UsagePanel({ taskId }: { taskId: string }) {
   }
   const headers = invokeHeaders(data.invokes, t);
   return (
-    <details className="usage" data-testid="usage-panel">
+    <details className="usage" data-testid="usage-panel" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className="usage-summary">
         <span className="usage-title">{t('usage.title')}</span>
         <SumsRow sums={data.total} testId="usage-total" />
       </summary>
-      {data.invokes.length === 0 ? (
+      {!open ? null : data.invokes.length === 0 ? (
         <p className="usage-empty">{t('usage.empty')}</p>
       ) : (
         <ol className="stack-list" aria-label={t('usage.perInvoke')}>
@@ -42,25 +45,7 @@ export function UsagePanel({ taskId }: { taskId: string }) {
               </span>
               <span className="usage-turns">{t('usage.turns', { count: invoke.agentTurns.length })}</span>
               <SumsRow sums={invoke.usage} />
-              <details className="usage-calls">
-                <summary>LlmCalls</summary>
-                <ol>
-                  {invoke.agentTurns.flatMap((turn, turnIndex) =>
-                    turn.llmCalls.map((call) => (
-                      <li key={call.seq} data-testid="usage-llm-call" data-outcome={call.outcome}>
-                        {t('usage.callRow', {
-                          turn: turnIndex + 1,
-                          attempt: call.attempt,
-                          outcome: call.outcome,
-                          prompt: formatTokens(call.usage.promptTokens),
-                          completion: formatTokens(call.usage.completionTokens),
-                        })}
-                        {call.latencyMs === null ? '' : ` · ${Math.round(call.latencyMs)} ms`}
-                      </li>
-                    )),
-                  )}
-                </ol>
-              </details>
+              <LlmCalls invoke={invoke} />
             </li>
           ))}
         </ol>
@@ -87,5 +72,34 @@ function SumsRow({ sums, testId }: { sums: Sums; testId?: string }) {
         {t('usage.completion', { tokens: formatTokens(sums.completionTokens) })}
       </span>
     </span>
+  );
+}
+
+/** An Invoke's LlmCalls, rendered once opened. */
+function LlmCalls({ invoke }: { invoke: TaskUsage['invokes'][number] }) {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="usage-calls" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>LlmCalls</summary>
+      {open ? (
+        <ol>
+          {invoke.agentTurns.flatMap((turn, turnIndex) =>
+            turn.llmCalls.map((call) => (
+              <li key={call.seq} data-testid="usage-llm-call" data-outcome={call.outcome}>
+                {t('usage.callRow', {
+                  turn: turnIndex + 1,
+                  attempt: call.attempt,
+                  outcome: call.outcome,
+                  prompt: formatTokens(call.usage.promptTokens),
+                  completion: formatTokens(call.usage.completionTokens),
+                })}
+                {call.latencyMs === null ? '' : ` · ${Math.round(call.latencyMs)} ms`}
+              </li>
+            )),
+          )}
+        </ol>
+      ) : null}
+    </details>
   );
 }

@@ -86,8 +86,9 @@ export const createDetailSlice =
         get().resetRequests(taskId);
         remember(taskId);
         if (!taskId) return;
-        void get().refreshUsage(taskId);
+        // The chat first: the host answers one request at a time, and the usage of a long task costs more.
         await get().refreshDetail();
+        void get().refreshUsage(taskId);
       },
 
       async restoreSelection() {

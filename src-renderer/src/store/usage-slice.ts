@@ -1,10 +1,14 @@
 // The selected task's usage (getUsage: Invoke → AgentTurn → LlmCall sums), loaded with the task and reloaded when
-// an AgentTurn of it ends. Reloads asked for while one is in flight collapse into one more after it.
+// an AgentTurn of it ends. Reloads asked for while one is in flight collapse into one more after it, and follow one
+// another at most every RELOAD_GAP_MS: a long task's usage costs the host a while, and a job streaming meanwhile
+// must not wait behind it after every turn.
 import type { StateCreator } from 'zustand';
 import { type MaestroApi, type OpOutput, toApiError } from '../api/client';
 import type { AppState, LoadState } from './types';
 
 export type TaskUsage = OpOutput<'getUsage'>;
+
+export const RELOAD_GAP_MS = 2000;
 
 export interface UsageSlice {
   /** For the selected task only; null before the first answer. */
@@ -49,6 +53,7 @@ export const createUsageSlice =
           do {
             marker.again = false;
             await load(taskId);
+            if (marker.again) await new Promise((resolve) => setTimeout(resolve, RELOAD_GAP_MS));
           } while (marker.again && get().selectedTaskId === taskId);
         } finally {
           inFlight.delete(taskId);
