@@ -100,6 +100,12 @@ export interface Latency {
   receivedMs: number[];
   /** Received → shown, ms. */
   renderMs: number[];
+  /**
+   * The host's events that brought the markers (markers received at the same instant came in one), and for each the
+   * wait of its oldest marker (sent → received): what the engine's gathering of deltas adds on top of the transport.
+   */
+  events: number;
+  oldestInEventMs: number[];
 }
 
 /** The latencies of the markers in `sent` (the chunks as written, with their time) against what the page recorded. */
@@ -109,7 +115,16 @@ export function latencies(sent: readonly SentChunk[], page: PageTimes): Latency 
     const content = typeof chunk.delta.content === 'string' ? chunk.delta.content : '';
     for (const m of markersIn(content)) if (!sentAt.has(m)) sentAt.set(m, chunk.sentAt);
   }
-  const result: Latency = { sent: sentAt.size, seen: 0, shownMs: [], receivedMs: [], renderMs: [] };
+  const result: Latency = {
+    sent: sentAt.size,
+    seen: 0,
+    shownMs: [],
+    receivedMs: [],
+    renderMs: [],
+    events: 0,
+    oldestInEventMs: [],
+  };
+  const oldest = new Map<number, number>();
   for (const [m, at] of sentAt) {
     const shown = page.shown[m];
     const received = page.received[m];
@@ -117,9 +132,14 @@ export function latencies(sent: readonly SentChunk[], page: PageTimes): Latency 
       result.seen++;
       result.shownMs.push(shown - at);
     }
-    if (received !== undefined) result.receivedMs.push(received - at);
+    if (received !== undefined) {
+      result.receivedMs.push(received - at);
+      oldest.set(received, Math.max(oldest.get(received) ?? 0, received - at));
+    }
     if (received !== undefined && shown !== undefined) result.renderMs.push(shown - received);
   }
+  result.events = oldest.size;
+  result.oldestInEventMs = [...oldest.values()];
   return result;
 }
 

@@ -399,6 +399,10 @@ async function main(): Promise<void> {
     await page.waitForTimeout(250);
     const latency = await latencyIntoTask(page, host, llm, large, sent);
     if (latency.seen === 0) throw new Error(`none of the ${latency.sent} markers showed in the feed`);
+    // The same on the short task: what the long one adds.
+    await timeSwitch(page, small);
+    await page.waitForTimeout(250);
+    const smallLatency = await latencyIntoTask(page, host, llm, small, sent);
     const p95 = percentile(latency.shownMs, 95);
     const baseP95 = percentile(baseline.shownMs, 95);
     console.log(
@@ -410,6 +414,13 @@ async function main(): Promise<void> {
     console.log(
       `  of which write → the page's EventSource (the SDK, the engine's coalescing, the bridge): ` +
         `${spread(latency.receivedMs)}; received → in the feed (store, deferred render): ${spread(latency.renderMs)}`,
+    );
+    console.log(
+      `  the host sent the ${latency.sent} chunks in ${latency.events} events (it gathers deltas before sending); ` +
+        `the oldest chunk of each waited ${spread(latency.oldestInEventMs)}`,
+    );
+    console.log(
+      `  on the ${SMALL}-entry task: ${spread(smallLatency.shownMs)} (${smallLatency.seen} of ${smallLatency.sent} seen)`,
     );
     console.log(
       `  baseline, a plain SSE round trip to a bare page (a Node server → EventSource → a div): ` +
