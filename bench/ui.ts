@@ -1,15 +1,22 @@
 // UI benchmark: the chat feed of the built renderer in Chromium against the built headless host.
 //
-// Switch: two tasks seeded into the host's DB, one with 100 feed entries and one with 10,000 (comments of every kind,
-// short and long, Markdown with code and tables). Each measurement clicks a task in the list and times, in the page,
-// until the feed shows that task's last entry (its bottom inside the feed's viewport). Rounds alternate the order;
-// the figure quoted is the ratio of the medians, 10,000 / 100 (target ≤ 1.5: the feed's cost must not grow with the
-// conversation; the feed loads only the latest page of comments, see getTaskRecent).
+// Switch: two tasks seeded into the host's DB, one with 100 feed entries and one with 10,000, each about half comments
+// (of every kind, short and long, Markdown with code and tables) and half the agent's recorded steps (tool calls with
+// their answers: reads, commands, edits with diffs), in finished jobs of 50 entries (seed-feed-steps.ts). Each
+// measurement clicks a task in the list and times, in the page, until the feed shows that task's last entry (its
+// bottom inside the feed's viewport). Rounds alternate the order; the figure quoted is the ratio of the medians,
+// 10,000 / 100 (target ≤ 1.5: the feed's cost must not grow with the conversation; the feed loads only the latest
+// page of comments and steps together, see getTaskRecent).
 //
 // Stream: then, on the 10,000-entry task, a comment starts a job whose scripted model streams 5,000 small deltas
 // (Markdown paragraphs and code, a millisecond apart). While the page renders them, a PerformanceObserver('longtask')
 // records every main-thread task over 50 ms, and a 10 ms interval samples the event-loop lag; printed: the longest
 // task (target < 50 ms), how many went over 50 ms, the worst lag and the worst gap between animation frames.
+//
+// Latency: then, on the same task, a scripted answer of 200 chunks 20 ms apart, each with a unique marker; the time
+// from the scripted server writing a chunk to its marker appearing in the feed (bench/ui-latency.ts): p50, p95 and
+// max (target p95 ≤ 50 ms), split at the page's receipt of the host's event, against a plain SSE round trip to a bare
+// page measured first in the same browser (the ratio of the p95s).
 //
 // Run: npm run build && npm run bench:ui [-- --rounds N]
 import fs from 'node:fs';
@@ -17,8 +24,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { APP_ROOT, HEADLESS_ENTRY, type HeadlessHost, startHeadlessHost } from '../e2e/support/headless-host';
-import { type ScriptedLlmServer, startScriptedLlmServer } from '../test-support/scripted-llm-server';
+import { type ScriptedLlmServer, type SentChunk, startScriptedLlmServer } from '../test-support/scripted-llm-server';
 import { type SeededFeed, seedFeedTask } from '../test-support/seed-feed';
+import {
+  LATENCY_CHUNK_MS,
+  LATENCY_CHUNKS,
+  LATENCY_TARGET_MS,
+  type Latency,
+  latencies,
+  latencyChunk,
+  measureBaseline,
+  percentile,
+  RECEIVE_PROBE,
+  startShownProbe,
+} from './ui-latency';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -52,7 +71,7 @@ const ROUNDS = argNumber('rounds', 7, 1);
 // esbuild's __name helper, which the page does not have.
 
 /**
- * Clicks the task in the list; resolves with the ms until its last comment's bottom is inside the feed's viewport,
+ * Clicks the task in the list; resolves with the ms until its last entry's bottom is inside the feed's viewport,
  * and when the task's getTaskRecent answer had arrived (Resource Timing) and its size.
  */
 const SWITCH_PROBE = `({ taskId, lastId, timeoutMs }) => new Promise((resolve, reject) => {
@@ -60,7 +79,7 @@ const SWITCH_PROBE = `({ taskId, lastId, timeoutMs }) => new Promise((resolve, r
   if (!item) throw new Error('no task item ' + taskId + ' in the list');
   let done = false;
   const shown = () => {
-    const entry = document.querySelector('[data-comment-id="' + lastId + '"]');
+    const entry = document.querySelector('[data-comment-id="' + lastId + '"], [data-step-id="' + lastId + '"]');
     const feed = document.querySelector('[data-testid="chat-feed"]');
     if (!entry || !feed) return false;
     const e = entry.getBoundingClientRect();
@@ -152,7 +171,7 @@ interface Switch {
 }
 
 async function timeSwitch(page: Page, task: SeededFeed): Promise<Switch> {
-  const args = { taskId: task.taskId, lastId: task.commentIds.at(-1), timeoutMs: SWITCH_TIMEOUT_MS };
+  const args = { taskId: task.taskId, lastId: task.itemIds.at(-1), timeoutMs: SWITCH_TIMEOUT_MS };
   return page.evaluate<Switch>(call(SWITCH_PROBE, args));
 }
 
@@ -218,6 +237,37 @@ async function streamIntoTask(
   return { ms, ...figures };
 }
 
+/**
+ * Streams LATENCY_CHUNKS marked chunks into `task` and times each from the scripted server's write (`sent`, which the
+ * server's onChunk fills) to the feed.
+ */
+async function latencyIntoTask(
+  page: Page,
+  host: HeadlessHost,
+  llm: ScriptedLlmServer,
+  task: SeededFeed,
+  sent: SentChunk[],
+): Promise<Latency> {
+  const message = `Streamed ${LATENCY_CHUNKS} marked chunks.`;
+  llm.push({
+    text: Array.from({ length: LATENCY_CHUNKS }, (_, i) => latencyChunk(i)).join(''),
+    textChunks: LATENCY_CHUNKS,
+    chunkDelayMs: LATENCY_CHUNK_MS,
+    toolCalls: [{ name: 'complete', arguments: { status: 'success', message } }],
+  });
+  const stop = await startShownProbe(page, '[data-testid="chat-feed"]');
+  sent.length = 0;
+  const posted = await host.call('POST', `/tasks/${task.taskId}/comments`, { body: 'Stream the marked lines.' });
+  if (posted.status !== 201) throw new Error(`addComment answered ${posted.status}: ${JSON.stringify(posted.body)}`);
+  await page
+    .locator('[data-testid="chat-message"][data-kind="result"]', { hasText: message })
+    .waitFor({ timeout: STREAM_TIMEOUT_MS });
+  await page.waitForTimeout(300);
+  const times = await stop();
+  llm.expectEmpty();
+  return latencies(sent, times);
+}
+
 // ---- figures ---------------------------------------------------------------------------------------------------
 
 function median(values: readonly number[]): number {
@@ -229,6 +279,8 @@ const ms = (x: number) => `${x.toFixed(0)} ms`;
 const times = (x: number) => `${x.toFixed(2)}×`;
 const kb = (bytes: number) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(0)} kB`);
 const count = (n: number) => n.toLocaleString('en-US');
+const spread = (values: readonly number[]) =>
+  `p50 ${ms(percentile(values, 50))}, p95 ${ms(percentile(values, 95))}, max ${ms(Math.max(...values))}`;
 const loadAverage = () =>
   os
     .loadavg()
@@ -253,7 +305,8 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const llm = await startScriptedLlmServer({ apiKey: LLM_API_KEY });
+  const sent: SentChunk[] = [];
+  const llm = await startScriptedLlmServer({ apiKey: LLM_API_KEY, onChunk: (chunk) => sent.push(chunk) });
   let host: HeadlessHost | undefined;
   let browser: Browser | undefined;
   try {
@@ -263,16 +316,20 @@ async function main(): Promise<void> {
       MAESTRO_LLM_API_KEY: LLM_API_KEY,
     });
     const seedStart = Date.now();
-    const small = seedFeedTask(host.dataDir, host.workspace, `Feed of ${SMALL}`, SMALL);
-    const large = seedFeedTask(host.dataDir, host.workspace, `Feed of ${count(LARGE)}`, LARGE);
+    const small = seedFeedTask(host.dataDir, host.workspace, `Feed of ${SMALL}`, SMALL, { steps: true });
+    const large = seedFeedTask(host.dataDir, host.workspace, `Feed of ${count(LARGE)}`, LARGE, { steps: true });
     const seedMs = Date.now() - seedStart;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // Both the baseline's page and the app get the EventSource that records when each marker arrived.
+    await page.addInitScript(RECEIVE_PROBE);
+    const baseline = await measureBaseline(page);
     await page.goto(host.pageUrl);
     await page.locator('[data-testid="live-indicator"][data-live="live"]').waitFor();
     await page.locator(`[data-testid="task-item"][data-task-id="${large.taskId}"]`).waitFor();
     console.log(
-      `ui bench: feed of ${SMALL} vs ${count(LARGE)} entries (seeded in ${ms(seedMs)}), ${ROUNDS} rounds, the two tasks alternating; ` +
+      `ui bench: feed of ${SMALL} vs ${count(LARGE)} entries (seeded in ${ms(seedMs)}, ` +
+        `${count(large.itemIds.length - large.commentIds.length)} of them recorded steps in ${large.jobCount} jobs), ${ROUNDS} rounds, the two tasks alternating; ` +
         `${DELTAS} streamed deltas; Chromium ${browser.version()}, load average ${loadAverage()} on ` +
         `${os.availableParallelism()} cores`,
     );
@@ -337,6 +394,37 @@ async function main(): Promise<void> {
     console.log(
       `  event-loop lag (10 ms interval) max ${ms(stream.maxLagMs)}; animation frames ${count(stream.frames)}, ` +
         `longest gap ${ms(stream.maxFrameGapMs)}`,
+    );
+
+    await page.waitForTimeout(250);
+    const latency = await latencyIntoTask(page, host, llm, large, sent);
+    if (latency.seen === 0) throw new Error(`none of the ${latency.sent} markers showed in the feed`);
+    // The same on the short task: what the long one adds.
+    await timeSwitch(page, small);
+    await page.waitForTimeout(250);
+    const smallLatency = await latencyIntoTask(page, host, llm, small, sent);
+    const p95 = percentile(latency.shownMs, 95);
+    const baseP95 = percentile(baseline.shownMs, 95);
+    console.log(
+      `stream-to-screen latency, ${LATENCY_CHUNKS} chunks ${LATENCY_CHUNK_MS} ms apart into the ${count(LARGE)}-entry ` +
+        `task (scripted server's write → the marker in the feed): ${spread(latency.shownMs)} (target p95 ≤ ` +
+        `${LATENCY_TARGET_MS} ms) ${p95 <= LATENCY_TARGET_MS ? 'OK' : 'MISSED'}; ${latency.seen} of ${latency.sent} ` +
+        'markers seen',
+    );
+    console.log(
+      `  of which write → the page's EventSource (the SDK, the engine's coalescing, the bridge): ` +
+        `${spread(latency.receivedMs)}; received → in the feed (store, deferred render): ${spread(latency.renderMs)}`,
+    );
+    console.log(
+      `  the host sent the ${latency.sent} chunks in ${latency.events} events (it gathers deltas before sending); ` +
+        `the oldest chunk of each waited ${spread(latency.oldestInEventMs)}`,
+    );
+    console.log(
+      `  on the ${SMALL}-entry task: ${spread(smallLatency.shownMs)} (${smallLatency.seen} of ${smallLatency.sent} seen)`,
+    );
+    console.log(
+      `  baseline, a plain SSE round trip to a bare page (a Node server → EventSource → a div): ` +
+        `${spread(baseline.shownMs)} (${baseline.seen} of ${baseline.sent} seen); p95 ratio ${times(p95 / baseP95)}`,
     );
   } finally {
     await browser?.close();

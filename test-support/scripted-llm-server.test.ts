@@ -6,6 +6,7 @@ import {
   type ScriptedLlmServer,
   type ScriptedLlmServerOptions,
   type ScriptedStep,
+  type SentChunk,
   startScriptedLlmServer,
 } from './scripted-llm-server';
 import { ScriptedLlmServerHost } from './scripted-llm-server-host';
@@ -77,6 +78,34 @@ describe('scripted LLM server', () => {
     const contents = (await collect(sdk)).map((c) => c.choices[0]?.delta.content).filter((c) => c);
     expect(contents).toHaveLength(500);
     expect(contents.join('')).toBe(text);
+  });
+
+  it('reports each chunk of a reply as it is written (onChunk): its delta and a wall-clock time before the client has it', async () => {
+    const sent: SentChunk[] = [];
+    const text = 'one two three four five ';
+    const { sdk } = await serve({
+      script: [{ text, textChunks: 4, chunkDelayMs: 20 }],
+      onChunk: (chunk) => sent.push(chunk),
+    });
+    const stream = await sdk.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
+    const received: { content: string; at: number }[] = [];
+    for await (const chunk of stream) {
+      const content = chunk.choices[0]?.delta.content;
+      if (content) received.push({ content, at: performance.timeOrigin + performance.now() });
+    }
+    const contents = sent.filter((c) => typeof c.delta.content === 'string');
+    expect(contents.map((c) => c.delta.content)).toEqual(received.map((r) => r.content));
+    expect(contents.map((c) => c.request)).toEqual([0, 0, 0, 0]);
+    contents.forEach((c, i) => {
+      expect(c.sentAt).toBeLessThanOrEqual(received[i]?.at as number);
+      if (i > 0) expect(c.sentAt - (contents[i - 1] as SentChunk).sentAt).toBeGreaterThanOrEqual(15);
+    });
+    // Then the finish_reason chunk, which has no content.
+    expect(sent.length).toBeGreaterThan(contents.length);
   });
 
   it('streams tool calls with split arguments, id and name in the first chunk only, and reasoning', async () => {

@@ -96,6 +96,18 @@ export interface ScriptedLlmServerOptions {
   ttftMs?: number;
   /** The ids GET /v1/models lists (default: the one scripted model). */
   models?: string[];
+  /** Called right after each chunk of a scripted reply is written: a benchmark times a chunk from when it left. */
+  onChunk?: (chunk: SentChunk) => void;
+}
+
+/** A chunk of a scripted reply as it was written. */
+export interface SentChunk {
+  /** The request it answers (RecordedRequest.index). */
+  request: number;
+  /** The chunk's `choices[0].delta`. */
+  delta: Record<string, unknown>;
+  /** Epoch ms, to a fraction of a ms (performance.timeOrigin + performance.now(), the clock a page's probe reads). */
+  sentAt: number;
 }
 
 export interface ScriptedLlmServer {
@@ -185,7 +197,7 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
     if (step.delayMs) await sleep(step.delayMs);
     if ('fault' in step) return playFault(step, recorded, res, cachedChars);
     if ('raw' in step) return playRaw(step, res);
-    return playReply(step, recorded, res, cachedChars, options.ttftMs ?? 0);
+    return playReply(step, recorded, res, cachedChars, options.ttftMs ?? 0, options.onChunk);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -294,8 +306,9 @@ async function playReply(
   res: http.ServerResponse,
   cachedChars: number,
   ttftMs: number,
+  onChunk?: (chunk: SentChunk) => void,
 ): Promise<void> {
-  const sse = openSse(res, req, step.headers);
+  const sse = openSse(res, req, step.headers, onChunk);
   if (ttftMs > 0) {
     res.flushHeaders();
     await sleep(ttftMs);
@@ -349,7 +362,12 @@ interface Sse {
   done(): void;
 }
 
-function openSse(res: http.ServerResponse, req: RecordedRequest, headers: Record<string, string> = {}): Sse {
+function openSse(
+  res: http.ServerResponse,
+  req: RecordedRequest,
+  headers: Record<string, string> = {},
+  onChunk?: (chunk: SentChunk) => void,
+): Sse {
   res.writeHead(200, {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
@@ -377,6 +395,7 @@ function openSse(res: http.ServerResponse, req: RecordedRequest, headers: Record
         choices: [{ index: 0, delta: d, logprobs: null, finish_reason: finishReason ?? null }],
         ...(withUsage ? { usage: null } : {}),
       });
+      onChunk?.({ request: req.index, delta: d, sentAt: performance.timeOrigin + performance.now() });
     },
     usage(usage) {
       write({ id, object: 'chat.completion.chunk', created, model, choices: [], usage });

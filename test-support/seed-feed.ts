@@ -1,16 +1,26 @@
 // Test support: a task with a long conversation, written straight into a data dir's SQLite file (one transaction),
-// for the feed's end-to-end test and bench/ui. The task's one job has finished, so the task is idle and a new comment
-// starts a follow-up job. Comments of every kind and author, short and long, some Markdown with code and tables.
+// for the feed's end-to-end test and bench/ui. Its jobs have finished, so the task is idle and a new comment starts a
+// follow-up job. Comments of every kind and author, short and long, some Markdown with code and tables; with `steps`,
+// about half the entries are the agent's recorded steps instead (seed-feed-steps.ts), as the chat now shows them.
 
 import { Store } from '../src-main/db/store';
 import { dbFile } from '../src-main/workspace/paths';
 import type { CommentAuthor, CommentKind } from '../src-shared/entities';
+import { seedSteppedConversation } from './seed-feed-steps';
 
 export interface SeededFeed {
   taskId: string;
   title: string;
   /** The comment ids, oldest first. */
   commentIds: string[];
+  /** Every entry's id, a comment's or a step's (`step:<seq>`), oldest first; the last is always a comment. */
+  itemIds: string[];
+  jobCount: number;
+}
+
+export interface SeedOptions {
+  /** About half the entries as recorded steps, in jobs of JOB_ENTRIES (default: comments only, under one job). */
+  steps?: boolean;
 }
 
 /** The text of entry `i` (0-based); the first is the instruction. Every body names its entry, so a test can find it. */
@@ -65,13 +75,19 @@ const TURNS: readonly { kind: CommentKind; author: CommentAuthor }[] = [
  * ending now. Safe while a host runs on the same data dir (WAL; the job is inserted already finished, in the same
  * transaction, so no Worker can claim it).
  */
-export function seedFeedTask(dataDir: string, workspace: string, title: string, entries: number): SeededFeed {
+export function seedFeedTask(
+  dataDir: string,
+  workspace: string,
+  title: string,
+  entries: number,
+  options: SeedOptions = {},
+): SeededFeed {
   if (!Number.isInteger(entries) || entries < 1) throw new Error(`seedFeedTask: entries must be ≥ 1, got ${entries}`);
   const store = Store.open(dbFile(dataDir));
   try {
     const start = Date.now() - entries * 1000;
     const taskId = `task_seed_${entries}_${start.toString(36)}`;
-    const commentIds = store.transact(() => {
+    const seeded = store.transact(() => {
       store.tasks.insert({
         id: taskId,
         title,
@@ -83,6 +99,7 @@ export function seedFeedTask(dataDir: string, workspace: string, title: string, 
         parentTaskId: null,
         createdAt: start,
       });
+      if (options.steps) return seedSteppedConversation(store, taskId, start, entries, (i) => seedBody(i, entries));
       const queued = store.jobs.insert({ taskId, pieceId: 'default', profile: null, pendingInvoke: 'UserSend' }, start);
       const owner = 'seed';
       store.jobs.transition(
@@ -100,9 +117,9 @@ export function seedFeedTask(dataDir: string, workspace: string, title: string, 
         const body = seedBody(i, entries);
         ids.push(store.comments.insert({ taskId, jobId: queued.id, ...turn, body }, start + i * 1000).id);
       }
-      return ids;
+      return { commentIds: ids, itemIds: ids, jobCount: 1 };
     });
-    return { taskId, title, commentIds };
+    return { taskId, title, ...seeded };
   } finally {
     store.close();
   }
