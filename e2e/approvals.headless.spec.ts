@@ -93,7 +93,7 @@ test('P7.05 a denied command does not run; the model gets an Error result with t
   llm.expectEmpty();
 });
 
-test('P7.02 P7.20 an ASK shows its question, the bell finds it after a reload, and the answer starts the follow-up', async ({
+test('P7.02 P7.20 an ASK shows its question after a reload, the bell finds it from another window, and the answer starts the follow-up', async ({
   page,
   llm,
   llmHost,
@@ -116,18 +116,27 @@ test('P7.02 P7.20 an ASK shows its question, the bell finds it after a reload, a
   await expect(page.getByTestId('composer-question')).toContainText('Which colour?');
   await expect(bell(page)).toHaveAttribute('data-count', '1');
 
-  // After a reload nothing is selected; the bell still knows, and its entry opens the task at the question.
+  // After a reload the task is open again at its question.
   await page.reload();
-  await expect(page.getByTestId('no-task-selected')).toBeVisible();
-  await expect(bell(page)).toHaveAttribute('data-count', '1');
-  await bell(page).click();
-  const entry = page.getByTestId('notification-entry');
+  await expect(page.getByTestId('task-view-title')).toHaveText('Ask');
+  await expect(question).toHaveAttribute('data-open', 'true');
+  // Another window has nothing selected; the bell knows, and its entry opens the task at the question.
+  const other = await page.context().newPage();
+  await openUi(other, llmHost);
+  await expect(other.getByTestId('no-task-selected')).toBeVisible();
+  await expect(bell(other)).toHaveAttribute('data-count', '1');
+  await bell(other).click();
+  const entry = other.getByTestId('notification-entry');
   await expect(entry).toHaveAttribute('data-reason', 'ask');
   await expect(entry).toContainText('Ask');
   await entry.click();
-  await expect(page.getByTestId('notification-center')).toHaveCount(0);
-  await expect(page.getByTestId('task-view-title')).toHaveText('Ask');
-  await expect(question).toHaveAttribute('data-open', 'true');
+  await expect(other.getByTestId('notification-center')).toHaveCount(0);
+  await expect(other.getByTestId('task-view-title')).toHaveText('Ask');
+  await expect(other.locator('[data-testid="chat-message"][data-kind="question"]')).toHaveAttribute(
+    'data-open',
+    'true',
+  );
+  await other.close();
 
   await page.getByTestId('composer-input').fill('Blue');
   await page.getByTestId('composer-send').click();

@@ -89,7 +89,7 @@ test('issue 6: with 10,000 entries the feed loads the latest 200, holds only the
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route('**/comments/before/**', async (route) => {
+  await page.route('**/chat/before/**', async (route) => {
     await held;
     await route.continue();
   });
@@ -103,16 +103,14 @@ test('issue 6: with 10,000 entries the feed loads the latest 200, holds only the
   const seenY = (await seen.boundingBox())?.y as number;
   release();
   await expect(feed).toHaveAttribute('data-older', '9600');
-  await page.unroute('**/comments/before/**');
+  await page.unroute('**/chat/before/**');
   const kept = page.locator(`[data-testid="feed-row"][data-key="${seenKey}"]`);
   await expect(kept).toHaveAttribute('data-index', '201');
   expect(Math.abs(((await kept.boundingBox())?.y as number) - seenY)).toBeLessThan(2);
   await expect(kept).toBeInViewport();
   expect(await feed.evaluate((el) => el.scrollTop)).toBeGreaterThan(1000);
   await expect(feed).toHaveAttribute('data-pinned', 'false');
-  expect(asked.filter((a) => a.startsWith('/comments/before/'))).toEqual([
-    `/comments/before/${answer.comments[0]?.id}`,
-  ]);
+  expect(asked.filter((a) => a.startsWith('/chat/before/'))).toEqual([`/chat/before/${answer.comments[0]?.id}`]);
 
   // Scrolled to the top again and again, every page comes, until the very first entry shows.
   for (let older = await olderOf(feed); older > 0; ) {
@@ -128,7 +126,7 @@ test('issue 6: with 10,000 entries the feed loads the latest 200, holds only the
   await expect(rows.first()).toHaveAttribute('aria-posinset', '1');
   await expect(last).toHaveCount(0);
   expect(await rows.count()).toBeLessThan(60);
-  expect(asked.filter((a) => a.startsWith('/comments/before/'))).toHaveLength(49);
+  expect(asked.filter((a) => a.startsWith('/chat/before/'))).toHaveLength(49);
   expect(asked).not.toContain('/');
 
   // The button brings the reader back to the latest, and keeps the focus in the feed.
@@ -153,7 +151,7 @@ test('issue 6: with 10,000 entries the feed loads the latest 200, holds only the
 
 test('issue 6: an earlier page that fails to load is offered again with "Load earlier"', async ({ page, host }) => {
   const seeded = seed(host, 'Four hundred', 400);
-  await page.route('**/comments/before/**', (route) =>
+  await page.route('**/chat/before/**', (route) =>
     route.fulfill({
       status: 503,
       contentType: 'application/json',
@@ -167,7 +165,7 @@ test('issue 6: an earlier page that fails to load is offered again with "Load ea
   const older = page.getByTestId('feed-older');
   await expect(older).toHaveAttribute('data-load', 'error');
   await expect(older).toContainText('Earlier messages could not be loaded.');
-  await page.unroute('**/comments/before/**');
+  await page.unroute('**/chat/before/**');
   await page.getByTestId('feed-load-older').click();
   await expect(feed).toHaveAttribute('data-older', '0');
   await feed.evaluate((el) => el.scrollTo({ top: 0 }));

@@ -39,12 +39,13 @@ test('? shows every shortcut with Ctrl on this platform; Escape closes the help'
   await page.keyboard.press('Shift+Slash');
   const help = page.getByTestId('shortcut-help');
   await expect(help).toBeVisible();
-  await expect(help.getByTestId('shortcut-row')).toHaveCount(7);
+  await expect(help.getByTestId('shortcut-row')).toHaveCount(8);
   const keysOf = (id: string) => help.locator(`[data-shortcut="${id}"]`).getByTestId('shortcut-keys');
   await expect(keysOf('newTask')).toHaveText('CtrlN');
   await expect(keysOf('send')).toHaveText('CtrlEnter');
   await expect(keysOf('approveOnce')).toHaveText(['A', 'CtrlShiftA']);
   await expect(keysOf('nextWaiting')).toHaveText('CtrlJ');
+  await expect(keysOf('toggleSidebar')).toHaveText('CtrlB');
   await expect(help.locator('[data-shortcut="approveOnce"]')).toContainText('on a focused approval card');
   // While the help is open, the other shortcuts are out of reach.
   await page.keyboard.press('Control+n');
