@@ -10,6 +10,7 @@ import {
 import { type ErrorIssue, MaestroError } from '../../src-shared/errors';
 import { summarize } from '../engine/pieces/catalog';
 import { cancelTask } from '../tasks/cancel';
+import { getTaskAttachment } from '../tasks/attachments';
 import { addComment } from '../tasks/comment';
 import { continueTask } from '../tasks/continue';
 import { createTask } from '../tasks/create';
@@ -97,6 +98,7 @@ export const operations: Operations = {
   renameTask,
   archiveTask,
   deleteTask,
+  getTaskAttachment,
 };
 
 export function parseInput<N extends OperationName>(name: N, raw: unknown): OpParsedInput<N> {

@@ -79,6 +79,7 @@ export function handlePieceResult(
             author: 'agent',
             kind: 'question',
             body: result.question,
+            choices: result.choices,
           });
         return parked;
       }
