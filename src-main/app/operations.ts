@@ -9,8 +9,8 @@ import {
 } from '../../src-shared/contract';
 import { type ErrorIssue, MaestroError } from '../../src-shared/errors';
 import { summarize } from '../engine/pieces/catalog';
-import { cancelTask } from '../tasks/cancel';
 import { getTaskAttachment } from '../tasks/attachments';
+import { cancelTask } from '../tasks/cancel';
 import { addComment } from '../tasks/comment';
 import { continueTask } from '../tasks/continue';
 import { createTask } from '../tasks/create';

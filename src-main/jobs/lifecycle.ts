@@ -1,6 +1,12 @@
 // Job and comment writes shared by task operations and the Worker: every change is published as an event, cancels
 // reach the whole job tree, and a parent waiting for subtasks is woken when its last child ends.
-import { type AttachmentInfo, type CommentAuthor, isTerminal, type JobStatus, type Task } from '../../src-shared/entities';
+import {
+  type AttachmentInfo,
+  type CommentAuthor,
+  isTerminal,
+  type JobStatus,
+  type Task,
+} from '../../src-shared/entities';
 import type { InvokeKind } from '../../src-shared/events';
 import type { NewComment } from '../db/repos/comments';
 import { type JobPatch, type JobRecord, toJob } from '../db/repos/jobs';
@@ -57,7 +63,13 @@ export function insertTaskWithJob(store: Store, input: NewTaskWithJob): { task: 
       pendingInvoke: invoke,
       parentJobId,
     });
-    const instruction = { taskId: task.id, jobId: job.id, author, kind: 'instruction', body: task.instruction } as const;
+    const instruction = {
+      taskId: task.id,
+      jobId: job.id,
+      author,
+      kind: 'instruction',
+      body: task.instruction,
+    } as const;
     postComment(store, { ...instruction, attachments });
     const created = store.tasks.get(task.id);
     if (!created) throw new Error(`task ${task.id} vanished inside its own transaction`);

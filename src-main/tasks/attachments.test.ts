@@ -39,7 +39,12 @@ describe('attachments in the chat (P10.09)', () => {
   it('getTaskAttachment answers one listed file with its bytes', () => {
     const { m, task } = withAttachments();
     const image = m.invoke('getTaskAttachment', { taskId: task.id, name: 'shot 1.png' });
-    expect(image).toEqual({ name: 'shot 1.png', mediaType: 'image/png', bytes: PNG.length, data: PNG.toString('base64') });
+    expect(image).toEqual({
+      name: 'shot 1.png',
+      mediaType: 'image/png',
+      bytes: PNG.length,
+      data: PNG.toString('base64'),
+    });
     expect(Buffer.from(m.invoke('getTaskAttachment', { taskId: task.id, name: 'notes.md' }).data, 'base64')).toEqual(
       NOTES,
     );

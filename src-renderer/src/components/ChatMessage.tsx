@@ -1,11 +1,14 @@
 // One comment of the conversation; its kind and author set its look, so an instruction, a question, a result or an
-// error never look alike. Memoized: a row of the feed re-renders only when its own comment changes.
+// error never look alike. An instruction shows its attached files, an open question its quick replies. Memoized: a
+// row of the feed re-renders only when its own comment changes.
 import { memo } from 'react';
 import type { Comment } from '../../../src-shared/entities';
 import { useT } from '../i18n';
 import type { Disposition } from '../store/detail-slice';
 import { formatTime } from './format';
+import { InstructionAttachments } from './InstructionAttachments';
 import { Markdown } from './Markdown';
+import { QuickReplies } from './QuickReplies';
 
 interface Props {
   comment: Comment;
@@ -41,6 +44,10 @@ export const ChatMessage = memo(function ChatMessage({ comment, disposition, ope
       <div className="message-body" data-testid="message-body">
         <Markdown text={comment.body} />
       </div>
+      {comment.attachments?.length ? (
+        <InstructionAttachments taskId={comment.taskId} attachments={comment.attachments} />
+      ) : null}
+      {open && comment.choices?.length ? <QuickReplies taskId={comment.taskId} choices={comment.choices} /> : null}
       {disposition ? (
         <footer className="message-disposition" data-testid="message-disposition" data-disposition={disposition}>
           {t(`chat.disposition.${disposition}`)}
