@@ -63,14 +63,14 @@ export function insertTaskWithJob(store: Store, input: NewTaskWithJob): { task: 
       pendingInvoke: invoke,
       parentJobId,
     });
-    const instruction = {
+    postComment(store, {
       taskId: task.id,
       jobId: job.id,
       author,
       kind: 'instruction',
       body: task.instruction,
-    } as const;
-    postComment(store, { ...instruction, attachments });
+      attachments,
+    });
     const created = store.tasks.get(task.id);
     if (!created) throw new Error(`task ${task.id} vanished inside its own transaction`);
     store.publish({ type: 'task.created', taskId: task.id, jobId: job.id, task: created });
