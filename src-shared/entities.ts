@@ -112,6 +112,10 @@ export const COMMENT_KINDS = [
   'handoff',
   'error',
 ] as const;
+/** A file attached to an instruction, as the chat shows it: its bytes are read on demand (getTaskAttachment). */
+export const AttachmentInfo = z.object({ name: z.string(), mediaType: z.string(), bytes: z.number().int() });
+export type AttachmentInfo = z.infer<typeof AttachmentInfo>;
+
 export const Comment = z.object({
   id: z.string(),
   taskId: z.string(),
@@ -120,6 +124,10 @@ export const Comment = z.object({
   kind: z.enum(COMMENT_KINDS),
   body: z.string(),
   createdAt: z.string(),
+  /** A question's quick replies, offered by the agent (absent when it offered none). */
+  choices: z.array(z.string()).optional(),
+  /** An instruction's attached files (absent when it has none). */
+  attachments: z.array(AttachmentInfo).optional(),
 });
 export type Comment = z.infer<typeof Comment>;
 export type CommentKind = Comment['kind'];

@@ -42,6 +42,7 @@ export const OPERATION_NAMES = [
   'renameTask',
   'archiveTask',
   'deleteTask',
+  'getTaskAttachment',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

@@ -48,6 +48,7 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   renameTask: { title: 'renamed' },
   archiveTask: { archived: true },
   deleteTask: undefined,
+  getTaskAttachment: undefined,
 };
 
 /** A task whose job waits on one tool request and one package request. */

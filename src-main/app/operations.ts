@@ -9,6 +9,7 @@ import {
 } from '../../src-shared/contract';
 import { type ErrorIssue, MaestroError } from '../../src-shared/errors';
 import { summarize } from '../engine/pieces/catalog';
+import { getTaskAttachment } from '../tasks/attachments';
 import { cancelTask } from '../tasks/cancel';
 import { addComment } from '../tasks/comment';
 import { continueTask } from '../tasks/continue';
@@ -97,6 +98,7 @@ export const operations: Operations = {
   renameTask,
   archiveTask,
   deleteTask,
+  getTaskAttachment,
 };
 
 export function parseInput<N extends OperationName>(name: N, raw: unknown): OpParsedInput<N> {

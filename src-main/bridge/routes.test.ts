@@ -68,6 +68,8 @@ const BRIDGE_API_TABLE = [
   ['PATCH', '/tasks/:id', 200],
   ['POST', '/tasks/:id/archive', 200],
   ['DELETE', '/tasks/:id', 200],
+  // Ours: one file attached to a task's instruction, for the chat's thumbnail.
+  ['GET', '/tasks/:id/attachments/:name', 200],
 ] as const;
 
 /** Param names differ between the doc (`:id`, `:rid`) and the contract (`:taskId`, `:requestId`); shapes must not. */

@@ -8,7 +8,7 @@ import type { JobRun } from './job-run';
 import { runLlmIteration } from './llm-iteration';
 import type { MovementResult } from './movement-result';
 import type { MovementDefinition } from './pieces/schema';
-import { COMPLETE, CompleteArgs, TRANSITION } from './terminal-tools';
+import { COMPLETE, CompleteCall, questionChoices, TRANSITION } from './terminal-tools';
 import { callKey as toolCallKey } from './tool-cache';
 import { type DispatchedCall, dispatchRegularToolCalls, parseArguments, type ToolCall } from './tool-dispatch';
 
@@ -218,7 +218,7 @@ type Verdict = { kind: 'accepted'; ack: string; result: MovementResult } | { kin
 function judgeComplete(run: JobRun, call: ToolCall): Verdict {
   const args = parseArguments(call.arguments);
   if (!args.ok) return { kind: 'rejected', message: `complete: ${args.message}` };
-  const parsed = CompleteArgs.safeParse(args.value);
+  const parsed = CompleteCall.safeParse(args.value);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
     return { kind: 'rejected', message: `complete: invalid arguments — ${issues}` };
@@ -236,7 +236,11 @@ function judgeComplete(run: JobRun, call: ToolCall): Verdict {
           message: `you have already asked the user ${run.askCount} times in this task; decide with what you know`,
         };
       }
-      return { kind: 'accepted', ack: 'Question sent to the user.', result: { kind: 'ask', question: message } };
+      return {
+        kind: 'accepted',
+        ack: 'Question sent to the user.',
+        result: { kind: 'ask', question: message, choices: questionChoices(parsed.data.choices) },
+      };
     case 'failure':
       return { kind: 'accepted', ack: 'Task marked as failed.', result: { kind: 'error', message, retryable: false } };
   }

@@ -7,7 +7,8 @@ import type { BrowserStep } from '../tools/types';
 export type MovementResult =
   | { kind: 'next'; movement: string }
   | { kind: 'complete'; message: string }
-  | { kind: 'ask'; question: string }
+  /** `choices`: the quick replies the question offers (none for a question asked in text). */
+  | { kind: 'ask'; question: string; choices?: string[] }
   | { kind: 'wait_approval'; toolRequests: NewToolRequest[]; packageRequests: NewPackageRequest[] }
   | { kind: 'wait_subtasks' }
   | { kind: 'wait_browser'; step: BrowserStep }

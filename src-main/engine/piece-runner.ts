@@ -181,7 +181,7 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
         case 'complete':
           return { kind: 'completed', result: result.message };
         case 'ask':
-          return { kind: 'ask', movement: movement.name, question: result.question };
+          return { kind: 'ask', movement: movement.name, question: result.question, choices: result.choices };
         case 'wait_approval':
           return {
             kind: 'waiting_approval',

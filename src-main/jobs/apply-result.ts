@@ -76,6 +76,7 @@ export function handlePieceResult(
             author: 'agent',
             kind: 'question',
             body: result.question,
+            choices: result.choices,
           });
         return parked;
       }

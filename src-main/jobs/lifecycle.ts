@@ -1,6 +1,12 @@
 // Job and comment writes shared by task operations and the Worker: every change is published as an event, cancels
 // reach the whole job tree, and a parent waiting for subtasks is woken when its last child ends.
-import { type CommentAuthor, isTerminal, type JobStatus, type Task } from '../../src-shared/entities';
+import {
+  type AttachmentInfo,
+  type CommentAuthor,
+  isTerminal,
+  type JobStatus,
+  type Task,
+} from '../../src-shared/entities';
 import type { InvokeKind } from '../../src-shared/events';
 import type { NewComment } from '../db/repos/comments';
 import { type JobPatch, type JobRecord, toJob } from '../db/repos/jobs';
@@ -41,11 +47,13 @@ export interface NewTaskWithJob extends Omit<NewTask, 'createdAt'> {
   invoke: InvokeKind;
   /** Who gave the instruction: the user, or an agent creating a subtask. */
   author: CommentAuthor;
+  /** The files attached to the instruction (already written to the task's runtime dir). */
+  attachments?: readonly AttachmentInfo[];
 }
 
 /** A task, its instruction comment and its queued job, in one transaction (task creation and subtasks). */
 export function insertTaskWithJob(store: Store, input: NewTaskWithJob): { task: Task; job: JobRecord } {
-  const { parentJobId, invoke, author, ...task } = input;
+  const { parentJobId, invoke, author, attachments, ...task } = input;
   return store.transact(() => {
     store.tasks.insert({ ...task, createdAt: Date.now() });
     const job = insertJob(store, {
@@ -55,7 +63,14 @@ export function insertTaskWithJob(store: Store, input: NewTaskWithJob): { task: 
       pendingInvoke: invoke,
       parentJobId,
     });
-    postComment(store, { taskId: task.id, jobId: job.id, author, kind: 'instruction', body: task.instruction });
+    postComment(store, {
+      taskId: task.id,
+      jobId: job.id,
+      author,
+      kind: 'instruction',
+      body: task.instruction,
+      attachments,
+    });
     const created = store.tasks.get(task.id);
     if (!created) throw new Error(`task ${task.id} vanished inside its own transaction`);
     store.publish({ type: 'task.created', taskId: task.id, jobId: job.id, task: created });

@@ -5,7 +5,7 @@ import type { NewToolRequest } from '../db/repos/tool-requests';
 
 export type PieceRunResult =
   | { kind: 'completed'; result: string }
-  | { kind: 'ask'; movement: string; question: string }
+  | { kind: 'ask'; movement: string; question: string; choices?: string[] }
   | {
       kind: 'waiting_approval';
       movement: string;

@@ -278,3 +278,47 @@ describe('addComment races (P1.15)', () => {
     expect(m.invoke('getTask', { taskId: task.id }).comments.filter((c) => c.body === 'mid-run')).toHaveLength(1);
   });
 });
+
+describe('addComment with a profile (a follow-up on another LLM profile)', () => {
+  const withOther = () => {
+    const s = setup();
+    s.m.invoke('saveProfile', { name: 'other', baseURL: 'http://127.0.0.1:9/v1', model: 'other-model' });
+    return s;
+  };
+
+  it('P1.11 a follow-up after a terminal job runs on the profile given; without one on the task’s', () => {
+    const { m, store, create } = withOther();
+    const { task, job } = create();
+    moveTo(store, job.id, 'succeeded');
+    const out = m.invoke('addComment', { taskId: task.id, body: 'now in French', profile: 'other' });
+    expect(out.disposition).toBe('followup_job');
+    expect(out.job?.profile).toBe('other');
+    expect(store.tasks.get(task.id)?.profile).toBe(task.profile);
+    moveTo(store, out.job?.id as string, 'succeeded');
+    expect(m.invoke('addComment', { taskId: task.id, body: 'and in German' }).job?.profile).toBe(task.profile);
+  });
+
+  it('P1.05 an interjection into the running job ignores the profile: the job keeps its own', () => {
+    const { m, store, create } = withOther();
+    const { task, job } = create();
+    moveTo(store, job.id, 'running');
+    const out = m.invoke('addComment', { taskId: task.id, body: 'faster', profile: 'other' });
+    expect(out.disposition).toBe('interjection');
+    expect(out.job).toMatchObject({ id: job.id, profile: job.profile });
+    expect(store.jobs.get(job.id)?.profile).toBe(job.profile);
+  });
+
+  it('an unknown profile → 400 invalid_input naming it; nothing stored', () => {
+    const { m, store, create } = withOther();
+    const { task, job } = create();
+    moveTo(store, job.id, 'succeeded');
+    const counts = rowCounts(store);
+    const error = expectMaestroError(
+      () => m.invoke('addComment', { taskId: task.id, body: 'x', profile: 'no-such-profile' }),
+      'invalid_input',
+    );
+    expect(error.message).toContain('no-such-profile');
+    expect(error.issues?.[0]?.path).toEqual(['profile']);
+    expect(rowCounts(store)).toEqual(counts);
+  });
+});

@@ -9,10 +9,15 @@ import type { JobRecord } from '../db/repos/jobs';
 import { toJob } from '../db/repos/jobs';
 import { changeJob, insertJob, postComment } from '../jobs/lifecycle';
 import type { TaskContext } from './context';
+import { invalid } from './errors';
 import { requireTask } from './queries';
 
 export function addComment(ctx: TaskContext, input: OpParsedInput<'addComment'>): OpOutput<'addComment'> {
   const { store } = ctx;
+  // Checked whatever the gate decides, so a wrong name is never silently ignored; used only by a new job.
+  if (input.profile && !ctx.profiles.has(input.profile)) {
+    throw invalid('profile', `no LLM profile named ${input.profile}`);
+  }
   return store.transact(() => {
     const task = requireTask(ctx, input.taskId);
     const latest = store.jobs.latestForTask(task.id);
@@ -42,7 +47,8 @@ export function addComment(ctx: TaskContext, input: OpParsedInput<'addComment'>)
         const job = insertJob(store, {
           taskId: task.id,
           pieceId: task.pieceId,
-          profile: task.profile,
+          // Another profile for this job only: the task keeps its own, the next follow-up picks again.
+          profile: input.profile ?? task.profile,
           pendingInvoke: 'UserSend',
           resumeMovement: gate.answer ? latest?.resumeMovement : resumeMovement,
           askCount: latest?.askCount ?? 0,

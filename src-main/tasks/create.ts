@@ -2,6 +2,7 @@
 // in one transaction.
 import fs from 'node:fs';
 import path from 'node:path';
+import { base64Bytes } from '../../src-shared/attachments';
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import type { CommentAuthor } from '../../src-shared/entities';
 import type { InvokeKind } from '../../src-shared/events';
@@ -123,6 +124,12 @@ export function createTask(
         parentJobId: null,
         invoke: origin.invoke,
         author: origin.author,
+        // What the chat shows of each file; its bytes stay in the runtime dir (getTaskAttachment reads them).
+        attachments: (input.attachments ?? []).map((a) => ({
+          name: a.name,
+          mediaType: a.mediaType,
+          bytes: base64Bytes(a.data),
+        })),
       }),
     );
     return { task, job: toJob(job) };

@@ -1,8 +1,13 @@
 // Tasks and their comments: create (or run to the end, for another agent), list, read, page through comments, comment,
 // continue, cancel, and the task's transcript and events.
 import { z } from 'zod';
-import { attachmentListProblem, base64Bytes, describeAttachmentProblem } from '../attachments';
-import { ChatStep, Comment, Job, Task } from '../entities';
+import {
+  ATTACHMENT_NAME_MAX_CHARS,
+  attachmentListProblem,
+  base64Bytes,
+  describeAttachmentProblem,
+} from '../attachments';
+import { AttachmentInfo, ChatStep, Comment, Job, Task } from '../entities';
 import { MaestroEvent } from '../events';
 import { empty, Id, NonBlank, op, taskRef } from './operation';
 
@@ -97,7 +102,14 @@ export const taskOperations = {
     method: 'POST',
     path: '/tasks/:taskId/comments',
     status: 201,
-    input: z.object({ taskId: Id, body: NonBlank(100_000) }).strict(),
+    input: z
+      .object({
+        taskId: Id,
+        body: NonBlank(100_000),
+        /** The LLM profile of the job this comment starts (a follow-up or an answer); ignored by one it joins. */
+        profile: Id.optional(),
+      })
+      .strict(),
     output: z.object({
       comment: Comment,
       disposition: z.enum(['interjection', 'reused_job', 'followup_job']),
@@ -165,5 +177,16 @@ export const taskOperations = {
     status: 200,
     input: taskRef,
     output: z.object({ deletedTaskIds: z.array(z.string()) }),
+  }),
+  /**
+   * One file attached to the task's instruction, with its bytes (base64), for the chat's image thumbnail; the
+   * instruction comment lists the files (name, type, size) without them. 404 for a file the task was not given.
+   */
+  getTaskAttachment: op({
+    method: 'GET',
+    path: '/tasks/:taskId/attachments/:name',
+    status: 200,
+    input: z.object({ taskId: Id, name: z.string().min(1).max(ATTACHMENT_NAME_MAX_CHARS) }).strict(),
+    output: AttachmentInfo.extend({ data: z.string() }),
   }),
 };

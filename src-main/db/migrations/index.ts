@@ -11,6 +11,7 @@ import * as denyReason from './0007-deny-reason';
 import * as chatSteps from './0008-chat-steps';
 import * as jobErrorCode from './0009-job-error-code';
 import * as taskArchive from './0010-task-archive';
+import * as commentChoicesAttachments from './0011-comment-choices-attachments';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
   chatSteps,
   jobErrorCode,
   taskArchive,
+  commentChoicesAttachments,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,6 +1,6 @@
 // Repository of the comments table, including the interjections still waiting for delivery to a running job.
 import type { Database } from 'better-sqlite3';
-import type { Comment, CommentAuthor, CommentKind } from '../../../src-shared/entities';
+import type { AttachmentInfo, Comment, CommentAuthor, CommentKind } from '../../../src-shared/entities';
 import { iso, newId } from '../ids';
 
 export interface CommentRow {
@@ -12,6 +12,8 @@ export interface CommentRow {
   body: string;
   created_at: number;
   delivered_at: number | null;
+  choices_json: string | null;
+  attachments_json: string | null;
 }
 
 export const rowToComment = (r: CommentRow): Comment => ({
@@ -22,6 +24,9 @@ export const rowToComment = (r: CommentRow): Comment => ({
   kind: r.kind,
   body: r.body,
   createdAt: iso(r.created_at),
+  // Written only by insert below, from checked lists; absent rather than null so older callers see no change.
+  ...(r.choices_json === null ? {} : { choices: JSON.parse(r.choices_json) as string[] }),
+  ...(r.attachments_json === null ? {} : { attachments: JSON.parse(r.attachments_json) as AttachmentInfo[] }),
 });
 
 export interface NewComment {
@@ -30,12 +35,18 @@ export interface NewComment {
   author: CommentAuthor;
   kind: CommentKind;
   body: string;
+  /** A question's quick replies (already checked: engine/question-choices.ts); empty or absent → none. */
+  choices?: readonly string[];
+  /** An instruction's attached files. */
+  attachments?: readonly AttachmentInfo[];
 }
+
+const jsonList = (list: readonly unknown[] | undefined) => (list && list.length > 0 ? JSON.stringify(list) : null);
 
 export function createCommentsRepo(db: Database) {
   const insert = db.prepare(
-    `INSERT INTO comments (id, task_id, job_id, author, kind, body, created_at)
-     VALUES (@id, @taskId, @jobId, @author, @kind, @body, @createdAt) RETURNING *`,
+    `INSERT INTO comments (id, task_id, job_id, author, kind, body, created_at, choices_json, attachments_json)
+     VALUES (@id, @taskId, @jobId, @author, @kind, @body, @createdAt, @choices, @attachments) RETURNING *`,
   );
   const byTask = db.prepare<[string], CommentRow>(
     'SELECT * FROM comments WHERE task_id = ? ORDER BY created_at, rowid',
@@ -53,7 +64,15 @@ export function createCommentsRepo(db: Database) {
 
   return {
     insert(comment: NewComment, now = Date.now()): Comment {
-      return rowToComment(insert.get({ ...comment, id: newId('cmt'), createdAt: now }) as CommentRow);
+      const { choices, attachments, ...fields } = comment;
+      const row = insert.get({
+        ...fields,
+        id: newId('cmt'),
+        createdAt: now,
+        choices: jsonList(choices),
+        attachments: jsonList(attachments),
+      });
+      return rowToComment(row as CommentRow);
     },
     listForTask(taskId: string): Comment[] {
       return byTask.all(taskId).map(rowToComment);

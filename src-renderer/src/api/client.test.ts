@@ -175,6 +175,11 @@ const CASES: Record<OperationName, Case> = {
     body: { archived: true },
   },
   deleteTask: { input: { taskId: TASK }, method: 'DELETE', path: `/api/local/tasks/${TASK_IN_PATH}` },
+  getTaskAttachment: {
+    input: { taskId: TASK, name: 'shot 1#.png' },
+    method: 'GET',
+    path: `/api/local/tasks/${TASK_IN_PATH}/attachments/shot%201%23.png`,
+  },
 };
 
 describe('both transports cover the contract', () => {

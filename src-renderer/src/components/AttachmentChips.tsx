@@ -1,21 +1,32 @@
-// The files attached in the CreateTaskDialog, one chip each: a thumbnail for an image, the name, the size and a remove
-// button; below them how many files and bytes that makes.
+// Attached files, one chip each: a thumbnail for an image, the name and the size. In the CreateTaskDialog each chip
+// has a remove button and the total follows; on an instruction in the chat (InstructionAttachments) they only show.
 import { formatBytes } from '../../../src-shared/attachments';
 import { useT } from '../i18n';
-import type { PendingAttachment } from './attachment-files';
 
-interface Props {
-  attachments: readonly PendingAttachment[];
-  onRemove(id: number): void;
+export interface ChipFile {
+  /** Stable key for the list. */
+  id: number | string;
+  name: string;
+  mediaType: string;
+  bytes: number;
+  /** A data: URL for an image's thumbnail; null while there is none (text, or not loaded). */
+  preview: string | null;
 }
 
-export function AttachmentChips({ attachments, onRemove }: Props) {
+interface Props {
+  attachments: readonly ChipFile[];
+  /** Given: each chip can be removed and the total is shown (the dialog). */
+  onRemove?(id: ChipFile['id']): void;
+  label?: string;
+}
+
+export function AttachmentChips({ attachments, onRemove, label }: Props) {
   const t = useT();
   if (attachments.length === 0) return null;
   const total = attachments.reduce((sum, a) => sum + a.bytes, 0);
   return (
     <>
-      <ul className="attachment-chips" data-testid="attachment-chips">
+      <ul className="attachment-chips" data-testid="attachment-chips" aria-label={label}>
         {attachments.map((a) => (
           <li
             key={a.id}
@@ -23,6 +34,7 @@ export function AttachmentChips({ attachments, onRemove }: Props) {
             data-testid="attachment-chip"
             data-name={a.name}
             data-media-type={a.mediaType}
+            title={`${a.name} · ${formatBytes(a.bytes)}`}
           >
             {a.preview ? (
               <img className="attachment-thumb" src={a.preview} alt="" data-testid="attachment-thumb" />
@@ -31,26 +43,30 @@ export function AttachmentChips({ attachments, onRemove }: Props) {
                 {fileBadge(a.name)}
               </span>
             )}
-            <span className="attachment-name" title={a.name}>
-              {a.name}
+            <span className="attachment-name">{a.name}</span>
+            <span className="attachment-size" data-testid="attachment-size">
+              {formatBytes(a.bytes)}
             </span>
-            <span className="attachment-size">{formatBytes(a.bytes)}</span>
-            <button
-              type="button"
-              className="attachment-remove"
-              onClick={() => onRemove(a.id)}
-              aria-label={t('create.removeAttachment', { name: a.name })}
-              title={t('create.removeAttachment', { name: a.name })}
-              data-testid="attachment-remove"
-            >
-              ×
-            </button>
+            {onRemove ? (
+              <button
+                type="button"
+                className="attachment-remove"
+                onClick={() => onRemove(a.id)}
+                aria-label={t('create.removeAttachment', { name: a.name })}
+                title={t('create.removeAttachment', { name: a.name })}
+                data-testid="attachment-remove"
+              >
+                ×
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>
-      <p className="field-hint" data-testid="attachment-total">
-        {t('create.attachedTotal', { count: attachments.length, size: formatBytes(total) })}
-      </p>
+      {onRemove ? (
+        <p className="field-hint" data-testid="attachment-total">
+          {t('create.attachedTotal', { count: attachments.length, size: formatBytes(total) })}
+        </p>
+      ) : null}
     </>
   );
 }

@@ -1,13 +1,15 @@
 // ChatComposer: sends a comment to the task, says beforehand what sending will do (interjection, answer, follow-up,
 // added to the queued job) and afterwards what the write gate did. While an approval card waits it does not send;
-// a send that still meets 409 approval_pending shows the message, points at the card and keeps the text (P7.21).
+// a send that still meets 409 approval_pending shows the message, points at the card and keeps the text (P7.21). A
+// message that starts a new job may pick its LLM profile (ComposerProfile).
 import { type FormEvent, type KeyboardEvent, useState } from 'react';
 import { isShortcut, shortcutKeys } from '../hooks/shortcuts';
 import { IS_MAC } from '../hooks/useShortcuts';
 import { useT } from '../i18n';
 import type { Disposition } from '../store/detail-slice';
 import { useAppStore } from '../store/store';
-import { type ComposerMode, composerHint } from './composer-mode';
+import { ComposerProfile } from './ComposerProfile';
+import { type ComposerMode, composerHint, startsJob } from './composer-mode';
 
 type Status =
   | { kind: 'idle' }
@@ -17,11 +19,14 @@ type Status =
 interface Props {
   taskId: string;
   mode: ComposerMode;
+  /** The task's own LLM profile and the one its latest job runs on (null: the default profile). */
+  taskProfile: string | null;
+  jobProfile: string | null;
   /** Scrolls to and focuses the approval cards. */
   onPointAtCards(): void;
 }
 
-export function ChatComposer({ taskId, mode, onPointAtCards }: Props) {
+export function ChatComposer({ taskId, mode, taskProfile, jobProfile, onPointAtCards }: Props) {
   const sendComment = useAppStore((s) => s.sendComment);
   const [body, setBody] = useState('');
   const [sending, setSending] = useState(false);
@@ -112,6 +117,14 @@ export function ChatComposer({ taskId, mode, onPointAtCards }: Props) {
             </span>
           ) : null}
         </output>
+        {locked ? null : (
+          <ComposerProfile
+            taskId={taskId}
+            taskProfile={taskProfile}
+            startsJob={startsJob(mode)}
+            jobProfile={jobProfile}
+          />
+        )}
         <button
           type="submit"
           className="button button-primary"

@@ -29,6 +29,7 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
   const pending = useMemo(() => pendingRequests(requests, jobs), [requests, jobs]);
   const job = jobs.at(-1);
   const workspacePath = useAppStore((s) => (s.detail?.taskId === taskId ? s.detail.task?.workspacePath : undefined));
+  const taskProfile = useAppStore((s) => (s.detail?.taskId === taskId ? (s.detail.task?.profile ?? null) : null));
   const settingsChanges = useAppStore((s) =>
     s.settingsChanges && s.settingsChanges.workspacePath === workspacePath ? s.settingsChanges.changes : NO_CHANGES,
   );
@@ -108,7 +109,14 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
           <BrowserStepCard taskId={taskId} step={browserStep} />
         </div>
       ) : null}
-      <ChatComposer key={taskId} taskId={taskId} mode={mode} onPointAtCards={pointAtCards} />
+      <ChatComposer
+        key={taskId}
+        taskId={taskId}
+        mode={mode}
+        taskProfile={taskProfile}
+        jobProfile={job?.profile ?? null}
+        onPointAtCards={pointAtCards}
+      />
     </div>
   );
 }

@@ -1,12 +1,15 @@
 // One comment of the conversation; its kind and author set its look, so an instruction, a question, a result or an
-// error never look alike. Memoized: a row of the feed re-renders only when its own comment changes.
+// error never look alike. An instruction shows its attached files, an open question its quick replies. Memoized: a
+// row of the feed re-renders only when its own comment changes.
 import { memo } from 'react';
 import type { Comment } from '../../../src-shared/entities';
 import { useLocale, useT } from '../i18n';
 import type { Disposition } from '../store/detail-slice';
 import { formatTime } from './format';
+import { InstructionAttachments } from './InstructionAttachments';
 import { Markdown } from './Markdown';
 import { ErrorComment } from './OutcomeNotice';
+import { QuickReplies } from './QuickReplies';
 
 interface Props {
   comment: Comment;
@@ -43,6 +46,10 @@ export const ChatMessage = memo(function ChatMessage({ comment, disposition, ope
       <div className="message-body" data-testid="message-body">
         {comment.kind === 'error' ? <ErrorComment comment={comment} /> : <Markdown text={comment.body} />}
       </div>
+      {comment.attachments?.length ? (
+        <InstructionAttachments taskId={comment.taskId} attachments={comment.attachments} />
+      ) : null}
+      {open && comment.choices?.length ? <QuickReplies taskId={comment.taskId} choices={comment.choices} /> : null}
       {disposition ? (
         <footer className="message-disposition" data-testid="message-disposition" data-disposition={disposition}>
           {t(`chat.disposition.${disposition}`)}

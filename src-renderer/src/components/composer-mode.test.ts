@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Comment, Job } from '../../../src-shared/entities';
 import { jobFixture } from '../test-fixtures';
-import { composerHint, composerMode, openQuestion } from './composer-mode';
+import { composerHint, composerMode, openQuestion, startsJob } from './composer-mode';
 
 const job = (status: Job['status'], waitReason: Job['waitReason'] = null): Job =>
   jobFixture({ id: 'j1', taskId: 't', status, waitReason });
@@ -49,5 +49,21 @@ describe('composerMode', () => {
     expect(openQuestion(job('running'), comments)).toBeNull();
     expect(openQuestion(asked, [question('old', 'j0')])).toBeNull();
     expect(composerHint({ kind: 'answer', question: null })).toContain('answers it');
+  });
+});
+
+describe('startsJob: where the composer offers another LLM profile', () => {
+  it('only a follow-up or an answer starts a new job; a message that joins a job does not', () => {
+    const kinds = (
+      [
+        { kind: 'followup', first: false },
+        { kind: 'answer', question: null },
+        { kind: 'interjection', detail: 'running' },
+        { kind: 'wake' },
+        { kind: 'queued' },
+        { kind: 'locked', waitsFor: 'tool_request' },
+      ] as const
+    ).filter((m) => startsJob(m));
+    expect(kinds.map((m) => m.kind)).toEqual(['followup', 'answer']);
   });
 });

@@ -44,6 +44,9 @@ export function composerMode(
   }
 }
 
+/** Whether sending in this mode starts a new job (a follow-up or an answer), which may run on another profile. */
+export const startsJob = (mode: ComposerMode): boolean => mode.kind === 'followup' || mode.kind === 'answer';
+
 const interjected = (job: Job | undefined): 'running' | 'waiting_subtasks' =>
   job?.status === 'waiting_subtasks' ? 'waiting_subtasks' : 'running';
 

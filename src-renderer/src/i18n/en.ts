@@ -2,6 +2,7 @@
 // "one|other" forms chosen by the {count} parameter.
 // Over 300 lines because it is one table, a key per line (Settings' keys are in the -settings file beside it).
 import { enChat } from './en-chat';
+import { enComposer } from './en-composer';
 import { enSettings } from './en-settings';
 import { enSetup } from './en-setup';
 import { enTasks } from './en-tasks';
@@ -331,6 +332,7 @@ export const en = {
   'code.copyFailed': 'Copy failed',
   ...enSettings,
   ...enChat,
+  ...enComposer,
   ...enSetup,
   ...enTasks,
 } as const satisfies Record<string, string>;

@@ -2,6 +2,7 @@
 // Over 300 lines because it is one table, a key per line (Settings' keys are in the -settings file beside it).
 import type { Messages } from './en';
 import { jaChat } from './ja-chat';
+import { jaComposer } from './ja-composer';
 import { jaSettings } from './ja-settings';
 import { jaSetup } from './ja-setup';
 import { jaTasks } from './ja-tasks';
@@ -331,6 +332,7 @@ export const ja: Messages = {
   'code.copyFailed': 'コピーに失敗しました',
   ...jaSettings,
   ...jaChat,
+  ...jaComposer,
   ...jaSetup,
   ...jaTasks,
 };

@@ -27,6 +27,7 @@ export interface TaskDetail {
 
 export type SendOutcome = { ok: true; disposition: Disposition; comment: Comment } | { ok: false; error: ApiError };
 export type ActionOutcome = { ok: true } | { ok: false; error: ApiError };
+export type AttachmentRead = { ok: true; file: OpOutput<'getTaskAttachment'> } | { ok: false; error: ApiError };
 
 export interface DetailSlice {
   selectedTaskId: string | null;
@@ -41,7 +42,15 @@ export interface DetailSlice {
   refreshDetail(): Promise<void>;
   /** Loads the page of comments before the first one loaded, when there are older ones and none is on its way. */
   loadOlderComments(): Promise<void>;
+  /**
+   * The LLM profile the person picked in the composer for the task's next job, by task id (absent: the task's own).
+   * Sent with every comment of that task; main uses it only when the comment starts a new job.
+   */
+  followupProfiles: Record<string, string>;
+  pickFollowupProfile(taskId: string, profile: string): void;
   sendComment(taskId: string, body: string): Promise<SendOutcome>;
+  /** One attached file of the task with its bytes, for a thumbnail; never throws. */
+  readAttachment(taskId: string, name: string): Promise<AttachmentRead>;
   cancelTask(taskId: string): Promise<ActionOutcome>;
   continueTask(taskId: string): Promise<ActionOutcome>;
   /** Folds a job, comment, step or a step's answer into the detail when it belongs to the selected task. */
@@ -72,6 +81,19 @@ export const createDetailSlice =
       detailLoad: 'idle',
       detailError: null,
       dispositions: {},
+      followupProfiles: {},
+
+      pickFollowupProfile(taskId, profile) {
+        set((state) => ({ followupProfiles: { ...state.followupProfiles, [taskId]: profile } }));
+      },
+
+      async readAttachment(taskId, name) {
+        try {
+          return { ok: true, file: await api.getTaskAttachment({ taskId, name }) };
+        } catch (error) {
+          return { ok: false, error: toApiError(error) };
+        }
+      },
 
       async selectTask(taskId) {
         if (taskId === get().selectedTaskId && get().detail) return get().refreshDetail();
@@ -146,7 +168,8 @@ export const createDetailSlice =
 
       async sendComment(taskId, body) {
         try {
-          const { comment, disposition, job } = await api.addComment({ taskId, body });
+          const profile = get().followupProfiles[taskId];
+          const { comment, disposition, job } = await api.addComment({ taskId, body, ...(profile ? { profile } : {}) });
           set((state) => ({ dispositions: { ...state.dispositions, [comment.id]: disposition } }));
           if (job) takeJob(job);
           get().foldComment(comment);
