@@ -2,6 +2,7 @@
 // "one|other" forms chosen by the {count} parameter.
 // Over 300 lines because it is one table, a key per line (Settings' keys are in the -settings file beside it).
 import { enChat } from './en-chat';
+import { enEdits } from './en-edits';
 import { enSettings } from './en-settings';
 import { enSetup } from './en-setup';
 import { enTasks } from './en-tasks';
@@ -333,6 +334,7 @@ export const en = {
   ...enChat,
   ...enSetup,
   ...enTasks,
+  ...enEdits,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

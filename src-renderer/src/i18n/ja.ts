@@ -2,6 +2,7 @@
 // Over 300 lines because it is one table, a key per line (Settings' keys are in the -settings file beside it).
 import type { Messages } from './en';
 import { jaChat } from './ja-chat';
+import { jaEdits } from './ja-edits';
 import { jaSettings } from './ja-settings';
 import { jaSetup } from './ja-setup';
 import { jaTasks } from './ja-tasks';
@@ -333,4 +334,5 @@ export const ja: Messages = {
   ...jaChat,
   ...jaSetup,
   ...jaTasks,
+  ...jaEdits,
 };
