@@ -9,7 +9,6 @@ export const enEdits = {
   'files.changes': '{count} change|{count} changes',
   'edit.request.edit': 'Edit {path}',
   'edit.request.write': 'Write {path}',
-  'edit.request.noDiff': 'The change cannot be shown:',
   'settings.toolPolicy.askEdits': 'Ask before editing files',
   'settings.toolPolicy.askEditsHint':
     'Every edit_file and write_file call waits for your approval, showing the diff it would apply (tools.ask).',

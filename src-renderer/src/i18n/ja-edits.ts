@@ -10,7 +10,6 @@ export const jaEdits: Record<keyof typeof enEdits, string> = {
   'files.changes': '{count} 件の変更',
   'edit.request.edit': '{path} を編集',
   'edit.request.write': '{path} に書き込み',
-  'edit.request.noDiff': '変更を表示できません:',
   'settings.toolPolicy.askEdits': 'ファイルを編集する前に確認する',
   'settings.toolPolicy.askEditsHint':
     'edit_file と write_file の呼び出しはすべて、適用する差分を表示してあなたの承認を待ちます (tools.ask)。',
