@@ -10,7 +10,7 @@ import { call, complete, engineHarness, SETTLED } from '../../test-support/engin
 const numbered = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word} ${i}\n`).join('');
 
 /** The tool message answering `id` in the request the model got. */
-function toolMessage(body: { messages?: unknown[] } | undefined, id: string): string {
+function toolMessage(body: { messages?: unknown[] } | null | undefined, id: string): string {
   const found = (body?.messages ?? []).find(
     (m) =>
       (m as { role: string; tool_call_id?: string }).role === 'tool' &&

@@ -409,6 +409,25 @@ function textPx(text: string): number {
   return lines * LINE_PX + Math.ceil(fences / 2) * CODE_BLOCK_PX;
 }
 
+/** Diff lines DiffView shows before "Show all", the height of one, and its header and toggle. */
+const DIFF_FOLDED_LINES = 40;
+const DIFF_LINE_PX = 18;
+const DIFF_CHROME_PX = 26;
+const DIFF_TOGGLE_PX = 36;
+
+/** A call's block: its line, and for an edit the diff below it as DiffView first shows it (folded). */
+function callPx(call: StepToolCall): number {
+  const result = call.result;
+  if (!result?.ok || (call.name !== 'edit_file' && call.name !== 'write_file')) return 36;
+  const text = result.display ?? result.content;
+  // Summary, `---` and `+++` lines, then the hunks: counted only as far as the fold.
+  let lines = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && lines < DIFF_FOLDED_LINES + 4; i = text.indexOf('\n', i + 1)) lines++;
+  const body = Math.max(0, lines + 1 - 3);
+  const shown = Math.min(body, DIFF_FOLDED_LINES);
+  return 36 + LINE_PX + DIFF_CHROME_PX + shown * DIFF_LINE_PX + (body > DIFF_FOLDED_LINES ? DIFF_TOGGLE_PX : 0);
+}
+
 export function estimateRowHeight(row: FeedRow): number {
   switch (row.kind) {
     case 'older':
@@ -428,7 +447,7 @@ export function estimateRowHeight(row: FeedRow): number {
         (row.text ? textPx(row.text) : 0) +
         (row.turnStart && step.reasoning ? LINE_PX : 0) +
         (row.turnStart && step.error ? LINE_PX * 2 : 0) +
-        row.toolCalls.length * 36
+        row.toolCalls.reduce((px, call) => px + callPx(call), 0)
       );
     }
     case 'turn': {
