@@ -107,3 +107,38 @@ test('P7.22 a cancelled job keeps the steps it had recorded, none of them shown 
   await expect(page.locator('[data-testid="step-tool"][data-tool="list_dir"]')).toHaveAttribute('data-status', 'ok');
   await expect(page.getByTestId('step-error')).toHaveCount(0);
 });
+
+test('P4.27 P2.30 in Japanese, a failed job says what went wrong once, in the chat, with the detail folded and times in 24-hour form', async ({
+  page,
+  llm,
+  llmHost,
+}) => {
+  const same = { toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] };
+  llm.push(same, same, same, same, same);
+  await openUi(page, llmHost);
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-locale').selectOption('ja');
+  await page.getByTestId('settings-close').click();
+  await createInUi(page, { instruction: '同じことを繰り返す', title: 'ループ' });
+  await expect(jobStatus(page)).toHaveAttribute('data-status', 'failed', { timeout: 20_000 });
+  // One place: the chat's error comment; the header does not repeat it.
+  const error = page.getByTestId('error-comment');
+  await expect(error).toHaveCount(1);
+  await expect(page.getByTestId('job-error')).toHaveCount(0);
+  await expect(error).toHaveAttribute('data-code', 'tool_loop');
+  await expect(error.getByTestId('job-error-headline')).toHaveText(
+    'エージェントが同じツール呼び出しを繰り返したため、ジョブを停止しました。',
+  );
+  await expect(error).toContainText('もう一度試すには、メッセージを送る');
+  await expect(error.getByTestId('job-error-detail')).toBeHidden();
+  await error.locator('summary').click();
+  await expect(error.getByTestId('job-error-detail')).toContainText('tool loop: list_dir was called 5 times');
+  await expect(error).not.toContainText('To try again');
+  // The steps it took are there, each call with its own state; the last was answered "not run".
+  await expect(page.locator('[data-testid="step-tool"][data-tool="list_dir"]')).toHaveCount(5);
+  await expect(page.locator('[data-testid="step-tool"][data-status="error"]')).toHaveCount(1);
+  await expect(page.locator('[data-testid="step-tool"]').first()).toContainText('完了');
+  for (const time of await page.getByTestId('chat-message').locator('time').allTextContents()) {
+    expect(time).toMatch(/^\d{1,2}:\d{2}$/);
+  }
+});

@@ -178,8 +178,16 @@ export const UsageSums = z.object({
 });
 export type UsageSums = z.infer<typeof UsageSums>;
 
-/** A tool call's result as the log keeps it: its beginning (STEP_RESULT_CHARS) and its whole length. */
-export const ToolCallResult = z.object({ ok: z.boolean(), content: z.string(), chars: z.number().int() });
+/**
+ * A tool call's result as the log keeps it: its beginning (STEP_RESULT_CHARS) and its whole length, and what the
+ * person sees in its place when the model's is shortened (a write's whole diff), if the tool gave that.
+ */
+export const ToolCallResult = z.object({
+  ok: z.boolean(),
+  content: z.string(),
+  chars: z.number().int(),
+  display: z.string().optional(),
+});
 export type ToolCallResult = z.infer<typeof ToolCallResult>;
 
 /**

@@ -181,7 +181,8 @@ export class JobRun {
 
   /**
    * Answers a tool call: conversation + transcript (its text), ToolTurn (joined to the AgentTurn that made the call:
-   * this run's, or, for a call made before a restart or an approval, the job's latest turn that made it), event.
+   * this run's, or, for a call made before a restart or an approval, the job's latest turn that made it), event. The
+   * conversation gets `content` only; the result's `display` is for the person, in the ToolTurn.
    */
   answer(call: ToolCall, result: ToolResult): void {
     const { content } = result;

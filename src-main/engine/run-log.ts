@@ -53,15 +53,23 @@ export class RunLog {
 
   /**
    * The answer to a call of the AgentTurn `turnSeq` (null: a turn recorded before steps were). The result is kept whole
-   * in the transcript; the log keeps its beginning and its length, and the chat's step gets it.
+   * in the transcript; the log keeps its beginning and its length, and the chat's step gets it — with what the person
+   * sees in its place (`display`), when the tool gave one.
    */
-  toolTurn(turnSeq: number | null, toolCallId: string, name: string, result: { ok: boolean; content: string }): void {
+  toolTurn(
+    turnSeq: number | null,
+    toolCallId: string,
+    name: string,
+    result: { ok: boolean; content: string; display?: string },
+  ): void {
     const body = {
       tool_call_id: toolCallId,
       name,
       result: result.content.slice(0, STEP_RESULT_CHARS),
       chars: result.content.length,
       ok: result.ok,
+      // What the person sees instead (a write's whole diff): kept whole, the tool has capped it.
+      ...(result.display === undefined ? {} : { display: result.display }),
     };
     this.store.logEntries.append({
       taskId: this.taskId,

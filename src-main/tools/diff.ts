@@ -2,7 +2,8 @@
 // tools, so the UI can show what changed. jsdiff finds the hunks, up to DIFF_MAX_EDITS edits; beyond that, or for a
 // very long middle (the lines between the common start and end), the middle is shown as removed and added whole. The
 // printed diff is capped at DIFF_MAX_LINES lines and DIFF_MAX_CHARS characters, with a note saying how much was left
-// out; each line is capped at DIFF_MAX_LINE_CHARS.
+// out; each line is capped at DIFF_MAX_LINE_CHARS. The person sees the whole diff (ToolResult.display): the same
+// hunks printed under the much larger DISPLAY_CAPS.
 import { type StructuredPatchHunk, structuredPatch } from 'diff';
 import { capLine } from './text';
 
@@ -10,6 +11,9 @@ export const DIFF_CONTEXT = 3;
 export const DIFF_MAX_LINES = 200;
 export const DIFF_MAX_CHARS = 12_000;
 export const DIFF_MAX_LINE_CHARS = 300;
+/** How much of a diff the person sees (the model sees DIFF_MAX_LINES / DIFF_MAX_CHARS of it). */
+export const DISPLAY_MAX_CHARS = 200_000;
+export const DISPLAY_MAX_LINE_CHARS = 2_000;
 /** An old file larger than this is not compared (write_file says so instead of showing a diff). */
 export const DIFF_MAX_SOURCE_BYTES = 4 * 1024 * 1024;
 const DIFF_MAX_EDITS = 1000;
@@ -62,18 +66,35 @@ function hunksOf(before: string, after: string): StructuredPatchHunk[] {
 /** A hunk header's range as `diff -u` prints it: the line alone for one line, the line before for none. */
 const range = (start: number, len: number) => (len === 1 ? `${start}` : `${len === 0 ? start - 1 : start},${len}`);
 
+/** How much of a diff is printed: lines, characters, characters per line. */
+export interface DiffCaps {
+  lines: number;
+  chars: number;
+  lineChars: number;
+}
+
+/** What the model reads. */
+export const MODEL_CAPS: DiffCaps = { lines: DIFF_MAX_LINES, chars: DIFF_MAX_CHARS, lineChars: DIFF_MAX_LINE_CHARS };
+/** What the person sees: every line of any diff a reviewer can read through. */
+export const DISPLAY_CAPS: DiffCaps = {
+  lines: Number.POSITIVE_INFINITY,
+  chars: DISPLAY_MAX_CHARS,
+  lineChars: DISPLAY_MAX_LINE_CHARS,
+};
+
 /** Collects printed lines up to the caps, then only counts what it leaves out. */
 class Printer {
   readonly out: string[] = [];
   private size = 0;
   omitted = 0;
+  constructor(private readonly caps: DiffCaps) {}
   line(text: string) {
     if (this.omitted > 0) {
       this.omitted++;
       return;
     }
-    const shown = capLine(text, DIFF_MAX_LINE_CHARS);
-    if (this.out.length >= DIFF_MAX_LINES || this.size + shown.length + 1 > DIFF_MAX_CHARS) {
+    const shown = capLine(text, this.caps.lineChars);
+    if (this.out.length >= this.caps.lines || this.size + shown.length + 1 > this.caps.chars) {
       this.omitted++;
       return;
     }
@@ -82,26 +103,50 @@ class Printer {
   }
 }
 
-/**
- * The unified diff of `before` → `after` (null before: a new file), headed `--- a/<rel>` / `+++ b/<rel>`; '' when
- * the texts are the same.
- */
-export function unifiedDiff(rel: string, before: string | null, after: string): string {
-  if (before === after) return '';
-  const p = new Printer();
-  p.line(before === null ? '--- /dev/null' : `--- a/${rel}`);
+/** The printed diff of `hunks` under `caps`, and whether anything was left out. */
+function print(rel: string, isNew: boolean, hunks: StructuredPatchHunk[], caps: DiffCaps) {
+  const p = new Printer(caps);
+  p.line(isNew ? '--- /dev/null' : `--- a/${rel}`);
   p.line(`+++ b/${rel}`);
-  for (const h of hunksOf(before ?? '', after)) {
+  for (const h of hunks) {
     p.line(`@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`);
     if (p.omitted > 0) p.omitted += h.lines.length;
     else for (const line of h.lines) p.line(line);
   }
   if (p.omitted > 0) p.out.push(`… (${p.omitted} more diff lines not shown)`);
-  return p.out.join('\n');
+  return { text: p.out.join('\n'), cut: p.omitted > 0 };
 }
 
-/** What a writing tool's result shows below its summary line: the diff, or why there is none. */
-export function diffSection(rel: string, before: string | null, after: string): string {
+/**
+ * The unified diff of `before` → `after` (null before: a new file), headed `--- a/<rel>` / `+++ b/<rel>`; '' when
+ * the texts are the same.
+ */
+export function unifiedDiff(rel: string, before: string | null, after: string, caps: DiffCaps = MODEL_CAPS): string {
+  if (before === after) return '';
+  return print(rel, before === null, hunksOf(before ?? '', after), caps).text;
+}
+
+/** Why there is no diff to show below a writing tool's summary line, or null when there is one. */
+function noDiff(before: string | null, after: string): string | null {
   if (after.includes('\0') || before?.includes('\0')) return '(no diff: binary content)';
-  return unifiedDiff(rel, before, after) || '(no changes: the content is the same)';
+  if (before === after) return '(no changes: the content is the same)';
+  return null;
+}
+
+/**
+ * What a writing tool's result shows below its summary line — the diff, or why there is none — for the model, and,
+ * when the model's is shortened, the one the person sees (`display`, DISPLAY_CAPS). The hunks are found once.
+ */
+export function diffSections(rel: string, before: string | null, after: string): { model: string; display?: string } {
+  const none = noDiff(before, after);
+  if (none !== null) return { model: none };
+  const hunks = hunksOf(before ?? '', after);
+  const model = print(rel, before === null, hunks, MODEL_CAPS);
+  if (!model.cut) return { model: model.text };
+  return { model: model.text, display: print(rel, before === null, hunks, DISPLAY_CAPS).text };
+}
+
+/** The diff (or why there is none) below the summary line of a writing tool's result or request, under `caps`. */
+export function diffSection(rel: string, before: string | null, after: string, caps: DiffCaps = MODEL_CAPS): string {
+  return noDiff(before, after) ?? unifiedDiff(rel, before, after, caps);
 }

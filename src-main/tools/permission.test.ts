@@ -16,12 +16,16 @@ const mcp = (annotations: Record<string, boolean> | undefined) =>
     () => Promise.resolve({ kind: 'result', ok: true, content: '' }),
   );
 
+/** Valid arguments for the tools that take more than a path (an edit's review reads them when the policy asks). */
+const ARGS: Record<string, unknown> = {
+  run_command: { command: 'npm test' },
+  write_file: { path: 'a.txt', content: 'x' },
+  edit_file: { path: 'a.txt', old_string: 'x', new_string: 'y' },
+};
+
 const tools: Record<string, { tool: AnyToolDef; args: unknown }> = {
   ...Object.fromEntries(
-    builtinTools(DEFAULT_POLICY).map((t) => [
-      t.name,
-      { tool: t, args: t.name === 'run_command' ? { command: 'npm test' } : { path: 'a.txt' } },
-    ]),
+    builtinTools(DEFAULT_POLICY).map((t) => [t.name, { tool: t, args: ARGS[t.name] ?? { path: 'a.txt' } }]),
   ),
   'mcp readOnlyHint': { tool: mcp({ readOnlyHint: true }), args: {} },
   'mcp destructiveHint': { tool: mcp({ readOnlyHint: false, destructiveHint: true }), args: {} },

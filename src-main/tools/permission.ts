@@ -41,7 +41,10 @@ export function decideCall(
   const review = tool.review?.(args, ctx) ?? RUN;
   if (review.kind === 'refuse' || (review.kind === 'ask' && review.always)) return review;
   if (rule === 'allow') return RUN;
-  if (rule === 'ask') return review.kind === 'ask' ? review : { kind: 'ask', summary: callSummary(tool.name, args) };
+  if (rule === 'ask') {
+    if (review.kind === 'ask') return review;
+    return { kind: 'ask', summary: review.askSummary?.() ?? callSummary(tool.name, args) };
+  }
   return review;
 }
 

@@ -26,6 +26,11 @@ export interface ToolResult {
   kind: 'result';
   ok: boolean;
   content: string;
+  /**
+   * What the person sees in its place when `content` is shortened for the model (a writing tool's whole diff, itself
+   * capped at DISPLAY_MAX_CHARS). Kept in the log for the chat; the transcript and the model never get it.
+   */
+  display?: string;
 }
 
 export type ToolOutcome =
@@ -75,7 +80,11 @@ export interface ToolDef<P = unknown> {
 export type ToolNeed = 'edit' | 'run' | 'network' | 'external';
 
 export type CallReview =
-  | { kind: 'run' }
+  /**
+   * `askSummary`: what a card shows should the Workspace Tool Policy ask before the call anyway (an edit's diff),
+   * worked out only then.
+   */
+  | { kind: 'run'; askSummary?: () => string }
   /** Ask a person, showing `summary`. `always`: whatever the policy or a task grant says (outside the sandbox). */
   | { kind: 'ask'; summary: string; always?: boolean }
   | { kind: 'refuse'; message: string };

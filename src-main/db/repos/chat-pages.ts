@@ -46,6 +46,8 @@ interface ToolTurnBody {
   result: string;
   chars: number;
   ok?: boolean;
+  /** What the person sees instead of `result` (a write's whole diff), when the tool gave one. */
+  display?: string;
 }
 
 interface StepRow {
@@ -223,7 +225,8 @@ function toStep(row: StepRow): ChatStep {
 
 /** The result of a ToolTurn body as the step shows it. */
 export function toolCallResult(body: ToolTurnBody): ToolCallResult {
-  return { ok: body.ok ?? !body.result.startsWith('Error'), content: body.result, chars: body.chars };
+  const result = { ok: body.ok ?? !body.result.startsWith('Error'), content: body.result, chars: body.chars };
+  return typeof body.display === 'string' ? { ...result, display: body.display } : result;
 }
 
 function answerStep(step: ChatStep, body: ToolTurnBody): void {

@@ -1,5 +1,6 @@
 // The task's conversation, oldest first: its comments and the agent's recorded steps (its text, tool calls and their
-// results) with the Invoke headers and movement markers among them, then what of the generation in progress is not
+// results) with the Invoke headers and movement markers among them, and the files each job changed after its closing
+// comment, then what of the generation in progress is not
 // recorded yet. Virtualized (useVirtualFeed): only the rows near the viewport are in the DOM, so rendering a task of
 // 10,000 items costs what one of 100 does. It follows the newest text unless the reader has scrolled up; then a
 // button brings them back to the latest. Items come a page at a time: the latest page first, and the page before it
@@ -12,7 +13,9 @@ import { useLocale, useT } from '../i18n';
 import { chatItems } from '../store/chat-items';
 import type { Disposition, TaskDetail } from '../store/detail-slice';
 import type { JobStream } from '../store/job-stream';
+import { useAppStore } from '../store/store';
 import { ChatMessage } from './ChatMessage';
+import { FilesChanged } from './FilesChanged';
 import { estimateRowHeight, type FeedInvoke, type FeedRow, itemRows, streamRows, unreplaced } from './feed-rows';
 import { formatTime } from './format';
 import { invokeHeaders } from './invoke-headers';
@@ -57,9 +60,17 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
     const labels = invokeHeaders(invokes, t);
     return invokes.map((invoke, i) => ({ ...invoke, label: labels[i] ?? '' }));
   }, [invokes, t]);
+  // The cancelled jobs of the task shown, as one string so the selector's answer is stable between renders.
+  const cancelledIds = useAppStore((s) =>
+    (s.detail?.jobs ?? [])
+      .filter((j) => j.status === 'cancelled')
+      .map((j) => j.id)
+      .join(' '),
+  );
+  const cancelled = useMemo(() => new Set(cancelledIds.split(' ').filter(Boolean)), [cancelledIds]);
   const persisted = useMemo(
-    () => itemRows(chatItems(comments, steps), labelled, olderCount),
-    [comments, steps, labelled, olderCount],
+    () => itemRows(chatItems(comments, steps), labelled, olderCount, cancelled),
+    [comments, steps, labelled, olderCount, cancelled],
   );
   const live = useMemo(
     () => streamRows(unreplaced(stream, comments), lastMovement(persisted)),
@@ -207,6 +218,8 @@ const FeedRowContent = memo(function FeedRowContent({ row, olderLoad, onLoadOlde
       return <StreamTurnRow row={row} llm={llm} />;
     case 'step':
       return <StepMessage row={row} />;
+    case 'files':
+      return <FilesChanged row={row} />;
     default: {
       const unknown: never = row;
       throw new Error(`unknown feed row ${JSON.stringify(unknown)}`);

@@ -156,12 +156,13 @@ function CallResult({ name, result }: { name: string; result: NonNullable<StepTo
   const more = result.chars - result.content.length;
   const tail = more > 0 ? <p className="stream-note">{t('step.moreChars', { count: more })}</p> : null;
   if ((name === 'edit_file' || name === 'write_file') && result.ok) {
-    const [summary, ...rest] = result.content.split('\n');
+    // The whole diff when the tool kept one for the person (the model's is capped); else the result as logged.
+    const [summary, ...rest] = (result.display ?? result.content).split('\n');
     return (
       <div className="step-result">
         <p className="step-result-line">{summary}</p>
         <DiffView text={rest.join('\n')} />
-        {tail}
+        {result.display === undefined ? tail : null}
       </div>
     );
   }

@@ -1,13 +1,15 @@
 // Settings' Workspace Tool Policy editor: choose a workspace (a space, or the default workspace), then per tool allow /
-// ask / deny and the commands that run without asking, saved to the folder's .maestro/policy.json. The file's format
+// ask / deny, whether edits ask first, and the commands that run without asking, saved to the folder's
+// .maestro/policy.json. The file's format
 // (tools.deny, run_command.allow) is the editor's model; main checks it and names a bad field, shown beside it.
 import { useEffect, useState } from 'react';
 import { RUN_ANY_COMMAND, type ToolPolicyDocument } from '../../../src-shared/tool-policy';
 import type { ApiError } from '../api/client';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
+import { asksBeforeEdits, withAskBeforeEdits } from '../store/tool-policy-slice';
 import { ErrorNotice } from './OutcomeNotice';
-import { SaveActions } from './SettingsFields';
+import { CheckField, SaveActions } from './SettingsFields';
 
 type Mode = 'allow' | 'ask' | 'deny';
 
@@ -23,20 +25,23 @@ interface Draft {
   /** run_command.allow without the `*` rule, which is the run_command "allow" choice instead. */
   patterns: string[];
   allowAll: boolean;
-  /** What the file says that this form does not edit (ask/allow rules and patterns, hosts): saved back as it was. */
-  kept: { ask: string[]; allow: string[]; network: string[] };
+  /** tools.ask: the form edits only its editing tools ("Ask before editing files"); the rest is saved back as it was. */
+  ask: string[];
+  /** What the file says that this form does not edit (allow rules and patterns, hosts): saved back as it was. */
+  kept: { allow: string[]; network: string[] };
 }
 
 const fromDocument = (doc: ToolPolicyDocument): Draft => ({
   deny: [...doc.tools.deny],
   patterns: doc.run_command.allow.filter((r) => r.trim() !== RUN_ANY_COMMAND),
   allowAll: doc.run_command.allow.some((r) => r.trim() === RUN_ANY_COMMAND),
-  kept: { ask: [...doc.tools.ask], allow: [...doc.tools.allow], network: [...doc.run_command.network] },
+  ask: [...doc.tools.ask],
+  kept: { allow: [...doc.tools.allow], network: [...doc.run_command.network] },
 });
 
 // The patterns first, so an error about run_command.allow.<i> is about the i-th pattern shown.
 const toDocument = (draft: Draft): ToolPolicyDocument => ({
-  tools: { deny: draft.deny, ask: draft.kept.ask, allow: draft.kept.allow },
+  tools: { deny: draft.deny, ask: draft.ask, allow: draft.kept.allow },
   run_command: {
     allow: [...draft.patterns, ...(draft.allowAll ? [RUN_ANY_COMMAND] : [])],
     network: draft.kept.network,
@@ -185,6 +190,14 @@ export function ToolPolicyEditor() {
               </li>
             ))}
           </ul>
+          <CheckField
+            checked={asksBeforeEdits(draft.ask)}
+            onChange={(on) => edit({ ...draft, ask: withAskBeforeEdits(draft.ask, on) })}
+            testId="tool-policy-ask-edits"
+          >
+            {t('settings.toolPolicy.askEdits')}
+          </CheckField>
+          <p className="field-hint">{t('settings.toolPolicy.askEditsHint')}</p>
           <h4 className="policy-heading">{t('settings.toolPolicy.commands')}</h4>
           <p className="field-hint">{t('settings.toolPolicy.commandsHint')}</p>
           {draft.patterns.length === 0 ? (

@@ -1,12 +1,15 @@
 // The approval card of one tool request: the tool and the summary of what will run, exactly as the backend wrote it,
-// with Approve once / Approve for this task / Deny (P7.01, P7.03–P7.05). A refused decision shows on the card. The
-// keyboard shortcuts (A / D on the focused card) press its buttons: see decideFocusedCard.
-import { useState } from 'react';
+// with Approve once / Approve for this task / Deny (P7.01, P7.03–P7.05); an edit (edit_file, write_file) shows the
+// diff it would apply instead. A refused decision shows on the card. The keyboard shortcuts (A / D on the focused
+// card) press its buttons: see decideFocusedCard.
+import { useMemo, useState } from 'react';
 import type { ToolRequest } from '../../../src-shared/entities';
 import { useCardAction } from '../hooks/useCardAction';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { ApprovalCard, DecisionButton, DenyReason, reasonOf } from './ApprovalCard';
+import { DiffView } from './DiffView';
+import { parseDiff } from './diff-lines';
 
 type Choice = { decision: 'approve'; scope: 'once' | 'task' } | { decision: 'deny' };
 
@@ -66,9 +69,34 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
         </>
       }
     >
-      <pre className="approval-summary" data-testid="tool-request-summary">
-        {request.summary}
-      </pre>
+      <RequestSummary tool={request.tool} summary={request.summary} />
     </ApprovalCard>
+  );
+}
+
+const WRITING_TOOLS: readonly string[] = ['edit_file', 'write_file'];
+
+/**
+ * What the call would do: an edit's diff under a line naming the file, or the summary as the backend wrote it (an
+ * edit whose change cannot be shown says why there).
+ */
+function RequestSummary({ tool, summary }: { tool: string; summary: string }) {
+  const t = useT();
+  const diff = useMemo(() => (WRITING_TOOLS.includes(tool) ? parseDiff(summary) : null), [tool, summary]);
+  if (!diff) {
+    return (
+      <pre className="approval-summary" data-testid="tool-request-summary">
+        {summary}
+      </pre>
+    );
+  }
+  const file = diff.file ?? '?';
+  return (
+    <div className="approval-diff" data-testid="tool-request-summary" data-file={file}>
+      <p className="step-result-line">
+        {t(tool === 'edit_file' ? 'edit.request.edit' : 'edit.request.write', { path: file })}
+      </p>
+      <DiffView text={summary} testId="tool-request-diff" />
+    </div>
   );
 }

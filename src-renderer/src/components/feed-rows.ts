@@ -1,6 +1,7 @@
 // The rows of the chat feed, in order: while older items are not loaded, a row that loads them; the persisted items —
 // comments and the agent's recorded turns (steps), with the Invoke headers placed among them and a movement marker
-// wherever the movement changes — then what of the live generation is not recorded yet, one row per AgentTurn. Each
+// wherever the movement changes, and after a job's closing comment the files it changed — then what of the live
+// generation is not recorded yet, one row per AgentTurn. Each
 // row has a stable key (the virtualized feed keeps measured heights by key) and an estimated height for rows never
 // measured yet.
 import type { ChatStep, Comment, StepToolCall } from '../../../src-shared/entities';
@@ -9,6 +10,7 @@ import { type ChatItem, isStep } from '../store/chat-items';
 import { CLOSING_KINDS, closesStream, type JobStream, type StreamToolCall, type StreamTurn } from '../store/job-stream';
 import { readPartialStringField } from '../store/partial-json';
 import { COMPLETE_TOOL, turnView } from '../store/stream-answer';
+import { type ChangedFile, filesChanged } from './files-changed';
 import { splitBlocks } from './Markdown';
 
 /** An Invoke of the task (from its usage), with its header text ("Send #2", "Notify"). */
@@ -36,6 +38,14 @@ export type FeedRow =
       turnEnd: boolean;
     }
   | { kind: 'invoke'; key: string; invoke: FeedInvoke }
+  | {
+      kind: 'files';
+      key: string;
+      jobId: string;
+      files: readonly ChangedFile[];
+      /** The job may have steps before the loaded ones, not counted. */
+      partial: boolean;
+    }
   | { kind: 'movement'; key: string; movement: string }
   | {
       kind: 'turn';
@@ -70,11 +80,23 @@ export type FeedRow =
  * both sides of that boundary (a task's jobs run one after another), so for that job the loaded item is trusted only
  * when the Invoke came after the boundary. (An Invoke placed by its time that falls between the last item not loaded
  * and the first loaded cannot be told from an earlier one: its header shows once the page before is loaded.)
+ *
+ * A job's "Files changed" block goes after its last closing comment loaded (its result, question or error; for a job
+ * in `cancelled`, its last system comment, which says so), listing what its loaded steps wrote or edited.
  */
-export function itemRows(items: readonly ChatItem[], invokes: readonly FeedInvoke[], olderCount = 0): FeedRow[] {
+export function itemRows(
+  items: readonly ChatItem[],
+  invokes: readonly FeedInvoke[],
+  olderCount = 0,
+  cancelled: ReadonlySet<string> = NO_JOBS,
+): FeedRow[] {
   const rows: FeedRow[] = olderCount > 0 ? [{ kind: 'older', key: OLDER_KEY, count: olderCount }] : [];
   const headers = headersAt(items, invokes, olderCount);
   const closed = closedJobs(items);
+  const ends = jobEnds(items, cancelled);
+  const stepsOf = ends.size > 0 ? stepsByJob(items) : new Map<string, ChatStep[]>();
+  // Only the job of the first items loaded can have steps before them (a task's jobs run one after another).
+  const straddling = olderCount > 0 ? items.find((c) => c.jobId)?.jobId : undefined;
   let movement: string | null = null;
   const pushHeaders = (at: number) => {
     for (const invoke of headers.get(at) ?? []) rows.push({ kind: 'invoke', key: `invoke:${invoke.seq}`, invoke });
@@ -83,6 +105,9 @@ export function itemRows(items: readonly ChatItem[], invokes: readonly FeedInvok
     pushHeaders(i);
     if (!isStep(item)) {
       rows.push(commentRow(item));
+      const ended = ends.get(i);
+      const files = ended === undefined ? null : filesRow(ended, stepsOf.get(ended) ?? [], ended === straddling);
+      if (files) rows.push(files);
       return;
     }
     if (item.depth === 0 && item.movement !== null && item.movement !== movement) {
@@ -134,6 +159,46 @@ function closedJobs(items: readonly ChatItem[]): Set<string> {
   }
   return jobs;
 }
+
+const NO_JOBS: ReadonlySet<string> = new Set();
+
+/** Where each job's files block goes: after the item at that index (see itemRows). */
+function jobEnds(items: readonly ChatItem[], cancelled: ReadonlySet<string>): Map<number, string> {
+  const last = new Map<string, number>();
+  items.forEach((item, i) => {
+    if (isStep(item) || !item.jobId) return;
+    const closing = CLOSING_KINDS.includes(item.kind) || (cancelled.has(item.jobId) && item.author === 'system');
+    if (closing) last.set(item.jobId, i);
+  });
+  return new Map([...last].map(([jobId, i]) => [i, jobId]));
+}
+
+function stepsByJob(items: readonly ChatItem[]): Map<string, ChatStep[]> {
+  const byJob = new Map<string, ChatStep[]>();
+  for (const item of items) {
+    if (!isStep(item)) continue;
+    const steps = byJob.get(item.jobId);
+    if (steps) steps.push(item);
+    else byJob.set(item.jobId, [item]);
+  }
+  return byJob;
+}
+
+/** The files row of a job's loaded steps, keyed by its first one: the same object while its steps are the same. */
+const FILES_ROWS = new WeakMap<ChatStep, { steps: readonly ChatStep[]; partial: boolean; row: FeedRow | null }>();
+
+function filesRow(jobId: string, steps: readonly ChatStep[], partial: boolean): FeedRow | null {
+  const first = steps[0];
+  if (!first) return null;
+  const known = FILES_ROWS.get(first);
+  if (known && known.partial === partial && sameItems(known.steps, steps)) return known.row;
+  const files = filesChanged(steps);
+  const row: FeedRow | null = files.length > 0 ? { kind: 'files', key: `files:${jobId}`, jobId, files, partial } : null;
+  FILES_ROWS.set(first, { steps, partial, row });
+  return row;
+}
+
+const sameItems = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** The engine's tool that moves to another movement: the marker shows it. */
 const TRANSITION_TOOL = 'transition';
@@ -344,6 +409,25 @@ function textPx(text: string): number {
   return lines * LINE_PX + Math.ceil(fences / 2) * CODE_BLOCK_PX;
 }
 
+/** Diff lines DiffView shows before "Show all", the height of one, and its header and toggle. */
+const DIFF_FOLDED_LINES = 40;
+const DIFF_LINE_PX = 18;
+const DIFF_CHROME_PX = 26;
+const DIFF_TOGGLE_PX = 36;
+
+/** A call's block: its line, and for an edit the diff below it as DiffView first shows it (folded). */
+function callPx(call: StepToolCall): number {
+  const result = call.result;
+  if (!result?.ok || (call.name !== 'edit_file' && call.name !== 'write_file')) return 36;
+  const text = result.display ?? result.content;
+  // Summary, `---` and `+++` lines, then the hunks: counted only as far as the fold.
+  let lines = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && lines < DIFF_FOLDED_LINES + 4; i = text.indexOf('\n', i + 1)) lines++;
+  const body = Math.max(0, lines + 1 - 3);
+  const shown = Math.min(body, DIFF_FOLDED_LINES);
+  return 36 + LINE_PX + DIFF_CHROME_PX + shown * DIFF_LINE_PX + (body > DIFF_FOLDED_LINES ? DIFF_TOGGLE_PX : 0);
+}
+
 export function estimateRowHeight(row: FeedRow): number {
   switch (row.kind) {
     case 'older':
@@ -354,6 +438,8 @@ export function estimateRowHeight(row: FeedRow): number {
       return 36;
     case 'movement':
       return 32;
+    case 'files':
+      return MESSAGE_CHROME_PX + row.files.length * 30 + (row.partial ? LINE_PX : 0);
     case 'step': {
       const { step } = row;
       return (
@@ -361,7 +447,7 @@ export function estimateRowHeight(row: FeedRow): number {
         (row.text ? textPx(row.text) : 0) +
         (row.turnStart && step.reasoning ? LINE_PX : 0) +
         (row.turnStart && step.error ? LINE_PX * 2 : 0) +
-        row.toolCalls.length * 36
+        row.toolCalls.reduce((px, call) => px + callPx(call), 0)
       );
     }
     case 'turn': {

@@ -23,7 +23,7 @@ export const enChat = {
   'step.excerpt': 'Excerpt',
   'step.moreChars': '{count} more characters not kept in the log',
   'step.subtask': 'Open subtask',
-  'job.error.llm_failed': 'The model server kept failing, so the job stopped.',
+  'job.error.llm_failed': 'The model server answered with an error, so the job stopped.',
   'job.error.context_overflow': 'The conversation grew longer than the model can read at once.',
   'job.error.model_refused': 'The model declined to do this.',
   'job.error.deadline_exceeded': 'The job ran past its time limit.',

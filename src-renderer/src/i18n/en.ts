@@ -3,6 +3,7 @@
 // Over 300 lines because it is one table, a key per line (Settings' keys are in the -settings file beside it).
 import { enChat } from './en-chat';
 import { enComposer } from './en-composer';
+import { enEdits } from './en-edits';
 import { enSettings } from './en-settings';
 import { enSetup } from './en-setup';
 import { enTasks } from './en-tasks';
@@ -335,6 +336,7 @@ export const en = {
   ...enComposer,
   ...enSetup,
   ...enTasks,
+  ...enEdits,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

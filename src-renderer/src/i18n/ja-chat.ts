@@ -24,7 +24,7 @@ export const jaChat: Record<keyof typeof enChat, string> = {
   'step.excerpt': '抜粋',
   'step.moreChars': 'ログに残っていない残り {count} 文字',
   'step.subtask': 'サブタスクを開く',
-  'job.error.llm_failed': 'モデルサーバーでエラーが続いたため、ジョブを停止しました。',
+  'job.error.llm_failed': 'モデルサーバーがエラーを返したため、ジョブを停止しました。',
   'job.error.context_overflow': '会話がモデルが一度に読める長さを超えました。',
   'job.error.model_refused': 'モデルがこの依頼を断りました。',
   'job.error.deadline_exceeded': 'ジョブが制限時間を超えました。',

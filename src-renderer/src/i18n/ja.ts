@@ -3,6 +3,7 @@
 import type { Messages } from './en';
 import { jaChat } from './ja-chat';
 import { jaComposer } from './ja-composer';
+import { jaEdits } from './ja-edits';
 import { jaSettings } from './ja-settings';
 import { jaSetup } from './ja-setup';
 import { jaTasks } from './ja-tasks';
@@ -335,4 +336,5 @@ export const ja: Messages = {
   ...jaComposer,
   ...jaSetup,
   ...jaTasks,
+  ...jaEdits,
 };

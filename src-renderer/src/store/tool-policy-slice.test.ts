@@ -1,9 +1,11 @@
 // Settings' Tool Policy in the store: the spaces to choose from, a workspace's policy loaded and replaced by a save's
-// answer, a refused save leaving the shown policy alone, and a slow answer for a workspace no longer chosen dropped.
+// answer, a refused save leaving the shown policy alone, and a slow answer for a workspace no longer chosen dropped;
+// the "Ask before editing files" switch as the rules it writes.
 import { describe, expect, it } from 'vitest';
 import type { ToolPolicyView } from '../../../src-shared/tool-policy';
 import { ApiError, type MaestroApi, type MaestroClient } from '../api/client';
 import { createAppStore } from './store';
+import { asksBeforeEdits, withAskBeforeEdits } from './tool-policy-slice';
 
 const fakeClient = (api: Partial<MaestroApi>): MaestroClient => ({
   transport: 'http',
@@ -97,5 +99,16 @@ describe('the tool policy slice', () => {
       toolPolicyLoad: 'error',
       toolPolicyError: 'workspace /gone does not exist',
     });
+  });
+});
+
+describe('Ask before editing files', () => {
+  it('is exactly edit_file and write_file in tools.ask; switching it keeps the other ask rules in their order', () => {
+    expect(asksBeforeEdits([])).toBe(false);
+    expect(asksBeforeEdits(['edit_file'])).toBe(false);
+    expect(asksBeforeEdits(['read_file', 'write_file', 'edit_file'])).toBe(true);
+    expect(withAskBeforeEdits([], true)).toEqual(['edit_file', 'write_file']);
+    expect(withAskBeforeEdits(['mcp__fs__*', 'edit_file'], true)).toEqual(['mcp__fs__*', 'edit_file', 'write_file']);
+    expect(withAskBeforeEdits(['edit_file', 'mcp__fs__*', 'write_file'], false)).toEqual(['mcp__fs__*']);
   });
 });

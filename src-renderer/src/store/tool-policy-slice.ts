@@ -1,10 +1,23 @@
 // A workspace's Tool Policy for Settings: the spaces to choose from, the chosen workspace's policy (loaded, and
-// replaced by a save's answer), and why it could not be loaded. A broken file comes back as `error` in the view.
+// replaced by a save's answer), and why it could not be loaded. A broken file comes back as `error` in the view. The
+// "Ask before editing files" switch is the editing tools in `tools.ask`.
 import type { StateCreator } from 'zustand';
 import type { Space } from '../../../src-shared/entities';
 import type { ToolPolicyDocument, ToolPolicyView } from '../../../src-shared/tool-policy';
 import { type ApiError, type MaestroApi, toApiError } from '../api/client';
 import type { AppState, LoadState } from './types';
+
+/** The tools "Ask before editing files" puts in the policy's `tools.ask`. */
+export const EDIT_TOOLS: readonly string[] = ['edit_file', 'write_file'];
+
+/** Whether a policy's `tools.ask` makes every edit wait for a person. */
+export const asksBeforeEdits = (ask: readonly string[]) => EDIT_TOOLS.every((tool) => ask.includes(tool));
+
+/** `tools.ask` with the editing tools in it (on) or out of it (off), the other rules kept in their order. */
+export function withAskBeforeEdits(ask: readonly string[], on: boolean): string[] {
+  const others = ask.filter((tool) => !EDIT_TOOLS.includes(tool));
+  return on ? [...others, ...EDIT_TOOLS] : others;
+}
 
 export interface ToolPolicySlice {
   policySpaces: Space[];

@@ -1,0 +1,15 @@
+// The English text of reviewing changes: a job's "Files changed" block, the edit request card, and the Tool Policy's
+// "Ask before editing files" switch (merged into en.ts).
+export const enEdits = {
+  'files.title': 'Files changed ({count})',
+  'files.label': 'Files this job changed',
+  'files.partial': 'Counted from the steps loaded; earlier steps of this job are not loaded.',
+  'files.show': 'Show diff',
+  'files.hide': 'Hide diff',
+  'files.changes': '{count} change|{count} changes',
+  'edit.request.edit': 'Edit {path}',
+  'edit.request.write': 'Write {path}',
+  'settings.toolPolicy.askEdits': 'Ask before editing files',
+  'settings.toolPolicy.askEditsHint':
+    'Every edit_file and write_file call waits for your approval, showing the diff it would apply (tools.ask).',
+} as const;
