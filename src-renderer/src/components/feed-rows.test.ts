@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Comment } from '../../../src-shared/entities';
 import type { JobStream, StreamTurn } from '../store/job-stream';
+import { streamTurnFixture } from '../test-fixtures';
 import {
   estimateRowHeight,
   type FeedInvoke,
@@ -94,17 +95,8 @@ describe('itemRows', () => {
   });
 });
 
-const turn = (turnCount: number, movement: string | null, extra: Partial<StreamTurn> = {}): StreamTurn => ({
-  turnCount,
-  movement,
-  text: '',
-  reasoning: '',
-  toolCalls: [],
-  llmCalls: 1,
-  discarded: 0,
-  stepId: null,
-  ...extra,
-});
+const turn = (turnCount: number, movement: string | null, extra: Partial<StreamTurn> = {}): StreamTurn =>
+  streamTurnFixture({ turnCount, movement, ...extra });
 const stream = (turns: StreamTurn[], movement: string | null): JobStream => ({
   jobId: 'j1',
   llm: 'streaming',

@@ -2,39 +2,16 @@
 // loaded, the calls shown) and the live stream beside them: a recorded turn is shown once, by its step; the
 // sub-agent turns of a running delegate call that are not recorded yet follow it, one level deeper.
 import { describe, expect, it } from 'vitest';
-import type { ChatStep, Comment } from '../../../src-shared/entities';
+import type { ChatStep } from '../../../src-shared/entities';
 import { chatItems } from '../store/chat-items';
 import { foldStreamEvent, type JobStream, type StreamEvent, type StreamTurn } from '../store/job-stream';
+import { atSecond, commentFixture, stepFixture, streamTurnFixture } from '../test-fixtures';
 import { type FeedRow, itemRows, streamRows } from './feed-rows';
 
-const at = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
-
-const comment = (id: string, s: number, extra: Partial<Comment> = {}): Comment => ({
-  id,
-  taskId: 't',
-  jobId: 'j1',
-  author: 'user',
-  kind: 'instruction',
-  body: id,
-  createdAt: at(s),
-  ...extra,
-});
-
-const step = (seq: number, s: number, extra: Partial<ChatStep> = {}): ChatStep => ({
-  id: `step:${seq}`,
-  seq,
-  taskId: 't',
-  jobId: 'j1',
-  createdAt: at(s),
-  movement: 'plan',
-  depth: 0,
-  text: `step ${seq}`,
-  reasoning: '',
-  toolCalls: [],
-  error: null,
-  usage: { llmCalls: 1, promptTokens: 10, completionTokens: 2, cachedPromptTokens: 0 },
-  ...extra,
-});
+const at = atSecond;
+const comment = commentFixture;
+const step = (seq: number, s: number, patch: Partial<ChatStep> = {}): ChatStep =>
+  stepFixture(seq, s, { movement: 'plan', text: `step ${seq}`, ...patch });
 
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: JSON.stringify(args), result: null });
 
@@ -106,17 +83,7 @@ describe('itemRows with steps', () => {
   });
 });
 
-const turn = (extra: Partial<StreamTurn>): StreamTurn => ({
-  turnCount: 1,
-  movement: 'plan',
-  text: '',
-  reasoning: '',
-  toolCalls: [],
-  llmCalls: 1,
-  discarded: 0,
-  stepId: null,
-  ...extra,
-});
+const turn = (patch: Partial<StreamTurn>): StreamTurn => streamTurnFixture({ movement: 'plan', ...patch });
 
 const stream = (turns: StreamTurn[]): JobStream => ({
   jobId: 'j1',

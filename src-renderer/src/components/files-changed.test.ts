@@ -3,39 +3,15 @@
 // closing comment — its result, question or error, or the system's note of a cancel — and counted from the loaded
 // steps only.
 import { describe, expect, it } from 'vitest';
-import type { ChatStep, Comment, StepToolCall } from '../../../src-shared/entities';
+import type { ChatStep, StepToolCall } from '../../../src-shared/entities';
 import { chatItems } from '../store/chat-items';
+import { commentFixture, stepFixture } from '../test-fixtures';
 import { type FeedRow, itemRows } from './feed-rows';
 import { filesChanged } from './files-changed';
 
-const at = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
-
-const comment = (id: string, s: number, extra: Partial<Comment> = {}): Comment => ({
-  id,
-  taskId: 't',
-  jobId: 'j1',
-  author: 'user',
-  kind: 'instruction',
-  body: id,
-  createdAt: at(s),
-  ...extra,
-});
-
-const step = (seq: number, s: number, toolCalls: StepToolCall[], extra: Partial<ChatStep> = {}): ChatStep => ({
-  id: `step:${seq}`,
-  seq,
-  taskId: 't',
-  jobId: 'j1',
-  createdAt: at(s),
-  movement: 'work',
-  depth: 0,
-  text: '',
-  reasoning: '',
-  toolCalls,
-  error: null,
-  usage: { llmCalls: 1, promptTokens: 1, completionTokens: 1, cachedPromptTokens: 0 },
-  ...extra,
-});
+const comment = commentFixture;
+const step = (seq: number, s: number, toolCalls: StepToolCall[], extra: Partial<ChatStep> = {}): ChatStep =>
+  stepFixture(seq, s, { toolCalls, ...extra });
 
 /** A call of `name` on `path` answered with `content` (ok unless it starts with Error). */
 const answered = (id: string, name: string, path: string, content: string, display?: string): StepToolCall => ({

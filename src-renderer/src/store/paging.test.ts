@@ -5,7 +5,7 @@ import { CHAT_PAGE_SIZE } from '../../../src-shared/contract';
 import type { ChatStep, Comment, Job, Task } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import { ApiError, type MaestroApi, type MaestroClient } from '../api/client';
-import { jobFixture, taskFixture } from '../test-fixtures';
+import { jobFixture, stepFixture, taskFixture } from '../test-fixtures';
 import { foldLatestPage } from './detail-slice';
 import { createAppStore } from './store';
 
@@ -255,20 +255,12 @@ describe('comment paging in the store', () => {
   });
 });
 
-/** A step at second `i` with one call answered `result`. */
+/** A step at second `i` of this file's clock with one call answered `result`. */
 function step(i: number, result: ChatStep['toolCalls'][number]['result']): ChatStep {
-  return {
-    id: `step:${i}`,
-    seq: i,
-    taskId: 't',
+  return stepFixture(i, 0, {
     jobId: 'job-t',
     createdAt: at(i),
-    movement: 'work',
-    depth: 0,
     text: `step ${i}`,
-    reasoning: '',
     toolCalls: [{ id: `call${i}`, name: 'read_file', arguments: '{}', result }],
-    error: null,
-    usage: { llmCalls: 1, promptTokens: 1, completionTokens: 1, cachedPromptTokens: 0 },
-  };
+  });
 }
