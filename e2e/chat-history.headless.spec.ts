@@ -142,3 +142,28 @@ test('P4.27 P2.30 in Japanese, a failed job says what went wrong once, in the ch
     expect(time).toMatch(/^\d{1,2}:\d{2}$/);
   }
 });
+
+test('P7.01 P7.05 in Japanese, a command card says where and how long it runs, and the denial with its reason shows on the call', async ({
+  page,
+  llm,
+  llmHost,
+}) => {
+  llm.push(runCommand('echo hi'), complete('success', '止めました。'));
+  await openUi(page, llmHost);
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-locale').selectOption('ja');
+  await page.getByTestId('settings-close').click();
+  await createInUi(page, { instruction: 'コマンドを実行する', title: 'カード' });
+  const card = page.getByTestId('tool-request');
+  await expect(card).toHaveCount(1, { timeout: 20_000 });
+  const summary = card.getByTestId('tool-request-summary');
+  await expect(summary).toContainText('$ echo hi');
+  await expect(summary).toContainText('ワークスペースのフォルダー で実行し、120 秒で停止します。');
+  await expect(summary).not.toContainText('runs in');
+  await card.getByTestId('deny-reason').fill('今は不要');
+  await card.getByTestId('deny').click();
+  await expect(jobStatus(page)).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
+  const command = page.locator('[data-testid="step-tool"][data-tool="run_command"]');
+  await expect(command).toHaveAttribute('data-status', 'denied');
+  await expect(command.getByTestId('step-decision')).toHaveText('拒否: 今は不要');
+});

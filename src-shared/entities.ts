@@ -137,6 +137,21 @@ export const REQUEST_STATUSES = ['pending', 'approved', 'denied'] as const;
 export const RequestStatus = z.enum(REQUEST_STATUSES);
 export type RequestStatus = z.infer<typeof RequestStatus>;
 
+/**
+ * What an approval card shows of a request, for the UI to word in the person's language (`summary` says it in
+ * English for every other reader): a command with its folder (relative to the workspace), time limit, the hosts it
+ * may reach, and whether it runs outside the OS sandbox — because it asks to, or because there is none (`reason`).
+ */
+export const ToolRequestDisplay = z.object({
+  kind: z.literal('command'),
+  command: z.string(),
+  cwd: z.string(),
+  timeoutMs: z.number(),
+  network: z.array(z.string()),
+  unsandboxed: z.object({ why: z.enum(['asked', 'no_sandbox']), reason: z.string() }).nullable(),
+});
+export type ToolRequestDisplay = z.infer<typeof ToolRequestDisplay>;
+
 export const ToolRequest = z.object({
   id: z.string(),
   taskId: z.string(),
@@ -150,6 +165,8 @@ export const ToolRequest = z.object({
   decidedAt: z.string().nullable(),
   /** Why the person denied it, in their words (the model gets it); null without one. */
   denyReason: z.string().nullable(),
+  /** What the card shows, when the tool gives more than its summary. */
+  display: ToolRequestDisplay.optional(),
 });
 export type ToolRequest = z.infer<typeof ToolRequest>;
 

@@ -61,6 +61,9 @@ export function withheld(
 ): ToolOutcome | null {
   const decided = decideCall(tool, args, ctx, rule, approvedOnce);
   if (decided.kind === 'refuse') return fail(decided.message);
-  if (decided.kind === 'ask') return { kind: 'wait', toolRequest: { tool: tool.name, args, summary: decided.summary } };
+  if (decided.kind === 'ask') {
+    const { summary, display } = decided;
+    return { kind: 'wait', toolRequest: { tool: tool.name, args, summary, ...(display ? { display } : {}) } };
+  }
   return null;
 }

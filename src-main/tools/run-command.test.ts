@@ -33,7 +33,7 @@ const expectGone = (file: string) => {
 };
 
 describe('run_command: asking (P4.34)', () => {
-  it('by default parks with a tool request whose summary shows the exact command, cwd and timeout', async () => {
+  it('by default parks with a tool request whose summary (and display, for the UI to word) shows the exact command, cwd and timeout', async () => {
     const t = tempWorkspace();
     fs.mkdirSync(path.join(t.ws, 'pkg'));
     expect(await dispatchCall(asking, { command: 'npm test' }, t.ctx({ sandbox: machineSandbox }))).toEqual({
@@ -42,7 +42,16 @@ describe('run_command: asking (P4.34)', () => {
         tool: 'run_command',
         args: { command: 'npm test' },
         summary: '$ npm test\n(runs in the workspace folder; stopped after 120 s)',
+        display: { kind: 'command', command: 'npm test', cwd: '.', timeoutMs: 120_000, network: [], unsandboxed: null },
       },
+    });
+    const outside = await dispatchCall(
+      asking,
+      { command: 'ls', outside_sandbox: true },
+      t.ctx({ sandbox: machineSandbox }),
+    );
+    expect(outside).toMatchObject({
+      toolRequest: { display: { unsandboxed: { why: 'asked', reason: 'it asks to run outside the OS sandbox' } } },
     });
     const out = await dispatchCall(
       asking,

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { ToolRequestDisplay } from '../../src-shared/entities';
 import { fail, ok } from './outcome';
 import { commandEnv } from './package-paths';
 import type { WorkspaceToolPolicy } from './policy-schema';
@@ -80,11 +81,14 @@ export function allowedWithoutApproval(
 }
 
 /** Why this call must ask even when a rule or grant covers it, or null. */
-function mustAsk(args: RunCommandArgs, ctx: ToolContext): string | null {
-  if (args.outside_sandbox) return 'it asks to run outside the OS sandbox, with your full access';
-  if (!ctx.sandbox.ok) return `${ctx.sandbox.reason}, so it would run with your full access`;
+/** Why the command would run outside the sandbox (`reason`: the sandbox's own words when there is none), or null. */
+function mustAsk(args: RunCommandArgs, ctx: ToolContext): Unsandboxed {
+  if (args.outside_sandbox) return { why: 'asked', reason: 'it asks to run outside the OS sandbox' };
+  if (!ctx.sandbox.ok) return { why: 'no_sandbox', reason: ctx.sandbox.reason };
   return null;
 }
+
+type Unsandboxed = ToolRequestDisplay['unsandboxed'];
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
@@ -101,13 +105,13 @@ function workingFolder(args: RunCommandArgs, ctx: ToolContext) {
 }
 
 /** What the approval card says: the exact command, where and how it runs, what it may reach, how long it may take. */
-export function summarizeCommand(args: RunCommandArgs, rel: string, unsandboxed: string | null = null): string {
+export function summarizeCommand(args: RunCommandArgs, rel: string, unsandboxed: Unsandboxed = null): string {
   const where = rel === '.' ? 'the workspace folder' : `${rel}/ in the workspace folder`;
   const lines = [
     `$ ${args.command}`,
     `(runs in ${where}; stopped after ${seconds(args.timeout_ms ?? RUN_DEFAULT_TIMEOUT_MS)})`,
   ];
-  if (unsandboxed !== null) lines.push(`NOT sandboxed: ${unsandboxed}.`);
+  if (unsandboxed !== null) lines.push(`NOT sandboxed: ${unsandboxed.reason}, so it would run with your full access.`);
   else if (args.network?.length) lines.push(`Network: ${args.network.join(', ')}`);
   return lines.join('\n');
 }
@@ -160,8 +164,16 @@ export function reviewCommand(args: RunCommandArgs, ctx: ToolContext, policy: Wo
   const unsandboxed = mustAsk(args, ctx);
   const unlisted = (args.network ?? []).filter((h) => !policy.runCommandNetwork.includes(h));
   const summary = summarizeCommand(args, cwd.rel, unsandboxed);
-  if (unsandboxed !== null || unlisted.length > 0) return { kind: 'ask', summary, always: true };
-  return allowedWithoutApproval(args, policy) ? { kind: 'run' } : { kind: 'ask', summary };
+  const display: ToolRequestDisplay = {
+    kind: 'command',
+    command: args.command,
+    cwd: cwd.rel,
+    timeoutMs: args.timeout_ms ?? RUN_DEFAULT_TIMEOUT_MS,
+    network: args.network ?? [],
+    unsandboxed,
+  };
+  if (unsandboxed !== null || unlisted.length > 0) return { kind: 'ask', summary, display, always: true };
+  return allowedWithoutApproval(args, policy) ? { kind: 'run' } : { kind: 'ask', summary, display };
 }
 
 /** run_command under a Workspace Tool Policy (its command rules and the hosts commands may reach). */

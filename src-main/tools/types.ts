@@ -1,6 +1,7 @@
 // Tools as data: name, description, zod parameters (the model-facing JSON schema is derived from them unless the tool
 // brings its own), whether the tool only reads, and execute. A tool answers with text for the model, or asks the job to wait for a person.
 import type { z } from 'zod';
+import type { ToolRequestDisplay } from '../../src-shared/entities';
 import type { NewPackageRequest } from '../db/repos/package-requests';
 import type { NewToolRequest } from '../db/repos/tool-requests';
 import type { SandboxChoice } from './os-sandbox';
@@ -85,8 +86,11 @@ export type CallReview =
    * worked out only then.
    */
   | { kind: 'run'; askSummary?: () => string }
-  /** Ask a person, showing `summary`. `always`: whatever the policy or a task grant says (outside the sandbox). */
-  | { kind: 'ask'; summary: string; always?: boolean }
+  /**
+   * Ask a person, showing `summary` (and `display`, for the UI to word). `always`: whatever the policy or a task grant
+   * says (outside the sandbox).
+   */
+  | { kind: 'ask'; summary: string; display?: ToolRequestDisplay; always?: boolean }
   | { kind: 'refuse'; message: string };
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every parameter type.

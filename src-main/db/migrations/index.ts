@@ -12,6 +12,7 @@ import * as chatSteps from './0008-chat-steps';
 import * as jobErrorCode from './0009-job-error-code';
 import * as taskArchive from './0010-task-archive';
 import * as commentChoicesAttachments from './0011-comment-choices-attachments';
+import * as toolRequestDisplay from './0012-tool-request-display';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   jobErrorCode,
   taskArchive,
   commentChoicesAttachments,
+  toolRequestDisplay,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

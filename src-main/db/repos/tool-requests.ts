@@ -1,6 +1,6 @@
 // Repository of tool_requests: approval cards for tool calls the policy does not allow outright; decided by CAS.
 import type { Database } from 'better-sqlite3';
-import type { RequestStatus, ToolRequest } from '../../../src-shared/entities';
+import type { RequestStatus, ToolRequest, ToolRequestDisplay } from '../../../src-shared/entities';
 import { iso, isoOrNull, newId } from '../ids';
 
 interface ToolRequestRow {
@@ -17,6 +17,7 @@ interface ToolRequestRow {
   decided_at: number | null;
   started_at: number | null;
   deny_reason: string | null;
+  display_json: string | null;
 }
 
 /** A tool request as the engine sees it: the public record plus the call's arguments. */
@@ -36,6 +37,7 @@ const rowToRequest = (r: ToolRequestRow): ToolRequestRecord => ({
   createdAt: iso(r.created_at),
   decidedAt: isoOrNull(r.decided_at),
   denyReason: r.deny_reason,
+  ...(r.display_json === null ? {} : { display: JSON.parse(r.display_json) as ToolRequestDisplay }),
   args: JSON.parse(r.args_json),
 });
 
@@ -46,12 +48,13 @@ export interface NewToolRequest {
   tool: string;
   args: unknown;
   summary: string;
+  display?: ToolRequestDisplay;
 }
 
 export function createToolRequestsRepo(db: Database) {
   const insert = db.prepare(
-    `INSERT INTO tool_requests (id, task_id, job_id, call_id, tool, args_json, summary, status, created_at)
-     VALUES (@id, @taskId, @jobId, @callId, @tool, @argsJson, @summary, 'pending', @now) RETURNING *`,
+    `INSERT INTO tool_requests (id, task_id, job_id, call_id, tool, args_json, summary, display_json, status, created_at)
+     VALUES (@id, @taskId, @jobId, @callId, @tool, @argsJson, @summary, @displayJson, 'pending', @now) RETURNING *`,
   );
   const byId = db.prepare<[string], ToolRequestRow>('SELECT * FROM tool_requests WHERE id = ?');
   const byTask = db.prepare<[string], ToolRequestRow>(
@@ -84,6 +87,7 @@ export function createToolRequestsRepo(db: Database) {
         tool: request.tool,
         argsJson: JSON.stringify(request.args ?? null),
         summary: request.summary,
+        displayJson: request.display ? JSON.stringify(request.display) : null,
         now,
       }) as ToolRequestRow;
       return rowToRequest(row);

@@ -3,7 +3,7 @@
 // diff it would apply instead. A refused decision shows on the card. The keyboard shortcuts (A / D on the focused
 // card) press its buttons: see decideFocusedCard.
 import { useMemo, useState } from 'react';
-import type { ToolRequest } from '../../../src-shared/entities';
+import type { ToolRequest, ToolRequestDisplay } from '../../../src-shared/entities';
 import { useCardAction } from '../hooks/useCardAction';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
@@ -69,7 +69,11 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
         </>
       }
     >
-      <RequestSummary tool={request.tool} summary={request.summary} />
+      {request.display ? (
+        <CommandSummary display={request.display} />
+      ) : (
+        <RequestSummary tool={request.tool} summary={request.summary} />
+      )}
     </ApprovalCard>
   );
 }
@@ -97,6 +101,30 @@ function RequestSummary({ tool, summary }: { tool: string; summary: string }) {
         {t(tool === 'edit_file' ? 'edit.request.edit' : 'edit.request.write', { path: file })}
       </p>
       <DiffView text={summary} testId="tool-request-diff" />
+    </div>
+  );
+}
+
+/** A command as the card words it: the command line, where it runs and for how long, its hosts, and a warning when it
+ * runs outside the OS sandbox. */
+function CommandSummary({ display }: { display: ToolRequestDisplay }) {
+  const t = useT();
+  const where = display.cwd === '.' ? t('approval.cmd.workspace') : display.cwd;
+  const seconds = Math.round(display.timeoutMs / 100) / 10;
+  return (
+    <div className="approval-command" data-testid="tool-request-summary">
+      <pre className="approval-summary">{`$ ${display.command}\n`}</pre>
+      <p className="approval-note">{t('approval.cmd.where', { where, seconds })}</p>
+      {display.network.length > 0 ? (
+        <p className="approval-note">{t('approval.cmd.network', { hosts: display.network.join(', ') })}</p>
+      ) : null}
+      {display.unsandboxed ? (
+        <p className="approval-warning" data-testid="tool-request-unsandboxed" data-why={display.unsandboxed.why}>
+          {display.unsandboxed.why === 'asked'
+            ? t('approval.cmd.outside')
+            : t('approval.cmd.noSandbox', { reason: display.unsandboxed.reason })}
+        </p>
+      ) : null}
     </div>
   );
 }

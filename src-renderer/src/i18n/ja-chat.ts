@@ -36,6 +36,11 @@ export const jaChat: Record<keyof typeof enChat, string> = {
   'job.error.details': '詳細',
   'job.error.whatNow':
     'もう一度試すには、メッセージを送る (次のジョブは止まったところから続けます) か「続行」を押してください。',
+  'approval.cmd.workspace': 'ワークスペースのフォルダー',
+  'approval.cmd.where': '{where} で実行し、{seconds} 秒で停止します。',
+  'approval.cmd.network': '接続先: {hosts}',
+  'approval.cmd.outside': 'サンドボックス外: OS サンドボックスの外で、あなたの全権限で実行することを求めています。',
+  'approval.cmd.noSandbox': 'サンドボックス外: {reason} のため、あなたの全権限で実行されます。',
   'diff.label': '{file} の変更',
   'diff.showAll': '全 {count} 行を表示',
   'diff.showLess': '折りたたむ',
