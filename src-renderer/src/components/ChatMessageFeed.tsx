@@ -5,7 +5,7 @@
 // 10,000 items costs what one of 100 does. It follows the newest text unless the reader has scrolled up; then a
 // button brings them back to the latest. Items come a page at a time: the latest page first, and the page before it
 // when the reader nears the top (a row there says it is loading, or offers to load it again).
-import { type FocusEvent, memo, useEffect, useMemo, useRef } from 'react';
+import { type FocusEvent, memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import type { ChatStep, Comment } from '../../../src-shared/entities';
 import type { InvokeKind } from '../../../src-shared/events';
 import { useVirtualFeed } from '../hooks/useVirtualFeed';
@@ -16,11 +16,19 @@ import type { JobStream } from '../store/job-stream';
 import { useAppStore } from '../store/store';
 import { ChatMessage } from './ChatMessage';
 import { FilesChanged } from './FilesChanged';
-import { estimateRowHeight, type FeedInvoke, type FeedRow, itemRows, streamRows, unreplaced } from './feed-rows';
+import {
+  estimateRowHeight,
+  type FeedInvoke,
+  type FeedRow,
+  itemRows,
+  streamedKeys,
+  streamRows,
+  unreplaced,
+} from './feed-rows';
 import { formatTime } from './format';
 import { invokeHeaders } from './invoke-headers';
-import { JobStreamMessage, MovementMarker } from './JobStreamMessage';
-import { StepMessage } from './StepMessage';
+import { MovementMarker } from './JobStreamMessage';
+import { TurnRow } from './TurnRow';
 
 export interface ChatMessageFeedProps {
   comments: Comment[];
@@ -68,9 +76,14 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
       .join(' '),
   );
   const cancelled = useMemo(() => new Set(cancelledIds.split(' ').filter(Boolean)), [cancelledIds]);
+  // The keys of turns seen streaming, by the step that recorded each, kept after the stream has gone: the step's rows
+  // take the turn's key, so the text on screen is not built again when the turn is recorded or the job ends.
+  const adopted = useRef(new Map<string, string>());
+  for (const [stepId, key] of streamedKeys(stream)) adopted.current.set(stepId, key);
+  const keyOf = useCallback((stepId: string) => adopted.current.get(stepId), []);
   const persisted = useMemo(
-    () => itemRows(chatItems(comments, steps), labelled, olderCount, cancelled),
-    [comments, steps, labelled, olderCount, cancelled],
+    () => itemRows(chatItems(comments, steps), labelled, olderCount, cancelled, keyOf),
+    [comments, steps, labelled, olderCount, cancelled, keyOf],
   );
   const live = useMemo(
     () => streamRows(unreplaced(stream, comments), lastMovement(persisted)),
@@ -177,22 +190,7 @@ function lastMovement(rows: readonly FeedRow[]): string | null {
 }
 
 /** A row of the live stream: the turn's text (or a part of it), its reasoning first, its tool calls last. */
-export function StreamTurnRow({ row, llm }: { row: Extract<FeedRow, { kind: 'turn' }>; llm?: JobStream['llm'] }) {
-  return (
-    <JobStreamMessage
-      depth={row.depth}
-      jobId={row.jobId}
-      turnCount={row.turn.turnCount}
-      text={row.text}
-      streaming={row.turnEnd}
-      header={row.first}
-      reasoning={row.turnStart ? row.turn.reasoning : undefined}
-      discarded={row.turnStart ? row.turn.discarded : undefined}
-      toolCalls={row.turnEnd ? row.toolCalls : undefined}
-      llm={llm}
-    />
-  );
-}
+export const StreamTurnRow = TurnRow;
 
 interface RowProps {
   row: FeedRow;
@@ -215,9 +213,9 @@ const FeedRowContent = memo(function FeedRowContent({ row, olderLoad, onLoadOlde
     case 'movement':
       return <MovementMarker movement={row.movement} />;
     case 'turn':
-      return <StreamTurnRow row={row} llm={llm} />;
     case 'step':
-      return <StepMessage row={row} />;
+      // One component for both: a recorded step keeps the DOM of the streamed turn it replaces.
+      return <TurnRow row={row} llm={llm} />;
     case 'files':
       return <FilesChanged row={row} />;
     default: {

@@ -48,9 +48,11 @@ export function ChatPane({ taskId }: { taskId: string }) {
  * feed renders the deferred stream, at a priority React may interrupt and skip ahead: when deltas come faster than
  * the feed renders, it renders the latest one instead of each in turn, and typing or scrolling is never held up.
  */
-function LiveFeed({ taskId, ...props }: Omit<ChatMessageFeedProps, 'stream'> & { taskId: string }) {
+function LiveFeed({ taskId, steps, ...props }: Omit<ChatMessageFeedProps, 'stream'> & { taskId: string }) {
   const stream = useDeferredValue(useJobStreamTurns(taskId));
-  return <ChatMessageFeed {...props} stream={stream} />;
+  // The steps with it: a recorded step takes its streamed turn's place in the same (interruptible) render.
+  const deferredSteps = useDeferredValue(steps);
+  return <ChatMessageFeed {...props} steps={deferredSteps} stream={stream} />;
 }
 
 const NO_COMMENTS: never[] = [];

@@ -1,93 +1,21 @@
-// The generation in progress, as the last rows of the feed: one block per AgentTurn (LlmCall boundaries hidden; a long
-// answer spans several rows) with its streamed text and the message of its `complete` call (the answer, as Markdown,
-// never its JSON), the reasoning folded away and its tool calls with their state (a finished call's result folded
-// away too), and a marker where the job entered another movement. Persisted comments replace them.
-import { memo } from 'react';
+// The generation in progress: the tool calls of a streamed AgentTurn with their state (a finished call's result
+// folded away; TurnRow shows the rest of the turn), a sub-agent's turns nested in its delegate call, and the marker
+// where the job entered another movement.
 import { useT } from '../i18n';
-import type { LlmState, StreamToolCall, StreamTurn } from '../store/job-stream';
+import type { StreamToolCall, StreamTurn } from '../store/job-stream';
 import { COMPLETE_TOOL, turnView } from '../store/stream-answer';
-import { Markdown } from './Markdown';
 
-interface Props {
-  jobId: string;
-  turnCount: number;
-  /** This row's part of the turn's text (a long answer spans several rows). */
-  text: string;
-  /** Still growing: the turn's last part. */
-  streaming: boolean;
-  /** The first part of the first turn shown: it carries the block's header. */
-  header: boolean;
-  /** Given to the turn's first part only. */
-  reasoning?: string;
-  discarded?: number;
-  /** Given to the turn's last part only. */
-  toolCalls?: readonly StreamToolCall[];
-  /** The model's state, given to the generation's last row only (so the others never re-render for it). */
-  llm?: LlmState;
-  /** A sub-agent's turn (> 0): indented under the delegate call it runs in. */
-  depth?: number;
-}
-
-const NO_CALLS: readonly StreamToolCall[] = [];
-
-/** One AgentTurn of the live generation, or one part of it; re-renders only when its own part changes. */
-export const JobStreamMessage = memo(function JobStreamMessage({
-  jobId,
-  turnCount,
-  text,
-  streaming,
-  header,
-  reasoning = '',
-  discarded = 0,
-  toolCalls = NO_CALLS,
-  llm,
-  depth = 0,
-}: Props) {
+/** The tool calls of a turn as it streams, each with its state (a finished call's result folded away). */
+export function StreamTools({ calls }: { calls: readonly StreamToolCall[] }) {
   const t = useT();
   return (
-    <div
-      className={`message message-stream message-from-agent${header ? '' : ' message-stream-more'}`}
-      style={depth > 0 ? { marginInlineStart: `${depth * 1.5}rem` } : undefined}
-      data-depth={depth}
-      data-testid="job-stream"
-      data-job-id={jobId}
-      data-llm-state={llm}
-      aria-busy={llm === 'streaming'}
-    >
-      {header ? (
-        <header className="message-header">
-          <span className="message-kind">{depth > 0 ? t('stream.delegate') : t('stream.working')}</span>
-          <span className="message-author">{t('chat.author.agent')}</span>
-        </header>
-      ) : null}
-      <section className="stream-turn" data-testid="stream-turn" data-turn={turnCount}>
-        {discarded > 0 ? (
-          <p className="stream-note" data-testid="stream-retried">
-            {t('stream.retried')}
-          </p>
-        ) : null}
-        {reasoning ? (
-          <details className="stream-reasoning" data-testid="stream-reasoning">
-            <summary>{t('stream.reasoning')}</summary>
-            <div className="stream-reasoning-text">{reasoning}</div>
-          </details>
-        ) : null}
-        {text ? (
-          <div className="message-body" data-testid="stream-text">
-            <Markdown text={text} streaming={streaming} />
-          </div>
-        ) : null}
-        {toolCalls.length > 0 ? (
-          <ul className="stack-list" aria-label={t('stream.toolCalls')}>
-            {toolCalls.map((call) => (
-              <ToolCallRow key={`${call.index}-${call.name}`} call={call} />
-            ))}
-          </ul>
-        ) : null}
-      </section>
-    </div>
+    <ul className="stack-list" aria-label={t('stream.toolCalls')}>
+      {calls.map((call) => (
+        <ToolCallRow key={`${call.index}-${call.name}`} call={call} />
+      ))}
+    </ul>
   );
-});
+}
 
 /** Where the job entered a movement. */
 export function MovementMarker({ movement }: { movement: string }) {

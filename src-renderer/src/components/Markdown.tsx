@@ -1,10 +1,11 @@
 // Markdown of a message, rendered to React elements (never to an HTML string): GFM tables, task lists,
 // strikethrough and autolinks, fenced code highlighted with a Copy button. Raw HTML from the text shows as text,
-// links open outside the app (only http(s) and mailto), images show as links so nothing is fetched. Streamed text is
-// split at blank lines into blocks that each re-render only when they change, so a delta re-parses the last one.
+// links open outside the app (only http(s) and mailto), images show as links so nothing is fetched. Text is split at
+// blank lines into blocks that each re-render only when they change, so a streamed delta re-parses the last one.
 import { memo, useMemo } from 'react';
 import ReactMarkdown, { type Components, defaultUrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { lastUsed } from './lru-cache';
 import { type HastNode, MarkdownCode } from './MarkdownCode';
 
 interface MdNode {
@@ -85,12 +86,18 @@ const COMPONENTS: Components = {
   ),
 };
 
+/**
+ * A block's React elements (react-markdown renders synchronously, so it can be called for them), remembered: a block
+ * shown again — a recorded step taking its streamed turn's place, a task opened again — is not parsed again.
+ */
+const renderBlock = lastUsed(
+  (text: string) =>
+    ReactMarkdown({ children: text, remarkPlugins: REMARK_PLUGINS, components: COMPONENTS, urlTransform: safeUrl }),
+  2000,
+);
+
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
-  return (
-    <ReactMarkdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS} urlTransform={safeUrl}>
-      {text}
-    </ReactMarkdown>
-  );
+  return renderBlock(text);
 });
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -129,14 +136,9 @@ export function splitBlocks(text: string): string[] {
   return blocks;
 }
 
-interface Props {
-  text: string;
-  /** Text still arriving: parsed block by block so a delta re-renders only the last block. */
-  streaming?: boolean;
-}
-
-export const Markdown = memo(function Markdown({ text, streaming = false }: Props) {
-  const blocks = useMemo(() => (streaming ? splitBlocks(text) : [text]), [text, streaming]);
+/** Parsed block by block: a streamed delta re-renders only the last block, and a block shown again is remembered. */
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  const blocks = useMemo(() => splitBlocks(text), [text]);
   return (
     <div className="md" data-testid="markdown">
       {blocks.map((block, i) => (

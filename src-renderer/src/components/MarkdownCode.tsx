@@ -18,6 +18,7 @@ import yaml from 'highlight.js/lib/languages/yaml';
 import { createLowlight } from 'lowlight';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { type MessageKey, useT } from '../i18n';
+import { lastUsed } from './lru-cache';
 
 const GRAMMARS: Record<string, LanguageFn> = {
   bash,
@@ -75,8 +76,15 @@ export function highlightCode(code: string, language: string | undefined): React
   }
 }
 
+/** Highlighted code remembered by language and text: a block shown again is not highlighted again. */
+const highlighted = lastUsed((key: string) => {
+  const at = key.indexOf('\n');
+  const language = key.slice(0, at);
+  return highlightCode(key.slice(at + 1), language || undefined);
+}, 500);
+
 export function MarkdownCode({ code, language }: { code: string; language: string | undefined }) {
-  const content = useMemo(() => highlightCode(code, language), [code, language]);
+  const content = useMemo(() => highlighted(`${language ?? ''}\n${code}`), [code, language]);
   return (
     <div className="md-code" data-testid="md-code" data-language={language}>
       <div className="md-code-bar">

@@ -1,75 +1,27 @@
-// One recorded AgentTurn of the chat (a step, or one part of a long one): what the agent wrote as Markdown, its
-// reasoning folded away, and each tool call as one block — its arguments in a line, its one state (running, waiting
-// for approval, done, failed, denied, interrupted), the person's decision on it, and its result: an edit as a diff,
-// a command with its folder, exit code and output, a read as a short excerpt. A sub-agent's step is indented under
-// the delegate call it ran in. Its state comes from the record alone, so it is the same after the job ended, after a
-// reload and after a restart.
-import { memo } from 'react';
+// The tool calls of a recorded AgentTurn (a step; TurnRow shows the rest of it), each as one block — its arguments in
+// a line, its one state (running, waiting for approval, done, failed, denied, interrupted), the person's decision on
+// it, and its result: an edit as a diff, a command with its folder, exit code and output, a read as a short excerpt.
+// Its state comes from the record alone, so it is the same after the job ended, after a reload and after a restart.
 import { isTerminal, type StepToolCall, type ToolRequest } from '../../../src-shared/entities';
-import { useLocale, useT } from '../i18n';
+import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { DiffView } from './DiffView';
-import type { FeedRow } from './feed-rows';
-import { formatTime } from './format';
-import { Markdown } from './Markdown';
 
-type StepRow = Extract<FeedRow, { kind: 'step' }>;
-
-export const StepMessage = memo(function StepMessage({ row }: { row: StepRow }) {
+/** The tool calls of a step, each with its one state (a call without an answer of a job that stopped: interrupted). */
+export function StepTools({ jobId, calls }: { jobId: string; calls: readonly StepToolCall[] }) {
   const t = useT();
-  const locale = useLocale();
-  const { step } = row;
   const jobEnded = useAppStore((s) => {
-    const status = s.detail?.jobs.find((j) => j.id === step.jobId)?.status;
+    const status = s.detail?.jobs.find((j) => j.id === jobId)?.status;
     return status === undefined || isTerminal(status) || status === 'waiting_human' || status === 'retry';
   });
   return (
-    <div
-      className={`message message-step message-from-agent${row.turnStart ? '' : ' message-stream-more'}`}
-      style={step.depth > 0 ? { marginInlineStart: `${step.depth * 1.5}rem` } : undefined}
-      data-testid="chat-step"
-      data-step-id={step.id}
-      data-job-id={step.jobId}
-      data-depth={step.depth}
-    >
-      {row.turnStart ? (
-        <header className="message-header">
-          <span className="message-kind">{step.depth > 0 ? t('step.subAgent') : t('chat.author.agent')}</span>
-          <time dateTime={step.createdAt}>{formatTime(step.createdAt, locale)}</time>
-          {step.usage.llmCalls > 0 ? (
-            <span className="step-usage" data-testid="step-usage">
-              {t('step.usage', { prompt: step.usage.promptTokens, completion: step.usage.completionTokens })}
-              {step.usage.llmCalls > 1 ? ` · ${t('step.retries', { count: step.usage.llmCalls })}` : ''}
-            </span>
-          ) : null}
-        </header>
-      ) : null}
-      {row.turnStart && step.error ? (
-        <p className="step-error" role="alert" data-testid="step-error">
-          {t('step.failed', { error: step.error })}
-        </p>
-      ) : null}
-      {row.turnStart && step.reasoning ? (
-        <details className="stream-reasoning" data-testid="step-reasoning">
-          <summary>{t('stream.reasoning')}</summary>
-          <div className="stream-reasoning-text">{step.reasoning}</div>
-        </details>
-      ) : null}
-      {row.text ? (
-        <div className="message-body" data-testid="step-text">
-          <Markdown text={row.text} />
-        </div>
-      ) : null}
-      {row.toolCalls.length > 0 ? (
-        <ul className="stack-list step-tools" aria-label={t('stream.toolCalls')}>
-          {row.toolCalls.map((call) => (
-            <ToolCallBlock key={call.id} call={call} jobEnded={jobEnded} />
-          ))}
-        </ul>
-      ) : null}
-    </div>
+    <ul className="stack-list step-tools" aria-label={t('stream.toolCalls')}>
+      {calls.map((call) => (
+        <ToolCallBlock key={call.id} call={call} jobEnded={jobEnded} />
+      ))}
+    </ul>
   );
-});
+}
 
 type CallState = 'running' | 'waiting' | 'ok' | 'error' | 'denied' | 'interrupted';
 

@@ -89,6 +89,8 @@ export function itemRows(
   invokes: readonly FeedInvoke[],
   olderCount = 0,
   cancelled: ReadonlySet<string> = NO_JOBS,
+  /** The key of the streamed turn a step replaced, when it was seen streaming (see streamedKeys). */
+  keyOf: (stepId: string) => string | undefined = NO_KEYS,
 ): FeedRow[] {
   const rows: FeedRow[] = olderCount > 0 ? [{ kind: 'older', key: OLDER_KEY, count: olderCount }] : [];
   const headers = headersAt(items, invokes, olderCount);
@@ -114,7 +116,7 @@ export function itemRows(
       movement = item.movement;
       rows.push({ kind: 'movement', key: `movement:${item.id}`, movement });
     }
-    rows.push(...stepRows(item, closed.has(item.jobId)));
+    rows.push(...stepRows(item, closed.has(item.jobId), keyOf(item.id) ?? item.id));
   });
   pushHeaders(items.length);
   return rows;
@@ -220,12 +222,17 @@ export function stepView(step: ChatStep, closed: boolean): { text: string; toolC
   };
 }
 
-const STEP_ROWS = new WeakMap<ChatStep, { closed: boolean; rows: FeedRow[] }>();
+const NO_KEYS = () => undefined;
 
-/** A step's rows (one per part of its text); none when it has nothing to show. The same objects while it is. */
-function stepRows(step: ChatStep, closed: boolean): FeedRow[] {
+const STEP_ROWS = new WeakMap<ChatStep, { closed: boolean; key: string; rows: FeedRow[] }>();
+
+/**
+ * A step's rows (one per part of its text); none when it has nothing to show. The same objects while it is. `key`:
+ * the step's id, or the key of the streamed turn it replaced, so its rows keep that turn's DOM and measured heights.
+ */
+function stepRows(step: ChatStep, closed: boolean, key: string): FeedRow[] {
   const known = STEP_ROWS.get(step);
-  if (known && known.closed === closed) return known.rows;
+  if (known && known.closed === closed && known.key === key) return known.rows;
   const view = stepView(step, closed);
   const rows: FeedRow[] = [];
   if (view.text || step.reasoning || view.toolCalls.length > 0 || step.error) {
@@ -234,7 +241,7 @@ function stepRows(step: ChatStep, closed: boolean): FeedRow[] {
       const turnEnd = k === parts.length - 1;
       rows.push({
         kind: 'step',
-        key: k === 0 ? step.id : `${step.id}:${k}`,
+        key: key === step.id ? (k === 0 ? step.id : `${step.id}:${k}`) : `${key}:${k}`,
         step,
         text,
         toolCalls: turnEnd ? view.toolCalls : NO_STEP_CALLS,
@@ -243,7 +250,7 @@ function stepRows(step: ChatStep, closed: boolean): FeedRow[] {
       });
     });
   }
-  STEP_ROWS.set(step, { closed, rows });
+  STEP_ROWS.set(step, { closed, key, rows });
   return rows;
 }
 
@@ -351,7 +358,7 @@ export function streamRows(stream: JobStream | null, movement: string | null = n
       const turnEnd = k === parts.length - 1;
       rows.push({
         kind: 'turn',
-        key: `turn:${stream.jobId}:${path}:${k}`,
+        key: `${turnKey(stream.jobId, path)}:${k}`,
         jobId: stream.jobId,
         turn,
         text,
@@ -366,6 +373,21 @@ export function streamRows(stream: JobStream | null, movement: string | null = n
   });
   mark(stream.movement);
   return rows;
+}
+
+const turnKey = (jobId: string, path: string) => `turn:${jobId}:${path}`;
+
+/** The keys of the stream's recorded turns by the step that recorded each: the keys their steps' rows take over. */
+export function streamedKeys(stream: JobStream | null): Map<string, string> {
+  const keys = new Map<string, string>();
+  const walk = (turns: readonly StreamTurn[], prefix: string) =>
+    turns.forEach((turn, index) => {
+      const path = `${prefix}${index}`;
+      if (turn.stepId !== null) keys.set(turn.stepId, turnKey(stream?.jobId ?? '', path));
+      for (const call of turn.toolCalls) if (call.nested) walk(call.nested, `${path}.${call.index}.`);
+    });
+  if (stream) walk(stream.turns, '');
+  return keys;
 }
 
 /** The turns not recorded yet with something to show, sub-agents' included, in order, each with its place. */

@@ -6,7 +6,7 @@ import type { ChatStep } from '../../../src-shared/entities';
 import { chatItems } from '../store/chat-items';
 import { foldStreamEvent, type JobStream, type StreamEvent, type StreamTurn } from '../store/job-stream';
 import { atSecond, commentFixture, stepFixture, streamTurnFixture } from '../test-fixtures';
-import { type FeedRow, itemRows, streamRows } from './feed-rows';
+import { type FeedRow, itemRows, streamedKeys, streamRows } from './feed-rows';
 
 const at = atSecond;
 const comment = commentFixture;
@@ -161,5 +161,23 @@ describe('the stream marks the turn a step records', () => {
     const host = child.turns[0]?.toolCalls[0];
     expect(child.turns.map((t) => t.stepId)).toEqual(['step:1']);
     expect(host?.nested?.map((t) => [t.text, t.stepId])).toEqual([['sub', 'step:2']]);
+  });
+});
+
+describe('a step takes over the key of the turn it replaced', () => {
+  it('streamedKeys maps each recorded turn (a sub-agent’s too) to its row key; itemRows gives the step that key', () => {
+    const nested = [turn({ text: 'sub', stepId: 'step:2' })];
+    const host = { index: 0, name: 'delegate', arguments: '{}', status: 'ok' as const, preview: null, nested };
+    const live = stream([turn({ text: 'long answer', stepId: 'step:1', toolCalls: [host] })]);
+    const keys = streamedKeys(live);
+    expect([...keys]).toEqual([
+      ['step:1', 'turn:j1:0'],
+      ['step:2', 'turn:j1:0.0.0'],
+    ]);
+    const before = streamRows(stream([turn({ text: 'long answer' })]));
+    const rows = itemRows(chatItems([], [step(1, 1, { text: 'long answer' })]), [], 0, undefined, (id) => keys.get(id));
+    const stepRow = rows.find((r) => r.kind === 'step');
+    expect(stepRow?.key).toBe(before.find((r) => r.kind === 'turn')?.key);
+    expect(itemRows(chatItems([], [step(1, 1)]), []).find((r) => r.kind === 'step')?.key).toBe('step:1');
   });
 });

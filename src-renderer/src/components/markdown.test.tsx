@@ -5,7 +5,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { Markdown, safeUrl, splitBlocks } from './Markdown';
 
-const html = (text: string, streaming = false) => renderToStaticMarkup(<Markdown text={text} streaming={streaming} />);
+const html = (text: string) => renderToStaticMarkup(<Markdown text={text} />);
 
 describe('Markdown', () => {
   it('escapes raw HTML, inline and as a block, instead of rendering it', () => {
@@ -60,7 +60,7 @@ describe('Markdown', () => {
   });
 
   it('renders an unclosed code fence while streaming as a code block to the end', () => {
-    const out = html('Here:\n\n```python\ndef f():\n\n    return 1', true);
+    const out = html('Here:\n\n```python\ndef f():\n\n    return 1');
     expect(out).toContain('<pre><code class="hljs language-python">');
     expect(out).toContain('return');
     expect(out).toMatch(/>Copy</);
