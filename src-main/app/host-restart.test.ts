@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatStep } from '../../src-shared/entities';
 import { type HostProcess, startHostProcess } from '../../test-support/headless-process';
 import {
   type RecordedRequest,
@@ -160,6 +161,13 @@ describe('a host SIGKILLed mid-job, then a new host on the same data dir', { tim
       expect(results.get(round)).toMatch(
         /^Error: the approved run_command call \(\$ echo started .*\) was interrupted by a restart of MAESTRO and did not finish; its effects are unknown/,
       );
+      // The chat after the restart: the call made before the kill is one step, answered by the new host's run.
+      const { steps } = (await current.call('GET', `/tasks/${task.id}/recent`)).json;
+      const asked = steps.find((s: ChatStep) => s.toolCalls.some((c) => c.id === `call_r${round}`)) as ChatStep;
+      expect(asked.toolCalls).toEqual([
+        expect.objectContaining({ name: 'run_command', result: expect.objectContaining({ ok: false }) }),
+      ]);
+      expect(asked.toolCalls[0]?.result?.content).toMatch(/interrupted by a restart/);
     }
     console.log(
       `SIGKILLs at ${moments.join(', ')} ms into the command; ran.txt:`,

@@ -109,10 +109,10 @@ function CallResult({ name, result }: { name: string; result: NonNullable<StepTo
   const tail = more > 0 ? <p className="stream-note">{t('step.moreChars', { count: more })}</p> : null;
   if ((name === 'edit_file' || name === 'write_file') && result.ok) {
     // The whole diff when the tool kept one for the person (the model's is capped); else the result as logged.
+    // The tool's own summary line is English: the diff's header names the file and counts the lines instead.
     const [summary, ...rest] = (result.display ?? result.content).split('\n');
     return (
-      <div className="step-result">
-        <p className="step-result-line">{summary}</p>
+      <div className="step-result" title={summary}>
         <DiffView text={rest.join('\n')} />
         {result.display === undefined ? tail : null}
       </div>
