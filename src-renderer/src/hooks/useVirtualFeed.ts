@@ -115,6 +115,9 @@ export function useVirtualFeed<Row extends Keyed>(rows: readonly Row[], estimate
     paddingStart: END_PADDING_PX,
     paddingEnd: END_PADDING_PX,
     measureElement: exactHeight,
+    // A row measured (a step replacing its turn, a streamed part growing) re-renders in React's own time, not
+    // synchronously inside the resize callback: a long answer arriving is not one long main-thread task.
+    useFlushSync: false,
     enabled: shown,
     // Opened (or shown again) at the bottom, or where the reader was: the first rows rendered are those.
     initialOffset: () => (pinnedRef.current ? Number.MAX_SAFE_INTEGER : lastTop.current),
