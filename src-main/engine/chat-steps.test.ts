@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ChatStep } from '../../src-shared/entities';
+import type { MaestroEvent } from '../../src-shared/events';
 import { complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import type { AnyToolDef } from '../tools/types';
 
@@ -109,6 +110,23 @@ describe('the chat record of a job (steps)', () => {
       [second.seq, 'c3', true],
       [last.seq, expect.any(String), true],
     ]);
+  });
+
+  it('P9.13 listTaskEvents brings the LlmCalls back from the log (sent live, not stored), in time order', async () => {
+    const h = await engineHarness([{ text: 'one', toolCalls: [call('look', { path: 'a' }, 'c1')] }, complete('done')], {
+      tools: tools(),
+    });
+    const { taskId, jobId } = h.createTask('Look');
+    await h.waitFor(jobId, ['succeeded']);
+    type Call = Extract<MaestroEvent, { type: 'LlmCallEnd' }>;
+    const isCall = (e: MaestroEvent): e is Call => e.type === 'LlmCallEnd';
+    const facts = (e: Call) => [e.seq, e.jobId, e.llmCallCount, e.attempt, e.outcome, e.usage];
+    const live = h.events.filter(isCall);
+    const { events } = h.maestro.invoke('listTaskEvents', { taskId });
+    expect(live.map((e) => e.jobId)).toEqual([jobId, jobId]);
+    expect(events.filter(isCall).map(facts)).toEqual(live.map(facts));
+    const times = events.map((e) => e.ts);
+    expect(times).toEqual([...times].sort());
   });
 
   it('a generation that fails is a step with the error where it happened', async () => {

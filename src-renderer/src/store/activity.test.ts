@@ -191,6 +191,25 @@ describe('merging the loaded list with the live stream', () => {
     expect(mergeActivity(merged, [changed(1, 0, 'queued')])).toEqual(merged);
   });
 
+  it('places the LlmCalls the list rebuilt from the log by their time, each once even when it also came live', () => {
+    const loadedCall = (ms: number, count: number): MaestroEvent =>
+      ({ ...llmEnd(ms), llmCallCount: count }) as MaestroEvent;
+    const live = fold([changed(3, 40, 'succeeded'), loadedCall(45, 2)]);
+    const merged = mergeActivity(live, [
+      changed(1, 0, 'queued'),
+      loadedCall(5, 1),
+      changed(2, 10, 'running'),
+      loadedCall(46, 2),
+    ]);
+    expect(merged.map((e) => `${e.type}:${e.seq}:${e.ts}`)).toEqual([
+      `job.changed:1:${base(1, 0).ts}`,
+      `LlmCallEnd:0:${base(0, 5).ts}`,
+      `job.changed:2:${base(2, 10).ts}`,
+      `job.changed:3:${base(3, 40).ts}`,
+      `LlmCallEnd:0:${base(0, 45).ts}`,
+    ]);
+  });
+
   it('orders persisted events by seq even when their times disagree', () => {
     const live = fold([llmEnd(1), changed(3, 5, 'queued')]);
     const created: MaestroEvent = { ...base(2, 9), type: 'movement.entered', movement: 'work' };

@@ -48,30 +48,43 @@ export function appendActivity(events: readonly ActivityEvent[], event: MaestroE
 }
 
 /**
- * The loaded list folded into what arrived live meanwhile: the union of persisted events in seq order; each
- * transient one right after the persisted event it came after (or, if none came before it, after the last loaded
- * event no later than it).
+ * The loaded list folded into what arrived live meanwhile: the union of persisted events in seq order; each transient
+ * one that arrived live right after the persisted event it came after (or, if none came before it, after the last
+ * loaded event no later than it); each transient one the list brought (the LlmCalls rebuilt from the log) after the
+ * last persisted event no later than it, unless it also arrived live.
  */
 export function mergeActivity(current: readonly ActivityEvent[], loaded: readonly MaestroEvent[]): ActivityEvent[] {
   const persisted = new Map<number, ActivityEvent>();
   for (const e of loaded) if (isActivityEvent(e) && e.seq > 0) persisted.set(e.seq, e);
   for (const e of current) if (e.seq > 0) persisted.set(e.seq, e);
   const ordered = [...persisted.values()].sort((a, b) => a.seq - b.seq);
+  const byTime = (e: ActivityEvent) => ordered.reduce((best, p) => (p.ts <= e.ts ? Math.max(best, p.seq) : best), 0);
 
   const after = new Map<number, ActivityEvent[]>();
+  const place = (at: number, e: ActivityEvent) => after.set(at, [...(after.get(at) ?? []), e]);
+  const live = new Set<string>();
   let anchor: number | null = null;
   for (const e of current) {
     if (e.seq > 0) {
       anchor = e.seq;
       continue;
     }
-    const at = anchor ?? ordered.reduce((best, p) => (p.ts <= e.ts ? Math.max(best, p.seq) : best), 0);
-    after.set(at, [...(after.get(at) ?? []), e]);
+    live.add(transientKey(e));
+    place(anchor ?? byTime(e), e);
   }
+  for (const e of loaded) {
+    if (isActivityEvent(e) && e.seq === 0 && !live.has(transientKey(e))) place(byTime(e), e);
+  }
+  for (const list of after.values()) list.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
 
   const merged: ActivityEvent[] = [...(after.get(0) ?? [])];
   for (const e of ordered) merged.push(e, ...(after.get(e.seq) ?? []));
   return capped(merged);
+}
+
+/** What tells two copies of a transient event apart from two events: an LlmCall by its job, count and attempt. */
+function transientKey(e: ActivityEvent): string {
+  return e.type === 'LlmCallEnd' ? `${e.jobId}|${e.llmCallCount}|${e.attempt}` : `${e.type}|${e.jobId}|${e.ts}`;
 }
 
 function capped<T>(events: T[]): T[] {
