@@ -167,3 +167,23 @@ test('P7.01 P7.05 in Japanese, a command card says where and how long it runs, a
   await expect(command).toHaveAttribute('data-status', 'denied');
   await expect(command.getByTestId('step-decision')).toHaveText('拒否: 今は不要');
 });
+
+test('P7.17 a reload in the middle of a stream: afterwards the turn shows once, whole, and nothing twice', async ({
+  page,
+  llm,
+  llmHost,
+}) => {
+  const text = Array.from({ length: 40 }, (_, i) => `Sentence ${i} of the long answer.`).join(' ');
+  llm.push({ text, textChunks: 40, chunkDelayMs: 60, toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] });
+  llm.push(complete('success', 'Listed.'));
+  await openUi(page, llmHost);
+  await createInUi(page, { instruction: 'Explain, then list.', title: 'Reload mid-stream' });
+  await expect(page.getByTestId('stream-text')).toContainText('Sentence 3 ', { timeout: 20_000 });
+  await page.reload();
+  await expect(page.getByTestId('task-view-title')).toHaveText('Reload mid-stream');
+  await expect(jobStatus(page)).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
+  await expect(steps(page)).toHaveCount(1);
+  await expect(steps(page).getByTestId('step-text')).toHaveText(text);
+  await expect(page.getByTestId('job-stream')).toHaveCount(0);
+  await expect(page.getByText('Sentence 39 of the long answer.', { exact: false })).toHaveCount(1);
+});
