@@ -2,7 +2,7 @@
 // through — each call writes before it returns, except an AgentTurn, whose entry and LlmCall entries are written
 // together, in one transaction, when its generation ends (endAgentTurn). The agent loop groups a step's other writes
 // in one transaction. An AgentTurn holds the LlmCalls made with identical input (retries); a new input opens a new
-// AgentTurn. LLM progress events are transient (pushed live, not stored).
+// AgentTurn. LLM progress events and the chat's step events are transient (pushed live; the log holds what they say).
 import { type ChatStep, STEP_RESULT_CHARS } from '../../src-shared/entities';
 import type { InvokeKind, NewEvent } from '../../src-shared/events';
 import { type StepBody, stepId, toolCallResult } from '../db/repos/chat-pages';
