@@ -16,18 +16,12 @@ import type { JobStream } from '../store/job-stream';
 import { useAppStore } from '../store/store';
 import { ChatMessage } from './ChatMessage';
 import { FilesChanged } from './FilesChanged';
-import {
-  estimateRowHeight,
-  type FeedInvoke,
-  type FeedRow,
-  itemRows,
-  streamedKeys,
-  streamRows,
-  unreplaced,
-} from './feed-rows';
+import { estimateRowHeight } from './feed-row-heights';
+import { type FeedInvoke, type FeedRow, itemRows } from './feed-rows';
 import { formatTime } from './format';
 import { invokeHeaders } from './invoke-headers';
 import { MovementMarker } from './JobStreamMessage';
+import { streamedKeys, streamRows, unreplaced } from './stream-rows';
 import { TurnRow } from './TurnRow';
 
 export interface ChatMessageFeedProps {

@@ -4,15 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { Comment } from '../../../src-shared/entities';
 import type { JobStream, StreamTurn } from '../store/job-stream';
 import { streamTurnFixture } from '../test-fixtures';
-import {
-  estimateRowHeight,
-  type FeedInvoke,
-  type FeedRow,
-  itemRows,
-  PART_CHARS,
-  streamRows,
-  turnParts,
-} from './feed-rows';
+import { estimateRowHeight } from './feed-row-heights';
+import { type FeedInvoke, type FeedRow, itemRows, PART_CHARS, turnParts } from './feed-rows';
+import { streamRows } from './stream-rows';
 
 const comment = (id: string, jobId: string | null, createdAt: string, extra: Partial<Comment> = {}): Comment => ({
   id,

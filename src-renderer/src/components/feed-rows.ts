@@ -1,15 +1,14 @@
 // The rows of the chat feed, in order: while older items are not loaded, a row that loads them; the persisted items —
 // comments and the agent's recorded turns (steps), with the Invoke headers placed among them and a movement marker
 // wherever the movement changes, and after a job's closing comment the files it changed — then what of the live
-// generation is not recorded yet, one row per AgentTurn. Each
-// row has a stable key (the virtualized feed keeps measured heights by key) and an estimated height for rows never
-// measured yet.
+// generation is not recorded yet (stream-rows.ts). Each row has a stable key (the virtualized feed keeps measured
+// heights by key; estimates for rows never measured are in feed-row-heights.ts).
 import type { ChatStep, Comment, StepToolCall } from '../../../src-shared/entities';
 import type { InvokeKind } from '../../../src-shared/events';
 import { type ChatItem, isStep } from '../store/chat-items';
-import { CLOSING_KINDS, closesStream, type JobStream, type StreamToolCall, type StreamTurn } from '../store/job-stream';
+import { CLOSING_KINDS, type StreamToolCall, type StreamTurn } from '../store/job-stream';
 import { readPartialStringField } from '../store/partial-json';
-import { COMPLETE_TOOL, turnView } from '../store/stream-answer';
+import { COMPLETE_TOOL } from '../store/stream-answer';
 import { type ChangedFile, filesChanged } from './files-changed';
 import { splitBlocks } from './Markdown';
 
@@ -283,13 +282,6 @@ function firstAtOrAfter(items: readonly ChatItem[], ts: string): number {
   return lo;
 }
 
-const NO_CALLS: readonly StreamToolCall[] = [];
-
-/** A turn with nothing to show yet (just started) has no row. */
-function visible(turn: StreamTurn): boolean {
-  return !!turn.text || !!turn.reasoning || turn.toolCalls.length > 0 || turn.discarded > 0;
-}
-
 /** Text per row of a streamed answer: a few screens, so the DOM holds only the parts near the viewport. */
 export const PART_CHARS = 2000;
 
@@ -314,177 +306,4 @@ export function turnParts(text: string): string[] {
   }
   if (part.length > 0 || parts.length === 0) parts.push(part.join('\n\n'));
   return parts;
-}
-
-/**
- * The stream unless the comments already hold the persisted item that replaces it: the feed may render a stream a
- * step behind (it is deferred), and the answer must never show twice, once streamed and once persisted. Only the
- * newest comments can be of the stream's job.
- */
-export function unreplaced(stream: JobStream | null, comments: readonly Comment[]): JobStream | null {
-  if (!stream) return null;
-  for (let i = comments.length - 1; i >= 0; i--) {
-    const comment = comments[i] as Comment;
-    if (comment.jobId !== stream.jobId) break;
-    if (closesStream(stream, comment)) return null;
-  }
-  return stream;
-}
-
-/**
- * The live generation not recorded yet: rows for each AgentTurn with something to show (one per part of its text) —
- * a recorded turn is shown by its step, but the sub-agent turns of its running delegate call that are not recorded
- * yet come after it, one level deeper. Each of the job's own turns is preceded by a marker when it started in another
- * movement than the one before (`movement`: the last one the persisted steps showed); a movement entered after the
- * last turn is marked at the end. The k-th marker keeps its key whether it trails or heads a turn, so it is not
- * re-measured when the turn appears.
- */
-export function streamRows(stream: JobStream | null, movement: string | null = null): FeedRow[] {
-  if (!stream) return [];
-  const rows: FeedRow[] = [];
-  let current = movement;
-  let markers = 0;
-  const mark = (name: string | null) => {
-    if (name === null || name === current) return;
-    current = name;
-    rows.push({ kind: 'movement', key: `movement:${stream.jobId}:${markers++}`, movement: name });
-  };
-  const shown = liveTurns(stream.turns, 0, '');
-  shown.forEach(({ turn, path, depth }, i) => {
-    if (depth === 0) mark(turn.movement);
-    const view = turnView(turn);
-    const parts = turnParts(view.text);
-    parts.forEach((text, k) => {
-      const turnEnd = k === parts.length - 1;
-      rows.push({
-        kind: 'turn',
-        key: `${turnKey(stream.jobId, path)}:${k}`,
-        jobId: stream.jobId,
-        turn,
-        text,
-        toolCalls: turnEnd ? view.toolCalls : NO_CALLS,
-        first: i === 0 && k === 0,
-        turnStart: k === 0,
-        turnEnd,
-        last: i === shown.length - 1 && turnEnd,
-        depth,
-      });
-    });
-  });
-  mark(stream.movement);
-  return rows;
-}
-
-const turnKey = (jobId: string, path: string) => `turn:${jobId}:${path}`;
-
-/** The keys of the stream's recorded turns by the step that recorded each: the keys their steps' rows take over. */
-export function streamedKeys(stream: JobStream | null): Map<string, string> {
-  const keys = new Map<string, string>();
-  const walk = (turns: readonly StreamTurn[], prefix: string) =>
-    turns.forEach((turn, index) => {
-      const path = `${prefix}${index}`;
-      if (turn.stepId !== null) keys.set(turn.stepId, turnKey(stream?.jobId ?? '', path));
-      for (const call of turn.toolCalls) if (call.nested) walk(call.nested, `${path}.${call.index}.`);
-    });
-  if (stream) walk(stream.turns, '');
-  return keys;
-}
-
-/** The turns not recorded yet with something to show, sub-agents' included, in order, each with its place. */
-function liveTurns(
-  turns: readonly StreamTurn[],
-  depth: number,
-  prefix: string,
-): { turn: StreamTurn; path: string; depth: number }[] {
-  return turns.flatMap((turn, index) => {
-    const path = `${prefix}${index}`;
-    if (turn.stepId === null) return visible(turn) ? [{ turn, path, depth }] : [];
-    return turn.toolCalls.flatMap((call) =>
-      call.nested && call.status === 'running' ? liveTurns(call.nested, depth + 1, `${path}.${call.index}.`) : [],
-    );
-  });
-}
-
-// ---- height estimates ------------------------------------------------------------------------------------------
-
-/** Characters of body text per rendered line at the feed's usual width; a guess, corrected once a row is measured. */
-const CHARS_PER_LINE = 90;
-const LINE_PX = 20;
-/** Row padding, message border and padding, the header line. */
-const MESSAGE_CHROME_PX = 12 + 18 + 24;
-/** A fenced code block's bar and its box. */
-const CODE_BLOCK_PX = 44;
-
-/** Estimated rendered lines of Markdown text: wrapped lines, the blank lines between blocks, code blocks' chrome. */
-function textPx(text: string): number {
-  let lines = 0;
-  let fences = 0;
-  let start = 0;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
-    const length = end - start;
-    if (text.startsWith('```', start)) fences++;
-    lines += Math.max(1, Math.ceil(length / CHARS_PER_LINE));
-    start = end + 1;
-  }
-  return lines * LINE_PX + Math.ceil(fences / 2) * CODE_BLOCK_PX;
-}
-
-/** Diff lines DiffView shows before "Show all", the height of one, and its header and toggle. */
-const DIFF_FOLDED_LINES = 40;
-const DIFF_LINE_PX = 18;
-const DIFF_CHROME_PX = 26;
-const DIFF_TOGGLE_PX = 36;
-
-/** A call's block: its line, and for an edit the diff below it as DiffView first shows it (folded). */
-function callPx(call: StepToolCall): number {
-  const result = call.result;
-  if (!result?.ok || (call.name !== 'edit_file' && call.name !== 'write_file')) return 36;
-  const text = result.display ?? result.content;
-  // Summary, `---` and `+++` lines, then the hunks: counted only as far as the fold.
-  let lines = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && lines < DIFF_FOLDED_LINES + 4; i = text.indexOf('\n', i + 1)) lines++;
-  const body = Math.max(0, lines + 1 - 3);
-  const shown = Math.min(body, DIFF_FOLDED_LINES);
-  return 36 + LINE_PX + DIFF_CHROME_PX + shown * DIFF_LINE_PX + (body > DIFF_FOLDED_LINES ? DIFF_TOGGLE_PX : 0);
-}
-
-export function estimateRowHeight(row: FeedRow): number {
-  switch (row.kind) {
-    case 'older':
-      return 44;
-    case 'comment':
-      return MESSAGE_CHROME_PX + textPx(row.comment.body);
-    case 'invoke':
-      return 36;
-    case 'movement':
-      return 32;
-    case 'files':
-      return MESSAGE_CHROME_PX + row.files.length * 30 + (row.partial ? LINE_PX : 0);
-    case 'step': {
-      const { step } = row;
-      return (
-        MESSAGE_CHROME_PX +
-        (row.text ? textPx(row.text) : 0) +
-        (row.turnStart && step.reasoning ? LINE_PX : 0) +
-        (row.turnStart && step.error ? LINE_PX * 2 : 0) +
-        row.toolCalls.reduce((px, call) => px + callPx(call), 0)
-      );
-    }
-    case 'turn': {
-      const { turn } = row;
-      return (
-        MESSAGE_CHROME_PX +
-        (row.text ? textPx(row.text) : 0) +
-        (row.turnStart && turn.reasoning ? LINE_PX : 0) +
-        (row.turnStart && turn.discarded > 0 ? LINE_PX : 0) +
-        row.toolCalls.length * 28
-      );
-    }
-    default: {
-      const unknown: never = row;
-      throw new Error(`unknown feed row ${JSON.stringify(unknown)}`);
-    }
-  }
 }

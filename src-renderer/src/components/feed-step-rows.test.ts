@@ -6,7 +6,8 @@ import type { ChatStep } from '../../../src-shared/entities';
 import { chatItems } from '../store/chat-items';
 import { foldStreamEvent, type JobStream, type StreamEvent, type StreamTurn } from '../store/job-stream';
 import { atSecond, commentFixture, stepFixture, streamTurnFixture } from '../test-fixtures';
-import { type FeedRow, itemRows, streamedKeys, streamRows } from './feed-rows';
+import { type FeedRow, itemRows } from './feed-rows';
+import { streamedKeys, streamRows } from './stream-rows';
 
 const at = atSecond;
 const comment = commentFixture;

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { Comment } from '../../../src-shared/entities';
 import { foldStreamEvent, type JobStream, type StreamEvent } from '../store/job-stream';
 import { StreamTurnRow } from './ChatMessageFeed';
-import { type FeedRow, streamRows, unreplaced } from './feed-rows';
+import type { FeedRow } from './feed-rows';
+import { streamRows, unreplaced } from './stream-rows';
 
 type Without<T> = T extends unknown ? Omit<T, 'seq' | 'ts' | 'taskId' | 'jobId'> : never;
 const ev = (e: Without<StreamEvent>) => ({ seq: 0, ts: '', taskId: 't', jobId: 'j1', ...e }) as StreamEvent;
