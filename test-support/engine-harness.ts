@@ -2,6 +2,7 @@
 // server through the real openai SDK, and helpers to wait for a job to settle.
 
 import { afterEach } from 'vitest';
+import { z } from 'zod';
 import type { Maestro } from '../src-main/app/create-maestro';
 import { createEngine } from '../src-main/engine/engine';
 import { DEFAULT_LIMITS, type EngineOptions } from '../src-main/engine/job-run';
@@ -174,4 +175,19 @@ export function arrival(step: ScriptedStep): { entry: ScriptEntry; arrived: Prom
     },
     arrived,
   };
+}
+
+/** A test double of a tool that needs approval: its review asks first; it runs only once a person approved. */
+export function approvalTool(ran: string[] = []): AnyToolDef {
+  return {
+    name: 'run_command',
+    description: 'Runs a command after approval.',
+    parameters: z.strictObject({ command: z.string() }),
+    readOnly: false,
+    review: ({ command }: { command: string }) => ({ kind: 'ask', summary: `Run \`${command}\`` }),
+    async execute({ command }: { command: string }) {
+      ran.push(command);
+      return { kind: 'result', ok: true, content: `exit 0\n${command} output` };
+    },
+  } as AnyToolDef;
 }

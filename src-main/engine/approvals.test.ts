@@ -1,26 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
+import { approvalTool, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import type { RecordedRequest } from '../../test-support/scripted-llm-server';
-import type { AnyToolDef } from '../tools/types';
 
 type Msg = { role: string; content: string | null; tool_call_id?: string };
 const messages = (r: RecordedRequest | undefined) => (r?.body?.messages ?? []) as Msg[];
-
-/** A test double of a tool that needs approval: its review asks first; it runs only once a person approved. */
-function approvalTool(ran: string[]): AnyToolDef {
-  return {
-    name: 'run_command',
-    description: 'Runs a command after approval.',
-    parameters: z.strictObject({ command: z.string() }),
-    readOnly: false,
-    review: ({ command }: { command: string }) => ({ kind: 'ask', summary: `Run \`${command}\`` }),
-    async execute({ command }: { command: string }) {
-      ran.push(command);
-      return { kind: 'result', ok: true, content: `exit 0\n${command} output` };
-    },
-  } as AnyToolDef;
-}
 
 const runCommand = (command: string, id: string) => ({ name: 'run_command', arguments: { command }, id });
 

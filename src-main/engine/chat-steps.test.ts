@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ChatStep } from '../../src-shared/entities';
 import type { MaestroEvent } from '../../src-shared/events';
-import { complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
+import { approvalTool, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import type { AnyToolDef } from '../tools/types';
 
 function tools(): AnyToolDef[] {
@@ -21,16 +21,7 @@ function tools(): AnyToolDef[] {
           : { kind: 'result', ok: true, content: `contents of ${path}` };
       },
     } as AnyToolDef,
-    {
-      name: 'run_command',
-      description: 'Runs a command after approval.',
-      parameters: z.strictObject({ command: z.string() }),
-      readOnly: false,
-      review: ({ command }: { command: string }) => ({ kind: 'ask', summary: `Run \`${command}\`` }),
-      async execute({ command }: { command: string }) {
-        return { kind: 'result', ok: true, content: `exit 0\n${command} output` };
-      },
-    } as AnyToolDef,
+    approvalTool(),
   ];
 }
 
