@@ -74,7 +74,7 @@ export const operations: Operations = {
     const stored = ctx.store.events.lastForTask(taskId, TASK_EVENTS_LIMIT);
     // The LlmCalls of the same span, rebuilt from the log (their events are sent, not stored), in time order.
     const since = stored[0] ? Date.parse(stored[0].ts) : 0;
-    const calls = ctx.store.logEntries.llmCallEvents(taskId, since);
+    const calls = ctx.store.logEntries.llmCallEvents(taskId, since, TASK_EVENTS_LIMIT);
     return { events: [...stored, ...calls].sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0)) };
   },
   getUsage: (ctx, { taskId }) => {

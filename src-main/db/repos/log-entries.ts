@@ -114,8 +114,8 @@ export function createLogEntriesRepo(db: Database) {
        AND EXISTS (SELECT 1 FROM json_each(body, '$.toolCalls') WHERE json_extract(value, '$.id') = ?)
      ORDER BY seq DESC LIMIT 1`,
   );
-  const llmCallRows = db.prepare<[string, number], EntryRow>(
-    `SELECT * FROM log_entries WHERE task_id = ? AND kind = 'LlmCall' AND ts >= ? ORDER BY seq`,
+  const llmCallRows = db.prepare<[string, number, number], EntryRow>(
+    `SELECT * FROM log_entries WHERE task_id = ? AND kind = 'LlmCall' AND ts >= ? ORDER BY seq DESC LIMIT ?`,
   );
   const usageRows = db.prepare<[string], EntryRow>(
     `SELECT * FROM log_entries WHERE task_id = ? AND kind IN ('Invoke', 'AgentTurn', 'LlmCall') ORDER BY seq`,
@@ -164,33 +164,36 @@ export function createLogEntriesRepo(db: Database) {
       }));
     },
     /**
-     * The task's LlmCalls since `since` (ms) as the LlmCallEnd events they were sent as (seq 0: those events are not
-     * stored), for a timeline opened after they were sent.
+     * The task's latest `limit` LlmCalls since `since` (ms), oldest first, as the LlmCallEnd events they were sent as
+     * (seq 0: those events are not stored), for a timeline opened after they were sent.
      */
-    llmCallEvents(taskId: string, since = 0): Extract<MaestroEvent, { type: 'LlmCallEnd' }>[] {
-      return llmCallRows.all(taskId, since).map((r) => {
-        const body = (r.body === null ? {} : JSON.parse(r.body)) as { llmCallCount?: number };
-        const usage: UsageSums = {
-          llmCalls: 1,
-          promptTokens: r.prompt_tokens ?? 0,
-          completionTokens: r.completion_tokens ?? 0,
-          cachedPromptTokens: r.cached_prompt_tokens ?? 0,
-        };
-        return {
-          type: 'LlmCallEnd',
-          seq: 0,
-          ts: iso(r.ts),
-          taskId: r.task_id,
-          jobId: r.job_id,
-          llmCallCount: body.llmCallCount ?? 0,
-          attempt: r.attempt ?? 1,
-          outcome: r.outcome ?? 'ok',
-          latencyMs: r.latency_ms ?? 0,
-          ttftMs: r.ttft_ms,
-          usage,
-          cachedPromptTokens: usage.cachedPromptTokens,
-        };
-      });
+    llmCallEvents(taskId: string, since: number, limit: number): Extract<MaestroEvent, { type: 'LlmCallEnd' }>[] {
+      return llmCallRows
+        .all(taskId, since, limit)
+        .reverse()
+        .map((r) => {
+          const body = (r.body === null ? {} : JSON.parse(r.body)) as { llmCallCount?: number };
+          const usage: UsageSums = {
+            llmCalls: 1,
+            promptTokens: r.prompt_tokens ?? 0,
+            completionTokens: r.completion_tokens ?? 0,
+            cachedPromptTokens: r.cached_prompt_tokens ?? 0,
+          };
+          return {
+            type: 'LlmCallEnd',
+            seq: 0,
+            ts: iso(r.ts),
+            taskId: r.task_id,
+            jobId: r.job_id,
+            llmCallCount: body.llmCallCount ?? 0,
+            attempt: r.attempt ?? 1,
+            outcome: r.outcome ?? 'ok',
+            latencyMs: r.latency_ms ?? 0,
+            ttftMs: r.ttft_ms,
+            usage,
+            cachedPromptTokens: usage.cachedPromptTokens,
+          };
+        });
     },
     /** One job's usage: the sums over its LlmCalls. */
     jobUsage(taskId: string, jobId: string): UsageSums {

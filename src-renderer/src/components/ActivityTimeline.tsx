@@ -2,7 +2,7 @@
 // finished tools, approvals, comments, prompt-guard actions and (live only) LLM calls; filterable by group. Above it,
 // the tokens of each LlmCall the usage panel loaded, as bars.
 import { useEffect, useMemo, useState } from 'react';
-import { useT } from '../i18n';
+import { useLocale, useT } from '../i18n';
 import { ACTIVITY_KINDS, type ActivityKind } from '../store/activity';
 import { formatClock, formatDuration } from '../store/activity-format';
 import { type ActivityRow, activityRows, filterRows } from '../store/activity-rows';
@@ -11,9 +11,11 @@ import type { TaskUsage } from '../store/usage-slice';
 import { formatTokens } from './invoke-headers';
 
 const NO_EVENTS: never[] = [];
+const NO_ROWS: ActivityRow[] = [];
 const DETAIL_CHARS = 240;
 
-export function ActivityTimeline({ taskId }: { taskId: string }) {
+/** `shown`: its tab is open. While it is not, the events still fold into the store, but no row is worked out or drawn. */
+export function ActivityTimeline({ taskId, shown = true }: { taskId: string; shown?: boolean }) {
   const loadActivity = useAppStore((s) => s.loadActivity);
   const activity = useAppStore((s) => (s.activity?.taskId === taskId ? s.activity : null));
   const usage = useAppStore((s) => (s.usage?.taskId === taskId ? s.usage.data : null));
@@ -25,7 +27,7 @@ export function ActivityTimeline({ taskId }: { taskId: string }) {
   }, [taskId, loadActivity]);
 
   const events = activity?.events ?? NO_EVENTS;
-  const rows = useMemo(() => activityRows(events, t), [events, t]);
+  const rows = useMemo(() => (shown ? activityRows(events, t) : NO_ROWS), [shown, events, t]);
   const visible = useMemo(() => filterRows(rows, enabled), [rows, enabled]);
   const counts = useMemo(() => countKinds(rows), [rows]);
 
@@ -78,6 +80,7 @@ export function ActivityTimeline({ taskId }: { taskId: string }) {
 
 function Row({ row }: { row: ActivityRow }) {
   const t = useT();
+  const locale = useLocale();
   const detail = row.detail ? clip(row.detail) : null;
   return (
     <li
@@ -90,7 +93,7 @@ function Row({ row }: { row: ActivityRow }) {
       data-job-id={row.jobId ?? undefined}
     >
       <time className="activity-time" dateTime={row.ts} title={row.ts}>
-        {formatClock(row.ts)}
+        {formatClock(row.ts, locale)}
       </time>
       <span className="activity-title" data-testid="activity-title">
         {row.title}

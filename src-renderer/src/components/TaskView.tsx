@@ -120,7 +120,7 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
         <ChatPane taskId={task.id} />
       </div>
       <div className="task-tab-panel" role="tabpanel" hidden={tab !== 'activity'}>
-        <ActivityTimeline taskId={task.id} />
+        <ActivityTimeline taskId={task.id} shown={tab === 'activity'} />
       </div>
     </article>
   );

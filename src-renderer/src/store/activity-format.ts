@@ -62,8 +62,18 @@ export function formatDuration(ms: number): string {
 }
 
 /** A row's clock time with seconds, in the local zone. */
-export function formatClock(iso: string): string {
+/** One formatter per language: making one for each time shown costs more than the rest of a timeline row. */
+const CLOCKS = new Map<string, Intl.DateTimeFormat>();
+
+/** A time of day to the second, in `locale` (the UI's language; default the OS's). */
+export function formatClock(iso: string, locale?: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const key = locale ?? '';
+  let clock = CLOCKS.get(key);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    CLOCKS.set(key, clock);
+  }
+  return clock.format(date);
 }

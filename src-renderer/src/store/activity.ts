@@ -58,7 +58,7 @@ export function mergeActivity(current: readonly ActivityEvent[], loaded: readonl
   for (const e of loaded) if (isActivityEvent(e) && e.seq > 0) persisted.set(e.seq, e);
   for (const e of current) if (e.seq > 0) persisted.set(e.seq, e);
   const ordered = [...persisted.values()].sort((a, b) => a.seq - b.seq);
-  const byTime = (e: ActivityEvent) => ordered.reduce((best, p) => (p.ts <= e.ts ? Math.max(best, p.seq) : best), 0);
+  const byTime = latestSeqAt(ordered);
 
   const after = new Map<number, ActivityEvent[]>();
   const place = (at: number, e: ActivityEvent) => after.set(at, [...(after.get(at) ?? []), e]);
@@ -80,6 +80,26 @@ export function mergeActivity(current: readonly ActivityEvent[], loaded: readonl
   const merged: ActivityEvent[] = [...(after.get(0) ?? [])];
   for (const e of ordered) merged.push(e, ...(after.get(e.seq) ?? []));
   return capped(merged);
+}
+
+/**
+ * For a transient event, the highest seq among the persisted events no later than it (0: none): the persisted events
+ * sorted by time with the running highest seq, searched by halves, so placing thousands of LlmCalls stays cheap.
+ */
+function latestSeqAt(persisted: readonly ActivityEvent[]): (e: ActivityEvent) => number {
+  const byTs = [...persisted].sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+  const highest: number[] = [];
+  for (const p of byTs) highest.push(Math.max(highest.at(-1) ?? 0, p.seq));
+  return (e) => {
+    let lo = 0;
+    let hi = byTs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((byTs[mid] as ActivityEvent).ts <= e.ts) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? 0 : (highest[lo - 1] as number);
+  };
 }
 
 /** What tells two copies of a transient event apart from two events: an LlmCall by its job, count and attempt. */
