@@ -197,6 +197,7 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
             reason: 'browser',
             movement: movement.name,
             message: `In your browser, please: ${result.step.instruction} (${result.step.url}) — then reply here.`,
+            notice: { code: 'browser_step', instruction: result.step.instruction, url: result.step.url },
           };
         case 'cancelled':
           return { kind: 'cancelled', reason: result.reason };
