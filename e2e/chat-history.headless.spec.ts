@@ -181,13 +181,15 @@ test('P7.17 a reload in the middle of a stream: afterwards the turn shows once, 
   llmHost,
 }) => {
   const text = Array.from({ length: 40 }, (_, i) => `Sentence ${i} of the long answer.`).join(' ');
-  llm.push({ text, textChunks: 40, chunkDelayMs: 60, toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] });
+  llm.push({ text, textChunks: 40, chunkDelayMs: 100, toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] });
   llm.push(complete('success', 'Listed.'));
   await openUi(page, llmHost);
   await createInUi(page, { instruction: 'Explain, then list.', title: 'Reload mid-stream' });
   await expect(page.getByTestId('stream-text')).toContainText('Sentence 3 ', { timeout: 20_000 });
   await page.reload();
   await expect(page.getByTestId('task-view-title')).toHaveText('Reload mid-stream');
+  // While it still streams, the reloaded window shows the turn from its start: the host sends it the turn so far.
+  await expect(page.getByTestId('stream-text')).toContainText('Sentence 0 of the long answer. Sentence 1 of');
   await expect(jobStatus(page)).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
   await expect(steps(page)).toHaveCount(1);
   await expect(steps(page).getByTestId('step-text')).toHaveText(text);
