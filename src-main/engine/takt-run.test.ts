@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { MaestroEvent } from '../../src-shared/events';
 import { call, complete, engineHarness, SETTLED, transition } from '../../test-support/engine-harness';
 import type { RecordedRequest } from '../../test-support/scripted-llm-server';
 import { tempDir } from '../../test-support/temp-maestro';
@@ -27,8 +28,7 @@ function taktWorkspace(...workflows: string[]): string {
   return ws;
 }
 
-const entered = (events: { type: string }[]) =>
-  events.flatMap((e) => (e.type === 'movement.entered' ? [(e as { movement: string }).movement] : []));
+const entered = (events: MaestroEvent[]) => events.flatMap((e) => (e.type === 'movement.entered' ? [e.movement] : []));
 
 describe('TAKT workflows run with the scripted model', () => {
   it('P3.12 P5.05 P5.07 facets reach the model (persona in the system message, instruction with its placeholders filled in the user message), and a capabilities: [edit] step edits', async () => {

@@ -67,3 +67,39 @@ movements:
     expect(errors[0]?.file).toBe(path.join(ws, '.maestro', 'pieces', 'bad.yaml'));
   });
 });
+
+describe('Piece files: instruction, loop checks and unbounded budgets (MAESTRO format too)', () => {
+  it('a movement instruction, loop_monitors naming its movements, max_movements: infinite', () => {
+    const loaded = loadPieceFile(
+      pieceFile(`id: loop
+name: Loop
+max_movements: infinite
+movements:
+  - name: work
+    instruction: Do {task}
+    transitions: [{ to: check }]
+  - name: check
+    transitions: [{ to: work }]
+  - name: judge
+loop_monitors:
+  - cycle: [work, check]
+    threshold: 3
+    judge: judge
+`),
+      'workspace',
+    );
+    if (!loaded.ok || !loaded.piece) throw new Error(JSON.stringify(loaded));
+    expect(loaded.piece).toMatchObject({
+      maxMovements: Infinity,
+      loopMonitors: [{ cycle: ['work', 'check'], ignore: [], threshold: 3, judge: 'judge' }],
+    });
+    expect(loaded.piece.movements[0]?.instruction).toBe('Do {task}');
+    const wrong = loadPieceFile(
+      pieceFile(
+        'id: x\nname: X\nmovements:\n  - name: a\nloop_monitors:\n  - cycle: [a, b]\n    threshold: 2\n    judge: a\n',
+      ),
+      'workspace',
+    );
+    expect(!wrong.ok && wrong.error.message).toMatch(/^loop_monitors\.0\.cycle\.1 \(line 6\): names no movement/);
+  });
+});

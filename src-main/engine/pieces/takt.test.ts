@@ -129,7 +129,7 @@ describe('TAKT workflows: the current layout (builtins/<lang>/{workflows,facets,
 
   it('parallel as a mapping: the fixed parts always, the pool parts those the change needs, by their description', () => {
     const text = movement(piece('parallel-pool'), 'reviewers').instruction ?? '';
-    expect(text).toContain('This step has 1 part (arch-review).');
+    expect(text).toContain('This step has 1 part (arch-review).\n');
     expect(text).toContain('Of the following parts, do only those that this change needs (judge by their description)');
     expect(text).toContain(
       '## Part frontend-review — Review frontend and UI changes\nReview the UI part of the change',
@@ -153,6 +153,26 @@ describe('TAKT workflows: the current layout (builtins/<lang>/{workflows,facets,
     expect(fix.instruction).toContain('(INSTRUCTION-IMPLEMENT)');
     expect(fix.instruction).not.toContain('(INSTRUCTION-FIX)');
     expect(fix.instruction).toContain('- Cannot fix: call `complete` with status "failure"');
+  });
+
+  it('a workflow_call as the first step starts the piece in the called workflow; its vars fill {var:name}; nested calls get prefixed twice', () => {
+    const callable = (name: string, body: string) => `name: ${name}\nsubworkflow:\n  callable: true\n${body}`;
+    const dir = layout({
+      'w.yaml': `name: w\nsteps:\n  - name: outer\n    kind: workflow_call\n    call: mid\n    vars:\n      mode: strict\n    rules:\n      - condition: COMPLETE\n        next: COMPLETE\n`,
+      'mid.yaml': callable(
+        'mid',
+        'steps:\n  - name: inner\n    kind: workflow_call\n    call: leaf\n    rules:\n      - condition: COMPLETE\n        next: COMPLETE\n',
+      ),
+      'leaf.yaml': callable(
+        'leaf',
+        'steps:\n  - name: work\n    persona: coder\n    instruction: "Work in {var:mode} mode; colour {var:colour}."\n    rules:\n      - condition: ai("the work is done")\n        next: COMPLETE\n',
+      ),
+    });
+    const p = piece('w', new PieceCatalog(dir).load());
+    expect(p.startMovement).toBe('outer.inner.work');
+    const work = movement(p, 'outer.inner.work');
+    expect(work.instruction).toContain('Work in strict mode; colour unspecified.');
+    expect(work.instruction).toContain('- the work is done: call `complete` with status "success"');
   });
 
   it('uses: a step fragment from steps/ with its parameters bound (a list spliced in place), a parallel fragment with a rule tree', () => {
@@ -194,6 +214,15 @@ describe('TAKT workflows: the current layout (builtins/<lang>/{workflows,facets,
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(text).toContain('- The plan names every file it touches');
     expect(plan.reports).toEqual(['plan.md']);
+  });
+
+  it('pass_previous_response: false leaves {previous_response} empty', () => {
+    const dir = layout({
+      'w.yaml':
+        'name: w\nsteps:\n  - name: a\n    persona: coder\n    instruction: implement\n    pass_previous_response: false\n',
+    });
+    const a = movement(piece('w', new PieceCatalog(dir).load()), 'a');
+    expect(a.instruction).toContain('What the previous step ended with:\n\n\nThis is step {iteration}');
   });
 
   it('section maps: a persona written inline in personas: is text, not a file path; an instruction inline; a policy by path', () => {
