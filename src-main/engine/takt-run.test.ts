@@ -92,7 +92,7 @@ describe('TAKT workflows run with the scripted model', () => {
     expect(note).toContain('Step 2 of 6, visit 1.');
   });
 
-  it('P3.13 kind: workflow_call runs the called workflow inlined: its steps, its args, its results routed back', async () => {
+  it('P3.13 P5.02 P5.15 kind: workflow_call runs the called workflow inlined: its steps, its args, its results routed back', async () => {
     const h = await engineHarness(
       [
         transition('peer-review.review', 'planned'),
@@ -114,6 +114,13 @@ describe('TAKT workflows run with the scripted model', () => {
       'plan',
       'peer-review.review',
     ]);
+    // The cache contract holds across the inlined movements: every request extends the previous one.
+    const reqs = h.server.requests;
+    for (let i = 1; i < reqs.length; i++) {
+      const prev = messages(reqs[i - 1]);
+      expect(JSON.stringify(messages(reqs[i]).slice(0, prev.length))).toBe(JSON.stringify(prev));
+      expect(JSON.stringify(reqs[i]?.body?.tools)).toBe(JSON.stringify(reqs[0]?.body?.tools));
+    }
     // The call's args: fix_instruction = implement, over review-loop's default (fix).
     const fixNote = lastUser(h.server.requests[2]);
     expect(fixNote).toContain('# Movement: peer-review.fix\nYou are the coder (PERSONA-CODER).');

@@ -105,11 +105,17 @@ export class AcceptedSettings {
    * What a job applies: the file when it is the accepted version, else the accepted version (null: none, so the
    * loader's safe default). Throws ConfigFileError when the file cannot be read.
    */
-  readonly inForce: SettingsText = (workspacePath, rel) => {
-    const current = onDisk(workspacePath, rel);
-    const accepted = this.accepted(workspacePath, rel);
-    return current === accepted ? current : accepted;
-  };
+  readonly inForce: SettingsText = (workspacePath, rel) => this.inForceOf(workspacePath)(rel);
+
+  /** `inForce` for one workspace with the accepted versions read once: for a loader that reads many files at a time. */
+  inForceOf(workspacePath: string): (rel: string) => string | null {
+    const files = this.read().data.workspaces[workspacePath] ?? {};
+    return (rel) => {
+      const current = onDisk(workspacePath, rel);
+      const accepted = files[rel]?.content ?? null;
+      return current === accepted ? current : accepted;
+    };
+  }
 
   /** Records `content` as the accepted version of the file; null: none (the file is absent, and that is accepted). */
   record(workspacePath: string, rel: string, content: string | null): void {

@@ -9,7 +9,15 @@ import type { PieceLoadError, PieceSummary } from '../../../src-shared/entities'
 import { type AcceptedSettings, onDisk, pieceFilesOnDisk } from '../../workspace/accepted-settings';
 import { fromPieceFile, type PieceDefinition, PieceFile } from './schema';
 import { convertTakt, looksLikeTakt } from './takt';
-import { folderFiles, RecordedReads, TaktError, type TaktFiles, workspaceFiles, YamlFile } from './takt-files';
+import {
+  folderFiles,
+  RecordedReads,
+  readOnce,
+  TaktError,
+  type TaktFiles,
+  workspaceFiles,
+  YamlFile,
+} from './takt-files';
 
 export type { MovementDefinition, PieceDefinition } from './schema';
 
@@ -128,8 +136,11 @@ export const summarize = (piece: PieceDefinition): PieceSummary => ({
 });
 
 /** Which of a workspace's piece files apply, and their text: AcceptedSettings, or (without one) the files on disk. */
-export type PieceGate = Pick<AcceptedSettings, 'pieceFiles' | 'inForce'>;
-const ungated: PieceGate = { pieceFiles: pieceFilesOnDisk, inForce: onDisk };
+export type PieceGate = Pick<AcceptedSettings, 'pieceFiles' | 'inForceOf'>;
+const ungated: PieceGate = {
+  pieceFiles: pieceFilesOnDisk,
+  inForceOf: (workspacePath) => (rel) => onDisk(workspacePath, rel),
+};
 
 export class PieceCatalog {
   /** Parsed files by path, reused while the file's mtime and size (and the TAKT files it read) are unchanged. */
@@ -147,14 +158,14 @@ export class PieceCatalog {
     this.builtinFiles = folderFiles(path.dirname(builtinDir));
   }
 
-  private loadCached(file: string, source: PieceDefinition['source']): PieceLoad {
-    const place = { files: this.builtinFiles, rel: `${path.basename(this.builtinDir)}/${path.basename(file)}` };
+  private loadCached(file: string, source: PieceDefinition['source'], files: TaktFiles): PieceLoad {
+    const place = { files, rel: `${path.basename(this.builtinDir)}/${path.basename(file)}` };
     let stat: fs.Stats;
     let text: string;
     try {
       stat = fs.statSync(file);
       const hit = this.cache.get(file);
-      if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size && unchanged(place.files, hit.loaded)) {
+      if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size && unchanged(files, hit.loaded)) {
         return hit.loaded;
       }
       text = fs.readFileSync(file, 'utf8');
@@ -166,20 +177,19 @@ export class PieceCatalog {
     return loaded;
   }
 
-  /** A workspace piece in the version in force; null when none applies (never accepted, or deleted and accepted). */
-  private loadWorkspacePiece(workspacePath: string, rel: string): PieceLoad | null {
+  /**
+   * A workspace piece in the version in force; null when none applies (never accepted, or deleted and accepted).
+   * `files`: the workspace's `.maestro/` in force, where TAKT pieces find their companions (in that version too).
+   */
+  private loadWorkspacePiece(workspacePath: string, rel: string, files: TaktFiles): PieceLoad | null {
     const file = path.join(workspacePath, rel);
-    // TAKT companions live beside the pieces folder, in `.maestro/`, read in the version in force too.
-    const place = {
-      files: workspaceFiles(workspacePath, this.gate.inForce),
-      rel: path.posix.relative('.maestro', rel),
-    };
+    const place = { files, rel: path.posix.relative('.maestro', rel) };
     let text: string | null;
     try {
-      text = this.gate.inForce(workspacePath, rel);
+      text = files.read(place.rel);
       if (text === null) return null;
       const hit = this.workspaceCache.get(file);
-      if (hit?.text === text && unchanged(place.files, hit.loaded)) return hit.loaded;
+      if (hit?.text === text && unchanged(files, hit.loaded)) return hit.loaded;
     } catch (error) {
       return { ok: false, error: { file, message: (error as Error).message } };
     }
@@ -196,9 +206,17 @@ export class PieceCatalog {
       if (loaded?.ok && loaded.piece) byId.set(loaded.piece.id, loaded.piece);
       else if (loaded && !loaded.ok) errors.push(loaded.error);
     };
-    for (const file of yamlFiles(this.builtinDir)) add(this.loadCached(file, 'builtin'));
+    const builtin = readOnce(this.builtinFiles);
+    for (const file of yamlFiles(this.builtinDir)) add(this.loadCached(file, 'builtin', builtin));
     if (workspacePath) {
-      for (const rel of this.gate.pieceFiles(workspacePath)) add(this.loadWorkspacePiece(workspacePath, rel));
+      let files: TaktFiles;
+      try {
+        files = readOnce(workspaceFiles(workspacePath, this.gate.inForceOf(workspacePath)));
+      } catch (error) {
+        const file = path.join(workspacePath, '.maestro', 'pieces');
+        return { pieces: [...byId.values()], errors: [...errors, { file, message: (error as Error).message }] };
+      }
+      for (const rel of this.gate.pieceFiles(workspacePath)) add(this.loadWorkspacePiece(workspacePath, rel, files));
     }
     return { pieces: [...byId.values()].sort((a, b) => a.id.localeCompare(b.id)), errors };
   }

@@ -6,7 +6,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import type { SettingsText } from '../../workspace/accepted-settings';
 
 export interface TaktFiles {
   /** A file's text by its path under the root (`/`-separated), or null when there is none (or none in force). */
@@ -52,14 +51,26 @@ export function folderFiles(root: string): TaktFiles {
   };
 }
 
-/** A workspace's `.maestro/` files in the version in force (AcceptedSettings.inForce, or the disk without one). */
-export function workspaceFiles(workspacePath: string, inForce: SettingsText): TaktFiles {
+/** A workspace's `.maestro/` files in the version in force (`inForce`: AcceptedSettings', or the disk without one). */
+export function workspaceFiles(workspacePath: string, inForce: (rel: string) => string | null): TaktFiles {
   return {
     read(rel) {
       const safe = safeRel(rel);
-      return safe === null ? null : inForce(workspacePath, `.maestro/${safe}`);
+      return safe === null ? null : inForce(`.maestro/${safe}`);
     },
     show: (rel) => path.join(workspacePath, '.maestro', rel),
+  };
+}
+
+/** `files` with each file read at most once: for one load of a catalog, whose pieces share their facets. */
+export function readOnce(files: TaktFiles): TaktFiles {
+  const texts = new Map<string, string | null>();
+  return {
+    read(rel) {
+      if (!texts.has(rel)) texts.set(rel, files.read(rel));
+      return texts.get(rel) as string | null;
+    },
+    show: (rel) => files.show(rel),
   };
 }
 

@@ -450,8 +450,18 @@ describe('TAKT workflows in a workspace: .maestro/ files apply in the version a 
     const catalog = new PieceCatalog(tempDir(), accepted);
     // Nothing accepted yet: the piece file itself is not in force.
     expect(catalog.load(ws).pieces).toEqual([]);
+    // Memory notes and skills are the agent's own notes, not settings: they are not listed.
+    fs.mkdirSync(path.join(maestro, 'memory'));
+    fs.writeFileSync(path.join(maestro, 'memory', 'note.md'), '# A note');
+    fs.mkdirSync(path.join(maestro, 'steps'));
+    fs.writeFileSync(path.join(maestro, 'steps', 'implement.yaml'), 'name: implement\n');
     const changes = accepted.changes(ws).map((c) => c.file);
-    expect(changes).toEqual(['.maestro/pieces/flow.yaml', '.maestro/facets/personas/coder.md']);
+    expect(changes).toEqual([
+      '.maestro/pieces/flow.yaml',
+      '.maestro/facets/personas/coder.md',
+      '.maestro/steps/implement.yaml',
+    ]);
+    accepted.record(ws, '.maestro/steps/implement.yaml', 'name: implement\n');
     accepted.record(
       ws,
       '.maestro/pieces/flow.yaml',
