@@ -2,6 +2,7 @@
 import type { Database } from 'better-sqlite3';
 import type { MaestroEvent, NewEvent } from '../../src-shared/events';
 import { type OpenOptions, openDatabase } from './connection';
+import { createA2aTasksRepo } from './repos/a2a-tasks';
 import { createChatPagesRepo } from './repos/chat-pages';
 import { createCommentsRepo } from './repos/comments';
 import { createEventsRepo } from './repos/events';
@@ -26,6 +27,7 @@ export class Store {
   readonly spaces;
   readonly scheduleRuns;
   readonly chatPages;
+  readonly a2aTasks;
   private readonly listeners = new Set<EventListener>();
   private pending: MaestroEvent[] | null = null;
   private readonly queue: MaestroEvent[] = [];
@@ -42,6 +44,7 @@ export class Store {
     this.spaces = createSpacesRepo(db);
     this.scheduleRuns = createScheduleRunsRepo(db);
     this.chatPages = createChatPagesRepo(db);
+    this.a2aTasks = createA2aTasksRepo(db);
   }
 
   static open(file: string, options?: OpenOptions): Store {
