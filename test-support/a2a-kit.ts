@@ -4,7 +4,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AgentCard, formatSSEEvent, type Message, SendMessageRequest, SSE_HEADERS, type Task } from '@a2a-js/sdk';
+import {
+  AgentCard,
+  formatSSEEvent,
+  type Message,
+  SendMessageRequest,
+  SSE_HEADERS,
+  type Task,
+  TaskState,
+} from '@a2a-js/sdk';
 import {
   type Client,
   ClientFactory,
@@ -14,6 +22,7 @@ import {
 } from '@a2a-js/sdk/client';
 import { LegacyJsonRpcTransport } from '@a2a-js/sdk/compat/v0_3/client';
 import {
+  AgentEvent,
   type AgentExecutor,
   DefaultRequestHandler,
   defaultServerCallContextBuilder,
@@ -182,4 +191,74 @@ export async function remoteAgent(
       }),
   );
   return { url, requests, cardFetches };
+}
+
+/** What a scripted remote agent does with a message: complete with a result, or ask a question (input-required). */
+export type RemoteTurn = { result: string } | { ask: string };
+
+const text = (parts: Message['parts']) =>
+  parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
+
+/** A remote agent's work as the SDK's executors do it: the task, then its answer to each message from `turns`. */
+export function scriptedAgent(turn: (message: string, taskId: string) => RemoteTurn): AgentExecutor {
+  return {
+    async execute(ctx, bus) {
+      const now = () => new Date().toISOString();
+      const agentMessage = (body: string) => ({
+        messageId: randomUUID(),
+        contextId: ctx.contextId,
+        taskId: ctx.taskId,
+        role: 2,
+        parts: [
+          {
+            content: { $case: 'text' as const, value: body },
+            mediaType: 'text/plain',
+            filename: '',
+            metadata: undefined,
+          },
+        ],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      });
+      bus.publish(
+        AgentEvent.task(
+          ctx.task ?? {
+            id: ctx.taskId,
+            contextId: ctx.contextId,
+            status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+            artifacts: [],
+            history: [ctx.userMessage],
+            metadata: {},
+          },
+        ),
+      );
+      const next = turn(text(ctx.userMessage.parts), ctx.taskId);
+      if ('ask' in next) {
+        const status = {
+          state: TaskState.TASK_STATE_INPUT_REQUIRED,
+          message: agentMessage(next.ask),
+          timestamp: now(),
+        };
+        bus.publish(AgentEvent.statusUpdate({ taskId: ctx.taskId, contextId: ctx.contextId, status, metadata: {} }));
+      } else {
+        const parts = agentMessage(next.result).parts;
+        const artifact = { artifactId: 'answer', name: 'answer', description: '', parts, metadata: {}, extensions: [] };
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId: ctx.taskId,
+            contextId: ctx.contextId,
+            artifact,
+            append: false,
+            lastChunk: true,
+            metadata: {},
+          }),
+        );
+        const status = { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: now() };
+        bus.publish(AgentEvent.statusUpdate({ taskId: ctx.taskId, contextId: ctx.contextId, status, metadata: {} }));
+      }
+      bus.finished();
+    },
+    cancelTask: async () => {},
+  };
 }

@@ -1,8 +1,8 @@
-// The settings files the agent can write — a workspace's `.maestro/policy.json`, `mcp.json`, `auto-prompter.json` and
-// `pieces/*.yaml` — apply only in a version a person accepted (architecture rule 9). The accepted versions are kept in
-// `<dataDir>/accepted-settings.json` (0600, in the 0700 data dir, out of every command's reach), content and hash per
-// workspace and file, so the accepted version still applies after the file in the workspace was changed. The file is
-// read on every call (it is small): every holder in the process sees the same accepted versions.
+// The settings files the agent can write — a workspace's `.maestro/policy.json`, `mcp.json`, `auto-prompter.json`,
+// `agents.json` and `pieces/*.yaml` — apply only in a version a person accepted (architecture rule 9). The accepted
+// versions are kept in `<dataDir>/accepted-settings.json` (0600, in the 0700 data dir, out of every command's reach),
+// content and hash per workspace and file, so the accepted version still applies after the file in the workspace was
+// changed. The file is read on every call (it is small): every holder in the process sees the same accepted versions.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +14,7 @@ export const SETTINGS_FILES = {
   policy: '.maestro/policy.json',
   mcp: '.maestro/mcp.json',
   autoPrompter: '.maestro/auto-prompter.json',
+  agents: '.maestro/agents.json',
 } as const;
 export const PIECES_DIR = '.maestro/pieces';
 
