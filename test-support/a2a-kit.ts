@@ -31,6 +31,7 @@ import {
 } from '@a2a-js/sdk/server';
 import { afterEach } from 'vitest';
 import { type Bridge, startBridge } from '../src-main/bridge/server';
+import { type ApiResponse, toApiResponse } from './bridge-harness';
 import { engineHarness, type Harness } from './engine-harness';
 import type { ScriptEntry } from './scripted-llm-server';
 
@@ -81,8 +82,7 @@ export interface A2aBridge {
   legacy: LegacyJsonRpcTransport;
   rpcUrl: string;
   /** One raw JSON-RPC POST (a string body is sent as is); headers override the defaults. */
-  // biome-ignore lint/suspicious/noExplicitAny: responses are inspected freely
-  rpc(body: unknown, headers?: Record<string, string>): Promise<{ status: number; text: string; json: any }>;
+  rpc(body: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
 }
 
 export async function a2aBridge(
@@ -107,14 +107,7 @@ export async function a2aBridge(
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       });
-      const text = await res.text();
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: res.status, text, json };
+      return toApiResponse(res);
     },
   };
 }

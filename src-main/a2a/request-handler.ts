@@ -31,7 +31,7 @@ import type { Store } from '../db/store';
 import { JobWatcher } from './job-watcher';
 import { messageContent, metadataString } from './message-parts';
 import { MaestroTaskStore } from './task-store';
-import { isFinal, viewTask } from './task-view';
+import { isFinal, stateName, viewTask } from './task-view';
 
 /** What the A2A side needs of MAESTRO: its DB and the operations every caller uses, inputs checked the same way. */
 export interface A2aHost {
@@ -45,16 +45,7 @@ export interface A2aHost {
   listPieces(): OpOutput<'listPieces'>;
 }
 
-const STATE_WORDS: Partial<Record<TaskState, string>> = {
-  [TaskState.TASK_STATE_SUBMITTED]: 'submitted',
-  [TaskState.TASK_STATE_WORKING]: 'working',
-  [TaskState.TASK_STATE_INPUT_REQUIRED]: 'input-required',
-  [TaskState.TASK_STATE_AUTH_REQUIRED]: 'auth-required',
-  [TaskState.TASK_STATE_COMPLETED]: 'completed',
-  [TaskState.TASK_STATE_FAILED]: 'failed',
-  [TaskState.TASK_STATE_CANCELED]: 'canceled',
-};
-const stateWord = (task: Task) => STATE_WORDS[task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED] ?? 'unknown';
+const stateWord = (task: Task) => stateName(task.status?.state);
 
 /**
  * MAESTRO's refusals as the protocol's errors; a storage fault says to try again; anything else is the app's own, an

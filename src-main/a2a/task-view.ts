@@ -1,7 +1,7 @@
 // An Agent2Agent task as the DB has it: its state from the job it is on now, its history from the comments of its
 // jobs, the result as its artifact. Read fresh every time (the DB is the truth), so tasks/get after a restart, or after
 // a person answered in the app, says what happened.
-import { type Artifact, type Message, type Part, Role, type Task, TaskState } from '@a2a-js/sdk';
+import { type Artifact, type Message, type Part, Role, type Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import { assertNever } from '../../src-shared/assert-never';
 import type { Comment, CommentKind, Job } from '../../src-shared/entities';
 import type { A2aTaskRecord } from '../db/repos/a2a-tasks';
@@ -33,6 +33,13 @@ export function a2aState(job: Pick<Job, 'status' | 'waitReason'>): TaskState {
       return assertNever(job.status, 'job status');
   }
 }
+
+/** A state as A2A words it (`input-required`, `canceled`): the SDK's name of it, shortened. */
+export const stateName = (state: TaskState | undefined): string =>
+  taskStateToJSON(state ?? TaskState.TASK_STATE_UNSPECIFIED)
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replaceAll('_', '-');
 
 export const isFinal = (state: TaskState) =>
   state === TaskState.TASK_STATE_COMPLETED ||

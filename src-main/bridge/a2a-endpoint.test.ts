@@ -9,6 +9,16 @@ import { writeMcpConfig } from '../../test-support/mcp-fixtures';
 import { startMcpHttpServer } from '../../test-support/mcp-http-server';
 import { acceptWorkspaceSettings } from '../../test-support/temp-maestro';
 
+/** A raw A2A 0.3 JSON-RPC request sending one text message; `extra` goes into the message (taskId, …). */
+const send03 = (text: string, extra: Record<string, unknown> = {}, method = 'message/send') => ({
+  jsonrpc: '2.0',
+  id: `req-${text}`,
+  method,
+  params: {
+    message: { kind: 'message', messageId: `m-${text}`, role: 'user', parts: [{ kind: 'text', text }], ...extra },
+  },
+});
+
 describe('the Agent Card', () => {
   it('P10.02 is public, lists the pieces as skills, the JSON-RPC endpoint in 1.0 and 0.3, streaming and the bearer scheme', async () => {
     const a = await a2aBridge([]);
@@ -123,20 +133,7 @@ describe('message/send and tasks/get', () => {
   it('P1.16 a message to the context of a finished task continues the MAESTRO task as a new A2A task', async () => {
     const a = await a2aBridge([complete('First.'), complete('Second.')]);
     const first = asTask(await a.client.sendMessage(userMessage('One')));
-    const again = await a.rpc({
-      jsonrpc: '2.0',
-      id: 7,
-      method: 'message/send',
-      params: {
-        message: {
-          kind: 'message',
-          messageId: 'm-again',
-          role: 'user',
-          parts: [{ kind: 'text', text: 'More' }],
-          taskId: first.id,
-        },
-      },
-    });
+    const again = await a.rpc(send03('More', { taskId: first.id }));
     expect(again.json.error).toMatchObject({ code: -32004 });
     expect(again.json.error.message).toContain(`contextId ${first.contextId}`);
 
@@ -183,18 +180,11 @@ describe('A2A 0.3 (message/send, message/stream, tasks/get, tasks/cancel by thos
     expect(taskText(task)).toBe('Old style.');
     expect((await a.legacy.getTask({ tenant: '', id: task.id })).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
 
-    const raw = await a.rpc({
-      jsonrpc: '2.0',
-      id: 'r1',
-      method: 'message/send',
-      params: {
-        message: { kind: 'message', messageId: 'raw-1', role: 'user', parts: [{ kind: 'text', text: 'Raw' }] },
-      },
-    });
+    const raw = await a.rpc(send03('Raw'));
     expect(raw.status).toBe(200);
     expect(raw.json).toMatchObject({
       jsonrpc: '2.0',
-      id: 'r1',
+      id: 'req-Raw',
       result: {
         kind: 'task',
         status: { state: 'completed' },
@@ -210,12 +200,7 @@ describe('A2A 0.3 (message/send, message/stream, tasks/get, tasks/cancel by thos
     const res = await fetch(a.rpcUrl, {
       method: 'POST',
       headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 3,
-        method: 'message/stream',
-        params: { message: { kind: 'message', messageId: 's-1', role: 'user', parts: [{ kind: 'text', text: 'Go' }] } },
-      }),
+      body: JSON.stringify(send03('Go', {}, 'message/stream')),
     });
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     const frames = (await res.text())
@@ -236,20 +221,7 @@ describe('waits a person resolves in MAESTRO', () => {
     const waiting = asTask(await a.client.sendMessage(userMessage('List the files')));
     expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(statusText(waiting)).toContain('Run `ls`');
-    const meanwhile = await a.rpc({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'message/send',
-      params: {
-        message: {
-          kind: 'message',
-          messageId: 'x',
-          role: 'user',
-          parts: [{ kind: 'text', text: 'hurry' }],
-          taskId: waiting.id,
-        },
-      },
-    });
+    const meanwhile = await a.rpc(send03('hurry', { taskId: waiting.id }));
     expect(meanwhile.json.error).toMatchObject({ code: -32004 });
     expect(meanwhile.json.error.message).toMatch(/approve or deny it first/);
 
@@ -310,12 +282,7 @@ describe('waits a person resolves in MAESTRO', () => {
 describe('bad requests', () => {
   it('P1.03 the JSON-RPC endpoint needs the bridge token: 401 and nothing created', async () => {
     const a = await a2aBridge([complete('never')]);
-    const body = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'message/send',
-      params: { message: { kind: 'message', messageId: 'n', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } },
-    };
+    const body = send03('hi');
     expect((await a.rpc(body, { authorization: '' })).status).toBe(401);
     expect((await a.rpc(body, { authorization: 'Bearer wrong-token-wrong-token-wrong' })).status).toBe(401);
     const get = await fetch(a.rpcUrl, { headers: { authorization: `Bearer ${a.token}` } });

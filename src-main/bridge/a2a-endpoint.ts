@@ -27,7 +27,7 @@ import { API_PREFIX } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
 import { A2A_RPC_PATH, agentCard } from '../a2a/agent-card';
 import { type A2aHost, MaestroRequestHandler } from '../a2a/request-handler';
-import { readJson } from './request-body';
+import { readJson, sendJson } from './json-http';
 
 export const A2A_PATH = API_PREFIX + A2A_RPC_PATH;
 const LEGACY_VERSION = '0.3';
@@ -60,15 +60,8 @@ export class A2aEndpoint {
       (header(req, A2A_VERSION_HEADER) ?? LEGACY_VERSION) === LEGACY_VERSION
         ? await this.legacyCards.getAuthenticatedExtendedAgentCard(new ServerCallContext({ user: BRIDGE_USER }))
         : AgentCard.toJSON(await this.handler.getAgentCard());
-    const text = JSON.stringify(body);
-    res.writeHead(200, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(text),
-      'cache-control': 'no-cache',
-      vary: A2A_VERSION_HEADER,
-      'x-content-type-options': 'nosniff',
-    });
-    res.end(text);
+    res.setHeader('vary', A2A_VERSION_HEADER);
+    sendJson(res, 200, body);
   }
 
   /** POST /api/local/a2a: one JSON-RPC request; a streaming method answers with an event stream. */
@@ -84,7 +77,7 @@ export class A2aEndpoint {
       const error = new ContentTypeNotSupportedError(
         `Unsupported Content-Type "${contentType}"; expected application/json.`,
       );
-      return sendRpc(res, 200, { jsonrpc: '2.0', id: null, error: mapError(error) });
+      return sendJson(res, 200, { jsonrpc: '2.0', id: null, error: mapError(error) });
     }
     let body: unknown;
     try {
@@ -95,7 +88,7 @@ export class A2aEndpoint {
       const rpcError = tooLarge
         ? { code: -32600, message: error.message }
         : { code: -32700, message: 'Invalid JSON payload.' };
-      return sendRpc(res, tooLarge ? 413 : 200, { jsonrpc: '2.0', id: null, error: rpcError });
+      return sendJson(res, tooLarge ? 413 : 200, { jsonrpc: '2.0', id: null, error: rpcError });
     }
     const id = requestId(body);
     let answer: RpcAnswer;
@@ -111,9 +104,9 @@ export class A2aEndpoint {
       validateVersion(context.requestedVersion, await this.handler.getAgentCard(), 'JSONRPC');
       answer = await (legacy ? this.legacy : this.v1).handle(body as Record<string, unknown>, context);
     } catch (error) {
-      return sendRpc(res, 200, { jsonrpc: '2.0', id, error: mapError(error) });
+      return sendJson(res, 200, { jsonrpc: '2.0', id, error: mapError(error) });
     }
-    if (!isStream(answer)) return sendRpc(res, 200, answer);
+    if (!isStream(answer)) return sendJson(res, 200, answer);
     await streamRpc(res, answer, id, mapError);
   }
 
@@ -136,18 +129,6 @@ const requestId = (body: unknown): string | number | null => {
 const isStream = (answer: RpcAnswer): answer is AsyncGenerator<RpcResponse, void, undefined> =>
   typeof (answer as AsyncGenerator<RpcResponse>)[Symbol.asyncIterator] === 'function';
 
-function sendRpc(res: ServerResponse, status: number, value: RpcResponse): void {
-  const text = JSON.stringify(value);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-    ...(status === 413 ? { connection: 'close' } : {}),
-  });
-  res.end(text);
-}
-
 /**
  * The events of a streaming method as SSE. An error before the first event is a plain JSON-RPC error (nothing was
  * streamed yet); one after it is an `error` event. A caller that goes away ends the stream (the task runs on).
@@ -162,7 +143,7 @@ async function streamRpc(
   try {
     first = await stream.next();
   } catch (error) {
-    return sendRpc(res, 200, { jsonrpc: '2.0', id, error: mapError(error) });
+    return sendJson(res, 200, { jsonrpc: '2.0', id, error: mapError(error) });
   }
   res.writeHead(200, { ...SSE_HEADERS, 'x-content-type-options': 'nosniff' });
   const gone = () => void stream.return(undefined);
@@ -171,7 +152,7 @@ async function streamRpc(
     if (!first.done) res.write(formatSSEEvent(first.value));
     for (let next = first; !next.done && !res.destroyed; ) {
       next = await stream.next();
-      if (!next.done) res.write(formatSSEEvent(next.value));
+      if (!next.done && !res.destroyed) res.write(formatSSEEvent(next.value));
     }
   } catch (error) {
     if (!res.destroyed) res.write(formatSSEErrorEvent({ jsonrpc: '2.0', id, error: mapError(error) }));

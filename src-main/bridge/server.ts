@@ -10,12 +10,12 @@ import { a2aHost } from '../app/a2a-host';
 import type { Maestro } from '../app/create-maestro';
 import { STORAGE_RETRY_AFTER_S, storageErrorBody, storageFault } from '../db/storage-fault';
 import { A2A_PATH, A2aEndpoint } from './a2a-endpoint';
-import { readJson } from './request-body';
+import { readJson, sendJson } from './json-http';
 import { matchRoute } from './routes';
 import { streamEvents } from './sse';
 import { serveStatic } from './static-files';
 
-export { MAX_BODY_BYTES } from './request-body';
+export { MAX_BODY_BYTES } from './json-http';
 
 export interface BridgeOptions {
   maestro: Maestro;
@@ -161,18 +161,6 @@ function requestUrl(target: string | undefined): URL | undefined {
   } catch {
     return undefined;
   }
-}
-
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  const body = JSON.stringify(value);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-    ...(status === 413 ? { connection: 'close' } : {}),
-  });
-  res.end(body);
 }
 
 function sendError(res: ServerResponse, error: ErrorBody, secret: string): void {

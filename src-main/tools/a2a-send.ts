@@ -12,6 +12,7 @@ import {
   RestTransportFactory,
 } from '@a2a-js/sdk/client';
 import { z } from 'zod';
+import { stateName } from '../a2a/task-view';
 import type { SettingsText } from '../workspace/accepted-settings';
 import { A2A_SEND_TOOL } from './names';
 import { fail, ok } from './outcome';
@@ -147,17 +148,6 @@ async function send(
   }
 }
 
-const STATES: Partial<Record<TaskState, string>> = {
-  [TaskState.TASK_STATE_SUBMITTED]: 'submitted',
-  [TaskState.TASK_STATE_WORKING]: 'working',
-  [TaskState.TASK_STATE_INPUT_REQUIRED]: 'input-required',
-  [TaskState.TASK_STATE_AUTH_REQUIRED]: 'auth-required',
-  [TaskState.TASK_STATE_COMPLETED]: 'completed',
-  [TaskState.TASK_STATE_FAILED]: 'failed',
-  [TaskState.TASK_STATE_CANCELED]: 'canceled',
-  [TaskState.TASK_STATE_REJECTED]: 'rejected',
-};
-
 const partsText = (parts: Message['parts']) =>
   parts
     .map((p) => {
@@ -178,7 +168,7 @@ function describeResult(name: string, result: Message | Task): { ok: boolean; te
   const state = result.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
   const said = result.status?.message ? partsText(result.status.message.parts) : '';
   const results = result.artifacts.map((a) => partsText(a.parts)).filter((t) => t !== '');
-  const head = `The remote agent ${name}: task ${result.id} (context ${result.contextId}) is ${STATES[state] ?? 'unknown'}.`;
+  const head = `The remote agent ${name}: task ${result.id} (context ${result.contextId}) is ${stateName(state)}.`;
   switch (state) {
     case TaskState.TASK_STATE_COMPLETED:
       return { ok: true, text: [head, ...results, ...(said ? [said] : [])].join('\n\n') };

@@ -1,6 +1,7 @@
 // A workspace's remote agents (`.maestro/agents.json`, for the a2a_send tool) with their token status (never a
 // token), and saving the token one of them takes.
 import { z } from 'zod';
+import { SecretToken } from './mcp';
 import { op } from './operation';
 
 /** A remote agent's name in a workspace's agents.json: what a2a_send calls it by, and its token's key. */
@@ -39,15 +40,8 @@ export const agentOperations = {
       .object({
         workspacePath: WorkspacePath,
         agent: z.string().regex(REMOTE_AGENT_NAME, "must be a remote agent name of the workspace's agents.json"),
-        /** The token alone (no "Bearer "). */
-        token: z
-          .string()
-          .min(1, 'must not be empty')
-          .max(8192)
-          .refine(
-            (k) => [...k].every((c) => c.charCodeAt(0) > 0x20 && c.charCodeAt(0) !== 0x7f),
-            'must not contain spaces or control characters (give the token alone, without "Bearer")',
-          ),
+        /** The token alone (no "Bearer "); it never appears in any output. */
+        token: SecretToken,
       })
       .strict(),
     output: z.object({ agent: RemoteAgentView }),

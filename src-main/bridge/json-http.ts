@@ -1,6 +1,6 @@
-// A request's JSON body, read up to MAX_BODY_BYTES: malformed JSON and a body too large are the caller's errors, and
-// neither is echoed back (the body may hold anything).
-import type { IncomingMessage } from 'node:http';
+// JSON over the bridge's HTTP: a request's body, read up to MAX_BODY_BYTES (malformed JSON and a body too large are the
+// caller's errors, and neither is echoed back: the body may hold anything), and a JSON answer.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MaestroError } from '../../src-shared/errors';
 
 /** 25 MiB of attachments is ~33.4 MiB of base64, plus the rest of the JSON. */
@@ -50,4 +50,17 @@ export function readJson(req: IncomingMessage): Promise<unknown> {
       }
     });
   });
+}
+
+/** A JSON answer that is never cached or sniffed; a 413 closes the connection (the rest of the body is not read). */
+export function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...(status === 413 ? { connection: 'close' } : {}),
+  });
+  res.end(body);
 }
