@@ -1,7 +1,7 @@
 // The Agent2Agent protocol on the bridge, driven by the official SDK's clients over real HTTP against a Maestro whose
 // model is scripted: discovery, message/send and message/stream (1.0 and 0.3), tasks/get, tasks/cancel, an ASK as
 // input-required answered by the next message, a Continue in the same context, the protocol's error codes, the token.
-import { TaskState } from '@a2a-js/sdk';
+import { ListTasksRequest, TaskState } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
 import { a2aBridge, asTask, statusText, taskText, userMessage } from '../../test-support/a2a-kit';
 import { approvalTool, arrival, complete } from '../../test-support/engine-harness';
@@ -109,6 +109,26 @@ describe('message/send and tasks/get', () => {
       $case: 'text',
       value: 'Streamed.',
     });
+  });
+
+  it('P10.02 a caller resubscribes to a running task and follows it to its end; ListTasks lists a context', async () => {
+    const slow = arrival({ ...complete('Later.'), delayMs: 300 });
+    const a = await a2aBridge([slow.entry]);
+    const started = asTask(
+      await a.client.sendMessage(userMessage('Go', { configuration: { returnImmediately: true } })),
+    );
+    await slow.arrived;
+    const cases = [];
+    for await (const { payload } of a.client.resubscribeTask({ tenant: '', id: started.id })) {
+      cases.push(payload?.$case === 'statusUpdate' ? payload.value.status?.state : payload?.$case);
+    }
+    expect(cases[0]).toBe('task');
+    expect(cases.slice(-2)).toEqual(['artifactUpdate', TaskState.TASK_STATE_COMPLETED]);
+    const listed = await a.client.listTasks(
+      ListTasksRequest.fromJSON({ contextId: started.contextId, includeArtifacts: true }),
+    );
+    expect(listed.tasks.map((t) => [t.id, taskText(t)])).toEqual([[started.id, 'Later.']]);
+    expect(listed.totalSize).toBe(1);
   });
 
   it('P10.02 P1.10 an ASK is input-required with the question; the next message answers it and the task completes', async () => {
