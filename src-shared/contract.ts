@@ -2,6 +2,7 @@
 // and HTTP route. Each area declares its own (contract/*.ts); this file assembles them into the one table the preload
 // facade, IPC handlers, HTTP routes and renderer client are all derived from.
 import type { z } from 'zod';
+import { agentOperations } from './contract/agents';
 import { appOperations } from './contract/app';
 import { mcpOperations } from './contract/mcp';
 import type { OperationDef } from './contract/operation';
@@ -15,6 +16,7 @@ import { usageOperations } from './contract/usage';
 import type { OperationName } from './operation-names';
 
 export { ATTACHMENT_MAX_BYTES, ATTACHMENTS_TOTAL_MAX_BYTES, base64Bytes, MIB } from './attachments';
+export { REMOTE_AGENT_NAME, RemoteAgentView } from './contract/agents';
 export { MCP_SERVER_NAME, McpServerView } from './contract/mcp';
 export type { OperationDef } from './contract/operation';
 export { ProfileLoadError, ProfileName, ProfileView, SaveProfileInput } from './contract/profiles';
@@ -37,6 +39,7 @@ export const contract = table({
   ...settingsOperations,
   ...settingsChangeOperations,
   ...mcpOperations,
+  ...agentOperations,
 });
 
 export type Contract = typeof contract;

@@ -31,6 +31,8 @@ export const OPERATION_NAMES = [
   'listRecentFolders',
   'listMcpServers',
   'saveMcpToken',
+  'listRemoteAgents',
+  'saveRemoteAgentToken',
   'getToolPolicy',
   'saveToolPolicy',
   'getSettings',

@@ -36,6 +36,8 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   saveAutoPrompter: { enabled: false, rules: [] },
   listMcpServers: undefined,
   saveMcpToken: { workspacePath: '/no/such/workspace', server: 'github', token: 'ghp_test' },
+  listRemoteAgents: undefined,
+  saveRemoteAgentToken: { workspacePath: '/no/such/workspace', agent: 'helper', token: 'agent_test' },
   listRecentFolders: undefined,
   getToolPolicy: undefined,
   saveToolPolicy: { workspacePath: '/no/such/workspace', policy: {} },

@@ -88,11 +88,12 @@ export async function engineHarness(
       ...(opts.kind ? { MAESTRO_LLM_KIND: opts.kind } : {}),
     },
     ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
-    engine: ({ store, profiles, pieces, sandbox, readSettings }) =>
+    engine: ({ store, profiles, pieces, sandbox, readSettings, agentTokens }) =>
       createEngine({
         store,
         profiles,
         readSettings,
+        agentTokens,
         pieceExists: (id, ws) => pieces.get(id, ws) !== undefined,
         ...(opts.policyTools ? {} : { tools: () => opts.tools ?? [] }),
         options: { limits: DEFAULT_LIMITS, streamIntervalMs: 5, sandbox, ...opts.options },

@@ -1,5 +1,6 @@
 // The app-wide context: built once by the composition root (create-maestro.ts) and handed to every operation.
 import type { McpServers } from '../mcp/servers';
+import type { McpTokenStore } from '../mcp/token-store';
 import type { TaskContext } from '../tasks/context';
 import type { AcceptedSettings } from '../workspace/accepted-settings';
 
@@ -8,5 +9,7 @@ export interface AppContext extends TaskContext {
   accepted: AcceptedSettings;
   /** The workspaces' MCP servers and their saved tokens. */
   mcp: McpServers;
+  /** The tokens people saved for the workspaces' remote agents (a2a_send), sealed like the MCP tokens. */
+  agentTokens: McpTokenStore;
   version: string;
 }

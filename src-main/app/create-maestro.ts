@@ -18,6 +18,7 @@ import { McpServers } from '../mcp/servers';
 import { McpTokenStore } from '../mcp/token-store';
 import { resolveWorkspaceFolder } from '../tasks/create';
 import { Scheduler } from '../tasks/scheduler';
+import type { AgentTokens } from '../tools/a2a-send';
 import { hiddenPaths, openSandbox, type SandboxChoice } from '../tools/os-sandbox';
 import { Worker, type WorkerOptions } from '../worker/worker';
 import { AcceptedSettings, type SettingsText } from '../workspace/accepted-settings';
@@ -52,6 +53,7 @@ export interface MaestroOptions {
         pieces: PieceCatalog;
         sandbox: SandboxChoice;
         readSettings: SettingsText;
+        agentTokens: AgentTokens;
       }) => Engine);
   /**
    * The OS sandbox commands, package installs and stdio MCP servers run in. Default: the machine's (bubblewrap,
@@ -65,6 +67,9 @@ export interface MaestroOptions {
   secretBox?: SecretBox;
   worker?: Partial<Omit<WorkerOptions, 'store' | 'engine' | 'pieces' | 'aborts' | 'mcp' | 'dataDir'>>;
 }
+
+/** The remote agents' tokens in the data dir (sealed, 0600). */
+export const AGENT_TOKENS_FILE = 'agent-tokens.json';
 
 /** Jobs one Worker runs at once (one per task at most: the per-task lock still holds). */
 export const DEFAULT_CONCURRENCY = 3;
@@ -135,6 +140,8 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
     sandbox,
     read: accepted.inForce,
   });
+  // The remote agents' tokens (a2a_send) are kept as the MCP servers' are, in a file of their own.
+  const agentTokens = new McpTokenStore(path.join(dataDir, AGENT_TOKENS_FILE), secretBox);
   const profiles = ProfileRegistry.fromEnv(options.env ?? process.env, profileStore);
   const store = Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });
   const ctx: AppContext = {
@@ -143,6 +150,7 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
     accepted,
     profiles,
     mcp,
+    agentTokens,
     aborts: new JobAborts(),
     dataDir,
     defaultWorkspace,
@@ -155,7 +163,7 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
   const makeWorker = (): Worker | null => {
     const engine =
       typeof options.engine === 'function'
-        ? options.engine({ store, profiles, pieces: ctx.pieces, sandbox, readSettings: accepted.inForce })
+        ? options.engine({ store, profiles, pieces: ctx.pieces, sandbox, readSettings: accepted.inForce, agentTokens })
         : (options.engine ??
           (profiles.defaultName
             ? createEngine({
@@ -164,6 +172,7 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
                 options: { sandbox },
                 pieceExists: (id, ws) => ctx.pieces.get(id, ws) !== undefined,
                 readSettings: accepted.inForce,
+                agentTokens,
               })
             : undefined));
     return engine

@@ -34,6 +34,7 @@ import { getAutoPrompter, saveAutoPrompter } from './auto-prompter-operations';
 import type { AppContext } from './context';
 import { listMcpServers, saveMcpToken } from './mcp-operations';
 import { deleteProfile, listModels, listProfiles, saveProfile, testProfile } from './profile-operations';
+import { listRemoteAgents, saveRemoteAgentToken } from './remote-agent-operations';
 import { acceptSettingsChange, listSettingsChanges, rejectSettingsChange } from './settings-change-operations';
 import { getSettings, saveSettings } from './settings-operations';
 import { getToolPolicy, saveToolPolicy } from './tool-policy-operations';
@@ -90,6 +91,8 @@ export const operations: Operations = {
   saveAutoPrompter,
   listMcpServers,
   saveMcpToken,
+  listRemoteAgents,
+  saveRemoteAgentToken,
   listRecentFolders,
   getToolPolicy,
   saveToolPolicy,

@@ -34,7 +34,9 @@ const kindOf = (file: string): SettingsChangeView['kind'] =>
       ? 'mcp'
       : file === SETTINGS_FILES.autoPrompter
         ? 'auto_prompter'
-        : 'piece';
+        : file === SETTINGS_FILES.agents
+          ? 'agents'
+          : 'piece';
 
 const toView = (workspacePath: string, change: SettingsChange): SettingsChangeView => ({
   workspacePath,
@@ -55,7 +57,7 @@ function settingsFile(file: string): string {
 }
 
 /** A data-dir or workspace file that cannot be read or written is the caller's to fix: a 409 naming it. */
-function conflictOnFileError<T>(run: () => T): T {
+export function conflictOnFileError<T>(run: () => T): T {
   try {
     return run();
   } catch (error) {

@@ -5,14 +5,17 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_PREFIX, EVENTS_PATH } from '../../src-shared/contract';
 import { ERROR_STATUS, type ErrorBody, errorBody, MaestroError } from '../../src-shared/errors';
+import { AGENT_CARD_PATH } from '../a2a/agent-card';
+import { a2aHost } from '../app/a2a-host';
 import type { Maestro } from '../app/create-maestro';
 import { STORAGE_RETRY_AFTER_S, storageErrorBody, storageFault } from '../db/storage-fault';
+import { A2A_PATH, A2aEndpoint } from './a2a-endpoint';
+import { readJson, sendJson } from './json-http';
 import { matchRoute } from './routes';
 import { streamEvents } from './sse';
 import { serveStatic } from './static-files';
 
-/** 25 MiB of attachments is ~33.4 MiB of base64, plus the rest of the JSON. */
-export const MAX_BODY_BYTES = 40 * 1024 * 1024;
+export { MAX_BODY_BYTES } from './json-http';
 
 export interface BridgeOptions {
   maestro: Maestro;
@@ -47,6 +50,8 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     });
   });
   let port = 0;
+  // Made once the port is known (its card names the endpoint), before the first request can arrive.
+  let a2a: A2aEndpoint;
 
   /** The bearer token of the request: the Authorization header, or `?token=` on the event stream only. */
   const givenToken = (req: IncomingMessage, url: URL): string | undefined => {
@@ -69,6 +74,12 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     }
     const url = requestUrl(req.url);
     if (!url) return fail(res, new MaestroError('invalid_input', 'malformed request target'));
+    if (url.pathname === AGENT_CARD_PATH) {
+      // The Agent Card is public, as A2A discovery needs; it names the token it takes, never the token.
+      if (req.method === 'GET') return a2a.serveCard(req, res);
+      res.setHeader('allow', 'GET');
+      return fail(res, new MaestroError('method_not_allowed', `${req.method} is not allowed on ${url.pathname}`));
+    }
     if (!url.pathname.startsWith(`${API_PREFIX}/`)) {
       if (req.method === 'GET' && options.staticDir && serveStatic(options.staticDir, url.pathname, res)) return;
       return fail(res, new MaestroError('not_found', 'nothing here'));
@@ -78,6 +89,11 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
       return fail(res, new MaestroError('unauthorized', 'missing or wrong bearer token'));
     }
 
+    if (url.pathname === A2A_PATH) {
+      if (req.method === 'POST') return a2a.serveRpc(req, res);
+      res.setHeader('allow', 'POST');
+      return fail(res, new MaestroError('method_not_allowed', `${req.method} is not allowed on ${url.pathname}`));
+    }
     const pathname = url.pathname.slice(API_PREFIX.length);
     if (pathname === EVENTS_PATH) {
       if (req.method === 'GET') return streamEvents(options.maestro.store, req, res, url);
@@ -122,11 +138,14 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   });
   server.on('error', (error) => console.error('bridge server error:', error));
   port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  a2a = new A2aEndpoint(a2aHost(options.maestro.ctx), url);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     port,
     close: () =>
       new Promise<void>((resolve) => {
+        a2a.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
@@ -142,63 +161,6 @@ function requestUrl(target: string | undefined): URL | undefined {
   } catch {
     return undefined;
   }
-}
-
-function readJson(req: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const tooLarge = () => new MaestroError('payload_too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
-    const declared = Number(req.headers['content-length']);
-    if (declared > MAX_BODY_BYTES) {
-      // Drain what the client sends so it can read the answer; the connection is not reused.
-      req.resume();
-      return reject(tooLarge());
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    req.on('data', (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        done = true;
-        chunks.length = 0;
-        return reject(tooLarge());
-      }
-      chunks.push(chunk);
-    });
-    req.on('error', (error) => {
-      done = true;
-      reject(error);
-    });
-    req.on('end', () => {
-      if (done) return;
-      done = true;
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') return resolve({});
-      try {
-        resolve(JSON.parse(text));
-      } catch {
-        // The parser's message quotes the body, which may hold anything: never echo it.
-        reject(
-          new MaestroError('invalid_input', 'the body is not valid JSON', [
-            { path: [], message: 'must be valid JSON' },
-          ]),
-        );
-      }
-    });
-  });
-}
-
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  const body = JSON.stringify(value);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-    ...(status === 413 ? { connection: 'close' } : {}),
-  });
-  res.end(body);
 }
 
 function sendError(res: ServerResponse, error: ErrorBody, secret: string): void {

@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import type { MaestroEvent, NewEvent } from '../../src-shared/events';
 import { LiveTurns } from '../events/live-turns';
 import { type OpenOptions, openDatabase } from './connection';
+import { createA2aTasksRepo } from './repos/a2a-tasks';
 import { createChatPagesRepo } from './repos/chat-pages';
 import { createCommentsRepo } from './repos/comments';
 import { createEventsRepo } from './repos/events';
@@ -27,6 +28,7 @@ export class Store {
   readonly spaces;
   readonly scheduleRuns;
   readonly chatPages;
+  readonly a2aTasks;
   /** The turns being generated now, for a window that joins mid-stream (liveEvents). */
   private readonly live = new LiveTurns();
   private readonly listeners = new Set<EventListener>();
@@ -45,6 +47,7 @@ export class Store {
     this.spaces = createSpacesRepo(db);
     this.scheduleRuns = createScheduleRunsRepo(db);
     this.chatPages = createChatPagesRepo(db);
+    this.a2aTasks = createA2aTasksRepo(db);
   }
 
   static open(file: string, options?: OpenOptions): Store {

@@ -3,11 +3,12 @@ import { CodedError } from '../../src-shared/errors';
 import type { Store } from '../db/store';
 import { LlmClient, type LlmClientOptions } from '../llm/client';
 import type { LlmProfile, ProfileRegistry } from '../llm/profiles';
+import { type AgentTokens, a2aSendTools } from '../tools/a2a-send';
 import type { SandboxChoice } from '../tools/os-sandbox';
 import { NO_RULES } from '../tools/permission';
 import { loadPolicy, resolveTools, toolAllowed, toolRules } from '../tools/policy';
 import type { AnyToolDef } from '../tools/types';
-import type { SettingsText } from '../workspace/accepted-settings';
+import { onDisk, type SettingsText } from '../workspace/accepted-settings';
 import { DEFAULT_LIMITS, type EngineOptions } from './job-run';
 import type { LlmPort } from './llm-port';
 import type { Engine, PieceRunContext } from './piece-result';
@@ -26,17 +27,25 @@ export interface EngineConfig {
   pieceExists?: (pieceId: string, workspacePath: string) => boolean;
   /** The text of a workspace's settings files in force: the app passes the accepted versions' (default: the files). */
   readSettings?: SettingsText;
+  /** The tokens saved for remote agents; without them a job gets no a2a_send. */
+  agentTokens?: AgentTokens;
 }
 
 /**
  * The Workspace Tool Policy's tools for a job (the policy in the version `read` gives), with the task's grants unioned
- * in. Throws on a broken policy file.
+ * in, and a2a_send when the workspace has remote agents. Throws on a broken policy or agents file.
  */
-export function policyTools(store: Store, ctx: PieceRunContext, read?: SettingsText): JobTools {
+export function policyTools(
+  store: Store,
+  ctx: PieceRunContext,
+  read?: SettingsText,
+  agentTokens?: AgentTokens,
+): JobTools {
   const grants = store.toolRequests.grantsForTask(ctx.task.id);
   const policy = loadPolicy(ctx.workspacePath, read);
+  const a2a = agentTokens ? a2aSendTools(ctx.workspacePath, read ?? onDisk, agentTokens) : [];
   return {
-    tools: resolveTools(policy, grants),
+    tools: [...resolveTools(policy, grants), ...a2a.filter((t) => toolAllowed(policy, grants, t.name))],
     allows: (name) => toolAllowed(policy, grants, name),
     rules: toolRules(policy, grants),
   };
@@ -112,7 +121,7 @@ export function createEngine(config: EngineConfig): Engine {
           llmFor,
           toolsFor: config.tools
             ? (ctx) => ({ tools: config.tools?.(ctx) ?? [], allows: () => true, rules: NO_RULES })
-            : (ctx) => policyTools(config.store, ctx, config.readSettings),
+            : (ctx) => policyTools(config.store, ctx, config.readSettings, config.agentTokens),
           options: config.options?.promptGuard ? options : { ...options, promptGuard: guardFor(ctx.job.profile) },
           ...(config.pieceExists ? { pieceExists: config.pieceExists } : {}),
         },

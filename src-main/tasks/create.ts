@@ -67,6 +67,8 @@ export interface TaskOrigin {
   author: CommentAuthor;
 }
 const BY_USER: TaskOrigin = { invoke: 'UserSend', author: 'user' };
+/** Another agent (POST /tasks/run, A2A; P10.02): Invoke PodEvent, the instruction by an agent. */
+export const BY_AGENT: TaskOrigin = { invoke: 'PodEvent', author: 'agent' };
 
 export function createTask(
   ctx: TaskContext,

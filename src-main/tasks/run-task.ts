@@ -6,14 +6,14 @@ import { isTerminal } from '../../src-shared/entities';
 import { type JobRecord, toJob } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import type { TaskContext } from './context';
-import { createTask } from './create';
+import { BY_AGENT, createTask } from './create';
 
 /** Ended, or parked on a person: nothing more happens without someone. Subtask waits and retries go on by themselves. */
 const settles = (job: Pick<JobRecord, 'status'>) => isTerminal(job.status) || job.status === 'waiting_human';
 
 export async function runTask(ctx: TaskContext, input: OpParsedInput<'runTask'>): Promise<OpOutput<'runTask'>> {
   const { waitMs, ...create } = input;
-  const { task, job } = createTask(ctx, create, { invoke: 'PodEvent', author: 'agent' });
+  const { task, job } = createTask(ctx, create, BY_AGENT);
   const settled = await waitUntilSettled(ctx.store, job.id, waitMs);
   const latest = ctx.store.jobs.get(job.id);
   return { task: ctx.store.tasks.get(task.id) ?? task, job: latest ? toJob(latest) : job, settled };

@@ -14,4 +14,7 @@ export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 /** Tools the engine provides itself; a policy may deny them too. */
 export const ENGINE_TOOL_NAMES = ['create_subtask', 'wait_for_subtasks', 'browser_handoff', 'delegate'] as const;
 
-export const POLICY_TOOL_NAMES: readonly string[] = [...BUILTIN_TOOL_NAMES, ...ENGINE_TOOL_NAMES];
+/** Sends to the workspace's remote agents (agents.json); a job gets it only when the workspace has some. */
+export const A2A_SEND_TOOL = 'a2a_send';
+
+export const POLICY_TOOL_NAMES: readonly string[] = [...BUILTIN_TOOL_NAMES, ...ENGINE_TOOL_NAMES, A2A_SEND_TOOL];

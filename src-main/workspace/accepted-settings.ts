@@ -1,5 +1,6 @@
 // The settings files the agent can write — a workspace's `.maestro/policy.json`, `mcp.json`, `auto-prompter.json`,
-// `pieces/*.yaml` and the TAKT files those pieces read (facets, step fragments, presets) — apply only in a version a person accepted (architecture rule 9). The accepted versions are kept in
+// `agents.json`, `pieces/*.yaml` and the TAKT files those pieces read (facets, step fragments, presets) — apply only
+// in a version a person accepted (architecture rule 9). The accepted versions are kept in
 // `<dataDir>/accepted-settings.json` (0600, in the 0700 data dir, out of every command's reach), content and hash per
 // workspace and file, so the accepted version still applies after the file in the workspace was changed. The file is
 // read on every call (it is small): every holder in the process sees the same accepted versions.
@@ -14,6 +15,7 @@ export const SETTINGS_FILES = {
   policy: '.maestro/policy.json',
   mcp: '.maestro/mcp.json',
   autoPrompter: '.maestro/auto-prompter.json',
+  agents: '.maestro/agents.json',
 } as const;
 export const PIECES_DIR = '.maestro/pieces';
 

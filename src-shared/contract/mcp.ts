@@ -18,6 +18,16 @@ export const McpServerView = z.object({
 });
 export type McpServerView = z.infer<typeof McpServerView>;
 
+/** A token a person gives for a server or an agent, alone (no "Bearer "). */
+export const SecretToken = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(8192)
+  .refine(
+    (k) => [...k].every((c) => c.charCodeAt(0) > 0x20 && c.charCodeAt(0) !== 0x7f),
+    'must not contain spaces or control characters (give the token alone, without "Bearer")',
+  );
+
 export const mcpOperations = {
   /** The MCP servers of a workspace (its `.maestro/mcp.json`) and whether each has a token; `error`: a broken file. */
   listMcpServers: op({
@@ -37,14 +47,7 @@ export const mcpOperations = {
         workspacePath: z.string().min(1).max(4096),
         server: z.string().regex(MCP_SERVER_NAME, "must be an MCP server name of the workspace's mcp.json"),
         /** The token alone (no "Bearer "); it never appears in any output. */
-        token: z
-          .string()
-          .min(1, 'must not be empty')
-          .max(8192)
-          .refine(
-            (k) => [...k].every((c) => c.charCodeAt(0) > 0x20 && c.charCodeAt(0) !== 0x7f),
-            'must not contain spaces or control characters (give the token alone, without "Bearer")',
-          ),
+        token: SecretToken,
       })
       .strict(),
     output: z.object({ server: McpServerView, resumed: z.array(Job) }),

@@ -1,6 +1,6 @@
-// Settings files the agent can write (`.maestro/policy.json`, `mcp.json`, `auto-prompter.json`, `pieces/*.yaml`) that
-// changed outside MAESTRO: listed per workspace with the change as a diff, and accepted or rejected by a person. Until
-// then the accepted version (or the safe default) stays in force.
+// Settings files the agent can write (`.maestro/policy.json`, `mcp.json`, `auto-prompter.json`, `agents.json`,
+// `pieces/*.yaml`) that changed outside MAESTRO: listed per workspace with the change as a diff, and accepted or
+// rejected by a person. Until then the accepted version (or the safe default) stays in force.
 import { z } from 'zod';
 import { op } from './operation';
 
@@ -11,7 +11,7 @@ const SettingsFileName = z.string().min(1).max(300);
 export const SettingsChangeView = z.object({
   workspacePath: z.string(),
   file: z.string(),
-  kind: z.enum(['policy', 'mcp', 'auto_prompter', 'piece']),
+  kind: z.enum(['policy', 'mcp', 'auto_prompter', 'agents', 'piece']),
   /** Whether a version was ever accepted; false: the safe default is in force. */
   hasAccepted: z.boolean(),
   /** SHA-256 of the file now, which accepting must name; null: the file was deleted. */

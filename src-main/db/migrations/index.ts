@@ -14,6 +14,7 @@ import * as taskArchive from './0010-task-archive';
 import * as commentChoicesAttachments from './0011-comment-choices-attachments';
 import * as toolRequestDisplay from './0012-tool-request-display';
 import * as commentNotice from './0013-comment-notice';
+import * as a2aTasks from './0014-a2a-tasks';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -37,6 +38,7 @@ export const MIGRATIONS: readonly Migration[] = [
   commentChoicesAttachments,
   toolRequestDisplay,
   commentNotice,
+  a2aTasks,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

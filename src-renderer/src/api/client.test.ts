@@ -105,6 +105,17 @@ const CASES: Record<OperationName, Case> = {
     path: '/api/local/mcp/tokens',
     body: { workspacePath: '/ws', server: 'github', token: 'ghp_x' },
   },
+  listRemoteAgents: {
+    input: { workspacePath: '/home/me/my project' },
+    method: 'GET',
+    path: '/api/local/agents/remote/%2Fhome%2Fme%2Fmy%20project',
+  },
+  saveRemoteAgentToken: {
+    input: { workspacePath: '/ws', agent: 'helper', token: 'tok_x' },
+    method: 'POST',
+    path: '/api/local/agents/tokens',
+    body: { workspacePath: '/ws', agent: 'helper', token: 'tok_x' },
+  },
   getAutoPrompter: { input: {}, method: 'GET', path: '/api/local/auto-prompter' },
   saveAutoPrompter: {
     input: { enabled: true, rules: [] },
