@@ -31,6 +31,8 @@ export const OPERATION_NAMES = [
   'listRecentFolders',
   'listMcpServers',
   'saveMcpToken',
+  'setMcpServerEnabled',
+  'checkMcpServer',
   'getToolPolicy',
   'saveToolPolicy',
   'getSettings',

@@ -36,6 +36,8 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   saveAutoPrompter: { enabled: false, rules: [] },
   listMcpServers: undefined,
   saveMcpToken: { workspacePath: '/no/such/workspace', server: 'github', token: 'ghp_test' },
+  setMcpServerEnabled: { workspacePath: '/no/such/workspace', server: 'github', enabled: false },
+  checkMcpServer: { workspacePath: '/no/such/workspace', server: 'github' },
   listRecentFolders: undefined,
   getToolPolicy: undefined,
   saveToolPolicy: { workspacePath: '/no/such/workspace', policy: {} },

@@ -134,6 +134,7 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
     clientVersion: options.version,
     sandbox,
     read: accepted.inForce,
+    switches: (workspace) => accepted.mcpSwitches(workspace),
   });
   const profiles = ProfileRegistry.fromEnv(options.env ?? process.env, profileStore);
   const store = Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });

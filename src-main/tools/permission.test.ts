@@ -106,8 +106,16 @@ describe('one permission model for every tool', () => {
         network: [],
         authRequired: false,
         tokenEnv: null,
+        enabled: true,
+        timeouts: {},
+        tokenFormat: { before: '', after: '' },
       },
-      { token: null, signal: new AbortController().signal, timeoutMs: 20_000, clientVersion: 'test' },
+      {
+        token: null,
+        signal: new AbortController().signal,
+        timeouts: { startupMs: 20_000, toolMs: 20_000, toolMaxMs: 20_000 },
+        clientVersion: 'test',
+      },
     );
     try {
       const listed = await connection.listTools(new AbortController().signal);

@@ -105,6 +105,18 @@ const CASES: Record<OperationName, Case> = {
     path: '/api/local/mcp/tokens',
     body: { workspacePath: '/ws', server: 'github', token: 'ghp_x' },
   },
+  setMcpServerEnabled: {
+    input: { workspacePath: '/ws', server: 'github', enabled: false },
+    method: 'POST',
+    path: '/api/local/mcp/servers/enabled',
+    body: { workspacePath: '/ws', server: 'github', enabled: false },
+  },
+  checkMcpServer: {
+    input: { workspacePath: '/ws', server: 'github' },
+    method: 'POST',
+    path: '/api/local/mcp/servers/check',
+    body: { workspacePath: '/ws', server: 'github' },
+  },
   getAutoPrompter: { input: {}, method: 'GET', path: '/api/local/auto-prompter' },
   saveAutoPrompter: {
     input: { enabled: true, rules: [] },

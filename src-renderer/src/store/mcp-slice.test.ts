@@ -12,6 +12,11 @@ const server = (name: string, token: McpServerView['token'], takesToken = true):
   authRequired: token === 'missing',
   takesToken,
   token,
+  enabled: true,
+  status: 'unknown',
+  tools: [],
+  lastError: null,
+  checkedAt: null,
 });
 
 const fakeClient = (api: Partial<MaestroApi>): MaestroClient => ({
