@@ -1,4 +1,4 @@
-// GET /mcp/servers/:workspacePath, POST /mcp/tokens, /mcp/servers/enabled and /mcp/servers/check: a workspace's MCP
+// GET /mcp/servers/:workspacePath, POST /mcp/tokens, /mcp/enabled and /mcp/check: a workspace's MCP
 // servers with their token status (never a token) and how each is doing; saving a token, which queues again the jobs
 // of that workspace parked on mcp_auth_required (P2.16); turning a server off or on (a person's choice in Settings,
 // kept with the accepted settings, so it applies without review); and starting one now to see its tools.

@@ -44,6 +44,9 @@ const BRIDGE_API_TABLE = [
   // Ours: a workspace's MCP servers with their token status (never a token), and saving a token.
   ['GET', '/mcp/servers/:workspacePath', 200],
   ['POST', '/mcp/tokens', 200],
+  // Ours: a server turned off or on in Settings (kept with the accepted settings), and one started now to check it.
+  ['POST', '/mcp/enabled', 200],
+  ['POST', '/mcp/check', 200],
   // Ours: the workspace folders of recent tasks, for the CreateTaskDialog's recent list.
   ['GET', '/workspaces/recent', 200],
   // Ours: for another agent (A2A): create a task and answer when its job has ended or needs a person.

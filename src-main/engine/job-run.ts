@@ -193,6 +193,7 @@ export class JobRun {
     this.conversation.append({ role: 'tool', tool_call_id: call.id, content });
     const taken = (result.media ?? []).filter((m) => this.llm.media?.includes(m.kind));
     if (taken.length > 0) this.media.push({ call: call.name, callId: call.id, media: taken });
+    this.stream.flushProgress();
     const turnSeq =
       this.turnOfCall.get(call.id) ?? this.store.logEntries.turnOfCall(this.job.taskId, this.job.id, call.id);
     this.log.toolTurn(turnSeq, call.id, call.name, result);

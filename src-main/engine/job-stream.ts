@@ -61,7 +61,9 @@ export class JobStream {
     this.progressTimer ??= setTimeout(() => this.flushProgress(), this.intervalMs);
   }
 
-  private flushProgress(): void {
+  /** Sends the progress not sent yet (before a call's result, so that it comes first). */
+  flushProgress(): void {
+    clearTimeout(this.progressTimer);
     this.progressTimer = undefined;
     for (const [callId, { name, update }] of this.progress) {
       this.emit({

@@ -173,6 +173,29 @@ const timeoutsOf = (f: { startupTimeoutMs?: number; toolTimeoutMs?: number; tool
   ...(f.toolMaxMs !== undefined ? { toolMaxMs: f.toolMaxMs } : {}),
 });
 
+/**
+ * An env or headers map with its variables filled in, and the one entry that holds a token placeholder (taken out of
+ * the map: the token goes there at connect time). `auth`: the entry also names where its token goes, the other way.
+ */
+function expandSecrets(
+  map: Record<string, string>,
+  field: 'env' | 'headers',
+  ctx: EntryContext,
+  auth: boolean,
+): { values: Record<string, string>; spot: { name: string; token: TokenSpot } | null } {
+  const values: Record<string, string> = {};
+  let spot: { name: string; token: TokenSpot } | null = null;
+  for (const [name, value] of Object.entries(map)) {
+    const at = `${ctx.at.join('.')}.${field}.${name}`;
+    const expanded = expandValue(value, { workspacePath: ctx.workspacePath, at }, true);
+    if (!expanded.token) values[name] = expanded.value;
+    else if (spot) throw new VariableError(`${at}: MAESTRO keeps one token per server (${spot.name} has one)`);
+    else spot = { name, token: expanded.token };
+  }
+  if (spot && auth) throw new VariableError(`${ctx.at.join('.')}: give either auth or a token placeholder in ${field}`);
+  return { values, spot };
+}
+
 function parseStdio(entry: object, ctx: EntryContext): { config: StdioServerConfig; placeholder: string | null } {
   const stdio = StdioServerFile.safeParse(entry);
   if (!stdio.success) throw badFields(ctx.file, stdio.error.issues, ctx.at);
@@ -180,16 +203,7 @@ function parseStdio(entry: object, ctx: EntryContext): { config: StdioServerConf
   if (f.type !== undefined && f.type !== 'stdio') throw badServer(ctx.file, [...ctx.at, 'type'], 'must be stdio');
   const plain = (value: string, field: string) =>
     expandValue(value, { workspacePath: ctx.workspacePath, at: `${ctx.at.join('.')}.${field}` }, false).value;
-  const env: Record<string, string> = {};
-  let spot: { name: string; token: TokenSpot } | null = null;
-  for (const [name, value] of Object.entries(f.env)) {
-    const at = `${ctx.at.join('.')}.env.${name}`;
-    const expanded = expandValue(value, { workspacePath: ctx.workspacePath, at }, true);
-    if (!expanded.token) env[name] = expanded.value;
-    else if (spot) throw new VariableError(`${at}: MAESTRO keeps one token per server (${spot.name} has one)`);
-    else spot = { name, token: expanded.token };
-  }
-  if (spot && f.auth) throw new VariableError(`${ctx.at.join('.')}: give either auth or a token placeholder in env`);
+  const { values: env, spot } = expandSecrets(f.env, 'env', ctx, f.auth !== undefined);
   return {
     placeholder: spot?.token.placeholder ?? null,
     config: {
@@ -220,17 +234,7 @@ function parseHttp(
   const f = http.data;
   const url = expandValue(f.url, { workspacePath: ctx.workspacePath, at: `${ctx.at.join('.')}.url` }, false).value;
   if (!isHttpUrl(url)) throw badServer(ctx.file, [...ctx.at, 'url'], 'must be an http:// or https:// URL');
-  const headers: Record<string, string> = {};
-  let spot: { name: string; token: TokenSpot } | null = null;
-  for (const [name, value] of Object.entries(f.headers)) {
-    const at = `${ctx.at.join('.')}.headers.${name}`;
-    const expanded = expandValue(value, { workspacePath: ctx.workspacePath, at }, true);
-    if (!expanded.token) headers[name] = expanded.value;
-    else if (spot) throw new VariableError(`${at}: MAESTRO keeps one token per server (${spot.name} has one)`);
-    else spot = { name, token: expanded.token };
-  }
-  if (spot && f.auth)
-    throw new VariableError(`${ctx.at.join('.')}: give either auth or a token placeholder in headers`);
+  const { values: headers, spot } = expandSecrets(f.headers, 'headers', ctx, f.auth !== undefined);
   const tokenHeader = spot?.name ?? f.auth?.header ?? 'Authorization';
   const bearer = tokenHeader.toLowerCase() === 'authorization' ? 'Bearer ' : '';
   return {

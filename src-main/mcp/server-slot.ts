@@ -48,7 +48,7 @@ export class ServerSlot {
   /** What went wrong with a call, in words: a crash (with what the server said), a malformed answer, a timeout. */
   private describe(connection: McpConnection, tool: string, error: unknown): string {
     if (connection.lost) {
-      const reason = `exited during the call of ${tool}${connection.stderrTail()}`;
+      const reason = this.redact(`exited during the call of ${tool}${connection.stderrTail()}`);
       const next = this.restarts < MAX_RESTARTS ? 'it is started again for the next call' : 'it is not started again';
       this.options.onServer?.(this.name, { status: 'failed', error: reason });
       this.options.onWarning?.(this.name, `MCP server "${this.name}" ${reason}; ${next}.`);

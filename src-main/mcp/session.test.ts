@@ -3,11 +3,11 @@
 // started is left out with a warning, and the others' tools are offered.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mcpToolContext } from '../../test-support/connection-kit';
 import { isAlive, startedPids, stdioServerEntry, waitForExit } from '../../test-support/mcp-fixtures';
 import { type McpHttpServer, startMcpHttpServer } from '../../test-support/mcp-http-server';
 import { TEST_MCP_TOOLS } from '../../test-support/mcp-test-tools';
 import { tempDir } from '../../test-support/temp-maestro';
-import type { ToolContext } from '../tools/types';
 import { parseMcpConfig } from './config';
 import { McpAuthError } from './connection';
 import { McpSession, type SessionServer } from './session';
@@ -40,14 +40,7 @@ async function open(list: SessionServer[], signal = new AbortController().signal
   return session;
 }
 
-const ctx = (signal = new AbortController().signal): ToolContext => ({
-  taskId: 't',
-  jobId: 'j',
-  workspacePath: '/',
-  canEdit: false,
-  signal,
-  sandbox: { ok: false, reason: 'none in this test' },
-});
+const ctx = mcpToolContext;
 
 const run = async (session: McpSession, name: string, args: Record<string, unknown>) => {
   const tool = session.tools.find((t) => t.name === name);

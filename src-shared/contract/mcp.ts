@@ -65,7 +65,7 @@ export const mcpOperations = {
   /** Turns a server off or on for the workspace's jobs from now on: a person's choice, so it applies without review. */
   setMcpServerEnabled: op({
     method: 'POST',
-    path: '/mcp/servers/enabled',
+    path: '/mcp/enabled',
     status: 200,
     input: z.object({ workspacePath: z.string().min(1).max(4096), server: ServerName, enabled: z.boolean() }).strict(),
     output: z.object({ server: McpServerView }),
@@ -73,7 +73,7 @@ export const mcpOperations = {
   /** Starts the server now, lists its tools and stops it again: its status, tools and error as a job would find them. */
   checkMcpServer: op({
     method: 'POST',
-    path: '/mcp/servers/check',
+    path: '/mcp/check',
     status: 200,
     input: z.object({ workspacePath: z.string().min(1).max(4096), server: ServerName }).strict(),
     output: z.object({ server: McpServerView }),

@@ -108,13 +108,13 @@ const CASES: Record<OperationName, Case> = {
   setMcpServerEnabled: {
     input: { workspacePath: '/ws', server: 'github', enabled: false },
     method: 'POST',
-    path: '/api/local/mcp/servers/enabled',
+    path: '/api/local/mcp/enabled',
     body: { workspacePath: '/ws', server: 'github', enabled: false },
   },
   checkMcpServer: {
     input: { workspacePath: '/ws', server: 'github' },
     method: 'POST',
-    path: '/api/local/mcp/servers/check',
+    path: '/api/local/mcp/check',
     body: { workspacePath: '/ws', server: 'github' },
   },
   getAutoPrompter: { input: {}, method: 'GET', path: '/api/local/auto-prompter' },

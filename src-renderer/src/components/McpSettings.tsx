@@ -2,59 +2,32 @@
 // .maestro/mcp.json (in the version a person accepted) with its transport, whether it is on, how it last did (status,
 // its tools, its last error) and its token's state; a switch turns it off or on for the jobs from now on, and "Check
 // now" starts it, lists its tools and stops it again.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { McpServerView } from '../../../src-shared/contract';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { ErrorNotice } from './OutcomeNotice';
 import { CheckField } from './SettingsFields';
+import { SettingsWorkspace } from './SettingsWorkspace';
 
 export function McpSettings() {
-  const spaces = useAppStore((s) => s.policySpaces);
-  const defaultWorkspace = useAppStore((s) => s.appSettings?.defaultWorkspace ?? null);
   const chosen = useAppStore((s) => s.mcpSettingsFor);
   const view = useAppStore((s) => s.mcpSettings);
   const loadState = useAppStore((s) => s.mcpSettingsLoad);
   const loadError = useAppStore((s) => s.mcpSettingsError);
-  const loadSpaces = useAppStore((s) => s.loadPolicySpaces);
   const load = useAppStore((s) => s.loadMcpSettings);
   const t = useT();
 
-  useEffect(() => {
-    void loadSpaces();
-  }, [loadSpaces]);
-
-  const showDefault = defaultWorkspace !== null && !spaces.some((s) => s.folder === defaultWorkspace);
   return (
     <section data-testid="mcp-settings">
       <h3 className="settings-section">{t('settings.mcp')}</h3>
       <p className="field-hint">{t('settings.mcp.about')}</p>
-      {!showDefault && spaces.length === 0 ? (
-        <p className="field-hint" data-testid="mcp-no-workspaces">
-          {t('settings.toolPolicy.noWorkspaces')}
-        </p>
-      ) : (
-        <label className="field">
-          <span>{t('settings.toolPolicy.workspace')}</span>
-          <select
-            value={chosen ?? ''}
-            onChange={(e) => e.target.value && void load(e.target.value)}
-            data-testid="mcp-workspace"
-          >
-            <option value="">{t('settings.toolPolicy.choose')}</option>
-            {showDefault ? (
-              <option value={defaultWorkspace}>
-                {t('settings.toolPolicy.defaultWorkspace', { folder: defaultWorkspace })}
-              </option>
-            ) : null}
-            {spaces.map((s) => (
-              <option key={s.id} value={s.folder}>
-                {s.name} — {s.folder}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
+      <SettingsWorkspace
+        chosen={chosen}
+        onChoose={(folder) => void load(folder)}
+        testId="mcp-workspace"
+        noneTestId="mcp-no-workspaces"
+      />
       <ErrorNotice error={loadError} testId="mcp-load-error" />
       {chosen && loadState === 'loading' ? <p className="field-hint">{t('settings.toolPolicy.loading')}</p> : null}
       {view ? <ErrorNotice error={view.error} testId="mcp-file-error" /> : null}

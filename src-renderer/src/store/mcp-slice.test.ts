@@ -34,6 +34,7 @@ describe('the MCP slice', () => {
       server('d', 'rejected'),
       server('e', 'unreadable'),
       server('f', 'missing', false),
+      { ...server('g', 'missing'), enabled: false },
     ];
     expect(serversWaitingForToken(all).map((s) => s.name)).toEqual(['b', 'd', 'e']);
   });
