@@ -52,6 +52,8 @@ function McpServerRow({ server }: { server: McpServerView }) {
   const switchServer = useAppStore((s) => s.switchMcpServer);
   const check = useAppStore((s) => s.checkMcpServer);
   const [error, setError] = useState<string | null>(null);
+  // The switch shows the person's choice at once, until main's answer replaces the row (or a refusal puts it back).
+  const [pending, setPending] = useState<boolean | null>(null);
   const t = useT();
   const status = server.enabled ? server.status : 'off';
   return (
@@ -81,9 +83,15 @@ function McpServerRow({ server }: { server: McpServerView }) {
       />
       <div className="profile-actions">
         <CheckField
-          checked={server.enabled}
+          checked={pending ?? server.enabled}
           disabled={busy}
-          onChange={(on) => void switchServer(server.name, on).then(setError)}
+          onChange={(on) => {
+            setPending(on);
+            void switchServer(server.name, on).then((failure) => {
+              setPending(null);
+              setError(failure);
+            });
+          }}
           testId="mcp-server-enabled"
         >
           {t('settings.mcp.enabled')}
