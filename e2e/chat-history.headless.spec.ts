@@ -84,7 +84,7 @@ test('P3.16 P7.16 P7.17 the chat shows every step after the job ended, after a r
   llm.expectEmpty();
 });
 
-test('P7.22 a cancelled job keeps the steps it had recorded, none of them shown as failed', async ({
+test('P7.22 a cancelled job keeps the steps it had recorded, none of them shown as failed, and says so in Japanese too', async ({
   page,
   llm,
   llmHost,
@@ -106,6 +106,13 @@ test('P7.22 a cancelled job keeps the steps it had recorded, none of them shown 
   await expect(steps(page).first().getByTestId('step-text')).toHaveText('Listing first.');
   await expect(page.locator('[data-testid="step-tool"][data-tool="list_dir"]')).toHaveAttribute('data-status', 'ok');
   await expect(page.getByTestId('step-error')).toHaveCount(0);
+  // The system's word for it follows the UI's language (a notice, not the English text the API keeps).
+  const said = page.locator('[data-testid="chat-message"][data-author="system"]').last();
+  await expect(said).toHaveText(/Cancelled\./);
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-locale').selectOption('ja');
+  await page.getByTestId('settings-close').click();
+  await expect(said).toContainText('キャンセルしました。');
 });
 
 test('P4.27 P2.30 in Japanese, a failed job says what went wrong once, in the chat, with the detail folded and times in 24-hour form', async ({
@@ -174,13 +181,15 @@ test('P7.17 a reload in the middle of a stream: afterwards the turn shows once, 
   llmHost,
 }) => {
   const text = Array.from({ length: 40 }, (_, i) => `Sentence ${i} of the long answer.`).join(' ');
-  llm.push({ text, textChunks: 40, chunkDelayMs: 60, toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] });
+  llm.push({ text, textChunks: 40, chunkDelayMs: 100, toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] });
   llm.push(complete('success', 'Listed.'));
   await openUi(page, llmHost);
   await createInUi(page, { instruction: 'Explain, then list.', title: 'Reload mid-stream' });
   await expect(page.getByTestId('stream-text')).toContainText('Sentence 3 ', { timeout: 20_000 });
   await page.reload();
   await expect(page.getByTestId('task-view-title')).toHaveText('Reload mid-stream');
+  // While it still streams, the reloaded window shows the turn from its start: the host sends it the turn so far.
+  await expect(page.getByTestId('stream-text')).toContainText('Sentence 0 of the long answer. Sentence 1 of');
   await expect(jobStatus(page)).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
   await expect(steps(page)).toHaveCount(1);
   await expect(steps(page).getByTestId('step-text')).toHaveText(text);

@@ -5,6 +5,7 @@ import { contextBridge, type IpcRendererEvent, ipcRenderer } from 'electron';
 import type { MaestroEvent } from '../src-shared/events';
 import { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES } from '../src-shared/operation-names';
 import {
+  EVENTS_JOINED_CHANNEL,
   OPEN_DATA_FOLDER_CHANNEL,
   OPEN_TASK_CHANNEL,
   PICK_FOLDER_CHANNEL,
@@ -23,6 +24,7 @@ const api = {
   onEvent(listener: (event: MaestroEvent) => void) {
     const handler = (_: IpcRendererEvent, event: MaestroEvent) => listener(event);
     ipcRenderer.on(IPC_EVENT_CHANNEL, handler);
+    ipcRenderer.send(EVENTS_JOINED_CHANNEL);
     return () => {
       ipcRenderer.removeListener(IPC_EVENT_CHANNEL, handler);
     };

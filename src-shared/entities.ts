@@ -116,6 +116,18 @@ export const COMMENT_KINDS = [
 export const AttachmentInfo = z.object({ name: z.string(), mediaType: z.string(), bytes: z.number().int() });
 export type AttachmentInfo = z.infer<typeof AttachmentInfo>;
 
+/**
+ * What a comment the system wrote says, as a code and its parameters, so the UI words it in the person's language
+ * (the comment's body keeps the English text, which the model and the API read).
+ */
+export const CommentNotice = z.discriminatedUnion('code', [
+  /** The job was cancelled, and with it `subtasks` open subtask jobs. */
+  z.object({ code: z.literal('cancelled'), subtasks: z.number().int().nonnegative() }),
+  /** The agent handed a step to the person's browser; the job waits for their reply. */
+  z.object({ code: z.literal('browser_step'), instruction: z.string(), url: z.string() }),
+]);
+export type CommentNotice = z.infer<typeof CommentNotice>;
+
 export const Comment = z.object({
   id: z.string(),
   taskId: z.string(),
@@ -128,6 +140,8 @@ export const Comment = z.object({
   choices: z.array(z.string()).optional(),
   /** An instruction's attached files (absent when it has none). */
   attachments: z.array(AttachmentInfo).optional(),
+  /** A system comment's words as a code (absent for every other comment). */
+  notice: CommentNotice.optional(),
 });
 export type Comment = z.infer<typeof Comment>;
 export type CommentKind = Comment['kind'];

@@ -23,7 +23,13 @@ export const MaestroEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('tool_request.changed'), request: ToolRequest }),
   z.object({ ...base, type: z.literal('package_request.changed'), request: PackageRequest }),
   z.object({ ...base, type: z.literal('InvokeStart'), kind: InvokeKind }),
-  z.object({ ...base, type: z.literal('TurnStart'), turnCount: z.number().int() }),
+  z.object({
+    ...base,
+    type: z.literal('TurnStart'),
+    turnCount: z.number().int(),
+    /** > 0: a delegated sub-agent's turn, inside the job's turn that called it (absent: the job's own). */
+    depth: z.number().int().min(0).optional(),
+  }),
   z.object({ ...base, type: z.literal('TurnEnd'), turnCount: z.number().int(), usage: UsageSums }),
   z.object({ ...base, type: z.literal('LlmCallStart'), llmCallCount: z.number().int(), attempt: z.number().int() }),
   z.object({

@@ -22,6 +22,8 @@ export interface PickFolderOutput {
 export const PICK_FOLDER_CHANNEL = 'maestro:shell:pickFolder';
 /** Renderer → main: the task open in the task view (null: none), so no OS notification is shown for it. */
 export const VIEWING_TASK_CHANNEL = 'maestro:shell:viewingTask';
+/** The window starts listening to events: main sends it the turns being generated now first (see Store.liveEvents). */
+export const EVENTS_JOINED_CHANNEL = 'maestro:shell:eventsJoined';
 /** Main → renderer: open this task (a notification or the tray menu was clicked). */
 export const OPEN_TASK_CHANNEL = 'maestro:shell:openTask';
 /**

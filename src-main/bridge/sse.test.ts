@@ -221,6 +221,40 @@ describe('SSE /events', () => {
     replay.close();
   });
 
+  it('P7.17 a window that joins mid-turn gets the turn so far first (no ids), then what follows live; none once it ended', async () => {
+    const b = await testBridge();
+    const { store } = b.maestro;
+    const { task, job } = b.maestro.invoke('createTask', { instruction: 'stream' });
+    store.transact(() =>
+      changeJob(store, store.jobs.get(job.id) as NonNullable<ReturnType<typeof store.jobs.get>>, 'running'),
+    );
+    const ids = { taskId: task.id, jobId: job.id };
+    const delta = (text: string) => ({ type: 'stream.delta' as const, ...ids, text, reasoning: '', toolCalls: [] });
+    store.publish({ type: 'movement.entered', ...ids, movement: 'work' });
+    store.emitTransient({ type: 'TurnStart', ...ids, turnCount: 1 });
+    store.emitTransient(delta('Hello, '));
+    store.emitTransient(delta('wor'));
+
+    const sse = await openSse(b, `?taskId=${task.id}`);
+    await sse.waitFor((events) => events.length >= 3);
+    store.emitTransient(delta('ld.'));
+    const events = await sse.waitFor((all) => all.length >= 4);
+    expect(events.map((e) => e.type)).toEqual(['movement.entered', 'TurnStart', 'stream.delta', 'stream.delta']);
+    expect(events.slice(2).map((e) => (e.type === 'stream.delta' ? e.text : ''))).toEqual(['Hello, wor', 'ld.']);
+    // Sent again, they do not move the client's resume point: no ids.
+    expect(sse.frames.map((f) => f.id)).toEqual([undefined, undefined, undefined, undefined]);
+    sse.close();
+
+    store.transact(() =>
+      changeJob(store, store.jobs.get(job.id) as NonNullable<ReturnType<typeof store.jobs.get>>, 'succeeded'),
+    );
+    const after = await openSse(b, `?taskId=${task.id}`);
+    b.maestro.invoke('addComment', { taskId: task.id, body: 'next' });
+    const later = await waitForSeq(after, lastSeq(b));
+    expect(later.some((e) => e.type === 'stream.delta' || e.type === 'TurnStart')).toBe(false);
+    after.close();
+  });
+
   it('P10.15 a client that reads slowly still gets every event once, in order (backpressure)', async () => {
     const b = await testBridge();
     const { task, job } = b.maestro.invoke('createTask', { instruction: 'x'.repeat(4000) });

@@ -84,6 +84,9 @@ export function streamEvents(store: Store, req: IncomingMessage, res: ServerResp
     } else if (event.seq > lastSent) pull();
   });
   pull();
+  // Then the turns being generated now, whole so far (their deltas are not in the log), without ids: a window that
+  // joins mid-stream shows them as one that watched from the start; what follows comes live.
+  for (const event of store.liveEvents(taskId)) res.write(`data: ${JSON.stringify(event)}\n\n`);
 
   const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
   keepalive.unref();

@@ -1,6 +1,7 @@
 // The Store: one connection, its repositories, transactions, and events that reach subscribers only after commit.
 import type { Database } from 'better-sqlite3';
 import type { MaestroEvent, NewEvent } from '../../src-shared/events';
+import { LiveTurns } from '../events/live-turns';
 import { type OpenOptions, openDatabase } from './connection';
 import { createChatPagesRepo } from './repos/chat-pages';
 import { createCommentsRepo } from './repos/comments';
@@ -26,6 +27,8 @@ export class Store {
   readonly spaces;
   readonly scheduleRuns;
   readonly chatPages;
+  /** The turns being generated now, for a window that joins mid-stream (liveEvents). */
+  private readonly live = new LiveTurns();
   private readonly listeners = new Set<EventListener>();
   private pending: MaestroEvent[] | null = null;
   private readonly queue: MaestroEvent[] = [];
@@ -85,6 +88,14 @@ export class Store {
     else this.dispatch(sent);
   }
 
+  /**
+   * What a subscriber that joins now sends first, after the stored events it missed: the events of each turn being
+   * generated (for `taskId`, or every task), so that a window opened mid-stream shows the turn whole.
+   */
+  liveEvents(taskId?: string): MaestroEvent[] {
+    return this.live.replay(taskId);
+  }
+
   subscribe(listener: EventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -102,6 +113,7 @@ export class Store {
     this.dispatching = true;
     try {
       for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+        this.live.fold(next);
         for (const listener of this.listeners) {
           try {
             listener(next);

@@ -126,7 +126,7 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
       gate,
     );
     // The step's results are recorded (transcript, then one transaction of the log) before the loop goes on.
-    const settled = run.recordStep(() => settle(run, movement, dispatched, terminal));
+    const settled = run.recordStep(() => settle(run, movement, dispatched, terminal, iteration.reply.text));
     sinceProgress = settled.progressed ? 0 : sinceProgress + 1;
     if (settled.result) return settled.result;
   }
@@ -156,6 +156,7 @@ function settle(
   movement: MovementDefinition,
   dispatched: DispatchedCall[],
   terminal: ToolCall[],
+  replyText: string,
 ): { result: MovementResult | null; progressed: boolean } {
   let progressed = false;
   const waits: { call: ToolCall; outcome: Extract<DispatchedCall['outcome'], { kind: 'wait' }> }[] = [];
@@ -191,18 +192,23 @@ function settle(
       },
     };
   }
-  return { progressed, result: terminal.length === 0 ? null : decideTerminal(run, movement, terminal) };
+  return { progressed, result: terminal.length === 0 ? null : decideTerminal(run, movement, terminal, replyText) };
 }
 
 /** The first valid complete/transition in call order wins; every other terminal call gets an Error result. */
-function decideTerminal(run: JobRun, movement: MovementDefinition, calls: ToolCall[]): MovementResult | null {
+function decideTerminal(
+  run: JobRun,
+  movement: MovementDefinition,
+  calls: ToolCall[],
+  replyText: string,
+): MovementResult | null {
   let winner: MovementResult | null = null;
   for (const call of calls) {
     if (winner) {
       run.answer(call, fail(`ignored — an earlier ${COMPLETE}/${TRANSITION} call in this reply was accepted`));
       continue;
     }
-    const verdict = call.name === COMPLETE ? judgeComplete(run, call) : judgeTransition(run, movement, call);
+    const verdict = call.name === COMPLETE ? judgeComplete(run, call) : judgeTransition(run, movement, call, replyText);
     if (verdict.kind === 'rejected') {
       run.answer(call, fail(verdict.message));
       continue;
@@ -246,7 +252,7 @@ function judgeComplete(run: JobRun, call: ToolCall): Verdict {
   }
 }
 
-function judgeTransition(run: JobRun, movement: MovementDefinition, call: ToolCall): Verdict {
+function judgeTransition(run: JobRun, movement: MovementDefinition, call: ToolCall, replyText: string): Verdict {
   const allowed = movement.transitions.map((t) => t.to);
   const args = parseArguments(call.arguments);
   if (!args.ok) return { kind: 'rejected', message: `transition: ${args.message}` };
@@ -261,7 +267,9 @@ function judgeTransition(run: JobRun, movement: MovementDefinition, call: ToolCa
   if (!run.transitionArgs.safeParse(args.value).success) {
     return { kind: 'rejected', message: 'transition: invalid arguments — expected { next, reason? }' };
   }
-  return { kind: 'accepted', ack: `Moving on to ${next}.`, result: { kind: 'next', movement: next } };
+  const { reason } = args.value as { reason?: string };
+  const output = [replyText.trim(), reason?.trim() ?? ''].filter(Boolean).join('\n\n');
+  return { kind: 'accepted', ack: `Moving on to ${next}.`, result: { kind: 'next', movement: next, output } };
 }
 
 export function abortReason(signal: AbortSignal): string {

@@ -18,7 +18,11 @@ describe('browser_handoff', () => {
     const parked = await h.waitFor(jobId, SETTLED);
     expect(parked).toMatchObject({ status: 'waiting_human', waitReason: 'browser', resumeMovement: 'work' });
     const { comments } = h.maestro.invoke('getTask', { taskId });
-    expect(comments.at(-1)).toMatchObject({ author: 'system', kind: 'comment' });
+    expect(comments.at(-1)).toMatchObject({
+      author: 'system',
+      kind: 'comment',
+      notice: { code: 'browser_step', instruction: STEP.instruction, url: STEP.url },
+    });
     expect(comments.at(-1)?.body).toContain(STEP.instruction);
     expect(comments.at(-1)?.body).toContain(STEP.url);
     expect(h.maestro.attention.list()).toEqual([

@@ -5,7 +5,8 @@ import type { NewToolRequest } from '../db/repos/tool-requests';
 import type { BrowserStep } from '../tools/types';
 
 export type MovementResult =
-  | { kind: 'next'; movement: string }
+  /** `output`: what the movement ended with (the reply's text and the transition's reason), for the next one. */
+  | { kind: 'next'; movement: string; output: string }
   | { kind: 'complete'; message: string }
   /** `choices`: the quick replies the question offers (none for a question asked in text). */
   | { kind: 'ask'; question: string; choices?: string[] }

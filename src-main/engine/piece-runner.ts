@@ -28,7 +28,9 @@ import { dynamicContext, firstUserMessage, jobInstruction, subtaskNotice, taskCo
 import { type EngineOptions, JobRun } from './job-run';
 import { JobStream } from './job-stream';
 import type { LlmPort } from './llm-port';
+import { MovementBriefs, withInstruction } from './movement-brief';
 import type { PieceRunContext } from './piece-result';
+import { dueLoopMonitor } from './pieces/loop-monitor';
 import { chooseStartMovement, type MovementDefinition, movementOf } from './pieces/schema';
 import { movementGuidance, staticPreamble, systemMessage } from './prompt';
 import { allReplayableThreads, isSamePieceContinuation } from './replay';
@@ -99,6 +101,7 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
     stream: new JobStream((event) => log.transient(event), task.id, job.id, deps.options.streamIntervalMs),
     options: deps.options,
   });
+  const briefs = new MovementBriefs(store, task, job, piece);
   try {
     for (const w of warnings) run.queueNote(`Note: ${w}.`);
 
@@ -130,6 +133,10 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
       else if (answered === 0) run.queueNote(`(Resumed in movement ${movement.name}.)`);
     } else {
       const system = systemMessage(staticPreamble(piece, regular, ctx.workspacePath), movement);
+      // The start movement's instruction, filled now, ends the first user message (the system message stays static).
+      const startInstruction = briefs.instruction(movement, { iteration: 1, stepIteration: 1 });
+      const firstUser = (dynamic: string) =>
+        withInstruction(firstUserMessage(dynamic, instruction), movement, startInstruction);
       const contextWith = (handoff: string | null) =>
         dynamicContext(task, ctx.workspacePath, now(), handoff, taskContext(store, task));
       const previous = job.continuedFromJobId ? store.jobs.get(job.continuedFromJobId) : undefined;
@@ -141,17 +148,19 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
         );
         // The handoff goes into the dynamic context only when no turn could be replayed (spec 3.1).
         const handoff = replayed.length === 0 ? handoffOf(previous) : null;
-        const user = firstUserMessage(contextWith(handoff), instruction);
+        const user = firstUser(contextWith(handoff));
         if (replayed.at(-1)?.role === 'user') {
           const last = replayed.pop() as { content: string };
           run.conversation.seedContinuation(system, replayed, `${last.content}\n\n${user}`);
         } else run.conversation.seedContinuation(system, replayed, user);
       } else {
-        run.conversation.seed(system, firstUserMessage(contextWith(null), instruction));
+        run.conversation.seed(system, firstUser(contextWith(null)));
       }
     }
 
     const visits = new Map<string, number>();
+    /** Movements that ended in a transition, for the loop checks. */
+    const history: string[] = [];
     let entered = 0;
     for (;;) {
       if (ctx.signal.aborted) return { kind: 'cancelled', reason: abortReason(ctx.signal) };
@@ -173,8 +182,17 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
       const result = await executeMovement(run, movement);
       switch (result.kind) {
         case 'next': {
-          const next = movementOf(piece, result.movement) as MovementDefinition;
-          run.queueNote(movementGuidance(next));
+          briefs.ended(movement, result.output);
+          history.push(movement.name);
+          // A loop check whose cycle just reached its threshold enters its judge instead (TAKT's loop_monitors).
+          const due = dueLoopMonitor(piece.loopMonitors, history);
+          const next = movementOf(piece, due ? due.monitor.judge : result.movement) as MovementDefinition;
+          const counts = { iteration: entered + 1, stepIteration: (visits.get(next.name) ?? 0) + 1 };
+          const filled = briefs.instruction(next, { ...counts, cycleCount: due?.count ?? 0 });
+          const loopNote = due
+            ? `(Loop check: ${due.monitor.cycle.join(' → ')} ran ${due.count} times in a row.)\n\n`
+            : '';
+          run.queueNote(withInstruction(`${loopNote}${movementGuidance(next)}`, next, filled));
           movement = next;
           continue;
         }
@@ -197,6 +215,7 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
             reason: 'browser',
             movement: movement.name,
             message: `In your browser, please: ${result.step.instruction} (${result.step.url}) — then reply here.`,
+            notice: { code: 'browser_step', instruction: result.step.instruction, url: result.step.url },
           };
         case 'cancelled':
           return { kind: 'cancelled', reason: result.reason };

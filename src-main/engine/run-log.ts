@@ -95,11 +95,18 @@ export class RunLog {
     this.store.publish(event);
   }
 
-  startAgentTurn(): void {
+  /** `depth` > 0: a delegated sub-agent's turn. */
+  startAgentTurn(depth: number): void {
     this.turnCount++;
     this.turnUsage = zero();
     this.turnCalls = [];
-    this.transient({ type: 'TurnStart', taskId: this.taskId, jobId: this.jobId, turnCount: this.turnCount });
+    this.transient({
+      type: 'TurnStart',
+      taskId: this.taskId,
+      jobId: this.jobId,
+      turnCount: this.turnCount,
+      ...(depth > 0 ? { depth } : {}),
+    });
   }
 
   llmCallStart(attempt: number): void {

@@ -325,7 +325,9 @@ describe('handlePieceResult', () => {
     m.invoke('cancelTask', { taskId: job.taskId });
     expect(handle({ kind: 'completed', result: 'late' })).toBeUndefined();
     expect(store.jobs.get(job.id)).toMatchObject({ status: 'cancelled', result: null });
-    expect(comments()).toMatchObject([{ author: 'system', kind: 'comment', body: 'Cancelled.' }]);
+    expect(comments()).toMatchObject([
+      { author: 'system', kind: 'comment', body: 'Cancelled.', notice: { code: 'cancelled', subtasks: 0 } },
+    ]);
   });
 
   it('P2.38 a result from a worker that no longer holds the job is ignored', () => {

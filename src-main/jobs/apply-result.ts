@@ -106,6 +106,7 @@ export function handlePieceResult(
             author: 'system',
             kind: 'comment',
             body: result.message,
+            notice: result.notice,
           });
         return parked;
       }

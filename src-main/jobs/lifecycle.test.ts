@@ -86,6 +86,21 @@ describe('parent wake-up and job trees', () => {
     expect(store.jobs.get(job.id)?.status).toBe('running');
   });
 
+  it('P2.27 cancelling a parent cancels its open subtask jobs and says so, in English and as a notice for the UI', () => {
+    const { store, parent, children } = family(2);
+    store.transact(() =>
+      cancelJobTree(store, store.jobs.get(parent.id) as NonNullable<ReturnType<typeof store.jobs.get>>),
+    );
+    expect(children.map((c) => store.jobs.get(c.id)?.status)).toEqual(['cancelled', 'cancelled']);
+    expect(store.comments.listForJob(parent.id).filter((c) => c.author === 'system')).toMatchObject([
+      {
+        kind: 'comment',
+        body: 'Cancelled. 2 subtask job(s) cancelled with it.',
+        notice: { code: 'cancelled', subtasks: 2 },
+      },
+    ]);
+  });
+
   it('cancelJobTree on an already terminal job returns undefined and leaves its (closed) tree alone', () => {
     const { store, create } = setup();
     const { job } = create();

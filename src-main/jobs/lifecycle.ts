@@ -87,7 +87,7 @@ export function titleFrom(instruction: string): string {
  * Cancels a non-terminal job, denies its pending requests and cancels every open descendant job.
  * Returns the cancelled job, or undefined when it was already terminal or changed under us.
  */
-export function cancelJobTree(store: Store, job: JobRecord, reason = 'Cancelled.'): JobRecord | undefined {
+export function cancelJobTree(store: Store, job: JobRecord): JobRecord | undefined {
   return store.transact(() => {
     if (isTerminal(job.status)) return undefined;
     const cancelled = changeJob(store, job, 'cancelled');
@@ -99,7 +99,14 @@ export function cancelJobTree(store: Store, job: JobRecord, reason = 'Cancelled.
       denyPendingRequests(store, child.id);
     }
     const also = children.length > 0 ? ` ${children.length} subtask job(s) cancelled with it.` : '';
-    postComment(store, { taskId: job.taskId, jobId: job.id, author: 'system', kind: 'comment', body: reason + also });
+    postComment(store, {
+      taskId: job.taskId,
+      jobId: job.id,
+      author: 'system',
+      kind: 'comment',
+      body: `Cancelled.${also}`,
+      notice: { code: 'cancelled', subtasks: children.length },
+    });
     return cancelled;
   });
 }

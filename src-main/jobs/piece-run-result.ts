@@ -1,5 +1,5 @@
 // What a piece run ends in (architecture rule 5): the engine returns it, apply-result.ts maps it to the job's state.
-import type { JobErrorCode } from '../../src-shared/entities';
+import type { CommentNotice, JobErrorCode } from '../../src-shared/entities';
 import type { NewPackageRequest } from '../db/repos/package-requests';
 import type { NewToolRequest } from '../db/repos/tool-requests';
 
@@ -12,7 +12,14 @@ export type PieceRunResult =
       toolRequests: NewToolRequest[];
       packageRequests: NewPackageRequest[];
     }
-  | { kind: 'waiting_human'; reason: 'browser' | 'mcp_auth_required'; movement: string; message: string }
+  | {
+      kind: 'waiting_human';
+      reason: 'browser' | 'mcp_auth_required';
+      movement: string;
+      message: string;
+      /** The message's words as a code, for the UI (absent: the UI shows the message). */
+      notice?: CommentNotice;
+    }
   | { kind: 'waiting_subtasks'; movement: string }
   | { kind: 'cancelled'; reason: string }
   | {

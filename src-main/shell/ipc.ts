@@ -6,6 +6,7 @@ import { BrowserWindow, dialog, type IpcMainEvent, type IpcMainInvokeEvent, ipcM
 import { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES } from '../../src-shared/contract';
 import { errorBody, MaestroError, type Result } from '../../src-shared/errors';
 import {
+  EVENTS_JOINED_CHANNEL,
   OPEN_DATA_FOLDER_CHANNEL,
   OPEN_TASK_CHANNEL,
   PICK_FOLDER_CHANNEL,
@@ -71,6 +72,12 @@ export function registerIpc(maestro: Maestro, window: BrowserWindow): { view: Wi
     if (fromOurWindow(event) && taskId !== undefined) viewingTaskId = taskId;
   };
   ipcMain.on(VIEWING_TASK_CHANNEL, onViewing);
+  // A window (re)loaded mid-stream: the turns being generated, whole so far, ahead of every event that follows.
+  const onJoined = (event: IpcMainEvent) => {
+    if (!fromOurWindow(event) || window.isDestroyed()) return;
+    for (const live of maestro.store.liveEvents()) window.webContents.send(IPC_EVENT_CHANNEL, live);
+  };
+  ipcMain.on(EVENTS_JOINED_CHANNEL, onJoined);
   const unsubscribe = maestro.store.subscribe((event) => {
     if (!window.isDestroyed()) window.webContents.send(IPC_EVENT_CHANNEL, event);
   });
@@ -86,6 +93,7 @@ export function registerIpc(maestro: Maestro, window: BrowserWindow): { view: Wi
     ipcMain.removeHandler(PICK_FOLDER_CHANNEL);
     ipcMain.removeHandler(OPEN_DATA_FOLDER_CHANNEL);
     ipcMain.removeListener(VIEWING_TASK_CHANNEL, onViewing);
+    ipcMain.removeListener(EVENTS_JOINED_CHANNEL, onJoined);
   };
   return { view, dispose };
 }

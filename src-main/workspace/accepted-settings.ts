@@ -1,5 +1,5 @@
-// The settings files the agent can write — a workspace's `.maestro/policy.json`, `mcp.json`, `auto-prompter.json` and
-// `pieces/*.yaml` — apply only in a version a person accepted (architecture rule 9). The accepted versions are kept in
+// The settings files the agent can write — a workspace's `.maestro/policy.json`, `mcp.json`, `auto-prompter.json`,
+// `pieces/*.yaml` and the TAKT files those pieces read (facets, step fragments, presets) — apply only in a version a person accepted (architecture rule 9). The accepted versions are kept in
 // `<dataDir>/accepted-settings.json` (0600, in the 0700 data dir, out of every command's reach), content and hash per
 // workspace and file, so the accepted version still applies after the file in the workspace was changed. The file is
 // read on every call (it is small): every holder in the process sees the same accepted versions. A person's switching
@@ -18,12 +18,37 @@ export const SETTINGS_FILES = {
 } as const;
 export const PIECES_DIR = '.maestro/pieces';
 
-/** A settings file's name as the contract gives it: one of SETTINGS_FILES, or a piece file directly under PIECES_DIR. */
+/**
+ * The `.maestro/` folders of a TAKT piece's companion files (engine/pieces/takt-files.ts), with the extension their
+ * files have and how deep they sit: `facets/<kind>/<name>.md`, `<kind>/<name>.md` (February 2026's layout),
+ * `steps/<name>.yaml`, `provider-options/<name>.yaml`.
+ */
+const TAKT_FOLDERS: Record<string, { ext: RegExp; depth: number }> = {
+  facets: { ext: /\.md$/, depth: 3 },
+  personas: { ext: /\.md$/, depth: 2 },
+  policies: { ext: /\.md$/, depth: 2 },
+  knowledge: { ext: /\.md$/, depth: 2 },
+  instructions: { ext: /\.md$/, depth: 2 },
+  'output-contracts': { ext: /\.md$/, depth: 2 },
+  steps: { ext: /\.ya?ml$/, depth: 2 },
+  'provider-options': { ext: /\.ya?ml$/, depth: 2 },
+};
+
+/** A settings file's name as the contract gives it: one of SETTINGS_FILES, a piece file, or a TAKT companion file. */
 export function isSettingsFile(rel: string): boolean {
   if (Object.values(SETTINGS_FILES).includes(rel as never)) return true;
+  if (rel.includes(String.fromCharCode(0)) || rel.includes('\\')) return false;
   const name = rel.startsWith(`${PIECES_DIR}/`) ? rel.slice(PIECES_DIR.length + 1) : '';
   // One file directly in the folder: no separator, so no name reaches outside it.
-  return /\.ya?ml$/.test(name) && !/[/\\]/.test(name) && !name.includes(String.fromCharCode(0));
+  if (/\.ya?ml$/.test(name) && !name.includes('/')) return true;
+  const parts = rel.startsWith('.maestro/') ? rel.slice('.maestro/'.length).split('/') : [];
+  const folder = TAKT_FOLDERS[parts[0] ?? ''];
+  return (
+    folder !== undefined &&
+    parts.length === folder.depth &&
+    folder.ext.test(rel) &&
+    parts.every((p) => p !== '' && p !== '.' && p !== '..' && !p.startsWith('.'))
+  );
 }
 
 export const ACCEPTED_SETTINGS_FILE = 'accepted-settings.json';
@@ -83,11 +108,17 @@ export class AcceptedSettings {
    * What a job applies: the file when it is the accepted version, else the accepted version (null: none, so the
    * loader's safe default). Throws ConfigFileError when the file cannot be read.
    */
-  readonly inForce: SettingsText = (workspacePath, rel) => {
-    const current = onDisk(workspacePath, rel);
-    const accepted = this.accepted(workspacePath, rel);
-    return current === accepted ? current : accepted;
-  };
+  readonly inForce: SettingsText = (workspacePath, rel) => this.inForceOf(workspacePath)(rel);
+
+  /** `inForce` for one workspace with the accepted versions read once: for a loader that reads many files at a time. */
+  inForceOf(workspacePath: string): (rel: string) => string | null {
+    const files = this.read().data.workspaces[workspacePath] ?? {};
+    return (rel) => {
+      const current = onDisk(workspacePath, rel);
+      const accepted = files[rel]?.content ?? null;
+      return current === accepted ? current : accepted;
+    };
+  }
 
   /** Records `content` as the accepted version of the file; null: none (the file is absent, and that is accepted). */
   record(workspacePath: string, rel: string, content: string | null): void {
@@ -136,7 +167,13 @@ export class AcceptedSettings {
 
   /** Every settings file of the workspace whose content is not the accepted version, by file name. */
   changes(workspacePath: string): SettingsChange[] {
-    const files = [...Object.values(SETTINGS_FILES), ...this.pieceFiles(workspacePath)];
+    const accepted = Object.keys(this.read().data.workspaces[workspacePath] ?? {}).filter(
+      (rel) => !rel.startsWith(`${PIECES_DIR}/`) && isSettingsFile(rel),
+    );
+    const companions = [...new Set([...taktFilesOnDisk(workspacePath), ...accepted])]
+      .filter((rel) => !Object.values(SETTINGS_FILES).includes(rel as never))
+      .sort();
+    const files = [...Object.values(SETTINGS_FILES), ...this.pieceFiles(workspacePath), ...companions];
     return files.flatMap((file) => {
       const current = onDisk(workspacePath, file);
       const accepted = this.accepted(workspacePath, file);
@@ -157,4 +194,24 @@ export function pieceFilesOnDisk(workspacePath: string): string[] {
     .map((n) => `${PIECES_DIR}/${n}`)
     .filter(isSettingsFile)
     .sort();
+}
+
+/** The TAKT companion files in the workspace's `.maestro/` folders (TAKT_FOLDERS), relative. */
+export function taktFilesOnDisk(workspacePath: string): string[] {
+  const found: string[] = [];
+  const walk = (rel: string, depth: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(workspacePath, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const child = `${rel}/${e.name}`;
+      if (e.isDirectory() && depth > 1) walk(child, depth - 1);
+      else if (e.isFile() && isSettingsFile(child)) found.push(child);
+    }
+  };
+  for (const [folder, { depth }] of Object.entries(TAKT_FOLDERS)) walk(`.maestro/${folder}`, depth);
+  return found.sort();
 }

@@ -13,6 +13,7 @@ import * as jobErrorCode from './0009-job-error-code';
 import * as taskArchive from './0010-task-archive';
 import * as commentChoicesAttachments from './0011-comment-choices-attachments';
 import * as toolRequestDisplay from './0012-tool-request-display';
+import * as commentNotice from './0013-comment-notice';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -35,6 +36,7 @@ export const MIGRATIONS: readonly Migration[] = [
   taskArchive,
   commentChoicesAttachments,
   toolRequestDisplay,
+  commentNotice,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

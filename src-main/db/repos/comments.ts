@@ -1,6 +1,6 @@
 // Repository of the comments table, including the interjections still waiting for delivery to a running job.
 import type { Database } from 'better-sqlite3';
-import type { AttachmentInfo, Comment, CommentAuthor, CommentKind } from '../../../src-shared/entities';
+import type { AttachmentInfo, Comment, CommentAuthor, CommentKind, CommentNotice } from '../../../src-shared/entities';
 import { iso, newId } from '../ids';
 
 export interface CommentRow {
@@ -14,6 +14,7 @@ export interface CommentRow {
   delivered_at: number | null;
   choices_json: string | null;
   attachments_json: string | null;
+  notice_json: string | null;
 }
 
 export const rowToComment = (r: CommentRow): Comment => ({
@@ -27,6 +28,7 @@ export const rowToComment = (r: CommentRow): Comment => ({
   // Written only by insert below, from checked lists; absent rather than null so older callers see no change.
   ...(r.choices_json === null ? {} : { choices: JSON.parse(r.choices_json) as string[] }),
   ...(r.attachments_json === null ? {} : { attachments: JSON.parse(r.attachments_json) as AttachmentInfo[] }),
+  ...(r.notice_json === null ? {} : { notice: JSON.parse(r.notice_json) as CommentNotice }),
 });
 
 export interface NewComment {
@@ -39,14 +41,16 @@ export interface NewComment {
   choices?: readonly string[];
   /** An instruction's attached files. */
   attachments?: readonly AttachmentInfo[];
+  /** A system comment's words as a code, for the UI (the body says the same in English). */
+  notice?: CommentNotice;
 }
 
 const jsonList = (list: readonly unknown[] | undefined) => (list && list.length > 0 ? JSON.stringify(list) : null);
 
 export function createCommentsRepo(db: Database) {
   const insert = db.prepare(
-    `INSERT INTO comments (id, task_id, job_id, author, kind, body, created_at, choices_json, attachments_json)
-     VALUES (@id, @taskId, @jobId, @author, @kind, @body, @createdAt, @choices, @attachments) RETURNING *`,
+    `INSERT INTO comments (id, task_id, job_id, author, kind, body, created_at, choices_json, attachments_json, notice_json)
+     VALUES (@id, @taskId, @jobId, @author, @kind, @body, @createdAt, @choices, @attachments, @notice) RETURNING *`,
   );
   const byTask = db.prepare<[string], CommentRow>(
     'SELECT * FROM comments WHERE task_id = ? ORDER BY created_at, rowid',
@@ -64,13 +68,14 @@ export function createCommentsRepo(db: Database) {
 
   return {
     insert(comment: NewComment, now = Date.now()): Comment {
-      const { choices, attachments, ...fields } = comment;
+      const { choices, attachments, notice, ...fields } = comment;
       const row = insert.get({
         ...fields,
         id: newId('cmt'),
         createdAt: now,
         choices: jsonList(choices),
         attachments: jsonList(attachments),
+        notice: notice ? JSON.stringify(notice) : null,
       });
       return rowToComment(row as CommentRow);
     },

@@ -66,67 +66,40 @@ movements:
     expect(errors).toHaveLength(1);
     expect(errors[0]?.file).toBe(path.join(ws, '.maestro', 'pieces', 'bad.yaml'));
   });
+});
 
-  it('imports TAKT workflow files: steps/rules, instructions by key, parallel steps, COMPLETE/ABORT', () => {
-    const dir = tempDir();
-    fs.writeFileSync(path.join(dir, 'implement.md'), 'Implement the plan carefully.');
-    const file = path.join(dir, 'My Flow.yaml');
-    fs.writeFileSync(
-      file,
-      `name: my-flow
-description: Imported
-max_iterations: 9
-initial_movement: implement
-instructions:
-  implement: ./implement.md
-movements:
-  - name: implement
-    edit: true
-    allowed_tools: [Read, Edit, Bash, WebSearch]
-    instruction: implement
-    rules:
-      - condition: Implementation complete
-        next: reviewers
-      - condition: Cannot proceed
-        next: ABORT
-  - name: reviewers
-    parallel:
-      - name: ai_review
-        allowed_tools: [Read, Grep]
-        instruction: Review for AI mistakes.
-      - name: supervise
-        allowed_tools: [Glob]
-        instruction: Supervise.
-    rules:
-      - condition: all good
-        next: COMPLETE
-      - condition: needs fixes
-        next: implement
-`,
-    );
-    const loaded = loadPieceFile(file, 'workspace');
-    if (!loaded.ok) throw new Error(loaded.error.message);
-    const p = loaded.piece;
-    expect(p).toMatchObject({ id: 'my-flow', format: 'takt', startMovement: 'implement', maxMovements: 9 });
-    const [implement, reviewers] = p.movements;
-    expect(implement?.tools).toEqual(['read_file', 'list_dir', 'edit_file', 'run_command']);
-    expect(implement?.edit).toBe(true);
-    expect(implement?.guidance).toContain('Implement the plan carefully.');
-    expect(implement?.guidance).toContain('- Cannot proceed: call `complete` with status "failure"');
-    expect(implement?.transitions).toEqual([{ to: 'reviewers', when: 'Implementation complete' }]);
-    expect(reviewers?.guidance).toMatch(/## ai_review\nReview for AI mistakes\.\n\n## supervise\nSupervise\./);
-    expect(reviewers?.tools).toEqual(['read_file', 'list_dir', 'grep', 'glob']);
-    expect(reviewers?.transitions).toEqual([{ to: 'implement', when: 'needs fixes' }]);
-    expect(reviewers?.guidance).toContain('- all good: call `complete` with status "success"');
-  });
-
-  it('a TAKT file whose rule names a missing step is rejected with the step path', () => {
+describe('Piece files: instruction, loop checks and unbounded budgets (MAESTRO format too)', () => {
+  it('a movement instruction, loop_monitors naming its movements, max_movements: infinite', () => {
     const loaded = loadPieceFile(
-      pieceFile('name: t\nsteps:\n  - name: a\n    rules:\n      - condition: x\n        next: b\n', 't.yaml'),
+      pieceFile(`id: loop
+name: Loop
+max_movements: infinite
+movements:
+  - name: work
+    instruction: Do {task}
+    transitions: [{ to: check }]
+  - name: check
+    transitions: [{ to: work }]
+  - name: judge
+loop_monitors:
+  - cycle: [work, check]
+    threshold: 3
+    judge: judge
+`),
       'workspace',
     );
-    expect(!loaded.ok && loaded.error.message).toMatch(
-      /^TAKT piece \(converted\): steps\.0\.transitions\.0\.to: names no movement/,
+    if (!loaded.ok || !loaded.piece) throw new Error(JSON.stringify(loaded));
+    expect(loaded.piece).toMatchObject({
+      maxMovements: Infinity,
+      loopMonitors: [{ cycle: ['work', 'check'], ignore: [], threshold: 3, judge: 'judge' }],
+    });
+    expect(loaded.piece.movements[0]?.instruction).toBe('Do {task}');
+    const wrong = loadPieceFile(
+      pieceFile(
+        'id: x\nname: X\nmovements:\n  - name: a\nloop_monitors:\n  - cycle: [a, b]\n    threshold: 2\n    judge: a\n',
+      ),
+      'workspace',
     );
+    expect(!wrong.ok && wrong.error.message).toMatch(/^loop_monitors\.0\.cycle\.1 \(line 6\): names no movement/);
   });
 });

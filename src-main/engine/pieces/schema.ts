@@ -6,7 +6,12 @@ import { POLICY_TOOL_NAMES } from '../../tools/names';
 /** Every tool a piece may name: the built-ins and the engine's own (bridge-api.md's table). */
 const TOOL_NAMES = POLICY_TOOL_NAMES;
 
-const Name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'must be letters, digits, - or _');
+const Name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be letters, digits, ., - or _');
+
+/** A count limit: a number, or `infinite` (no limit; TAKT's `max_steps: infinite`). */
+const Limit = (fallback: number) =>
+  z.union([z.number().int().min(1).max(1000), z.literal('infinite')]).default(fallback);
+const limitOf = (value: number | 'infinite') => (value === 'infinite' ? Number.POSITIVE_INFINITY : value);
 
 export const TransitionFile = z.strictObject({
   to: Name,
@@ -17,11 +22,27 @@ export const MovementFile = z.strictObject({
   name: Name,
   description: z.string().default(''),
   guidance: z.string().default(''),
+  /**
+   * The step's instruction, sent in the user message when the movement starts (never in the system message), with
+   * its placeholders ({task}, {previous_response}, {iteration}, …) filled at that moment.
+   */
+  instruction: z.string().default(''),
+  /** Names of the reports this movement ends with (in its transition reason): what `{report:<name>}` reads. */
+  reports: z.array(z.string().min(1)).default([]),
   /** Tools this movement may call; absent = every tool of the piece. */
   tools: z.array(z.string()).optional(),
   edit: z.boolean().default(false),
   max_iterations: z.number().int().min(1).max(1000).default(40),
   transitions: z.array(TransitionFile).default([]),
+});
+
+/** A loop check: when `cycle` has run `threshold` times in a row, the `judge` movement decides how to go on. */
+export const LoopMonitorFile = z.strictObject({
+  cycle: z.array(Name).min(1),
+  /** Movements left out when matching the cycle. */
+  ignore: z.array(Name).default([]),
+  threshold: z.number().int().min(1).max(1000),
+  judge: Name,
 });
 
 export const PieceFile = z
@@ -30,15 +51,17 @@ export const PieceFile = z
     name: z.string().min(1),
     description: z.string().default(''),
     start_movement: z.string().optional(),
-    max_movements: z.number().int().min(1).max(1000).default(20),
-    revisit_limit: z.number().int().min(1).max(1000).default(5),
+    max_movements: Limit(20),
+    revisit_limit: Limit(5),
     delegate: z
       .strictObject({ allowed: z.boolean().default(false), max_depth: z.number().int().min(0).max(5).default(1) })
       .default({ allowed: false, max_depth: 1 }),
     movements: z.array(MovementFile).min(1, 'must list at least one movement'),
+    loop_monitors: z.array(LoopMonitorFile).default([]),
   })
   .superRefine((piece, ctx) => {
     const names = piece.movements.map((m) => m.name);
+    const noMovement = `names no movement of this piece (movements: ${names.join(', ')})`;
     names.forEach((name, i) => {
       if (names.indexOf(name) !== i)
         ctx.addIssue({ code: 'custom', path: ['movements', i, 'name'], message: `${name} appears twice` });
@@ -47,16 +70,30 @@ export const PieceFile = z
       ctx.addIssue({
         code: 'custom',
         path: ['start_movement'],
-        message: `names no movement of this piece (movements: ${names.join(', ')})`,
+        message: noMovement,
       });
     }
+    piece.loop_monitors.forEach((monitor, i) => {
+      for (const [field, list] of [
+        ['cycle', monitor.cycle],
+        ['ignore', monitor.ignore],
+        ['judge', [monitor.judge]],
+      ] as const) {
+        list.forEach((name, j) => {
+          if (!names.includes(name)) {
+            const at = field === 'judge' ? ['loop_monitors', i, field] : ['loop_monitors', i, field, j];
+            ctx.addIssue({ code: 'custom', path: at, message: noMovement });
+          }
+        });
+      }
+    });
     piece.movements.forEach((m, i) => {
       m.transitions.forEach((t, j) => {
         if (!names.includes(t.to)) {
           ctx.addIssue({
             code: 'custom',
             path: ['movements', i, 'transitions', j, 'to'],
-            message: `names no movement of this piece (movements: ${names.join(', ')})`,
+            message: noMovement,
           });
         }
       });
@@ -82,11 +119,22 @@ export interface MovementDefinition {
   name: string;
   description: string;
   guidance: string;
+  /** The instruction template sent in the user message when the movement starts (none: ''). */
+  instruction?: string;
+  /** The reports this movement ends with, for `{report:<name>}`. */
+  reports?: string[];
   /** null = every tool of the piece. */
   tools: string[] | null;
   edit: boolean;
   maxIterations: number;
   transitions: TransitionDefinition[];
+}
+
+export interface LoopMonitor {
+  cycle: string[];
+  ignore: string[];
+  threshold: number;
+  judge: string;
 }
 
 export interface PieceDefinition {
@@ -95,8 +143,11 @@ export interface PieceDefinition {
   description: string;
   startMovement: string;
   movements: MovementDefinition[];
+  /** Infinity: no limit. */
   maxMovements: number;
+  /** Infinity: no limit. */
   revisitLimit: number;
+  loopMonitors: LoopMonitor[];
   delegate: { allowed: boolean; maxDepth: number };
   file: string;
   source: 'builtin' | 'workspace';
@@ -113,13 +164,16 @@ export function fromPieceFile(p: PieceFile, file: string, source: PieceDefinitio
       name: m.name,
       description: m.description,
       guidance: m.guidance,
+      instruction: m.instruction,
+      reports: m.reports,
       tools: m.tools ?? null,
       edit: m.edit,
       maxIterations: m.max_iterations,
       transitions: m.transitions.map((t) => ({ to: t.to, when: t.when })),
     })),
-    maxMovements: p.max_movements,
-    revisitLimit: p.revisit_limit,
+    maxMovements: limitOf(p.max_movements),
+    revisitLimit: limitOf(p.revisit_limit),
+    loopMonitors: p.loop_monitors.map((l) => ({ ...l })),
     delegate: { allowed: p.delegate.allowed, maxDepth: p.delegate.max_depth },
     file,
     source,

@@ -1,137 +1,325 @@
-// Imports TAKT-style workflow files (`steps` or the older `movements`, each with `rules`) into MAESTRO's Piece
-// shape, so people can bring the pieces they already have. The mapping is documented in pieces/README.md.
-import fs from 'node:fs';
+// Imports TAKT workflow files — the current layout (`steps`, builtins/<lang>/workflows + facets + steps), April 2026's
+// `pieces` layout and February 2026's (`movements`) — into MAESTRO's Piece shape, so people can bring the workflows
+// they already have. Called workflows (`kind: workflow_call`) are inlined as movements named `<step>.<their step>`;
+// parallel parts become one movement that does them in turn; a loop monitor's judge becomes a movement the loop check
+// enters. What cannot be mapped is refused with its file, line and field. pieces/README.md has the mapping.
 import path from 'node:path';
-import { z } from 'zod';
-
-const TaktRule = z.looseObject({ condition: z.string().default(''), next: z.string().optional() });
-type TaktStep = {
-  name: string;
-  edit?: boolean;
-  allowed_tools?: string[];
-  instruction?: string;
-  instruction_template?: string;
-  persona?: string;
-  rules?: z.output<typeof TaktRule>[];
-  parallel?: TaktStep[];
-};
-const TaktStepSchema: z.ZodType<TaktStep> = z.lazy(() =>
-  z.looseObject({
-    name: z.string().min(1),
-    edit: z.boolean().optional(),
-    allowed_tools: z.array(z.string()).optional(),
-    instruction: z.string().optional(),
-    instruction_template: z.string().optional(),
-    persona: z.string().optional(),
-    rules: z.array(TaktRule).optional(),
-    parallel: z.array(TaktStepSchema).optional(),
-  }),
-);
-
-export const TaktPieceFile = z
-  .looseObject({
-    name: z.string().min(1),
-    description: z.string().default(''),
-    initial_step: z.string().optional(),
-    initial_movement: z.string().optional(),
-    max_steps: z.number().int().optional(),
-    max_movements: z.number().int().optional(),
-    max_iterations: z.number().int().optional(),
-    steps: z.array(TaktStepSchema).optional(),
-    movements: z.array(TaktStepSchema).optional(),
-    instructions: z.record(z.string(), z.string()).optional(),
-    personas: z.record(z.string(), z.string()).optional(),
-  })
-  .refine((p) => (p.steps ?? p.movements)?.length, { message: 'must list steps (or movements)', path: ['steps'] });
+import { bindParams, expandUses } from './takt-expand';
+import { Facets } from './takt-facets';
+import { TaktError, type TaktFiles, YamlFile } from './takt-files';
+import {
+  type At,
+  composeMovement,
+  type Exits,
+  fromFragments,
+  type Prepared,
+  type Scope,
+  type Target,
+} from './takt-movement';
+import { stepProblems, type TaktRule, TaktStep, TaktWorkflow, workflowProblems } from './takt-schema';
 
 /** A TAKT file is recognised by its own words: steps, rules, initial_movement/initial_step, or no `id`. */
 export function looksLikeTakt(raw: unknown): boolean {
   if (!raw || typeof raw !== 'object') return false;
   const r = raw as Record<string, unknown>;
-  if ('steps' in r || 'initial_step' in r || 'initial_movement' in r || 'max_iterations' in r) return true;
+  const own = ['steps', 'initial_step', 'initial_movement', 'max_iterations', 'max_steps', 'subworkflow'];
+  if (own.some((k) => k in r)) return true;
   const movements = Array.isArray(r.movements) ? (r.movements as Record<string, unknown>[]) : [];
-  return !('id' in r) && movements.some((m) => m && typeof m === 'object' && ('rules' in m || 'allowed_tools' in m));
+  const stepWords = ['rules', 'allowed_tools', 'persona', 'instruction', 'parallel'];
+  return !('id' in r) && movements.some((m) => m && typeof m === 'object' && stepWords.some((k) => k in m));
 }
 
-const TOOL_MAP: Record<string, string[]> = {
-  Read: ['read_file', 'list_dir'],
-  LS: ['list_dir'],
-  Glob: ['glob'],
-  Grep: ['grep'],
-  Edit: ['edit_file'],
-  MultiEdit: ['edit_file'],
-  Write: ['write_file'],
-  Bash: ['run_command'],
-};
-const END = new Set(['COMPLETE', 'ABORT']);
+export type TaktConversion = { kind: 'piece'; piece: Record<string, unknown> } | { kind: 'callable' };
 
-/** Converts a parsed TAKT file into the raw MAESTRO piece object (validated afterwards like any piece file). */
-export function convertTakt(raw: z.output<typeof TaktPieceFile>, file: string): Record<string, unknown> {
-  const dir = path.dirname(file);
-  const text = (map: Record<string, string> | undefined, key: string | undefined): string => {
-    if (!key) return '';
-    const ref = map?.[key];
-    if (ref) {
-      try {
-        return fs.readFileSync(path.resolve(dir, ref), 'utf8').trim();
-      } catch {
-        return `(${key}: ${ref} not found)`;
-      }
-    }
-    return key; // An inline instruction.
-  };
-  const steps = (raw.steps ?? raw.movements) as TaktStep[];
+const END_WORDS = new Set(['COMPLETE', 'ABORT']);
 
-  const convertStep = (step: TaktStep) => {
-    const parts = step.parallel?.length ? step.parallel : [step];
-    const guidance = parts
-      .map((p) => {
-        const persona = text(raw.personas, p.persona);
-        const instruction = text(raw.instructions, p.instruction ?? p.instruction_template);
-        const body = [persona, instruction].filter(Boolean).join('\n\n');
-        return parts.length > 1 ? `## ${p.name}\n${body}` : body;
-      })
-      .join('\n\n');
-    const tools = new Set<string>();
-    for (const p of parts)
-      for (const t of p.allowed_tools ?? []) for (const mapped of TOOL_MAP[t] ?? []) tools.add(mapped);
-    const rules = step.rules ?? [];
-    const ruleText = rules
-      .filter((r) => r.next)
-      .map((r) => {
-        const action =
-          r.next === 'COMPLETE'
-            ? 'call `complete` with status "success"'
-            : r.next === 'ABORT'
-              ? 'call `complete` with status "failure"'
-              : `call \`transition\` with next "${r.next}"`;
-        return `- ${r.condition || 'otherwise'}: ${action}`;
-      })
-      .join('\n');
-    return {
-      name: step.name,
-      description: '',
-      guidance: ruleText ? `${guidance}\n\nWhen you are done with this step:\n${ruleText}` : guidance,
-      ...(tools.size > 0 ? { tools: [...tools] } : {}),
-      edit: parts.some((p) => p.edit === true),
-      transitions: rules
-        .filter((r) => r.next && !END.has(r.next) && r.next !== step.name)
-        .map((r) => ({ to: r.next as string, when: r.condition })),
-    };
-  };
-
+/** The MAESTRO piece object (checked afterwards like any piece file) for the TAKT file at `rel` under `files`. */
+export function convertTakt(rel: string, files: TaktFiles): TaktConversion {
+  const converter = new Converter(files);
+  const file = converter.parse(rel);
+  const top = TaktWorkflow.safeParse(file.value);
+  if (top.success && top.data.subworkflow?.callable === true) return { kind: 'callable' };
+  const root = converter.prepare(rel, '', {}, {}, []);
+  const movements: Record<string, unknown>[] = [];
+  const monitors: Record<string, unknown>[] = [];
+  converter.emit(root, { COMPLETE: { kind: 'complete' }, ABORT: { kind: 'abort' } }, movements, monitors);
+  const w = root.workflow;
+  const budget = w.max_steps ?? w.max_movements ?? w.max_iterations;
   return {
-    id: path
-      .basename(file)
-      .replace(/\.ya?ml$/, '')
-      .toLowerCase()
-      .replace(/[^a-z0-9_-]/g, '-'),
-    name: raw.name,
-    description: raw.description,
-    ...((raw.initial_step ?? raw.initial_movement) ? { start_movement: raw.initial_step ?? raw.initial_movement } : {}),
-    ...((raw.max_steps ?? raw.max_movements ?? raw.max_iterations)
-      ? { max_movements: raw.max_steps ?? raw.max_movements ?? raw.max_iterations }
-      : {}),
-    movements: steps.map(convertStep),
+    kind: 'piece',
+    piece: {
+      id: path.posix
+        .basename(rel)
+        .replace(/\.ya?ml$/, '')
+        .toLowerCase()
+        .replace(/[^a-z0-9_-]/g, '-'),
+      name: w.name,
+      description: w.description,
+      start_movement: converter.entry(root),
+      ...(budget !== undefined ? { max_movements: budget, revisit_limit: budget } : { revisit_limit: 20 }),
+      movements,
+      loop_monitors: monitors,
+    },
   };
+}
+
+class Converter {
+  private readonly parsed = new Map<string, YamlFile>();
+  constructor(private readonly files: TaktFiles) {}
+
+  parse(rel: string): YamlFile {
+    const hit = this.parsed.get(rel);
+    if (hit) return hit;
+    const text = this.files.read(rel);
+    if (text === null) throw new TaktError(`${this.files.show(rel)} cannot be read`, { rel, path: [] });
+    const file = YamlFile.parse(rel, text);
+    this.parsed.set(rel, file);
+    return file;
+  }
+
+  /** Reads a workflow and what it uses: parameters bound, fragments expanded, called workflows read. */
+  prepare(
+    rel: string,
+    prefix: string,
+    args: Readonly<Record<string, unknown>>,
+    vars: Readonly<Record<string, string | number | boolean>>,
+    stack: string[],
+  ): Scope {
+    const file = this.parse(rel);
+    const raw = file.value;
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+      throw new TaktError('not a TAKT workflow (a mapping)', { rel, path: [] });
+    const [problem] = workflowProblems(raw as Record<string, unknown>);
+    if (problem) throw new TaktError(problem[1], { rel, path: [problem[0]] });
+    const parsed = TaktWorkflow.safeParse(raw);
+    if (!parsed.success) throw zodError(parsed.error, rel, []);
+    const workflow = parsed.data;
+    const list = workflow.steps ? 'steps' : 'movements';
+    const rawSteps = workflow.steps ?? workflow.movements ?? [];
+    if (rawSteps.length === 0) throw new TaktError('must list steps (or movements)', { rel, path: ['steps'] });
+
+    const params = workflow.subworkflow?.params ?? {};
+    for (const name of Object.keys(args)) {
+      if (!(name in params))
+        throw new TaktError(`args.${name}: ${workflow.name} has no parameter ${name}`, { rel, path: [] });
+    }
+    const bindings: Record<string, unknown> = {};
+    for (const [name, decl] of Object.entries(params)) {
+      if (name in args) bindings[name] = args[name];
+      else if (decl.default !== undefined) bindings[name] = decl.default;
+    }
+    const facets = new Facets(this.files, rel, {
+      personas: workflow.personas,
+      policies: workflow.policies,
+      knowledge: workflow.knowledge,
+      instructions: workflow.instructions,
+      'output-contracts': workflow.report_formats,
+    });
+    const scope: Scope = { rel, workflow, facets, prefix, steps: [], initial: '', vars };
+    rawSteps.forEach((rawStep, i) => {
+      const at = { rel, path: [list, i] };
+      const prepared = this.prepareStep(rawStep, bindings, rel, at);
+      if (scope.steps.some((s) => s.name === prepared.name)) {
+        throw new TaktError(`${prepared.name} appears twice`, { rel, path: [...at.path, 'name'] });
+      }
+      const call = prepared.step.kind === 'workflow_call' || prepared.step.call !== undefined;
+      if (call) prepared.call = this.prepareCall(prepared, scope, stack);
+      scope.steps.push(prepared);
+    });
+    const initial = workflow.initial_step ?? workflow.initial_movement ?? (scope.steps[0] as Prepared).name;
+    if (!scope.steps.some((s) => s.name === initial)) {
+      const field = workflow.initial_step ? 'initial_step' : 'initial_movement';
+      throw new TaktError(`names no step of this workflow (steps: ${scope.steps.map((s) => s.name).join(', ')})`, {
+        rel,
+        path: [field],
+      });
+    }
+    scope.initial = initial;
+    return scope;
+  }
+
+  private prepareStep(rawStep: unknown, bindings: Record<string, unknown>, rel: string, at: At): Prepared {
+    if (!rawStep || typeof rawStep !== 'object' || Array.isArray(rawStep))
+      throw new TaktError('a step must be a mapping', at);
+    const bound = bindParams(rawStep, bindings, at) as Record<string, unknown>;
+    const { step: expanded, fragments } = expandUses(bound, this.files, rel, at);
+    const from = fromFragments(this.files, fragments);
+    const [problem] = stepProblems(expanded);
+    if (problem) throw new TaktError(`${problem[1]}${from}`, { ...at, path: [...at.path, ...problem[0].split('.')] });
+    const parsed = TaktStep.safeParse(expanded);
+    if (!parsed.success) throw zodError(parsed.error, at.rel, at.path, from);
+    const step = parsed.data;
+    const prepared: Prepared = { name: step.name, step, at, fragments };
+    if (step.parallel !== undefined) prepared.parts = this.prepareParts(step.parallel, bindings, rel, at);
+    return prepared;
+  }
+
+  private prepareParts(parallel: unknown, bindings: Record<string, unknown>, rel: string, at: At) {
+    const pAt = { ...at, path: [...at.path, 'parallel'] };
+    const group = (list: unknown, field: (string | number)[]): Prepared[] => {
+      if (!Array.isArray(list) || list.length === 0)
+        throw new TaktError('must list its parts', { ...at, path: [...pAt.path, ...field] });
+      return list.map((part, i) => {
+        const prepared = this.prepareStep(part, bindings, rel, { ...at, path: [...pAt.path, ...field, i] });
+        if (prepared.parts) throw new TaktError('parallel parts cannot be parallel themselves', prepared.at);
+        if (prepared.step.kind === 'workflow_call')
+          throw new TaktError('a parallel part cannot call a workflow', prepared.at);
+        return prepared;
+      });
+    };
+    if (Array.isArray(parallel)) return { fixed: group(parallel, []), pool: [] };
+    if (parallel && typeof parallel === 'object') {
+      const p = parallel as Record<string, unknown>;
+      const extra = Object.keys(p).find((k) => !['fixed', 'pool', 'selection'].includes(k));
+      if (extra) throw new TaktError(`${extra} is not a field of a parallel mapping (fixed, pool, selection)`, pAt);
+      const pool = group(p.pool, ['pool']);
+      pool.forEach((part) => {
+        if (!part.step.description) throw new TaktError('a pool part needs a description', part.at);
+      });
+      return { fixed: p.fixed === undefined ? [] : group(p.fixed, ['fixed']), pool };
+    }
+    throw new TaktError('parallel must be a list of parts or a mapping of fixed and pool parts', pAt);
+  }
+
+  private prepareCall(prepared: Prepared, scope: Scope, stack: string[]): Scope {
+    const { step, at } = prepared;
+    const callAt = { ...at, path: [...at.path, 'call'] };
+    if (typeof step.call !== 'string')
+      throw new TaktError('a workflow_call step must name the workflow it calls (call)', callAt);
+    if (!/^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(step.call) || step.call.split('/').includes('..')) {
+      throw new TaktError(`call ${step.call}: not a workflow name`, callAt);
+    }
+    const dir = path.posix.dirname(scope.rel);
+    const candidates = ['yaml', 'yml'].map((ext) => path.posix.join(dir, `${step.call}.${ext}`));
+    const rel = candidates.find((c) => this.files.read(c) !== null);
+    if (!rel) {
+      const looked = candidates.map((c) => this.files.show(c)).join(', ');
+      throw new TaktError(
+        `call ${step.call}: no workflow named ${step.call} in this catalog (looked for ${looked})`,
+        callAt,
+      );
+    }
+    if (rel === scope.rel || stack.includes(rel)) {
+      throw new TaktError(
+        `call ${step.call}: workflows call each other in a circle (${[...stack, scope.rel, rel].join(' → ')})`,
+        callAt,
+      );
+    }
+    const child = this.parse(rel).value as Record<string, unknown> | null;
+    const sub = child?.subworkflow as { callable?: unknown } | undefined;
+    if (sub?.callable !== true)
+      throw new TaktError(
+        `call ${step.call}: ${this.files.show(rel)} is not callable (subworkflow.callable: true)`,
+        callAt,
+      );
+    return this.prepare(rel, `${scope.prefix}${prepared.name}.`, step.args ?? {}, { ...scope.vars, ...step.vars }, [
+      ...stack,
+      scope.rel,
+    ]);
+  }
+
+  /** The movement a scope starts in: its initial step's, or the start of the workflow that step calls. */
+  entry(scope: Scope): string {
+    const step = scope.steps.find((s) => s.name === scope.initial) as Prepared;
+    return step.call ? this.entry(step.call) : `${scope.prefix}${step.name}`;
+  }
+
+  /** Where a rule leads, seen from `scope` whose results map to `exits`; null for a rule without next or return. */
+  private target(scope: Scope, exits: Exits, rule: TaktRule, self: string, at: At): Target | null {
+    if (rule.requires_user_input) {
+      const then =
+        rule.next && rule.next !== self
+          ? this.target(scope, exits, { ...rule, requires_user_input: false }, self, at)
+          : null;
+      return then ? { kind: 'ask', then } : { kind: 'ask' };
+    }
+    if (rule.return !== undefined) {
+      if (scope.prefix === '')
+        throw new TaktError('return: only a called workflow can return a result', {
+          ...at,
+          path: [...at.path, 'return'],
+        });
+      return exits[rule.return] ?? { kind: 'abort', why: `the calling step has no rule for ${rule.return}` };
+    }
+    if (rule.next === undefined) return null;
+    if (END_WORDS.has(rule.next))
+      return exits[rule.next] ?? { kind: 'abort', why: `the calling step has no rule for ${rule.next}` };
+    const step = scope.steps.find((s) => s.name === rule.next);
+    if (!step) {
+      throw new TaktError(`names no step of this workflow (steps: ${scope.steps.map((s) => s.name).join(', ')})`, {
+        ...at,
+        path: [...at.path, 'next'],
+      });
+    }
+    return { kind: 'movement', name: step.call ? this.entry(step.call) : `${scope.prefix}${step.name}` };
+  }
+
+  /** Appends the scope's movements (and its called workflows', inlined) and loop monitors. */
+  emit(scope: Scope, exits: Exits, out: Record<string, unknown>[], monitors: Record<string, unknown>[]): void {
+    for (const prepared of scope.steps) {
+      const rules = prepared.step.rules ?? [];
+      const ruleAt = (i: number) => ({ ...prepared.at, path: [...prepared.at.path, 'rules', i] });
+      if (prepared.call) {
+        const childExits: Exits = {};
+        rules.forEach((rule, i) => {
+          if (!rule.condition)
+            throw new TaktError('a workflow_call rule names the result it handles (condition)', ruleAt(i));
+          const t = this.target(scope, exits, rule, prepared.name, ruleAt(i));
+          if (t) childExits[rule.condition] = t;
+        });
+        this.emit(prepared.call, childExits, out, monitors);
+        continue;
+      }
+      const targets = rules.map((rule, i) => this.target(scope, exits, rule, prepared.name, ruleAt(i)));
+      out.push(composeMovement(this.files, scope, prepared, rules, targets));
+    }
+    (scope.workflow.loop_monitors ?? []).forEach((monitor, i) => {
+      const at = { rel: scope.rel, path: ['loop_monitors', i] };
+      const global = (name: string, field: string, j: number) => {
+        const step = scope.steps.find((s) => s.name === name);
+        if (!step) throw new TaktError(`names no step of this workflow`, { ...at, path: [...at.path, field, j] });
+        if (step.call)
+          throw new TaktError(`a loop check cannot watch a workflow_call step`, {
+            ...at,
+            path: [...at.path, field, j],
+          });
+        return `${scope.prefix}${name}`;
+      };
+      const judge = `${scope.prefix}loop-check-${i + 1}`;
+      const jAt = { ...at, path: [...at.path, 'judge'] };
+      const jRules = monitor.judge.rules;
+      const targets = jRules.map((rule, j) =>
+        this.target(scope, exits, rule, judge, { ...jAt, path: [...jAt.path, 'rules', j] }),
+      );
+      const step = TaktStep.parse({ ...monitor.judge, name: judge, edit: false });
+      const cycle = monitor.cycle.map((n, j) => global(n, 'cycle', j));
+      const lead = `The steps ${cycle.join(' → ')} have now run {cycle_count} times in a row. Judge whether this loop is making progress.`;
+      const movement = composeMovement(
+        this.files,
+        scope,
+        { name: judge, step, at: jAt, fragments: [] },
+        jRules,
+        targets,
+        lead,
+      );
+      out.push({ ...movement, name: judge, description: `Loop check of ${cycle.join(' → ')}` });
+      monitors.push({
+        cycle,
+        ignore: (monitor.ignore_steps ?? []).map((n, j) => global(n, 'ignore_steps', j)),
+        threshold: monitor.threshold,
+        judge,
+      });
+    });
+  }
+}
+
+function zodError(
+  error: { issues: readonly { path: PropertyKey[]; message: string }[] },
+  rel: string,
+  base: (string | number)[],
+  suffix = '',
+): TaktError {
+  const issue = error.issues[0] as { path: PropertyKey[]; message: string };
+  const field = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+  return new TaktError(`${issue.message}${suffix}`, { rel, path: [...base, ...field] });
 }

@@ -5,6 +5,7 @@ import type { Comment } from '../../../src-shared/entities';
 import { useCardAction } from '../hooks/useCardAction';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
+import { noticeText } from './notice-text';
 
 interface Props {
   taskId: string;
@@ -18,7 +19,7 @@ export function BrowserStepCard({ taskId, step }: Props) {
   const sendComment = useAppStore((s) => s.sendComment);
   const t = useT();
   const { busy: sending, error, run } = useCardAction();
-  const url = step?.body.match(URL_IN_TEXT)?.[0];
+  const url = step?.notice?.code === 'browser_step' ? step.notice.url : step?.body.match(URL_IN_TEXT)?.[0];
 
   const done = () => run(() => sendComment(taskId, t('browserStep.doneReply')));
 
@@ -27,7 +28,7 @@ export function BrowserStepCard({ taskId, step }: Props) {
       <header className="approval-header">
         <span className="approval-kind">{t('browserStep.needed')}</span>
       </header>
-      <p data-testid="browser-step-text">{step?.body ?? t('browserStep.fallback')}</p>
+      <p data-testid="browser-step-text">{step ? noticeText(t, step) : t('browserStep.fallback')}</p>
       <div className="approval-actions">
         {url ? (
           <a className="button" href={url} target="_blank" rel="noreferrer noopener" data-testid="browser-step-open">

@@ -8,6 +8,7 @@ import type { Disposition } from '../store/detail-slice';
 import { formatTime } from './format';
 import { InstructionAttachments } from './InstructionAttachments';
 import { Markdown } from './Markdown';
+import { noticeText } from './notice-text';
 import { ErrorComment } from './OutcomeNotice';
 import { QuickReplies } from './QuickReplies';
 
@@ -44,7 +45,13 @@ export const ChatMessage = memo(function ChatMessage({ comment, disposition, ope
         <time dateTime={comment.createdAt}>{formatTime(comment.createdAt, locale)}</time>
       </header>
       <div className="message-body" data-testid="message-body">
-        {comment.kind === 'error' ? <ErrorComment comment={comment} /> : <Markdown text={comment.body} />}
+        {comment.kind === 'error' ? (
+          <ErrorComment comment={comment} />
+        ) : comment.notice ? (
+          <p>{noticeText(t, comment)}</p>
+        ) : (
+          <Markdown text={comment.body} />
+        )}
       </div>
       {comment.attachments?.length ? (
         <InstructionAttachments taskId={comment.taskId} attachments={comment.attachments} />

@@ -131,8 +131,8 @@ function CallResult({ name, result }: { name: string; result: NonNullable<StepTo
       </details>
     );
   }
-  const subtask = name === 'create_subtask' ? /\(task (\S+?),/.exec(result.content)?.[1] : undefined;
-  if (subtask) return <SubtaskLink taskId={subtask} text={result.content} />;
+  const subtask = name === 'create_subtask' ? SUBTASK_STARTED.exec(result.content) : null;
+  if (subtask?.groups) return <SubtaskLink taskId={subtask.groups.id ?? ''} title={subtask.groups.title ?? ''} />;
   const lines = result.content.split('\n');
   const excerpt = name === 'read_file' && lines.length > EXCERPT_LINES;
   return (
@@ -144,12 +144,15 @@ function CallResult({ name, result }: { name: string; result: NonNullable<StepTo
   );
 }
 
-function SubtaskLink({ taskId, text }: { taskId: string; text: string }) {
+/** create_subtask's result (engine/subtask-tool.ts), which the model reads in English. */
+const SUBTASK_STARTED = /^Subtask "(?<title>.*)" started \(task (?<id>\S+?),/s;
+
+function SubtaskLink({ taskId, title }: { taskId: string; title: string }) {
   const t = useT();
   const selectTask = useAppStore((s) => s.selectTask);
   return (
     <p className="step-result-line">
-      {text}{' '}
+      {t('step.subtaskStarted', { title })}{' '}
       <button type="button" className="link-button" onClick={() => void selectTask(taskId)} data-testid="step-subtask">
         {t('step.subtask')}
       </button>

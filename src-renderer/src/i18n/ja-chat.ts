@@ -24,6 +24,12 @@ export const jaChat: Record<keyof typeof enChat, string> = {
   'step.excerpt': '抜粋',
   'step.moreChars': 'ログに残っていない残り {count} 文字',
   'step.subtask': 'サブタスクを開く',
+  'step.subtaskStarted': 'サブタスク「{title}」を開始しました。',
+  'notice.cancelled': 'キャンセルしました。',
+  'notice.cancelledWithSubtasks':
+    'キャンセルしました。実行中のサブタスクのジョブ {count} 件も一緒にキャンセルしました。',
+  'notice.browserStep':
+    'ブラウザーで次の操作をしてください: {instruction} ({url}) — 終わったらここで返信してください。',
   'job.error.llm_failed': 'モデルサーバーがエラーを返したため、ジョブを停止しました。',
   'job.error.context_overflow': '会話がモデルが一度に読める長さを超えました。',
   'job.error.model_refused': 'モデルがこの依頼を断りました。',

@@ -47,6 +47,22 @@ describe('the job stream fold', () => {
     expect(done.turns[0]?.toolCalls[0]).toMatchObject({ status: 'ok', progress: { progress: 2 } });
   });
 
+  it('P7.17 a turn sent again to a window that rejoined mid-stream is rebuilt whole, not shown twice', () => {
+    const start = [
+      ev({ type: 'TurnStart', turnCount: 1 }),
+      ev({ type: 'LlmCallStart', llmCallCount: 1, attempt: 1 }),
+      delta('Hello, '),
+    ];
+    // The window saw the start, missed some deltas while its connection was down, then got the turn so far again
+    // (the host merges the deltas) and what followed live.
+    const rejoined = fold([...start, ...start.slice(0, 2), delta('Hello, world'), delta('!')]);
+    const watched = fold([...start, delta('world'), delta('!')]);
+    expect(rejoined).toEqual(watched);
+    expect(rejoined.turns).toHaveLength(1);
+    expect(rejoined.turns[0]?.text).toBe('Hello, world!');
+    expect(rejoined.turns[0]?.llmCalls).toBe(1);
+  });
+
   it('P8.07 a fired Auto Prompter rule is shown on the call it fired for, from its allowlisted fields', () => {
     const s = fold([
       ev({ type: 'TurnStart', turnCount: 1 }),

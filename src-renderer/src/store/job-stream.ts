@@ -93,8 +93,12 @@ export function foldStreamEvent(current: JobStream | undefined, event: StreamEve
   switch (event.type) {
     case 'movement.entered':
       return { ...stream, movement: event.movement };
-    case 'TurnStart':
-      return { ...stream, llm: 'waiting', turns: [...stream.turns, newTurn(event.turnCount, stream.movement)] };
+    case 'TurnStart': {
+      // A turn this stream has already (sent again to a window that rejoined mid-stream) starts over: the events
+      // after it rebuild it whole.
+      const kept = stream.turns.filter((turn) => turn.turnCount < event.turnCount);
+      return { ...stream, llm: 'waiting', turns: [...kept, newTurn(event.turnCount, stream.movement)] };
+    }
     case 'LlmCallStart': {
       const retry = event.attempt > 1;
       return {

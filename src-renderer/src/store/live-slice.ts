@@ -101,7 +101,19 @@ export const createLiveSlice =
     },
 
     startLive() {
-      return client.subscribe((event) => get().applyEvent(event), {
+      const fold = afterTask<MaestroEvent>((events) => {
+        for (const event of events) {
+          try {
+            get().applyEvent(event);
+          } catch (error) {
+            // One event that cannot be folded does not keep the others of its task from the UI; it is still reported.
+            queueMicrotask(() => {
+              throw error;
+            });
+          }
+        }
+      });
+      const stop = client.subscribe(fold.push, {
         onOpen: () => {
           set({ live: 'live' });
           void get()
@@ -114,8 +126,38 @@ export const createLiveSlice =
         },
         onDown: () => set({ live: 'down' }),
       });
+      return () => {
+        stop();
+        fold.close();
+      };
     },
   });
+
+/**
+ * Gathers what arrives within one task and hands it over in the next one. One SSE chunk often holds several events
+ * (a step, its answer, the job's end, the result), which the browser dispatches one by one in the same task: folded
+ * one by one, each would render and lay out the feed on its own; folded together, they render once.
+ */
+function afterTask<T>(flush: (items: T[]) => void): { push(item: T): void; close(): void } {
+  let queue: T[] = [];
+  // A MessageChannel's message runs right after the current task; a timer would wait longer and is throttled in a
+  // hidden window.
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    const items = queue;
+    queue = [];
+    flush(items);
+  };
+  return {
+    push(item) {
+      if (queue.push(item) === 1) channel.port2.postMessage(null);
+    },
+    close() {
+      queue = [];
+      channel.port1.close();
+    },
+  };
+}
 
 const END_NEWS: Partial<Record<JobStatus, { tone: 'ok' | 'error' | 'info'; key: MessageKey }>> = {
   succeeded: { tone: 'ok', key: 'toast.jobEnded.succeeded' },

@@ -182,3 +182,28 @@ describe('the app store', () => {
     expect(s().movementTrails.j1).toEqual(['work']);
   });
 });
+
+describe('the live stream', () => {
+  it('folds the events that arrive in one task together, in order, right after it (an SSE chunk renders once)', async () => {
+    let push: (event: MaestroEvent) => void = () => {};
+    const client: MaestroClient = {
+      transport: 'http',
+      api: {} as MaestroApi,
+      subscribe: (listener) => {
+        push = listener;
+        return () => {};
+      },
+    };
+    const store = createAppStore(client);
+    const stop = store.getState().startLive();
+    push(event({ type: 'task.created', taskId: 'a', task: task('a', 1) }));
+    push(event({ type: 'task.created', taskId: 'b', task: task('b', 2) }));
+    push(event({ type: 'task.created', taskId: 'c', task: task('c', 3) }));
+    // Nothing yet within the task that received them...
+    expect(store.getState().tasks).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // ...then all of them, in order.
+    expect(store.getState().tasks.map((t) => t.id)).toEqual(['c', 'b', 'a']);
+    stop();
+  });
+});

@@ -1,0 +1,246 @@
+// One TAKT step as a MAESTRO movement: the persona (system-style guidance), the instruction with its knowledge,
+// policies, quality gates and reports, the rules as the model reads them (all()/any() spelled out), the tools and the
+// edit permission. A parallel step's parts become one movement that does them in turn.
+import type { FacetKind, Facets } from './takt-facets';
+import { TaktError, type TaktFiles } from './takt-files';
+import type { TaktRule, TaktStep, TaktWorkflow } from './takt-schema';
+import { stepPermissions } from './takt-tools';
+
+export type Target =
+  | { kind: 'movement'; name: string }
+  | { kind: 'complete' }
+  | { kind: 'abort'; why?: string }
+  | { kind: 'ask'; then?: Target };
+export type Exits = Record<string, Target>;
+export type At = { rel: string; path: (string | number)[] };
+
+export interface Prepared {
+  name: string;
+  step: TaktStep;
+  at: At;
+  /** The fragment files the step came from (`uses`). */
+  fragments: string[];
+  call?: Scope;
+  parts?: { fixed: Prepared[]; pool: Prepared[] };
+}
+
+export interface Scope {
+  rel: string;
+  workflow: TaktWorkflow;
+  facets: Facets;
+  prefix: string;
+  steps: Prepared[];
+  initial: string;
+  vars: Readonly<Record<string, string | number | boolean>>;
+}
+
+/** " (from <fragment file> → …)" for a step that came from fragments, else ''. */
+export const fromFragments = (files: TaktFiles, fragments: string[]) =>
+  fragments.length > 0 ? ` (from ${fragments.map((f) => files.show(f)).join(' → ')})` : '';
+
+/** The MAESTRO movement of a step (or of a parallel step's parts, or of a loop check's judge). */
+export function composeMovement(
+  files: TaktFiles,
+  scope: Scope,
+  prepared: Prepared,
+  rules: TaktRule[],
+  targets: (Target | null)[],
+  lead?: string,
+) {
+  const { step, at } = prepared;
+  const name = `${scope.prefix}${prepared.name}`;
+  const parts = prepared.parts ? [...prepared.parts.fixed, ...prepared.parts.pool] : [prepared];
+  const texts = parts.map((p) => stepText(files, scope, p));
+  const permissions = parts.map((p) => permissionsOf(files, scope, p));
+  let guidance: string;
+  let body: string;
+  if (prepared.parts) {
+    const { fixed, pool } = prepared.parts;
+    guidance = parts
+      .map((p, i) => (texts[i]?.persona ? `## Part ${p.name}\n${texts[i]?.persona}` : ''))
+      .filter(Boolean)
+      .join('\n\n');
+    const part = (p: Prepared) => {
+      const t = texts[parts.indexOf(p)] as StepText;
+      const verdicts = (p.step.rules ?? []).flatMap((r) => (r.condition ? [`"${r.condition}"`] : []));
+      const end = verdicts.length > 0 ? `\n\nEnd this part with its verdict, one of: ${verdicts.join(', ')}.` : '';
+      const about = p.step.description ? ` — ${p.step.description}` : '';
+      return `## Part ${p.name}${about}\n${t.body}${end}`.trim();
+    };
+    const names = fixed.map((p) => p.name).join(', ');
+    const intro =
+      fixed.length > 1
+        ? `This step has ${fixed.length} parts (${names}). Do them one after another, in this order, each as its own part.`
+        : fixed.length === 1
+          ? `This step has 1 part (${names}).`
+          : '';
+    const choose =
+      pool.length > 0
+        ? `Of the following parts, do only those that this change needs (judge by their description), and say which you chose and why.`
+        : '';
+    body = [intro, ...fixed.map(part), choose, ...pool.map(part)].filter(Boolean).join('\n\n');
+  } else {
+    guidance = texts[0]?.persona ?? '';
+    body = texts[0]?.body ?? '';
+  }
+  const reports = parts.flatMap((p) => reportsOf(scope, p));
+  const partList = prepared.parts ? parts : null;
+  const ruleText = rulesText(rules, targets, partList, at);
+  const gitRule = step.allow_git_commit ? '' : 'Do not run git add, git commit or git push in this step.';
+  const instruction = [lead ?? '', body, reportsText(reports), gitRule, ruleText].filter(Boolean).join('\n\n');
+  checkPlaceholders(instruction, at);
+  const transitions: { to: string; when: string }[] = [];
+  targets.forEach((t, i) => {
+    const to = t?.kind === 'movement' ? t.name : t?.kind === 'ask' && t.then?.kind === 'movement' ? t.then.name : null;
+    if (!to) return;
+    const when = condition(rules[i] as TaktRule, partList, at);
+    const same = transitions.find((x) => x.to === to);
+    if (same) same.when = `${same.when}; or ${when}`;
+    else transitions.push({ to, when });
+  });
+  const tools = permissions.some((p) => p.tools === null)
+    ? null
+    : [...new Set(permissions.flatMap((p) => p.tools ?? []))];
+  return {
+    name,
+    description: step.description ?? '',
+    guidance: vars(scope, guidance),
+    instruction: vars(scope, instruction),
+    reports: reports.map((r) => r.name),
+    ...(tools ? { tools } : {}),
+    edit: permissions.some((p) => p.edit),
+    transitions,
+  };
+}
+
+function stepText(files: TaktFiles, scope: Scope, prepared: Prepared): StepText {
+  const { step, at } = prepared;
+  const facet = (kind: FacetKind, field: string, refs: string | string[] | undefined) => {
+    try {
+      return scope.facets.texts(kind, refs);
+    } catch (error) {
+      if (!(error instanceof TaktError) || error.at) throw error;
+      const from = fromFragments(files, prepared.fragments);
+      throw new TaktError(`${error.message}${from}`, { ...at, path: [...at.path, field] });
+    }
+  };
+  const persona = facet('personas', 'persona', step.persona).join('\n\n');
+  const text = facet('instructions', 'instruction', step.instruction ?? step.instruction_template).join('\n\n');
+  // pass_previous_response: false — the step does not get the previous output in its instruction.
+  const instruction = step.pass_previous_response === false ? text.replaceAll('{previous_response}', '') : text;
+  const knowledge = facet('knowledge', 'knowledge', step.knowledge);
+  const policies = facet('policies', 'policy', step.policy);
+  const gates = step.quality_gates ?? [];
+  const body = [
+    knowledge.length > 0 ? `## Knowledge\n${knowledge.join('\n\n---\n\n')}` : '',
+    instruction,
+    policies.length > 0 ? `## Policy\n${policies.join('\n\n---\n\n')}` : '',
+    gates.length > 0 ? `## Before you finish\n${gates.map((g) => `- ${g}`).join('\n')}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  return { persona, body };
+}
+
+function reportsOf(scope: Scope, prepared: Prepared): { name: string; format: string }[] {
+  const { step, at } = prepared;
+  return (step.output_contracts?.report ?? []).map((entry, i) => {
+    const where = { ...at, path: [...at.path, 'output_contracts', 'report', i] };
+    if (typeof entry.name === 'string') {
+      const e = entry as { name: string; format?: string; order?: string };
+      try {
+        const format = e.format ? scope.facets.text('output-contracts', e.format) : '';
+        const order = e.order ? scope.facets.text('output-contracts', e.order) : '';
+        return { name: e.name, format: [order, format].filter(Boolean).join('\n\n') };
+      } catch (error) {
+        if (error instanceof TaktError && !error.at) throw new TaktError(error.message, where);
+        throw error;
+      }
+    }
+    const [label, file] = Object.entries(entry)[0] ?? [];
+    if (typeof file !== 'string') throw new TaktError('a report names its file', where);
+    return { name: file, format: `(${label})` };
+  });
+}
+
+function permissionsOf(files: TaktFiles, scope: Scope, prepared: Prepared) {
+  try {
+    return stepPermissions(prepared.step, files, scope.rel, scope.workflow.capabilities);
+  } catch (error) {
+    if (error instanceof TaktError && !error.at) throw new TaktError(error.message, prepared.at);
+    throw error;
+  }
+}
+
+function rulesText(rules: TaktRule[], targets: (Target | null)[], parts: Prepared[] | null, at: At): string {
+  const lines = rules.flatMap((rule, i) => {
+    const t = targets[i];
+    if (!t) return [];
+    const appendix = rule.appendix?.trim()
+      ? `\n  In your message, include:\n  ${rule.appendix.trim().replace(/\n/g, '\n  ')}`
+      : '';
+    return [`- ${condition(rule, parts, { ...at, path: [...at.path, 'rules', i] })}: ${action(t)}${appendix}`];
+  });
+  return lines.length > 0 ? `## When you are done with this step\n${lines.join('\n')}` : '';
+}
+
+/** `{var:name}` of the calling workflows (`unspecified` when none sets it). */
+function vars(scope: Scope, text: string): string {
+  return text.replace(/\{var:([A-Za-z0-9_.-]+)\}/g, (_m, name: string) => String(scope.vars[name] ?? 'unspecified'));
+}
+
+function checkPlaceholders(text: string, at: At): void {
+  const engine = /\{(context|structured|effect):[^}]*\}/.exec(text);
+  if (engine)
+    throw new TaktError(`the placeholder ${engine[0]} needs TAKT's system steps, which are not supported`, at);
+}
+
+interface StepText {
+  persona: string;
+  body: string;
+}
+
+function reportsText(reports: { name: string; format: string }[]): string {
+  if (reports.length === 0) return '';
+  const each = reports.map((r) => `### ${r.name}\n${r.format}`.trim()).join('\n\n');
+  return `## Reports\nEnd this step with ${reports.length > 1 ? 'these reports, one after another,' : 'this report'} in the \`reason\` of your \`transition\` call (or in the \`message\` of \`complete\`):\n\n${each}`;
+}
+
+function action(t: Target): string {
+  switch (t.kind) {
+    case 'movement':
+      return `call \`transition\` with next "${t.name}"`;
+    case 'complete':
+      return 'call `complete` with status "success"';
+    case 'abort':
+      return `call \`complete\` with status "failure"${t.why ? ` (${t.why})` : ''}`;
+    case 'ask':
+      return `call \`complete\` with status "needs_user_input" and your question${t.then ? `; once answered, ${action(t.then)}` : ''}`;
+  }
+}
+
+/** A rule's condition as the model reads it: all()/any() over the parallel parts' verdicts spelled out. */
+function condition(rule: TaktRule, parts: Prepared[] | null, at: At): string {
+  const text = (rule.condition ?? 'otherwise').trim();
+  if (/\bwhen\(/.test(text))
+    throw new TaktError('state predicates (when) are not supported', { ...at, path: [...at.path, 'condition'] });
+  const ai = /^ai\((.*)\)$/s.exec(text);
+  if (ai) return parseArgs(ai[1] as string, at).join(' ');
+  const aggregate = /^(all|any)\((.*)\)$/s.exec(text);
+  if (!aggregate) return text;
+  const [, op, args] = aggregate;
+  const labels = parseArgs(args as string, at);
+  const quoted = labels.map((l) => `"${l}"`);
+  if (labels.length === 1) return `${op === 'all' ? 'every' : 'any'} part's verdict is ${quoted[0]}`;
+  if (op === 'any') return `any part's verdict is one of ${quoted.join(', ')}`;
+  if (!parts) return `every verdict is one of ${quoted.join(', ')}`;
+  return `the verdicts are ${labels.map((l, i) => `${parts[i]?.name ?? `part ${i + 1}`}: "${l}"`).join(', ')}`;
+}
+
+function parseArgs(args: string, at: At): string[] {
+  try {
+    const list = JSON.parse(`[${args}]`) as unknown[];
+    if (list.every((l) => typeof l === 'string')) return list as string[];
+  } catch {}
+  throw new TaktError(`cannot read the condition's arguments (${args})`, { ...at, path: [...at.path, 'condition'] });
+}

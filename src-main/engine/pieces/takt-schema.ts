@@ -1,0 +1,188 @@
+// The fields of a TAKT workflow file, sorted three ways: mapped onto MAESTRO's Piece model, ignored by design (they
+// choose a provider, a model, a session or a UI category, which MAESTRO decides elsewhere), and named as unsupported —
+// a file using one is refused with the field and its line, never half-loaded. The zod schemas check the mapped
+// fields' types, with TAKT's own field names in the messages (pieces/README.md has the mapping, field by field).
+import { z } from 'zod';
+
+const Ref = z.string().min(1);
+const RefList = z.union([Ref, z.array(Ref)]);
+
+export const TaktRule = z.looseObject({
+  condition: z.string().min(1).optional(),
+  next: z.string().min(1).optional(),
+  return: z.string().min(1).optional(),
+  appendix: z.string().optional(),
+  requires_user_input: z.boolean().optional(),
+  interactive_only: z.boolean().optional(),
+});
+export type TaktRule = z.output<typeof TaktRule>;
+
+const ReportEntry = z.union([
+  z.looseObject({ name: z.string().min(1), format: z.string().optional(), order: z.string().optional() }),
+  // February 2026: `- Scope: 02-coder-scope.md` (label: file name).
+  z.record(z.string(), z.string()),
+]);
+
+export const TaktStep = z.looseObject({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  kind: z.enum(['agent', 'workflow_call']).optional(),
+  call: Ref.optional(),
+  args: z.record(z.string(), RefList).optional(),
+  vars: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  persona: Ref.optional(),
+  policy: RefList.optional(),
+  knowledge: RefList.optional(),
+  instruction: Ref.optional(),
+  instruction_template: Ref.optional(),
+  edit: z.boolean().optional(),
+  required_permission_mode: z.enum(['readonly', 'edit', 'full']).optional(),
+  permission_mode: z.enum(['readonly', 'edit', 'full']).optional(),
+  allowed_tools: z.array(z.string()).optional(),
+  capabilities: RefList.optional(),
+  provider_options: z
+    .looseObject({
+      extends: Ref.optional(),
+      claude: z.looseObject({ allowed_tools: z.array(z.string()).optional() }).optional(),
+      opencode: z.looseObject({ allowed_tools: z.array(z.string()).optional() }).optional(),
+    })
+    .optional(),
+  rules: z.array(TaktRule).optional(),
+  output_contracts: z.looseObject({ report: z.array(ReportEntry).optional() }).optional(),
+  quality_gates: z.array(z.string()).optional(),
+  pass_previous_response: z.boolean().optional(),
+  allow_git_commit: z.boolean().optional(),
+  parallel: z.unknown().optional(),
+});
+export type TaktStep = z.output<typeof TaktStep>;
+
+export const TaktWorkflow = z.looseObject({
+  name: z.string().min(1),
+  description: z.string().default(''),
+  initial_step: z.string().optional(),
+  initial_movement: z.string().optional(),
+  max_steps: z.union([z.number().int().min(1), z.literal('infinite')]).optional(),
+  max_movements: z.union([z.number().int().min(1), z.literal('infinite')]).optional(),
+  max_iterations: z.number().int().min(1).optional(),
+  steps: z.array(z.unknown()).optional(),
+  movements: z.array(z.unknown()).optional(),
+  personas: z.record(z.string(), z.string()).optional(),
+  policies: z.record(z.string(), z.string()).optional(),
+  knowledge: z.record(z.string(), z.string()).optional(),
+  instructions: z.record(z.string(), z.string()).optional(),
+  report_formats: z.record(z.string(), z.string()).optional(),
+  capabilities: RefList.optional(),
+  loop_monitors: z
+    .array(
+      z.looseObject({
+        cycle: z.array(z.string().min(1)).min(1),
+        ignore_steps: z.array(z.string().min(1)).optional(),
+        threshold: z.number().int().min(1),
+        judge: z.looseObject({
+          persona: Ref.optional(),
+          instruction: Ref.optional(),
+          instruction_template: Ref.optional(),
+          policy: RefList.optional(),
+          knowledge: RefList.optional(),
+          rules: z.array(TaktRule).min(1),
+        }),
+      }),
+    )
+    .optional(),
+  subworkflow: z
+    .looseObject({
+      callable: z.boolean().optional(),
+      returns: z.array(z.string()).optional(),
+      params: z.record(z.string(), z.looseObject({ default: z.unknown().optional() })).optional(),
+    })
+    .optional(),
+});
+export type TaktWorkflow = z.output<typeof TaktWorkflow>;
+
+type Fields = Record<string, string>;
+
+/** Workflow fields MAESTRO leaves aside, and why (README). */
+const WORKFLOW_IGNORED = new Set([
+  'workflow_config', // provider, model, provider_options: MAESTRO's LLM profile decides
+  'piece_config',
+  'interactive_mode',
+  'auto_routing',
+  'rate_limit_fallback',
+  'schemas', // only used by structured_output, which is refused
+]);
+const WORKFLOW_MAPPED = new Set(Object.keys(TaktWorkflow.shape));
+
+/** Workflow fields a file may not use here, each with what it would need. */
+const WORKFLOW_UNSUPPORTED: Fields = {
+  finding_contract: "TAKT's Finding Contract (a findings ledger kept by the engine) is not supported",
+  facet_pools: 'dynamic facet selection (facet_pools) is not supported',
+};
+
+const STEP_IGNORED = new Set([
+  'session', // MAESTRO keeps one conversation per job
+  'session_key',
+  'persona_name',
+  'tags',
+  'provider',
+  'model',
+  'promotion',
+  'overrides',
+  'concurrency', // parallel parts run one after another
+  'requires_user_input', // MAESTRO can always ask; rules with requires_user_input become questions
+  'with', // consumed by `uses`
+  'uses',
+  'params',
+]);
+const STEP_MAPPED = new Set(Object.keys(TaktStep.shape));
+
+const STEP_UNSUPPORTED: Fields = {
+  mode: 'system steps (mode: system) are run by the TAKT engine itself and are not supported',
+  system_inputs: 'system steps (system_inputs) are not supported',
+  effects: 'system step effects are not supported',
+  delay_before_ms: 'system steps (delay_before_ms) are not supported',
+  structured_output: 'structured output steps are not supported',
+  arpeggio: 'arpeggio (data-driven batch) steps are not supported',
+  team_leader: 'team leader steps are not supported',
+  dynamic_facets: 'dynamic facet selection (dynamic_facets) is not supported',
+  mcp_servers: "step-level MCP servers are not supported (MAESTRO's MCP servers come from .maestro/mcp.json)",
+  completion_retry: 'completion_retry is not supported',
+  review_completion: 'review_completion is not supported',
+};
+
+const RULE_FIELDS = new Set(Object.keys(TaktRule.shape));
+
+/** What is wrong with an object's fields, as [field, message]; an empty list when nothing is. */
+function checkFields(
+  value: Record<string, unknown>,
+  mapped: Set<string>,
+  ignored: Set<string>,
+  unsupported: Fields,
+): [string, string][] {
+  const problems: [string, string][] = [];
+  for (const key of Object.keys(value)) {
+    if (mapped.has(key) || ignored.has(key)) continue;
+    problems.push([key, unsupported[key] ?? `${key} is not a TAKT field MAESTRO knows`]);
+  }
+  return problems;
+}
+
+export const workflowProblems = (value: Record<string, unknown>) =>
+  checkFields(value, WORKFLOW_MAPPED, WORKFLOW_IGNORED, WORKFLOW_UNSUPPORTED);
+
+export function stepProblems(value: Record<string, unknown>): [string, string][] {
+  const problems = checkFields(value, STEP_MAPPED, STEP_IGNORED, STEP_UNSUPPORTED);
+  if (value.kind === 'system') problems.push(['kind', STEP_UNSUPPORTED.mode as string]);
+  const gates = Array.isArray(value.quality_gates) ? value.quality_gates : [];
+  gates.forEach((gate, i) => {
+    if (typeof gate !== 'string') problems.push([`quality_gates.${i}`, 'command quality gates are not supported']);
+  });
+  const rules = Array.isArray(value.rules) ? value.rules : [];
+  rules.forEach((rule, i) => {
+    if (!rule || typeof rule !== 'object') return;
+    for (const key of Object.keys(rule)) {
+      if (key === 'when') problems.push([`rules.${i}.when`, 'state predicates (when) are not supported']);
+      else if (!RULE_FIELDS.has(key)) problems.push([`rules.${i}.${key}`, `${key} is not a TAKT rule field`]);
+    }
+  });
+  return problems;
+}
