@@ -80,8 +80,8 @@ test('P2.14 P1.13 P2.16 P2.15 the McpAuthCard names the server, takes the token,
     'GET',
     `/mcp/servers/${encodeURIComponent(fs.realpathSync(llmHost.workspace))}`,
   );
-  expect(body.servers).toEqual([
-    { name: 'tracker', transport: 'http', authRequired: true, takesToken: true, token: 'saved' },
+  expect(body.servers).toMatchObject([
+    { name: 'tracker', transport: 'http', authRequired: true, takesToken: true, token: 'saved', status: 'connected' },
   ]);
   llm.expectEmpty();
 });

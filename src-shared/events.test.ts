@@ -39,6 +39,7 @@ const SHAPES: Record<string, string[]> = {
   'step.recorded': ['jobId', 'seq', 'step', 'taskId', 'ts', 'type'],
   'step.answered': ['callId', 'jobId', 'result', 'seq', 'stepSeq', 'taskId', 'ts', 'type'],
   'stream.delta': ['jobId', 'reasoning', 'seq', 'taskId', 'text', 'toolCalls', 'ts', 'type'],
+  'tool.progress': ['callId', 'jobId', 'message', 'name', 'progress', 'seq', 'taskId', 'total', 'ts', 'type'],
 };
 
 describe('the event contract', () => {
@@ -54,7 +55,7 @@ describe('the event contract', () => {
     expect([...INVOKE_KINDS]).toEqual(['UserSend', 'Notify', 'PodEvent', 'SystemReminder', 'Wakeup']);
   });
 
-  it('P9.13 P9.14 LLM progress events and the chat steps (stored in the log) are transient; the rest are persisted', () => {
+  it('P9.13 P9.14 LLM and tool progress events and the chat steps (stored in the log) are transient; the rest are persisted', () => {
     expect([...TRANSIENT_EVENT_TYPES].sort()).toEqual([
       'LlmCallEnd',
       'LlmCallStart',
@@ -63,6 +64,7 @@ describe('the event contract', () => {
       'step.answered',
       'step.recorded',
       'stream.delta',
+      'tool.progress',
     ]);
   });
 });

@@ -115,6 +115,16 @@ export const MaestroEvent = z.discriminatedUnion('type', [
     callId: z.string(),
     result: ToolCallResult,
   }),
+  /** A running tool call reports how far it has come (an MCP server's progress notifications). */
+  z.object({
+    ...base,
+    type: z.literal('tool.progress'),
+    callId: z.string(),
+    name: z.string(),
+    progress: z.number(),
+    total: z.number().nullable(),
+    message: z.string().nullable(),
+  }),
   z.object({
     ...base,
     type: z.literal('stream.delta'),
@@ -138,12 +148,13 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 export type NewEvent = DistributiveOmit<MaestroEvent, 'seq' | 'ts'>;
 
 /**
- * Events that are pushed live but not stored (seq 0): streaming text, the LLM's progress and the chat's steps. What
+ * Events that are pushed live but not stored (seq 0): streaming text, the LLM's and the tools' progress and the chat's steps. What
  * they report is stored elsewhere: usage and Turn/LlmCall boundaries in the conversation log (GET /tasks/:id/usage),
  * the steps there too (GET /tasks/:id/recent); a window that missed some reads them again when it reconnects.
  */
 export const TRANSIENT_EVENT_TYPES: readonly MaestroEventType[] = [
   'stream.delta',
+  'tool.progress',
   'TurnStart',
   'TurnEnd',
   'LlmCallStart',

@@ -33,6 +33,8 @@ export const OPERATION_NAMES = [
   'saveMcpToken',
   'listRemoteAgents',
   'saveRemoteAgentToken',
+  'setMcpServerEnabled',
+  'checkMcpServer',
   'getToolPolicy',
   'saveToolPolicy',
   'getSettings',

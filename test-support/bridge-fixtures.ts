@@ -38,6 +38,8 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   saveMcpToken: { workspacePath: '/no/such/workspace', server: 'github', token: 'ghp_test' },
   listRemoteAgents: undefined,
   saveRemoteAgentToken: { workspacePath: '/no/such/workspace', agent: 'helper', token: 'agent_test' },
+  setMcpServerEnabled: { workspacePath: '/no/such/workspace', server: 'github', enabled: false },
+  checkMcpServer: { workspacePath: '/no/such/workspace', server: 'github' },
   listRecentFolders: undefined,
   getToolPolicy: undefined,
   saveToolPolicy: { workspacePath: '/no/such/workspace', policy: {} },

@@ -71,6 +71,8 @@ export async function engineHarness(
      * createTask (default true: what a test sets up is what applies). false: they stay as the app finds them, unaccepted.
      */
     acceptSettings?: boolean;
+    /** More of the env profile's variables (MAESTRO_LLM_MEDIA, say). */
+    env?: Record<string, string>;
   } = {},
 ): Promise<Harness> {
   const server = opts.server ?? (await startScriptedLlmServer({ script }));
@@ -86,6 +88,7 @@ export async function engineHarness(
       MAESTRO_LLM_MODEL: 'scripted',
       MAESTRO_LLM_API_KEY: 'sk-test',
       ...(opts.kind ? { MAESTRO_LLM_KIND: opts.kind } : {}),
+      ...opts.env,
     },
     ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
     engine: ({ store, profiles, pieces, sandbox, readSettings, agentTokens }) =>

@@ -1,4 +1,5 @@
-// Test support: mcp.json entries for the test MCP servers, and writing a workspace's `.maestro/mcp.json`.
+// Test support: mcp.json entries for the test MCP servers (the good one and the faulty one), and writing a
+// workspace's `.maestro/mcp.json`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +17,23 @@ export function stdioServerEntry(pidFile: string, extra: Record<string, unknown>
     env: { MCP_TEST_PID_FILE: pidFile },
     ...extra,
   };
+}
+
+export const FAULTY_SERVER = path.join(ROOT, 'test-support', 'mcp-faulty-server.mjs');
+
+/** A stdio entry running mcp-faulty-server.mjs in `mode` (garbage, banner, hang, exit, malformed, bad-list). */
+export function faultyServerEntry(mode: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { command: process.execPath, args: [FAULTY_SERVER, mode], ...extra };
+}
+
+/** The lines of a JSON-lines file the test stdio server writes (`MCP_TEST_EVENTS_FILE`); none when absent. */
+export function eventLines(file: string): Record<string, unknown>[] {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 export function writeMcpConfig(workspace: string, servers: Record<string, unknown>): string {

@@ -1,5 +1,6 @@
 // Test support: a real streamable HTTP MCP server on 127.0.0.1 (the SDK's transport, stateless). With `token` set,
-// a request without `Authorization: Bearer <token>` gets a 401 before it reaches the MCP server.
+// a request without `Authorization: Bearer <token>` gets a 401 before it reaches the MCP server. Every JSON-RPC
+// method it is sent is kept, in order (notifications too: a call's `notifications/cancelled`).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -12,13 +13,16 @@ export interface McpHttpServer {
   readonly authorizations: (string | undefined)[];
   /** How many requests got a 401. */
   readonly refused: number;
+  /** The `method` of every JSON-RPC message posted to it, in order. */
+  readonly methods: string[];
   close(): Promise<void>;
 }
 
 export async function startMcpHttpServer(options: { token?: string } = {}): Promise<McpHttpServer> {
   const authorizations: (string | undefined)[] = [];
   let refused = 0;
-  const server = http.createServer((req, res) => {
+  const methods: string[] = [];
+  const server = http.createServer(async (req, res) => {
     const authorization = req.headers.authorization;
     authorizations.push(authorization);
     if (options.token !== undefined && authorization !== `Bearer ${options.token}`) {
@@ -26,6 +30,13 @@ export async function startMcpHttpServer(options: { token?: string } = {}): Prom
       res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
       res.end(JSON.stringify({ error: 'unauthorized' }));
       return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const body: unknown = text ? JSON.parse(text) : undefined;
+    for (const m of Array.isArray(body) ? body : [body]) {
+      if (m && typeof m === 'object' && 'method' in m) methods.push(String(m.method));
     }
     // Stateless: a server and a transport per request, as the SDK's stateless example does.
     const mcp = testMcpServer(() => authorization);
@@ -36,7 +47,7 @@ export async function startMcpHttpServer(options: { token?: string } = {}): Prom
     });
     mcp
       .connect(transport)
-      .then(() => transport.handleRequest(req, res))
+      .then(() => transport.handleRequest(req, res, body))
       .catch(() => {
         if (!res.headersSent) res.writeHead(500).end();
       });
@@ -46,6 +57,7 @@ export async function startMcpHttpServer(options: { token?: string } = {}): Prom
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     authorizations,
+    methods,
     get refused() {
       return refused;
     },

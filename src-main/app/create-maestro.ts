@@ -139,6 +139,7 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
     clientVersion: options.version,
     sandbox,
     read: accepted.inForce,
+    switches: (workspace) => accepted.mcpSwitches(workspace),
   });
   // The remote agents' tokens (a2a_send) are kept as the MCP servers' are, in a file of their own.
   const agentTokens = new McpTokenStore(path.join(dataDir, AGENT_TOKENS_FILE), secretBox);

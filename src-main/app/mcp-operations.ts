@@ -1,5 +1,7 @@
-// GET /mcp/servers/:workspacePath and POST /mcp/tokens: a workspace's MCP servers and their token status (never a
-// token), and saving a token, which queues again the jobs of that workspace parked on mcp_auth_required (P2.16).
+// GET /mcp/servers/:workspacePath, POST /mcp/tokens, /mcp/enabled and /mcp/check: a workspace's MCP
+// servers with their token status (never a token) and how each is doing; saving a token, which queues again the jobs
+// of that workspace parked on mcp_auth_required (P2.16); turning a server off or on (a person's choice in Settings,
+// kept with the accepted settings, so it applies without review); and starting one now to see its tools.
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
 import { type JobRecord, toJob } from '../db/repos/jobs';
@@ -11,6 +13,7 @@ import { resolveWorkspaceFolder } from '../tasks/create';
 import { invalid } from '../tasks/errors';
 import { ConfigFileError } from '../workspace/json-file';
 import type { AppContext } from './context';
+import { knownWorkspace } from './settings-change-operations';
 
 export function listMcpServers(ctx: AppContext, input: OpParsedInput<'listMcpServers'>): OpOutput<'listMcpServers'> {
   const workspace = resolveWorkspaceFolder(input.workspacePath);
@@ -22,17 +25,27 @@ export function listMcpServers(ctx: AppContext, input: OpParsedInput<'listMcpSer
   }
 }
 
-export function saveMcpToken(ctx: AppContext, input: OpParsedInput<'saveMcpToken'>): OpOutput<'saveMcpToken'> {
-  const workspace = resolveWorkspaceFolder(input.workspacePath);
-  let servers: McpServerConfig[];
+/** The named server of the workspace's mcp.json in force: 404 when there is none, 409 when the file is broken. */
+function serverOf(
+  ctx: AppContext,
+  workspace: string,
+  name: string,
+): { server: McpServerConfig; all: McpServerConfig[] } {
+  let all: McpServerConfig[];
   try {
-    servers = ctx.mcp.configs(workspace);
+    all = ctx.mcp.configs(workspace);
   } catch (error) {
     if (error instanceof ConfigFileError) throw new MaestroError('conflict', error.message);
     throw error;
   }
-  const server = servers.find((s) => s.name === input.server);
-  if (!server) throw new MaestroError('not_found', `no MCP server named ${input.server} in ${mcpFile(workspace)}`);
+  const server = all.find((s) => s.name === name);
+  if (!server) throw new MaestroError('not_found', `no MCP server named ${name} in ${mcpFile(workspace)}`);
+  return { server, all };
+}
+
+export function saveMcpToken(ctx: AppContext, input: OpParsedInput<'saveMcpToken'>): OpOutput<'saveMcpToken'> {
+  const workspace = resolveWorkspaceFolder(input.workspacePath);
+  const { server, all } = serverOf(ctx, workspace, input.server);
   if (!takesToken(server)) {
     throw invalid(
       'server',
@@ -45,10 +58,38 @@ export function saveMcpToken(ctx: AppContext, input: OpParsedInput<'saveMcpToken
     if (error instanceof ConfigFileError) throw new MaestroError('conflict', error.message);
     throw error;
   }
-  // While another server of the workspace still has no token, a parked job would only park again.
-  const blocked = servers.some((s) => needsToken(ctx.mcp.view(workspace, s).token));
+  // While another server of the workspace that is on still has no token, a parked job would only park again.
+  const blocked = all.some((s) => s.enabled && needsToken(ctx.mcp.view(workspace, s).token));
   const resumed = blocked ? [] : resumeParked(ctx.store, workspace);
   return { server: ctx.mcp.view(workspace, server), resumed: resumed.map(toJob) };
+}
+
+export function setMcpServerEnabled(
+  ctx: AppContext,
+  input: OpParsedInput<'setMcpServerEnabled'>,
+): OpOutput<'setMcpServerEnabled'> {
+  const workspace = knownWorkspace(ctx, resolveWorkspaceFolder(input.workspacePath));
+  serverOf(ctx, workspace, input.server);
+  try {
+    ctx.accepted.switchMcpServer(workspace, input.server, input.enabled);
+  } catch (error) {
+    if (error instanceof ConfigFileError) throw new MaestroError('conflict', error.message);
+    throw error;
+  }
+  // A server turned off no longer holds up the parked jobs of the workspace.
+  const all = ctx.mcp.configs(workspace);
+  if (!input.enabled && !all.some((s) => s.enabled && needsToken(ctx.mcp.view(workspace, s).token))) {
+    resumeParked(ctx.store, workspace);
+  }
+  return { server: ctx.mcp.view(workspace, serverOf(ctx, workspace, input.server).server) };
+}
+
+export async function checkMcpServer(
+  ctx: AppContext,
+  input: OpParsedInput<'checkMcpServer'>,
+): Promise<OpOutput<'checkMcpServer'>> {
+  const workspace = knownWorkspace(ctx, resolveWorkspaceFolder(input.workspacePath));
+  return { server: await ctx.mcp.check(workspace, serverOf(ctx, workspace, input.server).server) };
 }
 
 /**

@@ -32,7 +32,7 @@ import { runTask } from '../tasks/run-task';
 import { listSpaces, updateSpace } from '../tasks/spaces';
 import { getAutoPrompter, saveAutoPrompter } from './auto-prompter-operations';
 import type { AppContext } from './context';
-import { listMcpServers, saveMcpToken } from './mcp-operations';
+import { checkMcpServer, listMcpServers, saveMcpToken, setMcpServerEnabled } from './mcp-operations';
 import { deleteProfile, listModels, listProfiles, saveProfile, testProfile } from './profile-operations';
 import { listRemoteAgents, saveRemoteAgentToken } from './remote-agent-operations';
 import { acceptSettingsChange, listSettingsChanges, rejectSettingsChange } from './settings-change-operations';
@@ -43,7 +43,7 @@ import { getToolPolicy, saveToolPolicy } from './tool-policy-operations';
 const TASK_EVENTS_LIMIT = 2000;
 
 /** Operations that wait on the network answer with a Promise; every other one answers at once. */
-export type AsyncOperation = 'testProfile' | 'listModels' | 'runTask';
+export type AsyncOperation = 'testProfile' | 'listModels' | 'runTask' | 'checkMcpServer';
 export type OpAnswer<N extends OperationName> = N extends AsyncOperation ? Promise<OpOutput<N>> : OpOutput<N>;
 
 export type Operations = { [N in OperationName]: (ctx: AppContext, input: OpParsedInput<N>) => OpAnswer<N> };
@@ -93,6 +93,8 @@ export const operations: Operations = {
   saveMcpToken,
   listRemoteAgents,
   saveRemoteAgentToken,
+  setMcpServerEnabled,
+  checkMcpServer,
   listRecentFolders,
   getToolPolicy,
   saveToolPolicy,

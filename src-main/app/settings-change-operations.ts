@@ -15,7 +15,7 @@ import type { AppContext } from './context';
 
 type Changes = OpOutput<'listSettingsChanges'>;
 
-function knownWorkspace(ctx: AppContext, workspacePath: string): string {
+export function knownWorkspace(ctx: AppContext, workspacePath: string): string {
   const known =
     workspacePath === ctx.defaultWorkspace ||
     ctx.store.spaces.byFolder(workspacePath) !== undefined ||

@@ -47,6 +47,9 @@ const BRIDGE_API_TABLE = [
   // Ours: a workspace's remote agents (agents.json, for a2a_send) with their token status, and saving a token.
   ['GET', '/agents/remote/:workspacePath', 200],
   ['POST', '/agents/tokens', 200],
+  // Ours: a server turned off or on in Settings (kept with the accepted settings), and one started now to check it.
+  ['POST', '/mcp/enabled', 200],
+  ['POST', '/mcp/check', 200],
   // Ours: the workspace folders of recent tasks, for the CreateTaskDialog's recent list.
   ['GET', '/workspaces/recent', 200],
   // Ours: for another agent (A2A): create a task and answer when its job has ended or needs a person.

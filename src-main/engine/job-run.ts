@@ -10,6 +10,7 @@ import type { AnyToolDef, ToolContext, ToolResult } from '../tools/types';
 import type { Conversation } from './conversation';
 import type { JobStream } from './job-stream';
 import type { LlmPort } from './llm-port';
+import { type MediaFromCall, mediaParts } from './media-parts';
 import type { MovementDefinition, PieceDefinition } from './pieces/schema';
 import type { PromptGuard } from './prompt-guard';
 import type { RunLog } from './run-log';
@@ -85,6 +86,8 @@ export class JobRun {
   private readonly workspacePath: string;
   private readonly init: JobRunInit;
   private notes: { text: string; log: boolean }[] = [];
+  /** Images and audio of tool results the model takes, for the next user message (media-parts.ts). */
+  private media: MediaFromCall[] = [];
   /** Set when an interjection for this job is posted in this process; the DB is also polled now and then. */
   private interjectionDue = true;
   private lastInterjectionPoll = 0;
@@ -152,6 +155,7 @@ export class JobRun {
       signal: this.signal,
       runtimeDir: this.init.runtimeDir,
       sandbox: this.options.sandbox,
+      onToolProgress: (call, update) => this.stream.toolProgress(call, update),
     };
   }
 
@@ -187,6 +191,9 @@ export class JobRun {
   answer(call: ToolCall, result: ToolResult): void {
     const { content } = result;
     this.conversation.append({ role: 'tool', tool_call_id: call.id, content });
+    const taken = (result.media ?? []).filter((m) => this.llm.media?.includes(m.kind));
+    if (taken.length > 0) this.media.push({ call: call.name, callId: call.id, media: taken });
+    this.stream.flushProgress();
     const turnSeq =
       this.turnOfCall.get(call.id) ?? this.store.logEntries.turnOfCall(this.job.taskId, this.job.id, call.id);
     this.log.toolTurn(turnSeq, call.id, call.name, result);
@@ -207,13 +214,14 @@ export class JobRun {
   }
 
   /**
-   * Appends what is due — system notes, then the user's interjections in arrival order — as ONE user message at the
-   * end, so no two user messages adjoin. Interjections are marked delivered (CAS) so none is delivered twice; the
+   * Appends what is due — system notes, then the user's interjections in arrival order, then the images and audio
+   * of the last tool results for a model that takes them — as ONE user message at the end, so no two user messages
+   * adjoin. Interjections are marked delivered (CAS) so none is delivered twice; the
    * marks and the log's turns are one transaction, the message is in the transcript before it commits.
    */
   deliverPendingUserMessages(): void {
     const interjections = this.pendingInterjections();
-    if (this.notes.length === 0 && interjections.length === 0) return;
+    if (this.notes.length === 0 && interjections.length === 0 && this.media.length === 0) return;
     this.recordStep(() => {
       const parts: string[] = [];
       for (const note of this.notes) {
@@ -226,7 +234,10 @@ export class JobRun {
         parts.push(`Message from the user: ${c.body}`);
         this.log.userTurn(c.body);
       }
-      if (parts.length > 0) this.conversation.append({ role: 'user', content: parts.join('\n\n') });
+      const text = parts.join('\n\n');
+      if (this.media.length > 0) this.conversation.append({ role: 'user', content: mediaParts(text, this.media) });
+      else if (parts.length > 0) this.conversation.append({ role: 'user', content: text });
+      this.media = [];
     });
   }
 }

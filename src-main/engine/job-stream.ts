@@ -1,13 +1,17 @@
 // Streams a job's generation to the UI as transient events, coalesced so that a fast stream does not flood IPC/SSE:
-// deltas are gathered and sent at most every `intervalMs`, and flushed at the end of each LlmCall.
+// deltas are gathered and sent at most every `intervalMs`, and flushed at the end of each LlmCall. A running tool
+// call's progress goes the same way: its latest report per call, at most every `intervalMs`.
 import type { NewEvent } from '../../src-shared/events';
 import type { LlmDelta } from '../llm/types';
+import type { ToolProgress } from '../tools/types';
 
 export class JobStream {
   private text = '';
   private reasoning = '';
   private toolCalls = new Map<number, { id?: string; name?: string; arguments: string }>();
   private timer: NodeJS.Timeout | undefined;
+  private progress = new Map<string, { name: string; update: ToolProgress }>();
+  private progressTimer: NodeJS.Timeout | undefined;
 
   constructor(
     /** Sends one transient event. */
@@ -49,5 +53,30 @@ export class JobStream {
     this.text = '';
     this.reasoning = '';
     this.toolCalls.clear();
+  }
+
+  /** A running call's progress; the latest report of each call is sent at most every `intervalMs`. */
+  toolProgress(call: { id: string; name: string }, update: ToolProgress): void {
+    this.progress.set(call.id, { name: call.name, update });
+    this.progressTimer ??= setTimeout(() => this.flushProgress(), this.intervalMs);
+  }
+
+  /** Sends the progress not sent yet (before a call's result, so that it comes first). */
+  flushProgress(): void {
+    clearTimeout(this.progressTimer);
+    this.progressTimer = undefined;
+    for (const [callId, { name, update }] of this.progress) {
+      this.emit({
+        type: 'tool.progress',
+        taskId: this.taskId,
+        jobId: this.jobId,
+        callId,
+        name,
+        progress: update.progress,
+        total: update.total ?? null,
+        message: update.message ?? null,
+      });
+    }
+    this.progress.clear();
   }
 }

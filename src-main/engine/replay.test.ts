@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { setup } from '../../test-support/tasks';
 import { call, line } from '../../test-support/transcript-lines';
-import type { AssistantToolCall } from '../llm/types';
+import { type AssistantToolCall, messageText } from '../llm/types';
 import { type ChatMessage, parseTranscript, splitThreads, TRANSCRIPT_FILE, type TranscriptLine } from './conversation';
 import { allReplayableThreads, isSamePieceContinuation, replayableTurns, replayTranscript } from './replay';
 
@@ -276,7 +276,7 @@ describe('transcript replay rules', () => {
       'Question: PDF or Markdown?\nAnswer: Markdown',
       'Comment: add a chart',
     ]);
-    const asked = out.findIndex((m) => m.role === 'user' && m.content.startsWith('Question'));
+    const asked = out.findIndex((m) => m.role === 'user' && messageText(m.content).startsWith('Question'));
     expect(out.slice(0, asked)).toContainEqual({
       role: 'tool',
       tool_call_id: 'gen_call_1',

@@ -70,8 +70,13 @@ export async function execute(
   args: unknown,
   ctx: ToolContext,
 ): Promise<DispatchedCall> {
+  // The call's progress reaches the run's sink with the call it belongs to.
+  const sink = ctx.onToolProgress;
+  const callCtx: ToolContext = sink
+    ? { ...ctx, progress: (update) => sink({ id: call.id, name: call.name }, update) }
+    : ctx;
   try {
-    const outcome = await tool.execute(args, ctx);
+    const outcome = await tool.execute(args, callCtx);
     if (outcome.kind === 'result' && outcome.content.length > MAX_RESULT_CHARS) {
       const cut = outcome.content.length - MAX_RESULT_CHARS;
       const content = `${outcome.content.slice(0, MAX_RESULT_CHARS)}\n… (${cut} more characters cut)`;

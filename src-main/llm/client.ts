@@ -58,6 +58,11 @@ export class LlmClient {
     });
   }
 
+  /** What the profile's model takes besides text. */
+  get media(): LlmProfile['media'] {
+    return this.options.profile.media;
+  }
+
   /** LlmCalls this client has made. */
   get llmCallCount(): number {
     return this.calls;

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ProfileName } from '../../src-shared/contract';
-import { OptionalParameter, ProviderKind } from '../../src-shared/contract/profiles';
+import { MediaKind, OptionalParameter, ProviderKind } from '../../src-shared/contract/profiles';
 import { CodedError } from '../../src-shared/errors';
 import { ConfigFileError, JsonFileStore } from '../workspace/json-file';
 import { type SecretBox, SecretBoxError } from './secret-box';
@@ -23,6 +23,7 @@ const StoredProfile = z
     contextWindow: z.number().int().positive().optional(),
     temperature: z.number().optional(),
     parallelToolCalls: z.boolean().optional(),
+    media: z.array(MediaKind).optional(),
     rejectedParameters: z.array(OptionalParameter).optional(),
     apiKey: SealedKey.nullable(),
   })
@@ -45,6 +46,7 @@ export interface ProfileChange {
   contextWindow?: number;
   temperature?: number;
   parallelToolCalls?: boolean;
+  media?: MediaKind[];
   makeDefault?: boolean;
 }
 
@@ -131,6 +133,7 @@ export class ProfileStore {
       ...(change.contextWindow !== undefined ? { contextWindow: change.contextWindow } : {}),
       ...(change.temperature !== undefined ? { temperature: change.temperature } : {}),
       ...(change.parallelToolCalls !== undefined ? { parallelToolCalls: change.parallelToolCalls } : {}),
+      ...(change.media?.length ? { media: change.media } : {}),
       ...(rejected?.length ? { rejectedParameters: rejected } : {}),
       apiKey,
     };

@@ -1,7 +1,12 @@
 // LLM profiles a job can name: the one from the environment (`env`) and the ones saved in the app (profile-store.ts).
 // Every change bumps `version` and tells the `onChange` listeners, so whoever caches per profile can drop stale entries.
 import type { ProfileView } from '../../src-shared/contract';
-import { DEFAULT_PROVIDER_KIND, type OptionalParameter, ProviderKind } from '../../src-shared/contract/profiles';
+import {
+  DEFAULT_PROVIDER_KIND,
+  MediaKind,
+  type OptionalParameter,
+  ProviderKind,
+} from '../../src-shared/contract/profiles';
 import type { ProfileChange, ProfileStore } from './profile-store';
 
 export interface LlmProfile {
@@ -17,6 +22,8 @@ export interface LlmProfile {
   temperature?: number;
   /** Sent as `parallel_tool_calls` when the request has tools; omitted when unset (some backends reject it). */
   parallelToolCalls?: boolean;
+  /** What the model takes besides text (tool results' images, audio); absent: text only. */
+  media?: MediaKind[];
   /** Extra HTTP headers sent with every request of this profile. */
   extraHeaders?: Record<string, string>;
   /** Optional parameters the server rejected: never sent. */
@@ -57,6 +64,9 @@ export class ProfileRegistry {
     if (contextWindow !== undefined) profile.contextWindow = contextWindow;
     const kind = ProviderKind.safeParse(env.MAESTRO_LLM_KIND?.trim().toLowerCase());
     if (kind.success) profile.kind = kind.data;
+    // MAESTRO_LLM_MEDIA=image,audio: what the model takes besides text; unknown words are ignored.
+    const media = (env.MAESTRO_LLM_MEDIA ?? '').split(',').flatMap((m) => MediaKind.safeParse(m.trim()).data ?? []);
+    if (media.length > 0) profile.media = [...new Set(media)];
     return new ProfileRegistry([profile], store);
   }
 
@@ -158,6 +168,7 @@ export class ProfileRegistry {
       ...(base.contextWindow !== undefined ? { contextWindow: base.contextWindow } : {}),
       ...(base.temperature !== undefined ? { temperature: base.temperature } : {}),
       ...(base.parallelToolCalls !== undefined ? { parallelToolCalls: base.parallelToolCalls } : {}),
+      ...(base.media?.length ? { media: base.media } : {}),
       ...(base.rejectedParameters?.length ? { rejectedParameters: base.rejectedParameters } : {}),
       hasKey: fixed ? fixed.apiKey !== '' : stored?.apiKey != null,
       keyHint: keyHint(key),

@@ -23,9 +23,19 @@ export type AssistantExtras = {
 
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string | UserContentPart[] }
   | ({ role: 'assistant'; content: string | null; tool_calls?: AssistantToolCall[] } & AssistantExtras)
   | { role: 'tool'; tool_call_id: string; content: string };
+
+/** A part of a user message with media (the chat API's content parts): tool results' images and audio. */
+export type UserContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } }
+  | { type: 'input_audio'; input_audio: { data: string; format: 'wav' | 'mp3' } };
+
+/** A message's text: a user message's text parts joined when it has media. */
+export const messageText = (content: string | readonly UserContentPart[]): string =>
+  typeof content === 'string' ? content : content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
 
 export interface ToolSpec {
   type: 'function';

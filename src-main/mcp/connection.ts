@@ -1,16 +1,21 @@
-// One connection of a job to one MCP server, over the SDK's client: a stdio child process or streamable HTTP, with
-// the saved token in the environment variable or header the config names. A 401 while connecting is an
-// McpAuthError (the job parks); anything else that stops the connection is an McpConnectError.
+// One connection of a job to one MCP server, over the SDK's client: a stdio child process, streamable HTTP or the
+// older HTTP+SSE transport, with the saved token in the environment variable or header the config names. Starting is
+// bounded (the server must answer `initialize` in time, and one that prints something else than MCP on stdout is
+// told apart); a call sends a progressToken, and its progress extends its timeout up to a maximum. A 401 while
+// connecting is an McpAuthError (the job parks); anything else that stops the connection is an McpConnectError.
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CodedError } from '../../src-shared/errors';
 import type { OsSandbox, SandboxChoice, Sandboxed } from '../tools/os-sandbox';
 import { shellQuote } from '../tools/shell-quote';
-import type { McpServerConfig, StdioServerConfig } from './config';
-import type { CallToolResult, ListedTool } from './mcp-tools';
+import type { ToolProgress } from '../tools/types';
+import { formatToken, type McpServerConfig, type McpTimeouts, type StdioServerConfig } from './config';
+import type { CallToolResult } from './content';
+import type { ListedTool } from './mcp-tools';
 
 /** The server refused the job's credentials (HTTP 401). */
 export class McpAuthError extends CodedError {
@@ -35,7 +40,7 @@ export class McpConnectError extends CodedError {
 export interface ConnectOptions {
   token: string | null;
   signal: AbortSignal;
-  timeoutMs: number;
+  timeouts: McpTimeouts;
   clientVersion: string;
   /** The OS sandbox a stdio server runs in. */
   sandbox?: SandboxChoice;
@@ -43,8 +48,11 @@ export interface ConnectOptions {
 
 /** How much of a stdio server's stderr is kept, to say why it stopped. */
 const STDERR_TAIL = 2000;
-/** After SIGTERM on cancel, how long a stdio server has before SIGKILL. */
+/** On cancel, how long a stdio server has after its stdin closed before SIGTERM, and before SIGKILL. */
+const TERM_GRACE_MS = 250;
 const KILL_GRACE_MS = 1000;
+/** A server that printed non-MCP output while starting has this long to answer `initialize` after all. */
+const NOISE_GRACE_MS = 1000;
 
 export class McpConnection {
   private closed = false;
@@ -56,7 +64,8 @@ export class McpConnection {
     readonly server: McpServerConfig,
     private readonly client: Client,
     private readonly transport: Transport,
-    private readonly timeoutMs: number,
+    private readonly timeouts: McpTimeouts,
+    private readonly stderr: string[],
   ) {
     client.onclose = () => {
       this.exited = true;
@@ -72,16 +81,15 @@ export class McpConnection {
         : null;
     const transport = makeTransport(server, options.token, stderr, sandboxed);
     const client = new Client({ name: 'maestro-desktop', version: options.clientVersion }, { capabilities: {} });
-    const connection = new McpConnection(server, client, transport, options.timeoutMs);
+    const connection = new McpConnection(server, client, transport, options.timeouts, stderr);
     connection.onExit = sandboxed?.release;
     try {
-      await client.connect(transport, { signal: options.signal, timeout: options.timeoutMs });
+      await startBounded(client, transport, options);
     } catch (error) {
       connection.kill();
-      if (error instanceof StreamableHTTPError && error.code === 401) throw new McpAuthError(server.name);
+      if (isUnauthorized(error)) throw new McpAuthError(server.name);
       const code = (error as NodeJS.ErrnoException).code;
-      const tail = stderr.join('').trim().slice(-STDERR_TAIL);
-      const reason = `${(error as Error).message}${tail ? ` (stderr: ${tail})` : ''}`;
+      const reason = `${(error as Error).message}${connection.stderrTail()}`;
       throw new McpConnectError(server.name, reason, code !== 'ENOENT' && code !== 'EACCES');
     }
     return connection;
@@ -92,22 +100,44 @@ export class McpConnection {
     return this.transport instanceof StdioClientTransport && !this.exited ? this.transport.pid : null;
   }
 
+  /** Whether the connection ended without being closed here: the process exited, or the transport closed. */
+  get lost(): boolean {
+    return this.exited && !this.closed;
+  }
+
+  /** What the server last wrote on stderr, as " (stderr: …)", or ''. */
+  stderrTail(): string {
+    const tail = this.stderr.join('').trim().slice(-STDERR_TAIL);
+    return tail ? ` (stderr: ${tail})` : '';
+  }
+
   async listTools(signal: AbortSignal): Promise<ListedTool[]> {
     const tools: ListedTool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.client.listTools(cursor ? { cursor } : {}, { signal, timeout: this.timeoutMs });
+      const page = await this.client.listTools(cursor ? { cursor } : {}, { signal, timeout: this.timeouts.startupMs });
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
     return tools;
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  /**
+   * Calls a tool with a progressToken: each progress notification reaches `onProgress` and restarts the call's
+   * timeout, up to its maximum. On abort the SDK sends `notifications/cancelled` for the call.
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    onProgress?: (progress: ToolProgress) => void,
+  ): Promise<CallToolResult> {
     return (await this.client.callTool({ name, arguments: args }, undefined, {
       signal,
-      timeout: this.timeoutMs,
+      timeout: this.timeouts.toolMs,
       resetTimeoutOnProgress: true,
+      maxTotalTimeout: Math.max(this.timeouts.toolMaxMs, this.timeouts.toolMs),
+      onprogress: (p) => onProgress?.(p),
     })) as CallToolResult;
   }
 
@@ -118,18 +148,70 @@ export class McpConnection {
     await this.client.close().catch(() => {});
   }
 
-  /** Ends it now (cancel, shutdown): a stdio server gets SIGTERM at once and SIGKILL a second later. */
+  /**
+   * Ends it now (cancel, shutdown). A stdio server's stdin is closed at once, so a well-behaved server exits after
+   * reading what was sent last (a call's cancellation); SIGTERM follows shortly, SIGKILL a second later. An HTTP
+   * connection closes after the same second, so the cancellation of a call in flight is still posted.
+   */
   kill(): void {
     const pid = this.pid;
-    if (pid !== null) {
-      signalProcess(pid, 'SIGTERM');
-      setTimeout(() => {
-        if (!this.exited) signalProcess(pid, 'SIGKILL');
-      }, KILL_GRACE_MS).unref();
+    if (pid === null) {
+      setTimeout(() => void this.close(), KILL_GRACE_MS).unref();
+      return;
     }
     void this.close();
+    const unless = (signal: NodeJS.Signals) => () => {
+      if (!this.exited) signalProcess(pid, signal);
+    };
+    setTimeout(unless('SIGTERM'), TERM_GRACE_MS).unref();
+    setTimeout(unless('SIGKILL'), KILL_GRACE_MS).unref();
   }
 }
+
+/**
+ * `client.connect` (the transport's start and `initialize`) within the startup timeout, whatever hangs: a process
+ * that never answers, an SSE stream that never names its endpoint. A line on stdout that is not MCP leaves the
+ * server a short grace to answer anyway (some print a banner first), then fails naming what it printed.
+ */
+function startBounded(client: Client, transport: Transport, options: ConnectOptions): Promise<void> {
+  const { startupMs } = options.timeouts;
+  return new Promise<void>((resolve, reject) => {
+    const timers: NodeJS.Timeout[] = [];
+    const settle = (error?: Error) => {
+      for (const t of timers) clearTimeout(t);
+      client.onerror = undefined;
+      options.signal.removeEventListener('abort', onAbort);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onAbort = () => settle(new Error(`cancelled while starting: ${String(options.signal.reason)}`));
+    if (options.signal.aborted) return onAbort();
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    timers.push(
+      setTimeout(
+        () => settle(new Error(`did not finish starting (initialize) within ${seconds(startupMs)}`)),
+        startupMs,
+      ),
+    );
+    let noise: string | null = null;
+    client.onerror = (error) => {
+      if (noise !== null || !(error instanceof SyntaxError || error.name === 'ZodError')) return;
+      noise = error.message.slice(0, 300);
+      timers.push(
+        setTimeout(() => settle(new Error(`printed output that is not MCP on stdout: ${noise}`)), NOISE_GRACE_MS),
+      );
+    };
+    client.connect(transport, { signal: options.signal, timeout: startupMs }).then(
+      () => settle(),
+      (error: Error) => settle(error),
+    );
+  });
+}
+
+const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
+
+const isUnauthorized = (error: unknown) =>
+  (error instanceof StreamableHTTPError || error instanceof SseError) && error.code === 401;
 
 /** The server's command line, wrapped to run in the sandbox: the workspace writable, its listed hosts reachable. */
 const sandboxedLaunch = (server: StdioServerConfig, sandbox: OsSandbox): Promise<Sandboxed> =>
@@ -145,7 +227,10 @@ function makeTransport(
   sandboxed: Sandboxed | null,
 ): Transport {
   if (server.transport === 'stdio') {
-    const env = { ...server.env, ...(token !== null && server.tokenEnv ? { [server.tokenEnv]: token } : {}) };
+    const env = {
+      ...server.env,
+      ...(token !== null && server.tokenEnv ? { [server.tokenEnv]: formatToken(server, token) } : {}),
+    };
     // The SDK starts from a minimal environment (PATH, HOME, …): the app's own variables, keys among them, stay out.
     const transport = new StdioClientTransport({
       command: sandboxed?.file ?? server.command,
@@ -163,13 +248,12 @@ function makeTransport(
     return transport;
   }
   const headers = { ...server.headers };
-  if (token !== null) headers[server.tokenHeader] = authorizationValue(server.tokenHeader, token);
-  return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
+  if (token !== null) headers[server.tokenHeader] = formatToken(server, token);
+  const url = new URL(server.url);
+  return server.transport === 'sse'
+    ? new SSEClientTransport(url, { requestInit: { headers } })
+    : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
 }
-
-/** `Authorization` carries a bearer token; any other header named in the config carries the token as it is. */
-const authorizationValue = (header: string, token: string) =>
-  header.toLowerCase() === 'authorization' ? `Bearer ${token}` : token;
 
 function signalProcess(pid: number, signal: NodeJS.Signals): void {
   try {

@@ -34,6 +34,9 @@ const toolSpecs = (h: Harness, i: number) =>
     function: { name: string; description: string; parameters: unknown };
   }[];
 
+/** A server no job (or check) has started in this run of the app: on, nothing known yet. */
+const notStarted = { enabled: true, status: 'unknown', tools: [], lastError: null, checkedAt: null };
+
 const saveToken = (h: Harness, server: string, token: string) =>
   h.maestro.invoke('saveMcpToken', { workspacePath: h.workspace, server, token });
 
@@ -70,8 +73,8 @@ describe('MCP servers in a job', () => {
     expect(notices.at(-1)).toMatch(/^mcp_auth_required: Use the remote tools needs an authorization — .*"remote"/);
     expect(h.maestro.invoke('listMcpServers', { workspacePath: workspace })).toEqual({
       servers: [
-        { name: 'local', transport: 'stdio', authRequired: false, takesToken: false, token: 'none' },
-        { name: 'remote', transport: 'http', authRequired: true, takesToken: true, token: 'missing' },
+        { name: 'local', transport: 'stdio', authRequired: false, takesToken: false, token: 'none', ...notStarted },
+        { name: 'remote', transport: 'http', authRequired: true, takesToken: true, token: 'missing', ...notStarted },
       ],
       error: null,
     });
@@ -95,6 +98,7 @@ describe('MCP servers in a job', () => {
       authRequired: true,
       takesToken: true,
       token: 'saved',
+      ...notStarted,
     });
     expect(saved.resumed).toMatchObject([{ id: jobId, status: 'queued', waitReason: null }]);
     expect(JSON.stringify(saved)).not.toContain('tok-2');

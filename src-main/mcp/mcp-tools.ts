@@ -1,12 +1,11 @@
 // MCP tools as the engine's tools: named `mcp__<server>__<tool>`, described and shaped by the server verbatim (the
 // server validates the arguments; here only "an object" is checked), read-only only when the server says so, and
-// answering with the text of the server's result. Its annotations say what it needs (permission.ts): a tool the
+// answering with the server's result (content.ts). Its annotations say what it needs (permission.ts): a tool the
 // server marks read-only runs without asking; any other asks a person (unless the policy allows it) and counts as
 // editing, so a movement with `edit: false` does not run it.
 import { z } from 'zod';
-import { fail, ok } from '../tools/outcome';
 import { callSummary } from '../tools/permission';
-import type { AnyToolDef, ToolNeed, ToolOutcome, ToolResult } from '../tools/types';
+import type { AnyToolDef, ToolContext, ToolNeed, ToolOutcome } from '../tools/types';
 
 export const MCP_TOOL_PREFIX = 'mcp__';
 const MAX_TOOL_NAME = 64;
@@ -24,22 +23,6 @@ export interface ListedTool {
 export function mcpNeeds(annotations: ListedTool['annotations']): ToolNeed[] {
   if (annotations?.readOnlyHint === true) return annotations.openWorldHint === true ? ['network'] : [];
   return annotations?.openWorldHint === false ? ['edit'] : ['edit', 'network', 'external'];
-}
-
-/** One content block of a tool result (the parts used here). */
-export interface ResultContent {
-  type: string;
-  text?: string;
-  mimeType?: string;
-  uri?: string;
-  resource?: { uri: string; text?: string; mimeType?: string };
-}
-
-/** A `tools/call` result as the server sends it. */
-export interface CallToolResult {
-  content?: ResultContent[];
-  structuredContent?: unknown;
-  isError?: boolean;
 }
 
 /** `mcp__<server>__<tool>` with anything outside [A-Za-z0-9_-] made `_`, cut to 64 characters. */
@@ -75,7 +58,7 @@ const AnyObject = z.record(z.string(), z.unknown());
 export function mcpToolDef(
   name: string,
   tool: ListedTool,
-  call: (args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolOutcome>,
+  call: (args: Record<string, unknown>, ctx: ToolContext) => Promise<ToolOutcome>,
 ): AnyToolDef {
   return {
     name,
@@ -86,31 +69,6 @@ export function mcpToolDef(
     needs: mcpNeeds(tool.annotations),
     review: (args) =>
       tool.annotations?.readOnlyHint === true ? { kind: 'run' } : { kind: 'ask', summary: callSummary(name, args) },
-    execute: (args: Record<string, unknown>, ctx) => call(args, ctx.signal),
+    execute: (args: Record<string, unknown>, ctx) => call(args, ctx),
   };
-}
-
-/** What the model gets: text blocks joined, other blocks named; a result the server marks isError is a failure. */
-export function toolResult(result: CallToolResult): ToolResult {
-  const parts = (result.content ?? []).map(contentText);
-  if (parts.length === 0 && result.structuredContent !== undefined)
-    parts.push(JSON.stringify(result.structuredContent));
-  const text = parts.join('\n');
-  return result.isError ? fail(text || 'the tool failed without saying why') : ok(text);
-}
-
-function contentText(c: ResultContent): string {
-  switch (c.type) {
-    case 'text':
-      return c.text ?? '';
-    case 'resource':
-      return (
-        c.resource?.text ??
-        `[resource ${c.resource?.uri ?? ''}${c.resource?.mimeType ? ` (${c.resource.mimeType})` : ''}]`
-      );
-    case 'resource_link':
-      return `[resource link ${c.uri ?? ''}]`;
-    default:
-      return `[${c.type}${c.mimeType ? ` ${c.mimeType}` : ''} content not shown]`;
-  }
 }

@@ -1,12 +1,21 @@
 // The MCP servers of every workspace, for the app: what each needs (a token given or not, refused or not, never the
-// token itself), saving a token, and opening a job's servers after the token check (spec §2 K → KH / L).
+// token itself), whether it is on, how it last did (status, tools, last error), saving a token, and opening a job's
+// servers after the token check (spec §2 K → KH / L).
 
 import type { McpServerView } from '../../src-shared/contract';
 import type { SandboxChoice } from '../tools/os-sandbox';
 import type { SettingsText } from '../workspace/accepted-settings';
-import { loadMcpConfig, type McpServerConfig, takesToken } from './config';
+import { loadMcpConfig, type McpServerConfig, type McpTimeouts, takesToken } from './config';
 import { McpAuthError } from './connection';
-import { authRequiredMessage, type McpJobServers, type McpOpenResult, McpSession, type SessionServer } from './session';
+import {
+  authRequiredMessage,
+  type McpJobHooks,
+  type McpJobServers,
+  type McpOpenResult,
+  McpSession,
+  type ServerState,
+  type SessionServer,
+} from './session';
 import { McpTokenError, type McpTokenStore } from './token-store';
 
 export type McpTokenStatus = McpServerView['token'];
@@ -16,15 +25,23 @@ export const needsToken = (status: McpTokenStatus) => status === 'missing' || st
 
 export interface McpServersOptions {
   clientVersion: string;
-  /** Connecting, listing tools, and each tool call; default 60 s. */
-  timeoutMs?: number;
+  /** The app's timeouts (starting, a call, a call in all); a server's own in mcp.json win. */
+  timeouts?: Partial<McpTimeouts>;
   /** The OS sandbox stdio servers run in. */
   sandbox?: SandboxChoice;
   /** The text of a workspace's mcp.json in force: the app passes the accepted version's (default: the file). */
   read?: SettingsText;
+  /** The servers a person turned on or off in Settings, by name (they win over `"disabled"` in the file). */
+  switches?: (workspacePath: string) => Readonly<Record<string, boolean>>;
 }
 
+type Status = Pick<McpServerView, 'status' | 'tools' | 'lastError' | 'checkedAt'>;
+const UNKNOWN: Status = { status: 'unknown', tools: [], lastError: null, checkedAt: null };
+
 export class McpServers implements McpJobServers {
+  /** How each server last did in this process, by workspace and name. */
+  private readonly statuses = new Map<string, Status>();
+
   constructor(
     readonly tokens: McpTokenStore,
     private readonly options: McpServersOptions,
@@ -35,9 +52,13 @@ export class McpServers implements McpJobServers {
     return this.configs(workspacePath).map((s) => this.view(workspacePath, s));
   }
 
-  /** The workspace's servers in force. Throws ConfigFileError on a broken mcp.json. */
+  /** The workspace's servers in force, each on or off. Throws ConfigFileError on a broken mcp.json. */
   configs(workspacePath: string): McpServerConfig[] {
-    return loadMcpConfig(workspacePath, this.options.read);
+    const switches = this.options.switches?.(workspacePath) ?? {};
+    return loadMcpConfig(workspacePath, this.options.read).map((s) => ({
+      ...s,
+      enabled: switches[s.name] ?? s.enabled,
+    }));
   }
 
   view(workspacePath: string, server: McpServerConfig): McpServerView {
@@ -57,6 +78,8 @@ export class McpServers implements McpJobServers {
       authRequired: server.authRequired,
       takesToken: takesToken(server),
       token,
+      enabled: server.enabled,
+      ...(this.statuses.get(statusKey(workspacePath, server.name)) ?? UNKNOWN),
     };
   }
 
@@ -64,10 +87,10 @@ export class McpServers implements McpJobServers {
     return this.tokens.savedCount !== savedCount;
   }
 
-  async open(workspacePath: string, signal: AbortSignal): Promise<McpOpenResult> {
+  async open(workspacePath: string, signal: AbortSignal, hooks: McpJobHooks = {}): Promise<McpOpenResult> {
     const savedCount = this.tokens.savedCount;
     const servers: SessionServer[] = [];
-    for (const config of this.configs(workspacePath)) {
+    for (const config of this.configs(workspacePath).filter((c) => c.enabled)) {
       let token: string | null = null;
       try {
         token = takesToken(config) ? this.tokens.open(workspacePath, config.name) : null;
@@ -87,14 +110,7 @@ export class McpServers implements McpJobServers {
       servers.push({ config, token });
     }
     try {
-      const session = await McpSession.open(servers, {
-        signal,
-        timeoutMs: this.options.timeoutMs ?? 60_000,
-        clientVersion: this.options.clientVersion,
-        sandbox: this.options.sandbox,
-        onAuth: (server, accepted) => this.remember(workspacePath, server, accepted),
-      });
-      return { kind: 'ready', session };
+      return { kind: 'ready', session: await this.session(workspacePath, servers, signal, hooks) };
     } catch (error) {
       if (!(error instanceof McpAuthError)) throw error;
       return {
@@ -109,6 +125,58 @@ export class McpServers implements McpJobServers {
     }
   }
 
+  /** Starts one server of the workspace (on or off), lists its tools and stops it: its view as a job would leave it. */
+  async check(workspacePath: string, server: McpServerConfig): Promise<McpServerView> {
+    let token: string | null = null;
+    try {
+      token = takesToken(server) ? this.tokens.open(workspacePath, server.name) : null;
+    } catch (error) {
+      if (!(error instanceof McpTokenError)) throw error;
+      this.record(workspacePath, server.name, { status: 'failed', error: error.message });
+      return this.view(workspacePath, server);
+    }
+    if (server.authRequired && token === null) {
+      this.record(workspacePath, server.name, { status: 'failed', error: authRequiredMessage(server.name, 'missing') });
+      return this.view(workspacePath, server);
+    }
+    const signal = new AbortController().signal;
+    try {
+      const session = await this.session(workspacePath, [{ config: server, token }], signal, {});
+      await session.close();
+    } catch (error) {
+      const message =
+        error instanceof McpAuthError
+          ? authRequiredMessage(server.name, token ? 'refused' : 'asked')
+          : (error as Error).message;
+      this.record(workspacePath, server.name, { status: 'failed', error: message });
+    }
+    return this.view(workspacePath, server);
+  }
+
+  private session(workspacePath: string, servers: SessionServer[], signal: AbortSignal, hooks: McpJobHooks) {
+    return McpSession.open(servers, {
+      signal,
+      timeouts: this.options.timeouts,
+      clientVersion: this.options.clientVersion,
+      sandbox: this.options.sandbox,
+      onAuth: (server, accepted) => this.remember(workspacePath, server, accepted),
+      onServer: (server, state) => this.record(workspacePath, server, state),
+      onWarning: hooks.onWarning,
+    });
+  }
+
+  private record(workspacePath: string, server: string, state: ServerState): void {
+    const key = statusKey(workspacePath, server);
+    const before = this.statuses.get(key) ?? UNKNOWN;
+    const checkedAt = new Date().toISOString();
+    this.statuses.set(
+      key,
+      state.status === 'connected'
+        ? { status: 'connected', tools: state.tools ?? before.tools, lastError: before.lastError, checkedAt }
+        : { status: 'failed', tools: before.tools, lastError: state.error, checkedAt },
+    );
+  }
+
   /** Whether the server took the credentials, for listMcpServers; a file that cannot be written only loses that. */
   private remember(workspacePath: string, server: string, accepted: boolean): void {
     try {
@@ -119,3 +187,5 @@ export class McpServers implements McpJobServers {
     }
   }
 }
+
+const statusKey = (workspacePath: string, server: string) => `${workspacePath}\n${server}`;

@@ -1,14 +1,15 @@
 // A job's MCP session against real servers: the stdio test server as a child process and the streamable HTTP one on
-// 127.0.0.1, through the SDK's client. Tools, results, errors, 401s, closing and killing.
+// 127.0.0.1, through the SDK's client. Tools, results, errors, 401s, closing and killing; a server that cannot be
+// started is left out with a warning, and the others' tools are offered.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mcpToolContext } from '../../test-support/connection-kit';
 import { isAlive, startedPids, stdioServerEntry, waitForExit } from '../../test-support/mcp-fixtures';
 import { type McpHttpServer, startMcpHttpServer } from '../../test-support/mcp-http-server';
 import { TEST_MCP_TOOLS } from '../../test-support/mcp-test-tools';
 import { tempDir } from '../../test-support/temp-maestro';
-import type { ToolContext } from '../tools/types';
 import { parseMcpConfig } from './config';
-import { McpAuthError, McpConnectError } from './connection';
+import { McpAuthError } from './connection';
 import { McpSession, type SessionServer } from './session';
 
 const https: McpHttpServer[] = [];
@@ -23,20 +24,23 @@ function servers(workspace: string, entries: Record<string, unknown>, tokens: Re
   return configs.map((config): SessionServer => ({ config, token: tokens[config.name] ?? null }));
 }
 
+const warnings: string[] = [];
+afterEach(() => {
+  warnings.length = 0;
+});
+
 async function open(list: SessionServer[], signal = new AbortController().signal) {
-  const session = await McpSession.open(list, { signal, timeoutMs: 20_000, clientVersion: 'test' });
+  const session = await McpSession.open(list, {
+    signal,
+    timeouts: { startupMs: 20_000 },
+    clientVersion: 'test',
+    onWarning: (_server, message) => warnings.push(message),
+  });
   sessions.push(session);
   return session;
 }
 
-const ctx = (signal = new AbortController().signal): ToolContext => ({
-  taskId: 't',
-  jobId: 'j',
-  workspacePath: '/',
-  canEdit: false,
-  signal,
-  sandbox: { ok: false, reason: 'none in this test' },
-});
+const ctx = mcpToolContext;
 
 const run = async (session: McpSession, name: string, args: Record<string, unknown>) => {
   const tool = session.tools.find((t) => t.name === name);
@@ -52,10 +56,13 @@ describe('an MCP session', () => {
     const session = await open(servers(ws, { local: stdioServerEntry(pidFile) }));
     expect(session.tools.map((t) => t.name)).toEqual([
       'mcp__local__add',
+      'mcp__local__crash',
       'mcp__local__echo',
       'mcp__local__fail',
+      'mcp__local__media',
       'mcp__local__remember',
       'mcp__local__sleep',
+      'mcp__local__steps',
       'mcp__local__whoami',
     ]);
     for (const listed of TEST_MCP_TOOLS) {
@@ -147,27 +154,45 @@ describe('an MCP session', () => {
     expect(await run(session, 'mcp__local__whoami', {})).toBe('credential: [token]');
   });
 
-  it('a program that does not exist → McpConnectError, not retryable; a server that exits → retryable', async () => {
+  it('a program that does not exist, or a server that exits at start, is left out naming it; the others are offered', async () => {
     const ws = tempDir();
-    const missing = open(servers(ws, { gone: { command: path.join(ws, 'no-such-program') } }));
-    await expect(missing).rejects.toBeInstanceOf(McpConnectError);
-    await expect(missing).rejects.toMatchObject({
-      retryable: false,
-      message: /MCP server "gone" could not be connected/,
-    });
-    const exits = open(
+    const pidFile = path.join(ws, 'pids');
+    const started = Date.now();
+    const session = await open(
       servers(ws, {
+        gone: { command: path.join(ws, 'no-such-program') },
+        good: stdioServerEntry(pidFile),
         quits: { command: process.execPath, args: ['-e', 'console.error("bad config"); process.exit(3)'] },
       }),
     );
-    await expect(exits).rejects.toMatchObject({ retryable: true, message: /quits.*bad config/s });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(session.tools.map((t) => t.name)).toContain('mcp__good__echo');
+    expect(session.tools.some((t) => /^mcp__(gone|quits)__/.test(t.name))).toBe(false);
+    expect(await run(session, 'mcp__good__echo', { text: 'still here' })).toBe('echo: still here');
+    expect(warnings.sort()).toEqual([
+      expect.stringMatching(/^MCP server "gone" is not available in this job: .*ENOENT.*Its tools are not offered/),
+      expect.stringMatching(/^MCP server "quits" is not available in this job: .*Connection closed.*bad config/s),
+    ]);
   });
 
-  it('an HTTP server that cannot be reached → McpConnectError; what was started is stopped again', async () => {
+  it('an HTTP server that cannot be reached is left out; the stdio server beside it keeps working', async () => {
     const ws = tempDir();
     const pidFile = path.join(ws, 'pids');
-    const attempt = open(servers(ws, { a: stdioServerEntry(pidFile), down: { url: 'http://127.0.0.1:9/mcp' } }));
-    await expect(attempt).rejects.toMatchObject({ name: 'McpConnectError', server: 'down' });
+    const session = await open(servers(ws, { a: stdioServerEntry(pidFile), down: { url: 'http://127.0.0.1:9/mcp' } }));
+    expect(session.tools.map((t) => t.name)).toContain('mcp__a__add');
+    expect(await run(session, 'mcp__a__add', { a: 1, b: 2 })).toBe('3');
+    expect(warnings).toEqual([expect.stringMatching(/^MCP server "down" is not available in this job: /)]);
+    await session.close();
+    await waitForExit(startedPids(pidFile), 3000);
+  });
+
+  it('a refused token still stops the session, and what was started is stopped again', async () => {
+    const ws = tempDir();
+    const pidFile = path.join(ws, 'pids');
+    const http = await startMcpHttpServer({ token: 'right' });
+    https.push(http);
+    const attempt = open(servers(ws, { a: stdioServerEntry(pidFile), remote: { url: http.url } }, { remote: 'wrong' }));
+    await expect(attempt).rejects.toBeInstanceOf(McpAuthError);
     await waitForExit(startedPids(pidFile), 3000);
   });
 });

@@ -1,12 +1,13 @@
 // The MCP servers of one job (spec §2 K): the token check before anything starts, then one connection per server
 // of the workspace, their tools as the engine's tools, and the end of it all when the job ends (close) or is
-// cancelled (kill: the job's signal).
+// cancelled (kill: the job's signal). A server that cannot be started, or lists no tools, is left out with a warning
+// naming it: the job goes on with the other servers' tools. Only a refused token stops it (the job parks).
 import type { SandboxChoice } from '../tools/os-sandbox';
-import { fail } from '../tools/outcome';
-import type { AnyToolDef, ToolOutcome } from '../tools/types';
-import type { McpServerConfig } from './config';
-import { McpAuthError, McpConnectError, McpConnection } from './connection';
-import { assignToolNames, type ListedTool, mcpToolDef, toolResult } from './mcp-tools';
+import type { AnyToolDef } from '../tools/types';
+import { DEFAULT_TIMEOUTS, type McpServerConfig, type McpTimeouts } from './config';
+import { McpAuthError, McpConnection } from './connection';
+import { assignToolNames, mcpToolDef } from './mcp-tools';
+import { ServerSlot } from './server-slot';
 
 /** What a job gets from its workspace's MCP servers before its LLM client is made. */
 export type McpOpenResult =
@@ -17,9 +18,15 @@ export type McpOpenResult =
    */
   | { kind: 'auth_required'; server: string; message: string; savedCount: number };
 
+/** What a job tells its workspace's servers besides its signal: where a warning about a server goes. */
+export interface McpJobHooks {
+  /** A server is left out, crashed or could not be started again: the task shows `message`, naming it. */
+  onWarning?(server: string, message: string): void;
+}
+
 /** Opens the MCP servers of a job's workspace; the Worker calls it once per job, before the engine runs. */
 export interface McpJobServers {
-  open(workspacePath: string, signal: AbortSignal): Promise<McpOpenResult>;
+  open(workspacePath: string, signal: AbortSignal, hooks?: McpJobHooks): Promise<McpOpenResult>;
   /** Whether a token was saved after the check that answered `savedCount` (it may not have found the parked job). */
   tokenSavedSince(savedCount: number): boolean;
 }
@@ -29,14 +36,22 @@ export interface SessionServer {
   token: string | null;
 }
 
-export interface SessionOptions {
+/** How a server of a session is doing, for Settings: connected (with its tools' names), or why not. */
+export type ServerState =
+  | { status: 'connected'; tools?: string[]; restarts?: number }
+  | { status: 'failed'; error: string };
+
+export interface SessionOptions extends McpJobHooks {
   signal: AbortSignal;
-  timeoutMs: number;
+  /** The app's defaults; a server's own timeouts in mcp.json win. */
+  timeouts?: Partial<McpTimeouts>;
   clientVersion: string;
   /** The OS sandbox stdio servers run in (none: they run as the app's user). */
   sandbox?: SandboxChoice;
   /** Called when a server refused the credentials, or took them. */
   onAuth?: (server: string, accepted: boolean) => void;
+  /** Called when a server connected, failed or came back. */
+  onServer?: (server: string, state: ServerState) => void;
 }
 
 /** missing: required and none saved · refused: a 401 to the saved token · asked: a 401 without a token. */
@@ -52,10 +67,21 @@ export function authRequiredMessage(server: string, why: 'missing' | 'refused' |
   );
 }
 
+/** A server's timeouts: its own in mcp.json, else the app's, else the defaults. */
+export const timeoutsOf = (config: McpServerConfig, app: Partial<McpTimeouts> = {}): McpTimeouts => ({
+  ...DEFAULT_TIMEOUTS,
+  ...app,
+  ...config.timeouts,
+});
+
+/** The message of a server left out of a job. */
+export const leftOutMessage = (server: string, reason: string) =>
+  `MCP server "${server}" is not available in this job: ${reason}. Its tools are not offered; the job goes on without them.`;
+
 export class McpSession {
   private constructor(
     readonly tools: readonly AnyToolDef[],
-    private readonly connections: readonly McpConnection[],
+    private readonly slots: readonly ServerSlot[],
     private readonly stopKilling: () => void,
   ) {}
 
@@ -63,88 +89,92 @@ export class McpSession {
   static readonly empty = new McpSession([], [], () => {});
 
   /**
-   * Connects every server (a refusal is an McpAuthError, anything else an McpConnectError; either way, what was
-   * started is stopped again), lists their tools, and kills them all when `signal` aborts.
+   * Connects every server and lists its tools; a refusal is an McpAuthError (what was started is stopped again), any
+   * other failure leaves that server out with a warning. Kills them all when `signal` aborts.
    */
   static async open(servers: readonly SessionServer[], options: SessionOptions): Promise<McpSession> {
     if (servers.length === 0) return McpSession.empty;
     const redact = redactor(servers.flatMap((s) => (s.token ? [s.token] : [])));
     const settled = await Promise.allSettled(
-      servers.map((s) => McpConnection.open(s.config, { ...options, token: s.token })),
+      servers.map((s) =>
+        McpConnection.open(s.config, { ...options, token: s.token, timeouts: timeoutsOf(s.config, options.timeouts) }),
+      ),
     );
-    const connections = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-    const kill = () => {
-      for (const c of connections) c.kill();
-    };
+    const opened = settled.flatMap((r, i) =>
+      r.status === 'fulfilled' ? [{ server: servers[i] as SessionServer, connection: r.value }] : [],
+    );
+    const slots: ServerSlot[] = [];
+    // Deferred, so that each call's own abort listener sends its notifications/cancelled before the server goes.
+    const kill = () =>
+      queueMicrotask(() => {
+        for (const o of opened) o.connection.kill();
+        for (const s of slots) s.kill();
+      });
     options.signal.addEventListener('abort', kill, { once: true });
     const stopKilling = () => options.signal.removeEventListener('abort', kill);
     try {
       if (options.signal.aborted) throw new Error(`cancelled while connecting: ${String(options.signal.reason)}`);
-      const refused = settled.flatMap((r, i) =>
-        r.status === 'rejected' && r.reason instanceof McpAuthError ? [servers[i] as SessionServer] : [],
-      );
       for (const [i, r] of settled.entries()) {
         const server = (servers[i] as SessionServer).config.name;
         if (r.status === 'fulfilled' || r.reason instanceof McpAuthError)
           options.onAuth?.(server, r.status === 'fulfilled');
       }
-      const failed = settled.find((r) => r.status === 'rejected');
-      if (refused.length > 0) throw new McpAuthError((refused[0] as SessionServer).config.name);
-      if (failed) {
-        const e = (failed as PromiseRejectedResult).reason as Error;
-        throw e instanceof McpConnectError
-          ? new McpConnectError(e.server, redact(e.reason), e.retryable)
-          : new Error(redact(e.message));
+      const refused = settled.findIndex((r) => r.status === 'rejected' && r.reason instanceof McpAuthError);
+      if (refused >= 0) throw new McpAuthError((servers[refused] as SessionServer).config.name);
+      const leaveOut = (server: string, reason: string) => {
+        options.onServer?.(server, { status: 'failed', error: redact(reason) });
+        options.onWarning?.(server, redact(leftOutMessage(server, reason)));
+      };
+      for (const [i, r] of settled.entries()) {
+        if (r.status === 'rejected') leaveOut((servers[i] as SessionServer).config.name, reasonOf(r.reason));
       }
 
       const listed = await Promise.all(
-        connections.map(async (c) => {
+        opened.map(async ({ server, connection }) => {
           try {
-            return (await c.listTools(options.signal)).map((tool) => ({ connection: c, tool }));
+            const tools = await connection.listTools(options.signal);
+            const timeouts = timeoutsOf(server.config, options.timeouts);
+            const slot = new ServerSlot(server.config, server.token, timeouts, connection, options, redact);
+            slots.push(slot);
+            return tools.map((tool) => ({ slot, tool, server: server.config.name }));
           } catch (e) {
-            throw new McpConnectError(c.server.name, redact(`listing its tools failed: ${(e as Error).message}`), true);
+            connection.kill();
+            leaveOut(server.config.name, `listing its tools failed: ${(e as Error).message}`);
+            return [];
           }
         }),
       );
-      const named = assignToolNames(listed.flat().map((t) => ({ ...t, server: t.connection.server.name })));
+      if (options.signal.aborted) throw new Error(`cancelled while connecting: ${String(options.signal.reason)}`);
+      const named = assignToolNames(listed.flat());
+      for (const slot of slots) {
+        const tools = named.filter((t) => t.slot === slot).map((t) => t.name);
+        options.onServer?.(slot.name, { status: 'connected', tools });
+      }
       const tools = named
-        .map((t) => mcpToolDef(t.name, t.tool, (args, signal) => callTool(t.connection, t.tool, args, signal, redact)))
+        .map((t) => mcpToolDef(t.name, t.tool, (args, ctx) => t.slot.call(t.tool.name, args, ctx)))
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      return new McpSession(tools, connections, stopKilling);
+      return new McpSession(tools, slots, stopKilling);
     } catch (error) {
       stopKilling();
-      kill();
+      for (const o of opened) o.connection.kill();
       throw error;
     }
   }
 
   /** Pids of the stdio servers still running (tests check that none outlives its job). */
   get pids(): number[] {
-    return this.connections.flatMap((c) => (c.pid === null ? [] : [c.pid]));
+    return this.slots.flatMap((s) => (s.pid === null ? [] : [s.pid]));
   }
 
   /** Ends every connection at the end of the job. */
   async close(): Promise<void> {
     this.stopKilling();
-    await Promise.all(this.connections.map((c) => c.close()));
+    await Promise.all(this.slots.map((s) => s.close()));
   }
 }
 
-async function callTool(
-  connection: McpConnection,
-  tool: ListedTool,
-  args: Record<string, unknown>,
-  signal: AbortSignal,
-  redact: (text: string) => string,
-): Promise<ToolOutcome> {
-  try {
-    const result = toolResult(await connection.callTool(tool.name, args, signal));
-    return { ...result, content: redact(result.content) };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return fail(`MCP server "${connection.server.name}": ${redact(message)}`);
-  }
-}
+const reasonOf = (error: unknown) =>
+  error instanceof Error ? ('reason' in error ? String(error.reason) : error.message) : String(error);
 
 /** Replaces every token in a text the model or a person will read (a server that echoes one, an error message). */
 function redactor(tokens: readonly string[]): (text: string) => string {

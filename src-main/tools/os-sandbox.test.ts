@@ -6,8 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openFilesystemServer } from '../../test-support/connection-kit';
 import { dispatchCall, tempWorkspace, text } from '../../test-support/tools';
-import { McpConnection } from '../mcp/connection';
 import { hiddenPaths, openSandbox, type SandboxChoice, sandboxUnavailableReason } from './os-sandbox';
 import { DEFAULT_POLICY, type WorkspaceToolPolicy } from './policy-schema';
 import { runCommandTool } from './run-command';
@@ -161,28 +161,7 @@ describe.skipIf(unavailable !== null)('the OS sandbox against a steered agent (b
 
   it('the reference filesystem MCP server, rooted at the workspace, cannot rewrite .maestro/policy.json', async () => {
     const s = scene();
-    const serverJs = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
-    const connection = await McpConnection.open(
-      {
-        name: 'fs',
-        transport: 'stdio',
-        command: process.execPath,
-        args: [serverJs, s.ws],
-        env: {},
-        cwd: s.ws,
-        workspacePath: s.ws,
-        network: [],
-        authRequired: false,
-        tokenEnv: null,
-      },
-      {
-        token: null,
-        signal: new AbortController().signal,
-        timeoutMs: 20_000,
-        clientVersion: 'test',
-        sandbox: s.sandbox,
-      },
-    );
+    const connection = await openFilesystemServer(s.ws, s.sandbox);
     closers.push(() => connection.close());
     const write = (p: string, content: string) =>
       connection.callTool('write_file', { path: path.join(s.ws, p), content }, new AbortController().signal);

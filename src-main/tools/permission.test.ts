@@ -1,8 +1,9 @@
 // The permission model as a table: every built-in tool and an MCP tool with each annotation, under each policy rule
 // (none, allow, ask, deny), in a movement that may edit and in one with `edit: false`.
+
 import { describe, expect, it } from 'vitest';
+import { openFilesystemServer } from '../../test-support/connection-kit';
 import { machineSandbox, tempWorkspace } from '../../test-support/tools';
-import { McpConnection } from '../mcp/connection';
 import { mcpToolDef } from '../mcp/mcp-tools';
 import { builtinTools } from './builtins';
 import { decideCall, type ToolRule } from './permission';
@@ -94,21 +95,7 @@ describe('one permission model for every tool', () => {
 
   it('the reference filesystem MCP server as its authors annotated it: reads run, writes ask, and edit: false refuses them', async () => {
     const t = tempWorkspace();
-    const connection = await McpConnection.open(
-      {
-        name: 'fs',
-        transport: 'stdio',
-        command: process.execPath,
-        args: [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), t.ws],
-        env: {},
-        cwd: t.ws,
-        workspacePath: t.ws,
-        network: [],
-        authRequired: false,
-        tokenEnv: null,
-      },
-      { token: null, signal: new AbortController().signal, timeoutMs: 20_000, clientVersion: 'test' },
-    );
+    const connection = await openFilesystemServer(t.ws);
     try {
       const listed = await connection.listTools(new AbortController().signal);
       const decided = (canEdit: boolean) =>

@@ -17,6 +17,17 @@ export interface ToolContext {
   runtimeDir?: string;
   /** The host's OS sandbox for commands, or why there is none (then every command asks). */
   sandbox: SandboxChoice;
+  /** Tells the live stream how a running call is getting on (set per call by the dispatcher). */
+  progress?(update: ToolProgress): void;
+  /** The run's sink for every call's progress; the dispatcher binds it to each call as `progress`. */
+  onToolProgress?(call: { id: string; name: string }, update: ToolProgress): void;
+}
+
+/** How far a running call has come, as its tool reports it (an MCP server's progress notifications). */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /**
@@ -32,6 +43,18 @@ export interface ToolResult {
    * capped at DISPLAY_MAX_CHARS). Kept in the log for the chat; the transcript and the model never get it.
    */
   display?: string;
+  /**
+   * Images or audio the result carries besides its text (an MCP tool's content), which `content` describes. A model
+   * whose profile takes them gets them as content parts after the results (JobRun.answer); any other gets the text.
+   */
+  media?: readonly ToolMedia[];
+}
+
+/** One image or audio clip of a tool result: base64 data of a type the chat API takes. */
+export interface ToolMedia {
+  kind: 'image' | 'audio';
+  mimeType: string;
+  data: string;
 }
 
 export type ToolOutcome =

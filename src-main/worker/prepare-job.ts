@@ -1,6 +1,7 @@
 // Job preparation, between the claim and the engine: the task's workspace and piece checked, the runtime dir made,
 // settings files changed outside MAESTRO reported (their accepted versions apply), the Auto Prompter's Policy Snapshot
-// taken from the accepted rules, the LLM Router's pick (P10.05), and the workspace's MCP servers opened (spec §2 K).
+// taken from the accepted rules, the LLM Router's pick (P10.05), and the workspace's MCP servers opened (spec §2 K),
+// with a warning in the task for a server that is left out or crashes.
 import fs from 'node:fs';
 import type { Task } from '../../src-shared/entities';
 import type { JobRecord } from '../db/repos/jobs';
@@ -9,9 +10,8 @@ import { openSnapshot } from '../engine/auto-prompter-snapshot';
 import type { Engine } from '../engine/piece-result';
 import type { PieceCatalog, PieceDefinition } from '../engine/pieces/catalog';
 import { chooseStartMovement } from '../engine/pieces/schema';
-import { changeJob } from '../jobs/lifecycle';
+import { changeJob, postComment } from '../jobs/lifecycle';
 import type { PieceRunResult } from '../jobs/piece-run-result';
-import { McpConnectError } from '../mcp/connection';
 import type { McpJobServers, McpSession } from '../mcp/session';
 import { AcceptedSettings, SETTINGS_FILES } from '../workspace/accepted-settings';
 import { ConfigFileError } from '../workspace/json-file';
@@ -48,13 +48,16 @@ export class JobPreparation {
   /**
    * Spec §2 K, before the LLM client is made: the MCP servers of a persistent workspace. A missing or refused token
    * parks the job (KH: waiting_human + mcp_auth_required in the movement it would start in, its Invoke still
-   * pending); a broken mcp.json fails it; a server that cannot be reached is a retryable error.
+   * pending); a broken mcp.json fails it. A server that cannot be started, or crashes later, leaves the others
+   * working: the task gets a system comment naming it (warnMcp).
    */
   async openMcp(job: JobRecord, prepared: Extract<Prepared, { kind: 'run' }>, signal: AbortSignal): Promise<McpOpened> {
     const { store, mcp } = this.o;
     if (!mcp || store.tasks.workspaceKind(job.taskId) !== 'persistent') return { kind: 'run' };
     try {
-      const opened = await mcp.open(prepared.workspacePath, signal);
+      const opened = await mcp.open(prepared.workspacePath, signal, {
+        onWarning: (_server, message) => this.warnMcp(job, message),
+      });
       if (opened.kind === 'ready') return { kind: 'run', session: opened.session };
       const movement = chooseStartMovement(prepared.piece, job.resumeMovement, null, () => {}).name;
       return {
@@ -64,8 +67,19 @@ export class JobPreparation {
       };
     } catch (error) {
       if (error instanceof ConfigFileError) return { kind: 'stop', result: fatalResult(error.message) };
-      const retryable = error instanceof McpConnectError ? error.retryable : true;
-      return { kind: 'stop', result: { kind: 'error', message: (error as Error).message, retryable } };
+      return { kind: 'stop', result: { kind: 'error', message: (error as Error).message, retryable: true } };
+    }
+  }
+
+  /** A warning about one of the job's MCP servers, as a system comment the task shows; a failed write only logs. */
+  private warnMcp(job: JobRecord, message: string): void {
+    const { store } = this.o;
+    try {
+      store.transact(() =>
+        postComment(store, { taskId: job.taskId, jobId: job.id, author: 'system', kind: 'comment', body: message }),
+      );
+    } catch (error) {
+      console.error(`job ${job.id}: ${message} (not recorded: ${(error as Error).message})`);
     }
   }
 

@@ -3,7 +3,8 @@
 // in a version a person accepted (architecture rule 9). The accepted versions are kept in
 // `<dataDir>/accepted-settings.json` (0600, in the 0700 data dir, out of every command's reach), content and hash per
 // workspace and file, so the accepted version still applies after the file in the workspace was changed. The file is
-// read on every call (it is small): every holder in the process sees the same accepted versions.
+// read on every call (it is small): every holder in the process sees the same accepted versions. A person's switching
+// an MCP server on or off in Settings is kept here too: out of the agent's reach, and accepted as it is made.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -61,6 +62,8 @@ const AcceptedFile = z.strictObject({
   version: z.literal(1),
   /** By workspace folder, then by file (relative, `/`-separated). */
   workspaces: z.record(z.string(), z.record(z.string(), Version)),
+  /** By workspace folder, then by MCP server name: turned on or off by a person in Settings (wins over the file). */
+  mcpSwitches: z.record(z.string(), z.record(z.string(), z.boolean())).optional(),
 });
 type AcceptedFile = z.infer<typeof AcceptedFile>;
 
@@ -128,8 +131,28 @@ export class AcceptedSettings {
     else files[rel] = { sha256: sha256(content), content, acceptedAt: new Date().toISOString() };
     const workspaces = { ...data.workspaces, [workspacePath]: files };
     if (Object.keys(files).length === 0) delete workspaces[workspacePath];
+    this.write({ ...data, workspaces });
+  }
+
+  /** The MCP servers of a workspace a person turned on (true) or off (false) in Settings. */
+  mcpSwitches(workspacePath: string): Readonly<Record<string, boolean>> {
+    return this.read().data.mcpSwitches?.[workspacePath] ?? {};
+  }
+
+  /** Records a person's choice to turn a workspace's MCP server on or off: it applies from the next job start. */
+  switchMcpServer(workspacePath: string, server: string, enabled: boolean): void {
+    const { data, error } = this.read();
+    if (error) throw new ConfigFileError(this.file, `cannot be read, so it is not overwritten: ${error.why}`);
+    const switches = {
+      ...data.mcpSwitches,
+      [workspacePath]: { ...data.mcpSwitches?.[workspacePath], [server]: enabled },
+    };
+    this.write({ ...data, mcpSwitches: switches });
+  }
+
+  private write(data: AcceptedFile): void {
     try {
-      writeJsonFile(this.file, { version: 1, workspaces } satisfies AcceptedFile);
+      writeJsonFile(this.file, data);
     } catch (why) {
       const code = (why as NodeJS.ErrnoException).code ?? 'error';
       throw new ConfigFileError(this.file, `cannot be written (${code})`, { form: 'clause' });

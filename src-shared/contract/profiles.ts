@@ -52,6 +52,10 @@ export const OptionalParameter = z.enum(['stream_options', 'parallel_tool_calls'
 export type OptionalParameter = z.infer<typeof OptionalParameter>;
 
 /** An LLM profile as every output shows it: never the key, only whether there is one and its last 4 characters. */
+/** Media a model can be given besides text. */
+export const MediaKind = z.enum(['image', 'audio']);
+export type MediaKind = z.infer<typeof MediaKind>;
+
 export const ProfileView = z.object({
   name: z.string(),
   baseURL: z.string(),
@@ -60,6 +64,8 @@ export const ProfileView = z.object({
   contextWindow: z.number().int().optional(),
   temperature: z.number().optional(),
   parallelToolCalls: z.boolean().optional(),
+  /** What the model takes besides text: tool results' images and audio reach it as content parts (else described). */
+  media: z.array(MediaKind).optional(),
   /** Parameters the server answered 400/422 to, no longer sent. */
   rejectedParameters: z.array(OptionalParameter).optional(),
   hasKey: z.boolean(),
@@ -97,6 +103,12 @@ export const SaveProfileInput = z
     contextWindow: z.number().int().min(256).max(100_000_000).optional(),
     temperature: z.number().min(0).max(2).optional(),
     parallelToolCalls: z.boolean().optional(),
+    /** Absent or empty: the model takes text only. */
+    media: z
+      .array(MediaKind)
+      .max(2)
+      .refine((m) => new Set(m).size === m.length, 'must not name a kind twice')
+      .optional(),
     makeDefault: z.boolean().optional(),
   })
   .strict();

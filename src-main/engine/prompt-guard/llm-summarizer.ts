@@ -1,7 +1,7 @@
 // The summarizer the engine gives the prompt guard: one generation without tools over a plain-text rendering of the
 // turns to replace, bounded to fit the profile's context window itself.
 import { heuristicTokens, type TokenCounter } from '../../llm/tokens';
-import type { ChatMessage } from '../../llm/types';
+import { type ChatMessage, messageText } from '../../llm/types';
 import type { LlmPort } from '../llm-port';
 import type { Summarize } from './summarize';
 import { safeSlice } from './turns';
@@ -65,7 +65,7 @@ function renderMessage(m: ChatMessage, cap: number): string {
     case 'system':
       return `SYSTEM: ${cut(m.content, cap)}`;
     case 'user':
-      return `USER: ${cut(m.content, cap)}`;
+      return `USER: ${cut(messageText(m.content), cap)}`;
     case 'assistant': {
       const calls = (m.tool_calls ?? []).map((c) => `\nCALL ${c.function.name} ${cut(c.function.arguments, cap / 4)}`);
       return `ASSISTANT: ${cut(m.content ?? '', cap)}${calls.join('')}`;

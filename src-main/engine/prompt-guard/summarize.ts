@@ -2,7 +2,7 @@
 // the first user message (the task) kept verbatim when it is small, then a summary of what was replaced. The cut
 // falls on an assistant message whose calls are all answered after it, so roles still alternate and pairs stay whole.
 import type { TokenCounter } from '../../llm/tokens';
-import type { ChatMessage } from '../../llm/types';
+import { type ChatMessage, messageText } from '../../llm/types';
 import type { Draft } from './draft';
 import { callsById, headWithinTokens, protectedFrom, startsCleanly, turnStarts } from './turns';
 
@@ -69,8 +69,9 @@ export async function summarizeOlderTurns(
 /** The first user message without an earlier summary, with a blank line after it; '' when too big to keep. */
 function keptTask(first: ChatMessage | undefined, maxTokens: number, tokens: TokenCounter): string {
   if (first?.role !== 'user') return '';
-  const at = first.content.indexOf(SUMMARY_HEADING);
-  const task = (at >= 0 ? first.content.slice(0, at) : first.content).trimEnd();
+  const text = messageText(first.content);
+  const at = text.indexOf(SUMMARY_HEADING);
+  const task = (at >= 0 ? text.slice(0, at) : text).trimEnd();
   return task && tokens.count(task) <= maxTokens ? `${task}\n\n` : '';
 }
 

@@ -116,6 +116,18 @@ const CASES: Record<OperationName, Case> = {
     path: '/api/local/agents/tokens',
     body: { workspacePath: '/ws', agent: 'helper', token: 'tok_x' },
   },
+  setMcpServerEnabled: {
+    input: { workspacePath: '/ws', server: 'github', enabled: false },
+    method: 'POST',
+    path: '/api/local/mcp/enabled',
+    body: { workspacePath: '/ws', server: 'github', enabled: false },
+  },
+  checkMcpServer: {
+    input: { workspacePath: '/ws', server: 'github' },
+    method: 'POST',
+    path: '/api/local/mcp/check',
+    body: { workspacePath: '/ws', server: 'github' },
+  },
   getAutoPrompter: { input: {}, method: 'GET', path: '/api/local/auto-prompter' },
   saveAutoPrompter: {
     input: { enabled: true, rules: [] },

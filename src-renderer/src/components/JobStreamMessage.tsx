@@ -4,6 +4,7 @@
 import { useT } from '../i18n';
 import type { StreamToolCall, StreamTurn } from '../store/job-stream';
 import { COMPLETE_TOOL, turnView } from '../store/stream-answer';
+import { ToolCallProgress } from './ToolCallProgress';
 
 /** The tool calls of a turn as it streams, each with its state (a finished call's result folded away). */
 export function StreamTools({ calls }: { calls: readonly StreamToolCall[] }) {
@@ -42,6 +43,7 @@ function ToolCallRow({ call }: { call: StreamToolCall }) {
           {t('activity.policy.rule', { rule: call.policy.rule })}
         </span>
       ) : null}
+      {call.progress && call.status === 'running' ? <ToolCallProgress progress={call.progress} /> : null}
       {call.nested && call.nested.length > 0 ? <DelegateStream turns={call.nested} /> : null}
       {call.preview ? (
         <details className="stream-tool-result" data-testid="stream-tool-result">

@@ -43,6 +43,7 @@ export function ProfileForm({ profile, onDone, preset, firstRun }: Props) {
   const [contextWindow, setContextWindow] = useState(profile?.contextWindow?.toString() ?? '');
   const [temperature, setTemperature] = useState(profile?.temperature?.toString() ?? '');
   const [makeDefault, setMakeDefault] = useState(firstRun !== undefined);
+  const [images, setImages] = useState(profile?.media?.includes('image') ?? false);
   const [test, setTest] = useState<DraftTest | null>(null);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -61,6 +62,9 @@ export function ProfileForm({ profile, onDone, preset, firstRun }: Props) {
     if (contextWindow.trim() !== '') input.contextWindow = Number(contextWindow);
     if (temperature.trim() !== '') input.temperature = Number(temperature);
     if (profile?.parallelToolCalls !== undefined) input.parallelToolCalls = profile.parallelToolCalls;
+    // Images from the form; audio as it was saved (the bridge can set it).
+    const media = [...(images ? (['image'] as const) : []), ...(profile?.media ?? []).filter((m) => m !== 'image')];
+    if (media.length > 0 || profile?.media) input.media = media;
     if (makeDefault) input.makeDefault = true;
     const outcome = await saveProfile(input);
     setSaving(false);
@@ -237,6 +241,11 @@ export function ProfileForm({ profile, onDone, preset, firstRun }: Props) {
             {fieldError('temperature')}
           </label>
         </div>
+      )}
+      {firstRun ? null : (
+        <CheckField checked={images} onChange={setImages} testId="profile-field-images">
+          {t('profile.images')}
+        </CheckField>
       )}
       {profile?.isDefault || firstRun ? null : (
         <CheckField checked={makeDefault} onChange={setMakeDefault} testId="profile-field-makeDefault">

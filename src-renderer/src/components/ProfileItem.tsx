@@ -37,7 +37,7 @@ export function ProfileItem({ profile, focused = false, onEdit }: Props) {
 
   async function makeDefault() {
     // Everything as it is, key kept (apiKey absent), and made default.
-    const { name, kind, baseURL, model, contextWindow, temperature, parallelToolCalls } = profile;
+    const { name, kind, baseURL, model, contextWindow, temperature, parallelToolCalls, media } = profile;
     const outcome = await saveProfile({
       name,
       kind,
@@ -46,6 +46,7 @@ export function ProfileItem({ profile, focused = false, onEdit }: Props) {
       ...(contextWindow !== undefined ? { contextWindow } : {}),
       ...(temperature !== undefined ? { temperature } : {}),
       ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}),
+      ...(media !== undefined ? { media } : {}),
       makeDefault: true,
     });
     setError(outcome.ok ? null : outcome.error.message);

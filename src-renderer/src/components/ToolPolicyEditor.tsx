@@ -10,6 +10,7 @@ import { useAppStore } from '../store/store';
 import { asksBeforeEdits, withAskBeforeEdits } from '../store/tool-policy-slice';
 import { ErrorNotice } from './OutcomeNotice';
 import { CheckField, SaveActions } from './SettingsFields';
+import { SettingsWorkspace } from './SettingsWorkspace';
 
 type Mode = 'allow' | 'ask' | 'deny';
 
@@ -82,13 +83,10 @@ function placeIssues(error: ApiError, sent: Draft): Record<string, string> {
 }
 
 export function ToolPolicyEditor() {
-  const spaces = useAppStore((s) => s.policySpaces);
-  const defaultWorkspace = useAppStore((s) => s.appSettings?.defaultWorkspace ?? null);
   const chosen = useAppStore((s) => s.toolPolicyFor);
   const view = useAppStore((s) => s.toolPolicy);
   const loadState = useAppStore((s) => s.toolPolicyLoad);
   const loadError = useAppStore((s) => s.toolPolicyError);
-  const loadSpaces = useAppStore((s) => s.loadPolicySpaces);
   const load = useAppStore((s) => s.loadToolPolicy);
   const save = useAppStore((s) => s.saveToolPolicy);
   const [draft, setDraft] = useState<Draft | null>(null);
@@ -98,16 +96,12 @@ export function ToolPolicyEditor() {
   const [busy, setBusy] = useState(false);
   const t = useT();
 
-  useEffect(() => {
-    void loadSpaces();
-  }, [loadSpaces]);
   // What was loaded or saved becomes the form's content.
   useEffect(() => {
     setDraft(view ? fromDocument(view.policy) : null);
     setErrors({});
   }, [view]);
 
-  const showDefault = defaultWorkspace !== null && !spaces.some((s) => s.folder === defaultWorkspace);
   const edit = (next: Draft) => {
     setDraft(next);
     setSaved(false);
@@ -133,32 +127,12 @@ export function ToolPolicyEditor() {
     <section data-testid="tool-policy-settings">
       <h3 className="settings-section">{t('settings.toolPolicy')}</h3>
       <p className="field-hint">{t('settings.toolPolicy.about')}</p>
-      {!showDefault && spaces.length === 0 ? (
-        <p className="field-hint" data-testid="tool-policy-no-workspaces">
-          {t('settings.toolPolicy.noWorkspaces')}
-        </p>
-      ) : (
-        <label className="field">
-          <span>{t('settings.toolPolicy.workspace')}</span>
-          <select
-            value={chosen ?? ''}
-            onChange={(e) => e.target.value && void load(e.target.value)}
-            data-testid="tool-policy-workspace"
-          >
-            <option value="">{t('settings.toolPolicy.choose')}</option>
-            {showDefault ? (
-              <option value={defaultWorkspace}>
-                {t('settings.toolPolicy.defaultWorkspace', { folder: defaultWorkspace })}
-              </option>
-            ) : null}
-            {spaces.map((s) => (
-              <option key={s.id} value={s.folder}>
-                {s.name} — {s.folder}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
+      <SettingsWorkspace
+        chosen={chosen}
+        onChoose={(folder) => void load(folder)}
+        testId="tool-policy-workspace"
+        noneTestId="tool-policy-no-workspaces"
+      />
       <ErrorNotice error={loadError} testId="tool-policy-load-error" />
       {chosen && loadState === 'loading' ? <p className="field-hint">{t('settings.toolPolicy.loading')}</p> : null}
       {view && draft ? (

@@ -91,6 +91,8 @@ export const en = {
   'stream.tool.ok': 'done',
   'stream.tool.error': 'failed',
   'stream.tool.result': 'result',
+  'stream.tool.progress': 'step {progress}',
+  'stream.tool.progressOf': '{progress} of {total}',
 
   'progress.movements': 'Movements',
   'progress.llm.waiting': 'waiting for the model',

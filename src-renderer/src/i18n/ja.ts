@@ -91,6 +91,8 @@ export const ja: Messages = {
   'stream.tool.ok': '完了',
   'stream.tool.error': '失敗',
   'stream.tool.result': '結果',
+  'stream.tool.progress': 'ステップ {progress}',
+  'stream.tool.progressOf': '{progress} / {total}',
 
   'progress.movements': 'ムーブメント',
   'progress.llm.waiting': 'モデルの応答待ち',

@@ -7,11 +7,12 @@ export const ACTIVITY_KINDS = ['job', 'llm', 'tool', 'approval', 'comment', 'not
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 /**
- * Events that make no row: the streamed text and the turn/call starts (their ends say more), the chat's steps, and
+ * Events that make no row: the streamed text, a call's progress and the turn/call starts (their ends say more), the chat's steps, and
  * the list's own news (a rename or archive shows in the list; a deleted task has no timeline left).
  */
 type Unshown =
   | 'stream.delta'
+  | 'tool.progress'
   | 'TurnStart'
   | 'TurnEnd'
   | 'LlmCallStart'
@@ -24,6 +25,7 @@ export type ActivityEvent = Exclude<MaestroEvent, { type: Unshown }>;
 export function isActivityEvent(event: MaestroEvent): event is ActivityEvent {
   switch (event.type) {
     case 'stream.delta':
+    case 'tool.progress':
     case 'TurnStart':
     case 'TurnEnd':
     case 'LlmCallStart':

@@ -25,6 +25,28 @@ const fold = (events: StreamEvent[], start?: JobStream) =>
   events.reduce<JobStream | undefined>((s, e) => foldStreamEvent(s, e), start) as JobStream;
 
 describe('the job stream fold', () => {
+  it('a running call shows its latest progress; progress after it finished changes nothing', () => {
+    const progress = (n: number, message: string | null = null) =>
+      ev({ type: 'tool.progress', callId: 'c1', name: 'mcp__every__long', progress: n, total: 4, message });
+    const running = fold([
+      ev({ type: 'TurnStart', turnCount: 1 }),
+      ev({ type: 'LlmCallStart', llmCallCount: 1, attempt: 1 }),
+      delta('', { toolCalls: [{ index: 0, name: 'mcp__every__long', arguments: '{}' }] }),
+      callEnd(),
+      progress(1),
+      progress(2, 'half way'),
+    ]);
+    expect(running.turns[0]?.toolCalls[0]).toMatchObject({
+      status: 'running',
+      progress: { progress: 2, total: 4, message: 'half way' },
+    });
+    const done = fold(
+      [ev({ type: 'tool.finished', callId: 'c1', name: 'mcp__every__long', ok: true, preview: 'done' }), progress(4)],
+      running,
+    );
+    expect(done.turns[0]?.toolCalls[0]).toMatchObject({ status: 'ok', progress: { progress: 2 } });
+  });
+
   it('P7.17 a turn sent again to a window that rejoined mid-stream is rebuilt whole, not shown twice', () => {
     const start = [
       ev({ type: 'TurnStart', turnCount: 1 }),

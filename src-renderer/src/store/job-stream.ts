@@ -22,6 +22,8 @@ export interface StreamToolCall {
   nested?: StreamTurn[];
   /** An Auto Prompter rule fired on this call (P8.07): its allowlisted fields only. */
   policy?: { action: PolicyEvent['action']; rule: string };
+  /** How far the running call has come, as its tool last reported (an MCP server's progress). */
+  progress?: { progress: number; total: number | null; message: string | null };
 }
 
 type PolicyEvent = Extract<MaestroEvent, { type: 'policy.fired' }>;
@@ -67,6 +69,7 @@ export type StreamEvent = Extract<
       | 'LlmCallEnd'
       | 'movement.entered'
       | 'tool.finished'
+      | 'tool.progress'
       | 'policy.fired'
       | 'step.recorded'
       | 'stream.delta';
@@ -145,6 +148,8 @@ export function foldStreamEvent(current: JobStream | undefined, event: StreamEve
       return stream;
     case 'policy.fired':
       return { ...stream, turns: markPolicy(stream.turns, event) };
+    case 'tool.progress':
+      return { ...stream, turns: markProgress(stream.turns, event) };
     case 'tool.finished': {
       const turns = finishToolCall(stream.turns, event);
       const pending = lastTurn(turns)?.toolCalls.some((c) => c.status === 'running' || c.status === 'streaming');
@@ -266,6 +271,18 @@ function markPolicy(turns: StreamTurn[], event: PolicyEvent): StreamTurn[] {
   return withLastTurn(turns, (t) => ({
     ...t,
     toolCalls: t.toolCalls.map((c, i) => (i === at ? { ...c, policy } : c)),
+  }));
+}
+
+/** Shows a running call's latest progress: the first running call of that tool (a finished one keeps its result). */
+function markProgress(turns: StreamTurn[], event: Extract<StreamEvent, { type: 'tool.progress' }>): StreamTurn[] {
+  const turn = lastTurn(turns);
+  const at = turn?.toolCalls.findIndex((c) => c.name === event.name && c.status === 'running');
+  if (!turn || at === undefined || at === -1) return turns;
+  const progress = { progress: event.progress, total: event.total, message: event.message };
+  return withLastTurn(turns, (t) => ({
+    ...t,
+    toolCalls: t.toolCalls.map((c, i) => (i === at ? { ...c, progress } : c)),
   }));
 }
 

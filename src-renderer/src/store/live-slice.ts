@@ -61,6 +61,7 @@ export const createLiveSlice =
         case 'LlmCallEnd':
         case 'movement.entered':
         case 'tool.finished':
+        case 'tool.progress':
         case 'stream.delta':
           state.foldStreamEvent(event);
           return;

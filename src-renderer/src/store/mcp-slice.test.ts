@@ -12,6 +12,11 @@ const server = (name: string, token: McpServerView['token'], takesToken = true):
   authRequired: token === 'missing',
   takesToken,
   token,
+  enabled: true,
+  status: 'unknown',
+  tools: [],
+  lastError: null,
+  checkedAt: null,
 });
 
 const fakeClient = (api: Partial<MaestroApi>): MaestroClient => ({
@@ -29,6 +34,7 @@ describe('the MCP slice', () => {
       server('d', 'rejected'),
       server('e', 'unreadable'),
       server('f', 'missing', false),
+      { ...server('g', 'missing'), enabled: false },
     ];
     expect(serversWaitingForToken(all).map((s) => s.name)).toEqual(['b', 'd', 'e']);
   });

@@ -21,9 +21,9 @@ export interface McpSlice {
   saveMcpToken(input: OpInput<'saveMcpToken'>): Promise<ActionOutcome>;
 }
 
-/** The servers a person must give a token before the workspace's jobs can start (or go on). */
+/** The servers a person must give a token before the workspace's jobs can start (or go on); one that is off never. */
 export function serversWaitingForToken(servers: readonly McpServerView[]): McpServerView[] {
-  return servers.filter((s) => s.takesToken && ['missing', 'rejected', 'unreadable'].includes(s.token));
+  return servers.filter((s) => s.enabled && s.takesToken && ['missing', 'rejected', 'unreadable'].includes(s.token));
 }
 
 export const createMcpSlice =

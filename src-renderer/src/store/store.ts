@@ -8,6 +8,7 @@ import { createDetailSlice } from './detail-slice';
 import { createFoldersSlice } from './folders-slice';
 import { createJobStreamSlice } from './job-stream-slice';
 import { createLiveSlice } from './live-slice';
+import { createMcpSettingsSlice } from './mcp-settings-slice';
 import { createMcpSlice } from './mcp-slice';
 import { createNoticesSlice } from './notices-slice';
 import { createPiecesSlice } from './pieces-slice';
@@ -29,6 +30,7 @@ export function createAppStore(client: MaestroClient): AppStore {
     ...createDetailSlice(client.api)(...a),
     ...createRequestsSlice(client.api)(...a),
     ...createMcpSlice(client.api)(...a),
+    ...createMcpSettingsSlice(client.api)(...a),
     ...createPiecesSlice(client.api)(...a),
     ...createProfilesSlice(client.api)(...a),
     ...createAutoPrompterSlice(client.api)(...a),

@@ -5,6 +5,7 @@ import type { DetailSlice } from './detail-slice';
 import type { FoldersSlice } from './folders-slice';
 import type { JobStreamSlice } from './job-stream-slice';
 import type { LiveSlice } from './live-slice';
+import type { McpSettingsSlice } from './mcp-settings-slice';
 import type { McpSlice } from './mcp-slice';
 import type { NoticesSlice } from './notices-slice';
 import type { PiecesSlice } from './pieces-slice';
@@ -23,6 +24,7 @@ export type AppState = TasksSlice &
   DetailSlice &
   RequestsSlice &
   McpSlice &
+  McpSettingsSlice &
   PiecesSlice &
   ProfilesSlice &
   AutoPrompterSlice &

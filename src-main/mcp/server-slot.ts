@@ -1,0 +1,114 @@
+// One server of a job's MCP session: its connection and its calls. A server whose process exited (or whose transport
+// was lost) is started again for the next call, after a short wait that grows, at most MAX_RESTARTS times in a job:
+// a server that keeps crashing is left down and said so, never restarted in a loop.
+import { type Backoff, backoffMs } from '../../src-shared/backoff';
+import { fail } from '../tools/outcome';
+import type { ToolContext, ToolOutcome } from '../tools/types';
+import type { McpServerConfig, McpTimeouts } from './config';
+import { McpConnection } from './connection';
+import { toolResult } from './content';
+import type { SessionOptions } from './session';
+
+export const MAX_RESTARTS = 3;
+const RESTART_BACKOFF: Backoff = { baseDelayMs: 250, maxDelayMs: 4000 };
+
+export class ServerSlot {
+  private restarts = 0;
+  private reopening: Promise<McpConnection | string> | null = null;
+
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly token: string | null,
+    readonly timeouts: McpTimeouts,
+    private connection: McpConnection,
+    private readonly options: SessionOptions,
+    private readonly redact: (text: string) => string,
+  ) {}
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  get pid(): number | null {
+    return this.connection.pid;
+  }
+
+  /** Calls `tool`: on a connection that was lost, after starting the server again (or why it is not). */
+  async call(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
+    const connection = this.connection.lost ? await this.reopen(ctx.signal) : this.connection;
+    if (typeof connection === 'string') return fail(`MCP server "${this.name}": ${this.redact(connection)}`);
+    try {
+      const result = toolResult(await connection.callTool(tool, args, ctx.signal, ctx.progress));
+      return { ...result, content: this.redact(result.content) };
+    } catch (error) {
+      return fail(`MCP server "${this.name}": ${this.redact(this.describe(connection, tool, error))}`);
+    }
+  }
+
+  /** What went wrong with a call, in words: a crash (with what the server said), a malformed answer, a timeout. */
+  private describe(connection: McpConnection, tool: string, error: unknown): string {
+    if (connection.lost) {
+      const reason = this.redact(`exited during the call of ${tool}${connection.stderrTail()}`);
+      const next = this.restarts < MAX_RESTARTS ? 'it is started again for the next call' : 'it is not started again';
+      this.options.onServer?.(this.name, { status: 'failed', error: reason });
+      this.options.onWarning?.(this.name, `MCP server "${this.name}" ${reason}; ${next}.`);
+      return `${reason}; ${next}`;
+    }
+    const issues = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
+    if (Array.isArray(issues)) {
+      const fields = issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || 'result'}: ${i.message}`);
+      return `answered ${tool} with a malformed result (${fields.join('; ')})`;
+    }
+    return error instanceof Error ? error.message : String(error);
+  }
+
+  /** Starts the server again (one start for calls that find it lost together), or says why it is not. */
+  private reopen(signal: AbortSignal): Promise<McpConnection | string> {
+    this.reopening ??= this.restart(signal).finally(() => {
+      this.reopening = null;
+    });
+    return this.reopening;
+  }
+
+  private async restart(signal: AbortSignal): Promise<McpConnection | string> {
+    if (this.restarts >= MAX_RESTARTS) return `stopped ${this.restarts + 1} times in this job; it is not started again`;
+    this.restarts++;
+    await abortableWait(backoffMs(this.restarts, RESTART_BACKOFF), signal);
+    if (signal.aborted) return 'cancelled';
+    try {
+      this.connection = await McpConnection.open(this.config, {
+        ...this.options,
+        token: this.token,
+        timeouts: this.timeouts,
+      });
+    } catch (error) {
+      const reason = `could not be started again: ${(error as Error).message}`;
+      this.options.onServer?.(this.name, { status: 'failed', error: this.redact(reason) });
+      this.options.onWarning?.(this.name, this.redact(`MCP server "${this.name}" ${reason}`));
+      return reason;
+    }
+    if (signal.aborted) this.connection.kill();
+    this.options.onServer?.(this.name, { status: 'connected', restarts: this.restarts });
+    return this.connection;
+  }
+
+  kill(): void {
+    this.connection.kill();
+  }
+
+  close(): Promise<void> {
+    return this.connection.close();
+  }
+}
+
+function abortableWait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

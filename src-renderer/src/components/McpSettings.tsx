@@ -1,0 +1,112 @@
+// Settings' MCP servers: choose a workspace (a space, or the default workspace), then each server of its
+// .maestro/mcp.json (in the version a person accepted) with its transport, whether it is on, how it last did (status,
+// its tools, its last error) and its token's state; a switch turns it off or on for the jobs from now on, and "Check
+// now" starts it, lists its tools and stops it again.
+import { useState } from 'react';
+import type { McpServerView } from '../../../src-shared/contract';
+import { useT } from '../i18n';
+import { useAppStore } from '../store/store';
+import { ErrorNotice } from './OutcomeNotice';
+import { CheckField } from './SettingsFields';
+import { SettingsWorkspace } from './SettingsWorkspace';
+
+export function McpSettings() {
+  const chosen = useAppStore((s) => s.mcpSettingsFor);
+  const view = useAppStore((s) => s.mcpSettings);
+  const loadState = useAppStore((s) => s.mcpSettingsLoad);
+  const loadError = useAppStore((s) => s.mcpSettingsError);
+  const load = useAppStore((s) => s.loadMcpSettings);
+  const t = useT();
+
+  return (
+    <section data-testid="mcp-settings">
+      <h3 className="settings-section">{t('settings.mcp')}</h3>
+      <p className="field-hint">{t('settings.mcp.about')}</p>
+      <SettingsWorkspace
+        chosen={chosen}
+        onChoose={(folder) => void load(folder)}
+        testId="mcp-workspace"
+        noneTestId="mcp-no-workspaces"
+      />
+      <ErrorNotice error={loadError} testId="mcp-load-error" />
+      {chosen && loadState === 'loading' ? <p className="field-hint">{t('settings.toolPolicy.loading')}</p> : null}
+      {view ? <ErrorNotice error={view.error} testId="mcp-file-error" /> : null}
+      {view && !view.error && view.servers.length === 0 ? (
+        <p className="field-hint" data-testid="mcp-none">
+          {t('settings.mcp.none')}
+        </p>
+      ) : null}
+      {view && view.servers.length > 0 ? (
+        <ul className="profile-list">
+          {view.servers.map((server) => (
+            <McpServerRow key={server.name} server={server} />
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
+
+function McpServerRow({ server }: { server: McpServerView }) {
+  const busy = useAppStore((s) => s.mcpSettingsBusy.includes(server.name));
+  const switchServer = useAppStore((s) => s.switchMcpServer);
+  const check = useAppStore((s) => s.checkMcpServer);
+  const [error, setError] = useState<string | null>(null);
+  // The switch shows the person's choice at once, until main's answer replaces the row (or a refusal puts it back).
+  const [pending, setPending] = useState<boolean | null>(null);
+  const t = useT();
+  const status = server.enabled ? server.status : 'off';
+  return (
+    <li
+      className="profile-item"
+      data-testid="mcp-server"
+      data-name={server.name}
+      data-status={status}
+      data-enabled={server.enabled}
+    >
+      <div className="profile-head">
+        <strong>{server.name}</strong>
+        <span className="tag">{server.transport}</span>
+        <span className="tag" data-testid="mcp-server-status">
+          {t(`settings.mcp.status.${status}`)}
+        </span>
+      </div>
+      <p className="profile-meta" data-testid="mcp-server-tools">
+        {server.tools.length > 0
+          ? t('settings.mcp.tools', { count: server.tools.length, tools: server.tools.join(', ') })
+          : t('settings.mcp.noTools')}
+        {server.takesToken ? ` · ${t(`settings.mcp.token.${server.token}`)}` : ''}
+      </p>
+      <ErrorNotice
+        error={server.lastError ? t('settings.mcp.lastError', { error: server.lastError }) : null}
+        testId="mcp-server-error"
+      />
+      <div className="profile-actions">
+        <CheckField
+          checked={pending ?? server.enabled}
+          disabled={busy}
+          onChange={(on) => {
+            setPending(on);
+            void switchServer(server.name, on).then((failure) => {
+              setPending(null);
+              setError(failure);
+            });
+          }}
+          testId="mcp-server-enabled"
+        >
+          {t('settings.mcp.enabled')}
+        </CheckField>
+        <button
+          type="button"
+          className="button"
+          disabled={busy}
+          onClick={() => void check(server.name).then(setError)}
+          data-testid="mcp-server-check"
+        >
+          {busy ? t('settings.mcp.checking') : t('settings.mcp.check')}
+        </button>
+      </div>
+      <ErrorNotice error={error} testId="mcp-server-action-error" />
+    </li>
+  );
+}
