@@ -11,7 +11,8 @@ const SHAPES: Record<string, string[]> = {
   'tool_request.changed': ['jobId', 'request', 'seq', 'taskId', 'ts', 'type'],
   'package_request.changed': ['jobId', 'request', 'seq', 'taskId', 'ts', 'type'],
   InvokeStart: ['jobId', 'kind', 'seq', 'taskId', 'ts', 'type'],
-  TurnStart: ['jobId', 'seq', 'taskId', 'ts', 'turnCount', 'type'],
+  // depth: added later, optional (absent: the job's own turn), so older readers are unaffected.
+  TurnStart: ['depth', 'jobId', 'seq', 'taskId', 'ts', 'turnCount', 'type'],
   TurnEnd: ['jobId', 'seq', 'taskId', 'ts', 'turnCount', 'type', 'usage'],
   LlmCallStart: ['attempt', 'jobId', 'llmCallCount', 'seq', 'taskId', 'ts', 'type'],
   LlmCallEnd: [

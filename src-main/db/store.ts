@@ -1,7 +1,7 @@
 // The Store: one connection, its repositories, transactions, and events that reach subscribers only after commit.
 import type { Database } from 'better-sqlite3';
 import type { MaestroEvent, NewEvent } from '../../src-shared/events';
-import { LiveTurns } from '../events/live-turns';
+import { LiveTurns } from './live-turns';
 import { type OpenOptions, openDatabase } from './connection';
 import { createA2aTasksRepo } from './repos/a2a-tasks';
 import { createChatPagesRepo } from './repos/chat-pages';
