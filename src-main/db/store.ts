@@ -1,8 +1,8 @@
 // The Store: one connection, its repositories, transactions, and events that reach subscribers only after commit.
 import type { Database } from 'better-sqlite3';
 import type { MaestroEvent, NewEvent } from '../../src-shared/events';
-import { LiveTurns } from './live-turns';
 import { type OpenOptions, openDatabase } from './connection';
+import { LiveTurns } from './live-turns';
 import { createA2aTasksRepo } from './repos/a2a-tasks';
 import { createChatPagesRepo } from './repos/chat-pages';
 import { createCommentsRepo } from './repos/comments';

@@ -51,6 +51,11 @@ describe('MCP servers in a job, as their authors meant them', () => {
         /^MCP server "broken" is not available in this job: .*fatal: no config found.*Its tools are not offered/s,
       ),
     ]);
+    // Worded by the UI from its notice, in the person's language; the English detail stays in the body.
+    expect(h.maestro.store.comments.listForJob(jobId).find((c) => c.author === 'system')?.notice).toEqual({
+      code: 'mcp_warning',
+      server: 'broken',
+    });
     const listed = h.maestro.invoke('listMcpServers', { workspacePath: workspace }).servers;
     expect(listed).toMatchObject([
       {

@@ -65,7 +65,11 @@ describe('MCP servers in a job', () => {
     const changed = h.events.filter((e) => e.type === 'job.changed' && e.jobId === jobId);
     expect(changed.at(-1)).toMatchObject({ job: { status: 'waiting_human', waitReason: 'mcp_auth_required' } });
     const comment = h.maestro.store.comments.listForJob(jobId).at(-1);
-    expect(comment).toMatchObject({ author: 'system', kind: 'comment' });
+    expect(comment).toMatchObject({
+      author: 'system',
+      kind: 'comment',
+      notice: { code: 'mcp_auth', server: 'remote' },
+    });
     expect(comment?.body).toContain('The MCP server "remote" needs a token');
     expect(h.maestro.attention.list()).toMatchObject([
       { taskId, reason: 'mcp_auth_required', detail: expect.stringContaining('"remote"') },

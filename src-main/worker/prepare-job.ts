@@ -56,13 +56,19 @@ export class JobPreparation {
     if (!mcp || store.tasks.workspaceKind(job.taskId) !== 'persistent') return { kind: 'run' };
     try {
       const opened = await mcp.open(prepared.workspacePath, signal, {
-        onWarning: (_server, message) => this.warnMcp(job, message),
+        onWarning: (server, message) => this.warnMcp(job, server, message),
       });
       if (opened.kind === 'ready') return { kind: 'run', session: opened.session };
       const movement = chooseStartMovement(prepared.piece, job.resumeMovement, null, () => {}).name;
       return {
         kind: 'stop',
-        result: { kind: 'waiting_human', reason: 'mcp_auth_required', movement, message: opened.message },
+        result: {
+          kind: 'waiting_human',
+          reason: 'mcp_auth_required',
+          movement,
+          message: opened.message,
+          notice: { code: 'mcp_auth', server: opened.server },
+        },
         savedCount: opened.savedCount,
       };
     } catch (error) {
@@ -72,11 +78,18 @@ export class JobPreparation {
   }
 
   /** A warning about one of the job's MCP servers, as a system comment the task shows; a failed write only logs. */
-  private warnMcp(job: JobRecord, message: string): void {
+  private warnMcp(job: JobRecord, server: string, message: string): void {
     const { store } = this.o;
     try {
       store.transact(() =>
-        postComment(store, { taskId: job.taskId, jobId: job.id, author: 'system', kind: 'comment', body: message }),
+        postComment(store, {
+          taskId: job.taskId,
+          jobId: job.id,
+          author: 'system',
+          kind: 'comment',
+          body: message,
+          notice: { code: 'mcp_warning', server },
+        }),
       );
     } catch (error) {
       console.error(`job ${job.id}: ${message} (not recorded: ${(error as Error).message})`);

@@ -8,7 +8,7 @@ import type { Disposition } from '../store/detail-slice';
 import { formatTime } from './format';
 import { InstructionAttachments } from './InstructionAttachments';
 import { Markdown } from './Markdown';
-import { noticeText } from './notice-text';
+import { noticeHasDetail, noticeText } from './notice-text';
 import { ErrorComment } from './OutcomeNotice';
 import { QuickReplies } from './QuickReplies';
 
@@ -48,7 +48,17 @@ export const ChatMessage = memo(function ChatMessage({ comment, disposition, ope
         {comment.kind === 'error' ? (
           <ErrorComment comment={comment} />
         ) : comment.notice ? (
-          <p>{noticeText(t, comment)}</p>
+          <>
+            <p>{noticeText(t, comment)}</p>
+            {noticeHasDetail(comment) ? (
+              <details className="job-error-detail">
+                <summary>{t('job.error.details')}</summary>
+                <pre className="step-pre" data-testid="notice-detail">
+                  {comment.body}
+                </pre>
+              </details>
+            ) : null}
+          </>
         ) : (
           <Markdown text={comment.body} />
         )}

@@ -1,5 +1,5 @@
 // A system comment in the person's language: from its notice (a code with parameters) when it has one, else its body
-// as the main process wrote it.
+// as the main process wrote it. Whether the body's technical detail is worth showing under it (folded).
 import { assertNever } from '../../../src-shared/assert-never';
 import type { Comment } from '../../../src-shared/entities';
 import type { Translate } from '../i18n/translate';
@@ -14,7 +14,14 @@ export function noticeText(t: Translate, comment: Pick<Comment, 'body' | 'notice
         : t('notice.cancelled');
     case 'browser_step':
       return t('notice.browserStep', { instruction: notice.instruction, url: notice.url });
+    case 'mcp_auth':
+      return t('notice.mcpAuth', { server: notice.server });
+    case 'mcp_warning':
+      return t('notice.mcpWarning', { server: notice.server });
     default:
       return assertNever(notice, 'comment notice');
   }
 }
+
+/** Notices whose English body holds a detail the words do not (what the server printed, why it stopped). */
+export const noticeHasDetail = (comment: Pick<Comment, 'notice'>): boolean => comment.notice?.code === 'mcp_warning';

@@ -49,6 +49,21 @@ describe('system words in both languages', () => {
     expect(ja).not.toContain('In your browser');
   });
 
+  it('an MCP server waiting for a token, or in trouble, by name; the trouble’s detail folded in its own words', () => {
+    const auth = system({
+      body: 'The MCP server "github" needs a token, and none is saved. …',
+      notice: { code: 'mcp_auth', server: 'github' },
+    });
+    expect(html('ja', <ChatMessage comment={auth} />)).toContain('MCP サーバー「github」にはトークンが必要です');
+    const trouble = system({
+      body: 'MCP server "files" exited at start: ENOENT',
+      notice: { code: 'mcp_warning', server: 'files' },
+    });
+    const ja = html('ja', <ChatMessage comment={trouble} />);
+    expect(ja).toContain('MCP サーバー「files」で問題が起きました');
+    expect(ja).toContain('data-testid="notice-detail">MCP server &quot;files&quot; exited at start: ENOENT</pre>');
+  });
+
   it('a comment without a notice shows its body as Markdown, as before', () => {
     const plain = system({ body: 'A **plain** note.' });
     expect(html('ja', <ChatMessage comment={plain} />)).toContain('<strong>plain</strong>');

@@ -27,6 +27,9 @@ export const enChat = {
   'notice.cancelled': 'Cancelled.',
   'notice.cancelledWithSubtasks': 'Cancelled, and with it {count} open subtask jobs.',
   'notice.browserStep': 'In your browser, please: {instruction} ({url}) — then reply here.',
+  'notice.mcpAuth':
+    'The MCP server “{server}” needs a token. The job waits until one is saved, then goes on where it stopped.',
+  'notice.mcpWarning': 'The MCP server “{server}” ran into trouble; the job goes on with the other tools.',
   'job.error.llm_failed': 'The model server answered with an error, so the job stopped.',
   'job.error.context_overflow': 'The conversation grew longer than the model can read at once.',
   'job.error.model_refused': 'The model declined to do this.',

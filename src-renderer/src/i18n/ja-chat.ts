@@ -28,6 +28,9 @@ export const jaChat: Record<keyof typeof enChat, string> = {
   'notice.cancelled': 'キャンセルしました。',
   'notice.cancelledWithSubtasks':
     'キャンセルしました。実行中のサブタスクのジョブ {count} 件も一緒にキャンセルしました。',
+  'notice.mcpAuth':
+    'MCP サーバー「{server}」にはトークンが必要です。保存されるまでジョブは待ち、保存後は止まったところから続けます。',
+  'notice.mcpWarning': 'MCP サーバー「{server}」で問題が起きました。ジョブは他のツールで続けます。',
   'notice.browserStep':
     'ブラウザーで次の操作をしてください: {instruction} ({url}) — 終わったらここで返信してください。',
   'job.error.llm_failed': 'モデルサーバーがエラーを返したため、ジョブを停止しました。',
