@@ -146,6 +146,44 @@ describe('TAKT workflows run with the scripted model', () => {
     expect(entered(h.events)).toEqual(['reviewers', 'fix', 'reviewers']);
   });
 
+  it('P3.12 P5.05 team_leader: the leader and part worker personas and the team plan reach the model; the parts edit (part_edit, part_allowed_tools), the read-only review does not', async () => {
+    const ws = taktWorkspace('team-leader');
+    const h = await engineHarness(
+      [
+        call('write_file', { path: 'part-a.txt', content: 'a\n' }, 'w1'),
+        call('write_file', { path: 'part-b.txt', content: 'b\n' }, 'w2'),
+        transition(
+          'review',
+          '## decomposition\n- a\n- b\n\n## a: first\nwrote part-a.txt\n\n## b: second\nwrote part-b.txt',
+        ),
+        call('write_file', { path: 'review.txt', content: 'no\n' }, 'w3'),
+        complete('approved'),
+      ],
+      { workspace: ws, policyTools: true },
+    );
+    const { jobId } = h.createTask('Add two files', { pieceId: 'team-leader' });
+    expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'succeeded', result: 'approved' });
+    expect(entered(h.events)).toEqual(['implement', 'review']);
+    expect(fs.readFileSync(path.join(ws, 'part-a.txt'), 'utf8')).toBe('a\n');
+    expect(fs.readFileSync(path.join(ws, 'part-b.txt'), 'utf8')).toBe('b\n');
+    const first = h.server.requests[0];
+    const system = messages(first)[0]?.content ?? '';
+    expect(system).toMatch(
+      /# Movement: implement\nYou are the planner \(PERSONA-PLANNER\)[\s\S]*## Part worker\nYou are the coder \(PERSONA-CODER\)/,
+    );
+    const user = lastUser(first);
+    expect(user).toContain('# Step instruction (implement)\n## Team leader\n');
+    expect(user).toContain('split the work into between 1 and 2 independent, self-contained parts');
+    expect(user).toMatch(
+      /### The work to split\n[\s\S]*Implement the plan \(INSTRUCTION-IMPLEMENT\)[\s\S]*This is step 1 of 8/,
+    );
+    // The review's parts may not edit: its write_file is refused, nothing written.
+    const review = h.server.requests[4];
+    expect(lastUser(h.server.requests[3])).toContain('# Movement: review');
+    expect(messages(review).at(-1)?.content).toMatch(/^Error: write_file is not available in movement review/);
+    expect(fs.existsSync(path.join(ws, 'review.txt'))).toBe(false);
+  });
+
   it('P3.09 loop_monitors: once the cycle ran threshold times, the judge movement decides (with {cycle_count} filled)', async () => {
     const h = await engineHarness(
       [

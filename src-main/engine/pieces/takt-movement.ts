@@ -4,6 +4,7 @@
 import type { FacetKind, Facets } from './takt-facets';
 import { TaktError, type TaktFiles } from './takt-files';
 import type { TaktRule, TaktStep, TaktWorkflow } from './takt-schema';
+import { partStep, teamLeaderBody } from './takt-team-leader';
 import { stepPermissions } from './takt-tools';
 
 export type Target =
@@ -51,7 +52,10 @@ export function composeMovement(
   const name = `${scope.prefix}${prepared.name}`;
   const parts = prepared.parts ? [...prepared.parts.fixed, ...prepared.parts.pool] : [prepared];
   const texts = parts.map((p) => stepText(files, scope, p));
-  const permissions = parts.map((p) => permissionsOf(files, scope, p));
+  // A team leader's tools and edit are its parts' (the leader itself plans without tools).
+  const permissions = parts.map((p) =>
+    permissionsOf(files, scope, p.step.team_leader ? { ...p, step: partStep(p.step, p.step.team_leader) } : p),
+  );
   let guidance: string;
   let body: string;
   if (prepared.parts) {
@@ -79,6 +83,16 @@ export function composeMovement(
         ? `Of the following parts, do only those that this change needs (judge by their description), and say which you chose and why.`
         : '';
     body = [intro, ...fixed.map(part), choose, ...pool.map(part)].filter(Boolean).join('\n\n');
+  } else if (step.team_leader) {
+    const leader = step.team_leader;
+    const own = texts[0] as StepText;
+    const persona = (ref: string, field: string) =>
+      facetTexts(files, prepared, ['team_leader', field], () => scope.facets.texts('personas', ref));
+    const leadPersona = leader.persona ? persona(leader.persona, 'persona').join('\n\n') : own.persona;
+    const worker = leader.part_persona ? persona(leader.part_persona, 'part_persona').join('\n\n') : own.persona;
+    const separate = worker !== '' && worker !== leadPersona;
+    guidance = [leadPersona, separate ? `## Part worker\n${worker}` : ''].filter(Boolean).join('\n\n');
+    body = teamLeaderBody(leader, own.body, separate, (permissions[0] as { edit: boolean }).edit);
   } else {
     guidance = texts[0]?.persona ?? '';
     body = texts[0]?.body ?? '';
@@ -114,16 +128,9 @@ export function composeMovement(
 }
 
 function stepText(files: TaktFiles, scope: Scope, prepared: Prepared): StepText {
-  const { step, at } = prepared;
-  const facet = (kind: FacetKind, field: string, refs: string | string[] | undefined) => {
-    try {
-      return scope.facets.texts(kind, refs);
-    } catch (error) {
-      if (!(error instanceof TaktError) || error.at) throw error;
-      const from = fromFragments(files, prepared.fragments);
-      throw new TaktError(`${error.message}${from}`, { ...at, path: [...at.path, field] });
-    }
-  };
+  const { step } = prepared;
+  const facet = (kind: FacetKind, field: string, refs: string | string[] | undefined) =>
+    facetTexts(files, prepared, [field], () => scope.facets.texts(kind, refs));
   const persona = facet('personas', 'persona', step.persona).join('\n\n');
   const text = facet('instructions', 'instruction', step.instruction ?? step.instruction_template).join('\n\n');
   // pass_previous_response: false — the step does not get the previous output in its instruction.
@@ -140,6 +147,17 @@ function stepText(files: TaktFiles, scope: Scope, prepared: Prepared): StepText 
     .filter(Boolean)
     .join('\n\n');
   return { persona, body };
+}
+
+/** `read()`'s facet texts; a facet that resolves to nothing is an error at the step's `field`. */
+function facetTexts(files: TaktFiles, prepared: Prepared, field: string[], read: () => string[]): string[] {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof TaktError) || error.at) throw error;
+    const from = fromFragments(files, prepared.fragments);
+    throw new TaktError(`${error.message}${from}`, { ...prepared.at, path: [...prepared.at.path, ...field] });
+  }
 }
 
 function reportsOf(scope: Scope, prepared: Prepared): { name: string; format: string }[] {
@@ -242,5 +260,8 @@ function parseArgs(args: string, at: At): string[] {
     const list = JSON.parse(`[${args}]`) as unknown[];
     if (list.every((l) => typeof l === 'string')) return list as string[];
   } catch {}
+  // TAKT reads every "…" in the arguments; a plain YAML scalar can carry escaped quotes (`all(\"approved\")`).
+  const quoted = [...args.matchAll(/\\?"([^"\\]+)\\?"/g)].map((m) => m[1] as string);
+  if (quoted.length > 0) return quoted;
   throw new TaktError(`cannot read the condition's arguments (${args})`, { ...at, path: [...at.path, 'condition'] });
 }

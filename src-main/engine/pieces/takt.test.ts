@@ -65,6 +65,7 @@ describe('TAKT workflows: the current layout (builtins/<lang>/{workflows,facets,
       'parallel-pool',
       'placeholders',
       'steps-and-rules',
+      'team-leader',
       'uses-fragments',
     ]);
     const names = new Set(facetNames(path.join(FIXTURES, 'current')));
@@ -253,6 +254,50 @@ describe('TAKT workflows: the current layout (builtins/<lang>/{workflows,facets,
     expect(movement(p, 'implement').instruction).toContain('The plan report: {report:plan.md}');
   });
 
+  it("team_leader: one movement where the leader plans the parts and the part worker does them; the parts' tools and edit", () => {
+    const p = piece('team-leader');
+    const implement = movement(p, 'implement');
+    // The leader's persona (the step's), then the part worker's own under its heading.
+    expect(implement.guidance).toMatch(
+      /^You are the planner \(PERSONA-PLANNER\)[\s\S]*\n\n## Part worker\nYou are the coder \(PERSONA-CODER\)/,
+    );
+    const text = implement.instruction ?? '';
+    expect(text).toContain(
+      '1. Plan, using no tool: split the work into between 1 and 2 independent, self-contained parts.',
+    );
+    expect(text).toContain('each as the part worker described under "## Part worker" in your guidance');
+    expect(text).toContain(
+      '3. When 1 or fewer planned parts are left to do, decide as the team leader whether more parts are needed',
+    );
+    expect(text).toContain('at most 20 parts in all');
+    // The work to split is the step's own text: its instruction and policy, then its report.
+    const order = [
+      '## Team leader',
+      '### The work to split',
+      '(INSTRUCTION-IMPLEMENT)',
+      '(POLICY-CODING)',
+      '## Reports',
+      '(REPORT-FORMAT-PLAN)',
+    ];
+    const at = order.map((marker) => text.indexOf(marker));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    // part_allowed_tools and part_edit, not the leader's reports-only step: the parts edit (WebSearch has no tool).
+    expect(implement).toMatchObject({
+      edit: true,
+      tools: ['read_file', 'list_dir', 'write_file'],
+      reports: ['team.md'],
+    });
+    // No part_persona: the worker is the step's persona, so no second heading; edit: false keeps the parts read-only.
+    const review = movement(p, 'review');
+    expect(review.guidance).toMatch(/^You are an architecture reviewer \(PERSONA-REVIEWER\)[^#]*$/);
+    expect(review.instruction).toContain(
+      "each as the part worker, following only that part's instruction. The parts may not change files.",
+    );
+    expect(review.instruction).toContain('3. When every planned part is done');
+    expect(review).toMatchObject({ edit: false, tools: ['read_file', 'list_dir', 'glob', 'grep'] });
+  });
+
   it('loop_monitors: the judge becomes a movement, the monitor a loop check on the cycle', () => {
     const p = piece('loop-monitor');
     expect(p.loopMonitors).toEqual([{ cycle: ['review', 'fix'], ignore: [], threshold: 2, judge: 'loop-check-1' }]);
@@ -328,9 +373,24 @@ describe('TAKT workflows: what is refused, by file, line and construct', () => {
       'steps.0.arpeggio (line 6): arpeggio (data-driven batch) steps are not supported',
     ],
     [
-      'team_leader',
-      flow('    team_leader:\n      max_parts: 2\n'),
-      'steps.0.team_leader (line 6): team leader steps are not supported',
+      "a team leader mode (TAKT's Finding Contract)",
+      flow('    team_leader:\n      mode: finding_contract_fix\n'),
+      "steps.0.team_leader.mode (line 6): team_leader.mode finding_contract_fix is not supported (a team leader mode drives TAKT's Finding Contract ledger",
+    ],
+    [
+      'a team leader field MAESTRO does not know',
+      flow('    team_leader:\n      max_parts: 2\n      colour: red\n'),
+      'steps.0.team_leader (line 6): Unrecognized key: "colour"',
+    ],
+    [
+      'team_leader with more than 3 parts (TAKT caps it at 3)',
+      flow('    team_leader:\n      max_parts: 4\n'),
+      'steps.0.team_leader.max_parts (line 6): Too big',
+    ],
+    [
+      'team_leader and parallel together',
+      flow('    parallel: []\n    team_leader: {}\n'),
+      'steps.0.team_leader (line 6): parallel and team_leader cannot be used together',
     ],
     [
       'a command quality gate',
@@ -409,10 +469,10 @@ describe('TAKT workflows: what is refused, by file, line and construct', () => {
     );
     const broken = layout(
       { 'w.yaml': `name: w\nsteps:\n  - name: a\n    uses: odd\n` },
-      { 'steps/odd.yaml': 'name: odd\npersona: coder\nteam_leader: {}\n' },
+      { 'steps/odd.yaml': 'name: odd\npersona: coder\narpeggio: {}\n' },
     );
     expect(errorOf(broken).message).toMatch(
-      /steps\.0\.team_leader \(line 3\): team leader steps are not supported \(from .*steps\/odd\.yaml\)$/,
+      /steps\.0\.arpeggio \(line 3\): arpeggio \(data-driven batch\) steps are not supported \(from .*steps\/odd\.yaml\)$/,
     );
   });
 
