@@ -21,7 +21,7 @@ function taktWorkspace(...workflows: string[]): string {
   const maestro = path.join(ws, '.maestro');
   fs.cpSync(path.join(CURRENT, 'facets'), path.join(maestro, 'facets'), { recursive: true });
   fs.cpSync(path.join(CURRENT, 'steps'), path.join(maestro, 'steps'), { recursive: true });
-  fs.mkdirSync(path.join(maestro, 'pieces'));
+  fs.cpSync(path.join(CURRENT, 'workflows', 'rules'), path.join(maestro, 'pieces', 'rules'), { recursive: true });
   for (const name of workflows) {
     fs.copyFileSync(path.join(CURRENT, 'workflows', `${name}.yaml`), path.join(maestro, 'pieces', `${name}.yaml`));
   }
@@ -182,6 +182,21 @@ describe('TAKT workflows run with the scripted model', () => {
     expect(lastUser(h.server.requests[3])).toContain('# Movement: review');
     expect(messages(review).at(-1)?.content).toMatch(/^Error: write_file is not available in movement review/);
     expect(fs.existsSync(path.join(ws, 'review.txt'))).toBe(false);
+  });
+
+  it("all_steps.rules reach the model in every step, the called workflow's too", async () => {
+    const h = await engineHarness([transition('peer-review.review', 'planned'), complete('approved')], {
+      workspace: taktWorkspace('all-steps', 'review-loop'),
+    });
+    const { jobId } = h.createTask('Review the change', { pieceId: 'all-steps' });
+    expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'succeeded' });
+    const first = lastUser(h.server.requests[0]);
+    expect(first).toMatch(
+      /# Step instruction \(plan\)\nBefore you change anything[^\n]*\(RULE-EVIDENCE-FIRST\)\.\n\n[\s\S]*\(INSTRUCTION-PLAN\)[\s\S]*\(RULE-PLAIN-WORDS\)/,
+    );
+    const note = lastUser(h.server.requests[1]);
+    expect(note).toContain('# Movement: peer-review.review');
+    expect(note).toMatch(/\(RULE-EVIDENCE-FIRST\)[\s\S]*\(INSTRUCTION-REVIEW-ARCH\)[\s\S]*\(RULE-PLAIN-WORDS\)/);
   });
 
   it('P3.09 loop_monitors: once the cycle ran threshold times, the judge movement decides (with {cycle_count} filled)', async () => {

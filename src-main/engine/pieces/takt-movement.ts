@@ -4,7 +4,7 @@
 import type { FacetKind, Facets } from './takt-facets';
 import { TaktError, type TaktFiles } from './takt-files';
 import type { TaktRule, TaktStep, TaktWorkflow } from './takt-schema';
-import { partStep, teamLeaderBody } from './takt-team-leader';
+import { inspectTools, partStep, teamLeaderBody } from './takt-team-leader';
 import { stepPermissions } from './takt-tools';
 
 export type Target =
@@ -33,6 +33,13 @@ export interface Scope {
   steps: Prepared[];
   initial: string;
   vars: Readonly<Record<string, string | number | boolean>>;
+  /** `all_steps.rules` in force here: the calling workflows' first, then this one's. */
+  rules: readonly WorkflowRule[];
+}
+
+export interface WorkflowRule {
+  position: 'after_execution_rules' | 'before_instruction';
+  text: string;
 }
 
 /** " (from <fragment file> → …)" for a step that came from fragments, else ''. */
@@ -101,7 +108,20 @@ export function composeMovement(
   const partList = prepared.parts ? parts : null;
   const ruleText = rulesText(rules, targets, partList, at);
   const gitRule = step.allow_git_commit ? '' : 'Do not run git add, git commit or git push in this step.';
-  const instruction = [lead ?? '', body, reportsText(reports), gitRule, ruleText].filter(Boolean).join('\n\n');
+  // Workflow-wide rules reach the agent steps, not a loop check's judge (TAKT: not status routing).
+  const wide = (position: WorkflowRule['position']) =>
+    lead === undefined ? scope.rules.filter((r) => r.position === position).map((r) => r.text) : [];
+  const instruction = [
+    lead ?? '',
+    ...wide('before_instruction'),
+    body,
+    reportsText(reports),
+    gitRule,
+    ...wide('after_execution_rules'),
+    ruleText,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
   checkPlaceholders(instruction, at);
   const transitions: { to: string; when: string }[] = [];
   targets.forEach((t, i) => {
@@ -112,9 +132,10 @@ export function composeMovement(
     if (same) same.when = `${same.when}; or ${when}`;
     else transitions.push({ to, when });
   });
+  const leaderTools = step.team_leader ? inspectTools(step.team_leader) : [];
   const tools = permissions.some((p) => p.tools === null)
     ? null
-    : [...new Set(permissions.flatMap((p) => p.tools ?? []))];
+    : [...new Set([...permissions.flatMap((p) => p.tools ?? []), ...leaderTools])];
   return {
     name,
     description: step.description ?? '',

@@ -57,14 +57,24 @@ export const TaktStep = z.looseObject({
     .strictObject({
       persona: Ref.optional(),
       max_parts: z.number().int().min(1).max(3).optional(),
+      // TAKT's later names: max_concurrency (parts at once), initial_max_parts (the first plan), inspect_tools.
+      max_concurrency: z.number().int().min(1).max(3).optional(),
+      initial_max_parts: z.number().int().min(1).optional(),
       refill_threshold: z.number().int().min(0).optional(),
+      fail_on_part_error: z.boolean().optional(),
       timeout_ms: z.number().int().min(1).optional(), // ignored: MAESTRO's LLM profile times its calls
+      inspect_tools: z.array(z.string()).optional(),
       part_persona: Ref.optional(),
+      part_tags: z.array(z.string()).optional(), // ignored: provider routing by tag
       part_allowed_tools: z.array(z.string()).optional(),
       part_edit: z.boolean().optional(),
       part_permission_mode: z.enum(['readonly', 'edit', 'full']).optional(),
     })
-    .refine((t) => (t.refill_threshold ?? 0) <= (t.max_parts ?? 3), {
+    .refine((t) => t.max_parts === undefined || t.max_concurrency === undefined, {
+      message: 'max_parts and max_concurrency cannot be used together',
+      path: ['max_concurrency'],
+    })
+    .refine((t) => (t.refill_threshold ?? 0) <= (t.max_parts ?? t.max_concurrency ?? 3), {
       message: 'refill_threshold must be at most max_parts',
       path: ['refill_threshold'],
     })
@@ -88,6 +98,22 @@ export const TaktWorkflow = z.looseObject({
   instructions: z.record(z.string(), z.string()).optional(),
   report_formats: z.record(z.string(), z.string()).optional(),
   capabilities: RefList.optional(),
+  /** Workflow-wide rules: `workflows/rules/<ref>.md`, in every agent step's instruction. */
+  all_steps: z
+    .strictObject({
+      rules: z
+        .array(
+          z.union([
+            Ref,
+            z.strictObject({
+              ref: Ref,
+              position: z.enum(['after_execution_rules', 'before_instruction']).default('after_execution_rules'),
+            }),
+          ]),
+        )
+        .default([]),
+    })
+    .optional(),
   loop_monitors: z
     .array(
       z.looseObject({
