@@ -187,6 +187,7 @@ const STEP_UNSUPPORTED: Fields = {
   dynamic_facets: 'dynamic facet selection (dynamic_facets) is not supported',
   mcp_servers: "step-level MCP servers are not supported (MAESTRO's MCP servers come from .maestro/mcp.json)",
   completion_retry: 'completion_retry is not supported',
+  companion: "companion reviewers (TAKT's companions/, run beside the step) are not supported",
   review_completion: 'review_completion is not supported',
 };
 
@@ -210,8 +211,17 @@ function checkFields(
   return problems;
 }
 
-export const workflowProblems = (value: Record<string, unknown>) =>
-  checkFields(value, WORKFLOW_MAPPED, WORKFLOW_IGNORED, WORKFLOW_UNSUPPORTED);
+export function workflowProblems(value: Record<string, unknown>): [string, string][] {
+  const problems = checkFields(value, WORKFLOW_MAPPED, WORKFLOW_IGNORED, WORKFLOW_UNSUPPORTED);
+  const sub = value.subworkflow as Record<string, unknown> | undefined;
+  if (sub && typeof sub === 'object' && sub.requires_finding_contract === true) {
+    problems.push([
+      'subworkflow.requires_finding_contract',
+      "this workflow needs TAKT's Finding Contract (a findings ledger kept by the engine), which is not supported",
+    ]);
+  }
+  return problems;
+}
 
 export function stepProblems(value: Record<string, unknown>): [string, string][] {
   const problems = checkFields(value, STEP_MAPPED, STEP_IGNORED, STEP_UNSUPPORTED);

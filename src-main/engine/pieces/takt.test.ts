@@ -25,6 +25,19 @@ const movement = (p: PieceDefinition, name: string) => {
 /** What the model reads of a movement: its guidance and its instruction. */
 const seen = (m: MovementDefinition) => `${m.guidance}\n${m.instruction ?? ''}`;
 
+/** Every marker is in `text`, in this order. */
+function expectInOrder(text: string, markers: string[], what = ''): void {
+  const at = markers.map((marker) => text.indexOf(marker));
+  expect(
+    at.every((i) => i >= 0),
+    `${what} ${markers.filter((_, i) => (at[i] as number) < 0).join(', ')} missing`,
+  ).toBe(true);
+  expect(
+    [...at].sort((a, b) => a - b),
+    what,
+  ).toEqual(at);
+}
+
 /** The facet names of a fixture's facets folder, by kind. */
 function facetNames(root: string): string[] {
   const dir = path.join(root, 'facets');
@@ -198,7 +211,7 @@ describe('TAKT workflows: the current layout (builtins/<lang>/{workflows,facets,
       'You are the planner (PERSONA-PLANNER). You turn a request into a plan a coder can follow.',
     );
     const text = plan.instruction ?? '';
-    const order = [
+    expectInOrder(text, [
       '## Knowledge',
       'KNOWLEDGE-ARCHITECTURE',
       '(INSTRUCTION-PLAN)',
@@ -210,10 +223,7 @@ describe('TAKT workflows: the current layout (builtins/<lang>/{workflows,facets,
       '## Reports',
       '(REPORT-FORMAT-PLAN)',
       '## When you are done',
-    ];
-    const at = order.map((marker) => text.indexOf(marker));
-    expect(at.every((i) => i >= 0)).toBe(true);
-    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    ]);
     expect(text).toContain('- The plan names every file it touches');
     expect(plan.reports).toEqual(['plan.md']);
   });
@@ -272,17 +282,14 @@ describe('TAKT workflows: the current layout (builtins/<lang>/{workflows,facets,
     );
     expect(text).toContain('at most 20 parts in all');
     // The work to split is the step's own text: its instruction and policy, then its report.
-    const order = [
+    expectInOrder(text, [
       '## Team leader',
       '### The work to split',
       '(INSTRUCTION-IMPLEMENT)',
       '(POLICY-CODING)',
       '## Reports',
       '(REPORT-FORMAT-PLAN)',
-    ];
-    const at = order.map((marker) => text.indexOf(marker));
-    expect(at.every((i) => i >= 0)).toBe(true);
-    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    ]);
     // part_allowed_tools and part_edit, not the leader's reports-only step: the parts edit (WebSearch has no tool).
     expect(implement).toMatchObject({
       edit: true,
@@ -321,20 +328,11 @@ describe('TAKT workflows: the current layout (builtins/<lang>/{workflows,facets,
   it('all_steps.rules: each rule file in every agent step, before the instruction or after the execution rules; a called workflow inherits them', () => {
     const p = piece('all-steps');
     for (const name of ['plan', 'peer-review.review', 'peer-review.fix']) {
-      const text = movement(p, name).instruction ?? '';
-      const order = [
-        '(RULE-EVIDENCE-FIRST)',
-        '(INSTRUCTION-',
-        'Do not run git add',
-        '(RULE-PLAIN-WORDS)',
-        '## When you are done',
-      ];
-      const at = order.map((marker) => text.indexOf(marker));
-      expect(
-        at.every((i) => i >= 0),
-        `${name}: ${at}`,
-      ).toBe(true);
-      expect([...at].sort((a, b) => a - b)).toEqual(at);
+      expectInOrder(
+        movement(p, name).instruction ?? '',
+        ['(RULE-EVIDENCE-FIRST)', '(INSTRUCTION-', 'Do not run git add', '(RULE-PLAIN-WORDS)', '## When you are done'],
+        name,
+      );
     }
     // The called workflow on its own has no rules of its parent.
     expect(movement(piece('call-review'), 'peer-review.review').instruction).not.toContain('RULE-');
@@ -449,6 +447,16 @@ describe('TAKT workflows: what is refused, by file, line and construct', () => {
       'finding_contract',
       flow('', 'finding_contract:\n  ledger_path: x\n'),
       "finding_contract (line 3): TAKT's Finding Contract",
+    ],
+    [
+      'a companion reviewer',
+      flow('    companion: [testing-review-companion]\n'),
+      "steps.0.companion (line 5): companion reviewers (TAKT's companions/, run beside the step) are not supported",
+    ],
+    [
+      'a workflow that needs the Finding Contract',
+      flow('', 'subworkflow:\n  callable: false\n  requires_finding_contract: true\n'),
+      "subworkflow.requires_finding_contract (line 4): this workflow needs TAKT's Finding Contract",
     ],
     [
       'an unknown field',

@@ -92,7 +92,7 @@ class Converter {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw))
       throw new TaktError('not a TAKT workflow (a mapping)', { rel, path: [] });
     const [problem] = workflowProblems(raw as Record<string, unknown>);
-    if (problem) throw new TaktError(problem[1], { rel, path: [problem[0]] });
+    if (problem) throw new TaktError(problem[1], { rel, path: problem[0].split('.') });
     const parsed = TaktWorkflow.safeParse(raw);
     if (!parsed.success) throw zodError(parsed.error, rel, []);
     const workflow = parsed.data;
