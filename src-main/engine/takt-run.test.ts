@@ -21,7 +21,7 @@ function taktWorkspace(...workflows: string[]): string {
   const maestro = path.join(ws, '.maestro');
   fs.cpSync(path.join(CURRENT, 'facets'), path.join(maestro, 'facets'), { recursive: true });
   fs.cpSync(path.join(CURRENT, 'steps'), path.join(maestro, 'steps'), { recursive: true });
-  fs.mkdirSync(path.join(maestro, 'pieces'));
+  fs.cpSync(path.join(CURRENT, 'workflows', 'rules'), path.join(maestro, 'pieces', 'rules'), { recursive: true });
   for (const name of workflows) {
     fs.copyFileSync(path.join(CURRENT, 'workflows', `${name}.yaml`), path.join(maestro, 'pieces', `${name}.yaml`));
   }
@@ -144,6 +144,59 @@ describe('TAKT workflows run with the scripted model', () => {
     expect(user.indexOf('(INSTRUCTION-REVIEW-ARCH)')).toBeGreaterThan(0);
     expect(user.indexOf('(INSTRUCTION-REVIEW-SECURITY)')).toBeGreaterThan(user.indexOf('(INSTRUCTION-REVIEW-ARCH)'));
     expect(entered(h.events)).toEqual(['reviewers', 'fix', 'reviewers']);
+  });
+
+  it('P3.12 P5.05 team_leader: the leader and part worker personas and the team plan reach the model; the parts edit (part_edit, part_allowed_tools), the read-only review does not', async () => {
+    const ws = taktWorkspace('team-leader');
+    const h = await engineHarness(
+      [
+        call('write_file', { path: 'part-a.txt', content: 'a\n' }, 'w1'),
+        call('write_file', { path: 'part-b.txt', content: 'b\n' }, 'w2'),
+        transition(
+          'review',
+          '## decomposition\n- a\n- b\n\n## a: first\nwrote part-a.txt\n\n## b: second\nwrote part-b.txt',
+        ),
+        call('write_file', { path: 'review.txt', content: 'no\n' }, 'w3'),
+        complete('approved'),
+      ],
+      { workspace: ws, policyTools: true },
+    );
+    const { jobId } = h.createTask('Add two files', { pieceId: 'team-leader' });
+    expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'succeeded', result: 'approved' });
+    expect(entered(h.events)).toEqual(['implement', 'review']);
+    expect(fs.readFileSync(path.join(ws, 'part-a.txt'), 'utf8')).toBe('a\n');
+    expect(fs.readFileSync(path.join(ws, 'part-b.txt'), 'utf8')).toBe('b\n');
+    const first = h.server.requests[0];
+    const system = messages(first)[0]?.content ?? '';
+    expect(system).toMatch(
+      /# Movement: implement\nYou are the planner \(PERSONA-PLANNER\)[\s\S]*## Part worker\nYou are the coder \(PERSONA-CODER\)/,
+    );
+    const user = lastUser(first);
+    expect(user).toContain('# Step instruction (implement)\n## Team leader\n');
+    expect(user).toContain('split the work into between 1 and 2 independent, self-contained parts');
+    expect(user).toMatch(
+      /### The work to split\n[\s\S]*Implement the plan \(INSTRUCTION-IMPLEMENT\)[\s\S]*This is step 1 of 8/,
+    );
+    // The review's parts may not edit: its write_file is refused, nothing written.
+    const review = h.server.requests[4];
+    expect(lastUser(h.server.requests[3])).toContain('# Movement: review');
+    expect(messages(review).at(-1)?.content).toMatch(/^Error: write_file is not available in movement review/);
+    expect(fs.existsSync(path.join(ws, 'review.txt'))).toBe(false);
+  });
+
+  it("all_steps.rules reach the model in every step, the called workflow's too", async () => {
+    const h = await engineHarness([transition('peer-review.review', 'planned'), complete('approved')], {
+      workspace: taktWorkspace('all-steps', 'review-loop'),
+    });
+    const { jobId } = h.createTask('Review the change', { pieceId: 'all-steps' });
+    expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'succeeded' });
+    const first = lastUser(h.server.requests[0]);
+    expect(first).toMatch(
+      /# Step instruction \(plan\)\nBefore you change anything[^\n]*\(RULE-EVIDENCE-FIRST\)\.\n\n[\s\S]*\(INSTRUCTION-PLAN\)[\s\S]*\(RULE-PLAIN-WORDS\)/,
+    );
+    const note = lastUser(h.server.requests[1]);
+    expect(note).toContain('# Movement: peer-review.review');
+    expect(note).toMatch(/\(RULE-EVIDENCE-FIRST\)[\s\S]*\(INSTRUCTION-REVIEW-ARCH\)[\s\S]*\(RULE-PLAIN-WORDS\)/);
   });
 
   it('P3.09 loop_monitors: once the cycle ran threshold times, the judge movement decides (with {cycle_count} filled)', async () => {

@@ -34,6 +34,8 @@ const TAKT_FOLDERS: Record<string, { ext: RegExp; depth: number }> = {
   'output-contracts': { ext: /\.md$/, depth: 2 },
   steps: { ext: /\.ya?ml$/, depth: 2 },
   'provider-options': { ext: /\.ya?ml$/, depth: 2 },
+  // Workflow-wide rules (all_steps.rules) beside the workflows: pieces/rules/<name>.md.
+  'pieces/rules': { ext: /\.md$/, depth: 3 },
 };
 
 /** A settings file's name as the contract gives it: one of SETTINGS_FILES, a piece file, or a TAKT companion file. */
@@ -44,7 +46,7 @@ export function isSettingsFile(rel: string): boolean {
   // One file directly in the folder: no separator, so no name reaches outside it.
   if (/\.ya?ml$/.test(name) && !name.includes('/')) return true;
   const parts = rel.startsWith('.maestro/') ? rel.slice('.maestro/'.length).split('/') : [];
-  const folder = TAKT_FOLDERS[parts[0] ?? ''];
+  const folder = TAKT_FOLDERS[parts[0] === 'pieces' ? `pieces/${parts[1]}` : (parts[0] ?? '')];
   return (
     folder !== undefined &&
     parts.length === folder.depth &&
@@ -214,6 +216,8 @@ export function taktFilesOnDisk(workspacePath: string): string[] {
       else if (e.isFile() && isSettingsFile(child)) found.push(child);
     }
   };
-  for (const [folder, { depth }] of Object.entries(TAKT_FOLDERS)) walk(`.maestro/${folder}`, depth);
+  for (const [folder, { depth }] of Object.entries(TAKT_FOLDERS)) {
+    walk(`.maestro/${folder}`, depth - folder.split('/').length + 1);
+  }
   return found.sort();
 }

@@ -55,6 +55,15 @@ export class Facets {
     return (refs === undefined ? [] : Array.isArray(refs) ? refs : [refs]).map((r) => this.text(kind, r));
   }
 
+  /** A workflow-wide rule (`all_steps.rules`): `rules/<ref>.md` beside the workflow file. */
+  rule(ref: string): string {
+    if (!FACET_NAME.test(ref)) throw new TaktError(`rule ${ref}: a rule is named by a bare name (no paths)`);
+    const rel = path.posix.join(this.dir, 'rules', `${ref}.md`);
+    const text = this.files.read(rel);
+    if (text === null) throw new TaktError(`no rule named ${ref} (looked for ${this.files.show(rel)})`);
+    return text.trim();
+  }
+
   private candidates(kind: FacetKind, name: string): string[] {
     const top = path.posix.dirname(this.dir);
     return [path.posix.join(top, 'facets', kind, `${name}.md`), path.posix.join(top, kind, `${name}.md`)];

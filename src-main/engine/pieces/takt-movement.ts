@@ -4,6 +4,7 @@
 import type { FacetKind, Facets } from './takt-facets';
 import { TaktError, type TaktFiles } from './takt-files';
 import type { TaktRule, TaktStep, TaktWorkflow } from './takt-schema';
+import { inspectTools, partStep, teamLeaderBody } from './takt-team-leader';
 import { stepPermissions } from './takt-tools';
 
 export type Target =
@@ -32,6 +33,13 @@ export interface Scope {
   steps: Prepared[];
   initial: string;
   vars: Readonly<Record<string, string | number | boolean>>;
+  /** `all_steps.rules` in force here: the calling workflows' first, then this one's. */
+  rules: readonly WorkflowRule[];
+}
+
+export interface WorkflowRule {
+  position: 'after_execution_rules' | 'before_instruction';
+  text: string;
 }
 
 /** " (from <fragment file> → …)" for a step that came from fragments, else ''. */
@@ -51,7 +59,10 @@ export function composeMovement(
   const name = `${scope.prefix}${prepared.name}`;
   const parts = prepared.parts ? [...prepared.parts.fixed, ...prepared.parts.pool] : [prepared];
   const texts = parts.map((p) => stepText(files, scope, p));
-  const permissions = parts.map((p) => permissionsOf(files, scope, p));
+  // A team leader's tools and edit are its parts' (the leader itself plans without tools).
+  const permissions = parts.map((p) =>
+    permissionsOf(files, scope, p.step.team_leader ? { ...p, step: partStep(p.step, p.step.team_leader) } : p),
+  );
   let guidance: string;
   let body: string;
   if (prepared.parts) {
@@ -79,6 +90,16 @@ export function composeMovement(
         ? `Of the following parts, do only those that this change needs (judge by their description), and say which you chose and why.`
         : '';
     body = [intro, ...fixed.map(part), choose, ...pool.map(part)].filter(Boolean).join('\n\n');
+  } else if (step.team_leader) {
+    const leader = step.team_leader;
+    const own = texts[0] as StepText;
+    const persona = (ref: string, field: string) =>
+      facetTexts(files, prepared, ['team_leader', field], () => scope.facets.texts('personas', ref));
+    const leadPersona = leader.persona ? persona(leader.persona, 'persona').join('\n\n') : own.persona;
+    const worker = leader.part_persona ? persona(leader.part_persona, 'part_persona').join('\n\n') : own.persona;
+    const separate = worker !== '' && worker !== leadPersona;
+    guidance = [leadPersona, separate ? `## Part worker\n${worker}` : ''].filter(Boolean).join('\n\n');
+    body = teamLeaderBody(leader, own.body, separate, (permissions[0] as { edit: boolean }).edit);
   } else {
     guidance = texts[0]?.persona ?? '';
     body = texts[0]?.body ?? '';
@@ -87,7 +108,20 @@ export function composeMovement(
   const partList = prepared.parts ? parts : null;
   const ruleText = rulesText(rules, targets, partList, at);
   const gitRule = step.allow_git_commit ? '' : 'Do not run git add, git commit or git push in this step.';
-  const instruction = [lead ?? '', body, reportsText(reports), gitRule, ruleText].filter(Boolean).join('\n\n');
+  // Workflow-wide rules reach the agent steps, not a loop check's judge (TAKT: not status routing).
+  const wide = (position: WorkflowRule['position']) =>
+    lead === undefined ? scope.rules.filter((r) => r.position === position).map((r) => r.text) : [];
+  const instruction = [
+    lead ?? '',
+    ...wide('before_instruction'),
+    body,
+    reportsText(reports),
+    gitRule,
+    ...wide('after_execution_rules'),
+    ruleText,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
   checkPlaceholders(instruction, at);
   const transitions: { to: string; when: string }[] = [];
   targets.forEach((t, i) => {
@@ -98,9 +132,10 @@ export function composeMovement(
     if (same) same.when = `${same.when}; or ${when}`;
     else transitions.push({ to, when });
   });
+  const leaderTools = step.team_leader ? inspectTools(step.team_leader) : [];
   const tools = permissions.some((p) => p.tools === null)
     ? null
-    : [...new Set(permissions.flatMap((p) => p.tools ?? []))];
+    : [...new Set([...permissions.flatMap((p) => p.tools ?? []), ...leaderTools])];
   return {
     name,
     description: step.description ?? '',
@@ -114,16 +149,9 @@ export function composeMovement(
 }
 
 function stepText(files: TaktFiles, scope: Scope, prepared: Prepared): StepText {
-  const { step, at } = prepared;
-  const facet = (kind: FacetKind, field: string, refs: string | string[] | undefined) => {
-    try {
-      return scope.facets.texts(kind, refs);
-    } catch (error) {
-      if (!(error instanceof TaktError) || error.at) throw error;
-      const from = fromFragments(files, prepared.fragments);
-      throw new TaktError(`${error.message}${from}`, { ...at, path: [...at.path, field] });
-    }
-  };
+  const { step } = prepared;
+  const facet = (kind: FacetKind, field: string, refs: string | string[] | undefined) =>
+    facetTexts(files, prepared, [field], () => scope.facets.texts(kind, refs));
   const persona = facet('personas', 'persona', step.persona).join('\n\n');
   const text = facet('instructions', 'instruction', step.instruction ?? step.instruction_template).join('\n\n');
   // pass_previous_response: false — the step does not get the previous output in its instruction.
@@ -140,6 +168,17 @@ function stepText(files: TaktFiles, scope: Scope, prepared: Prepared): StepText 
     .filter(Boolean)
     .join('\n\n');
   return { persona, body };
+}
+
+/** `read()`'s facet texts; a facet that resolves to nothing is an error at the step's `field`. */
+function facetTexts(files: TaktFiles, prepared: Prepared, field: string[], read: () => string[]): string[] {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof TaktError) || error.at) throw error;
+    const from = fromFragments(files, prepared.fragments);
+    throw new TaktError(`${error.message}${from}`, { ...prepared.at, path: [...prepared.at.path, ...field] });
+  }
 }
 
 function reportsOf(scope: Scope, prepared: Prepared): { name: string; format: string }[] {
@@ -242,5 +281,8 @@ function parseArgs(args: string, at: At): string[] {
     const list = JSON.parse(`[${args}]`) as unknown[];
     if (list.every((l) => typeof l === 'string')) return list as string[];
   } catch {}
+  // TAKT reads every "…" in the arguments; a plain YAML scalar can carry escaped quotes (`all(\"approved\")`).
+  const quoted = [...args.matchAll(/\\?"([^"\\]+)\\?"/g)].map((m) => m[1] as string);
+  if (quoted.length > 0) return quoted;
   throw new TaktError(`cannot read the condition's arguments (${args})`, { ...at, path: [...at.path, 'condition'] });
 }

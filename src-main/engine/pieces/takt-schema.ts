@@ -53,6 +53,32 @@ export const TaktStep = z.looseObject({
   pass_previous_response: z.boolean().optional(),
   allow_git_commit: z.boolean().optional(),
   parallel: z.unknown().optional(),
+  team_leader: z
+    .strictObject({
+      persona: Ref.optional(),
+      max_parts: z.number().int().min(1).max(3).optional(),
+      // TAKT's later names: max_concurrency (parts at once), initial_max_parts (the first plan), inspect_tools.
+      max_concurrency: z.number().int().min(1).max(3).optional(),
+      initial_max_parts: z.number().int().min(1).optional(),
+      refill_threshold: z.number().int().min(0).optional(),
+      fail_on_part_error: z.boolean().optional(),
+      timeout_ms: z.number().int().min(1).optional(), // ignored: MAESTRO's LLM profile times its calls
+      inspect_tools: z.array(z.string()).optional(),
+      part_persona: Ref.optional(),
+      part_tags: z.array(z.string()).optional(), // ignored: provider routing by tag
+      part_allowed_tools: z.array(z.string()).optional(),
+      part_edit: z.boolean().optional(),
+      part_permission_mode: z.enum(['readonly', 'edit', 'full']).optional(),
+    })
+    .refine((t) => t.max_parts === undefined || t.max_concurrency === undefined, {
+      message: 'max_parts and max_concurrency cannot be used together',
+      path: ['max_concurrency'],
+    })
+    .refine((t) => (t.refill_threshold ?? 0) <= (t.max_parts ?? t.max_concurrency ?? 3), {
+      message: 'refill_threshold must be at most max_parts',
+      path: ['refill_threshold'],
+    })
+    .optional(),
 });
 export type TaktStep = z.output<typeof TaktStep>;
 
@@ -72,6 +98,22 @@ export const TaktWorkflow = z.looseObject({
   instructions: z.record(z.string(), z.string()).optional(),
   report_formats: z.record(z.string(), z.string()).optional(),
   capabilities: RefList.optional(),
+  /** Workflow-wide rules: `workflows/rules/<ref>.md`, in every agent step's instruction. */
+  all_steps: z
+    .strictObject({
+      rules: z
+        .array(
+          z.union([
+            Ref,
+            z.strictObject({
+              ref: Ref,
+              position: z.enum(['after_execution_rules', 'before_instruction']).default('after_execution_rules'),
+            }),
+          ]),
+        )
+        .default([]),
+    })
+    .optional(),
   loop_monitors: z
     .array(
       z.looseObject({
@@ -142,12 +184,15 @@ const STEP_UNSUPPORTED: Fields = {
   delay_before_ms: 'system steps (delay_before_ms) are not supported',
   structured_output: 'structured output steps are not supported',
   arpeggio: 'arpeggio (data-driven batch) steps are not supported',
-  team_leader: 'team leader steps are not supported',
   dynamic_facets: 'dynamic facet selection (dynamic_facets) is not supported',
   mcp_servers: "step-level MCP servers are not supported (MAESTRO's MCP servers come from .maestro/mcp.json)",
   completion_retry: 'completion_retry is not supported',
+  companion: "companion reviewers (TAKT's companions/, run beside the step) are not supported",
   review_completion: 'review_completion is not supported',
 };
+
+/** TAKT's team leader modes (finding_contract_fix, …) run on its Finding Contract ledger. */
+const TEAM_LEADER_MODE = "a team leader mode drives TAKT's Finding Contract ledger, which MAESTRO does not keep";
 
 const RULE_FIELDS = new Set(Object.keys(TaktRule.shape));
 
@@ -166,12 +211,30 @@ function checkFields(
   return problems;
 }
 
-export const workflowProblems = (value: Record<string, unknown>) =>
-  checkFields(value, WORKFLOW_MAPPED, WORKFLOW_IGNORED, WORKFLOW_UNSUPPORTED);
+export function workflowProblems(value: Record<string, unknown>): [string, string][] {
+  const problems = checkFields(value, WORKFLOW_MAPPED, WORKFLOW_IGNORED, WORKFLOW_UNSUPPORTED);
+  const sub = value.subworkflow as Record<string, unknown> | undefined;
+  if (sub && typeof sub === 'object' && sub.requires_finding_contract === true) {
+    problems.push([
+      'subworkflow.requires_finding_contract',
+      "this workflow needs TAKT's Finding Contract (a findings ledger kept by the engine), which is not supported",
+    ]);
+  }
+  return problems;
+}
 
 export function stepProblems(value: Record<string, unknown>): [string, string][] {
   const problems = checkFields(value, STEP_MAPPED, STEP_IGNORED, STEP_UNSUPPORTED);
   if (value.kind === 'system') problems.push(['kind', STEP_UNSUPPORTED.mode as string]);
+  const leader = value.team_leader as Record<string, unknown> | undefined;
+  if (leader && typeof leader === 'object' && leader.mode !== undefined) {
+    problems.push([
+      'team_leader.mode',
+      `team_leader.mode ${String(leader.mode)} is not supported (${TEAM_LEADER_MODE})`,
+    ]);
+  }
+  const together = ['parallel', 'arpeggio', 'team_leader'].filter((k) => value[k] !== undefined);
+  if (together.length > 1) problems.push([together[1] as string, `${together.join(' and ')} cannot be used together`]);
   const gates = Array.isArray(value.quality_gates) ? value.quality_gates : [];
   gates.forEach((gate, i) => {
     if (typeof gate !== 'string') problems.push([`quality_gates.${i}`, 'command quality gates are not supported']);

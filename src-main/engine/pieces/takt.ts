@@ -15,6 +15,7 @@ import {
   type Prepared,
   type Scope,
   type Target,
+  type WorkflowRule,
 } from './takt-movement';
 import { stepProblems, type TaktRule, TaktStep, TaktWorkflow, workflowProblems } from './takt-schema';
 
@@ -39,7 +40,7 @@ export function convertTakt(rel: string, files: TaktFiles): TaktConversion {
   const file = converter.parse(rel);
   const top = TaktWorkflow.safeParse(file.value);
   if (top.success && top.data.subworkflow?.callable === true) return { kind: 'callable' };
-  const root = converter.prepare(rel, '', {}, {}, []);
+  const root = converter.prepare(rel, '', {}, {}, [], []);
   const movements: Record<string, unknown>[] = [];
   const monitors: Record<string, unknown>[] = [];
   converter.emit(root, { COMPLETE: { kind: 'complete' }, ABORT: { kind: 'abort' } }, movements, monitors);
@@ -83,6 +84,7 @@ class Converter {
     prefix: string,
     args: Readonly<Record<string, unknown>>,
     vars: Readonly<Record<string, string | number | boolean>>,
+    inherited: readonly WorkflowRule[],
     stack: string[],
   ): Scope {
     const file = this.parse(rel);
@@ -90,7 +92,7 @@ class Converter {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw))
       throw new TaktError('not a TAKT workflow (a mapping)', { rel, path: [] });
     const [problem] = workflowProblems(raw as Record<string, unknown>);
-    if (problem) throw new TaktError(problem[1], { rel, path: [problem[0]] });
+    if (problem) throw new TaktError(problem[1], { rel, path: problem[0].split('.') });
     const parsed = TaktWorkflow.safeParse(raw);
     if (!parsed.success) throw zodError(parsed.error, rel, []);
     const workflow = parsed.data;
@@ -115,7 +117,27 @@ class Converter {
       instructions: workflow.instructions,
       'output-contracts': workflow.report_formats,
     });
-    const scope: Scope = { rel, workflow, facets, prefix, steps: [], initial: '', vars };
+    const rules = (workflow.all_steps?.rules ?? []).map((entry, i): WorkflowRule => {
+      const { ref, position } =
+        typeof entry === 'string' ? { ref: entry, position: 'after_execution_rules' as const } : entry;
+      try {
+        return { position, text: facets.rule(ref) };
+      } catch (error) {
+        if (error instanceof TaktError && !error.at)
+          throw new TaktError(error.message, { rel, path: ['all_steps', 'rules', i] });
+        throw error;
+      }
+    });
+    const scope: Scope = {
+      rel,
+      workflow,
+      facets,
+      prefix,
+      steps: [],
+      initial: '',
+      vars,
+      rules: [...inherited, ...rules],
+    };
     rawSteps.forEach((rawStep, i) => {
       const at = { rel, path: [list, i] };
       const prepared = this.prepareStep(rawStep, bindings, rel, at);
@@ -212,7 +234,8 @@ class Converter {
         `call ${step.call}: ${this.files.show(rel)} is not callable (subworkflow.callable: true)`,
         callAt,
       );
-    return this.prepare(rel, `${scope.prefix}${prepared.name}.`, step.args ?? {}, { ...scope.vars, ...step.vars }, [
+    const vars = { ...scope.vars, ...step.vars };
+    return this.prepare(rel, `${scope.prefix}${prepared.name}.`, step.args ?? {}, vars, scope.rules, [
       ...stack,
       scope.rel,
     ]);
