@@ -7,8 +7,9 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ipcChannel, OPERATION_NAMES } from '../src-shared/contract';
+import { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES } from '../src-shared/contract';
 import {
+  EVENTS_JOINED_CHANNEL,
   OPEN_DATA_FOLDER_CHANNEL,
   OPEN_TASK_CHANNEL,
   PICK_FOLDER_CHANNEL,
@@ -214,7 +215,7 @@ describe('the Electron shell, booted in Node', () => {
     expect([...channels].sort()).toEqual(
       [...OPERATION_NAMES.map(ipcChannel), PICK_FOLDER_CHANNEL, OPEN_DATA_FOLDER_CHANNEL].sort(),
     );
-    expect(records.ipcListeners.map((l) => l.channel)).toEqual([VIEWING_TASK_CHANNEL]);
+    expect(records.ipcListeners.map((l) => l.channel)).toEqual([VIEWING_TASK_CHANNEL, EVENTS_JOINED_CHANNEL]);
   });
 
   it('refuses IPC from a sender that is not its window, before the core sees the input', async () => {
@@ -289,5 +290,33 @@ describe('the Electron shell, booted in Node', () => {
     await vi.waitFor(() => expect(tray?.tooltip).toBe('MAESTRO'));
     expect(app.badgeCounts.at(-1)).toBe(0);
     llm.expectEmpty();
+  });
+
+  it('P7.17 a window that starts listening mid-turn (a reload) is sent the turn so far, ahead of what follows', async () => {
+    llm.push({ fault: 'hang', text: 'Half of a thought' });
+    const created = await callIpc(ipcChannel('createTask'), { instruction: 'Think.', title: 'Reload test' });
+    const taskId = (created.value as { task: { id: string } }).task.id;
+    const contents = theWindow().webContents;
+    const events = (from: number) =>
+      contents.sent
+        .slice(from)
+        .filter((s) => s.channel === IPC_EVENT_CHANNEL)
+        .map((s) => s.args[0] as { type: string; taskId: string; text?: string })
+        .filter((e) => e.taskId === taskId);
+    await vi.waitFor(() => expect(events(0).some((e) => e.text?.includes('Half of a thought'))).toBe(true), {
+      timeout: 15_000,
+    });
+    const before = contents.sent.length;
+    const joined = records.ipcListeners.find((l) => l.channel === EVENTS_JOINED_CHANNEL);
+    joined?.listener({ sender: contents, senderFrame: contents.mainFrame });
+    const resent = events(before);
+    expect(resent.map((e) => e.type)).toEqual(['movement.entered', 'TurnStart', 'LlmCallStart', 'stream.delta']);
+    expect(resent.at(-1)?.text).toBe('Half of a thought');
+    // From a stranger, nothing.
+    const stranger = new StandInWebContents();
+    const count = contents.sent.length;
+    joined?.listener({ sender: stranger, senderFrame: stranger.mainFrame });
+    expect(contents.sent.length).toBe(count);
+    await callIpc(ipcChannel('cancelTask'), { taskId });
   });
 });
