@@ -204,7 +204,12 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
     return playStep(step, recorded, res, cachedChars);
   }
 
-  async function playStep(step: ScriptedStep, recorded: RecordedRequest, res: http.ServerResponse, cachedChars: number) {
+  async function playStep(
+    step: ScriptedStep,
+    recorded: RecordedRequest,
+    res: http.ServerResponse,
+    cachedChars: number,
+  ) {
     if (step.delayMs) await sleep(step.delayMs);
     if ('fault' in step) return playFault(step, recorded, res, cachedChars);
     if ('raw' in step) return playRaw(step, res);

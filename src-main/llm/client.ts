@@ -162,7 +162,10 @@ export class LlmClient {
   }
 
   /** Built once per generate(), so every LlmCall of the AgentTurn sends the same bytes. */
-  private body(request: LlmRequest, sendBack: ReadonlySet<SentBack> = this.sendBack): ChatCompletionCreateParamsStreaming {
+  private body(
+    request: LlmRequest,
+    sendBack: ReadonlySet<SentBack> = this.sendBack,
+  ): ChatCompletionCreateParamsStreaming {
     return requestBody(this.options.profile, request, { rejected: this.rejected, sendBack });
   }
 

@@ -3,7 +3,7 @@
 import type { ProfileView } from '../../src-shared/contract';
 import {
   DEFAULT_PROVIDER_KIND,
-  kindOfBaseURL,
+  effectiveKind,
   MediaKind,
   type OptionalParameter,
   ProviderKind,
@@ -224,9 +224,8 @@ export class ProfileRegistry {
 
 /** A generic profile's kind as its base URL names it, when it names one. */
 function actsAs(profile: { kind?: ProviderKind; baseURL: string }): { actsAs?: ProviderKind } {
-  if ((profile.kind ?? DEFAULT_PROVIDER_KIND) !== 'generic') return {};
-  const named = kindOfBaseURL(profile.baseURL);
-  return named ? { actsAs: named } : {};
+  const acts = effectiveKind(profile);
+  return acts === (profile.kind ?? DEFAULT_PROVIDER_KIND) ? {} : { actsAs: acts };
 }
 
 /** The last 4 characters of a key long enough that they say little about it; null otherwise. */

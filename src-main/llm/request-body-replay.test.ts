@@ -57,7 +57,8 @@ describe('request body per kind across a Continue and a movement transition', ()
       expect(replayed).toContain(`"extra_content":${JSON.stringify(EXTRAS.extra_content)}`);
       expect(replayed).toContain(`"extra_content":${JSON.stringify(CALL_EXTRA)}}]`);
     }
-    if (kind === 'deepseek' || kind === 'moonshot') expect(replayed).toContain(`"reasoning_content":"${EXTRAS.reasoning_content}"`);
+    if (kind === 'deepseek' || kind === 'moonshot')
+      expect(replayed).toContain(`"reasoning_content":"${EXTRAS.reasoning_content}"`);
     if (kind === 'openrouter') {
       expect(replayed).toContain(`"reasoning_details":${JSON.stringify(EXTRAS.reasoning_details)}`);
     }

@@ -138,7 +138,7 @@ describe('requestBody: the optional parameters each kind is sent', () => {
     expect(Object.keys(body)).toEqual(['model', 'messages', 'tools', 'stream']);
   });
 
-  it('P4.20 an extra the server asked for goes back beside the kind\'s own, on the messages that have it', () => {
+  it("P4.20 an extra the server asked for goes back beside the kind's own, on the messages that have it", () => {
     const full = { messages: CONVERSATION, tools: TOOLS };
     const asked = { rejected: new Set<never>(), sendBack: new Set(['reasoning_content_on_tool_turns'] as const) };
     expect(JSON.stringify(requestBody(profile('generic'), full, asked))).toContain(SENT_TOOL_TURN.deepseek);
