@@ -127,7 +127,8 @@ export function ProfileForm({ profile, onDone, preset, firstRun }: Props) {
       </label>
       <label className="field">
         <span>
-          {t('profile.kind')} <ActsAs kind={kind} baseURL={baseURL} t={t} />
+          {t('profile.kind')}
+          <ActsAs kind={kind} baseURL={baseURL} t={t} />
         </span>
         <select
           value={kind}
@@ -323,7 +324,12 @@ export function keyLabel(profile: Pick<ProfileView, 'hasKey' | 'keyHint'>, t: Tr
 export function ActsAs({ kind, baseURL, t }: { kind: ProviderKind; baseURL: string; t: Translate }) {
   const acts = effectiveKind({ kind, baseURL: baseURL.trim() });
   if (acts === kind) return null;
-  return <em data-testid="profile-acts-as">{t('profile.actsAs', { kind: kindLabel(acts, t) })}</em>;
+  return (
+    <>
+      {' '}
+      <em data-testid="profile-acts-as">{t('profile.actsAs', { kind: kindLabel(acts, t) })}</em>
+    </>
+  );
 }
 
 /** A kind as the UI names it: the provider's own name, or "Generic" in the UI's language. */

@@ -68,7 +68,8 @@ export function ProfileItem({ profile, focused = false, onEdit }: Props) {
       </div>
       <div className="profile-meta">
         <span data-testid="profile-kind" data-kind={profile.kind}>
-          {kindLabel(profile.kind, t)} <ActsAs kind={profile.kind} baseURL={profile.baseURL} t={t} />
+          {kindLabel(profile.kind, t)}
+          <ActsAs kind={profile.kind} baseURL={profile.baseURL} t={t} />
         </span>{' '}
         · <span data-testid="profile-model">{profile.model}</span> · <span>{profile.baseURL}</span> ·{' '}
         <span data-testid="profile-key">{keyLabel(profile, t)}</span>
