@@ -112,6 +112,7 @@ describe('P4.23 P9.11 a 400 that names a missing extra', () => {
     const plain = CONVERSATION.map((m) => (m.role === 'assistant' ? { ...m, reasoning_content: undefined } : m));
     const err = await failure(k.client.generate({ messages: JSON.parse(JSON.stringify(plain)), tools: TOOLS }));
     expect(err.kind).toBe('terminal');
+    expect(err.hint).toMatch(/does not hold them .* start a new task on profile test/);
     expect(k.server.requests).toHaveLength(1);
     expect(remembered).toEqual([]);
   });
@@ -124,6 +125,7 @@ describe('P4.23 P9.11 a 400 that names a missing extra', () => {
     );
     const err = await failure(k.client.generate({ messages: CONVERSATION, tools: TOOLS }));
     expect(err.kind).toBe('terminal');
+    expect(err.hint).toBeUndefined();
     expect(k.server.requests).toHaveLength(1);
     expect(remembered).toEqual([]);
   });
