@@ -38,7 +38,7 @@ const ProfilesFile = z
 type ProfilesFile = z.infer<typeof ProfilesFile>;
 
 /** What a profile learned from its server's refusals, kept while it points at the same server and model. */
-export type Learned = Pick<StoredProfile, 'rejectedParameters' | 'sendBack'>;
+export type StoredLearning = Pick<StoredProfile, 'rejectedParameters' | 'sendBack'>;
 
 /** What a save changes; `apiKey` absent keeps the stored key, '' removes it. */
 export interface ProfileChange {
@@ -149,7 +149,7 @@ export class ProfileStore {
   }
 
   /** Records what the profile's server taught it (the whole list of each field given); false without such profile. */
-  remember(name: string, learned: Learned): boolean {
+  remember(name: string, learned: StoredLearning): boolean {
     const previous = this.find(name);
     if (!previous || this.json.error) return false;
     this.replace({ ...previous, ...learned }, this.json.data.defaultProfile);

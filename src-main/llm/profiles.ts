@@ -9,7 +9,7 @@ import {
   ProviderKind,
   type SentBack,
 } from '../../src-shared/contract/profiles';
-import type { Learned, ProfileChange, ProfileStore } from './profile-store';
+import type { ProfileChange, ProfileStore, StoredLearning } from './profile-store';
 
 export interface LlmProfile {
   name: string;
@@ -112,12 +112,16 @@ export class ProfileRegistry {
     this.remember(name, 'sendBack', extras);
   }
 
-  private remember<K extends keyof Learned>(name: string, field: K, values: Readonly<NonNullable<Learned[K]>>): void {
+  private remember<K extends keyof StoredLearning>(
+    name: string,
+    field: K,
+    values: Readonly<NonNullable<StoredLearning[K]>>,
+  ): void {
     const fixed = this.profiles.get(name);
     const known: readonly unknown[] = (fixed ? fixed[field] : this.store?.find(name)?.[field]) ?? [];
     const added = values.filter((v) => !known.includes(v));
     if (added.length === 0) return;
-    const all = [...known, ...added] as Learned[K];
+    const all = [...known, ...added] as StoredLearning[K];
     if (fixed) this.profiles.set(name, { ...fixed, [field]: all });
     else {
       try {
