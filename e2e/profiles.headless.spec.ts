@@ -149,3 +149,30 @@ test('the kind picker fills the preset base URL and leaves a typed one alone; th
   expect(chat).toHaveLength(1);
   expect(chat[0]?.rawBody).not.toContain('stream_options');
 });
+
+test('a generic profile pointed at a known provider says which kind it acts as; a picked kind does not', async ({
+  page,
+  host,
+}) => {
+  await openUi(page, host);
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('profile-add').click();
+  const actsAs = page.getByTestId('profile-form').getByTestId('profile-acts-as');
+  await page.getByTestId('profile-field-baseURL').fill('https://api.deepseek.com.example.net/v1');
+  await expect(actsAs).toHaveCount(0);
+  await page.getByTestId('profile-field-baseURL').fill('https://api.deepseek.com');
+  await expect(actsAs).toHaveText('acts as DeepSeek, known from its base URL');
+  await page.getByTestId('profile-field-kind').selectOption('openai');
+  await expect(actsAs).toHaveCount(0);
+  await page.getByTestId('profile-field-kind').selectOption('generic');
+  await page.getByTestId('profile-field-name').fill('ds');
+  await page.getByTestId('profile-field-model').fill('deepseek-chat');
+  await page.getByTestId('profile-save').click();
+  await expect(page.getByTestId('profile-form')).toHaveCount(0);
+
+  const item = page.locator('[data-testid="profile-item"][data-name="ds"]');
+  await expect(item.getByTestId('profile-kind')).toHaveAttribute('data-kind', 'generic');
+  await expect(item.getByTestId('profile-acts-as')).toHaveText('acts as DeepSeek, known from its base URL');
+  const listed = await host.call<{ profiles: { name: string; actsAs?: string }[] }>('GET', '/profiles');
+  expect(listed.body.profiles.find((p) => p.name === 'ds')?.actsAs).toBe('deepseek');
+});

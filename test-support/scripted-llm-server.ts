@@ -98,6 +98,11 @@ export interface ScriptedLlmServerOptions {
   models?: string[];
   /** Called right after each chunk of a scripted reply is written: a benchmark times a chunk from when it left. */
   onChunk?: (chunk: SentChunk) => void;
+  /**
+   * The server's own check of each chat request, before the script: a step it returns answers the request and no
+   * scripted step is consumed (a provider's 400 for a field missing in the conversation, whatever the script says).
+   */
+  refuse?: (request: RecordedRequest) => ScriptedStep | undefined;
 }
 
 /** A chunk of a scripted reply as it was written. */
@@ -180,6 +185,8 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
     if (options.apiKey !== undefined && recorded.headers.authorization !== `Bearer ${options.apiKey}`) {
       return sendError(res, 401, 'scripted-llm-server: missing or wrong API key', 'invalid_api_key');
     }
+    const refusal = options.refuse?.(recorded);
+    if (refusal) return playStep(refusal, recorded, res, 0);
     const entry = script.shift();
     if (entry === undefined) {
       unscripted.push(recorded);
@@ -194,6 +201,15 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
     const prompt = JSON.stringify(recorded.body?.tools ?? []) + JSON.stringify(recorded.body?.messages ?? []);
     const cachedChars = previousPrompt === null ? 0 : commonPrefixLength(previousPrompt, prompt);
     previousPrompt = prompt;
+    return playStep(step, recorded, res, cachedChars);
+  }
+
+  async function playStep(
+    step: ScriptedStep,
+    recorded: RecordedRequest,
+    res: http.ServerResponse,
+    cachedChars: number,
+  ) {
     if (step.delayMs) await sleep(step.delayMs);
     if ('fault' in step) return playFault(step, recorded, res, cachedChars);
     if ('raw' in step) return playRaw(step, res);

@@ -2,7 +2,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import type { OptionalParameter } from '../../src-shared/contract/profiles';
+import type { OptionalParameter, SentBack } from '../../src-shared/contract/profiles';
+import { askedBack } from './asked-back';
 import { LlmError } from './errors';
 import { hintFor } from './hints';
 import { runLlmCall } from './llm-call';
@@ -38,6 +39,8 @@ export class LlmClient {
   private unreachableSince: number | undefined;
   /** Optional parameters the server refused: left out of every request (issue 12). */
   private readonly rejected: Set<OptionalParameter>;
+  /** Extras the server asked back in a 400: sent back in every request (issue 21). */
+  private readonly sendBack: Set<SentBack>;
 
   constructor(private readonly options: LlmClientOptions) {
     const { profile } = options;
@@ -45,6 +48,7 @@ export class LlmClient {
     this.log = options.log ?? ((line) => console.debug(line));
     this.idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
     this.rejected = new Set(profile.rejectedParameters);
+    this.sendBack = new Set(profile.sendBack);
     this.sdk = new ModelServerSdk({
       baseURL: profile.baseURL,
       // The SDK refuses an empty key; local servers need none.
@@ -82,6 +86,7 @@ export class LlmClient {
     }
     let body = this.body(request);
     let dropped = false;
+    let added = false;
     const calls: LlmCallRecord[] = [];
     let callNumber = this.calls;
     for (let attempt = 1; ; attempt++) {
@@ -117,14 +122,22 @@ export class LlmClient {
       const failure = result.failure;
       if (failure.disposition === 'unreachable') this.unreachableSince ??= startedAt;
       else if (failure.disposition !== 'aborted') this.unreachableSince = undefined;
-      const rejected = this.rejectedBy(failure, body);
-      if (rejected.length > 0 && !dropped) {
-        // Sent again at once without them: another LlmCall of this AgentTurn, the profile remembering them.
-        dropped = true;
+      const rejected = dropped ? [] : this.rejectedBy(failure, body);
+      const asked = added || rejected.length > 0 ? [] : this.askedBy(failure, body, request);
+      if (rejected.length > 0 || asked.length > 0) {
+        // Sent again at once without the parameters, or with the extras: another LlmCall of this AgentTurn, the
+        // profile remembering what it learned.
         const status = failure.status !== undefined ? { status: failure.status } : {};
         this.end({ ...base, outcome: 'retryable_error', error: this.redact(failure.message), ...status }, calls, hooks);
-        for (const p of rejected) this.rejected.add(p);
-        this.options.profile.rememberRejected?.(rejected);
+        if (rejected.length > 0) {
+          dropped = true;
+          for (const p of rejected) this.rejected.add(p);
+          this.options.profile.rememberRejected?.(rejected);
+        } else {
+          added = true;
+          for (const e of asked) this.sendBack.add(e);
+          this.options.profile.rememberSendBack?.(asked);
+        }
         body = this.body(request);
         continue;
       }
@@ -149,8 +162,23 @@ export class LlmClient {
   }
 
   /** Built once per generate(), so every LlmCall of the AgentTurn sends the same bytes. */
-  private body(request: LlmRequest): ChatCompletionCreateParamsStreaming {
-    return requestBody(this.options.profile, request, this.rejected);
+  private body(
+    request: LlmRequest,
+    sendBack: ReadonlySet<SentBack> = this.sendBack,
+  ): ChatCompletionCreateParamsStreaming {
+    return requestBody(this.options.profile, request, { rejected: this.rejected, sendBack });
+  }
+
+  /**
+   * The extras a 400/422 answer to `body` asks for that are not sent yet and that this conversation has: adding them
+   * changes the request. Empty for any other refusal, which then fails as before.
+   */
+  private askedBy(failure: AttemptFailure, body: ChatCompletionCreateParamsStreaming, request: LlmRequest): SentBack[] {
+    if (failure.status !== 400 && failure.status !== 422) return [];
+    const asked = askedBack(failure.message).filter((e) => !this.sendBack.has(e));
+    if (asked.length === 0) return [];
+    const sent = JSON.stringify(body.messages);
+    return asked.filter((e) => JSON.stringify(this.body(request, new Set([...this.sendBack, e])).messages) !== sent);
   }
 
   /** The optional parameters a 400/422 answer to `body` names. */

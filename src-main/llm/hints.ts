@@ -54,6 +54,13 @@ const HINTS: readonly HintRule[] = [
       `the server keeps ending its answer before it is finished, which usually means its context window is too small: give it a larger context and set the context window of profile ${p.name} to match.`,
   },
   {
+    // Reached only when adding them did not help (client.ts adds what the conversation holds and sends again once).
+    matches: says(/\breasoning_content\b|\bthought_?signature/i),
+    permanent: true,
+    text: (p) =>
+      `the server wants back the reasoning or thought signatures its model streamed with earlier tool calls, and this conversation does not hold them for every call (made by another model or profile?): start a new task on profile ${p.name}.`,
+  },
+  {
     matches: (f) => f.status === 401 || f.status === 403,
     permanent: true,
     text: (p) => `the server refused the key: check the API key of profile ${p.name}.`,

@@ -248,4 +248,39 @@ describe('ProfileRegistry over saved profiles', () => {
     expect(r.version).toBe(1);
     expect(fs.existsSync(file)).toBe(false);
   });
+  it('an extra the server asked back is remembered beside rejected parameters, and forgotten when the server changes', () => {
+    const { dir, store, file } = storeIn();
+    const r = ProfileRegistry.fromEnv({}, store);
+    r.save({ ...base, kind: 'generic' });
+    r.rememberRejected('local', ['stream_options']);
+    r.get('local')?.rememberSendBack?.(['extra_content']);
+    r.rememberSendBack('local', ['extra_content']);
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8')).profiles[0];
+    expect(saved).toMatchObject({ rejectedParameters: ['stream_options'], sendBack: ['extra_content'] });
+    const again = ProfileRegistry.fromEnv({}, storeIn(dir).store);
+    expect(again.get('local')?.sendBack).toEqual(['extra_content']);
+    expect(again.view('local')?.sendBack).toEqual(['extra_content']);
+    again.save({ ...base, temperature: 0.5 });
+    expect(again.get('local')?.sendBack).toEqual(['extra_content']);
+    again.save({ ...base, model: 'other' });
+    expect(again.get('local')?.sendBack).toBeUndefined();
+  });
+
+  it('the env profile remembers an extra in memory; profiles.json is not touched', () => {
+    const { store, file } = storeIn();
+    const r = ProfileRegistry.fromEnv(env, store);
+    r.get(ENV_PROFILE)?.rememberSendBack?.(['reasoning_content_on_tool_turns']);
+    expect(r.get(ENV_PROFILE)?.sendBack).toEqual(['reasoning_content_on_tool_turns']);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it('a generic profile shows the kind its base URL names; a picked kind or an unknown host shows none', () => {
+    const r = ProfileRegistry.fromEnv({}, storeIn().store);
+    r.save({ ...base, name: 'ds', kind: 'generic', baseURL: 'https://api.deepseek.com' });
+    r.save({ ...base, name: 'picked', kind: 'openai', baseURL: 'https://api.deepseek.com' });
+    r.save({ ...base, name: 'local', kind: 'generic' });
+    expect(r.view('ds')).toMatchObject({ kind: 'generic', actsAs: 'deepseek' });
+    expect(r.view('picked')?.actsAs).toBeUndefined();
+    expect(r.view('local')?.actsAs).toBeUndefined();
+  });
 });

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ProfileName } from '../../src-shared/contract';
-import { MediaKind, OptionalParameter, ProviderKind } from '../../src-shared/contract/profiles';
+import { MediaKind, OptionalParameter, ProviderKind, SentBack } from '../../src-shared/contract/profiles';
 import { CodedError } from '../../src-shared/errors';
 import { ConfigFileError, JsonFileStore } from '../workspace/json-file';
 import { type SecretBox, SecretBoxError } from './secret-box';
@@ -25,6 +25,8 @@ const StoredProfile = z
     parallelToolCalls: z.boolean().optional(),
     media: z.array(MediaKind).optional(),
     rejectedParameters: z.array(OptionalParameter).optional(),
+    /** Extras the server asked back in a 400 (absent in files written before issue 21: none). */
+    sendBack: z.array(SentBack).optional(),
     apiKey: SealedKey.nullable(),
   })
   .strict();
@@ -34,6 +36,9 @@ const ProfilesFile = z
   .object({ version: z.literal(1), defaultProfile: z.string().nullable(), profiles: z.array(StoredProfile) })
   .strict();
 type ProfilesFile = z.infer<typeof ProfilesFile>;
+
+/** What a profile learned from its server's refusals, kept while it points at the same server and model. */
+export type StoredLearning = Pick<StoredProfile, 'rejectedParameters' | 'sendBack'>;
 
 /** What a save changes; `apiKey` absent keeps the stored key, '' removes it. */
 export interface ProfileChange {
@@ -121,10 +126,11 @@ export class ProfileStore {
           ? null
           : { box: this.box.kind, sealed: this.box.seal(change.apiKey, change.name) };
     const kind = change.kind ?? previous?.kind;
-    // What a server rejected stays known while the profile points at the same server and model.
+    // What a server rejected or asked for stays known while the profile points at the same server and model.
     const sameServer =
       previous?.baseURL === change.baseURL && previous.model === change.model && previous.kind === kind;
     const rejected = sameServer ? previous.rejectedParameters : undefined;
+    const sendBack = sameServer ? previous.sendBack : undefined;
     const stored: StoredProfile = {
       name: change.name,
       baseURL: change.baseURL,
@@ -135,17 +141,18 @@ export class ProfileStore {
       ...(change.parallelToolCalls !== undefined ? { parallelToolCalls: change.parallelToolCalls } : {}),
       ...(change.media?.length ? { media: change.media } : {}),
       ...(rejected?.length ? { rejectedParameters: rejected } : {}),
+      ...(sendBack?.length ? { sendBack } : {}),
       apiKey,
     };
     this.replace(stored, change.makeDefault ? change.name : this.json.data.defaultProfile);
     return stored;
   }
 
-  /** Records the parameters the profile's server rejected; false when there is no such profile. */
-  rememberRejected(name: string, parameters: readonly OptionalParameter[]): boolean {
+  /** Records what the profile's server taught it (the whole list of each field given); false without such profile. */
+  remember(name: string, learned: StoredLearning): boolean {
     const previous = this.find(name);
     if (!previous || this.json.error) return false;
-    this.replace({ ...previous, rejectedParameters: [...parameters] }, this.json.data.defaultProfile);
+    this.replace({ ...previous, ...learned }, this.json.data.defaultProfile);
     return true;
   }
 

@@ -22,6 +22,7 @@ describe('ProfileRegistry.fromEnv', () => {
       model: 'm',
       contextWindow: 32768,
       rememberRejected: expect.any(Function),
+      rememberSendBack: expect.any(Function),
     });
   });
 

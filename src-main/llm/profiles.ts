@@ -3,17 +3,22 @@
 import type { ProfileView } from '../../src-shared/contract';
 import {
   DEFAULT_PROVIDER_KIND,
+  effectiveKind,
   MediaKind,
   type OptionalParameter,
   ProviderKind,
+  type SentBack,
 } from '../../src-shared/contract/profiles';
-import type { ProfileChange, ProfileStore } from './profile-store';
+import type { ProfileChange, ProfileStore, StoredLearning } from './profile-store';
 
 export interface LlmProfile {
   name: string;
   baseURL: string;
   model: string;
-  /** Decides which optional parameters are sent and which extras go back (provider-kinds.ts); absent: generic. */
+  /**
+   * Decides which optional parameters are sent and which extras go back (provider-kinds.ts); absent: generic, which
+   * acts as the kind its base URL names, if it names one (effectiveKind).
+   */
   kind?: ProviderKind;
   /** Never logged, never stored in clear, never sent anywhere but the profile's base URL. */
   apiKey: string;
@@ -28,8 +33,12 @@ export interface LlmProfile {
   extraHeaders?: Record<string, string>;
   /** Optional parameters the server rejected: never sent. */
   rejectedParameters?: OptionalParameter[];
+  /** Extras the server asked back in a 400 beyond the kind's own: sent from the start. */
+  sendBack?: SentBack[];
   /** Set by the registry: remembers parameters the server rejected (profiles.json, or memory for the env profile). */
   rememberRejected?(parameters: readonly OptionalParameter[]): void;
+  /** Set by the registry: remembers extras the server asked back, where rememberRejected keeps its parameters. */
+  rememberSendBack?(extras: readonly SentBack[]): void;
 }
 
 export const ENV_PROFILE = 'env';
@@ -81,27 +90,44 @@ export class ProfileRegistry {
 
   /** The profile with its key in clear. Throws ProfileKeyError when a saved key cannot be opened. */
   get(name: string): LlmProfile | undefined {
-    const rememberRejected = (parameters: readonly OptionalParameter[]) => this.rememberRejected(name, parameters);
+    const learning = {
+      rememberRejected: (parameters: readonly OptionalParameter[]) => this.rememberRejected(name, parameters),
+      rememberSendBack: (extras: readonly SentBack[]) => this.rememberSendBack(name, extras),
+    };
     const fixed = this.profiles.get(name);
-    if (fixed) return { ...fixed, rememberRejected };
+    if (fixed) return { ...fixed, ...learning };
     const stored = this.store?.find(name);
     if (!stored || !this.store) return undefined;
     const { apiKey: _sealed, ...rest } = stored;
-    return { ...rest, apiKey: this.store.openKey(name), rememberRejected };
+    return { ...rest, apiKey: this.store.openKey(name), ...learning };
   }
 
   /** Parameters the server rejected are not sent again: saved in profiles.json, or kept in memory for env. */
   rememberRejected(name: string, parameters: readonly OptionalParameter[]): void {
+    this.remember(name, 'rejectedParameters', parameters);
+  }
+
+  /** Extras the server asked back are sent from the start: saved like rejected parameters. */
+  rememberSendBack(name: string, extras: readonly SentBack[]): void {
+    this.remember(name, 'sendBack', extras);
+  }
+
+  private remember<K extends keyof StoredLearning>(
+    name: string,
+    field: K,
+    values: Readonly<NonNullable<StoredLearning[K]>>,
+  ): void {
     const fixed = this.profiles.get(name);
-    const known = (fixed ? fixed.rejectedParameters : this.store?.find(name)?.rejectedParameters) ?? [];
-    const added = parameters.filter((p) => !known.includes(p));
+    const known: readonly unknown[] = (fixed ? fixed[field] : this.store?.find(name)?.[field]) ?? [];
+    const added = values.filter((v) => !known.includes(v));
     if (added.length === 0) return;
-    if (fixed) this.profiles.set(name, { ...fixed, rejectedParameters: [...known, ...added] });
+    const all = [...known, ...added] as StoredLearning[K];
+    if (fixed) this.profiles.set(name, { ...fixed, [field]: all });
     else {
       try {
-        if (!this.store?.rememberRejected(name, [...known, ...added])) return;
+        if (!this.store?.remember(name, { [field]: all })) return;
       } catch {
-        return; // profiles.json cannot be written: the client that found it out still leaves the parameter out
+        return; // profiles.json cannot be written: the client that found it out still acts on it
       }
     }
     this.changed();
@@ -165,11 +191,13 @@ export class ProfileRegistry {
       baseURL: base.baseURL,
       model: base.model,
       kind: base.kind ?? DEFAULT_PROVIDER_KIND,
+      ...actsAs(base),
       ...(base.contextWindow !== undefined ? { contextWindow: base.contextWindow } : {}),
       ...(base.temperature !== undefined ? { temperature: base.temperature } : {}),
       ...(base.parallelToolCalls !== undefined ? { parallelToolCalls: base.parallelToolCalls } : {}),
       ...(base.media?.length ? { media: base.media } : {}),
       ...(base.rejectedParameters?.length ? { rejectedParameters: base.rejectedParameters } : {}),
+      ...(base.sendBack?.length ? { sendBack: base.sendBack } : {}),
       hasKey: fixed ? fixed.apiKey !== '' : stored?.apiKey != null,
       keyHint: keyHint(key),
       source: fixed ? 'env' : 'saved',
@@ -196,6 +224,12 @@ export class ProfileRegistry {
     this.revision++;
     for (const listener of [...this.listeners]) listener();
   }
+}
+
+/** A generic profile's kind as its base URL names it, when it names one. */
+function actsAs(profile: { kind?: ProviderKind; baseURL: string }): { actsAs?: ProviderKind } {
+  const acts = effectiveKind(profile);
+  return acts === (profile.kind ?? DEFAULT_PROVIDER_KIND) ? {} : { actsAs: acts };
 }
 
 /** The last 4 characters of a key long enough that they say little about it; null otherwise. */

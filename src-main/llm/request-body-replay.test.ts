@@ -19,7 +19,7 @@ const EXTRAS = {
 const CALL_EXTRA = { google: { thought_signature: 'Q2FsbFNpZw==' } };
 
 const SENT: Record<'reasoning_content' | 'reasoning_details' | 'extra_content', readonly ProviderKind[]> = {
-  reasoning_content: ['deepseek'],
+  reasoning_content: ['deepseek', 'moonshot'],
   reasoning_details: ['openrouter'],
   extra_content: ['gemini'],
 };
@@ -57,7 +57,8 @@ describe('request body per kind across a Continue and a movement transition', ()
       expect(replayed).toContain(`"extra_content":${JSON.stringify(EXTRAS.extra_content)}`);
       expect(replayed).toContain(`"extra_content":${JSON.stringify(CALL_EXTRA)}}]`);
     }
-    if (kind === 'deepseek') expect(replayed).toContain(`"reasoning_content":"${EXTRAS.reasoning_content}"`);
+    if (kind === 'deepseek' || kind === 'moonshot')
+      expect(replayed).toContain(`"reasoning_content":"${EXTRAS.reasoning_content}"`);
     if (kind === 'openrouter') {
       expect(replayed).toContain(`"reasoning_details":${JSON.stringify(EXTRAS.reasoning_details)}`);
     }

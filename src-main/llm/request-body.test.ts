@@ -57,6 +57,7 @@ const SENT_TOOL_TURN: Record<ProviderKind, string> = {
   lmstudio: STRIPPED,
   vllm: STRIPPED,
   deepseek: `{"role":"assistant","content":null,"reasoning_content":"I should read the file.",${CALL}}]}`,
+  moonshot: `{"role":"assistant","content":null,"reasoning_content":"I should read the file.",${CALL}}]}`,
   openrouter: `{"role":"assistant","content":null,"reasoning_details":${JSON.stringify(DETAILS)},${CALL}}]}`,
   gemini: `{"role":"assistant","content":null,"extra_content":${JSON.stringify(MESSAGE_EXTRA)},${CALL},"extra_content":${JSON.stringify(CALL_EXTRA)}}]}`,
 };
@@ -133,8 +134,19 @@ describe('requestBody: the optional parameters each kind is sent', () => {
 
   it('a parameter the server rejected is left out, whatever the kind', () => {
     const rejected = new Set(['stream_options', 'parallel_tool_calls', 'temperature'] as const);
-    const body = requestBody(profile('generic', { temperature: 0.2 }), request, rejected);
+    const body = requestBody(profile('generic', { temperature: 0.2 }), request, { rejected, sendBack: new Set() });
     expect(Object.keys(body)).toEqual(['model', 'messages', 'tools', 'stream']);
+  });
+
+  it("P4.20 an extra the server asked for goes back beside the kind's own, on the messages that have it", () => {
+    const full = { messages: CONVERSATION, tools: TOOLS };
+    const asked = { rejected: new Set<never>(), sendBack: new Set(['reasoning_content_on_tool_turns'] as const) };
+    expect(JSON.stringify(requestBody(profile('generic'), full, asked))).toContain(SENT_TOOL_TURN.deepseek);
+    const both = JSON.stringify(requestBody(profile('openrouter'), full, asked));
+    expect(both).toContain('"reasoning_content":"I should read the file."');
+    expect(both).toContain('"reasoning_details":');
+    // A text turn's reasoning never goes back: DeepSeek ignores it, and it costs tokens.
+    expect(both).not.toContain('All read.');
   });
 
   it('the same request builds the same bytes (every LlmCall of an AgentTurn sends them)', () => {

@@ -1,19 +1,25 @@
 // The request body of one AgentTurn's generation for a profile's kind: built once per generate(), so every LlmCall
-// of the turn sends the same bytes (unless a parameter the server rejected is dropped).
+// of the turn sends the same bytes (unless a parameter the server rejected is dropped, or an extra it asked for added).
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import type { OptionalParameter, ProviderKind } from '../../src-shared/contract/profiles';
+import { effectiveKind, type OptionalParameter, type ProviderKind } from '../../src-shared/contract/profiles';
 import type { LlmProfile } from './profiles';
 import { PROVIDER_QUIRKS, type SentBack } from './provider-kinds';
 import type { AssistantToolCall, ChatMessage, LlmRequest } from './types';
 
 type Body = ChatCompletionCreateParamsStreaming;
 
-export function requestBody(
-  profile: LlmProfile,
-  request: LlmRequest,
-  rejected: ReadonlySet<OptionalParameter> = new Set(),
-): Body {
-  const quirks = PROVIDER_QUIRKS[profile.kind ?? 'generic'];
+/** What the profile's server taught it: parameters it refused, extras it asked back (both remembered on the profile). */
+export interface Learned {
+  rejected: ReadonlySet<OptionalParameter>;
+  sendBack: ReadonlySet<SentBack>;
+}
+
+const NOTHING_LEARNED: Learned = { rejected: new Set(), sendBack: new Set() };
+
+export function requestBody(profile: LlmProfile, request: LlmRequest, learned: Learned = NOTHING_LEARNED): Body {
+  const kind = effectiveKind(profile);
+  const quirks = PROVIDER_QUIRKS[kind];
+  const { rejected } = learned;
   const tools = request.tools ?? [];
   const temperature = rejected.has('temperature') ? undefined : (request.temperature ?? profile.temperature);
   const parallel =
@@ -23,7 +29,7 @@ export function requestBody(
   const streamOptions = quirks.streamOptions && !rejected.has('stream_options');
   return {
     model: profile.model,
-    messages: requestMessages(request.messages, profile.kind ?? 'generic') as Body['messages'],
+    messages: requestMessages(request.messages, kind, learned.sendBack) as Body['messages'],
     ...(tools.length > 0 ? { tools: tools as Body['tools'] } : {}),
     ...(temperature !== undefined ? { temperature } : {}),
     ...(tools.length > 0 && parallel !== undefined ? { parallel_tool_calls: parallel } : {}),
@@ -33,11 +39,16 @@ export function requestBody(
 }
 
 /**
- * The conversation as the kind needs it: an assistant message keeps the extras its kind takes back, in their place,
- * and loses the others. A new list: a caller appending while we retry cannot change what is retried.
+ * The conversation as the kind needs it: an assistant message keeps the extras its kind takes back (and those its
+ * server asked for), in their place, and loses the others. A new list: a caller appending while we retry cannot change
+ * what is retried.
  */
-export function requestMessages(messages: readonly ChatMessage[], kind: ProviderKind): ChatMessage[] {
-  const sendBack = PROVIDER_QUIRKS[kind].sendBack;
+export function requestMessages(
+  messages: readonly ChatMessage[],
+  kind: ProviderKind,
+  asked: ReadonlySet<SentBack> = new Set(),
+): ChatMessage[] {
+  const sendBack = [...PROVIDER_QUIRKS[kind].sendBack, ...asked];
   return messages.map((m) => (m.role === 'assistant' ? assistantMessage(m, sendBack) : m));
 }
 

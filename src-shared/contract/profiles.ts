@@ -17,6 +17,7 @@ export const ProviderKind = z.enum([
   'openai',
   'openrouter',
   'deepseek',
+  'moonshot',
   'gemini',
   'mistral',
   'groq',
@@ -36,6 +37,7 @@ export const PROVIDER_PRESETS: Record<ProviderKind, { label: string; baseURL: st
   openai: { label: 'OpenAI', baseURL: 'https://api.openai.com/v1' },
   openrouter: { label: 'OpenRouter', baseURL: 'https://openrouter.ai/api/v1' },
   deepseek: { label: 'DeepSeek', baseURL: 'https://api.deepseek.com' },
+  moonshot: { label: 'Moonshot (Kimi)', baseURL: 'https://api.moonshot.ai/v1' },
   gemini: { label: 'Google Gemini', baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai/' },
   mistral: { label: 'Mistral', baseURL: 'https://api.mistral.ai/v1' },
   groq: { label: 'Groq', baseURL: 'https://api.groq.com/openai/v1' },
@@ -47,9 +49,48 @@ export const PROVIDER_PRESETS: Record<ProviderKind, { label: string; baseURL: st
 
 export const DEFAULT_PROVIDER_KIND: ProviderKind = 'generic';
 
+/**
+ * Hosts that name their server beyond doubt: a generic profile pointed at one is sent what that kind is sent (the
+ * kind a person picks always wins). Exact host names only: `api.deepseek.com.example` is not DeepSeek. Local servers
+ * are not recognised (a port says nothing about which server listens).
+ */
+const KNOWN_HOSTS: Readonly<Record<string, ProviderKind>> = {
+  'api.openai.com': 'openai',
+  'openrouter.ai': 'openrouter',
+  'api.deepseek.com': 'deepseek',
+  'api.moonshot.ai': 'moonshot',
+  'api.moonshot.cn': 'moonshot',
+  'generativelanguage.googleapis.com': 'gemini',
+  'api.mistral.ai': 'mistral',
+  'api.groq.com': 'groq',
+};
+
+/** The kind a base URL's host names; undefined for any other host or a URL that does not parse. */
+export function kindOfBaseURL(baseURL: string): ProviderKind | undefined {
+  if (!URL.canParse(baseURL)) return undefined;
+  return KNOWN_HOSTS[new URL(baseURL).hostname.toLowerCase()];
+}
+
+/** How a profile's requests are built: its kind, or for a generic profile the kind its base URL names. */
+export function effectiveKind(profile: { kind?: ProviderKind | undefined; baseURL: string }): ProviderKind {
+  const kind = profile.kind ?? DEFAULT_PROVIDER_KIND;
+  return kind === 'generic' ? (kindOfBaseURL(profile.baseURL) ?? kind) : kind;
+}
+
 /** The optional request parameters a server may reject; one it rejected is never sent again for the profile. */
 export const OptionalParameter = z.enum(['stream_options', 'parallel_tool_calls', 'temperature']);
 export type OptionalParameter = z.infer<typeof OptionalParameter>;
+
+/**
+ * What a server streamed beside an assistant message that it may need back in the next request:
+ * - `reasoning_content_on_tool_turns`: `reasoning_content` on assistant messages with tool calls (DeepSeek and Kimi
+ *   thinking modes answer 400 without it; without tool calls it is ignored).
+ * - `reasoning_details`: OpenRouter's reasoning blocks, as sent.
+ * - `extra_content`: Gemini's thought signatures, on the message and on each call.
+ * Each kind sends some back from the start; a server whose 400 names one gets it from then on (the profile remembers).
+ */
+export const SentBack = z.enum(['reasoning_content_on_tool_turns', 'reasoning_details', 'extra_content']);
+export type SentBack = z.infer<typeof SentBack>;
 
 /** An LLM profile as every output shows it: never the key, only whether there is one and its last 4 characters. */
 /** Media a model can be given besides text. */
@@ -61,6 +102,8 @@ export const ProfileView = z.object({
   baseURL: z.string(),
   model: z.string(),
   kind: ProviderKind,
+  /** A generic profile whose base URL names a known server: the kind its requests are built as (kindOfBaseURL). */
+  actsAs: ProviderKind.optional(),
   contextWindow: z.number().int().optional(),
   temperature: z.number().optional(),
   parallelToolCalls: z.boolean().optional(),
@@ -68,6 +111,8 @@ export const ProfileView = z.object({
   media: z.array(MediaKind).optional(),
   /** Parameters the server answered 400/422 to, no longer sent. */
   rejectedParameters: z.array(OptionalParameter).optional(),
+  /** What the server's 400 asked back beyond the kind's own, sent back from then on. */
+  sendBack: z.array(SentBack).optional(),
   hasKey: z.boolean(),
   keyHint: z.string().nullable(),
   source: z.enum(['env', 'saved']),

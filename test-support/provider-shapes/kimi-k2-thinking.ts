@@ -5,7 +5,7 @@ const f = frames('chatcmpl-kimi-7f3', 'kimi-k2-thinking');
 
 export const kimiK2Thinking: ProviderShape = {
   name: 'Kimi K2 thinking (reasoning_content, usage in the choice)',
-  kind: 'deepseek',
+  kind: 'moonshot',
   origin: 'documented',
   source:
     'platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model (reasoning_content streamed and required back with ' +

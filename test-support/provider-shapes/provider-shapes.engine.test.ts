@@ -33,6 +33,7 @@ function script(shape: ProviderShape): ScriptEntry[] {
 /** What these servers reject the next request without (issue 12; their docs are cited in provider-kinds.ts). */
 const REQUIRED_BACK: Partial<Record<ProviderKind, string>> = {
   deepseek: 'reasoning_content',
+  moonshot: 'reasoning_content',
   gemini: 'extra_content',
   openrouter: 'reasoning_details',
 };

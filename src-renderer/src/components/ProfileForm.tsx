@@ -4,7 +4,7 @@
 // the model picker. A 400 shows under the field it names.
 import { type FormEvent, useId, useState } from 'react';
 import type { OpOutput, ProfileView } from '../../../src-shared/contract';
-import { PROVIDER_PRESETS, ProviderKind } from '../../../src-shared/contract/profiles';
+import { effectiveKind, PROVIDER_PRESETS, ProviderKind } from '../../../src-shared/contract/profiles';
 import type { OpInput } from '../api/client';
 import { english, type Translate, useT } from '../i18n';
 import { useAppStore } from '../store/store';
@@ -126,7 +126,10 @@ export function ProfileForm({ profile, onDone, preset, firstRun }: Props) {
         {fieldError('name')}
       </label>
       <label className="field">
-        <span>{t('profile.kind')}</span>
+        <span>
+          {t('profile.kind')}
+          <ActsAs kind={kind} baseURL={baseURL} t={t} />
+        </span>
         <select
           value={kind}
           onChange={(e) => pickKind(e.target.value as ProviderKind)}
@@ -315,6 +318,18 @@ function presetName(kind: ProviderKind): string {
 export function keyLabel(profile: Pick<ProfileView, 'hasKey' | 'keyHint'>, t: Translate = english): string {
   if (!profile.hasKey) return t('profile.noKey');
   return profile.keyHint ? `•••• ${profile.keyHint}` : '•••• (set)';
+}
+
+/** A generic profile whose base URL names a known server is sent what that kind is sent: the form says so. */
+export function ActsAs({ kind, baseURL, t }: { kind: ProviderKind; baseURL: string; t: Translate }) {
+  const acts = effectiveKind({ kind, baseURL: baseURL.trim() });
+  if (acts === kind) return null;
+  return (
+    <>
+      {' '}
+      <em data-testid="profile-acts-as">{t('profile.actsAs', { kind: kindLabel(acts, t) })}</em>
+    </>
+  );
 }
 
 /** A kind as the UI names it: the provider's own name, or "Generic" in the UI's language. */

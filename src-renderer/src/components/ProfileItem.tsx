@@ -6,7 +6,7 @@ import type { ProfileView } from '../../../src-shared/contract';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { ErrorNotice } from './OutcomeNotice';
-import { keyLabel, kindLabel } from './ProfileForm';
+import { ActsAs, keyLabel, kindLabel } from './ProfileForm';
 
 interface Props {
   profile: ProfileView;
@@ -69,6 +69,7 @@ export function ProfileItem({ profile, focused = false, onEdit }: Props) {
       <div className="profile-meta">
         <span data-testid="profile-kind" data-kind={profile.kind}>
           {kindLabel(profile.kind, t)}
+          <ActsAs kind={profile.kind} baseURL={profile.baseURL} t={t} />
         </span>{' '}
         · <span data-testid="profile-model">{profile.model}</span> · <span>{profile.baseURL}</span> ·{' '}
         <span data-testid="profile-key">{keyLabel(profile, t)}</span>

@@ -98,6 +98,7 @@ export const enSettings = {
   'profile.namePlaceholder': 'e.g. local-qwen',
   'profile.kind': 'Kind',
   'profile.kindGeneric': 'Generic (OpenAI-compatible)',
+  'profile.actsAs': 'acts as {kind}, known from its base URL',
   'profile.baseURL': 'Base URL',
   'profile.model': 'Model',
   'profile.apiKey': 'API key',

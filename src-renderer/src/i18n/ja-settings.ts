@@ -102,6 +102,7 @@ export const jaSettings: Record<keyof typeof enSettings, string> = {
   'profile.namePlaceholder': '例: local-qwen',
   'profile.kind': '種類',
   'profile.kindGeneric': '汎用 (OpenAI 互換)',
+  'profile.actsAs': 'ベース URL から {kind} として扱います',
   'profile.baseURL': 'ベース URL',
   'profile.model': 'モデル',
   'profile.apiKey': 'API キー',
