@@ -9,9 +9,13 @@ import { describe, expect, it } from 'vitest';
 import type { JobStatus } from '../../src-shared/entities';
 import { complete, engineHarness, type Harness, SETTLED } from '../../test-support/engine-harness';
 import { startedPids, stdioServerEntry, writeMcpConfig } from '../../test-support/mcp-fixtures';
-import { tempDir } from '../../test-support/temp-maestro';
+import { acceptWorkspaceSettings, tempDir, testMaestro } from '../../test-support/temp-maestro';
 import { a2aState } from '../a2a/task-view';
 import type { JobRecord } from '../db/repos/jobs';
+import type { Engine } from '../engine/piece-result';
+import { JobPreparation } from '../worker/prepare-job';
+import { handlePieceResult } from './apply-result';
+import { DEFAULT_RETRY_POLICY } from './retry-policy';
 
 const POLICY = '.maestro/policy.json';
 const MCP = '.maestro/mcp.json';
@@ -57,7 +61,7 @@ async function staysIn(h: Harness, jobId: string, status: JobStatus): Promise<Jo
 }
 
 describe("a new folder's settings files are shown before its first job (issue 21 point 8)", () => {
-  it('P2.11 P2.14 P7.20 the first job waits on settings before any model request: no MCP server started, a comment names each file', async () => {
+  it('P2.14 P7.20 the first job waits on settings before any model request: no MCP server started, a comment names each file', async () => {
     const { workspace, pidFile } = newFolder();
     const h = await engineHarness([complete('should not run yet')], { workspace, acceptSettings: false });
     const { taskId, jobId } = h.createTask('Work in my folder');
@@ -157,7 +161,33 @@ describe("a new folder's settings files are shown before its first job (issue 21
     expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'succeeded' });
   });
 
-  it('P2.10 a folder without settings files does not wait: the job runs at once', async () => {
+  it('a decision made between the check and the park (by another host on the same store) is not missed', () => {
+    const { workspace } = newFolder();
+    const m = testMaestro({ defaultWorkspace: workspace });
+    m.invoke('createTask', { instruction: 'Work in my folder' });
+    const claimed = m.store.jobs.claimNext({ workerId: 'w1', profiles: null }) as JobRecord;
+    // No engine is reached: preparation parks the job first.
+    const preparation = new JobPreparation({
+      store: m.store,
+      engine: {} as Engine,
+      pieces: m.ctx.pieces,
+      dataDir: m.ctx.dataDir,
+    });
+    const prepared = preparation.prepare(claimed);
+    if (prepared.kind !== 'wait') throw new Error(`expected a wait, got ${prepared.kind}`);
+    // The other host decides every file while this job is still running: it finds nothing parked to resume.
+    acceptWorkspaceSettings(m, workspace);
+    expect(m.invoke('listSettingsChanges', { workspacePath: workspace }).changes).toEqual([]);
+    const parked = handlePieceResult(m.store, claimed, prepared.result, {
+      workerId: 'w1',
+      retry: DEFAULT_RETRY_POLICY,
+      engineRan: false,
+    });
+    expect(parked).toMatchObject({ status: 'waiting_human', waitReason: 'settings' });
+    expect(preparation.resumeIfSettingsReviewed(parked)).toMatchObject({ status: 'queued', pendingInvoke: 'UserSend' });
+  });
+
+  it('a folder without settings files does not wait: the job runs at once', async () => {
     const h = await engineHarness([complete('straight away')], { acceptSettings: false });
     const { jobId } = h.createTask('Work');
     expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'succeeded', result: 'straight away' });
