@@ -44,10 +44,9 @@ export function settingsWaitResult(job: JobRecord, workspacePath: string, files:
  */
 export function resumeSettingsWaits(store: Store, accepted: AcceptedSettings, workspacePath?: string): JobRecord[] {
   return store.transact(() =>
-    store.tasks.list().flatMap((task) => {
-      if (workspacePath !== undefined && task.workspacePath !== workspacePath) return [];
-      const job = store.jobs.latestForTask(task.id);
-      if (job?.status !== 'waiting_human' || job.waitReason !== 'settings') return [];
+    store.jobs.waitingOn('settings').flatMap((job) => {
+      const task = store.tasks.get(job.taskId);
+      if (!task || (workspacePath !== undefined && task.workspacePath !== workspacePath)) return [];
       const persistent = store.tasks.workspaceKind(task.id) === 'persistent';
       if (unreviewedSettings(accepted, task.workspacePath, persistent).length > 0) return [];
       const queued = changeJob(store, job, 'queued');
