@@ -37,6 +37,7 @@ export function commentGate(job: Pick<Job, 'id' | 'status' | 'waitReason'> | und
         case 'browser':
           return { disposition: 'interjection', wake: true };
         case 'mcp_auth_required':
+        case 'settings':
           return { disposition: 'interjection', wake: false };
         case null:
           // The DB's CHECK makes this impossible: a waiting job always says what it waits for.

@@ -14,7 +14,14 @@ export const JOB_STATUSES = [
 export const JobStatus = z.enum(JOB_STATUSES);
 export type JobStatus = z.infer<typeof JobStatus>;
 
-export const WAIT_REASONS = ['ask', 'tool_request', 'package_request', 'mcp_auth_required', 'browser'] as const;
+export const WAIT_REASONS = [
+  'ask',
+  'tool_request',
+  'package_request',
+  'mcp_auth_required',
+  'browser',
+  'settings',
+] as const;
 export const WaitReason = z.enum(WAIT_REASONS);
 export type WaitReason = z.infer<typeof WaitReason>;
 

@@ -23,6 +23,7 @@ describe('a2aState', () => {
       'waiting_human/package_request': 'TASK_STATE_INPUT_REQUIRED',
       'waiting_human/browser': 'TASK_STATE_INPUT_REQUIRED',
       'waiting_human/mcp_auth_required': 'TASK_STATE_AUTH_REQUIRED',
+      'waiting_human/settings': 'TASK_STATE_INPUT_REQUIRED',
       succeeded: 'TASK_STATE_COMPLETED',
       failed: 'TASK_STATE_FAILED',
       cancelled: 'TASK_STATE_CANCELED',

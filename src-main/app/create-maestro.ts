@@ -11,6 +11,7 @@ import { PieceCatalog } from '../engine/pieces/catalog';
 import { AttentionProjection } from '../events/attention';
 import { startWebhooks } from '../events/webhooks';
 import { JobAborts } from '../jobs/aborts';
+import { resumeSettingsWaits } from '../jobs/settings-wait';
 import { ProfileStore, SECRET_KEY_FILE } from '../llm/profile-store';
 import { ProfileRegistry } from '../llm/profiles';
 import { fileSecretBox, type SecretBox } from '../llm/secret-box';
@@ -227,6 +228,12 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
     invoke: (name, input) => invoke(ctx, name, input),
     start: () => {
       started = true;
+      // A job parked on its folder's settings whose files were decided (or removed) while the host was down.
+      try {
+        resumeSettingsWaits(store, accepted);
+      } catch (error) {
+        console.error('jobs waiting on settings files were not looked at:', (error as Error).message);
+      }
       worker?.start();
       scheduler?.start();
     },

@@ -1,11 +1,13 @@
 // The settings changes a person reviews (architecture rule 9): a workspace's settings files that are not the version
 // a person accepted, each with its diff, and accepting (the file as shown applies from the next job start) or
 // rejecting (the file goes back to the accepted version, or away when none was). Only folders MAESTRO works in: the
-// default workspace, a space's folder or a task's, so no other folder is read or written.
+// default workspace, a space's folder or a task's, so no other folder is read or written. A job parked until its
+// folder's never-accepted files are decided (jobs/settings-wait.ts) is queued again as soon as none is left.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { OpOutput, OpParsedInput, SettingsChangeView } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
+import { resumeSettingsWaits } from '../jobs/settings-wait';
 import { invalid, notFound } from '../tasks/errors';
 import { unifiedDiff } from '../tools/diff';
 import { isSettingsFile, onDisk, SETTINGS_FILES, type SettingsChange, sha256 } from '../workspace/accepted-settings';
@@ -47,9 +49,14 @@ const toView = (workspacePath: string, change: SettingsChange): SettingsChangeVi
   diff: unifiedDiff(change.file, change.accepted, change.current ?? ''),
 });
 
-const changesOf = (ctx: AppContext, workspacePath: string): Changes => ({
-  changes: ctx.accepted.changes(workspacePath).map((c) => toView(workspacePath, c)),
-});
+/**
+ * The folder's changes left; first, its jobs parked on settings go on when none of their files waits any more (also
+ * when a person removed the files by hand: listing them is where the task view looks again).
+ */
+function changesOf(ctx: AppContext, workspacePath: string): Changes {
+  resumeSettingsWaits(ctx.store, ctx.accepted, workspacePath);
+  return { changes: ctx.accepted.changes(workspacePath).map((c) => toView(workspacePath, c)) };
+}
 
 function settingsFile(file: string): string {
   if (!isSettingsFile(file)) throw invalid('file', `${file} is not a settings file of a workspace`);
@@ -123,4 +130,5 @@ export function acceptAndWrite(
     ctx.accepted.record(workspacePath, file, before);
     throw error;
   }
+  conflictOnFileError(() => resumeSettingsWaits(ctx.store, ctx.accepted, workspacePath));
 }

@@ -35,6 +35,13 @@ function accept(h: Harness, file: string) {
   });
 }
 
+/** A version a person accepted: the file written and its card accepted as it is. */
+function acceptAsWritten(h: Harness, rel: string, text: string): string {
+  writeBehindTheBack(h.workspace, rel, text);
+  accept(h, rel);
+  return fs.readFileSync(path.join(h.workspace, rel), 'utf8');
+}
+
 describe('settings the agent can write are not trusted', () => {
   it('a policy changed behind the app’s back is not applied: run_command still asks, and the job says why', async () => {
     const h = await engineHarness([call('run_command', { command: 'echo hi' })], {
@@ -42,16 +49,19 @@ describe('settings the agent can write are not trusted', () => {
       sandbox: machineSandbox,
       acceptSettings: false,
     });
+    const accepted = acceptAsWritten(h, POLICY, '{}\n');
     writeBehindTheBack(h.workspace, POLICY, RUN_ANYTHING);
     const { taskId, jobId } = h.createTask('Run a command');
     expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'waiting_human', waitReason: 'tool_request' });
     expect(h.maestro.invoke('listToolRequests', { taskId }).requests.map((r) => r.tool)).toEqual(['run_command']);
-    // The job's Activity names the file, and no version was ever accepted: the default is in force.
-    expect(settingsEvents(h, taskId)).toMatchObject([{ jobId, file: POLICY, inForce: 'default' }]);
+    // The job's Activity names the file; the accepted version is in force meanwhile (a file never accepted holds the
+    // job instead: jobs/settings-wait.test.ts).
+    expect(settingsEvents(h, taskId)).toMatchObject([{ jobId, file: POLICY, inForce: 'accepted' }]);
     const [change] = changes(h);
-    expect(change).toMatchObject({ file: POLICY, kind: 'policy', hasAccepted: false });
-    expect(change?.diff).toContain('--- /dev/null');
+    expect(change).toMatchObject({ file: POLICY, kind: 'policy', hasAccepted: true });
+    expect(change?.diff).toContain('-{}');
     expect(change?.diff).toContain('+    "allow": [');
+    expect(accepted).toBe('{}\n');
   });
 
   it('accepting applies the change from the next job; the card is gone', async () => {
@@ -59,6 +69,7 @@ describe('settings the agent can write are not trusted', () => {
       [call('run_command', { command: 'echo first' }), call('run_command', { command: 'echo second' }), complete()],
       { policyTools: true, sandbox: machineSandbox, acceptSettings: false },
     );
+    acceptAsWritten(h, POLICY, '{}\n');
     writeBehindTheBack(h.workspace, POLICY, RUN_ANYTHING);
     const first = h.createTask('Run a command');
     expect((await h.waitFor(first.jobId, SETTLED)).waitReason).toBe('tool_request');
@@ -124,11 +135,13 @@ describe('settings the agent can write are not trusted', () => {
   it('an MCP server added behind the app’s back is not started; accepted, the next job starts it', async () => {
     const h = await engineHarness([complete('without'), complete('with')], { acceptSettings: false });
     const pidFile = path.join(tempDir('maestro-pids-'), 'pids');
+    writeMcpConfig(h.workspace, {});
+    accept(h, '.maestro/mcp.json');
     writeMcpConfig(h.workspace, { evil: stdioServerEntry(pidFile) });
     const first = h.createTask('Go');
     expect((await h.waitFor(first.jobId, SETTLED)).status).toBe('succeeded');
     expect(startedPids(pidFile)).toEqual([]);
-    expect(settingsEvents(h, first.taskId)).toMatchObject([{ file: '.maestro/mcp.json', inForce: 'default' }]);
+    expect(settingsEvents(h, first.taskId)).toMatchObject([{ file: '.maestro/mcp.json', inForce: 'accepted' }]);
     expect(h.maestro.invoke('listMcpServers', { workspacePath: h.workspace }).servers).toEqual([]);
 
     accept(h, '.maestro/mcp.json');
@@ -147,6 +160,7 @@ describe('settings the agent can write are not trusted', () => {
       enabled: true,
       rules: [{ match: { tool: 'run_command', args: { command: { regex: '.*' } } }, action: 'approve_once' }],
     };
+    acceptAsWritten(h, '.maestro/auto-prompter.json', JSON.stringify({ enabled: false, rules: [] }));
     writeBehindTheBack(h.workspace, '.maestro/auto-prompter.json', JSON.stringify(approveAll));
     const { taskId, jobId } = h.createTask('Run a command');
     expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'waiting_human', waitReason: 'tool_request' });

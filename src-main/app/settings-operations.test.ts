@@ -16,6 +16,7 @@ const ALL_ON = {
     package_request: true,
     mcp_auth_required: true,
     browser: true,
+    settings: true,
     failed: true,
     succeeded: true,
     cancelled: true,

@@ -1,6 +1,8 @@
 // The Agent2Agent protocol on the bridge, driven by the official SDK's clients over real HTTP against a Maestro whose
 // model is scripted: discovery, message/send and message/stream (1.0 and 0.3), tasks/get, tasks/cancel, an ASK as
 // input-required answered by the next message, a Continue in the same context, the protocol's error codes, the token.
+import fs from 'node:fs';
+import path from 'node:path';
 import { ListTasksRequest, TaskState } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
 import { a2aBridge, asTask, statusText, taskText, userMessage } from '../../test-support/a2a-kit';
@@ -279,6 +281,24 @@ describe('waits a person resolves in MAESTRO', () => {
     } finally {
       await mcp.close();
     }
+  });
+
+  it('P10.02 settings files of a new folder are input-required, the status message naming them; decided in the app, the task completes', async () => {
+    const a = await a2aBridge([complete('Ran with the policy.')], { acceptSettings: false });
+    fs.mkdirSync(path.join(a.h.workspace, '.maestro'));
+    fs.writeFileSync(path.join(a.h.workspace, '.maestro', 'policy.json'), '{}\n');
+    const waiting = asTask(await a.client.sendMessage(userMessage('Work in the folder')));
+    expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(statusText(waiting)).toContain('wait to be reviewed');
+    expect(statusText(waiting)).toContain('.maestro/policy.json');
+    expect(a.h.server.requests).toHaveLength(0);
+
+    acceptWorkspaceSettings(a.h.maestro, a.h.workspace);
+    a.h.maestro.invoke('listSettingsChanges', { workspacePath: a.h.workspace });
+    const jobId = a.h.maestro.store.jobs.latestForTask(waiting.contextId)?.id as string;
+    await a.h.waitFor(jobId, ['succeeded']);
+    const done = await a.client.getTask({ tenant: '', id: waiting.id });
+    expect([done.status?.state, taskText(done)]).toEqual([TaskState.TASK_STATE_COMPLETED, 'Ran with the policy.']);
   });
 
   it('P1.10 an ASK answered in the app (not over A2A): the A2A task goes on with the answer job', async () => {

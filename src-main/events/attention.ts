@@ -1,11 +1,18 @@
 // The notification projection: which tasks need the person (asked, waiting for a decision, a token, a browser step,
-// or failed) and the notices a desktop shell shows for waits and terminal states. Built from the DB on start, then
-// kept current from events; it only reads.
+// the review of its folder's settings files, or failed) and the notices a desktop shell shows for waits and terminal
+// states. Built from the DB on start, then kept current from events; it only reads.
 import type { Job, Task } from '../../src-shared/entities';
 import type { MaestroEvent } from '../../src-shared/events';
 import type { Store } from '../db/store';
 
-export type AttentionReason = 'ask' | 'tool_request' | 'package_request' | 'mcp_auth_required' | 'browser' | 'failed';
+export type AttentionReason =
+  | 'ask'
+  | 'tool_request'
+  | 'package_request'
+  | 'mcp_auth_required'
+  | 'browser'
+  | 'settings'
+  | 'failed';
 
 export interface AttentionItem {
   taskId: string;
@@ -116,11 +123,14 @@ export class AttentionProjection {
           'A package waits for approval.'
         );
       }
-      // The parking comment says it: the MCP server whose token is missing or was refused; the browser step and URL.
+      // The parking comment says it: the MCP server whose token is missing or was refused; the browser step and URL;
+      // the settings files to review.
       case 'mcp_auth_required':
         return this.parkingComment(job) ?? 'An MCP server needs a token.';
       case 'browser':
         return this.parkingComment(job) ?? 'A browser step needs you.';
+      case 'settings':
+        return this.parkingComment(job) ?? 'Settings files of its folder wait to be reviewed.';
       case 'failed':
         return FIRST_LINE(job.error ?? 'The job failed.');
     }
@@ -142,6 +152,7 @@ export class AttentionProjection {
         package_request: 'wants to install a package',
         mcp_auth_required: 'needs an authorization',
         browser: 'needs you in the browser',
+        settings: "waits for you to review its folder's settings files",
         failed: 'failed',
       };
       return {

@@ -24,6 +24,7 @@ export function payloadFor(notice: Notice, ts = new Date().toISOString()): Webho
     case 'package_request':
     case 'mcp_auth_required':
     case 'browser':
+    case 'settings':
       return { event: 'task.waiting', reason: kind, taskId, jobId, title, body, ts };
     case 'failed':
       return { event: 'task.failed', taskId, jobId, title, body, ts };

@@ -14,8 +14,9 @@ export type PieceRunResult =
     }
   | {
       kind: 'waiting_human';
-      reason: 'browser' | 'mcp_auth_required';
-      movement: string;
+      reason: 'browser' | 'mcp_auth_required' | 'settings';
+      /** Where the job resumes; null: at its piece's start (it parked before it began, on its folder's settings). */
+      movement: string | null;
       message: string;
       /** The message's words as a code, for the UI (absent: the UI shows the message). */
       notice?: CommentNotice;

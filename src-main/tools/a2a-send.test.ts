@@ -176,13 +176,16 @@ describe('a2a_send', () => {
 
   it('P2.18 an agents.json not accepted gives no a2a_send; a broken accepted one fails the job naming the file and field', async () => {
     const workspace = tempDir('maestro-ws-');
-    writeSettings(workspace, 'agents.json', { agents: { helper: { url: 'http://127.0.0.1:9' } } });
+    // Accepted without agents, then given one behind the app's back (a file never accepted holds the job instead).
+    writeSettings(workspace, 'agents.json', { agents: {} });
     const h = await engineHarness([complete('no agents')], { policyTools: true, workspace, acceptSettings: false });
+    acceptWorkspaceSettings(h.maestro, workspace);
+    writeSettings(workspace, 'agents.json', { agents: { helper: { url: 'http://127.0.0.1:9' } } });
     const { jobId } = h.createTask('Anything');
     await h.waitFor(jobId, SETTLED);
     expect(toolsOf(h, 0).map((t) => t.function.name)).not.toContain('a2a_send');
     expect(h.maestro.invoke('listSettingsChanges', { workspacePath: workspace }).changes).toMatchObject([
-      { file: '.maestro/agents.json', kind: 'agents', hasAccepted: false },
+      { file: '.maestro/agents.json', kind: 'agents', hasAccepted: true },
     ]);
 
     writeSettings(workspace, 'agents.json', { agents: { helper: { url: 'ftp://example.com' } } });

@@ -1,7 +1,8 @@
-// Job preparation, between the claim and the engine: the task's workspace and piece checked, the runtime dir made,
-// settings files changed outside MAESTRO reported (their accepted versions apply), the Auto Prompter's Policy Snapshot
-// taken from the accepted rules, the LLM Router's pick (P10.05), and the workspace's MCP servers opened (spec §2 K),
-// with a warning in the task for a server that is left out or crashes.
+// Job preparation, between the claim and the engine: the task's workspace checked, the job parked while its folder
+// has settings files no person ever accepted (settings-wait.ts), its piece checked, the runtime dir made, settings
+// files changed outside MAESTRO reported (their accepted versions apply), the Auto Prompter's Policy Snapshot taken
+// from the accepted rules, the LLM Router's pick (P10.05), and the workspace's MCP servers opened (spec §2 K), with a
+// warning in the task for a server that is left out or crashes.
 import fs from 'node:fs';
 import type { Task } from '../../src-shared/entities';
 import type { JobRecord } from '../db/repos/jobs';
@@ -12,8 +13,9 @@ import type { PieceCatalog, PieceDefinition } from '../engine/pieces/catalog';
 import { chooseStartMovement } from '../engine/pieces/schema';
 import { changeJob, postComment } from '../jobs/lifecycle';
 import type { PieceRunResult } from '../jobs/piece-run-result';
+import { appliesTo, resumeSettingsWaits, settingsWaitResult, unreviewedSettings } from '../jobs/settings-wait';
 import type { McpJobServers, McpSession } from '../mcp/session';
-import { AcceptedSettings, SETTINGS_FILES } from '../workspace/accepted-settings';
+import { AcceptedSettings } from '../workspace/accepted-settings';
 import { ConfigFileError } from '../workspace/json-file';
 import { runtimeDir } from '../workspace/paths';
 
@@ -31,7 +33,9 @@ export interface PreparationOptions {
 export type Prepared =
   | { kind: 'run'; piece: PieceDefinition; workspacePath: string; runtimeDir: string }
   | { kind: 'requeue' }
-  | { kind: 'fatal'; result: PieceRunResult };
+  | { kind: 'fatal'; result: PieceRunResult }
+  /** Parked before it began: its folder's settings files wait to be reviewed. */
+  | { kind: 'wait'; result: PieceRunResult };
 
 export type McpOpened =
   | { kind: 'run'; session?: McpSession }
@@ -105,6 +109,22 @@ export class JobPreparation {
   }
 
   /**
+   * A file decided while the job was being parked may have found it still running: it goes on now when none of its
+   * folder's files waits any more. A file that cannot be read leaves it parked (the task's cards say why).
+   */
+  resumeIfSettingsReviewed(after: JobRecord | undefined): JobRecord | undefined {
+    const { store } = this.o;
+    const task = after?.waitReason === 'settings' ? store.tasks.get(after.taskId) : undefined;
+    if (!after || !task) return after;
+    try {
+      return resumeSettingsWaits(store, this.accepted, task.workspacePath).find((j) => j.id === after.id) ?? after;
+    } catch (error) {
+      if (error instanceof ConfigFileError) return after;
+      throw error;
+    }
+  }
+
+  /**
    * P10.05/P10.06: a task waiting for the LLM Router gets its piece before its first job runs — the router's pick, or
    * the default it already holds when the router fails (a warning in the event). Either way the choice is final.
    */
@@ -112,7 +132,7 @@ export class JobPreparation {
     job: JobRecord,
     prepared: Extract<Prepared, { kind: 'run' }>,
     signal: AbortSignal,
-  ): Promise<Exclude<Prepared, { kind: 'requeue' }>> {
+  ): Promise<Exclude<Prepared, { kind: 'requeue' | 'wait' }>> {
     const { store, engine } = this.o;
     const task = store.tasks.get(job.taskId);
     if (!task || !engine.routePiece || store.tasks.pieceChoice(task.id) !== 'route') return prepared;
@@ -127,7 +147,7 @@ export class JobPreparation {
       return changed;
     });
     if (outcome.kind === 'fallback') console.warn(`task ${task.id}: ${outcome.reason}; running the ${pieceId} piece`);
-    const again = this.check(routed ?? { ...job, pieceId });
+    const again = this.check(routed ?? { ...job, pieceId }, task);
     return again.kind === 'requeue' ? fatalPrepared(`this worker does not serve the routed piece ${pieceId}`) : again;
   }
 
@@ -137,11 +157,28 @@ export class JobPreparation {
     return this.o.pieces.load(persistent ? task.workspacePath : null);
   }
 
-  /** Prepares a job that was just claimed: checked, its settings changes reported, its Policy Snapshot taken. */
+  /**
+   * Prepares a job that was just claimed: its folder found, parked while settings files of it wait to be reviewed,
+   * checked, its settings changes reported, its Policy Snapshot taken.
+   */
   prepare(job: JobRecord): Prepared {
-    const prepared = this.check(job);
+    const task = this.o.store.tasks.get(job.taskId);
+    if (!task) return fatalPrepared(`task ${job.taskId} does not exist`);
+    if (!isFolder(task.workspacePath))
+      return fatalPrepared(`the workspace folder ${task.workspacePath} no longer exists`);
+    const persistent = this.o.store.tasks.workspaceKind(task.id) === 'persistent';
+    let unreviewed: string[];
+    try {
+      // Before the piece is loaded: a piece of the folder is one of its settings files.
+      unreviewed = unreviewedSettings(this.accepted, task.workspacePath, persistent);
+    } catch (error) {
+      if (error instanceof ConfigFileError) return fatalPrepared(error.message);
+      throw error;
+    }
+    if (unreviewed.length > 0) return { kind: 'wait', result: settingsWaitResult(job, task.workspacePath, unreviewed) };
+    const prepared = this.check(job, task);
     if (prepared.kind !== 'run') return prepared;
-    this.reportChanges(job, prepared.workspacePath);
+    this.reportChanges(job, prepared.workspacePath, persistent);
     try {
       // Taken now, from the accepted rules: the engine then finds it stored and never reads the workspace's file.
       openSnapshot(prepared.workspacePath, prepared.runtimeDir, job.id, this.accepted.inForce);
@@ -156,12 +193,9 @@ export class JobPreparation {
    * One `settings.changed` event per settings file of the job's workspace that is not the accepted version (the
    * task view shows the change to accept or reject). An ephemeral workspace has no MCP servers or pieces of its own.
    */
-  private reportChanges(job: JobRecord, workspacePath: string): void {
+  private reportChanges(job: JobRecord, workspacePath: string, persistent: boolean): void {
     const { store } = this.o;
-    const persistent = store.tasks.workspaceKind(job.taskId) === 'persistent';
-    const applies = (file: string) =>
-      persistent || file === SETTINGS_FILES.policy || file === SETTINGS_FILES.autoPrompter;
-    const changes = this.accepted.changes(workspacePath).filter((c) => applies(c.file));
+    const changes = this.accepted.changes(workspacePath).filter((c) => appliesTo(persistent)(c.file));
     for (const change of changes) {
       store.publish({
         type: 'settings.changed',
@@ -174,12 +208,8 @@ export class JobPreparation {
     }
   }
 
-  private check(job: JobRecord): Prepared {
-    const { store, dataDir } = this.o;
-    const task = store.tasks.get(job.taskId);
-    if (!task) return fatalPrepared(`task ${job.taskId} does not exist`);
-    if (!isFolder(task.workspacePath))
-      return fatalPrepared(`the workspace folder ${task.workspacePath} no longer exists`);
+  private check(job: JobRecord, task: Task): Exclude<Prepared, { kind: 'wait' }> {
+    const { dataDir } = this.o;
     const loaded = this.piecesOf(task);
     const piece = loaded.pieces.find((p) => p.id === job.pieceId);
     if (!piece) {

@@ -260,6 +260,11 @@ export class Worker {
     try {
       try {
         let result: PieceRunResult;
+        if (prepared.kind === 'wait') {
+          const parked = prepared.result;
+          const after = await this.persist(() => this.finish(job, parked, signal, engineRan));
+          return this.metrics(job, started, this.preparation.resumeIfSettingsReviewed(after));
+        }
         if (prepared.kind === 'run') prepared = await this.preparation.route(job, prepared, signal);
         if (prepared.kind === 'fatal') result = prepared.result;
         else {

@@ -15,6 +15,8 @@ import * as commentChoicesAttachments from './0011-comment-choices-attachments';
 import * as toolRequestDisplay from './0012-tool-request-display';
 import * as commentNotice from './0013-comment-notice';
 import * as a2aTasks from './0014-a2a-tasks';
+import * as reserved from './0015-reserved';
+import * as settingsWait from './0016-settings-wait';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -39,6 +41,8 @@ export const MIGRATIONS: readonly Migration[] = [
   toolRequestDisplay,
   commentNotice,
   a2aTasks,
+  reserved,
+  settingsWait,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

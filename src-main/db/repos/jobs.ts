@@ -168,6 +168,9 @@ export function createJobsRepo(db: Database) {
   const retryDue = db.prepare<[number, number, string], JobRow>(
     `UPDATE jobs SET next_retry_at = ?, updated_at = ? WHERE id = ? AND status = 'retry' RETURNING *`,
   );
+  const waitingOn = db.prepare<[string], JobRow>(
+    `SELECT * FROM jobs WHERE status = 'waiting_human' AND wait_reason = ? ORDER BY created_at, rowid`,
+  );
   const stale = db.prepare<[number], JobRow>(`SELECT * FROM jobs WHERE status = 'running' AND heartbeat_at < ?`);
   const setPiece = db.prepare<[string, number, string]>(
     `UPDATE jobs SET piece_id = ?, updated_at = ? WHERE id = ? AND status = 'running'`,
@@ -281,6 +284,10 @@ export function createJobsRepo(db: Database) {
     retryNow(id: string, now = Date.now()): JobRecord | undefined {
       const row = retryDue.get(now, now, id);
       return row && rowToJob(row);
+    },
+    /** The jobs waiting for a person for `reason`, oldest first. */
+    waitingOn(reason: WaitReason): JobRecord[] {
+      return waitingOn.all(reason).map(rowToJob);
     },
     /** Running jobs whose heartbeat is older than `before`: their worker died. */
     staleRunning(before: number): JobRecord[] {

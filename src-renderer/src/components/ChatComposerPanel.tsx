@@ -2,7 +2,8 @@
 // so a reload shows them again, P7.01, P7.17) above the ChatComposer, which stays locked while a card waits; and the
 // McpAuthCard while the latest job waits for an MCP token, the BrowserStepCard while it waits on a browser step (the
 // composer stays open for both: a comment is an interjection, and wakes a browser wait); and a SettingsChangeCard for
-// each settings file of the task's workspace changed outside MAESTRO (the composer stays open: nothing waits on it).
+// each settings file of the task's workspace changed outside MAESTRO (the composer stays open). While the job waits
+// on settings (a folder's files nobody accepted yet), the cards say that the task starts once each is decided.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Comment, Job } from '../../../src-shared/entities';
 import { useT } from '../i18n';
@@ -36,6 +37,7 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
   const loadSettingsChanges = useAppStore((s) => s.loadSettingsChanges);
   const waitsForToken = job?.status === 'waiting_human' && job.waitReason === 'mcp_auth_required';
   const waitsForBrowser = job?.status === 'waiting_human' && job.waitReason === 'browser';
+  const waitsForSettings = job?.status === 'waiting_human' && job.waitReason === 'settings';
   const browserStep = useMemo(
     () => (waitsForBrowser ? comments.filter((c) => c.jobId === job?.id && c.author === 'system').at(-1) : undefined),
     [waitsForBrowser, comments, job],
@@ -94,8 +96,13 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
           data-testid="settings-change-cards"
           aria-label={t('settingsChange.cards', { count: settingsChanges.length })}
         >
+          {waitsForSettings ? (
+            <p className="approval-reason" data-testid="settings-wait">
+              {t('settingsChange.waiting')}
+            </p>
+          ) : null}
           {settingsChanges.map((c) => (
-            <SettingsChangeCard key={c.file} change={c} />
+            <SettingsChangeCard key={c.file} change={c} holdsTask={waitsForSettings && !c.hasAccepted} />
           ))}
         </section>
       ) : null}

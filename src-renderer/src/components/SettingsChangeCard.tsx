@@ -1,14 +1,15 @@
 // The card of one settings file changed outside MAESTRO (`.maestro/policy.json`, `mcp.json`, `auto-prompter.json`,
 // a piece): what is in force meanwhile, the change as a diff (accepted → current), and Accept / Reject — the same
 // frame and shortcuts as a tool request's card. Accepted, the file applies from the next job; rejected, it goes back
-// to the accepted version (or away when none was accepted).
+// to the accepted version (or away when none was accepted). A file never accepted holds the task's job until it is
+// decided (`holdsTask`), and the card says so.
 import type { SettingsChangeView } from '../../../src-shared/contract';
 import { useCardAction } from '../hooks/useCardAction';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { ApprovalCard, DecisionButton } from './ApprovalCard';
 
-export function SettingsChangeCard({ change }: { change: SettingsChangeView }) {
+export function SettingsChangeCard({ change, holdsTask = false }: { change: SettingsChangeView; holdsTask?: boolean }) {
   const decide = useAppStore((s) => s.decideSettingsChange);
   const { busy, error, run } = useCardAction();
   const t = useT();
@@ -37,7 +38,11 @@ export function SettingsChangeCard({ change }: { change: SettingsChangeView }) {
       }
     >
       <p className="approval-reason" data-testid="settings-change-in-force">
-        {change.hasAccepted ? t('settingsChange.inForceAccepted') : t('settingsChange.inForceDefault')}
+        {change.hasAccepted
+          ? t('settingsChange.inForceAccepted')
+          : holdsTask
+            ? t('settingsChange.inForceWaiting')
+            : t('settingsChange.inForceDefault')}
         {change.currentSha256 === null ? ` ${t('settingsChange.deleted')}` : ''}
       </p>
       <pre className="approval-summary" data-testid="settings-change-diff">

@@ -33,6 +33,9 @@ describe('composerMode', () => {
       kind: 'interjection',
       detail: 'mcp_auth_required',
     });
+    const settings = composerMode(job('waiting_human', 'settings'), none);
+    expect(settings).toEqual({ kind: 'interjection', detail: 'settings' });
+    expect(composerHint(settings)).toContain('settings files are reviewed');
   });
 
   it('locks while a request waits, from the cards or from the job before they load', () => {

@@ -8,7 +8,7 @@ import { english, type Translate } from '../i18n/translate';
 export type ComposerMode =
   | { kind: 'locked'; waitsFor: 'tool_request' | 'package_request' }
   | { kind: 'answer'; question: Comment | null }
-  | { kind: 'interjection'; detail: 'running' | 'waiting_subtasks' | 'mcp_auth_required' }
+  | { kind: 'interjection'; detail: 'running' | 'waiting_subtasks' | 'mcp_auth_required' | 'settings' }
   | { kind: 'wake' }
   | { kind: 'queued' }
   | { kind: 'followup'; first: boolean };
@@ -32,7 +32,7 @@ export function composerMode(
       return { kind: 'locked', waitsFor: gate.waitsFor };
     case 'interjection':
       if (gate.wake) return { kind: 'wake' };
-      return { kind: 'interjection', detail: job?.status === 'waiting_human' ? 'mcp_auth_required' : interjected(job) };
+      return { kind: 'interjection', detail: parkedOn(job) ?? interjected(job) };
     case 'reused_job':
       return { kind: 'queued' };
     case 'followup_job':
@@ -46,6 +46,10 @@ export function composerMode(
 
 /** Whether sending in this mode starts a new job (a follow-up or an answer), which may run on another profile. */
 export const startsJob = (mode: ComposerMode): boolean => mode.kind === 'followup' || mode.kind === 'answer';
+
+/** What a job parked before its engine ran waits for: a comment is kept for it and does not wake it. */
+const parkedOn = (job: Job | undefined): 'mcp_auth_required' | 'settings' | null =>
+  job?.status !== 'waiting_human' ? null : job.waitReason === 'settings' ? 'settings' : 'mcp_auth_required';
 
 const interjected = (job: Job | undefined): 'running' | 'waiting_subtasks' =>
   job?.status === 'waiting_subtasks' ? 'waiting_subtasks' : 'running';
@@ -67,7 +71,13 @@ export function composerHint(mode: ComposerMode, t: Translate = english): string
     case 'answer':
       return t('composer.hint.answer');
     case 'interjection':
-      return t(mode.detail === 'mcp_auth_required' ? 'composer.hint.mcp' : 'composer.hint.interjection');
+      return t(
+        mode.detail === 'mcp_auth_required'
+          ? 'composer.hint.mcp'
+          : mode.detail === 'settings'
+            ? 'composer.hint.settings'
+            : 'composer.hint.interjection',
+      );
     case 'wake':
       return t('composer.hint.wake');
     case 'queued':

@@ -23,10 +23,10 @@ const fakeClient = (api: Partial<MaestroApi>): MaestroClient => ({
   subscribe: () => () => {},
 });
 
-const html = (view: SettingsChangeView) =>
+const html = (view: SettingsChangeView, holdsTask = false) =>
   renderToStaticMarkup(
     <StoreContext.Provider value={createAppStore(fakeClient({}))}>
-      <SettingsChangeCard change={view} />
+      <SettingsChangeCard change={view} holdsTask={holdsTask} />
     </StoreContext.Provider>,
   );
 
@@ -45,6 +45,12 @@ describe('SettingsChangeCard', () => {
     const out = html(change({ hasAccepted: false }));
     expect(out).toContain('the defaults are in force until you accept it');
     expect(out).toContain('Reject (remove the file)');
+  });
+
+  it('for a file never accepted that holds the task’s first job, says the task waits for the decision', () => {
+    const out = html(change({ hasAccepted: false }), true);
+    expect(out).toContain('the task waits until you accept or reject it');
+    expect(out).not.toContain('the defaults are in force');
   });
 });
 

@@ -85,6 +85,7 @@ export const enSettings = {
   'settings.notifications.kind.package_request': 'a package waits for approval',
   'settings.notifications.kind.mcp_auth_required': 'an MCP server needs a token',
   'settings.notifications.kind.browser': 'a browser step waits for you',
+  'settings.notifications.kind.settings': 'a new folder’s settings files wait for review',
   'settings.notifications.kind.failed': 'a task failed',
   'settings.notifications.kind.succeeded': 'a task is done',
   'settings.notifications.kind.cancelled': 'a task was cancelled',

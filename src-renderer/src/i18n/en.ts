@@ -30,6 +30,7 @@ export const en = {
   'wait.package_request': 'package approval',
   'wait.mcp_auth_required': 'MCP sign-in',
   'wait.browser': 'browser',
+  'wait.settings': 'settings review',
 
   'taskList.error': 'Could not load tasks: {error}',
   'taskList.loading': 'Loading tasks…',
@@ -108,6 +109,8 @@ export const en = {
     'A package request waits for your decision above. Approve or deny it first; what you type here stays.',
   'composer.hint.answer': 'The agent asked a question: your next message answers it and the job goes on.',
   'composer.hint.mcp': 'The job waits for an MCP sign-in; sending adds a note it reads when it goes on.',
+  'composer.hint.settings':
+    'The job waits until its folder’s settings files are reviewed; sending adds a note it reads when it starts.',
   'composer.hint.interjection': 'Sending interjects into the running job: the agent reads it at its next step.',
   'composer.hint.wake': 'Sending wakes the job that waits on the browser.',
   'composer.hint.queued': 'Sending adds to the queued job, before it starts.',
@@ -156,6 +159,9 @@ export const en = {
   'settingsChange.changed': 'changed outside MAESTRO',
   'settingsChange.inForceAccepted': 'The accepted version is in force until you accept the change.',
   'settingsChange.inForceDefault': 'This file was never accepted: the defaults are in force until you accept it.',
+  'settingsChange.waiting':
+    'This task has not started: its folder has settings files nobody accepted yet. Accept or reject each one below; the job starts with what you accepted.',
+  'settingsChange.inForceWaiting': 'This file was never accepted: the task waits until you accept or reject it.',
   'settingsChange.deleted': 'The file was deleted.',
   'settingsChange.accept': 'Accept',
   'settingsChange.reject': 'Reject (restore the accepted version)',
@@ -181,6 +187,7 @@ export const en = {
   'notify.reason.ask': 'The agent asked you a question',
   'notify.reason.mcp_auth_required': 'An MCP server needs you to sign in',
   'notify.reason.browser': 'A step in your browser needs you',
+  'notify.reason.settings': 'Its folder’s settings files wait for your review',
   'notify.reason.waiting': 'Waits for you',
   'notify.reason.failed': 'The job failed',
   'notify.bellNone': 'Notifications: nothing needs you',
@@ -241,6 +248,7 @@ export const en = {
   'activity.wait.package_request': 'for a package approval',
   'activity.wait.mcp_auth_required': 'for an MCP sign-in',
   'activity.wait.browser': 'for the browser',
+  'activity.wait.settings': 'for a review of its folder’s settings files',
   'activity.taskCreated': 'Task created',
   'activity.movement': 'Movement {movement}',
   'activity.invoke': 'Invoke · {kind}',

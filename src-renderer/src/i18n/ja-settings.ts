@@ -88,6 +88,7 @@ export const jaSettings: Record<keyof typeof enSettings, string> = {
   'settings.notifications.kind.package_request': 'パッケージが承認待ちのとき',
   'settings.notifications.kind.mcp_auth_required': 'MCP サーバーがトークンを必要とするとき',
   'settings.notifications.kind.browser': 'ブラウザー操作の対応待ちのとき',
+  'settings.notifications.kind.settings': '新しいフォルダーの設定ファイルが確認待ちのとき',
   'settings.notifications.kind.failed': 'タスクが失敗したとき',
   'settings.notifications.kind.succeeded': 'タスクが完了したとき',
   'settings.notifications.kind.cancelled': 'タスクがキャンセルされたとき',

@@ -8,6 +8,7 @@ export type ActionReason =
   | 'ask'
   | 'mcp_auth_required'
   | 'browser'
+  | 'settings'
   | 'waiting'
   | 'failed';
 
@@ -25,8 +26,7 @@ export interface ActionItem {
 
 /**
  * Tasks whose latest job needs the user: a tool or package decision, a question, an MCP sign-in, a step in their
- * browser, or a failure not yet
- * dismissed. `latestJobs` may lag the task list (a task loaded before its job): then the task's status decides and
+ * browser, a review of its folder's settings files, or a failure not yet dismissed. `latestJobs` may lag the task list (a task loaded before its job): then the task's status decides and
  * the reason is generic until the job is known.
  */
 export function actionItems(
@@ -58,6 +58,7 @@ function waitingReason(job: Job | undefined): ActionReason | null {
     case 'ask':
     case 'mcp_auth_required':
     case 'browser':
+    case 'settings':
       return job.waitReason;
     case null:
       return 'waiting';
