@@ -3,6 +3,7 @@
 // it, and its result: an edit as a diff, a command with its folder, exit code and output, a read as a short excerpt.
 // Its state comes from the record alone, so it is the same after the job ended, after a reload and after a restart.
 import { isTerminal, type StepToolCall, type ToolRequest } from '../../../src-shared/entities';
+import { untrustedLine } from '../../../src-shared/untrusted-text';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { DiffView } from './DiffView';
@@ -152,7 +153,7 @@ function SubtaskLink({ taskId, title }: { taskId: string; title: string }) {
   const selectTask = useAppStore((s) => s.selectTask);
   return (
     <p className="step-result-line">
-      {t('step.subtaskStarted', { title })}{' '}
+      {t('step.subtaskStarted', { title: untrustedLine(title, 200) })}{' '}
       <button type="button" className="link-button" onClick={() => void selectTask(taskId)} data-testid="step-subtask">
         {t('step.subtask')}
       </button>
