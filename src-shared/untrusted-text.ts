@@ -51,42 +51,43 @@ const SUSPECT = new RegExp(`[${SUSPECT_CLASS}]`, 'gu');
 const SUSPECT_IN_COMMAND = new RegExp(`[${SUSPECT_CLASS}]|[^\\P{Zs} ]`, 'gu');
 
 const EMOJI = /\p{Extended_Pictographic}/u;
-const EMOJI_PRESENTATION = /[\p{Emoji}\u{1F3FB}-\u{1F3FF}]/u;
+/** Emoji, the skin-tone modifiers included. */
+const EMOJI_PRESENTATION = /\p{Emoji}/u;
 
 /** Names of the characters a person most often meets in an escape, for the tooltip. */
-const NAMES: Record<number, string> = {
-  0x00: 'NULL',
-  0x08: 'BACKSPACE',
-  0x09: 'TAB',
-  0x0a: 'LINE FEED',
-  0x0d: 'CARRIAGE RETURN',
-  0x1b: 'ESCAPE (starts a terminal control sequence)',
-  0x7f: 'DELETE',
-  0x85: 'NEXT LINE',
-  0xa0: 'NO-BREAK SPACE',
-  0xad: 'SOFT HYPHEN',
-  0x061c: 'ARABIC LETTER MARK',
-  0x180e: 'MONGOLIAN VOWEL SEPARATOR',
-  0x200b: 'ZERO WIDTH SPACE',
-  0x200c: 'ZERO WIDTH NON-JOINER',
-  0x200d: 'ZERO WIDTH JOINER',
-  0x200e: 'LEFT-TO-RIGHT MARK',
-  0x200f: 'RIGHT-TO-LEFT MARK',
-  0x2028: 'LINE SEPARATOR',
-  0x2029: 'PARAGRAPH SEPARATOR',
-  0x202a: 'LEFT-TO-RIGHT EMBEDDING',
-  0x202b: 'RIGHT-TO-LEFT EMBEDDING',
-  0x202c: 'POP DIRECTIONAL FORMATTING',
-  0x202d: 'LEFT-TO-RIGHT OVERRIDE',
-  0x202e: 'RIGHT-TO-LEFT OVERRIDE',
-  0x2060: 'WORD JOINER',
-  0x2066: 'LEFT-TO-RIGHT ISOLATE',
-  0x2067: 'RIGHT-TO-LEFT ISOLATE',
-  0x2068: 'FIRST STRONG ISOLATE',
-  0x2069: 'POP DIRECTIONAL ISOLATE',
-  0x3000: 'IDEOGRAPHIC SPACE',
-  0xfeff: 'ZERO WIDTH NO-BREAK SPACE (BOM)',
-};
+const NAMES = new Map<number, string>([
+  [0x00, 'NULL'],
+  [0x08, 'BACKSPACE'],
+  [0x09, 'TAB'],
+  [0x0a, 'LINE FEED'],
+  [0x0d, 'CARRIAGE RETURN'],
+  [0x1b, 'ESCAPE (starts a terminal control sequence)'],
+  [0x7f, 'DELETE'],
+  [0x85, 'NEXT LINE'],
+  [0xa0, 'NO-BREAK SPACE'],
+  [0xad, 'SOFT HYPHEN'],
+  [0x061c, 'ARABIC LETTER MARK'],
+  [0x180e, 'MONGOLIAN VOWEL SEPARATOR'],
+  [0x200b, 'ZERO WIDTH SPACE'],
+  [0x200c, 'ZERO WIDTH NON-JOINER'],
+  [0x200d, 'ZERO WIDTH JOINER'],
+  [0x200e, 'LEFT-TO-RIGHT MARK'],
+  [0x200f, 'RIGHT-TO-LEFT MARK'],
+  [0x2028, 'LINE SEPARATOR'],
+  [0x2029, 'PARAGRAPH SEPARATOR'],
+  [0x202a, 'LEFT-TO-RIGHT EMBEDDING'],
+  [0x202b, 'RIGHT-TO-LEFT EMBEDDING'],
+  [0x202c, 'POP DIRECTIONAL FORMATTING'],
+  [0x202d, 'LEFT-TO-RIGHT OVERRIDE'],
+  [0x202e, 'RIGHT-TO-LEFT OVERRIDE'],
+  [0x2060, 'WORD JOINER'],
+  [0x2066, 'LEFT-TO-RIGHT ISOLATE'],
+  [0x2067, 'RIGHT-TO-LEFT ISOLATE'],
+  [0x2068, 'FIRST STRONG ISOLATE'],
+  [0x2069, 'POP DIRECTIONAL ISOLATE'],
+  [0x3000, 'IDEOGRAPHIC SPACE'],
+  [0xfeff, 'ZERO WIDTH NO-BREAK SPACE (BOM)'],
+]);
 
 /** `⟨U+202E⟩`: at least four hex digits, as Unicode writes code points. */
 export const escapeOf = (codePoint: number) => `⟨U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}⟩`;
@@ -112,7 +113,10 @@ function keptInEmoji(text: string, index: number, char: string): boolean {
   if (char === '\uFE0F' || char === '\uFE0E') return EMOJI_PRESENTATION.test(before) && !/[\uFE0E\uFE0F]/.test(before);
   if (char !== '\u200D') return false;
   const after = index + 1 < text.length ? codePointAt(text, index + 1) : '';
-  const base = before === '\uFE0F' || /[\u{1F3FB}-\u{1F3FF}]/u.test(before) ? codePointBefore(text, index - before.length) : before;
+  const base =
+    before === '\uFE0F' || /[\u{1F3FB}-\u{1F3FF}]/u.test(before)
+      ? codePointBefore(text, index - before.length)
+      : before;
   return EMOJI.test(base) && EMOJI.test(after);
 }
 
@@ -136,7 +140,7 @@ export function renderUntrusted(text: string, options: UntrustedRenderOptions = 
     if ((multiline && char === '\n') || (multiline && char === '\t') || keptInEmoji(text, at, char)) continue;
     pushText(text.slice(from, at));
     const codePoint = char.codePointAt(0) ?? 0;
-    const name = NAMES[codePoint];
+    const name = NAMES.get(codePoint);
     segments.push({ kind: 'escape', text: escapeOf(codePoint), codePoint, ...(name ? { name } : {}) });
     hidden++;
     from = at + char.length;

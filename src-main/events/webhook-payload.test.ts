@@ -23,7 +23,8 @@ describe('webhook payload', () => {
       body: '$ cat README.md ⟨U+202E⟩⟨U+2066⟩; sh .x ⟨U+2069⟩ ⟨U+2066⟩# show the readme⟨U+2069⟩⟨U+202C⟩\n⟨U+001B⟩[2Kdone',
       ts: '2026-12-02T00:00:00.000Z',
     });
-    expect(JSON.stringify(payload)).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B\u001B]/);
+    expect(JSON.stringify(payload)).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B]/);
+    expect(payload.body).not.toContain(String.fromCharCode(0x1b));
   });
 
   it('a plain title and body pass unchanged', () => {

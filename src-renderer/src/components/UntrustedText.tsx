@@ -7,43 +7,44 @@ import { useT } from '../i18n';
 
 /** The rendered segments, escapes and gaps marked. */
 export const UntrustedSegments = memo(function UntrustedSegments({ shown }: { shown: RenderedText }) {
-  const t = useT();
   return (
     <>
-      {shown.segments.map((segment, i) => {
-        switch (segment.kind) {
-          case 'text':
-            return segment.text;
-          case 'escape': {
-            const code = segment.text.slice(1, -1);
-            return (
-              // biome-ignore lint/suspicious/noArrayIndexKey: the segments of one text never move.
-              <span
-                key={i}
-                className="untrusted-escape"
-                data-code-point={segment.codePoint}
-                title={
-                  segment.name
-                    ? t('untrusted.escapeTitle', { code, name: segment.name })
-                    : t('untrusted.escapeTitleUnnamed', { code })
-                }
-              >
-                {segment.text}
-              </span>
-            );
-          }
-          case 'gap':
-            return (
-              // biome-ignore lint/suspicious/noArrayIndexKey: the segments of one text never move.
-              <span key={i} className="untrusted-gap" data-lines={segment.lines}>
-                {t('untrusted.gap', { count: segment.lines })}
-              </span>
-            );
-        }
-      })}
+      {shown.segments.map((segment, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the segments of one text never move.
+        <Segment key={i} segment={segment} />
+      ))}
     </>
   );
 });
+
+function Segment({ segment }: { segment: TextSegment }) {
+  const t = useT();
+  switch (segment.kind) {
+    case 'text':
+      return segment.text;
+    case 'escape': {
+      const code = segment.text.slice(1, -1);
+      const name = segment.name;
+      return (
+        <span
+          className="untrusted-escape"
+          data-code-point={segment.codePoint}
+          title={name ? t('untrusted.escapeTitle', { code, name }) : t('untrusted.escapeTitleUnnamed', { code })}
+        >
+          {segment.text}
+        </span>
+      );
+    }
+    case 'gap':
+      return (
+        <span className="untrusted-gap" data-lines={segment.lines}>
+          {t('untrusted.gap', { count: segment.lines })}
+        </span>
+      );
+    default:
+      return assertNever(segment, 'text segment');
+  }
+}
 
 /** `text` rendered with `options` and shown. */
 export function UntrustedText({ text, ...options }: { text: string } & UntrustedRenderOptions) {
