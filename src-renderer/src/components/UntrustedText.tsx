@@ -2,7 +2,13 @@
 // escapes (their name on hover), a run of blank lines as one muted line saying how many, and the flag a card shows
 // when the text holds hidden characters.
 import { memo, useMemo } from 'react';
-import { type RenderedText, renderUntrusted, type UntrustedRenderOptions } from '../../../src-shared/untrusted-text';
+import { assertNever } from '../../../src-shared/assert-never';
+import {
+  type RenderedText,
+  renderUntrusted,
+  type TextSegment,
+  type UntrustedRenderOptions,
+} from '../../../src-shared/untrusted-text';
 import { useT } from '../i18n';
 
 /** The rendered segments, escapes and gaps marked. */
