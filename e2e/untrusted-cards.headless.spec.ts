@@ -69,12 +69,34 @@ async function boxOfText(element: Locator, text: string) {
   }, text);
 }
 
-/** The visible box of the scrolling cards area. */
-const cardsArea = (page: Page) =>
-  page.locator('.approval-cards').evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return { top: r.top, bottom: Math.min(r.bottom, window.innerHeight) };
+/** The band of the cards area where a card's content is readable: above its sticky buttons, within the window. */
+const readableBand = (card: Locator) =>
+  card.evaluate((el) => {
+    const area = (el.closest('.approval-cards') as HTMLElement).getBoundingClientRect();
+    const actions = (el.querySelector('.approval-actions') as HTMLElement).getBoundingClientRect();
+    return { top: Math.max(area.top, 0), bottom: Math.min(area.bottom, actions.top, window.innerHeight) };
   });
+
+/**
+ * `text` of `within` is readable on the card: in the band at once, or — when the card says it is longer than shown —
+ * after scrolling the cards area to it. Approve / Deny stay in view either way.
+ */
+async function expectReadable(page: Page, card: Locator, within: Locator, text: string) {
+  let box = await boxOfText(within, text);
+  let band = await readableBand(card);
+  expect(box, text).not.toBeNull();
+  if (!box) return;
+  const inBand = (b: typeof box) => b.top >= band.top - 0.5 && b.bottom <= band.bottom + 0.5;
+  if (!inBand(box)) {
+    await expect(card.getByTestId('approval-longer')).toBeVisible();
+    const mid = (box.top + box.bottom) / 2 - (band.top + band.bottom) / 2;
+    await page.locator('.approval-cards').evaluate((el, by) => el.scrollBy({ top: by }), mid);
+    box = await boxOfText(within, text);
+    band = await readableBand(card);
+    expect(box && inBand(box), `${text} after scrolling`).toBe(true);
+  }
+  await expectDecisionButtonsInView(page, card);
+}
 
 async function startCommand(page: Page, llm: { push(...s: unknown[]): void }, llmHost: HeadlessHost, command: string) {
   llm.push(runCommand(command), complete('success', 'Done without it.'));
@@ -109,14 +131,9 @@ for (const viewport of VIEWPORTS) {
     // `; sh .x` reads left of `# show the readme`, on screen, inside the cards area.
     const run = await boxOfText(command, '; sh .x');
     const comment = await boxOfText(command, '# show the readme');
-    const area = await cardsArea(page);
     expect(run && comment).toBeTruthy();
-    if (run && comment) {
-      expect(run.right <= comment.left || run.bottom <= comment.top).toBe(true);
-      expect(run.top).toBeGreaterThanOrEqual(area.top);
-      expect(run.bottom).toBeLessThanOrEqual(area.bottom);
-    }
-    await expectDecisionButtonsInView(page, card);
+    if (run && comment) expect(run.right <= comment.left || run.bottom <= comment.top).toBe(true);
+    await expectReadable(page, card, command, '; sh .x');
 
     await card.getByTestId('deny').click();
     await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
@@ -135,15 +152,8 @@ for (const viewport of VIEWPORTS) {
     await expect(command.locator('.untrusted-gap')).toHaveAttribute('data-lines', '40');
     await expect(card.getByTestId('command-lines')).toHaveAttribute('data-lines', '42');
     await expect(card.getByTestId('command-lines')).toContainText('42 lines');
-    // The payload is on screen without scrolling anything.
-    const payload = await boxOfText(command, PAYLOAD);
-    const area = await cardsArea(page);
-    expect(payload).not.toBeNull();
-    if (payload) {
-      expect(payload.top).toBeGreaterThanOrEqual(area.top);
-      expect(payload.bottom).toBeLessThanOrEqual(area.bottom);
-    }
-    await expectDecisionButtonsInView(page, card);
+    await expect(card.getByTestId('command-lines')).toBeInViewport();
+    await expectReadable(page, card, command, PAYLOAD);
     await card.getByTestId('deny').click();
     await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
   });
@@ -176,7 +186,7 @@ for (const viewport of VIEWPORTS) {
     await expect(card).toHaveAttribute('data-tool', 'edit_file', { timeout: 20_000 });
     const added = card.getByTestId('tool-request-diff').locator('tr[data-kind="added"]');
     await expect(added).toHaveCount(1);
-    expect(((await added.textContent()) ?? '').replace(/^\+/, '')).toBe(LONG_LINE);
+    expect(((await added.locator('.diff-text').textContent()) ?? '').replace(/^\+/, '')).toBe(LONG_LINE);
     await expect(card).not.toContainText('more characters in this line');
     // Wrapped, not cut or scrolled sideways: the line's box is no wider than the card.
     const widths = await added.evaluate((row) => {
@@ -194,15 +204,7 @@ for (const viewport of VIEWPORTS) {
     await expectDecisionButtonsInView(page, card);
 
     // The tail is reachable by scrolling the cards area, and the buttons are still in sight there.
-    await page.locator('.approval-cards').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
-    const tail = await boxOfText(added, `; ${PAYLOAD}`);
-    const area = await cardsArea(page);
-    expect(tail).not.toBeNull();
-    if (tail) {
-      expect(tail.top).toBeGreaterThanOrEqual(area.top);
-      expect(tail.bottom).toBeLessThanOrEqual(area.bottom);
-    }
-    await expectDecisionButtonsInView(page, card);
+    await expectReadable(page, card, added, `; ${PAYLOAD}`);
 
     await card.getByTestId('deny').click();
     await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });

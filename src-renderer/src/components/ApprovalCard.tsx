@@ -17,7 +17,7 @@ interface ApprovalCardProps {
   /** The tool's name, for the tool request card. */
   tool?: string;
   error: string | null;
-  /** Warnings about what the card shows (hidden characters, a command's many lines), under its header. */
+  /** Warnings about what the card shows (hidden characters, a command's many lines), in its header, always in sight. */
   notices?: ReactNode;
   children: ReactNode;
   actions: ReactNode;
@@ -42,13 +42,13 @@ export function ApprovalCard(props: ApprovalCardProps) {
       <header className="approval-header">
         <span className="approval-kind">{t('approval.needed')}</span>
         <span>{wants}</span>
+        {notices ? <div className="approval-notices">{notices}</div> : null}
         {longer ? (
           <span className="approval-longer" data-testid="approval-longer">
             {t('approval.longer')}
           </span>
         ) : null}
       </header>
-      {notices}
       {children}
       <div className="approval-actions" data-testid="approval-actions">
         {actions}

@@ -10,27 +10,32 @@ import { UntrustedText } from './UntrustedText';
 
 /** Listens for links to confirm and shows the confirmation for the one clicked last. */
 export function LinkConfirmHost() {
-  const [link, setLink] = useState<{ parts: LinkParts; returnTo: Element | null } | null>(null);
+  const [parts, setParts] = useState<LinkParts | null>(null);
+  /** Where the focus was when the link was clicked: it goes back there once the dialog is gone (not inert any more). */
+  const returnTo = useRef<Element | null>(null);
   useEffect(
     () =>
       installLinkGuard(document, (href) => {
-        const parts = linkParts(href);
-        if (parts) setLink({ parts, returnTo: document.activeElement });
+        const parsed = linkParts(href);
+        if (!parsed) return;
+        returnTo.current = document.activeElement;
+        setParts(parsed);
       }),
     [],
   );
-  if (!link) return null;
-  const close = () => {
-    setLink(null);
-    if (link.returnTo instanceof HTMLElement) link.returnTo.focus();
-  };
+  useEffect(() => {
+    if (parts || !(returnTo.current instanceof HTMLElement)) return;
+    returnTo.current.focus();
+    returnTo.current = null;
+  }, [parts]);
+  if (!parts) return null;
   return (
     <LinkConfirm
-      parts={link.parts}
-      onCancel={close}
+      parts={parts}
+      onCancel={() => setParts(null)}
       onOpen={() => {
-        openOutside(link.parts.href);
-        close();
+        openOutside(parts.href);
+        setParts(null);
       }}
     />
   );
@@ -66,6 +71,9 @@ export function LinkConfirm({ parts, onOpen, onCancel }: Props) {
       onCancel={(e) => {
         e.preventDefault();
         onCancel();
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Tab') keepFocusIn(e.currentTarget, e);
       }}
     >
       <h2 id={headingId}>{t('link.title')}</h2>
@@ -121,4 +129,22 @@ export function LinkConfirm({ parts, onOpen, onCancel }: Props) {
       </div>
     </dialog>
   );
+}
+
+/** Tab from the last button goes to the first, Shift+Tab from the first to the last: the focus never leaves. */
+function keepFocusIn(dialog: HTMLElement, event: { shiftKey: boolean; preventDefault(): void }) {
+  const focusable = [
+    ...dialog.querySelectorAll<HTMLElement>('button, a[href], input, [tabindex]:not([tabindex="-1"])'),
+  ];
+  const first = focusable[0];
+  const last = focusable.at(-1);
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || !dialog.contains(active))) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (active === last || !dialog.contains(active))) {
+    event.preventDefault();
+    first.focus();
+  }
 }

@@ -7,6 +7,7 @@ import { untrustedLine } from '../../../src-shared/untrusted-text';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { DiffView } from './DiffView';
+import { UntrustedText } from './UntrustedText';
 
 /** The tool calls of a step, each with its one state (a call without an answer of a job that stopped: interrupted). */
 export function StepTools({ jobId, calls }: { jobId: string; calls: readonly StepToolCall[] }) {
@@ -91,8 +92,8 @@ function CallSummary({ name, args, raw }: { name: string; args: Args; raw: strin
   if (command !== null) {
     const cwd = str(args, 'cwd');
     return (
-      <code className="stream-tool-args" data-testid="step-command">
-        $ {command}
+      <code className="stream-tool-args untrusted-command" data-testid="step-command">
+        $ <UntrustedText text={command} mode="command" collapseBlankLines={3} />
         {cwd ? <span className="step-cwd"> {t('step.cwd', { cwd })}</span> : null}
       </code>
     );

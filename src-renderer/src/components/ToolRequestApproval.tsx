@@ -140,7 +140,7 @@ function CommandSummary({ display, shown }: { display: ToolRequestDisplay; shown
   const hosts = display.network.map((host) => plainUntrusted(host, { mode: 'command', multiline: false }));
   return (
     <div className="approval-command" data-testid="tool-request-summary">
-      <pre className="approval-summary approval-command-text" data-testid="tool-request-command">
+      <pre className="approval-summary untrusted-command" data-testid="tool-request-command">
         {'$ '}
         <UntrustedSegments shown={shown} />
         {'\n'}
