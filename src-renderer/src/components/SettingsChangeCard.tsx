@@ -7,6 +7,7 @@ import { useCardAction } from '../hooks/useCardAction';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { ApprovalCard, DecisionButton } from './ApprovalCard';
+import { UntrustedText } from './UntrustedText';
 
 export function SettingsChangeCard({ change }: { change: SettingsChangeView }) {
   const decide = useAppStore((s) => s.decideSettingsChange);
@@ -41,7 +42,7 @@ export function SettingsChangeCard({ change }: { change: SettingsChangeView }) {
         {change.currentSha256 === null ? ` ${t('settingsChange.deleted')}` : ''}
       </p>
       <pre className="approval-summary" data-testid="settings-change-diff">
-        {change.diff}
+        <UntrustedText text={change.diff} />
       </pre>
     </ApprovalCard>
   );
