@@ -82,18 +82,18 @@ const readableBand = (card: Locator) =>
  * after scrolling the cards area to it. Approve / Deny stay in view either way.
  */
 async function expectReadable(page: Page, card: Locator, within: Locator, text: string) {
-  let box = await boxOfText(within, text);
+  const box = await boxOfText(within, text);
   let band = await readableBand(card);
   expect(box, text).not.toBeNull();
   if (!box) return;
-  const inBand = (b: typeof box) => b.top >= band.top - 0.5 && b.bottom <= band.bottom + 0.5;
+  const inBand = (b: { top: number; bottom: number }) => b.top >= band.top - 0.5 && b.bottom <= band.bottom + 0.5;
   if (!inBand(box)) {
     await expect(card.getByTestId('approval-longer')).toBeVisible();
     const mid = (box.top + box.bottom) / 2 - (band.top + band.bottom) / 2;
     await page.locator('.approval-cards').evaluate((el, by) => el.scrollBy({ top: by }), mid);
-    box = await boxOfText(within, text);
+    const scrolled = await boxOfText(within, text);
     band = await readableBand(card);
-    expect(box && inBand(box), `${text} after scrolling`).toBe(true);
+    expect(scrolled !== null && inBand(scrolled), `${text} after scrolling`).toBe(true);
   }
   await expectDecisionButtonsInView(page, card);
 }
