@@ -1,5 +1,6 @@
 // A browser step (browser_handoff) in the browser UI: the job waits on a card that says what to do and links the
-// page, the bell counts it, and "I'm done" wakes the job, whose model gets the call answered and the reply after it.
+// page (opened only after the link confirmation), the bell counts it, and "I'm done" wakes the job, whose model gets
+// the call answered and the reply after it.
 import type { RecordedRequest } from '../test-support/scripted-llm-server';
 import { expect, test } from './support/fixtures';
 import { complete, createInUi, messagesOf, openUi, textOf } from './support/ui';
@@ -23,6 +24,16 @@ test('P4.41 P1.12 P7.20 a browser step waits on its card; "I\'m done" wakes the 
   await expect(card).toBeVisible({ timeout: 20_000 });
   await expect(card.getByTestId('browser-step-text')).toContainText(STEP.instruction);
   await expect(card.getByTestId('browser-step-open')).toHaveAttribute('href', STEP.url);
+  // The model chose the page: Open first shows where it goes (issue 21, link-confirm.headless.spec.ts), and opens
+  // nothing on Cancel.
+  const popups: string[] = [];
+  page.context().on('page', (opened) => popups.push(opened.url()));
+  await card.getByTestId('browser-step-open').click();
+  await expect(page.getByTestId('link-confirm').getByTestId('link-host')).toHaveText('login.example.com');
+  await expect(page.getByTestId('link-confirm').getByTestId('link-url')).toHaveText(STEP.url);
+  await page.getByTestId('link-cancel').click();
+  await expect(page.getByTestId('link-confirm')).toHaveCount(0);
+  expect(popups).toEqual([]);
   await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'waiting_human');
   await expect(page.getByTestId('notification-bell')).toHaveAttribute('data-count', '1');
   // The composer stays open: a reply is what wakes the job.

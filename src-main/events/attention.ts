@@ -1,8 +1,11 @@
 // The notification projection: which tasks need the person (asked, waiting for a decision, a token, a browser step,
 // the review of its folder's settings files, or failed) and the notices a desktop shell shows for waits and terminal
-// states. Built from the DB on start, then kept current from events; it only reads.
+// states. Built from the DB on start, then kept current from events; it only reads. Every text the model or a tool
+// wrote (titles, questions, commands, errors) goes through the untrusted-text renderer, so a notification, the tray
+// menu and a webhook show hidden characters as ⟨U+…⟩ instead of passing them on.
 import type { Job, Task } from '../../src-shared/entities';
 import type { MaestroEvent } from '../../src-shared/events';
+import { plainUntrusted, untrustedLine } from '../../src-shared/untrusted-text';
 import type { Store } from '../db/store';
 
 export type AttentionReason =
@@ -31,10 +34,15 @@ export interface Notice {
   body: string;
 }
 
-const FIRST_LINE = (text: string, max = 160) => {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+const FIRST_LINE = (text: string, max = 160) => untrustedLine(text, max);
+
+/** The first line, and how many more there are: a notification never passes a multi-line text off as one line. */
+const FIRST_LINE_OF_MANY = (text: string) => {
+  const more = text.trim().split('\n').length - 1;
+  return more > 0 ? `${FIRST_LINE(text)} … (+${more} more lines)` : FIRST_LINE(text);
 };
+
+const TITLE = (task: Task) => plainUntrusted(task.title, { multiline: false });
 
 export class AttentionProjection {
   private readonly items = new Map<string, AttentionItem>();
@@ -95,7 +103,7 @@ export class AttentionProjection {
     const item: AttentionItem = {
       taskId: task.id,
       jobId: job.id,
-      title: task.title,
+      title: TITLE(task),
       reason,
       detail: this.detail(job, reason),
     };
@@ -114,13 +122,17 @@ export class AttentionProjection {
       }
       case 'tool_request': {
         const pending = this.store.toolRequests.listForJob(job.id).filter((r) => r.status === 'pending');
-        return pending.map((r) => FIRST_LINE(r.summary)).join(' · ') || 'A tool call waits for approval.';
+        return (
+          pending.map((r) => FIRST_LINE_OF_MANY(commandOf(r) ?? r.summary)).join(' · ') ||
+          'A tool call waits for approval.'
+        );
       }
       case 'package_request': {
         const pending = this.store.packageRequests.listForJob(job.id).filter((r) => r.status === 'pending');
         return (
-          pending.map((r) => `Install ${r.manager} package ${r.name}${r.version ? `@${r.version}` : ''}`).join(' · ') ||
-          'A package waits for approval.'
+          pending
+            .map((r) => FIRST_LINE(`Install ${r.manager} package ${r.name}${r.version ? `@${r.version}` : ''}`))
+            .join(' · ') || 'A package waits for approval.'
         );
       }
       // The parking comment says it: the MCP server whose token is missing or was refused; the browser step and URL;
@@ -159,7 +171,7 @@ export class AttentionProjection {
         taskId: task.id,
         jobId: job.id,
         kind: item.reason,
-        title: `${task.title} ${heading[item.reason]}`,
+        title: `${TITLE(task)} ${heading[item.reason]}`,
         body: item.detail,
       };
     }
@@ -168,13 +180,19 @@ export class AttentionProjection {
         taskId: task.id,
         jobId: job.id,
         kind: 'succeeded',
-        title: `${task.title} is done`,
+        title: `${TITLE(task)} is done`,
         body: FIRST_LINE(job.result ?? ''),
       };
     }
     if (job.status === 'cancelled') {
-      return { taskId: task.id, jobId: job.id, kind: 'cancelled', title: `${task.title} was cancelled`, body: '' };
+      return { taskId: task.id, jobId: job.id, kind: 'cancelled', title: `${TITLE(task)} was cancelled`, body: '' };
     }
     return null;
   }
+}
+
+/** A run_command request's command as `$ command` (its summary's other lines say where it runs), else undefined. */
+function commandOf(request: { tool: string; args: unknown }): string | undefined {
+  const command = (request.args as { command?: unknown } | null)?.command;
+  return request.tool === 'run_command' && typeof command === 'string' ? `$ ${command}` : undefined;
 }

@@ -1,8 +1,10 @@
 // What an OS notification shows, decided away from Electron so it can be tested: never for the task the person is
 // looking at in a focused window (they see it there), never when the person turned OS notifications or that kind off
 // in Settings, quiet for a success or with sound off, and for a single pending command the notification shows whole
-// the Approve / Deny actions (macOS shows them on the notification) with the request they decide.
+// the Approve / Deny actions (macOS shows them on the notification) with the request they decide — never when the
+// command holds a character the notification would show as an escape or would not show at all.
 import { DEFAULT_SETTINGS, type NotificationSettings } from '../../src-shared/settings';
+import { renderUntrusted } from '../../src-shared/untrusted-text';
 import type { Store } from '../db/store';
 import type { Notice } from './attention';
 
@@ -47,11 +49,15 @@ export function desktopNotice(
     : shown;
 }
 
-/** A run_command request whose command the notification's body shows whole: one line, not cut. */
+/**
+ * A run_command request whose command the notification's body shows whole and as it is: one line, not cut, with no
+ * character the untrusted-text renderer escapes (a bidi override, a zero-width space, a look-alike space).
+ */
 function shownWhole(request: { tool: string; args: unknown }, body: string): boolean {
   const command = (request.args as { command?: unknown } | null)?.command;
   if (request.tool !== 'run_command' || typeof command !== 'string') return false;
-  return !/[\r\n]/.test(command) && body.includes(command.trim()) && !body.endsWith('…');
+  if (renderUntrusted(command, { mode: 'command', multiline: false }).hidden > 0) return false;
+  return body.includes(command.trim()) && !body.endsWith('…');
 }
 
 /** The renderer's report of what it shows; anything else is refused (it crosses from the renderer). */

@@ -1,7 +1,9 @@
 // What a webhook receives: the JSON body made from a notice, and its signature (HMAC-SHA256 of the body with the
-// webhook's secret, sent as `x-maestro-signature: sha256=<hex>`).
+// webhook's secret, sent as `x-maestro-signature: sha256=<hex>`). Its title and body are the model's words: they go out
+// through the untrusted-text renderer, hidden characters as ⟨U+…⟩, so the receiving chat or log shows what was there.
 import { createHmac } from 'node:crypto';
 import { assertNever } from '../../src-shared/assert-never';
+import { plainUntrusted } from '../../src-shared/untrusted-text';
 import type { AttentionReason, Notice } from './attention';
 import type { WebhookEvent } from './webhooks-file';
 
@@ -16,7 +18,9 @@ export interface WebhookPayload {
 }
 
 export function payloadFor(notice: Notice, ts = new Date().toISOString()): WebhookPayload {
-  const { taskId, jobId, title, body } = notice;
+  const { taskId, jobId } = notice;
+  const title = plainUntrusted(notice.title, { multiline: false });
+  const body = plainUntrusted(notice.body);
   const kind = notice.kind;
   switch (kind) {
     case 'ask':

@@ -40,7 +40,11 @@ export function createMainWindow(preloadDir: string): BrowserWindow {
   return window;
 }
 
-/** Every web contents of the app: no navigation away from the app, no new windows; http(s) links go to the browser. */
+/**
+ * Every web contents of the app: no navigation away from the app, no new windows; http(s) and mailto links go to the
+ * OS (the browser, the mail app). The renderer opens a link the model wrote only after the person confirmed it
+ * (src-renderer/src/link-guard.ts); a navigation that skips it is still refused by `will-navigate`.
+ */
 export function lockDownWebContents(): void {
   app.on('web-contents-created', (_event, contents) => {
     contents.on('will-navigate', (event, url) => {
@@ -48,7 +52,7 @@ export function lockDownWebContents(): void {
     });
     contents.on('will-attach-webview', (event) => event.preventDefault());
     contents.setWindowOpenHandler(({ url }) => {
-      if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+      if (/^(?:https?:\/\/|mailto:)/i.test(url)) void shell.openExternal(url);
       return { action: 'deny' };
     });
   });

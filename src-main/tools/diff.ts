@@ -3,7 +3,7 @@
 // very long middle (the lines between the common start and end), the middle is shown as removed and added whole. The
 // printed diff is capped at DIFF_MAX_LINES lines and DIFF_MAX_CHARS characters, with a note saying how much was left
 // out; each line is capped at DIFF_MAX_LINE_CHARS. The person sees the whole diff (ToolResult.display): the same
-// hunks printed under the much larger DISPLAY_CAPS.
+// hunks printed under the much larger DISPLAY_CAPS; an approval card, under none (REQUEST_CAPS).
 import { type StructuredPatchHunk, structuredPatch } from 'diff';
 import { capLine } from './text';
 
@@ -80,6 +80,17 @@ export const DISPLAY_CAPS: DiffCaps = {
   lines: Number.POSITIVE_INFINITY,
   chars: DISPLAY_MAX_CHARS,
   lineChars: DISPLAY_MAX_LINE_CHARS,
+};
+/**
+ * What an approval card shows of an edit it asks for: everything. A card that cuts a line or leaves lines out would
+ * have the person approve what they did not see (`; curl -d @.env …` after 2,000 characters); the card wraps long
+ * lines and folds long diffs behind a button instead. The size is bounded by what is compared (DIFF_MAX_SOURCE_BYTES)
+ * and by the cap on a tool-call argument.
+ */
+export const REQUEST_CAPS: DiffCaps = {
+  lines: Number.POSITIVE_INFINITY,
+  chars: Number.POSITIVE_INFINITY,
+  lineChars: Number.POSITIVE_INFINITY,
 };
 
 /** Collects printed lines up to the caps, then only counts what it leaves out. */

@@ -4,7 +4,7 @@
 // (display). Its review shows the diff a call would apply, for the card when the policy asks before edits.
 import fs from 'node:fs';
 import { z } from 'zod';
-import { DISPLAY_CAPS, diffSection, diffSections } from './diff';
+import { diffSection, diffSections, REQUEST_CAPS } from './diff';
 import { fail, ok } from './outcome';
 import { callSummary } from './permission';
 import { looksBinary } from './text';
@@ -93,7 +93,7 @@ function editSummary(args: EditFileArgs, ctx: ToolContext): string {
   const plan = planEdit(args, ctx);
   if (!plan.ok) return `Edit ${args.path} (no diff: ${plan.error})\n${callSummary('edit_file', args)}`;
   const { target, before, after, count } = plan;
-  return `Edit ${target.rel}: replace ${occurrences(count)}\n${diffSection(target.rel, before, after, DISPLAY_CAPS)}`;
+  return `Edit ${target.rel}: replace ${occurrences(count)}\n${diffSection(target.rel, before, after, REQUEST_CAPS)}`;
 }
 
 export const editFileTool: ToolDef<EditFileArgs> = {

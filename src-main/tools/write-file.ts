@@ -3,7 +3,7 @@
 // the person (display). Its review shows the diff a call would apply, for the card when the policy asks before edits.
 import fs from 'node:fs';
 import { z } from 'zod';
-import { DIFF_MAX_SOURCE_BYTES, DISPLAY_CAPS, diffSection, diffSections } from './diff';
+import { DIFF_MAX_SOURCE_BYTES, diffSection, diffSections, REQUEST_CAPS } from './diff';
 import { fail, ok } from './outcome';
 import { callSummary } from './permission';
 import { looksBinary } from './text';
@@ -62,7 +62,7 @@ function writeSummary(args: WriteFileArgs, ctx: ToolContext): string {
   const head = `${target.existing ? 'Replace' : 'Create'} ${target.rel} (${bytes} bytes)`;
   const old = oldContent(target);
   if ('noDiff' in old) return `${head}\n${old.noDiff}`;
-  return `${head}\n${diffSection(target.rel, old.before, args.content, DISPLAY_CAPS)}`;
+  return `${head}\n${diffSection(target.rel, old.before, args.content, REQUEST_CAPS)}`;
 }
 
 export const writeFileTool: ToolDef<WriteFileArgs> = {

@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { CreateTaskDialog } from './components/CreateTaskDialog';
 import { FirstRunSetup } from './components/FirstRunSetup';
+import { LinkConfirmHost } from './components/LinkConfirm';
 import { NotificationCenter } from './components/NotificationCenter';
 import { SettingsDialog } from './components/SettingsDialog';
 import { ShortcutHelp } from './components/ShortcutHelp';
@@ -181,6 +182,7 @@ export function App() {
       {settings || settingsProfile ? <SettingsDialog onClose={closeSettings} /> : null}
       {help ? <ShortcutHelp onClose={closeHelp} /> : null}
       <Toasts />
+      <LinkConfirmHost />
     </div>
   );
 }

@@ -2,6 +2,7 @@
 // finished tools, approvals, comments, prompt-guard actions and (live only) LLM calls; filterable by group. Above it,
 // the tokens of each LlmCall the usage panel loaded, as bars.
 import { useEffect, useMemo, useState } from 'react';
+import { plainUntrusted } from '../../../src-shared/untrusted-text';
 import { useLocale, useT } from '../i18n';
 import { ACTIVITY_KINDS, type ActivityKind } from '../store/activity';
 import { formatClock, formatDuration } from '../store/activity-format';
@@ -9,6 +10,7 @@ import { type ActivityRow, activityRows, filterRows } from '../store/activity-ro
 import { useAppStore } from '../store/store';
 import type { TaskUsage } from '../store/usage-slice';
 import { formatTokens } from './invoke-headers';
+import { UntrustedLine } from './UntrustedText';
 
 const NO_EVENTS: never[] = [];
 const NO_ROWS: ActivityRow[] = [];
@@ -96,11 +98,11 @@ function Row({ row }: { row: ActivityRow }) {
         {formatClock(row.ts, locale)}
       </time>
       <span className="activity-title" data-testid="activity-title">
-        {row.title}
+        <UntrustedLine text={row.title} />
       </span>
       {row.durationMs !== null ? (
         <span className="activity-duration" data-testid="activity-duration" title={t('activity.durationTitle')}>
-          {row.title} {formatDuration(row.durationMs)}
+          <UntrustedLine text={row.title} /> {formatDuration(row.durationMs)}
         </span>
       ) : null}
       {row.live ? (
@@ -109,16 +111,22 @@ function Row({ row }: { row: ActivityRow }) {
         </span>
       ) : null}
       {detail ? (
-        <span className="activity-detail" data-testid="activity-detail" title={row.detail ?? undefined}>
-          {detail}
+        <span
+          className="activity-detail"
+          data-testid="activity-detail"
+          title={row.detail ? plainUntrusted(row.detail) : undefined}
+        >
+          <UntrustedLine text={detail} />
         </span>
       ) : null}
     </li>
   );
 }
 
+/** One line of at most DETAIL_CHARS: runs of spaces, tabs and line breaks become one space (any other character,
+ * invisible ones included, stays for UntrustedLine to show). */
 function clip(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = text.replace(/[ \t\n]+/g, ' ').trim();
   return flat.length > DETAIL_CHARS ? `${flat.slice(0, DETAIL_CHARS)}…` : flat;
 }
 

@@ -1,7 +1,10 @@
 // The frame both approval cards share (ToolRequestApproval, PackageRequestApproval): a focusable section the keyboard
-// shortcuts find, its "Approval needed" header, the card's fields and buttons, and a refused decision's error.
-import type { ReactNode } from 'react';
+// shortcuts find, its "Approval needed" header, the card's warnings, fields and buttons, and a refused decision's
+// error. The buttons stay in sight while the card scrolls (approvals.css), and a card taller than the space it has
+// says so, so nothing it approves is out of sight unannounced.
+import { type ReactNode, useRef } from 'react';
 import { ariaKeyShortcuts } from '../hooks/shortcuts';
+import { useLongerThanShown } from '../hooks/useLongerThanShown';
 import { IS_MAC } from '../hooks/useShortcuts';
 import { useT } from '../i18n';
 
@@ -14,14 +17,20 @@ interface ApprovalCardProps {
   /** The tool's name, for the tool request card. */
   tool?: string;
   error: string | null;
+  /** Warnings about what the card shows (hidden characters, a command's many lines), in its header, always in sight. */
+  notices?: ReactNode;
   children: ReactNode;
   actions: ReactNode;
 }
 
-export function ApprovalCard({ testId, requestId, label, wants, tool, error, children, actions }: ApprovalCardProps) {
+export function ApprovalCard(props: ApprovalCardProps) {
+  const { testId, requestId, label, wants, tool, error, notices, children, actions } = props;
   const t = useT();
+  const ref = useRef<HTMLElement>(null);
+  const longer = useLongerThanShown(ref);
   return (
     <section
+      ref={ref}
       className="approval-card"
       tabIndex={-1}
       data-approval-card
@@ -33,9 +42,17 @@ export function ApprovalCard({ testId, requestId, label, wants, tool, error, chi
       <header className="approval-header">
         <span className="approval-kind">{t('approval.needed')}</span>
         <span>{wants}</span>
+        {notices ? <div className="approval-notices">{notices}</div> : null}
+        {longer ? (
+          <span className="approval-longer" data-testid="approval-longer">
+            {t('approval.longer')}
+          </span>
+        ) : null}
       </header>
       {children}
-      <div className="approval-actions">{actions}</div>
+      <div className="approval-actions" data-testid="approval-actions">
+        {actions}
+      </div>
       {error ? (
         <p className="text-error approval-error" role="alert" data-testid="request-error">
           {error}

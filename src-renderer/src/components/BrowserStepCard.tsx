@@ -1,5 +1,5 @@
 // BrowserStepCard: shown while the latest job waits on a browser step (browser_handoff, P4.41). It says what to do,
-// opens the page (Electron hands http(s) links to the OS browser), and "I'm done" sends the reply that wakes the job
+// opens the page after the link confirmation showed where it goes (the model chose the URL; link-guard.ts), and "I'm done" sends the reply that wakes the job
 // (P1.12). Any comment typed in the composer wakes it the same way.
 import type { Comment } from '../../../src-shared/entities';
 import { useCardAction } from '../hooks/useCardAction';

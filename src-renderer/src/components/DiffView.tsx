@@ -1,8 +1,10 @@
 // A unified diff shown as a person reviews one: coloured added and removed lines, the line numbers on both sides, the
-// file and the counts in its header; a long diff shows its first lines and opens whole on request.
+// file and the counts in its header; a long diff shows its first lines and opens whole on request. Long lines wrap,
+// never cut; the text goes through the untrusted-text renderer, so hidden characters show as ⟨U+…⟩.
 import { useMemo, useState } from 'react';
 import { useT } from '../i18n';
 import { type DiffLine, parseDiff } from './diff-lines';
+import { UntrustedLine, UntrustedText } from './UntrustedText';
 
 /** Lines shown before "Show all". */
 const FOLDED_LINES = 40;
@@ -12,13 +14,21 @@ export function DiffView({ text, testId = 'diff-view' }: { text: string; testId?
   const t = useT();
   const diff = useMemo(() => parseDiff(text), [text]);
   const [open, setOpen] = useState(false);
-  if (!diff) return <pre className="step-pre">{text}</pre>;
+  if (!diff) {
+    return (
+      <pre className="step-pre">
+        <UntrustedText text={text} />
+      </pre>
+    );
+  }
   const body = diff.lines.filter((l) => l.kind !== 'file');
   const shown = open ? body : body.slice(0, FOLDED_LINES);
   return (
     <figure className="diff" data-testid={testId} data-added={diff.added} data-removed={diff.removed}>
       <figcaption className="diff-header">
-        <span className="diff-file">{t('diff.label', { file: diff.file ?? '?' })}</span>
+        <span className="diff-file">
+          <UntrustedLine text={t('diff.label', { file: diff.file ?? '?' })} />
+        </span>
         <span className="diff-count diff-count-added">{t('diff.added', { count: diff.added })}</span>
         <span className="diff-count diff-count-removed">{t('diff.removed', { count: diff.removed })}</span>
       </figcaption>
@@ -47,7 +57,9 @@ function DiffRow({ line }: { line: DiffLine }) {
       <tr className={`diff-line diff-${line.kind}`}>
         <td className="diff-no" />
         <td className="diff-no" />
-        <td className="diff-text">{line.text}</td>
+        <td className="diff-text">
+          <UntrustedText text={line.text} />
+        </td>
       </tr>
     );
   }
@@ -59,7 +71,7 @@ function DiffRow({ line }: { line: DiffLine }) {
         <span className="diff-sign" aria-hidden="true">
           {SIGN[line.kind]}
         </span>
-        {line.text}
+        <UntrustedText text={line.text} />
       </td>
     </tr>
   );

@@ -1,6 +1,7 @@
 // Markdown of a message, rendered to React elements (never to an HTML string): GFM tables, task lists,
 // strikethrough and autolinks, fenced code highlighted with a Copy button. Raw HTML from the text shows as text,
-// links open outside the app (only http(s) and mailto), images show as links so nothing is fetched. Text is split at
+// links open outside the app (only http(s) and mailto) once the person confirmed where they go (link-guard.ts,
+// LinkConfirm.tsx), images show as links so nothing is fetched. Text is split at
 // blank lines into blocks that each re-render only when they change, so a streamed delta re-parses the last one.
 import { memo, useMemo } from 'react';
 import ReactMarkdown, { type Components, defaultUrlTransform } from 'react-markdown';

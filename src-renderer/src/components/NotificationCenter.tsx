@@ -7,6 +7,7 @@ import { useLocale, useT } from '../i18n';
 import { type ActionItem, actionItems } from '../store/action-items';
 import { useAppStore } from '../store/store';
 import { formatTime } from './format';
+import { UntrustedLine } from './UntrustedText';
 
 export function NotificationCenter() {
   const { tasks, latestJobs, dismissed } = useAppStore(
@@ -96,9 +97,15 @@ function NotificationEntry({ item, onOpened }: { item: ActionItem; onOpened(): v
         data-task-id={item.taskId}
         data-reason={item.reason}
       >
-        <span className="notification-task">{item.title}</span>
+        <span className="notification-task">
+          <UntrustedLine text={item.title} />
+        </span>
         <span className="notification-reason">{t(`notify.reason.${item.reason}`)}</span>
-        {item.detail ? <span className="notification-detail">{item.detail}</span> : null}
+        {item.detail ? (
+          <span className="notification-detail">
+            <UntrustedLine text={item.detail} />
+          </span>
+        ) : null}
         <time dateTime={item.at}>{formatTime(item.at, locale)}</time>
       </button>
       {item.reason === 'failed' && jobId ? (

@@ -8,6 +8,7 @@ import { useCardAction } from '../hooks/useCardAction';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { ApprovalCard, DecisionButton } from './ApprovalCard';
+import { UntrustedText } from './UntrustedText';
 
 export function SettingsChangeCard({ change, holdsTask = false }: { change: SettingsChangeView; holdsTask?: boolean }) {
   const decide = useAppStore((s) => s.decideSettingsChange);
@@ -46,7 +47,7 @@ export function SettingsChangeCard({ change, holdsTask = false }: { change: Sett
         {change.currentSha256 === null ? ` ${t('settingsChange.deleted')}` : ''}
       </p>
       <pre className="approval-summary" data-testid="settings-change-diff">
-        {change.diff}
+        <UntrustedText text={change.diff} />
       </pre>
     </ApprovalCard>
   );

@@ -3,9 +3,11 @@
 // it, and its result: an edit as a diff, a command with its folder, exit code and output, a read as a short excerpt.
 // Its state comes from the record alone, so it is the same after the job ended, after a reload and after a restart.
 import { isTerminal, type StepToolCall, type ToolRequest } from '../../../src-shared/entities';
+import { untrustedLine } from '../../../src-shared/untrusted-text';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { DiffView } from './DiffView';
+import { UntrustedText } from './UntrustedText';
 
 /** The tool calls of a step, each with its one state (a call without an answer of a job that stopped: interrupted). */
 export function StepTools({ jobId, calls }: { jobId: string; calls: readonly StepToolCall[] }) {
@@ -90,8 +92,8 @@ function CallSummary({ name, args, raw }: { name: string; args: Args; raw: strin
   if (command !== null) {
     const cwd = str(args, 'cwd');
     return (
-      <code className="stream-tool-args" data-testid="step-command">
-        $ {command}
+      <code className="stream-tool-args untrusted-command" data-testid="step-command">
+        $ <UntrustedText text={command} mode="command" collapseBlankLines={3} />
         {cwd ? <span className="step-cwd"> {t('step.cwd', { cwd })}</span> : null}
       </code>
     );
@@ -152,7 +154,7 @@ function SubtaskLink({ taskId, title }: { taskId: string; title: string }) {
   const selectTask = useAppStore((s) => s.selectTask);
   return (
     <p className="step-result-line">
-      {t('step.subtaskStarted', { title })}{' '}
+      {t('step.subtaskStarted', { title: untrustedLine(title, 200) })}{' '}
       <button type="button" className="link-button" onClick={() => void selectTask(taskId)} data-testid="step-subtask">
         {t('step.subtask')}
       </button>

@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { Task } from '../../../src-shared/entities';
+import { untrustedLine } from '../../../src-shared/untrusted-text';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 
@@ -31,7 +32,7 @@ export function TaskDeleteDialog({ task, subtasks, onClose }: Props) {
     const failure = await deleteTask(task.id);
     setBusy(false);
     if (!failure) {
-      pushToast({ tone: 'info', text: t('tasks.deleted', { title: task.title }) });
+      pushToast({ tone: 'info', text: t('tasks.deleted', { title: untrustedLine(task.title, 200) }) });
       onClose();
     } else if (failure.code === 'conflict') setError(t('tasks.deleteRunning'));
     else setError(t('tasks.deleteFailed', { message: failure.message }));
@@ -51,7 +52,7 @@ export function TaskDeleteDialog({ task, subtasks, onClose }: Props) {
           if (e.key === 'Escape') onClose();
         }}
       >
-        <h2 id={headingId}>{t('tasks.deleteTitle', { title: task.title })}</h2>
+        <h2 id={headingId}>{t('tasks.deleteTitle', { title: untrustedLine(task.title, 200) })}</h2>
         <p>{t('tasks.deleteBody')}</p>
         {subtasks > 0 ? <p>{t('tasks.deleteWithSubtasks', { count: subtasks })}</p> : null}
         {error ? (

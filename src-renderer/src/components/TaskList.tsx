@@ -4,12 +4,14 @@
 // notification) scrolls its row into view.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Task } from '../../../src-shared/entities';
+import { untrustedLine } from '../../../src-shared/untrusted-text';
 import { useLocale, useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { formatTime } from './format';
 import { StatusBadge } from './StatusBadge';
 import { TaskDeleteDialog } from './TaskDeleteDialog';
 import { descendantCount, type TaskRow, taskRows } from './task-nav';
+import { UntrustedLine } from './UntrustedText';
 
 export function TaskList() {
   const tasks = useAppStore((s) => s.tasks);
@@ -156,7 +158,8 @@ function TaskListItem({ row, folded, onToggle, onDelete }: ItemProps) {
     const archived = task.archivedAt === null;
     const failure = await archiveTask(task.id, archived);
     if (failure) pushToast({ tone: 'error', text: t('tasks.archiveFailed', { message: failure.message }) });
-    else if (archived) pushToast({ tone: 'info', text: t('tasks.archivedNews', { title: task.title }) });
+    else if (archived)
+      pushToast({ tone: 'info', text: t('tasks.archivedNews', { title: untrustedLine(task.title, 200) }) });
   }
 
   return (
@@ -212,7 +215,7 @@ function TaskListItem({ row, folded, onToggle, onDelete }: ItemProps) {
           onClick={() => void selectTask(task.id)}
         >
           <span className="task-item-title" data-testid="task-title">
-            {task.title}
+            <UntrustedLine text={task.title} />
           </span>
           <span className="task-item-meta">
             <StatusBadge status={task.status} />

@@ -11,6 +11,7 @@ import { ChatPane } from './ChatPane';
 import { JobProgress } from './JobProgress';
 import { JobError } from './OutcomeNotice';
 import { StatusBadge } from './StatusBadge';
+import { UntrustedLine } from './UntrustedText';
 import { UsagePanel } from './UsagePanel';
 
 export function TaskView() {
@@ -62,7 +63,9 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
     <article className="task-view" data-testid="task-view" data-task-id={task.id}>
       <header className="task-header">
         <div className="task-heading">
-          <h2 data-testid="task-view-title">{task.title}</h2>
+          <h2 data-testid="task-view-title">
+            <UntrustedLine text={task.title} />
+          </h2>
           <p className="task-sub">
             <span>{t('taskView.piece', { piece: task.pieceId })}</span>
             <span title={task.workspacePath}>{task.workspacePath}</span>

@@ -1,15 +1,18 @@
 // The approval card of one tool request: the tool and the summary of what will run, exactly as the backend wrote it,
 // with Approve once / Approve for this task / Deny (P7.01, P7.03–P7.05); an edit (edit_file, write_file) shows the
 // diff it would apply instead. A refused decision shows on the card. The keyboard shortcuts (A / D on the focused
-// card) press its buttons: see decideFocusedCard.
+// card) press its buttons: see decideFocusedCard. Everything the model wrote goes through the untrusted-text renderer:
+// hidden characters show as ⟨U+…⟩ and are flagged, a multi-line command shows whole with its line count.
 import { useMemo, useState } from 'react';
 import type { ToolRequest, ToolRequestDisplay } from '../../../src-shared/entities';
+import { plainUntrusted, type RenderedText, renderUntrusted } from '../../../src-shared/untrusted-text';
 import { useCardAction } from '../hooks/useCardAction';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { ApprovalCard, DecisionButton, DenyReason, reasonOf } from './ApprovalCard';
 import { DiffView } from './DiffView';
 import { parseDiff } from './diff-lines';
+import { HiddenCharsFlag, UntrustedLine, UntrustedSegments } from './UntrustedText';
 
 type Choice = { decision: 'approve'; scope: 'once' | 'task' } | { decision: 'deny' };
 
@@ -18,6 +21,14 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
   const { busy, error, run } = useCardAction();
   const [reason, setReason] = useState('');
   const t = useT();
+  const command = request.display?.command;
+  const shown = useMemo(
+    () =>
+      command === undefined
+        ? renderUntrusted(request.summary)
+        : renderUntrusted(command, { mode: 'command', collapseBlankLines: BLANK_LINES_SHOWN }),
+    [command, request.summary],
+  );
 
   const choose = (choice: Choice) =>
     run(() =>
@@ -38,10 +49,23 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
       label={t('approval.toolLabel', { tool: request.tool })}
       wants={
         <>
-          {t('approval.toolWants')} <code data-testid="tool-request-tool">{request.tool}</code>
+          {t('approval.toolWants')}{' '}
+          <code data-testid="tool-request-tool">
+            <UntrustedLine text={request.tool} />
+          </code>
         </>
       }
       error={error}
+      notices={
+        <>
+          <HiddenCharsFlag count={shown.hidden} />
+          {command !== undefined && shown.lines > 1 ? (
+            <p className="approval-warning" data-testid="command-lines" data-lines={shown.lines}>
+              {t('approval.cmd.lines', { count: shown.lines })}
+            </p>
+          ) : null}
+        </>
+      }
       actions={
         <>
           <DecisionButton
@@ -70,31 +94,33 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
       }
     >
       {request.display ? (
-        <CommandSummary display={request.display} />
+        <CommandSummary display={request.display} shown={shown} />
       ) : (
-        <RequestSummary tool={request.tool} summary={request.summary} />
+        <RequestSummary tool={request.tool} summary={request.summary} shown={shown} />
       )}
     </ApprovalCard>
   );
 }
 
 const WRITING_TOOLS: readonly string[] = ['edit_file', 'write_file'];
+/** A run of this many blank lines or more in a command shows as one line saying how many, so its end is in sight. */
+const BLANK_LINES_SHOWN = 3;
 
 /**
  * What the call would do: an edit's diff under a line naming the file, or the summary as the backend wrote it (an
  * edit whose change cannot be shown says why there).
  */
-function RequestSummary({ tool, summary }: { tool: string; summary: string }) {
+function RequestSummary({ tool, summary, shown }: { tool: string; summary: string; shown: RenderedText }) {
   const t = useT();
   const diff = useMemo(() => (WRITING_TOOLS.includes(tool) ? parseDiff(summary) : null), [tool, summary]);
   if (!diff) {
     return (
       <pre className="approval-summary" data-testid="tool-request-summary">
-        {summary}
+        <UntrustedSegments shown={shown} />
       </pre>
     );
   }
-  const file = diff.file ?? '?';
+  const file = plainUntrusted(diff.file ?? '?', { multiline: false });
   return (
     <div className="approval-diff" data-testid="tool-request-summary" data-file={file}>
       <p className="step-result-line">
@@ -105,18 +131,23 @@ function RequestSummary({ tool, summary }: { tool: string; summary: string }) {
   );
 }
 
-/** A command as the card words it: the command line, where it runs and for how long, its hosts, and a warning when it
- * runs outside the OS sandbox. */
-function CommandSummary({ display }: { display: ToolRequestDisplay }) {
+/** A command as the card words it: the command line (every line of it, in the order the shell reads it), where it
+ * runs and for how long, its hosts, and a warning when it runs outside the OS sandbox. */
+function CommandSummary({ display, shown }: { display: ToolRequestDisplay; shown: RenderedText }) {
   const t = useT();
-  const where = display.cwd === '.' ? t('approval.cmd.workspace') : display.cwd;
+  const where = display.cwd === '.' ? t('approval.cmd.workspace') : plainUntrusted(display.cwd, { mode: 'command' });
   const seconds = Math.round(display.timeoutMs / 100) / 10;
+  const hosts = display.network.map((host) => plainUntrusted(host, { mode: 'command', multiline: false }));
   return (
     <div className="approval-command" data-testid="tool-request-summary">
-      <pre className="approval-summary">{`$ ${display.command}\n`}</pre>
+      <pre className="approval-summary untrusted-command" data-testid="tool-request-command">
+        {'$ '}
+        <UntrustedSegments shown={shown} />
+        {'\n'}
+      </pre>
       <p className="approval-note">{t('approval.cmd.where', { where, seconds })}</p>
-      {display.network.length > 0 ? (
-        <p className="approval-note">{t('approval.cmd.network', { hosts: display.network.join(', ') })}</p>
+      {hosts.length > 0 ? (
+        <p className="approval-note">{t('approval.cmd.network', { hosts: hosts.join(', ') })}</p>
       ) : null}
       {display.unsandboxed ? (
         <p className="approval-warning" data-testid="tool-request-unsandboxed" data-why={display.unsandboxed.why}>

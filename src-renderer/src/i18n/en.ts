@@ -7,6 +7,7 @@ import { enEdits } from './en-edits';
 import { enSettings } from './en-settings';
 import { enSetup } from './en-setup';
 import { enTasks } from './en-tasks';
+import { enTrust } from './en-trust';
 
 export const en = {
   'app.live.connecting': 'connecting…',
@@ -347,6 +348,7 @@ export const en = {
   ...enSetup,
   ...enTasks,
   ...enEdits,
+  ...enTrust,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

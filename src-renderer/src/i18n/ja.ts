@@ -7,6 +7,7 @@ import { jaEdits } from './ja-edits';
 import { jaSettings } from './ja-settings';
 import { jaSetup } from './ja-setup';
 import { jaTasks } from './ja-tasks';
+import { jaTrust } from './ja-trust';
 
 export const ja: Messages = {
   'app.live.connecting': '接続中…',
@@ -346,4 +347,5 @@ export const ja: Messages = {
   ...jaSetup,
   ...jaTasks,
   ...jaEdits,
+  ...jaTrust,
 };

@@ -2,6 +2,7 @@
 import type { StateCreator } from 'zustand';
 import { isTerminal, type Job, type JobStatus } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
+import { untrustedLine } from '../../../src-shared/untrusted-text';
 import type { MaestroClient } from '../api/client';
 import type { MessageKey } from '../i18n/en';
 import { translate } from '../i18n/translate';
@@ -173,6 +174,7 @@ function announceEnd(state: AppState, job: Job): void {
   if (known?.id === job.id && isTerminal(known.status)) return;
   // A job that a newer one took over from (an answered question ends the asking job) did not finish the task.
   if (known && known.id !== job.id && known.createdAt > job.createdAt) return;
-  const title = state.tasks.find((t) => t.id === job.taskId)?.title ?? translate(state.locale, 'toast.aTask');
+  const knownTitle = state.tasks.find((t) => t.id === job.taskId)?.title;
+  const title = knownTitle === undefined ? translate(state.locale, 'toast.aTask') : untrustedLine(knownTitle, 200);
   state.pushToast({ tone: news.tone, text: translate(state.locale, news.key, { title }), taskId: job.taskId });
 }
