@@ -24,6 +24,8 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   decideToolRequest: { decision: 'approve' },
   listPackageRequests: undefined,
   decidePackageRequest: { decision: 'approve' },
+  listTaskGrants: undefined,
+  revokeTaskGrant: undefined,
   getTranscript: undefined,
   getUsage: undefined,
   listTaskEvents: undefined,

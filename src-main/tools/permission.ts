@@ -1,16 +1,17 @@
 // One permission model for every tool — built-in, engine, MCP: the dispatcher decides whether a checked call runs,
 // asks a person, or is refused, from (in this order) the Workspace Tool Policy's rule for the tool's name (a task
-// grant counts as allow), the movement's `edit: false` for tools that edit, a one-time approval (the Auto Prompter),
+// grant that covers the call counts as allow), the movement's `edit: false` for tools that edit, a one-time approval (the Auto Prompter),
 // and the tool's own review of the call (run_command: its command rules, the sandbox, the hosts it needs; an MCP
 // tool: its annotations). A tool's execute only ever runs a call that was allowed or approved.
 import { fail } from './outcome';
 import type { AnyToolDef, CallReview, ToolContext, ToolOutcome } from './types';
 
-/** The policy's say on a tool's calls (a task grant is `allow`); undefined: the tool's own review decides. */
+/** The policy's say on a call (a task grant that covers it is `allow`); undefined: the tool's own review decides. */
 export type ToolRule = 'allow' | 'ask' | 'deny' | undefined;
 
 export interface ToolRules {
-  ruleFor(name: string): ToolRule;
+  /** The rule for this call of the tool: `allow` when a grant of the task covers it, else the policy's for the name. */
+  ruleFor(name: string, args: unknown): ToolRule;
 }
 
 /** No policy (tests that bring their own tools): every call is up to its tool. */

@@ -15,6 +15,7 @@ import * as commentChoicesAttachments from './0011-comment-choices-attachments';
 import * as toolRequestDisplay from './0012-tool-request-display';
 import * as commentNotice from './0013-comment-notice';
 import * as a2aTasks from './0014-a2a-tasks';
+import * as taskGrants from './0015-task-grants';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -39,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
   toolRequestDisplay,
   commentNotice,
   a2aTasks,
+  taskGrants,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

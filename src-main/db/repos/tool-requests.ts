@@ -1,6 +1,7 @@
 // Repository of tool_requests: approval cards for tool calls the policy does not allow outright; decided by CAS.
 import type { Database } from 'better-sqlite3';
 import type { RequestStatus, ToolRequest, ToolRequestDisplay } from '../../../src-shared/entities';
+import { grantOptions } from '../../tools/grants';
 import { iso, isoOrNull, newId } from '../ids';
 
 interface ToolRequestRow {
@@ -41,7 +42,11 @@ const rowToRequest = (r: ToolRequestRow): ToolRequestRecord => ({
   args: JSON.parse(r.args_json),
 });
 
-export const toToolRequest = ({ args: _args, ...request }: ToolRequestRecord): ToolRequest => request;
+/** The public record: without the arguments, with what "for this task" may grant of the call. */
+export const toToolRequest = ({ args, ...request }: ToolRequestRecord): ToolRequest => ({
+  ...request,
+  grantOptions: grantOptions(request.tool, args),
+});
 
 export interface NewToolRequest {
   callId: string;
@@ -66,9 +71,6 @@ export function createToolRequestsRepo(db: Database) {
   const decide = db.prepare(
     `UPDATE tool_requests SET status = @status, scope = @scope, decided_at = @now, deny_reason = @denyReason
      WHERE id = @id AND status = 'pending' RETURNING *`,
-  );
-  const grants = db.prepare<[string], { tool: string }>(
-    `SELECT DISTINCT tool FROM tool_requests WHERE task_id = ? AND status = 'approved' AND scope = 'task' ORDER BY tool`,
   );
   const markStarted = db.prepare(
     `UPDATE tool_requests SET started_at = @now WHERE id = @id AND status = 'approved' AND started_at IS NULL`,
@@ -112,10 +114,6 @@ export function createToolRequestsRepo(db: Database) {
     ) {
       const row = decide.get({ id, status, scope, now, denyReason }) as ToolRequestRow | undefined;
       return row && rowToRequest(row);
-    },
-    /** Tools a person approved for the rest of the task (scope `task`): the task's grants. */
-    grantsForTask(taskId: string): string[] {
-      return grants.all(taskId).map((r) => r.tool);
     },
     /**
      * Records that the approved call starts now, before it runs (committed on return): true for the one caller that
