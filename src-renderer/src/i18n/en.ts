@@ -4,6 +4,7 @@
 import { enChat } from './en-chat';
 import { enComposer } from './en-composer';
 import { enEdits } from './en-edits';
+import { enGrants } from './en-grants';
 import { enSettings } from './en-settings';
 import { enSetup } from './en-setup';
 import { enTasks } from './en-tasks';
@@ -339,6 +340,7 @@ export const en = {
   ...enSetup,
   ...enTasks,
   ...enEdits,
+  ...enGrants,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;
