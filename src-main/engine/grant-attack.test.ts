@@ -47,7 +47,12 @@ describe.skipIf(!machineSandbox.ok)('attack: the blanket grant', () => {
     const [first] = h.maestro.invoke('listToolRequests', { taskId }).requests;
     expect(first?.grantOptions).toEqual({ target: { kind: 'command', value: 'npm test' }, prefixes: ['npm test *'] });
     // What an outside caller sends, exactly as bridge-api.md has it: scope task, no grant choice.
-    h.maestro.invoke('decideToolRequest', { taskId, requestId: first?.id as string, decision: 'approve', scope: 'task' });
+    h.maestro.invoke('decideToolRequest', {
+      taskId,
+      requestId: first?.id as string,
+      decision: 'approve',
+      scope: 'task',
+    });
     const [grant] = h.maestro.invoke('listTaskGrants', { taskId }).grants;
     expect(grant).toMatchObject({
       tool: 'run_command',

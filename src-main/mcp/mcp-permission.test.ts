@@ -4,8 +4,8 @@
 // hints only ever add asking: a call runs without a card only when read-only AND closed-world, or the policy allows it.
 import { describe, expect, it } from 'vitest';
 import { machineSandbox, tempWorkspace } from '../../test-support/tools';
-import { decideCall, type ToolRule } from '../tools/permission';
 import type { SandboxChoice } from '../tools/os-sandbox';
+import { decideCall, type ToolRule } from '../tools/permission';
 import { MCP_NETWORK_NOTE, mcpToolDef } from './mcp-tools';
 
 type Hint = 'true' | 'false' | 'absent';
@@ -54,12 +54,10 @@ const EXPECTED: Record<Kind, { edit: Row; noEdit: Row }> = {
 const RULES: ToolRule[] = [undefined, 'allow', 'ask', 'deny'];
 const NO_SANDBOX: SandboxChoice = { ok: false, reason: 'bubblewrap is not installed' };
 
-const hint = (h: Hint) => (h === 'absent' ? {} : { value: h === 'true' });
 function annotations(readOnly: Hint, openWorld: Hint, destructive: Hint) {
   const a: Record<string, boolean> = {};
   const set = (key: string, h: Hint) => {
-    const v = hint(h);
-    if ('value' in v) a[key] = v.value;
+    if (h !== 'absent') a[key] = h === 'true';
   };
   set('readOnlyHint', readOnly);
   set('openWorldHint', openWorld);

@@ -62,7 +62,10 @@ describe('attack: the read-only MCP fetch', () => {
       { workspace, policyTools: true },
     );
     const { taskId, jobId } = h.createTask('Check the docs');
-    expect(await h.waitFor(jobId, SETTLED, 20_000)).toMatchObject({ status: 'waiting_human', waitReason: 'tool_request' });
+    expect(await h.waitFor(jobId, SETTLED, 20_000)).toMatchObject({
+      status: 'waiting_human',
+      waitReason: 'tool_request',
+    });
     // The model did read the secret; the fetch carrying it waits for a person.
     const results = (h.server.requests[1]?.body?.messages ?? []) as { role: string; content: string }[];
     expect(results.at(-1)?.content).toContain(SECRET);

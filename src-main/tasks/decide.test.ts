@@ -65,8 +65,10 @@ describe('decideToolRequest / decidePackageRequest', () => {
       m.invoke('decideToolRequest', { taskId: task.id, requestId: rid, ...input } as never);
     const before = rowCounts(store);
     expect(
-      expectMaestroError(decide({ decision: 'approve', scope: 'task', grant: { kind: 'prefix', rule: 'rm *' } }), 'invalid_input')
-        .message,
+      expectMaestroError(
+        decide({ decision: 'approve', scope: 'task', grant: { kind: 'prefix', rule: 'rm *' } }),
+        'invalid_input',
+      ).message,
     ).toBe('the rule "rm *" does not cover the command the card showed ("echo 0")');
     expect(
       expectMaestroError(decide({ decision: 'approve', grant: { kind: 'tool' } }), 'invalid_input').message,
@@ -92,11 +94,17 @@ describe('decideToolRequest / decidePackageRequest', () => {
     const [grant] = m.invoke('listTaskGrants', { taskId: task.id }).grants;
     expect(grant).toMatchObject({ kind: 'prefix', rule: 'echo *', target: null });
     const other = m.invoke('createTask', { instruction: 'another' }).task;
-    expectMaestroError(() => m.invoke('revokeTaskGrant', { taskId: other.id, grantId: grant?.id as string }), 'not_found');
+    expectMaestroError(
+      () => m.invoke('revokeTaskGrant', { taskId: other.id, grantId: grant?.id as string }),
+      'not_found',
+    );
     expectMaestroError(() => m.invoke('revokeTaskGrant', { taskId: task.id, grantId: 'grant_nope' }), 'not_found');
     const { grant: revoked } = m.invoke('revokeTaskGrant', { taskId: task.id, grantId: grant?.id as string });
     expect(revoked).toMatchObject({ id: grant?.id, revokedAt: expect.any(String) });
-    expectMaestroError(() => m.invoke('revokeTaskGrant', { taskId: task.id, grantId: grant?.id as string }), 'conflict');
+    expectMaestroError(
+      () => m.invoke('revokeTaskGrant', { taskId: task.id, grantId: grant?.id as string }),
+      'conflict',
+    );
     expect(store.taskGrants.activeForTask(task.id)).toEqual([]);
     expect(m.invoke('listTaskGrants', { taskId: task.id }).grants).toEqual([revoked]);
   });

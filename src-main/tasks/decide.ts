@@ -4,11 +4,11 @@
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import type { RequestStatus } from '../../src-shared/entities';
 import { MaestroError } from '../../src-shared/errors';
-import type { JobRecord } from '../db/repos/jobs';
 import type { GrantChoice } from '../../src-shared/grants';
+import type { JobRecord } from '../db/repos/jobs';
 import { type ToolRequestRecord, toToolRequest } from '../db/repos/tool-requests';
-import { type GrantScope, grantOf } from '../tools/grants';
 import { changeJob } from '../jobs/lifecycle';
+import { type GrantScope, grantOf } from '../tools/grants';
 import type { TaskContext } from './context';
 import { notFound } from './errors';
 import { requireTask } from './queries';

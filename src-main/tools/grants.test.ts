@@ -18,7 +18,12 @@ const made = (tool: string, args: unknown, choice: Parameters<typeof grantOf>[2]
 describe('task grants: as narrow as what the card showed', () => {
   it('P7.04 the exact grant of a command covers that command only, never a chain that contains it', () => {
     const g = made('run_command', { command: 'npm test' }, { kind: 'exact' });
-    expect(g).toEqual({ tool: 'run_command', kind: 'exact', target: { kind: 'command', value: 'npm test' }, rule: null });
+    expect(g).toEqual({
+      tool: 'run_command',
+      kind: 'exact',
+      target: { kind: 'command', value: 'npm test' },
+      rule: null,
+    });
     const covers = (command: string) => grantCovers(g, 'run_command', { command });
     expect(covers('npm test')).toBe(true);
     expect(covers('  npm test ')).toBe(true);
@@ -76,19 +81,29 @@ describe('task grants: as narrow as what the card showed', () => {
     expect(refused('run_command', npm, 'git *')).toBe(
       'the rule "git *" does not cover the command the card showed ("npm test")',
     );
-    expect(refused('run_command', npm, '*')).toBe('a prefix rule is words followed by " *" (e.g. "git diff *"), not "*"');
+    expect(refused('run_command', npm, '*')).toBe(
+      'a prefix rule is words followed by " *" (e.g. "git diff *"), not "*"',
+    );
     expect(refused('run_command', npm, 'npm test')).toMatch(/^a prefix rule is words followed by " \*"/);
     expect(refused('run_command', { command: 'npm test && rm x' }, 'npm test && rm *')).toBe(
       'a prefix rule may not contain ; & | < > ` $ ( ) \\ or a line break',
     );
-    expect(refused('write_file', { path: 'a', content: '' }, 'a *')).toBe('a prefix rule is for run_command only, not write_file');
+    expect(refused('write_file', { path: 'a', content: '' }, 'a *')).toBe(
+      'a prefix rule is for run_command only, not write_file',
+    );
   });
 
   it('P7.04 on other tools the exact grant is that tool on that target: the file, the agent, or the call itself', () => {
-    expect(grantTarget('write_file', { path: './src/../src/a.ts', content: 'x' })).toEqual({ kind: 'path', value: 'src/a.ts' });
+    expect(grantTarget('write_file', { path: './src/../src/a.ts', content: 'x' })).toEqual({
+      kind: 'path',
+      value: 'src/a.ts',
+    });
     expect(grantTarget('grep', { pattern: 'x' })).toEqual({ kind: 'path', value: '.' });
     expect(grantTarget('a2a_send', { agent: 'helper', message: 'hi' })).toEqual({ kind: 'agent', value: 'helper' });
-    expect(grantTarget('mcp__web__fetch', { url: 'https://a/' })).toEqual({ kind: 'call', value: '{"url":"https://a/"}' });
+    expect(grantTarget('mcp__web__fetch', { url: 'https://a/' })).toEqual({
+      kind: 'call',
+      value: '{"url":"https://a/"}',
+    });
     const file = made('write_file', { path: 'src/a.ts', content: 'one' }, { kind: 'exact' });
     expect(grantCovers(file, 'write_file', { path: 'src/./a.ts', content: 'two' })).toBe(true);
     expect(grantCovers(file, 'write_file', { path: 'src/b.ts', content: 'one' })).toBe(false);
@@ -118,14 +133,19 @@ describe('task grants: as narrow as what the card showed', () => {
       readOnly: false,
       needs: ['edit'],
       review: (args: { path: string }) =>
-        args.path.startsWith('.git/')
-          ? { kind: 'ask', summary: `write ${args.path}`, always: true }
-          : { kind: 'run' },
+        args.path.startsWith('.git/') ? { kind: 'ask', summary: `write ${args.path}`, always: true } : { kind: 'run' },
       execute: () => Promise.resolve({ kind: 'result', ok: true, content: '' }),
     };
     const blanket = made('write_file', { path: '.git/config', content: '' }, { kind: 'tool' });
     const exact = made('write_file', { path: '.git/config', content: '' }, { kind: 'exact' });
-    const ctx = { taskId: 't', jobId: 'j', workspacePath: '/ws', canEdit: true, signal: new AbortController().signal, sandbox: { ok: false as const, reason: 'none' } };
+    const ctx = {
+      taskId: 't',
+      jobId: 'j',
+      workspacePath: '/ws',
+      canEdit: true,
+      signal: new AbortController().signal,
+      sandbox: { ok: false as const, reason: 'none' },
+    };
     for (const grants of [[blanket], [exact]]) {
       const rule = toolRules(DEFAULT_POLICY, () => grants).ruleFor('write_file', { path: '.git/config' });
       expect(rule).toBe('allow');

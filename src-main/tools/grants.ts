@@ -3,8 +3,8 @@
 // covers a later call. A grant never covers more than its kind says: `exact` the same command / file / agent /
 // arguments, `prefix` commands its rule matches (no chaining after the prefix), `tool` any call of the tool.
 import path from 'node:path';
-import type { GrantChoice, GrantKind, GrantOptions, GrantTarget } from '../../src-shared/grants';
 import { assertNever } from '../../src-shared/assert-never';
+import type { GrantChoice, GrantKind, GrantOptions, GrantTarget } from '../../src-shared/grants';
 import { A2A_SEND_TOOL } from './names';
 import { commandMatchesRule, SHELL_META } from './run-command';
 
@@ -51,7 +51,8 @@ export function grantTarget(tool: string, args: unknown): GrantTarget {
 /** Whether a rule is a prefix rule a grant may hold: `<words> *`, the words free of shell syntax. */
 function prefixProblem(rule: string): string | null {
   const r = rule.trim();
-  if (!r.endsWith(' *') || r.slice(0, -2).trim() === '') return `a prefix rule is words followed by " *" (e.g. "git diff *"), not "${rule}"`;
+  if (!r.endsWith(' *') || r.slice(0, -2).trim() === '')
+    return `a prefix rule is words followed by " *" (e.g. "git diff *"), not "${rule}"`;
   if (SHELL_META.test(r.slice(0, -2))) {
     return 'a prefix rule may not contain ; & | < > ` $ ( ) \\ or a line break';
   }
@@ -100,7 +101,8 @@ export function grantOf(
       return { ok: true, grant: { tool, kind: 'tool', target: null, rule: null } };
     case 'prefix': {
       const target = grantTarget(tool, args);
-      if (target.kind !== 'command') return { ok: false, message: `a prefix rule is for run_command only, not ${tool}` };
+      if (target.kind !== 'command')
+        return { ok: false, message: `a prefix rule is for run_command only, not ${tool}` };
       const problem = prefixProblem(choice.rule);
       if (problem) return { ok: false, message: problem };
       if (!commandMatchesRule(target.value, choice.rule)) {

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dispatchCall, machineSandbox, tempWorkspace, text } from '../../test-support/tools';
 import { ConfigFileError } from '../workspace/json-file';
+import type { GrantScope } from './grants';
 import { BUILTIN_TOOL_NAMES } from './names';
 import { DEFAULT_POLICY, loadPolicy, parsePolicy, resolveTools, toolAllowed, toolRules } from './policy';
-import type { GrantScope } from './grants';
 import type { AnyToolDef } from './types';
 
 /** The blanket grant of a tool (any call in the task). */
@@ -114,10 +114,17 @@ describe('Workspace Tool Policy', () => {
     const t = tempWorkspace();
     const run = resolveTools(DEFAULT_POLICY, []).find((x) => x.name === 'run_command') as AnyToolDef;
     const ctx = t.ctx({ sandbox: machineSandbox });
-    const exact = { tool: 'run_command', kind: 'exact' as const, target: { kind: 'command' as const, value: 'echo granted' }, rule: null };
+    const exact = {
+      tool: 'run_command',
+      kind: 'exact' as const,
+      target: { kind: 'command' as const, value: 'echo granted' },
+      rule: null,
+    };
     const granted = toolRules(DEFAULT_POLICY, () => [exact]);
     const call = { command: 'echo granted' };
-    expect(text(await dispatchCall(run, call, ctx, granted.ruleFor('run_command', call)))).toBe('Exit code: 0\ngranted\n');
+    expect(text(await dispatchCall(run, call, ctx, granted.ruleFor('run_command', call)))).toBe(
+      'Exit code: 0\ngranted\n',
+    );
     const other = { command: 'echo granted; touch x' };
     expect((await dispatchCall(run, other, ctx, granted.ruleFor('run_command', other))).kind).toBe('wait');
     expect(fs.existsSync(path.join(t.ws, 'x'))).toBe(false);
@@ -133,7 +140,9 @@ describe('Workspace Tool Policy', () => {
     );
     const policy = loadPolicy(t.ws);
     const rules = toolRules(policy, () => [anyCall('mcp__fs__write_file')]);
-    expect(['mcp__fs__write_file', 'mcp__fs__read', 'mcp__gh__issue', 'read_file', 'grep'].map((n) => rules.ruleFor(n, {}))).toEqual([
+    expect(
+      ['mcp__fs__write_file', 'mcp__fs__read', 'mcp__gh__issue', 'read_file', 'grep'].map((n) => rules.ruleFor(n, {})),
+    ).toEqual([
       'allow', // granted for the task by a person (any call: the blanket grant)
       'ask',
       'allow',

@@ -45,8 +45,7 @@ export function toolAllowed(policy: WorkspaceToolPolicy, grants: readonly GrantS
  */
 export function toolRules(policy: WorkspaceToolPolicy, grants: () => readonly GrantScope[]): ToolRules {
   return {
-    ruleFor: (name, args) =>
-      grants().some((g) => grantCovers(g, name, args)) ? 'allow' : policyRule(policy, name),
+    ruleFor: (name, args) => (grants().some((g) => grantCovers(g, name, args)) ? 'allow' : policyRule(policy, name)),
   };
 }
 

@@ -34,7 +34,9 @@ describe('migration 15 (from version 14 with data in it)', () => {
     expect(migrate(db, 15)).toEqual([15]);
     expect(db.prepare('SELECT * FROM tool_requests ORDER BY id').all()).toEqual(before);
     const grants = db
-      .prepare('SELECT request_id, tool, kind, target_kind, target, rule, created_at, revoked_at FROM task_grants ORDER BY request_id')
+      .prepare(
+        'SELECT request_id, tool, kind, target_kind, target, rule, created_at, revoked_at FROM task_grants ORDER BY request_id',
+      )
       .all();
     const exact = (request_id: string, tool: string, target_kind: string, target: string, created_at: number) => ({
       request_id,
@@ -65,7 +67,9 @@ describe('migration 15 (from version 14 with data in it)', () => {
     expect(insert.run('g5', 'prefix', null, null, 'git diff *').changes).toBe(1);
     // A grant goes with its request (and task) when they are deleted.
     db.prepare("DELETE FROM tool_requests WHERE id IN ('r1', 'r6')").run();
-    expect(db.prepare("SELECT count(*) AS n FROM task_grants WHERE request_id IN ('r1', 'r6')").get()).toEqual({ n: 0 });
+    expect(db.prepare("SELECT count(*) AS n FROM task_grants WHERE request_id IN ('r1', 'r6')").get()).toEqual({
+      n: 0,
+    });
     db.close();
   });
 });

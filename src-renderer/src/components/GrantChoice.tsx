@@ -8,7 +8,9 @@ import { grantWords } from './grant-words';
 
 const encode = (c: Choice) => (c.kind === 'prefix' ? `prefix:${c.rule}` : c.kind);
 const decode = (v: string): Choice =>
-  v.startsWith('prefix:') ? { kind: 'prefix', rule: v.slice('prefix:'.length) } : { kind: v === 'tool' ? 'tool' : 'exact' };
+  v.startsWith('prefix:')
+    ? { kind: 'prefix', rule: v.slice('prefix:'.length) }
+    : { kind: v === 'tool' ? 'tool' : 'exact' };
 
 export function GrantChoice({
   request,

@@ -10,13 +10,13 @@ export function TaskGrants({ taskId }: { taskId: string }) {
   const grants = useAppStore((s) => (s.grants?.taskId === taskId ? s.grants.list : null));
   const refresh = useAppStore((s) => s.refreshGrants);
   const revoke = useAppStore((s) => s.revokeGrant);
-  // A new approval for the task may have made a grant: load again whenever their number changes.
   const approvedForTask = useAppStore((s) =>
     s.requests?.taskId === taskId ? s.requests.tool.filter((r) => r.scope === 'task').length : 0,
   );
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the number of approvals for the task says when to look again
   useEffect(() => {
     void refresh(taskId);
   }, [taskId, approvedForTask, refresh]);

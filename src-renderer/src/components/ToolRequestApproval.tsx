@@ -10,8 +10,8 @@ import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { ApprovalCard, DecisionButton, DenyReason, reasonOf } from './ApprovalCard';
 import { DiffView } from './DiffView';
-import { GrantChoice } from './GrantChoice';
 import { parseDiff } from './diff-lines';
+import { GrantChoice } from './GrantChoice';
 
 type Choice = { decision: 'approve'; scope: 'once' | 'task'; grant?: GrantChoiceInput } | { decision: 'deny' };
 
@@ -55,7 +55,11 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
           >
             {t('approval.approveOnce')}
           </DecisionButton>
-          <GrantChoice request={request} busy={busy} onApprove={(grant) => void choose({ decision: 'approve', scope: 'task', grant })} />
+          <GrantChoice
+            request={request}
+            busy={busy}
+            onApprove={(grant) => void choose({ decision: 'approve', scope: 'task', grant })}
+          />
           <DenyReason value={reason} onChange={setReason} busy={busy} />
           <DecisionButton action="deny" busy={busy} onClick={() => void choose({ decision: 'deny' })} testId="deny">
             {t('approval.deny')}

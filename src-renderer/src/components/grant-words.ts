@@ -27,7 +27,9 @@ export function grantWords(t: Translate, g: GrantWords): string {
           return t('grant.exact.agent', { tool: g.tool, value: value ?? '' });
         case 'call':
         case undefined:
-          return value === null ? t('grant.exact.call', { tool: g.tool }) : t('grant.exact.callValue', { tool: g.tool, value });
+          return value === null
+            ? t('grant.exact.call', { tool: g.tool })
+            : t('grant.exact.callValue', { tool: g.tool, value });
       }
     }
   }
