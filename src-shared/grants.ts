@@ -38,6 +38,14 @@ export const GrantOptions = z.object({
 });
 export type GrantOptions = z.infer<typeof GrantOptions>;
 
+/** The parts of a grant that decide what it covers (src-main/tools/grants.ts matches calls against them). */
+export interface GrantScope {
+  tool: string;
+  kind: GrantKind;
+  target: GrantTarget | null;
+  rule: string | null;
+}
+
 export const TaskGrant = z.object({
   id: z.string(),
   taskId: z.string(),

@@ -4,17 +4,11 @@
 // arguments, `prefix` commands its rule matches (no chaining after the prefix), `tool` any call of the tool.
 import path from 'node:path';
 import { assertNever } from '../../src-shared/assert-never';
-import type { GrantChoice, GrantKind, GrantOptions, GrantTarget } from '../../src-shared/grants';
+import type { GrantChoice, GrantOptions, GrantScope, GrantTarget } from '../../src-shared/grants';
 import { A2A_SEND_TOOL } from './names';
 import { commandMatchesRule, SHELL_META } from './run-command';
 
-/** The parts of a stored grant that decide what it covers. */
-export interface GrantScope {
-  tool: string;
-  kind: GrantKind;
-  target: GrantTarget | null;
-  rule: string | null;
-}
+export type { GrantScope } from '../../src-shared/grants';
 
 const PATH_TOOLS: readonly string[] = ['read_file', 'list_dir', 'write_file', 'edit_file', 'grep'];
 /** Prefix rules a command card offers: of its first two or three words (one for a one-word command). */

@@ -3,6 +3,7 @@
 // grant that covers the call counts as allow), the movement's `edit: false` for tools that edit, a one-time approval (the Auto Prompter),
 // and the tool's own review of the call (run_command: its command rules, the sandbox, the hosts it needs; an MCP
 // tool: its annotations). A tool's execute only ever runs a call that was allowed or approved.
+import { grantOptions } from './grants';
 import { fail } from './outcome';
 import type { AnyToolDef, CallReview, ToolContext, ToolOutcome } from './types';
 
@@ -64,7 +65,8 @@ export function withheld(
   if (decided.kind === 'refuse') return fail(decided.message);
   if (decided.kind === 'ask') {
     const { summary, display } = decided;
-    return { kind: 'wait', toolRequest: { tool: tool.name, args, summary, ...(display ? { display } : {}) } };
+    const request = { tool: tool.name, args, summary, grantOptions: grantOptions(tool.name, args) };
+    return { kind: 'wait', toolRequest: { ...request, ...(display ? { display } : {}) } };
   }
   return null;
 }

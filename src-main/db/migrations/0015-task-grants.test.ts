@@ -1,5 +1,6 @@
 // Migration 15 on a version-14 file with approvals in it: each approval "for this task" becomes the exact grant of the
-// call its card showed; other requests make none; the table is STRICT and refuses a grant without what it covers.
+// call its card showed; other requests make none; the table is STRICT and refuses a grant without what it covers;
+// tool requests get grant_options_json, empty, JSON only.
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -32,7 +33,11 @@ describe('migration 15 (from version 14 with data in it)', () => {
     const before = db.prepare('SELECT * FROM tool_requests ORDER BY id').all();
 
     expect(migrate(db, 15)).toEqual([15]);
-    expect(db.prepare('SELECT * FROM tool_requests ORDER BY id').all()).toEqual(before);
+    expect(db.prepare('SELECT * FROM tool_requests ORDER BY id').all()).toEqual(
+      before.map((row) => ({ ...(row as object), grant_options_json: null })),
+    );
+    const setOptions = db.prepare("UPDATE tool_requests SET grant_options_json = ? WHERE id = 'r8'");
+    expect(() => setOptions.run('{not json')).toThrow(/CHECK constraint failed/);
     const grants = db
       .prepare(
         'SELECT request_id, tool, kind, target_kind, target, rule, created_at, revoked_at FROM task_grants ORDER BY request_id',

@@ -8,12 +8,17 @@
 // write_file, edit_file, grep → the path (grep: `.` when none; a leading `./` dropped — the engine normalises paths
 // further, so a spelling such as `a/../b` no longer matches and asks again, on the safe side); a2a_send → the agent;
 // any other tool → the call's arguments exactly as stored.
+// A tool request keeps what its card offers "for this task" (`grant_options_json`, worked out by the engine where the
+// tool is known); NULL for every request before this version (its card then offers the exact and the blanket grant).
 // Frozen: never edited after it ships; a change is a new migration.
 
 export const version = 15;
 export const name = 'task-grants';
 
 export const sql = `
+  ALTER TABLE tool_requests ADD COLUMN grant_options_json TEXT
+    CHECK (grant_options_json IS NULL OR json_valid(grant_options_json));
+
   CREATE TABLE task_grants (
     id TEXT PRIMARY KEY,
     task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,

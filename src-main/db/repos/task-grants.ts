@@ -1,8 +1,7 @@
 // Repository of task_grants: what a person approved "for this task" on a card (tools/grants.ts says what each covers),
 // inserted with the decision that made it and revoked by compare-and-set.
 import type { Database } from 'better-sqlite3';
-import type { GrantKind, GrantTargetKind, TaskGrant } from '../../../src-shared/grants';
-import type { GrantScope } from '../../tools/grants';
+import type { GrantKind, GrantScope, GrantTargetKind, TaskGrant } from '../../../src-shared/grants';
 import { iso, isoOrNull, newId } from '../ids';
 
 interface TaskGrantRow {
