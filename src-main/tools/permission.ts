@@ -1,8 +1,9 @@
 // One permission model for every tool — built-in, engine, MCP: the dispatcher decides whether a checked call runs,
 // asks a person, or is refused, from (in this order) the Workspace Tool Policy's rule for the tool's name (a task
-// grant that covers the call counts as allow), the movement's `edit: false` for tools that edit, a one-time approval (the Auto Prompter),
-// and the tool's own review of the call (run_command: its command rules, the sandbox, the hosts it needs; an MCP
-// tool: its annotations). A tool's execute only ever runs a call that was allowed or approved.
+// grant that covers the call counts as allow), the movement's `edit: false` for tools that edit, a one-time approval
+// (the Auto Prompter), and the tool's own review of the call (run_command: its command rules, the sandbox, the hosts
+// it needs; an MCP tool: its annotations, which only ever add asking). What always asks is never covered by a rule or
+// a grant. A tool's execute only ever runs a call that was allowed or approved.
 import { grantOptions } from './grants';
 import { fail } from './outcome';
 import type { AnyToolDef, CallReview, ToolContext, ToolOutcome } from './types';
