@@ -1,7 +1,7 @@
 // Grants as narrow as what was shown (issue 21, "the blanket grant"), in the browser against the headless host and
 // the scripted model: `npm test` approved for the task runs again without a card, but the chain that contains it
 // (`rm -rf node_modules && npm install && npm test`) asks again; the task lists its grant, and once revoked, `npm test`
-// asks again too.
+// asks again too; a prefix rule chosen on the card covers the command with plain arguments after it.
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { complete, createInUi, lastToolResult, openUi, runCommand, waitForJob } from './support/ui';
@@ -74,5 +74,44 @@ test('P7.04 P4.34 npm test approved for the task: the rm && npm install chain as
     ['denied', null],
     ['approved', 'once'],
   ]);
+  llm.expectEmpty();
+});
+
+test('P7.04 a prefix rule chosen on the card: `npm test -- --silent` runs without a card, the task lists the rule', async ({
+  page,
+  llm,
+  llmHost,
+}) => {
+  const results: string[] = [];
+  llm.push(
+    runCommand('npm test'),
+    (request) => {
+      results.push(lastToolResult(request));
+      return runCommand('npm test -- --silent');
+    },
+    (request) => {
+      results.push(lastToolResult(request));
+      return complete('success', 'Ran the tests twice.');
+    },
+  );
+  await openUi(page, llmHost);
+  await createInUi(page, { instruction: 'Run the tests twice.', title: 'Prefix grant' });
+  const card = page.getByTestId('tool-request');
+  await expect(card.getByTestId('tool-request-summary')).toContainText('$ npm test', { timeout: 20_000 });
+  await card.getByTestId('grant-choice').selectOption('prefix:npm test *');
+  await expect(card.getByTestId('approve-task')).toHaveAttribute(
+    'title',
+    'Commands matching npm test * (no ; && | > $( ) after it)',
+  );
+  await card.getByTestId('approve-task').click();
+  const taskId = await taskIdOf(page);
+  await waitForJob(llmHost, taskId, 'succeeded', 30_000);
+  expect(results).toHaveLength(2);
+  expect(results[1]).not.toMatch(/^Error/);
+  const grant = page.getByTestId('task-grant');
+  await expect(grant).toHaveAttribute('data-kind', 'prefix');
+  await expect(grant).toContainText('npm test *');
+  const requests = await llmHost.call<{ requests: unknown[] }>('GET', `/tasks/${taskId}/tool-requests`);
+  expect(requests.body.requests).toHaveLength(1);
   llm.expectEmpty();
 });
