@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { agentOperations } from './contract/agents';
 import { appOperations } from './contract/app';
+import { grantOperations } from './contract/grants';
 import { mcpOperations } from './contract/mcp';
 import type { OperationDef } from './contract/operation';
 import { profileOperations } from './contract/profiles';
@@ -34,6 +35,7 @@ export const contract = table({
   ...taskOperations,
   ...spaceOperations,
   ...requestOperations,
+  ...grantOperations,
   ...usageOperations,
   ...profileOperations,
   ...settingsOperations,

@@ -1,5 +1,6 @@
 // The records every transport carries: Task, Job, Comment, ToolRequest, PackageRequest (bridge-api.md "fields callers rely on").
 import { z } from 'zod';
+import { GrantOptions } from './grants';
 
 export const JOB_STATUSES = [
   'queued',
@@ -192,6 +193,8 @@ export const ToolRequest = z.object({
   denyReason: z.string().nullable(),
   /** What the card shows, when the tool gives more than its summary. */
   display: ToolRequestDisplay.optional(),
+  /** What "for this task" may grant: the call's target and, for a command, prefix rules that cover it. */
+  grantOptions: GrantOptions.optional(),
 });
 export type ToolRequest = z.infer<typeof ToolRequest>;
 

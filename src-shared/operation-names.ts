@@ -18,6 +18,8 @@ export const OPERATION_NAMES = [
   'decideToolRequest',
   'listPackageRequests',
   'decidePackageRequest',
+  'listTaskGrants',
+  'revokeTaskGrant',
   'getTranscript',
   'getUsage',
   'listTaskEvents',

@@ -24,6 +24,8 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   decideToolRequest: { decision: 'approve' },
   listPackageRequests: undefined,
   decidePackageRequest: { decision: 'approve' },
+  listTaskGrants: undefined,
+  revokeTaskGrant: undefined,
   getTranscript: undefined,
   getUsage: undefined,
   listTaskEvents: undefined,
@@ -81,7 +83,8 @@ export const pathOf = (name: OperationName, ids: { taskId: string; requestId: st
   contract[name].path
     .replace(':taskId', encodeURIComponent(ids.taskId))
     .replace(':requestId', ids.requestId)
-    .replace(':itemId', ids.itemId ?? 'cmt_nope');
+    .replace(':itemId', ids.itemId ?? 'cmt_nope')
+    .replace(':grantId', 'grant_nope');
 
 /** Every row of every table, and every file of the data dir but the DB's own: what "nothing changed" compares. */
 export function snapshot(maestro: Maestro): string {

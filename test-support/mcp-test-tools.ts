@@ -15,7 +15,7 @@ export const TEST_MCP_TOOLS = [
       required: ['text'],
       additionalProperties: false,
     },
-    annotations: { readOnlyHint: true },
+    annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
     name: 'add',
@@ -25,19 +25,19 @@ export const TEST_MCP_TOOLS = [
       properties: { a: { type: 'number' }, b: { type: 'number' } },
       required: ['a', 'b'],
     },
-    annotations: { readOnlyHint: true },
+    annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
     name: 'fail',
     description: 'Always answers with an error result.',
     inputSchema: { type: 'object', properties: {} },
-    annotations: { readOnlyHint: true },
+    annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
     name: 'sleep',
     description: 'Waits the given milliseconds, then answers.',
     inputSchema: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] },
-    annotations: { readOnlyHint: true },
+    annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
     name: 'remember',
@@ -52,25 +52,25 @@ export const TEST_MCP_TOOLS = [
       properties: { count: { type: 'integer' }, ms: { type: 'integer' } },
       required: ['count', 'ms'],
     },
-    annotations: { readOnlyHint: true },
+    annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
     name: 'media',
     description: 'Answers with an image, an audio clip, text and binary blob resources and a resource link.',
     inputSchema: { type: 'object', properties: {} },
-    annotations: { readOnlyHint: true },
+    annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
     name: 'crash',
     description: 'Ends the server process in the middle of the call (stdio only).',
     inputSchema: { type: 'object', properties: {} },
-    annotations: { readOnlyHint: true },
+    annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
     name: 'whoami',
     description: 'Says what credential reached the server (the token itself, to test that it never reaches the model).',
     inputSchema: { type: 'object', properties: {} },
-    annotations: { readOnlyHint: true },
+    annotations: { readOnlyHint: true, openWorldHint: false },
   },
 ];
 

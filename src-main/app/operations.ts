@@ -15,6 +15,7 @@ import { addComment } from '../tasks/comment';
 import { continueTask } from '../tasks/continue';
 import { createTask } from '../tasks/create';
 import { decidePackageRequest, decideToolRequest } from '../tasks/decide';
+import { listTaskGrants, revokeTaskGrant } from '../tasks/grants';
 import { archiveTask, deleteTask, renameTask } from '../tasks/manage';
 import {
   getTask,
@@ -69,6 +70,8 @@ export const operations: Operations = {
   decideToolRequest,
   listPackageRequests,
   decidePackageRequest,
+  listTaskGrants,
+  revokeTaskGrant,
   getTranscript,
   listTaskEvents: (ctx, { taskId }) => {
     requireTask(ctx, taskId);

@@ -12,6 +12,7 @@ import { createLogEntriesRepo } from './repos/log-entries';
 import { createPackageRequestsRepo } from './repos/package-requests';
 import { createScheduleRunsRepo } from './repos/schedule-runs';
 import { createSpacesRepo } from './repos/spaces';
+import { createTaskGrantsRepo } from './repos/task-grants';
 import { createTasksRepo } from './repos/tasks';
 import { createToolRequestsRepo } from './repos/tool-requests';
 
@@ -23,6 +24,7 @@ export class Store {
   readonly comments;
   readonly toolRequests;
   readonly packageRequests;
+  readonly taskGrants;
   readonly events;
   readonly logEntries;
   readonly spaces;
@@ -42,6 +44,7 @@ export class Store {
     this.comments = createCommentsRepo(db);
     this.toolRequests = createToolRequestsRepo(db);
     this.packageRequests = createPackageRequestsRepo(db);
+    this.taskGrants = createTaskGrantsRepo(db);
     this.events = createEventsRepo(db);
     this.logEntries = createLogEntriesRepo(db);
     this.spaces = createSpacesRepo(db);

@@ -9,16 +9,17 @@ type Msg = { role: string; content: string | null; tool_call_id?: string };
 const messages = (r: RecordedRequest | undefined) => (r?.body?.messages ?? []) as Msg[];
 
 describe('the real built-in tools through the engine', () => {
-  it('P4.35 P7.03 P7.04 read, write, then run_command after approval with scope task; later commands run without asking', async () => {
+  it('P4.35 P7.03 P7.04 read, write, then run_command after approval with scope task; the same command later runs without asking, another asks', async () => {
     const h = await engineHarness(
       [
         call('read_file', { path: 'notes.txt' }),
         call('write_file', { path: 'out/b.txt', content: 'written by the agent\n' }),
         call('run_command', { command: 'cat out/b.txt' }),
+        call('run_command', { command: 'cat out/b.txt' }),
         call('run_command', { command: 'echo second' }),
         complete('done'),
       ],
-      // The grant lets later commands run without asking: only ever in the OS sandbox.
+      // The grant lets the same command run again without asking: only ever in the OS sandbox.
       { policyTools: true, sandbox: machineSandbox },
     );
     fs.writeFileSync(path.join(h.workspace, 'notes.txt'), 'hello from notes\n');
@@ -34,11 +35,18 @@ describe('the real built-in tools through the engine', () => {
       decision: 'approve',
       scope: 'task',
     });
-    expect((await h.waitFor(jobId, ['succeeded', 'failed'])).status).toBe('succeeded');
+    expect(await h.waitFor(jobId, SETTLED, 30_000)).toMatchObject({ status: 'waiting_human' });
     expect(messages(h.server.requests[3]).at(-1)?.content).toContain('written by the agent');
-    // The task grant covers the next command: no second request, and it ran.
-    expect(h.maestro.invoke('listToolRequests', { taskId }).requests).toHaveLength(1);
-    expect(messages(h.server.requests[4]).at(-1)?.content).toContain('second');
+    // The task grant covers the same command (it ran again, no second request), not another one.
+    expect(messages(h.server.requests[4]).at(-1)?.content).toContain('written by the agent');
+    const requests = h.maestro.invoke('listToolRequests', { taskId }).requests;
+    expect(requests.map((r) => [r.summary.split('\n')[0], r.status])).toEqual([
+      ['$ cat out/b.txt', 'approved'],
+      ['$ echo second', 'pending'],
+    ]);
+    h.maestro.invoke('decideToolRequest', { taskId, requestId: requests[1]?.id as string, decision: 'approve' });
+    expect((await h.waitFor(jobId, ['succeeded', 'failed'], 30_000)).status).toBe('succeeded');
+    expect(messages(h.server.requests[5]).at(-1)?.content).toContain('second');
   });
 
   it('P4.33 a path outside the workspace gets an Error result and nothing is read', async () => {

@@ -32,8 +32,8 @@ export interface EngineConfig {
 }
 
 /**
- * The Workspace Tool Policy's tools for a job (the policy in the version `read` gives), with the task's grants unioned
- * in, and a2a_send when the workspace has remote agents. Throws on a broken policy or agents file.
+ * The Workspace Tool Policy's tools for a job (the policy in the version `read` gives), with the tools of the task's
+ * grants unioned in, and a2a_send when the workspace has remote agents. Throws on a broken policy or agents file.
  */
 export function policyTools(
   store: Store,
@@ -41,13 +41,14 @@ export function policyTools(
   read?: SettingsText,
   agentTokens?: AgentTokens,
 ): JobTools {
-  const grants = store.toolRequests.grantsForTask(ctx.task.id);
+  // Which tools a job gets is fixed for the run (byte-stable `tools`); which calls a grant covers is read per call.
+  const grants = store.taskGrants.activeForTask(ctx.task.id);
   const policy = loadPolicy(ctx.workspacePath, read);
   const a2a = agentTokens ? a2aSendTools(ctx.workspacePath, read ?? onDisk, agentTokens) : [];
   return {
     tools: [...resolveTools(policy, grants), ...a2a.filter((t) => toolAllowed(policy, grants, t.name))],
     allows: (name) => toolAllowed(policy, grants, name),
-    rules: toolRules(policy, grants),
+    rules: toolRules(policy, () => store.taskGrants.activeForTask(ctx.task.id)),
   };
 }
 

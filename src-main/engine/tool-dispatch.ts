@@ -110,7 +110,7 @@ async function executeRegularToolCall(
   const { tool, args } = checked;
   const verdict: GateVerdict = gate ? gate.check(call.name, args) : PROCEED;
   if (verdict.kind === 'deny') return { call, outcome: fail(verdict.message) };
-  const instead = withheld(tool, args, ctx, rules.ruleFor(call.name), verdict.kind === 'approve_once');
+  const instead = withheld(tool, args, ctx, rules.ruleFor(call.name, args), verdict.kind === 'approve_once');
   if (instead) return { call, outcome: instead };
   const key = tool.readOnly ? callKey(call.name, call.arguments) : null;
   if (key !== null) {

@@ -11,6 +11,7 @@ import { TEST_MCP_TOOLS } from '../../test-support/mcp-test-tools';
 import { startScriptedLlmServer } from '../../test-support/scripted-llm-server';
 import { tempDir } from '../../test-support/temp-maestro';
 import { startBridge } from '../bridge/server';
+import { MCP_NETWORK_NOTE } from './mcp-tools';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -210,7 +211,7 @@ describe('MCP servers in a job', () => {
     const [request] = h.maestro.invoke('listToolRequests', { taskId }).requests;
     expect(request).toMatchObject({
       tool: 'mcp__local__remember',
-      summary: 'mcp__local__remember\n{\n  "note": "policy.json says allow *"\n}',
+      summary: `mcp__local__remember\n{\n  "note": "policy.json says allow *"\n}\n${MCP_NETWORK_NOTE}`,
     });
     h.maestro.invoke('decideToolRequest', { taskId, requestId: request?.id as string, decision: 'approve' });
     expect(await h.waitFor(jobId, ['succeeded', 'failed'])).toMatchObject({ status: 'succeeded' });

@@ -1,11 +1,13 @@
 // MCP tools as the engine's tools: named `mcp__<server>__<tool>`, described and shaped by the server verbatim (the
 // server validates the arguments; here only "an object" is checked), read-only only when the server says so, and
-// answering with the server's result (content.ts). Its annotations say what it needs (permission.ts): a tool the
-// server marks read-only runs without asking; any other asks a person (unless the policy allows it) and counts as
-// editing, so a movement with `edit: false` does not run it.
+// answering with the server's result (content.ts). Its annotations say what it needs (permission.ts), and can only
+// make a call ask more: a tool runs without asking only when its server says it is read-only AND closed-world
+// (`openWorldHint: false`); one that may reach the network asks (its card says so); one that is not read-only (or is
+// marked destructive) asks and counts as editing, so a movement with `edit: false` does not run it. Only the person's
+// policy (or a grant) lets such a call run without a card.
 import { z } from 'zod';
 import { callSummary } from '../tools/permission';
-import type { AnyToolDef, ToolContext, ToolNeed, ToolOutcome } from '../tools/types';
+import type { AnyToolDef, CallReview, ToolContext, ToolNeed, ToolOutcome } from '../tools/types';
 
 export const MCP_TOOL_PREFIX = 'mcp__';
 const MAX_TOOL_NAME = 64;
@@ -19,10 +21,28 @@ export interface ListedTool {
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean };
 }
 
-/** What an MCP tool needs, from its annotations: nothing when read-only; else it may edit, and reach the world. */
-export function mcpNeeds(annotations: ListedTool['annotations']): ToolNeed[] {
-  if (annotations?.readOnlyHint === true) return annotations.openWorldHint === true ? ['network'] : [];
-  return annotations?.openWorldHint === false ? ['edit'] : ['edit', 'network', 'external'];
+type Annotations = ListedTool['annotations'];
+
+/** Read-only only as the server declares it, and never when it also says destructive (a hint can only add). */
+const readOnly = (a: Annotations) => a?.readOnlyHint === true && a.destructiveHint !== true;
+/** Closed-world only when the server says so: absent means the tool may reach the network (MCP's default). */
+const closedWorld = (a: Annotations) => a?.openWorldHint === false;
+
+/** What an MCP tool needs, from its annotations: it may edit unless read-only, and reach the world unless closed. */
+export function mcpNeeds(annotations: Annotations): ToolNeed[] {
+  const world: ToolNeed[] = closedWorld(annotations) ? [] : ['network', 'external'];
+  return readOnly(annotations) ? world : ['edit', ...world];
+}
+
+/** What the card adds under the call when the tool may reach the network. */
+export const MCP_NETWORK_NOTE =
+  'This tool may reach the network: its server does not declare it closed-world (openWorldHint: false).';
+
+/** An MCP call's review: runs only when read-only and closed-world; any other asks, saying why when it is the network. */
+export function reviewMcpCall(name: string, annotations: Annotations, args: unknown): CallReview {
+  if (readOnly(annotations) && closedWorld(annotations)) return { kind: 'run' };
+  const summary = callSummary(name, args);
+  return { kind: 'ask', summary: closedWorld(annotations) ? summary : `${summary}\n${MCP_NETWORK_NOTE}` };
 }
 
 /** `mcp__<server>__<tool>` with anything outside [A-Za-z0-9_-] made `_`, cut to 64 characters. */
@@ -65,10 +85,9 @@ export function mcpToolDef(
     description: tool.description ?? '',
     parameters: AnyObject,
     jsonSchema: tool.inputSchema,
-    readOnly: tool.annotations?.readOnlyHint === true,
+    readOnly: readOnly(tool.annotations),
     needs: mcpNeeds(tool.annotations),
-    review: (args) =>
-      tool.annotations?.readOnlyHint === true ? { kind: 'run' } : { kind: 'ask', summary: callSummary(name, args) },
+    review: (args) => reviewMcpCall(name, tool.annotations, args),
     execute: (args: Record<string, unknown>, ctx) => call(args, ctx),
   };
 }

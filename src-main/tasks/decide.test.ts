@@ -38,11 +38,75 @@ describe('decideToolRequest / decidePackageRequest', () => {
     expect(m.invoke('listToolRequests', { taskId: task.id }).requests).toEqual([out.request]);
   });
 
-  it('approve with scope task → the grant is stored on the request', () => {
+  it('P7.04 approve with scope task and no grant choice → the narrowest grant: exactly the command the card showed', () => {
     const { m, store, task, tools } = parked(1, 0);
     const rid = tools[0]?.id as string;
     m.invoke('decideToolRequest', { taskId: task.id, requestId: rid, decision: 'approve', scope: 'task' });
     expect(store.toolRequests.get(rid)).toMatchObject({ status: 'approved', scope: 'task' });
+    expect(m.invoke('listTaskGrants', { taskId: task.id }).grants).toEqual([
+      {
+        id: expect.stringMatching(/^grant_/),
+        taskId: task.id,
+        requestId: rid,
+        tool: 'run_command',
+        kind: 'exact',
+        target: { kind: 'command', value: 'echo 0' },
+        rule: null,
+        createdAt: expect.any(String),
+        revokedAt: null,
+      },
+    ]);
+  });
+
+  it('a grant choice that does not fit is a 400 that says what was wrong, and nothing is decided or granted', () => {
+    const { m, store, task, job, tools } = parked(1, 0);
+    const rid = tools[0]?.id as string;
+    const decide = (input: Record<string, unknown>) => () =>
+      m.invoke('decideToolRequest', { taskId: task.id, requestId: rid, ...input } as never);
+    const before = rowCounts(store);
+    expect(
+      expectMaestroError(
+        decide({ decision: 'approve', scope: 'task', grant: { kind: 'prefix', rule: 'rm *' } }),
+        'invalid_input',
+      ).message,
+    ).toBe('the rule "rm *" does not cover the command the card showed ("echo 0")');
+    expect(
+      expectMaestroError(decide({ decision: 'approve', grant: { kind: 'tool' } }), 'invalid_input').message,
+    ).toContain("grant: a grant goes with decision 'approve' and scope 'task' only");
+    expectMaestroError(decide({ decision: 'deny', scope: 'task', grant: { kind: 'exact' } }), 'invalid_input');
+    expectMaestroError(decide({ decision: 'approve', scope: 'task', grant: { kind: 'everything' } }), 'invalid_input');
+    expect(rowCounts(store)).toEqual(before);
+    expect(m.invoke('listTaskGrants', { taskId: task.id }).grants).toEqual([]);
+    expect(store.toolRequests.get(rid)?.status).toBe('pending');
+    expect(store.jobs.get(job.id)?.status).toBe('waiting_human');
+  });
+
+  it('revoke a grant: it stays listed with revokedAt; twice → 409; unknown or of another task → 404', () => {
+    const { m, store, task, tools } = parked(1, 0);
+    const rid = tools[0]?.id as string;
+    m.invoke('decideToolRequest', {
+      taskId: task.id,
+      requestId: rid,
+      decision: 'approve',
+      scope: 'task',
+      grant: { kind: 'prefix', rule: 'echo *' },
+    });
+    const [grant] = m.invoke('listTaskGrants', { taskId: task.id }).grants;
+    expect(grant).toMatchObject({ kind: 'prefix', rule: 'echo *', target: null });
+    const other = m.invoke('createTask', { instruction: 'another' }).task;
+    expectMaestroError(
+      () => m.invoke('revokeTaskGrant', { taskId: other.id, grantId: grant?.id as string }),
+      'not_found',
+    );
+    expectMaestroError(() => m.invoke('revokeTaskGrant', { taskId: task.id, grantId: 'grant_nope' }), 'not_found');
+    const { grant: revoked } = m.invoke('revokeTaskGrant', { taskId: task.id, grantId: grant?.id as string });
+    expect(revoked).toMatchObject({ id: grant?.id, revokedAt: expect.any(String) });
+    expectMaestroError(
+      () => m.invoke('revokeTaskGrant', { taskId: task.id, grantId: grant?.id as string }),
+      'conflict',
+    );
+    expect(store.taskGrants.activeForTask(task.id)).toEqual([]);
+    expect(m.invoke('listTaskGrants', { taskId: task.id }).grants).toEqual([revoked]);
   });
 
   it('deny → request denied without a scope; the job queued again (decision side)', () => {

@@ -1,11 +1,14 @@
-// POST …/tool-requests/:rid/decide and …/package-requests/:rid/decide: compare-and-set decisions; once every request
-// of the parked job is decided, the job is queued again and resumes in the same movement.
+// POST …/tool-requests/:rid/decide and …/package-requests/:rid/decide: compare-and-set decisions (an approval for the
+// task stores the grant the person chose, in the same transaction); once every request of the parked job is decided,
+// the job is queued again and resumes in the same movement.
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import type { RequestStatus } from '../../src-shared/entities';
 import { MaestroError } from '../../src-shared/errors';
+import type { GrantChoice } from '../../src-shared/grants';
 import type { JobRecord } from '../db/repos/jobs';
-import { toToolRequest } from '../db/repos/tool-requests';
+import { type ToolRequestRecord, toToolRequest } from '../db/repos/tool-requests';
 import { changeJob } from '../jobs/lifecycle';
+import { type GrantScope, grantOf } from '../tools/grants';
 import type { TaskContext } from './context';
 import { notFound } from './errors';
 import { requireTask } from './queries';
@@ -41,6 +44,16 @@ function resumeIfAllDecided(ctx: TaskContext, job: JobRecord): void {
   changeJob(store, job, 'queued', { pendingInvoke: null });
 }
 
+/**
+ * What "for this task" grants of the call the card showed: the person's choice, or without one exactly what was shown
+ * (the narrowest). A choice that does not fit the call is the caller's error, and nothing is decided.
+ */
+function grantFor(request: ToolRequestRecord, choice: GrantChoice | undefined): GrantScope {
+  const made = grantOf(request.tool, request.args, choice ?? { kind: 'exact' });
+  if (!made.ok) throw new MaestroError('invalid_input', made.message, [{ path: ['grant'], message: made.message }]);
+  return made.grant;
+}
+
 export function decideToolRequest(
   ctx: TaskContext,
   input: OpParsedInput<'decideToolRequest'>,
@@ -48,8 +61,10 @@ export function decideToolRequest(
   const { store } = ctx;
   requireTask(ctx, input.taskId);
   return store.transact(() => {
-    const job = checkDecidable(ctx, store.toolRequests.get(input.requestId), input.taskId, input.requestId);
+    const record = store.toolRequests.get(input.requestId);
+    const job = checkDecidable(ctx, record, input.taskId, input.requestId);
     const approved = input.decision === 'approve';
+    const grant = approved && input.scope === 'task' ? grantFor(record as ToolRequestRecord, input.grant) : null;
     const decided = store.toolRequests.decide(
       input.requestId,
       approved ? 'approved' : 'denied',
@@ -58,6 +73,7 @@ export function decideToolRequest(
       approved ? null : (input.reason ?? null),
     );
     if (!decided) throw new MaestroError('already_decided', `request ${input.requestId} is already decided`);
+    if (grant) store.taskGrants.insert(input.taskId, decided.id, grant);
     const request = toToolRequest(decided);
     store.publish({ type: 'tool_request.changed', taskId: input.taskId, jobId: job.id, request });
     resumeIfAllDecided(ctx, job);

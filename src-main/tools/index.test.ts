@@ -72,7 +72,9 @@ describe('builtinTools (bridge-api table contract)', () => {
       JSON.stringify(tools.map((x) => [x.name, x.description, schema(x)]));
     const a = render(builtinTools());
     expect(render(resolveTools(loadPolicy(t.ws), []))).toBe(a);
-    expect(render(resolveTools(loadPolicy(t.ws), ['run_command']))).toBe(a);
+    expect(
+      render(resolveTools(loadPolicy(t.ws), [{ tool: 'run_command', kind: 'tool', target: null, rule: null }])),
+    ).toBe(a);
   });
 
   it('a broken policy file throws the config-file error', () => {

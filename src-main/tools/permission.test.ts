@@ -29,6 +29,7 @@ const tools: Record<string, { tool: AnyToolDef; args: unknown }> = {
     builtinTools(DEFAULT_POLICY).map((t) => [t.name, { tool: t, args: ARGS[t.name] ?? { path: 'a.txt' } }]),
   ),
   'mcp readOnlyHint': { tool: mcp({ readOnlyHint: true }), args: {} },
+  'mcp readOnlyHint closed-world': { tool: mcp({ readOnlyHint: true, openWorldHint: false }), args: {} },
   'mcp destructiveHint': { tool: mcp({ readOnlyHint: false, destructiveHint: true }), args: {} },
   'mcp openWorldHint false': { tool: mcp({ readOnlyHint: false, openWorldHint: false }), args: {} },
   'mcp without annotations': { tool: mcp(undefined), args: {} },
@@ -47,7 +48,9 @@ const EXPECTED: Record<string, { edit: Row; noEdit: Row }> = {
   run_command: { edit: ['ask', 'run', 'ask', 'refuse'], noEdit: ['ask', 'run', 'ask', 'refuse'] },
   // Its call parks for the person's decision on the package itself.
   request_package: { edit: ['run', 'run', 'ask', 'refuse'], noEdit: ['run', 'run', 'ask', 'refuse'] },
-  'mcp readOnlyHint': { edit: ['run', 'run', 'ask', 'refuse'], noEdit: ['run', 'run', 'ask', 'refuse'] },
+  // Read-only but not declared closed-world: it may reach the network, so it asks (mcp-permission.test.ts has all 27).
+  'mcp readOnlyHint': { edit: ['ask', 'run', 'ask', 'refuse'], noEdit: ['ask', 'run', 'ask', 'refuse'] },
+  'mcp readOnlyHint closed-world': { edit: ['run', 'run', 'ask', 'refuse'], noEdit: ['run', 'run', 'ask', 'refuse'] },
   'mcp destructiveHint': { edit: ['ask', 'run', 'ask', 'refuse'], noEdit: ['refuse', 'refuse', 'refuse', 'refuse'] },
   'mcp openWorldHint false': {
     edit: ['ask', 'run', 'ask', 'refuse'],
@@ -89,7 +92,8 @@ describe('one permission model for every tool', () => {
     const unannotated = tools['mcp without annotations']?.tool as AnyToolDef;
     expect(decideCall(unannotated, { path: '.maestro/policy.json' }, t.ctx(), undefined, false)).toEqual({
       kind: 'ask',
-      summary: 'mcp__srv__t\n{\n  "path": ".maestro/policy.json"\n}',
+      summary:
+        'mcp__srv__t\n{\n  "path": ".maestro/policy.json"\n}\nThis tool may reach the network: its server does not declare it closed-world (openWorldHint: false).',
     });
   });
 

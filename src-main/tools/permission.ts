@@ -1,16 +1,19 @@
 // One permission model for every tool — built-in, engine, MCP: the dispatcher decides whether a checked call runs,
 // asks a person, or is refused, from (in this order) the Workspace Tool Policy's rule for the tool's name (a task
-// grant counts as allow), the movement's `edit: false` for tools that edit, a one-time approval (the Auto Prompter),
-// and the tool's own review of the call (run_command: its command rules, the sandbox, the hosts it needs; an MCP
-// tool: its annotations). A tool's execute only ever runs a call that was allowed or approved.
+// grant that covers the call counts as allow), the movement's `edit: false` for tools that edit, a one-time approval
+// (the Auto Prompter), and the tool's own review of the call (run_command: its command rules, the sandbox, the hosts
+// it needs; an MCP tool: its annotations, which only ever add asking). What always asks is never covered by a rule or
+// a grant. A tool's execute only ever runs a call that was allowed or approved.
+import { grantOptions } from './grants';
 import { fail } from './outcome';
 import type { AnyToolDef, CallReview, ToolContext, ToolOutcome } from './types';
 
-/** The policy's say on a tool's calls (a task grant is `allow`); undefined: the tool's own review decides. */
+/** The policy's say on a call (a task grant that covers it is `allow`); undefined: the tool's own review decides. */
 export type ToolRule = 'allow' | 'ask' | 'deny' | undefined;
 
 export interface ToolRules {
-  ruleFor(name: string): ToolRule;
+  /** The rule for this call of the tool: `allow` when a grant of the task covers it, else the policy's for the name. */
+  ruleFor(name: string, args: unknown): ToolRule;
 }
 
 /** No policy (tests that bring their own tools): every call is up to its tool. */
@@ -63,7 +66,8 @@ export function withheld(
   if (decided.kind === 'refuse') return fail(decided.message);
   if (decided.kind === 'ask') {
     const { summary, display } = decided;
-    return { kind: 'wait', toolRequest: { tool: tool.name, args, summary, ...(display ? { display } : {}) } };
+    const request = { tool: tool.name, args, summary, grantOptions: grantOptions(tool.name, args) };
+    return { kind: 'wait', toolRequest: { ...request, ...(display ? { display } : {}) } };
   }
   return null;
 }

@@ -3,9 +3,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dispatchCall, machineSandbox, tempWorkspace, text } from '../../test-support/tools';
 import { ConfigFileError } from '../workspace/json-file';
+import type { GrantScope } from './grants';
 import { BUILTIN_TOOL_NAMES } from './names';
 import { DEFAULT_POLICY, loadPolicy, parsePolicy, resolveTools, toolAllowed, toolRules } from './policy';
 import type { AnyToolDef } from './types';
+
+/** The blanket grant of a tool (any call in the task). */
+const anyCall = (tool: string): GrantScope => ({ tool, kind: 'tool', target: null, rule: null });
 
 const writePolicy = (ws: string, body: string) => {
   fs.mkdirSync(path.join(ws, '.maestro'), { recursive: true });
@@ -69,7 +73,7 @@ describe('Workspace Tool Policy', () => {
       'grep',
       'request_package',
     ]);
-    expect(resolveTools(policy, ['not_a_tool']).map((t) => t.name)).toEqual([
+    expect(resolveTools(policy, [anyCall('not_a_tool')]).map((t) => t.name)).toEqual([
       'read_file',
       'list_dir',
       'glob',
@@ -94,7 +98,7 @@ describe('Workspace Tool Policy', () => {
       askTools: [],
       allowTools: [],
     };
-    expect(resolveTools(policy, ['run_command']).map((t) => t.name)).toContain('run_command');
+    expect(resolveTools(policy, [anyCall('run_command')]).map((t) => t.name)).toContain('run_command');
   });
 
   it('P4.35 a command allowed by the policy runs without asking', async () => {
@@ -106,14 +110,26 @@ describe('Workspace Tool Policy', () => {
     expect((await dispatchCall(run, { command: 'echo ok; touch x' }, ctx)).kind).toBe('wait');
   });
 
-  it('P7.04 a task grant of run_command → later calls run without asking; a task without the grant still asks', async () => {
+  it('P7.04 a task grant of run_command → later calls it covers run without asking; others and a task without it ask', async () => {
     const t = tempWorkspace();
-    const run = resolveTools(DEFAULT_POLICY, ['run_command']).find((x) => x.name === 'run_command') as AnyToolDef;
+    const run = resolveTools(DEFAULT_POLICY, []).find((x) => x.name === 'run_command') as AnyToolDef;
     const ctx = t.ctx({ sandbox: machineSandbox });
-    const granted = toolRules(DEFAULT_POLICY, ['run_command']).ruleFor('run_command');
-    const other = toolRules(DEFAULT_POLICY, []).ruleFor('run_command');
-    expect(text(await dispatchCall(run, { command: 'echo granted' }, ctx, granted))).toBe('Exit code: 0\ngranted\n');
-    expect((await dispatchCall(run, { command: 'echo granted' }, ctx, other)).kind).toBe('wait');
+    const exact = {
+      tool: 'run_command',
+      kind: 'exact' as const,
+      target: { kind: 'command' as const, value: 'echo granted' },
+      rule: null,
+    };
+    const granted = toolRules(DEFAULT_POLICY, () => [exact]);
+    const call = { command: 'echo granted' };
+    expect(text(await dispatchCall(run, call, ctx, granted.ruleFor('run_command', call)))).toBe(
+      'Exit code: 0\ngranted\n',
+    );
+    const other = { command: 'echo granted; touch x' };
+    expect((await dispatchCall(run, other, ctx, granted.ruleFor('run_command', other))).kind).toBe('wait');
+    expect(fs.existsSync(path.join(t.ws, 'x'))).toBe(false);
+    const none = toolRules(DEFAULT_POLICY, () => []).ruleFor('run_command', call);
+    expect((await dispatchCall(run, call, ctx, none)).kind).toBe('wait');
   });
 
   it('tools.allow / ask / deny name any tool, MCP ones by pattern; the strictest rule that names a tool wins', () => {
@@ -123,16 +139,18 @@ describe('Workspace Tool Policy', () => {
       JSON.stringify({ tools: { deny: ['mcp__fs__write_*'], ask: ['read_file', 'mcp__fs__*'], allow: ['mcp__*'] } }),
     );
     const policy = loadPolicy(t.ws);
-    const rules = toolRules(policy, ['mcp__fs__write_file']);
-    expect(['mcp__fs__write_file', 'mcp__fs__read', 'mcp__gh__issue', 'read_file', 'grep'].map(rules.ruleFor)).toEqual([
-      'allow', // granted for the task by a person
+    const rules = toolRules(policy, () => [anyCall('mcp__fs__write_file')]);
+    expect(
+      ['mcp__fs__write_file', 'mcp__fs__read', 'mcp__gh__issue', 'read_file', 'grep'].map((n) => rules.ruleFor(n, {})),
+    ).toEqual([
+      'allow', // granted for the task by a person (any call: the blanket grant)
       'ask',
       'allow',
       'ask',
       undefined,
     ]);
     expect(toolAllowed(policy, [], 'mcp__fs__write_file')).toBe(false);
-    expect(toolAllowed(policy, ['mcp__fs__write_file'], 'mcp__fs__write_file')).toBe(true);
+    expect(toolAllowed(policy, [anyCall('mcp__fs__write_file')], 'mcp__fs__write_file')).toBe(true);
     writePolicy(t.ws, JSON.stringify({ tools: { allow: ['rm_rf'] } }));
     expect(() => loadPolicy(t.ws)).toThrow(/policy\.json: tools\.allow\.0: unknown tool "rm_rf"/);
   });

@@ -43,6 +43,7 @@ describe('run_command: asking (P4.34)', () => {
         args: { command: 'npm test' },
         summary: '$ npm test\n(runs in the workspace folder; stopped after 120 s)',
         display: { kind: 'command', command: 'npm test', cwd: '.', timeoutMs: 120_000, network: [], unsandboxed: null },
+        grantOptions: { target: { kind: 'command', value: 'npm test' }, prefixes: ['npm test *'] },
       },
     });
     const outside = await dispatchCall(

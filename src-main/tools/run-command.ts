@@ -56,7 +56,7 @@ export const RunCommandArgs = z.strictObject({
 export type RunCommandArgs = z.infer<typeof RunCommandArgs>;
 
 /** Characters that would let arguments after an allowed prefix start another command or substitute one. */
-const SHELL_META = /[;&|<>`$()\\\r\n]/;
+export const SHELL_META = /[;&|<>`$()\\\r\n]/;
 
 /** One policy rule: `*` (every command), `prefix *` (that prefix, then plain arguments), or an exact command. */
 export function commandMatchesRule(command: string, rule: string): boolean {

@@ -1,6 +1,7 @@
 // A task's tool requests and package requests: listed, and approved or denied by a person.
 import { z } from 'zod';
 import { PackageRequest, ToolRequest } from '../entities';
+import { GrantChoice } from '../grants';
 import { Id, op, taskRef } from './operation';
 
 /** Why a person denies a call, for the model: optional, one paragraph at most. */
@@ -24,12 +25,18 @@ export const requestOperations = {
         requestId: Id,
         decision: z.enum(['approve', 'deny']),
         scope: z.enum(['once', 'task']).default('once'),
+        /** What scope `task` grants (default: exactly what the card showed). */
+        grant: GrantChoice.optional(),
         reason: DenyReason,
       })
       .strict()
       .refine((i) => i.decision === 'deny' || i.reason === undefined, {
         path: ['reason'],
         message: 'a reason goes with deny only',
+      })
+      .refine((i) => i.grant === undefined || (i.decision === 'approve' && i.scope === 'task'), {
+        path: ['grant'],
+        message: "a grant goes with decision 'approve' and scope 'task' only",
       }),
     output: z.object({ request: ToolRequest }),
   }),

@@ -15,7 +15,7 @@ import * as commentChoicesAttachments from './0011-comment-choices-attachments';
 import * as toolRequestDisplay from './0012-tool-request-display';
 import * as commentNotice from './0013-comment-notice';
 import * as a2aTasks from './0014-a2a-tasks';
-import * as reserved from './0015-reserved';
+import * as taskGrants from './0015-task-grants';
 import * as settingsWait from './0016-settings-wait';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
@@ -41,7 +41,7 @@ export const MIGRATIONS: readonly Migration[] = [
   toolRequestDisplay,
   commentNotice,
   a2aTasks,
-  reserved,
+  taskGrants,
   settingsWait,
 ];
 

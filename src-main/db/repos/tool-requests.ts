@@ -1,6 +1,7 @@
 // Repository of tool_requests: approval cards for tool calls the policy does not allow outright; decided by CAS.
 import type { Database } from 'better-sqlite3';
 import type { RequestStatus, ToolRequest, ToolRequestDisplay } from '../../../src-shared/entities';
+import type { GrantOptions } from '../../../src-shared/grants';
 import { iso, isoOrNull, newId } from '../ids';
 
 interface ToolRequestRow {
@@ -18,6 +19,7 @@ interface ToolRequestRow {
   started_at: number | null;
   deny_reason: string | null;
   display_json: string | null;
+  grant_options_json: string | null;
 }
 
 /** A tool request as the engine sees it: the public record plus the call's arguments. */
@@ -38,6 +40,7 @@ const rowToRequest = (r: ToolRequestRow): ToolRequestRecord => ({
   decidedAt: isoOrNull(r.decided_at),
   denyReason: r.deny_reason,
   ...(r.display_json === null ? {} : { display: JSON.parse(r.display_json) as ToolRequestDisplay }),
+  ...(r.grant_options_json === null ? {} : { grantOptions: JSON.parse(r.grant_options_json) as GrantOptions }),
   args: JSON.parse(r.args_json),
 });
 
@@ -49,12 +52,16 @@ export interface NewToolRequest {
   args: unknown;
   summary: string;
   display?: ToolRequestDisplay;
+  /** What "for this task" may grant of the call (tools/grants.ts), worked out where the tool is known. */
+  grantOptions?: GrantOptions;
 }
 
 export function createToolRequestsRepo(db: Database) {
   const insert = db.prepare(
-    `INSERT INTO tool_requests (id, task_id, job_id, call_id, tool, args_json, summary, display_json, status, created_at)
-     VALUES (@id, @taskId, @jobId, @callId, @tool, @argsJson, @summary, @displayJson, 'pending', @now) RETURNING *`,
+    `INSERT INTO tool_requests
+       (id, task_id, job_id, call_id, tool, args_json, summary, display_json, grant_options_json, status, created_at)
+     VALUES (@id, @taskId, @jobId, @callId, @tool, @argsJson, @summary, @displayJson, @grantOptionsJson, 'pending', @now)
+     RETURNING *`,
   );
   const byId = db.prepare<[string], ToolRequestRow>('SELECT * FROM tool_requests WHERE id = ?');
   const byTask = db.prepare<[string], ToolRequestRow>(
@@ -66,9 +73,6 @@ export function createToolRequestsRepo(db: Database) {
   const decide = db.prepare(
     `UPDATE tool_requests SET status = @status, scope = @scope, decided_at = @now, deny_reason = @denyReason
      WHERE id = @id AND status = 'pending' RETURNING *`,
-  );
-  const grants = db.prepare<[string], { tool: string }>(
-    `SELECT DISTINCT tool FROM tool_requests WHERE task_id = ? AND status = 'approved' AND scope = 'task' ORDER BY tool`,
   );
   const markStarted = db.prepare(
     `UPDATE tool_requests SET started_at = @now WHERE id = @id AND status = 'approved' AND started_at IS NULL`,
@@ -88,6 +92,7 @@ export function createToolRequestsRepo(db: Database) {
         argsJson: JSON.stringify(request.args ?? null),
         summary: request.summary,
         displayJson: request.display ? JSON.stringify(request.display) : null,
+        grantOptionsJson: request.grantOptions ? JSON.stringify(request.grantOptions) : null,
         now,
       }) as ToolRequestRow;
       return rowToRequest(row);
@@ -112,10 +117,6 @@ export function createToolRequestsRepo(db: Database) {
     ) {
       const row = decide.get({ id, status, scope, now, denyReason }) as ToolRequestRow | undefined;
       return row && rowToRequest(row);
-    },
-    /** Tools a person approved for the rest of the task (scope `task`): the task's grants. */
-    grantsForTask(taskId: string): string[] {
-      return grants.all(taskId).map((r) => r.tool);
     },
     /**
      * Records that the approved call starts now, before it runs (committed on return): true for the one caller that

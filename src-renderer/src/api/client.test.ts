@@ -65,6 +65,17 @@ const CASES: Record<OperationName, Case> = {
     path: `/api/local/tasks/${TASK_IN_PATH}/tool-requests/${REQ}/decide`,
     body: { decision: 'approve', scope: 'task' },
   },
+  listTaskGrants: {
+    input: { taskId: TASK },
+    method: 'GET',
+    path: `/api/local/tasks/${TASK_IN_PATH}/grants`,
+  },
+  revokeTaskGrant: {
+    input: { taskId: TASK, grantId: 'grant_1' },
+    method: 'POST',
+    path: `/api/local/tasks/${TASK_IN_PATH}/grants/grant_1/revoke`,
+    body: {},
+  },
   listPackageRequests: {
     input: { taskId: TASK },
     method: 'GET',

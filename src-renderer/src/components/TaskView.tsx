@@ -11,6 +11,7 @@ import { ChatPane } from './ChatPane';
 import { JobProgress } from './JobProgress';
 import { JobError } from './OutcomeNotice';
 import { StatusBadge } from './StatusBadge';
+import { TaskGrants } from './TaskGrants';
 import { UntrustedLine } from './UntrustedText';
 import { UsagePanel } from './UsagePanel';
 
@@ -96,6 +97,7 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
       </header>
       <JobProgress {...live} jobStatus={job?.status ?? null} />
       <UsagePanel taskId={task.id} />
+      <TaskGrants taskId={task.id} />
       {/* A failed job's error is in the chat, where it happened; a job waiting to retry has no comment for it. */}
       {job?.status === 'retry' ? <JobError job={job} testId="job-error" /> : null}
       {actionError ? (

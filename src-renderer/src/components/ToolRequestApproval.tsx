@@ -1,10 +1,11 @@
 // The approval card of one tool request: the tool and the summary of what will run, exactly as the backend wrote it,
-// with Approve once / Approve for this task / Deny (P7.01, P7.03–P7.05); an edit (edit_file, write_file) shows the
-// diff it would apply instead. A refused decision shows on the card. The keyboard shortcuts (A / D on the focused
+// with Approve once / Approve for this task (with what it covers: GrantChoice) / Deny (P7.01, P7.03–P7.05); an edit
+// (edit_file, write_file) shows the diff it would apply instead. A refused decision shows on the card. The keyboard shortcuts (A / D on the focused
 // card) press its buttons: see decideFocusedCard. Everything the model wrote goes through the untrusted-text renderer:
 // hidden characters show as ⟨U+…⟩ and are flagged, a multi-line command shows whole with its line count.
 import { useMemo, useState } from 'react';
 import type { ToolRequest, ToolRequestDisplay } from '../../../src-shared/entities';
+import type { GrantChoice as GrantChoiceInput } from '../../../src-shared/grants';
 import { plainUntrusted, type RenderedText, renderUntrusted } from '../../../src-shared/untrusted-text';
 import { useCardAction } from '../hooks/useCardAction';
 import { useT } from '../i18n';
@@ -12,9 +13,10 @@ import { useAppStore } from '../store/store';
 import { ApprovalCard, DecisionButton, DenyReason, reasonOf } from './ApprovalCard';
 import { DiffView } from './DiffView';
 import { parseDiff } from './diff-lines';
+import { GrantChoice } from './GrantChoice';
 import { HiddenCharsFlag, UntrustedLine, UntrustedSegments } from './UntrustedText';
 
-type Choice = { decision: 'approve'; scope: 'once' | 'task' } | { decision: 'deny' };
+type Choice = { decision: 'approve'; scope: 'once' | 'task'; grant?: GrantChoiceInput } | { decision: 'deny' };
 
 export function ToolRequestApproval({ request }: { request: ToolRequest }) {
   const decide = useAppStore((s) => s.decideToolRequest);
@@ -37,6 +39,7 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
         requestId: request.id,
         decision: choice.decision,
         scope: choice.decision === 'approve' ? choice.scope : 'once',
+        ...(choice.decision === 'approve' && choice.grant ? { grant: choice.grant } : {}),
         ...(choice.decision === 'deny' ? reasonOf(reason) : {}),
       }),
     );
@@ -76,16 +79,11 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
           >
             {t('approval.approveOnce')}
           </DecisionButton>
-          <button
-            type="button"
-            className="button"
-            disabled={busy}
-            title={t('approval.approveTaskHint')}
-            onClick={() => void choose({ decision: 'approve', scope: 'task' })}
-            data-testid="approve-task"
-          >
-            {t('approval.approveTask')}
-          </button>
+          <GrantChoice
+            request={request}
+            busy={busy}
+            onApprove={(grant) => void choose({ decision: 'approve', scope: 'task', grant })}
+          />
           <DenyReason value={reason} onChange={setReason} busy={busy} />
           <DecisionButton action="deny" busy={busy} onClick={() => void choose({ decision: 'deny' })} testId="deny">
             {t('approval.deny')}

@@ -4,6 +4,7 @@
 import { enChat } from './en-chat';
 import { enComposer } from './en-composer';
 import { enEdits } from './en-edits';
+import { enGrants } from './en-grants';
 import { enSettings } from './en-settings';
 import { enSetup } from './en-setup';
 import { enTasks } from './en-tasks';
@@ -349,6 +350,7 @@ export const en = {
   ...enTasks,
   ...enEdits,
   ...enTrust,
+  ...enGrants,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -4,6 +4,7 @@ import type { Messages } from './en';
 import { jaChat } from './ja-chat';
 import { jaComposer } from './ja-composer';
 import { jaEdits } from './ja-edits';
+import { jaGrants } from './ja-grants';
 import { jaSettings } from './ja-settings';
 import { jaSetup } from './ja-setup';
 import { jaTasks } from './ja-tasks';
@@ -348,4 +349,5 @@ export const ja: Messages = {
   ...jaTasks,
   ...jaEdits,
   ...jaTrust,
+  ...jaGrants,
 };

@@ -6,6 +6,7 @@ import { createActivitySlice } from './activity-slice';
 import { createAutoPrompterSlice } from './auto-prompter-slice';
 import { createDetailSlice } from './detail-slice';
 import { createFoldersSlice } from './folders-slice';
+import { createGrantsSlice } from './grants-slice';
 import { createJobStreamSlice } from './job-stream-slice';
 import { createLiveSlice } from './live-slice';
 import { createMcpSettingsSlice } from './mcp-settings-slice';
@@ -29,6 +30,7 @@ export function createAppStore(client: MaestroClient): AppStore {
     ...createTasksSlice(client.api)(...a),
     ...createDetailSlice(client.api)(...a),
     ...createRequestsSlice(client.api)(...a),
+    ...createGrantsSlice(client.api)(...a),
     ...createMcpSlice(client.api)(...a),
     ...createMcpSettingsSlice(client.api)(...a),
     ...createPiecesSlice(client.api)(...a),

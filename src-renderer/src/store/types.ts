@@ -3,6 +3,7 @@ import type { ActivitySlice } from './activity-slice';
 import type { AutoPrompterSlice } from './auto-prompter-slice';
 import type { DetailSlice } from './detail-slice';
 import type { FoldersSlice } from './folders-slice';
+import type { GrantsSlice } from './grants-slice';
 import type { JobStreamSlice } from './job-stream-slice';
 import type { LiveSlice } from './live-slice';
 import type { McpSettingsSlice } from './mcp-settings-slice';
@@ -23,6 +24,7 @@ export type LoadState = 'idle' | 'loading' | 'ready' | 'error';
 export type AppState = TasksSlice &
   DetailSlice &
   RequestsSlice &
+  GrantsSlice &
   McpSlice &
   McpSettingsSlice &
   PiecesSlice &

@@ -1,0 +1,36 @@
+// How the UI words a grant — on the card's choice and in the task's list — from its kind and what it names, in the
+// person's language; the blanket grant always in its own capitalised words.
+import type { GrantKind, GrantTargetKind } from '../../../src-shared/grants';
+import type { Translate } from '../i18n';
+
+export interface GrantWords {
+  tool: string;
+  kind: GrantKind;
+  target: { kind: GrantTargetKind; value: string | null } | null;
+  rule: string | null;
+}
+
+export function grantWords(t: Translate, g: GrantWords): string {
+  switch (g.kind) {
+    case 'tool':
+      return g.tool === 'run_command' ? t('grant.tool.command') : t('grant.tool.other', { tool: g.tool });
+    case 'prefix':
+      return t('grant.prefix', { rule: g.rule ?? '' });
+    case 'exact': {
+      const value = g.target?.value ?? null;
+      switch (g.target?.kind) {
+        case 'command':
+          return t('grant.exact.command', { value: value ?? '' });
+        case 'path':
+          return t('grant.exact.path', { tool: g.tool, value: value ?? '' });
+        case 'agent':
+          return t('grant.exact.agent', { tool: g.tool, value: value ?? '' });
+        case 'call':
+        case undefined:
+          return value === null
+            ? t('grant.exact.call', { tool: g.tool })
+            : t('grant.exact.callValue', { tool: g.tool, value });
+      }
+    }
+  }
+}
