@@ -46,4 +46,12 @@ describe('grant words', () => {
       'このタスクのすべてのコマンド（サンドボックス内で何でも）',
     );
   });
+
+  it('a command with hidden characters is worded with them shown, on one line', () => {
+    const command = { kind: 'command' as const, value: 'cat README.md \u202E\u2066; sh .x\u2069\nrm -rf ~' };
+    const words = grantWords(en, { tool: 'run_command', kind: 'exact', target: command, rule: null });
+    expect(words).toBe('This command only: cat README.md ⟨U+202E⟩⟨U+2066⟩; sh .x⟨U+2069⟩⟨U+000A⟩rm -rf ~');
+    const rule = grantWords(en, { tool: 'run_command', kind: 'prefix', target: null, rule: 'npm\u00A0test *' });
+    expect(rule).toContain('npm⟨U+00A0⟩test *');
+  });
 });
