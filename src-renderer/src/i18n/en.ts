@@ -137,7 +137,6 @@ export const en = {
   'approval.toolWants': 'The agent wants to use',
   'approval.approveOnce': 'Approve once',
   'approval.approveTask': 'Approve for this task',
-  'approval.approveTaskHint': 'Later matching calls in this task run without asking',
   'approval.deny': 'Deny',
   'approval.denyReason': 'Why not? (optional; the agent is told)',
   'approval.approve': 'Approve',

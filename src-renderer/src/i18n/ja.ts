@@ -136,7 +136,6 @@ export const ja: Messages = {
   'approval.toolWants': 'エージェントが使おうとしているツール:',
   'approval.approveOnce': '今回だけ承認',
   'approval.approveTask': 'このタスクで承認',
-  'approval.approveTaskHint': 'このタスク内の同じ呼び出しは今後確認なしで実行されます',
   'approval.deny': '拒否',
   'approval.denyReason': '拒否の理由(任意・エージェントに伝わります)',
   'approval.approve': '承認',
