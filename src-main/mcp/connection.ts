@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CodedError } from '../../src-shared/errors';
 import type { OsSandbox, SandboxChoice, Sandboxed } from '../tools/os-sandbox';
+import { launchesPackage } from '../tools/sandbox-reads';
 import { shellQuote } from '../tools/shell-quote';
 import type { ToolProgress } from '../tools/types';
 import { formatToken, type McpServerConfig, type McpTimeouts, type StdioServerConfig } from './config';
@@ -85,6 +86,8 @@ export class McpConnection {
     connection.onExit = sandboxed?.release;
     try {
       await startBounded(client, transport, options);
+      // Installed and answering: the registries an `npx -y …` needed are closed again.
+      sandboxed?.settled();
     } catch (error) {
       connection.kill();
       if (isUnauthorized(error)) throw new McpAuthError(server.name);
@@ -213,11 +216,15 @@ const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
 const isUnauthorized = (error: unknown) =>
   (error instanceof StreamableHTTPError || error instanceof SseError) && error.code === 401;
 
-/** The server's command line, wrapped to run in the sandbox: the workspace writable, its listed hosts reachable. */
+/**
+ * The server's command line, wrapped to run in the sandbox: the workspace writable, its listed hosts reachable; launched
+ * with `npx -y …` or `uvx …`, the package caches writable and the registries reachable until it has started.
+ */
 const sandboxedLaunch = (server: StdioServerConfig, sandbox: OsSandbox): Promise<Sandboxed> =>
   sandbox.wrap([server.command, ...server.args].map(shellQuote).join(' '), server.cwd, {
     writable: [server.workspacePath],
     network: server.network,
+    installs: launchesPackage(server.command),
   });
 
 function makeTransport(

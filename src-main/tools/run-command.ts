@@ -138,14 +138,15 @@ export async function runCommand(args: RunCommandArgs, ctx: ToolContext): Promis
   };
   const r =
     args.outside_sandbox || !ctx.sandbox.ok
-      ? await runProcess(run)
+      ? { ...(await runProcess(run)), notes: [] }
       : await runSandboxed(ctx.sandbox.sandbox, args.command, run, {
           // A movement that may not edit runs commands with the workspace read-only.
           writable: ctx.canEdit ? [cwd.root] : [],
           readable: [cwd.root, ...(ctx.runtimeDir === undefined ? [] : [path.join(ctx.runtimeDir, 'packages')])],
           network: args.network ?? [],
         });
-  const output = r.output === '' ? '(no output)' : r.output;
+  const notes = r.notes.length > 0 ? `\n${r.notes.join('\n')}` : '';
+  const output = `${r.output === '' ? '(no output)' : r.output}${notes}`;
   if (r.spawnError) return fail(`could not start the command: ${r.spawnError.message}`);
   if (r.aborted) return fail(`the command was cancelled and stopped\n${output}`);
   if (r.timedOut) return fail(`the command timed out after ${seconds(timeoutMs)} and was stopped\n${output}`);
