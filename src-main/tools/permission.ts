@@ -37,9 +37,10 @@ export function decideCall(
   if (!ctx.canEdit && tool.needs?.includes('edit')) {
     return { kind: 'refuse', message: `${tool.name} changes files, and this movement may not edit (edit: false)` };
   }
-  if (approvedOnce) return RUN;
   const review = tool.review?.(args, ctx) ?? RUN;
+  // What always asks (outside the sandbox, a file that runs code outside it) asks even the Auto Prompter's approval.
   if (review.kind === 'refuse' || (review.kind === 'ask' && review.always)) return review;
+  if (approvedOnce) return RUN;
   if (rule === 'allow') return RUN;
   if (rule === 'ask') {
     if (review.kind === 'ask') return review;

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ToolRequestDisplay } from '../../src-shared/entities';
+import type { CommandDisplay } from '../../src-shared/entities';
 import { fail, ok } from './outcome';
 import { commandEnv } from './package-paths';
 import type { WorkspaceToolPolicy } from './policy-schema';
@@ -88,7 +88,7 @@ function mustAsk(args: RunCommandArgs, ctx: ToolContext): Unsandboxed {
   return null;
 }
 
-type Unsandboxed = ToolRequestDisplay['unsandboxed'];
+type Unsandboxed = CommandDisplay['unsandboxed'];
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
@@ -165,7 +165,7 @@ export function reviewCommand(args: RunCommandArgs, ctx: ToolContext, policy: Wo
   const unsandboxed = mustAsk(args, ctx);
   const unlisted = (args.network ?? []).filter((h) => !policy.runCommandNetwork.includes(h));
   const summary = summarizeCommand(args, cwd.rel, unsandboxed);
-  const display: ToolRequestDisplay = {
+  const display: CommandDisplay = {
     kind: 'command',
     command: args.command,
     cwd: cwd.rel,

@@ -3,13 +3,14 @@
 // diff it would apply instead. A refused decision shows on the card. The keyboard shortcuts (A / D on the focused
 // card) press its buttons: see decideFocusedCard.
 import { useMemo, useState } from 'react';
-import type { ToolRequest, ToolRequestDisplay } from '../../../src-shared/entities';
+import type { CommandDisplay, ToolRequest } from '../../../src-shared/entities';
 import { useCardAction } from '../hooks/useCardAction';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { ApprovalCard, DecisionButton, DenyReason, reasonOf } from './ApprovalCard';
 import { DiffView } from './DiffView';
 import { parseDiff } from './diff-lines';
+import { ProtectedFileNotice } from './ProtectedFileNotice';
 
 type Choice = { decision: 'approve'; scope: 'once' | 'task' } | { decision: 'deny' };
 
@@ -69,7 +70,8 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
         </>
       }
     >
-      {request.display ? (
+      {request.display?.kind === 'protected_file' ? <ProtectedFileNotice display={request.display} /> : null}
+      {request.display?.kind === 'command' ? (
         <CommandSummary display={request.display} />
       ) : (
         <RequestSummary tool={request.tool} summary={request.summary} />
@@ -107,7 +109,7 @@ function RequestSummary({ tool, summary }: { tool: string; summary: string }) {
 
 /** A command as the card words it: the command line, where it runs and for how long, its hosts, and a warning when it
  * runs outside the OS sandbox. */
-function CommandSummary({ display }: { display: ToolRequestDisplay }) {
+function CommandSummary({ display }: { display: CommandDisplay }) {
   const t = useT();
   const where = display.cwd === '.' ? t('approval.cmd.workspace') : display.cwd;
   const seconds = Math.round(display.timeoutMs / 100) / 10;
