@@ -38,9 +38,9 @@ export function decideCall(
     return { kind: 'refuse', message: `${tool.name} changes files, and this movement may not edit (edit: false)` };
   }
   const review = tool.review?.(args, ctx) ?? RUN;
-  // What always asks (outside the sandbox, a file that runs code outside it) asks even the Auto Prompter's approval.
+  // A file that runs code outside the sandbox is a person's to allow: not even the Auto Prompter's approval covers it.
+  if (approvedOnce) return review.kind === 'ask' && review.display?.kind === 'protected_file' ? review : RUN;
   if (review.kind === 'refuse' || (review.kind === 'ask' && review.always)) return review;
-  if (approvedOnce) return RUN;
   if (rule === 'allow') return RUN;
   if (rule === 'ask') {
     if (review.kind === 'ask') return review;

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dispatchCall, tempWorkspace, text } from '../../test-support/tools';
 import { editFileTool } from './edit-file';
-import type { ToolRule } from './permission';
+import { type ToolRule, withheld } from './permission';
+import type { AnyToolDef } from './types';
 import { writeFileTool } from './write-file';
 
 const CONFIG = '[core]\n\trepositoryformatversion = 0\n';
@@ -61,6 +62,20 @@ describe('write_file and edit_file on a file that runs code outside the sandbox 
       toolRequest: { display: { kind: 'protected_file', path: '.git/config' } },
     });
     expect(fs.readFileSync(path.join(t.ws, '.git', 'config'), 'utf8')).toBe(CONFIG);
+  });
+
+  it("the Auto Prompter's approve_once does not cover it: the call still asks a person", () => {
+    const t = repo();
+    const out = withheld(
+      writeFileTool as AnyToolDef,
+      { path: '.git/config', content: PAYLOAD },
+      t.ctx(),
+      'allow',
+      true,
+    );
+    expect(out).toMatchObject({ kind: 'wait', toolRequest: { display: { kind: 'protected_file' } } });
+    // An ordinary file under the same approval runs.
+    expect(withheld(writeFileTool as AnyToolDef, { path: 'a.txt', content: 'x' }, t.ctx(), undefined, true)).toBeNull();
   });
 
   it('a policy that denies write_file still refuses it outright', async () => {
