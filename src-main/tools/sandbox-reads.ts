@@ -85,8 +85,34 @@ const GITCONFIG_KEPT = new Set([
 const quoted = (value: string) =>
   `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`;
 
-/** The person's global git config reduced to GITCONFIG_KEPT, as a config file's text ('' when there is none). */
+/** What the global config files look like now: when that has not changed, neither has the sanitized copy. */
+const configStamp = (home: string) =>
+  [path.join(home, '.gitconfig'), path.join(home, '.config', 'git', 'config')]
+    .map((f) => {
+      try {
+        const st = fs.statSync(f);
+        return `${st.mtimeMs}:${st.size}:${st.ino}`;
+      } catch {
+        return '-';
+      }
+    })
+    .join('|');
+
+let cached: { home: string; stamp: string; text: string } | null = null;
+
+/**
+ * The person's global git config reduced to GITCONFIG_KEPT, as a config file's text ('' when there is none); read
+ * again only when a config file changed (a git run costs tens of milliseconds, on every command).
+ */
 export async function sanitizedGitConfig(home: string): Promise<string> {
+  const stamp = configStamp(home);
+  if (cached?.home === home && cached.stamp === stamp) return cached.text;
+  const text = await readSanitized(home);
+  cached = { home, stamp, text };
+  return text;
+}
+
+async function readSanitized(home: string): Promise<string> {
   let listed: string;
   try {
     const r = await runHostGit(['config', '--global', '--list', '-z'], { cwd: home, home });
