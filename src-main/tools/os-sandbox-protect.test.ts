@@ -104,6 +104,28 @@ describe.skipIf(unavailable !== null)(
       expect(fs.existsSync(path.join(s.ws, 'vendor', 'lib', '.git', 'hooks', 'post-checkout'))).toBe(false);
     });
 
+    it("a repository made in the sandbox (git init sub, a .git pointer) keeps nothing git would run; the person's git runs no payload", async () => {
+      const s = scene();
+      const out = await s.run(
+        `git init -q sub && printf '[core]\\n\\tfsmonitor = ${s.payload}\\n' >> sub/.git/config && ` +
+          `printf '#!/bin/sh\\n${s.payload}\\n' > sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit && ` +
+          `mkdir evil sub2 && printf '[core]\\n\\tfsmonitor = ${s.payload}\\n' > evil/config && ` +
+          `mkdir evil/objects evil/refs && echo 'ref: refs/heads/main' > evil/HEAD && echo 'gitdir: ../evil' > sub2/.git; echo made`,
+      );
+      expect(out).toContain('made');
+      expect(out).toMatch(/Note: removed .*sub\/\.git\/config.*sub\/\.git\/hooks.*sub2\/\.git/);
+      expect(fs.existsSync(path.join(s.ws, 'sub', '.git', 'config'))).toBe(false);
+      expect(fs.existsSync(path.join(s.ws, 'sub', '.git', 'hooks'))).toBe(false);
+      expect(fs.existsSync(path.join(s.ws, 'sub2', '.git'))).toBe(false);
+      // The new repository still works for the person, and runs nothing.
+      execFileSync('git', ['status'], { cwd: path.join(s.ws, 'sub') });
+      execFileSync('git', ['-c', 'user.name=p', '-c', 'user.email=p@x', 'commit', '-q', '--allow-empty', '-m', 'x'], {
+        cwd: path.join(s.ws, 'sub'),
+      });
+      execFileSync('git', ['status'], { cwd: path.join(s.ws, 'sub2') });
+      expect(fs.existsSync(s.marker)).toBe(false);
+    });
+
     it('commands still work: git status, git add and git commit in the sandbox; a folder that is not a repository cannot become one', async () => {
       const s = scene();
       s.put('a.txt', 'a\n');

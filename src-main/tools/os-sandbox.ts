@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
-import { protectionsOf, sweep } from './runs-outside-scan';
+import { protectionsOf, sweepAfter } from './runs-outside-scan';
 import {
   hiddenFolders,
   hiddenNote,
@@ -166,7 +166,7 @@ export function openSandbox(hidden: readonly string[], home: string = os.homedir
           done = true;
           if (hosts.length > 0) SandboxManager.unregisterCommandNetworkLists(commandId);
           fs.rmSync(tmp, { recursive: true, force: true });
-          removed = sweep(protections.flatMap((p) => p.sweep));
+          removed = protections.flatMap(sweepAfter);
           released();
           return removed;
         };

@@ -31,7 +31,9 @@ export async function runSandboxed(
   const notes: string[] = [];
   if (removed.length > 0) {
     const shown = removed.map((p) => path.relative(run.cwd, p) || p).join(', ');
-    notes.push(`Note: removed ${shown}, which the command made: git would run code from it outside the sandbox.`);
+    notes.push(
+      `Note: removed ${shown}, which the command made: git would run it outside the sandbox. A repository made in the sandbox keeps working without them; a person runs git init, git clone or git config.`,
+    );
   }
   const hidden = wrapped.explain(result.output);
   if (hidden !== null) notes.push(hidden);
