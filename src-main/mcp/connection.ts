@@ -60,6 +60,8 @@ export class McpConnection {
   private exited = false;
   /** Releases the server's sandbox once its process is gone. */
   private onExit: (() => void) | undefined;
+  /** A line explaining the paths of a result that the server's sandbox hides from it, or null. */
+  explain: (output: string) => string | null = () => null;
 
   private constructor(
     readonly server: McpServerConfig,
@@ -84,6 +86,7 @@ export class McpConnection {
     const client = new Client({ name: 'maestro-desktop', version: options.clientVersion }, { capabilities: {} });
     const connection = new McpConnection(server, client, transport, options.timeouts, stderr);
     connection.onExit = sandboxed?.release;
+    if (sandboxed) connection.explain = sandboxed.explain;
     try {
       await startBounded(client, transport, options);
       // Installed and answering: the registries an `npx -y …` needed are closed again.

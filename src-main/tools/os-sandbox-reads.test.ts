@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openFilesystemServer } from '../../test-support/connection-kit';
 import { dispatchCall, tempWorkspace, text } from '../../test-support/tools';
 import { hiddenPaths, openSandbox, sandboxUnavailableReason } from './os-sandbox';
 import { DEFAULT_POLICY } from './policy-schema';
@@ -47,7 +48,7 @@ function plantedHome() {
   const tool = runCommandTool({ ...DEFAULT_POLICY, runCommandAllow: ['*'] });
   const run = async (command: string, ws = t.ws) =>
     text(await dispatchCall(tool, { command }, t.ctx({ sandbox, workspacePath: ws })));
-  return { ...t, home, plant, secrets, visible, run };
+  return { ...t, home, plant, secrets, visible, sandbox, run };
 }
 
 describe.skipIf(unavailable !== null)('what a sandboxed command reads (issue 21 point 5; P4.35)', () => {
@@ -101,6 +102,25 @@ describe.skipIf(unavailable !== null)('what a sandboxed command reads (issue 21 
     expect(out).toContain('mine');
     // Only the workspace's own temp parent shows (as the path to the workspace), not the other test folders.
     expect(Number(out.trim().split('\n').at(-1))).toBeLessThanOrEqual(1);
+  });
+});
+
+describe.skipIf(unavailable !== null)('what a sandboxed stdio MCP server reads', () => {
+  it('the reference filesystem server, even given the home folder as a root, reads no history; its result says why', async () => {
+    const s = plantedHome();
+    const connection = await openFilesystemServer(s.ws, s.sandbox, [s.home]);
+    try {
+      const result = await connection.callTool(
+        'read_text_file',
+        { path: s.secrets.history },
+        new AbortController().signal,
+      );
+      const content = JSON.stringify(result.content);
+      expect(content).not.toContain('sk-live-HISTORY-KEY');
+      expect(connection.explain(content)).toMatch(/^Note: the OS sandbox hides .*\.bash_history/);
+    } finally {
+      await connection.close();
+    }
   });
 });
 
