@@ -12,6 +12,7 @@ import { hiddenPaths, openSandbox, sandboxUnavailableReason } from './os-sandbox
 import { DEFAULT_POLICY } from './policy-schema';
 import { runCommandTool } from './run-command';
 import { launchesPackage } from './sandbox-reads';
+import { runSandboxed } from './sandboxed-run';
 
 const unavailable = sandboxUnavailableReason();
 if (unavailable) console.warn(`SKIPPED the home-folder read tests: ${unavailable}`);
@@ -121,6 +122,35 @@ describe.skipIf(unavailable !== null)('what a sandboxed stdio MCP server reads',
     } finally {
       await connection.close();
     }
+  });
+});
+
+describe.skipIf(unavailable !== null)('a process that installs itself (npx -y, uvx)', () => {
+  it('may write the package caches of the home folder; any other process may not', async () => {
+    const s = plantedHome();
+    const probe = path.join(s.home, '.npm', 'probe');
+    const opts = {
+      cwd: s.ws,
+      env: { PATH: process.env.PATH ?? '' },
+      timeoutMs: 20_000,
+      headChars: 4000,
+      tailChars: 4000,
+    };
+    if (!s.sandbox.ok) throw new Error(s.sandbox.reason);
+    const plain = await runSandboxed(s.sandbox.sandbox, `touch ${probe}`, opts, { writable: [s.ws] });
+    expect(plain.exitCode).not.toBe(0);
+    expect(fs.existsSync(probe)).toBe(false);
+    const installing = await runSandboxed(
+      s.sandbox.sandbox,
+      `touch ${probe} ${path.join(s.home, '.cache', 'uv', 'x')}`,
+      opts,
+      {
+        writable: [s.ws],
+        installs: true,
+      },
+    );
+    expect(installing.exitCode).toBe(0);
+    expect(fs.existsSync(probe)).toBe(true);
   });
 });
 
