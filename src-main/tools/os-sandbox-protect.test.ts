@@ -74,6 +74,10 @@ describe.skipIf(unavailable !== null)(
         `echo '[submodule "x"]' > .gitmodules`,
         `mv .git/config .git/config.old`,
         `rm -rf .git/hooks`,
+        // Moving the protected folder aside to make a new one, going through a link to it, another case.
+        `mv .git .git-old && mkdir .git && printf '[core]\\n\\tfsmonitor = ${s.payload}\\n' > .git/config`,
+        `ln -s .git lnk && printf '[core]\\n\\tfsmonitor = ${s.payload}\\n' >> lnk/config; rm -f lnk`,
+        `printf '[core]\\n\\tfsmonitor = ${s.payload}\\n' >> .GIT/config`,
       ];
       for (const attempt of attempts) await s.run(attempt);
       // A commondir sends git to another folder's config: it cannot be held by a placeholder, so it is removed after.
