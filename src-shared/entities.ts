@@ -168,7 +168,7 @@ export type RequestStatus = z.infer<typeof RequestStatus>;
  * English for every other reader): a command with its folder (relative to the workspace), time limit, the hosts it
  * may reach, and whether it runs outside the OS sandbox — because it asks to, or because there is none (`reason`).
  */
-export const ToolRequestDisplay = z.object({
+export const CommandDisplay = z.object({
   kind: z.literal('command'),
   command: z.string(),
   cwd: z.string(),
@@ -176,6 +176,21 @@ export const ToolRequestDisplay = z.object({
   network: z.array(z.string()),
   unsandboxed: z.object({ why: z.enum(['asked', 'no_sandbox']), reason: z.string() }).nullable(),
 });
+export type CommandDisplay = z.infer<typeof CommandDisplay>;
+
+/**
+ * A write to a file that runs code outside the sandbox (`.git/config`, `.envrc`, …): the card says which file, why it
+ * runs code, and that approving lets this one write through; `summary` keeps the diff.
+ */
+export const ProtectedFileDisplay = z.object({
+  kind: z.literal('protected_file'),
+  /** Workspace-relative, symlinks resolved. */
+  path: z.string(),
+  reason: z.string(),
+});
+export type ProtectedFileDisplay = z.infer<typeof ProtectedFileDisplay>;
+
+export const ToolRequestDisplay = z.discriminatedUnion('kind', [CommandDisplay, ProtectedFileDisplay]);
 export type ToolRequestDisplay = z.infer<typeof ToolRequestDisplay>;
 
 export const ToolRequest = z.object({

@@ -21,9 +21,16 @@ export const mcpToolContext = (
   ...(progress ? { progress } : {}),
 });
 
-/** A connection to server-filesystem rooted at `workspace` (in `sandbox`, when given), as a job would open it. */
-export function openFilesystemServer(workspace: string, sandbox?: SandboxChoice): Promise<McpConnection> {
-  const entry = { fs: { command: process.execPath, args: [FILESYSTEM, workspace] } };
+/**
+ * A connection to server-filesystem rooted at `workspace` (and `moreRoots`; in `sandbox`, when given), as a job would
+ * open it.
+ */
+export function openFilesystemServer(
+  workspace: string,
+  sandbox?: SandboxChoice,
+  moreRoots: readonly string[] = [],
+): Promise<McpConnection> {
+  const entry = { fs: { command: process.execPath, args: [FILESYSTEM, workspace, ...moreRoots] } };
   const [config] = parseMcpConfig(JSON.stringify({ mcpServers: entry }), 'mcp.json', workspace);
   return McpConnection.open(config as McpServerConfig, {
     token: null,

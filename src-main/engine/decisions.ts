@@ -116,7 +116,7 @@ async function outcomeOf(
   if (!run.store.toolRequests.markStarted(decision.request.id)) {
     return interruptedByRestart(`the approved ${call.name} call (${firstLine(decision.request.summary)})`);
   }
-  const { outcome } = await execute(call, tool, args.data, ctx);
+  const { outcome } = await execute(call, tool, args.data, { ...ctx, approvedByPerson: true });
   return outcome.kind === 'result' ? outcome : fail(`${call.name} asked to wait again`);
 }
 

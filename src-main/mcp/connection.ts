@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CodedError } from '../../src-shared/errors';
 import type { OsSandbox, SandboxChoice, Sandboxed } from '../tools/os-sandbox';
+import { launchesPackage } from '../tools/sandbox-reads';
 import { shellQuote } from '../tools/shell-quote';
 import type { ToolProgress } from '../tools/types';
 import { formatToken, type McpServerConfig, type McpTimeouts, type StdioServerConfig } from './config';
@@ -59,6 +60,8 @@ export class McpConnection {
   private exited = false;
   /** Releases the server's sandbox once its process is gone. */
   private onExit: (() => void) | undefined;
+  /** A line explaining the paths of a result that the server's sandbox hides from it, or null. */
+  explain: (output: string) => string | null = () => null;
 
   private constructor(
     readonly server: McpServerConfig,
@@ -83,8 +86,11 @@ export class McpConnection {
     const client = new Client({ name: 'maestro-desktop', version: options.clientVersion }, { capabilities: {} });
     const connection = new McpConnection(server, client, transport, options.timeouts, stderr);
     connection.onExit = sandboxed?.release;
+    if (sandboxed) connection.explain = sandboxed.explain;
     try {
       await startBounded(client, transport, options);
+      // Installed and answering: the registries an `npx -y …` needed are closed again.
+      sandboxed?.settled();
     } catch (error) {
       connection.kill();
       if (isUnauthorized(error)) throw new McpAuthError(server.name);
@@ -213,11 +219,15 @@ const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
 const isUnauthorized = (error: unknown) =>
   (error instanceof StreamableHTTPError || error instanceof SseError) && error.code === 401;
 
-/** The server's command line, wrapped to run in the sandbox: the workspace writable, its listed hosts reachable. */
+/**
+ * The server's command line, wrapped to run in the sandbox: the workspace writable, its listed hosts reachable; launched
+ * with `npx -y …` or `uvx …`, the package caches writable and the registries reachable until it has started.
+ */
 const sandboxedLaunch = (server: StdioServerConfig, sandbox: OsSandbox): Promise<Sandboxed> =>
   sandbox.wrap([server.command, ...server.args].map(shellQuote).join(' '), server.cwd, {
     writable: [server.workspacePath],
     network: server.network,
+    installs: launchesPackage(server.command),
   });
 
 function makeTransport(

@@ -39,7 +39,9 @@ export class ServerSlot {
     if (typeof connection === 'string') return fail(`MCP server "${this.name}": ${this.redact(connection)}`);
     try {
       const result = toolResult(await connection.callTool(tool, args, ctx.signal, ctx.progress));
-      return { ...result, content: this.redact(result.content) };
+      // A path the server could not read because its sandbox hides it: the model and the person are told so.
+      const hidden = connection.explain(result.content);
+      return { ...result, content: this.redact(hidden === null ? result.content : `${result.content}\n${hidden}`) };
     } catch (error) {
       return fail(`MCP server "${this.name}": ${this.redact(this.describe(connection, tool, error))}`);
     }

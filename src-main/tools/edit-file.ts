@@ -1,7 +1,8 @@
 // edit_file { path, old_string, new_string, replace_all? }: replaces an exact piece of text in a file of the
 // workspace; the piece must occur exactly once unless replace_all is set (P4.55); needs edit permission. The result
 // is a one-line summary, then a unified diff of the change (capped; see diff.ts), and the whole diff for the person
-// (display). Its review shows the diff a call would apply, for the card when the policy asks before edits.
+// (display). Its review shows the diff a call would apply, for the card when the policy asks before edits, and always
+// asks for a file that runs code outside the sandbox (write-target.ts).
 import fs from 'node:fs';
 import { z } from 'zod';
 import { diffSection, diffSections, REQUEST_CAPS } from './diff';
@@ -9,7 +10,7 @@ import { fail, ok } from './outcome';
 import { callSummary } from './permission';
 import { looksBinary } from './text';
 import type { CallReview, ToolContext, ToolDef, ToolResult } from './types';
-import { type WriteTarget, writeTarget, writeText } from './write-target';
+import { locateWrite, protectedWriteReview, type WriteTarget, writeTarget, writeText } from './write-target';
 
 export const EditFileArgs = z.strictObject({
   path: z.string().min(1).describe('File path, relative to the workspace folder. The file must exist.'),
@@ -35,8 +36,8 @@ type Planned =
   | { ok: true; target: Extract<WriteTarget, { ok: true }>; before: string; after: string; count: number }
   | { ok: false; error: string };
 
-function planEdit(args: EditFileArgs, ctx: ToolContext): Planned {
-  const target = writeTarget('edit_file', args.path, ctx);
+function planEdit(args: EditFileArgs, ctx: ToolContext, find = writeTarget): Planned {
+  const target = find('edit_file', args.path, ctx);
   if (!target.ok) return target;
   if (!target.existing) return { ok: false, error: `${args.path} does not exist; use write_file to create it` };
   if (args.old_string === args.new_string) {
@@ -86,11 +87,15 @@ export async function editFile(args: EditFileArgs, ctx: ToolContext): Promise<To
  * the diff it would apply, whole, worked out without writing (or, when it cannot apply now, why, and its arguments).
  */
 export function reviewEdit(args: EditFileArgs, ctx: ToolContext): CallReview {
+  const target = locateWrite('edit_file', args.path, ctx);
+  if (target.ok && target.runsOutside !== null) {
+    return protectedWriteReview(target.rel, target.runsOutside, editSummary(args, ctx));
+  }
   return { kind: 'run', askSummary: () => editSummary(args, ctx) };
 }
 
 function editSummary(args: EditFileArgs, ctx: ToolContext): string {
-  const plan = planEdit(args, ctx);
+  const plan = planEdit(args, ctx, locateWrite);
   if (!plan.ok) return `Edit ${args.path} (no diff: ${plan.error})\n${callSummary('edit_file', args)}`;
   const { target, before, after, count } = plan;
   return `Edit ${target.rel}: replace ${occurrences(count)}\n${diffSection(target.rel, before, after, REQUEST_CAPS)}`;

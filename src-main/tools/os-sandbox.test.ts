@@ -68,7 +68,7 @@ describe.skipIf(unavailable !== null)('the OS sandbox against a steered agent (b
       expect(out).not.toContain('DATA-DIR-KEY');
       expect(out).not.toContain('SSH-PRIVATE-KEY');
       expect(out).not.toContain('sk-host-secret');
-      expect(out).toMatch(/Read-only file system/);
+      expect(out).toMatch(/Read-only file system|No such file or directory/);
     } finally {
       delete process.env.MAESTRO_LLM_API_KEY_FOR_THIS_TEST;
     }
@@ -86,11 +86,8 @@ describe.skipIf(unavailable !== null)('the OS sandbox against a steered agent (b
     await run(s, 'git status');
     expect(fs.readFileSync(inside, 'utf8')).toBe('ran\n'); // it ran…
     expect(fs.existsSync(leak)).toBe(false); // …and could not write outside the workspace
-    // Nor can a command change git's config or hooks, which run outside the sandbox the next time a person uses git.
-    const config = fs.readFileSync(path.join(s.ws, '.git', 'config'), 'utf8');
-    const out = await run(s, 'git diff --no-index .git/config hook.sh');
-    expect(out).toMatch(/^Exit code: 1/);
-    expect(fs.readFileSync(path.join(s.ws, '.git', 'config'), 'utf8')).toBe(config);
+    // That a command cannot change git's config or hooks (which run outside the sandbox the next time a person uses
+    // git) is tried for real, write by write, in os-sandbox-protect.test.ts.
   });
 
   it('`git diff --output=<outside>` cannot write outside the workspace', async () => {

@@ -1,16 +1,27 @@
 // The OS sandbox that commands, package installs and stdio MCP servers run in: bubblewrap on Linux, Seatbelt
-// (sandbox-exec) on macOS, through @anthropic-ai/sandbox-runtime (the library Claude Code's sandbox is built on: its
-// profiles protect `.git/config`, hooks and shell rc files in writable folders, block new Unix sockets with seccomp,
-// and filter the network through a proxy per command). Inside: the scope's folders are writable except `.maestro/`;
-// the rest of the file system is read-only; the host's data dir and common secret stores are unreadable; the host's
-// processes are invisible (own PID namespace); the network reaches only the hosts the scope names; the process dies
-// with the host. Where there is no such sandbox (Windows, bubblewrap missing), `openSandbox` says why, and callers ask
-// a person before anything runs.
+// (sandbox-exec) on macOS, through @anthropic-ai/sandbox-runtime (the library Claude Code's sandbox is built on: it
+// blocks new Unix sockets with seccomp and filters the network through a proxy per command). Inside: the scope's
+// folders are writable except `.maestro/` and the files that run code outside the sandbox (runs-outside.ts), in each
+// of those folders — the library protects those only in the host's own working directory; the system folders, the
+// toolchain folders of the home folder and the scope's folders are readable, the rest of the home folder, /tmp, the
+// host's data dir and the secret stores are hidden (sandbox-reads.ts); the host's processes are invisible (own PID
+// namespace); the network reaches only the hosts the scope names; the process dies with the host. Where there is no
+// such sandbox (Windows, bubblewrap missing), `openSandbox` says why, and callers ask a person before anything runs.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import { protectionsOf, sweepAfter } from './runs-outside-scan';
+import {
+  hiddenFolders,
+  hiddenNote,
+  INSTALL_CACHES,
+  INSTALL_REGISTRIES,
+  type ReadView,
+  sanitizedGitConfig,
+  toolchainFolders,
+} from './sandbox-reads';
 import { shellQuote } from './shell-quote';
 
 /** What one sandboxed process may touch beyond reading the file system. */
@@ -21,13 +32,23 @@ export interface SandboxScope {
   readable?: readonly string[];
   /** Hosts it may reach (`registry.npmjs.org`, `*.example.com`, `host:443`); none by default. */
   network?: readonly string[];
+  /**
+   * It installs its own package as it starts (`npx -y …`, `uvx …`): the package caches are writable and the
+   * registries reachable until `settled()`.
+   */
+  installs?: boolean;
 }
 
 /** A program to spawn instead of the one asked for, and what to call once it has exited. */
 export interface Sandboxed {
   file: string;
   args: string[];
-  release(): void;
+  /** Once it has exited: cleans up, and removes what it made where nothing may be made (see runs-outside-scan.ts). */
+  release(): string[];
+  /** It has started: the install registries of `installs` are no longer reachable. */
+  settled(): void;
+  /** A line explaining the paths of `output` the sandbox hid, or null. */
+  explain(output: string): string | null;
 }
 
 export interface OsSandbox {
@@ -60,7 +81,7 @@ const HOME_SECRETS = [
 ];
 
 /** The folders and files a sandboxed process may not read: the host's own data (keys, DB) and the user's secrets. */
-export function hiddenPaths(hostDirs: readonly string[], home = os.homedir()): string[] {
+export function hiddenPaths(hostDirs: readonly string[], home: string = os.homedir()): string[] {
   return [...hostDirs.map((d) => path.resolve(d)), ...HOME_SECRETS.map((s) => path.join(home, s))];
 }
 
@@ -101,8 +122,11 @@ const released = () => {
   if (running === 0) SandboxManager.cleanupAfterCommand();
 };
 
-/** The machine's OS sandbox, hiding `hidden` (see hiddenPaths) from every process it runs; or why there is none. */
-export function openSandbox(hidden: readonly string[]): SandboxChoice {
+/**
+ * The machine's OS sandbox, hiding `hidden` (see hiddenPaths) and the home folder `home` but its toolchain folders
+ * from every process it runs; or why there is none.
+ */
+export function openSandbox(hidden: readonly string[], home: string = os.homedir()): SandboxChoice {
   const reason = sandboxUnavailableReason();
   const kind = platformKind();
   if (reason !== null || kind === null) return { ok: false, reason: reason ?? 'no OS sandbox' };
@@ -114,32 +138,52 @@ export function openSandbox(hidden: readonly string[]): SandboxChoice {
         await start();
         // The proxy tells commands apart by this id, which the sandboxed client presents: it must be unguessable.
         const commandId = randomBytes(16).toString('base64url');
-        const hosts = scope.network ?? [];
+        const hosts = [...(scope.network ?? []), ...(scope.installs ? INSTALL_REGISTRIES : [])];
         // `.maestro/` exists before the wrap, so the library binds it read-only instead of planting an empty file in
         // its place for the command's lifetime — which a host killed meanwhile would leave behind.
         for (const w of scope.writable) fs.mkdirSync(path.join(w, '.maestro'), { recursive: true });
-        // A temp folder of its own (the rest of /tmp is read-only inside), removed when it has exited.
+        const protections = scope.writable.map(protectionsOf);
+        const caches = scope.installs ? INSTALL_CACHES.map((c) => path.join(home, c)) : [];
+        for (const c of caches) fs.mkdirSync(c, { recursive: true });
+        // A temp folder of its own (the rest of /tmp is hidden inside), removed when it has exited; it holds the
+        // person's git identity without credentials, as git's global config.
         const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'maestro-sandbox-'));
+        const gitConfig = path.join(tmp, '.gitconfig');
+        fs.writeFileSync(gitConfig, await sanitizedGitConfig(home));
+        const view: ReadView = {
+          hidden: [...hidden, ...hiddenFolders(home)],
+          visible: [...(scope.readable ?? []), ...scope.writable, tmp, ...toolchainFolders(home), ...caches],
+        };
+        // The library's own sockets to its network proxy live in the host's temp folder, which is hidden.
+        const bridges = [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()];
+        const sockets = bridges.filter((s): s is string => s !== undefined);
         // Counted from before the wrap: the library's clean-up must not run while this wrap prepares its mounts.
         running++;
         let done = false;
+        let removed: string[] = [];
         const release = () => {
-          if (done) return;
+          if (done) return removed;
           done = true;
           if (hosts.length > 0) SandboxManager.unregisterCommandNetworkLists(commandId);
           fs.rmSync(tmp, { recursive: true, force: true });
+          removed = protections.flatMap(sweepAfter);
           released();
+          return removed;
         };
+        const env = `TMPDIR=${shellQuote(tmp)} GIT_CONFIG_GLOBAL=${shellQuote(gitConfig)}`;
         try {
           const { argv } = await SandboxManager.wrapWithSandboxArgv(
-            `TMPDIR=${shellQuote(tmp)}; export TMPDIR; ${command}`,
+            `export ${env}; ${command}`,
             '/bin/sh',
             {
               filesystem: {
-                denyRead: [...hidden],
-                allowRead: [...(scope.readable ?? []), ...scope.writable, tmp],
-                allowWrite: [...scope.writable, tmp],
-                denyWrite: scope.writable.map((w) => path.join(w, '.maestro')),
+                denyRead: [...view.hidden],
+                allowRead: [...view.visible, ...sockets],
+                allowWrite: [...scope.writable, tmp, ...caches],
+                denyWrite: [
+                  ...scope.writable.map((w) => path.join(w, '.maestro')),
+                  ...protections.flatMap((p) => p.readOnly),
+                ],
               },
             },
             undefined,
@@ -149,7 +193,16 @@ export function openSandbox(hidden: readonly string[]): SandboxChoice {
           const [file, ...args] = argv;
           if (file === undefined) throw new Error('the sandbox gave no program to run');
           if (hosts.length > 0) SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains: [...hosts] });
-          return { file, args, release };
+          return {
+            file,
+            args,
+            release,
+            settled() {
+              if (!scope.installs || done) return;
+              SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains: [...(scope.network ?? [])] });
+            },
+            explain: (output) => hiddenNote(output, view),
+          };
         } catch (error) {
           release();
           throw error;

@@ -40,8 +40,9 @@ export function decideCall(
   if (!ctx.canEdit && tool.needs?.includes('edit')) {
     return { kind: 'refuse', message: `${tool.name} changes files, and this movement may not edit (edit: false)` };
   }
-  if (approvedOnce) return RUN;
   const review = tool.review?.(args, ctx) ?? RUN;
+  // A file that runs code outside the sandbox is a person's to allow: not even the Auto Prompter's approval covers it.
+  if (approvedOnce) return review.kind === 'ask' && review.display?.kind === 'protected_file' ? review : RUN;
   if (review.kind === 'refuse' || (review.kind === 'ask' && review.always)) return review;
   if (rule === 'allow') return RUN;
   if (rule === 'ask') {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ToolRequestDisplay } from '../../src-shared/entities';
+import type { CommandDisplay } from '../../src-shared/entities';
 import { fail, ok } from './outcome';
 import { commandEnv } from './package-paths';
 import type { WorkspaceToolPolicy } from './policy-schema';
@@ -88,7 +88,7 @@ function mustAsk(args: RunCommandArgs, ctx: ToolContext): Unsandboxed {
   return null;
 }
 
-type Unsandboxed = ToolRequestDisplay['unsandboxed'];
+type Unsandboxed = CommandDisplay['unsandboxed'];
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
@@ -138,14 +138,15 @@ export async function runCommand(args: RunCommandArgs, ctx: ToolContext): Promis
   };
   const r =
     args.outside_sandbox || !ctx.sandbox.ok
-      ? await runProcess(run)
+      ? { ...(await runProcess(run)), notes: [] }
       : await runSandboxed(ctx.sandbox.sandbox, args.command, run, {
           // A movement that may not edit runs commands with the workspace read-only.
           writable: ctx.canEdit ? [cwd.root] : [],
           readable: [cwd.root, ...(ctx.runtimeDir === undefined ? [] : [path.join(ctx.runtimeDir, 'packages')])],
           network: args.network ?? [],
         });
-  const output = r.output === '' ? '(no output)' : r.output;
+  const notes = r.notes.length > 0 ? `\n${r.notes.join('\n')}` : '';
+  const output = `${r.output === '' ? '(no output)' : r.output}${notes}`;
   if (r.spawnError) return fail(`could not start the command: ${r.spawnError.message}`);
   if (r.aborted) return fail(`the command was cancelled and stopped\n${output}`);
   if (r.timedOut) return fail(`the command timed out after ${seconds(timeoutMs)} and was stopped\n${output}`);
@@ -164,7 +165,7 @@ export function reviewCommand(args: RunCommandArgs, ctx: ToolContext, policy: Wo
   const unsandboxed = mustAsk(args, ctx);
   const unlisted = (args.network ?? []).filter((h) => !policy.runCommandNetwork.includes(h));
   const summary = summarizeCommand(args, cwd.rel, unsandboxed);
-  const display: ToolRequestDisplay = {
+  const display: CommandDisplay = {
     kind: 'command',
     command: args.command,
     cwd: cwd.rel,

@@ -17,6 +17,11 @@ export interface ToolContext {
   runtimeDir?: string;
   /** The host's OS sandbox for commands, or why there is none (then every command asks). */
   sandbox: SandboxChoice;
+  /**
+   * Set by the engine only for the call a person approved on its card: a write to a file that runs code outside the
+   * sandbox (runs-outside.ts) goes through then, never otherwise (not by a policy, a grant or the Auto Prompter).
+   */
+  approvedByPerson?: boolean;
   /** Tells the live stream how a running call is getting on (set per call by the dispatcher). */
   progress?(update: ToolProgress): void;
   /** The run's sink for every call's progress; the dispatcher binds it to each call as `progress`. */

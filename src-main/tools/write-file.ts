@@ -1,6 +1,7 @@
 // write_file { path, content }: creates or replaces a text file of the workspace (atomically); needs edit permission.
 // The result is a one-line summary, then a unified diff of the change (capped; see diff.ts), and the whole diff for
-// the person (display). Its review shows the diff a call would apply, for the card when the policy asks before edits.
+// the person (display). Its review shows the diff a call would apply, for the card when the policy asks before edits,
+// and always asks for a file that runs code outside the sandbox (write-target.ts).
 import fs from 'node:fs';
 import { z } from 'zod';
 import { DIFF_MAX_SOURCE_BYTES, diffSection, diffSections, REQUEST_CAPS } from './diff';
@@ -8,7 +9,7 @@ import { fail, ok } from './outcome';
 import { callSummary } from './permission';
 import { looksBinary } from './text';
 import type { CallReview, ToolContext, ToolDef, ToolResult } from './types';
-import { type WriteTarget, writeTarget, writeText } from './write-target';
+import { locateWrite, protectedWriteReview, type WriteTarget, writeTarget, writeText } from './write-target';
 
 export const WriteFileArgs = z.strictObject({
   path: z.string().min(1).describe('File path, relative to the workspace folder. Missing folders are created.'),
@@ -52,11 +53,15 @@ export async function writeFile(args: WriteFileArgs, ctx: ToolContext): Promise<
  * the diff it would apply, whole, worked out without writing (or, when it cannot be worked out, why).
  */
 export function reviewWrite(args: WriteFileArgs, ctx: ToolContext): CallReview {
+  const target = locateWrite('write_file', args.path, ctx);
+  if (target.ok && target.runsOutside !== null) {
+    return protectedWriteReview(target.rel, target.runsOutside, writeSummary(args, ctx));
+  }
   return { kind: 'run', askSummary: () => writeSummary(args, ctx) };
 }
 
 function writeSummary(args: WriteFileArgs, ctx: ToolContext): string {
-  const target = writeTarget('write_file', args.path, ctx);
+  const target = locateWrite('write_file', args.path, ctx);
   if (!target.ok) return `Write ${args.path} (no diff: ${target.error})\n${callSummary('write_file', args)}`;
   const bytes = Buffer.byteLength(args.content);
   const head = `${target.existing ? 'Replace' : 'Create'} ${target.rel} (${bytes} bytes)`;

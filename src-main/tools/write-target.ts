@@ -1,15 +1,25 @@
 // The checks every writing tool makes before it touches anything: the movement's edit permission (P4.32), the
-// sandbox (P4.33), and the protected `.maestro/` folder.
+// sandbox (P4.33), the protected `.maestro/` folder, and the files that run code outside the sandbox (runs-outside.ts),
+// which are written only in a call a person approved on its card (the tool's review asks for them, always).
 import fs from 'node:fs';
 import { writeFileAtomic } from '../workspace/atomic-write';
+import { runsOutside } from './runs-outside';
 import { isProtected, resolveInWorkspace } from './sandbox';
-import type { ToolContext } from './types';
+import type { CallReview, ToolContext } from './types';
 
 export type WriteTarget =
-  | { ok: true; path: string; rel: string; existing: fs.Stats | null }
+  | {
+      ok: true;
+      path: string;
+      rel: string;
+      existing: fs.Stats | null;
+      /** Why the file runs code outside the sandbox, or null. */
+      runsOutside: string | null;
+    }
   | { ok: false; error: string };
 
-export function writeTarget(tool: string, given: string, ctx: ToolContext): WriteTarget {
+/** Where a write would go, checked but for the person's say on files that run code outside the sandbox (for cards). */
+export function locateWrite(tool: string, given: string, ctx: ToolContext): WriteTarget {
   if (!ctx.canEdit) {
     return { ok: false, error: `${tool} is not allowed: this movement has no permission to edit files` };
   }
@@ -30,7 +40,32 @@ export function writeTarget(tool: string, given: string, ctx: ToolContext): Writ
   }
   if (existing?.isDirectory()) return { ok: false, error: `${given} is a folder` };
   if (existing && !existing.isFile()) return { ok: false, error: `${given} is not a regular file` };
-  return { ok: true, path: target.path, rel: target.rel, existing };
+  return { ok: true, path: target.path, rel: target.rel, existing, runsOutside: runsOutside(target.rel) };
+}
+
+/** Where a write goes now: a file that runs code outside the sandbox only in a call a person approved. */
+export function writeTarget(tool: string, given: string, ctx: ToolContext): WriteTarget {
+  const target = locateWrite(tool, given, ctx);
+  if (target.ok && target.runsOutside !== null && ctx.approvedByPerson !== true) {
+    return {
+      ok: false,
+      error: `${given} runs code outside the sandbox (${target.runsOutside}); only a person can allow this write, on its approval card`,
+    };
+  }
+  return target;
+}
+
+/**
+ * The review of a write to a file that runs code outside the sandbox: it asks, always (no policy, grant or Auto
+ * Prompter covers it), on a card that says which file and why, above `summary` (the diff).
+ */
+export function protectedWriteReview(rel: string, reason: string, summary: string): CallReview {
+  return {
+    kind: 'ask',
+    always: true,
+    summary: `${rel} runs code outside the sandbox: ${reason}. Approving lets this one change through; each later change asks again.\n${summary}`,
+    display: { kind: 'protected_file', path: rel, reason },
+  };
 }
 
 /** Temp file + rename in the same folder, keeping an existing file's permission bits. */

@@ -1,10 +1,11 @@
 // The approval card of one tool request: the tool and the summary of what will run, exactly as the backend wrote it,
 // with Approve once / Approve for this task (with what it covers: GrantChoice) / Deny (P7.01, P7.03–P7.05); an edit
-// (edit_file, write_file) shows the diff it would apply instead. A refused decision shows on the card. The keyboard shortcuts (A / D on the focused
-// card) press its buttons: see decideFocusedCard. Everything the model wrote goes through the untrusted-text renderer:
+// (edit_file, write_file) shows the diff it would apply instead; a write to a file that runs code outside the sandbox
+// says so first (ProtectedFileNotice). A refused decision shows on the card. The keyboard shortcuts (A / D on the
+// focused card) press its buttons: see decideFocusedCard. Everything the model wrote goes through the untrusted-text renderer:
 // hidden characters show as ⟨U+…⟩ and are flagged, a multi-line command shows whole with its line count.
 import { useMemo, useState } from 'react';
-import type { ToolRequest, ToolRequestDisplay } from '../../../src-shared/entities';
+import type { CommandDisplay, ToolRequest } from '../../../src-shared/entities';
 import type { GrantChoice as GrantChoiceInput } from '../../../src-shared/grants';
 import { plainUntrusted, type RenderedText, renderUntrusted } from '../../../src-shared/untrusted-text';
 import { useCardAction } from '../hooks/useCardAction';
@@ -14,6 +15,7 @@ import { ApprovalCard, DecisionButton, DenyReason, reasonOf } from './ApprovalCa
 import { DiffView } from './DiffView';
 import { parseDiff } from './diff-lines';
 import { GrantChoice } from './GrantChoice';
+import { ProtectedFileNotice } from './ProtectedFileNotice';
 import { HiddenCharsFlag, UntrustedLine, UntrustedSegments } from './UntrustedText';
 
 type Choice = { decision: 'approve'; scope: 'once' | 'task'; grant?: GrantChoiceInput } | { decision: 'deny' };
@@ -23,7 +25,7 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
   const { busy, error, run } = useCardAction();
   const [reason, setReason] = useState('');
   const t = useT();
-  const command = request.display?.command;
+  const command = request.display?.kind === 'command' ? request.display.command : undefined;
   const shown = useMemo(
     () =>
       command === undefined
@@ -91,7 +93,8 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
         </>
       }
     >
-      {request.display ? (
+      {request.display?.kind === 'protected_file' ? <ProtectedFileNotice display={request.display} /> : null}
+      {request.display?.kind === 'command' ? (
         <CommandSummary display={request.display} shown={shown} />
       ) : (
         <RequestSummary tool={request.tool} summary={request.summary} shown={shown} />
@@ -131,7 +134,7 @@ function RequestSummary({ tool, summary, shown }: { tool: string; summary: strin
 
 /** A command as the card words it: the command line (every line of it, in the order the shell reads it), where it
  * runs and for how long, its hosts, and a warning when it runs outside the OS sandbox. */
-function CommandSummary({ display, shown }: { display: ToolRequestDisplay; shown: RenderedText }) {
+function CommandSummary({ display, shown }: { display: CommandDisplay; shown: RenderedText }) {
   const t = useT();
   const where = display.cwd === '.' ? t('approval.cmd.workspace') : plainUntrusted(display.cwd, { mode: 'command' });
   const seconds = Math.round(display.timeoutMs / 100) / 10;

@@ -12,4 +12,9 @@ export const enEdits = {
   'settings.toolPolicy.askEdits': 'Ask before editing files',
   'settings.toolPolicy.askEditsHint':
     'Every edit_file and write_file call waits for your approval, showing the diff it would apply (tools.ask).',
+  'edit.protected.title': '{path} runs code outside the sandbox',
+  'edit.protected.what':
+    'Your own tools read this file and run what it says, with your full access, without asking you: {reason}.',
+  'edit.protected.approve':
+    'Approving lets this one change through. Each later change to such a file asks again, even after "Approve for this task".',
 } as const;

@@ -13,4 +13,9 @@ export const jaEdits: Record<keyof typeof enEdits, string> = {
   'settings.toolPolicy.askEdits': 'ファイルを編集する前に確認する',
   'settings.toolPolicy.askEditsHint':
     'edit_file と write_file の呼び出しはすべて、適用する差分を表示してあなたの承認を待ちます (tools.ask)。',
+  'edit.protected.title': '{path} はサンドボックスの外でコードを実行させるファイルです',
+  'edit.protected.what':
+    'あなたのツールがこのファイルを読み、書かれた内容をあなたの全権限で、確認なしに実行します: {reason}。',
+  'edit.protected.approve':
+    '承認するとこの 1 回の変更だけが書き込まれます。「このタスク中は承認」を選んでも、このようなファイルへの以降の変更は毎回確認されます。',
 };
