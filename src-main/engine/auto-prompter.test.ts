@@ -7,6 +7,7 @@ import type { AutoPrompterSettings } from '../../src-shared/auto-prompter';
 import { call, complete, engineHarness, type Harness, SETTLED } from '../../test-support/engine-harness';
 import type { RecordedRequest } from '../../test-support/scripted-llm-server';
 import { tempDir } from '../../test-support/temp-maestro';
+import { machineSandbox } from '../../test-support/tools';
 import { runtimeDir } from '../workspace/paths';
 import { snapshotFile } from './auto-prompter-snapshot';
 
@@ -222,7 +223,7 @@ describe('the actions', () => {
     expect(finished).toEqual([false]);
   });
 
-  it('P8.05 approve_once: the matching call runs without a ToolRequest', async () => {
+  it.skipIf(!machineSandbox.ok)('P8.05 approve_once: the matching call runs without a ToolRequest', async () => {
     const ws = workspaceWithFiles();
     writeRules(ws, {
       enabled: true,
@@ -233,6 +234,7 @@ describe('the actions', () => {
     const h = await engineHarness([call('run_command', { command: 'echo approved' }), complete()], {
       policyTools: true,
       workspace: ws,
+      sandbox: machineSandbox,
     });
     const { taskId, jobId } = h.createTask('Run it');
     expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
@@ -241,6 +243,22 @@ describe('the actions', () => {
     expect(policyEvents(h, taskId)).toMatchObject([{ action: 'approve_once', ruleIndex: 0, ruleId: null }]);
     const stored = JSON.parse(fs.readFileSync(snapshotFile(runtimeDir(h.dataDir, taskId), jobId), 'utf8'));
     expect(stored.usedApprovals).toEqual([0]);
+  });
+
+  it('P8.05 approve_once does not cover what always asks: without an OS sandbox the command waits for a person', async () => {
+    const ws = workspaceWithFiles();
+    writeRules(ws, {
+      enabled: true,
+      rules: [{ match: { tool: 'run_command', args: { command: { equals: 'touch made' } } }, action: 'approve_once' }],
+    });
+    const h = await engineHarness([call('run_command', { command: 'touch made' }), complete()], {
+      policyTools: true,
+      workspace: ws,
+    });
+    const { taskId, jobId } = h.createTask('Run it unsandboxed');
+    expect((await h.waitFor(jobId, SETTLED)).waitReason).toBe('tool_request');
+    expect(fs.existsSync(path.join(ws, 'made'))).toBe(false);
+    expect(toolRequests(h, taskId)).toMatchObject([{ status: 'pending', args: { command: 'touch made' } }]);
   });
 
   it('P8.05 approve_once does not lift the sandbox: a working folder or a path outside the workspace is still refused', async () => {
@@ -259,7 +277,7 @@ describe('the actions', () => {
         call('write_file', { path: `../${path.basename(outside)}`, content: 'out' }),
         complete(),
       ],
-      { policyTools: true, workspace: ws },
+      { policyTools: true, workspace: ws, sandbox: machineSandbox },
     );
     const { taskId, jobId } = h.createTask('Escape');
     expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
@@ -272,42 +290,45 @@ describe('the actions', () => {
     expect(policyEvents(h, taskId).map((e) => e.action)).toEqual(['approve_once', 'approve_once']);
   });
 
-  it('P8.06 the same approval a second time, and a call with other arguments, take the normal path: a ToolRequest', async () => {
-    const ws = workspaceWithFiles();
-    writeRules(ws, {
-      enabled: true,
-      rules: [{ match: { tool: 'run_command', args: { command: { equals: 'echo once' } } }, action: 'approve_once' }],
-    });
-    const h = await engineHarness(
-      [
-        call('run_command', { command: 'echo other' }),
-        call('run_command', { command: 'echo once' }),
-        call('run_command', { command: 'echo once', timeout_ms: 5000 }),
-        complete(),
-      ],
-      { policyTools: true, workspace: ws },
-    );
-    const { taskId, jobId } = h.createTask('Run things');
-    // Other arguments: asks, and the approval is not used up.
-    expect((await h.waitFor(jobId, SETTLED)).waitReason).toBe('tool_request');
-    expect(policyEvents(h, taskId)).toEqual([]);
-    const [first] = toolRequests(h, taskId);
-    expect(first).toMatchObject({ status: 'pending', args: { command: 'echo other' } });
-    h.maestro.invoke('decideToolRequest', { taskId, requestId: first?.id as string, decision: 'approve' });
+  it.skipIf(!machineSandbox.ok)(
+    'P8.06 the same approval a second time, and a call with other arguments, take the normal path: a ToolRequest',
+    async () => {
+      const ws = workspaceWithFiles();
+      writeRules(ws, {
+        enabled: true,
+        rules: [{ match: { tool: 'run_command', args: { command: { equals: 'echo once' } } }, action: 'approve_once' }],
+      });
+      const h = await engineHarness(
+        [
+          call('run_command', { command: 'echo other' }),
+          call('run_command', { command: 'echo once' }),
+          call('run_command', { command: 'echo once', timeout_ms: 5000 }),
+          complete(),
+        ],
+        { policyTools: true, workspace: ws, sandbox: machineSandbox },
+      );
+      const { taskId, jobId } = h.createTask('Run things');
+      // Other arguments: asks, and the approval is not used up.
+      expect((await h.waitFor(jobId, SETTLED)).waitReason).toBe('tool_request');
+      expect(policyEvents(h, taskId)).toEqual([]);
+      const [first] = toolRequests(h, taskId);
+      expect(first).toMatchObject({ status: 'pending', args: { command: 'echo other' } });
+      h.maestro.invoke('decideToolRequest', { taskId, requestId: first?.id as string, decision: 'approve' });
 
-    // The resumed run (a new run of the same job) uses the approval once; the second time asks.
-    await h.waitFor(jobId, SETTLED);
-    expect(h.maestro.store.jobs.get(jobId)).toMatchObject({ status: 'waiting_human', waitReason: 'tool_request' });
-    expect(results(h.server.requests[2]).at(-1)).toBe('Exit code: 0\nonce\n');
-    const requests = toolRequests(h, taskId);
-    expect(requests.map((r) => [r.status, r.args])).toEqual([
-      ['approved', { command: 'echo other' }],
-      ['pending', { command: 'echo once', timeout_ms: 5000 }],
-    ]);
-    expect(policyEvents(h, taskId).map((e) => e.action)).toEqual(['approve_once']);
-  });
+      // The resumed run (a new run of the same job) uses the approval once; the second time asks.
+      await h.waitFor(jobId, SETTLED);
+      expect(h.maestro.store.jobs.get(jobId)).toMatchObject({ status: 'waiting_human', waitReason: 'tool_request' });
+      expect(results(h.server.requests[2]).at(-1)).toBe('Exit code: 0\nonce\n');
+      const requests = toolRequests(h, taskId);
+      expect(requests.map((r) => [r.status, r.args])).toEqual([
+        ['approved', { command: 'echo other' }],
+        ['pending', { command: 'echo once', timeout_ms: 5000 }],
+      ]);
+      expect(policyEvents(h, taskId).map((e) => e.action)).toEqual(['approve_once']);
+    },
+  );
 
-  it('P8.06 a used approval stays used when the same job comes back', async () => {
+  it.skipIf(!machineSandbox.ok)('P8.06 a used approval stays used when the same job comes back', async () => {
     const ws = workspaceWithFiles();
     writeRules(ws, {
       enabled: true,
@@ -319,7 +340,7 @@ describe('the actions', () => {
         call('run_command', { command: 'echo in between' }),
         call('run_command', { command: 'echo once' }, 'again'),
       ],
-      { policyTools: true, workspace: ws },
+      { policyTools: true, workspace: ws, sandbox: machineSandbox },
     );
     const { taskId, jobId } = h.createTask('Run things');
     await h.waitFor(jobId, SETTLED);

@@ -87,6 +87,20 @@ describe('one permission model for every tool', () => {
     });
   });
 
+  it('a one-time approval (the Auto Prompter) does not cover what always asks: outside the sandbox, unlisted hosts, no OS sandbox', () => {
+    const t = tempWorkspace();
+    const run = tools.run_command?.tool as AnyToolDef;
+    const noSandbox = { ok: false as const, reason: 'bubblewrap is missing' };
+    expect(decideCall(run, { command: 'npm test' }, t.ctx({ sandbox: noSandbox }), 'allow', true)).toMatchObject({
+      kind: 'ask',
+      always: true,
+    });
+    const outside = { command: 'npm test', outside_sandbox: true };
+    expect(decideCall(run, outside, t.ctx({ sandbox: noSandbox }), undefined, true).kind).toBe('ask');
+    const hosts = { command: 'curl example.com', network: ['example.com'] };
+    expect(decideCall(run, hosts, t.ctx({ sandbox: noSandbox }), 'allow', true).kind).toBe('ask');
+  });
+
   it('an MCP call that asks shows its name and arguments on the card', () => {
     const t = tempWorkspace();
     const unannotated = tools['mcp without annotations']?.tool as AnyToolDef;

@@ -41,10 +41,10 @@ export function decideCall(
     return { kind: 'refuse', message: `${tool.name} changes files, and this movement may not edit (edit: false)` };
   }
   const review = tool.review?.(args, ctx) ?? RUN;
-  // A file that runs code outside the sandbox is a person's to allow: not even the Auto Prompter's approval covers it.
-  if (approvedOnce) return review.kind === 'ask' && review.display?.kind === 'protected_file' ? review : RUN;
+  // What always asks (outside the sandbox, unlisted hosts, a file that runs code outside the sandbox) is a person's to
+  // allow, there and then: no policy rule, task grant or Auto Prompter approval covers it.
   if (review.kind === 'refuse' || (review.kind === 'ask' && review.always)) return review;
-  if (rule === 'allow') return RUN;
+  if (approvedOnce || rule === 'allow') return RUN;
   if (rule === 'ask') {
     if (review.kind === 'ask') return review;
     return { kind: 'ask', summary: review.askSummary?.() ?? callSummary(tool.name, args) };
