@@ -76,6 +76,9 @@ const BRIDGE_API_TABLE = [
   ['DELETE', '/tasks/:id', 200],
   // Ours: one file attached to a task's instruction, for the chat's thumbnail.
   ['GET', '/tasks/:id/attachments/:name', 200],
+  // Ours: the task's grants (what a person approved "for this task", and what each covers), each revocable.
+  ['GET', '/tasks/:id/grants', 200],
+  ['POST', '/tasks/:id/grants/:grantId/revoke', 200],
 ] as const;
 
 /** Param names differ between the doc (`:id`, `:rid`) and the contract (`:taskId`, `:requestId`); shapes must not. */

@@ -7,6 +7,7 @@ import type { MaestroEvent } from '../../src-shared/events';
 import { call, complete, engineHarness, type Harness, SETTLED } from '../../test-support/engine-harness';
 import type { RecordedRequest, ScriptEntry } from '../../test-support/scripted-llm-server';
 import { tempDir } from '../../test-support/temp-maestro';
+import { machineSandbox } from '../../test-support/tools';
 
 const writeRules = (workspace: string, settings: unknown) => {
   fs.mkdirSync(path.join(workspace, '.maestro'), { recursive: true });
@@ -204,54 +205,61 @@ describe('what a Policy Event may hold', () => {
 });
 
 describe('recording is best effort', () => {
-  it('P8.11 the events insert fails: the agent goes on, the deny still applies, the approval still runs, a warning is logged', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const ws = tempDir('maestro-ws-');
-    fs.mkdirSync(path.join(ws, 'build'));
-    writeRules(ws, {
-      enabled: true,
-      rules: [
-        {
-          id: 'no-rm',
-          match: { tool: 'run_command', args: { command: { regex: '^rm ' } } },
-          action: 'deny',
-          reason: 'Keep files.',
-        },
-        {
-          id: 'echo',
-          match: { tool: 'run_command', args: { command: { equals: 'echo ok' } } },
-          action: 'approve_once',
-        },
-      ],
-    });
-    const h = await engineHarness(
-      [call('run_command', { command: 'rm -rf build' }), call('run_command', { command: 'echo ok' }), complete('fine')],
-      { policyTools: true, workspace: ws },
-    );
-    // A real failing insert: the events table refuses Policy Events (as a full disk or a locked file would).
-    h.maestro.store.db.exec(`CREATE TRIGGER refuse_policy_events BEFORE INSERT ON events
+  it.skipIf(!machineSandbox.ok)(
+    'P8.11 the events insert fails: the agent goes on, the deny still applies, the approval still runs, a warning is logged',
+    async () => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const ws = tempDir('maestro-ws-');
+      fs.mkdirSync(path.join(ws, 'build'));
+      writeRules(ws, {
+        enabled: true,
+        rules: [
+          {
+            id: 'no-rm',
+            match: { tool: 'run_command', args: { command: { regex: '^rm ' } } },
+            action: 'deny',
+            reason: 'Keep files.',
+          },
+          {
+            id: 'echo',
+            match: { tool: 'run_command', args: { command: { equals: 'echo ok' } } },
+            action: 'approve_once',
+          },
+        ],
+      });
+      const h = await engineHarness(
+        [
+          call('run_command', { command: 'rm -rf build' }),
+          call('run_command', { command: 'echo ok' }),
+          complete('fine'),
+        ],
+        { policyTools: true, workspace: ws, sandbox: machineSandbox },
+      );
+      // A real failing insert: the events table refuses Policy Events (as a full disk or a locked file would).
+      h.maestro.store.db.exec(`CREATE TRIGGER refuse_policy_events BEFORE INSERT ON events
       WHEN NEW.type = 'policy.fired' BEGIN SELECT RAISE(ABORT, 'disk I/O error (test)'); END`);
-    const { taskId, jobId } = h.createTask('Clean, then echo');
-    const job = await h.waitFor(jobId, SETTLED);
-    expect(job).toMatchObject({ status: 'succeeded', result: 'fine' });
-    expect(results(h.server.requests[1])).toEqual([
-      'Error: the Auto Prompter denied this run_command call (rule no-rm): Keep files.',
-    ]);
-    expect(results(h.server.requests[2]).at(-1)).toBe('Exit code: 0\nok\n');
-    expect(fs.existsSync(path.join(ws, 'build'))).toBe(true);
-    expect(h.maestro.invoke('listToolRequests', { taskId }).requests).toEqual([]);
-    expect(storedPolicyRows(h)).toEqual([]);
-    const warnings = warn.mock.calls.map((c) => String(c[0]));
-    expect(warnings).toEqual([
-      expect.stringMatching(
-        /rule no-rm \(deny run_command\) could not be recorded \(disk I\/O error \(test\)\); the decision still applies/,
-      ),
-      expect.stringMatching(/rule echo \(approve_once run_command\) could not be recorded/),
-    ]);
-    // The other events of the run were recorded as usual.
-    const types = new Set(h.maestro.store.events.lastForTask(taskId, 1000).map((e: MaestroEvent) => e.type));
-    expect(types).toContain('tool.finished');
-  });
+      const { taskId, jobId } = h.createTask('Clean, then echo');
+      const job = await h.waitFor(jobId, SETTLED);
+      expect(job).toMatchObject({ status: 'succeeded', result: 'fine' });
+      expect(results(h.server.requests[1])).toEqual([
+        'Error: the Auto Prompter denied this run_command call (rule no-rm): Keep files.',
+      ]);
+      expect(results(h.server.requests[2]).at(-1)).toBe('Exit code: 0\nok\n');
+      expect(fs.existsSync(path.join(ws, 'build'))).toBe(true);
+      expect(h.maestro.invoke('listToolRequests', { taskId }).requests).toEqual([]);
+      expect(storedPolicyRows(h)).toEqual([]);
+      const warnings = warn.mock.calls.map((c) => String(c[0]));
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          /rule no-rm \(deny run_command\) could not be recorded \(disk I\/O error \(test\)\); the decision still applies/,
+        ),
+        expect.stringMatching(/rule echo \(approve_once run_command\) could not be recorded/),
+      ]);
+      // The other events of the run were recorded as usual.
+      const types = new Set(h.maestro.store.events.lastForTask(taskId, 1000).map((e: MaestroEvent) => e.type));
+      expect(types).toContain('tool.finished');
+    },
+  );
 });
 
 describe('a broken rules file', () => {
