@@ -48,6 +48,7 @@ export function policyTools(
     tools: [...resolveTools(policy, grants), ...a2a.filter((t) => toolAllowed(policy, grants, t.name))],
     allows: (name) => toolAllowed(policy, grants, name),
     rules: toolRules(policy, grants),
+    ...(policy.limits ? { limits: policy.limits } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ProfileName } from '../../src-shared/contract';
-import { MediaKind, OptionalParameter, ProviderKind } from '../../src-shared/contract/profiles';
+import { MediaKind, OptionalParameter, ProviderKind, ReplyLimitFields } from '../../src-shared/contract/profiles';
 import { CodedError } from '../../src-shared/errors';
 import { ConfigFileError, JsonFileStore } from '../workspace/json-file';
 import { type SecretBox, SecretBoxError } from './secret-box';
@@ -25,6 +25,9 @@ const StoredProfile = z
     parallelToolCalls: z.boolean().optional(),
     media: z.array(MediaKind).optional(),
     rejectedParameters: z.array(OptionalParameter).optional(),
+    maxReplyBytes: ReplyLimitFields.maxReplyBytes.optional(),
+    maxToolArgumentBytes: ReplyLimitFields.maxToolArgumentBytes.optional(),
+    maxCallSeconds: ReplyLimitFields.maxCallSeconds.optional(),
     apiKey: SealedKey.nullable(),
   })
   .strict();
@@ -47,6 +50,9 @@ export interface ProfileChange {
   temperature?: number;
   parallelToolCalls?: boolean;
   media?: MediaKind[];
+  maxReplyBytes?: number;
+  maxToolArgumentBytes?: number;
+  maxCallSeconds?: number;
   makeDefault?: boolean;
 }
 
@@ -135,6 +141,9 @@ export class ProfileStore {
       ...(change.parallelToolCalls !== undefined ? { parallelToolCalls: change.parallelToolCalls } : {}),
       ...(change.media?.length ? { media: change.media } : {}),
       ...(rejected?.length ? { rejectedParameters: rejected } : {}),
+      ...(change.maxReplyBytes !== undefined ? { maxReplyBytes: change.maxReplyBytes } : {}),
+      ...(change.maxToolArgumentBytes !== undefined ? { maxToolArgumentBytes: change.maxToolArgumentBytes } : {}),
+      ...(change.maxCallSeconds !== undefined ? { maxCallSeconds: change.maxCallSeconds } : {}),
       apiKey,
     };
     this.replace(stored, change.makeDefault ? change.name : this.json.data.defaultProfile);
