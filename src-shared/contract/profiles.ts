@@ -60,10 +60,12 @@ export type MediaKind = z.infer<typeof MediaKind>;
  * What one LlmCall of a profile may spend (issue 21): the bytes of its reply as they arrive (SSE framing included), the
  * bytes of one tool call's arguments (and of one streamed event), and its total time however steadily bytes trickle in.
  * A profile without a value gets these. Reaching one ends the call with an error naming it; it is never retried.
+ * 1 MiB of arguments is more than any model's output limit lets it write in one call (about 250,000 tokens), and small
+ * enough that the SDK's SSE parser, whose cost grows with the square of an event's size, stays in milliseconds.
  */
 export const REPLY_LIMIT_DEFAULTS = {
   maxReplyBytes: 32 * 1024 * 1024,
-  maxToolArgumentBytes: 4 * 1024 * 1024,
+  maxToolArgumentBytes: 1024 * 1024,
   maxCallSeconds: 30 * 60,
 } as const;
 
