@@ -16,10 +16,12 @@ const toolNames = (r: RecordedRequest | undefined) =>
   ((r?.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
 
 /** Every job asks for a subtask; once told the outcome (a tool result), it completes. Forever, if nothing stops it. */
-const bomb = (pieceId?: string): ScriptEntry => (request) =>
-  messages(request).at(-1)?.role === 'tool'
-    ? complete('my part is done')
-    : call('create_subtask', { instruction: 'Split the work again', ...(pieceId ? { pieceId } : {}) });
+const bomb =
+  (pieceId?: string): ScriptEntry =>
+  (request) =>
+    messages(request).at(-1)?.role === 'tool'
+      ? complete('my part is done')
+      : call('create_subtask', { instruction: 'Split the work again', ...(pieceId ? { pieceId } : {}) });
 
 function workspace(files: Record<string, string>): string {
   const ws = tempDir('maestro-ws-');
@@ -31,7 +33,10 @@ function workspace(files: Record<string, string>): string {
 }
 
 async function forkBomb(ws: string, pieceId?: string) {
-  const h = await engineHarness(Array.from({ length: 400 }, () => bomb(pieceId)), { policyTools: true, workspace: ws });
+  const h = await engineHarness(
+    Array.from({ length: 400 }, () => bomb(pieceId)),
+    { policyTools: true, workspace: ws },
+  );
   const { taskId, jobId } = h.createTask('Do everything', pieceId ? { pieceId } : {});
   const done = await h.waitFor(jobId, ['succeeded', 'failed', 'cancelled'], 60_000);
   const tasks = h.maestro.store.tasks.tree(taskId);
@@ -48,7 +53,7 @@ async function forkBomb(ws: string, pieceId?: string) {
 const expectedRequests = (n: number) => 2 * (1 + n + n);
 
 describe('the fork bomb (issue 21, P4.43)', () => {
-  it('P4.43 with the policy\'s limits (depth 2, 5 subtasks): 6 tasks, 22 model requests, refusals naming the limit and the file', async () => {
+  it("P4.43 with the policy's limits (depth 2, 5 subtasks): 6 tasks, 22 model requests, refusals naming the limit and the file", async () => {
     const ws = workspace({
       '.maestro/policy.json': JSON.stringify({ limits: { subtasks: { max_depth: 2, max_count: 5 } } }),
     });
@@ -112,7 +117,10 @@ describe('delegate depth (issue 21, P4.06, P4.07)', () => {
 
   it('P4.06 P4.07 max_depth 2: each sub-agent counts from its own level — 2 levels, 5 requests, none with delegate at the bottom', async () => {
     const ws = workspace({ '.maestro/pieces/lead.yaml': lead(2) });
-    const h = await engineHarness(Array.from({ length: 20 }, () => delegating), { workspace: ws });
+    const h = await engineHarness(
+      Array.from({ length: 20 }, () => delegating),
+      { workspace: ws },
+    );
     const { jobId } = h.createTask('Go deep', { pieceId: 'lead' });
     expect(await h.waitFor(jobId, ['succeeded', 'failed'], 20_000)).toMatchObject({ status: 'succeeded' });
     expect(h.server.requests).toHaveLength(5);
@@ -124,7 +132,10 @@ describe('delegate depth (issue 21, P4.06, P4.07)', () => {
       '.maestro/pieces/lead.yaml': lead(3),
       '.maestro/policy.json': JSON.stringify({ limits: { delegate: { max_depth: 1 } } }),
     });
-    const h = await engineHarness(Array.from({ length: 20 }, () => delegating), { workspace: ws, policyTools: true });
+    const h = await engineHarness(
+      Array.from({ length: 20 }, () => delegating),
+      { workspace: ws, policyTools: true },
+    );
     const { jobId } = h.createTask('Go deep', { pieceId: 'lead' });
     expect(await h.waitFor(jobId, ['succeeded', 'failed'], 20_000)).toMatchObject({ status: 'succeeded' });
     expect(h.server.requests.map((r) => toolNames(r).includes('delegate'))).toEqual([true, false, true]);

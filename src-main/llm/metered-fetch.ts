@@ -81,6 +81,10 @@ export function meteredFetch(base: Fetch = fetch): Fetch {
         },
       }),
     );
-    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(counted, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }

@@ -1,8 +1,8 @@
 // The limits of one LlmCall: the meter's reading of SSE events as bytes arrive, and LlmClient ending a call at each
 // limit through the real SDK — one LlmCall, never retried, the error naming the limit, its value and where to change it.
 import { describe, expect, it } from 'vitest';
-import { kit, USER } from '../../test-support/llm-kit';
 import { REPLY_LIMIT_DEFAULTS, SaveProfileInput } from '../../src-shared/contract/profiles';
+import { kit, USER } from '../../test-support/llm-kit';
 import { LlmError } from './errors';
 import { ReplyMeter } from './metered-fetch';
 import { ProfileRegistry } from './profiles';
@@ -74,7 +74,11 @@ describe('LlmClient at a limit (P4.23)', () => {
     );
     const error = await k.client.generate({ messages: USER }, k.hooks).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmError);
-    expect(error).toMatchObject({ kind: 'limit', retryable: false, breach: { limit: 'maxToolArgumentBytes', value: 2048 } });
+    expect(error).toMatchObject({
+      kind: 'limit',
+      retryable: false,
+      breach: { limit: 'maxToolArgumentBytes', value: 2048 },
+    });
     expect((error as LlmError).message).toContain('maxToolArgumentBytes = 2048 of LLM profile "test"');
     expect((error as LlmError).message).toContain('Settings → LLM profiles');
     expect(k.ends.map((e) => e.outcome)).toEqual(['terminal_error']);

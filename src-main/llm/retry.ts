@@ -68,7 +68,8 @@ const UNREACHABLE_CODES: readonly string[] = [
 /** Classifies what went wrong in one LlmCall. */
 export function classifyFailure(err: unknown, state: CallState): AttemptFailure {
   if (state.aborted) return { disposition: 'aborted', message: 'aborted' };
-  if (state.breach) return { disposition: 'limit', message: new ReplyLimitError(state.breach).message, breach: state.breach };
+  if (state.breach)
+    return { disposition: 'limit', message: new ReplyLimitError(state.breach).message, breach: state.breach };
   if (state.stalled) return { disposition: 'retry', message: 'stream stalled: no data within the idle timeout' };
   if (err instanceof OpenAI.APIUserAbortError) return { disposition: 'aborted', message: 'aborted' };
   if (err instanceof OpenAI.APIConnectionError) {

@@ -12,16 +12,7 @@ import { ErrorNotice } from './OutcomeNotice';
 import { LIMIT_FIELDS, ProfileLimitsFields, useProfileLimits } from './ProfileLimitsFields';
 import { CheckField } from './SettingsFields';
 
-const FIELDS = [
-  'name',
-  'kind',
-  'baseURL',
-  'model',
-  'apiKey',
-  'contextWindow',
-  'temperature',
-  ...LIMIT_FIELDS,
-] as const;
+const FIELDS = ['name', 'kind', 'baseURL', 'model', 'apiKey', 'contextWindow', 'temperature', ...LIMIT_FIELDS] as const;
 type Field = (typeof FIELDS)[number];
 
 interface Props {
