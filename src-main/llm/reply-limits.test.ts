@@ -1,12 +1,17 @@
 // The limits of one LlmCall: the meter's reading of SSE events as bytes arrive, and LlmClient ending a call at each
 // limit through the real SDK — one LlmCall, never retried, the error naming the limit, its value and where to change it.
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPLY_LIMIT_DEFAULTS, SaveProfileInput } from '../../src-shared/contract/profiles';
 import { kit, USER } from '../../test-support/llm-kit';
+import { tempDir } from '../../test-support/temp-maestro';
 import { LlmError } from './errors';
 import { ReplyMeter } from './metered-fetch';
+import { ProfileStore, SECRET_KEY_FILE } from './profile-store';
 import { ProfileRegistry } from './profiles';
 import { ReplyLimitError, replyLimitsOf } from './reply-limits';
+import { fileSecretBox } from './secret-box';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const limits = (over: Partial<ReturnType<typeof replyLimitsOf>> = {}) => replyLimitsOf(over);
@@ -111,6 +116,31 @@ describe('the limits of a profile', () => {
     const bad = SaveProfileInput.safeParse({ ...base, maxReplyBytes: 10, maxCallSeconds: 0.5 });
     expect(bad.success).toBe(false);
     expect(bad.error?.issues.map((i) => i.path.join('.'))).toEqual(['maxReplyBytes', 'maxCallSeconds']);
+  });
+
+  it('a saved profile keeps its limits in profiles.json; the client of it uses them; a broken value in the file is refused', () => {
+    const dir = tempDir();
+    const store = new ProfileStore(path.join(dir, 'profiles.json'), fileSecretBox(path.join(dir, SECRET_KEY_FILE)));
+    const registry = new ProfileRegistry([], store);
+    registry.save({
+      name: 'p',
+      baseURL: 'http://127.0.0.1:1/v1',
+      model: 'm',
+      maxReplyBytes: 1 << 20,
+      maxCallSeconds: 60,
+    });
+    expect(registry.view('p')).toMatchObject({ maxReplyBytes: 1 << 20, maxCallSeconds: 60 });
+    expect(registry.view('p')).not.toHaveProperty('maxToolArgumentBytes');
+    expect(replyLimitsOf(registry.get('p') ?? {})).toEqual({
+      maxReplyBytes: 1 << 20,
+      maxToolArgumentBytes: REPLY_LIMIT_DEFAULTS.maxToolArgumentBytes,
+      maxCallSeconds: 60,
+    });
+    const file = JSON.parse(fs.readFileSync(store.file, 'utf8'));
+    file.profiles[0].maxCallSeconds = -5;
+    fs.writeFileSync(store.file, JSON.stringify(file));
+    const reread = new ProfileStore(store.file, fileSecretBox(path.join(dir, SECRET_KEY_FILE)));
+    expect(reread.error?.message).toMatch(/profiles\.0\.maxCallSeconds/);
   });
 
   it('the env profile reads MAESTRO_LLM_MAX_*; a value out of range stops with the variable named', () => {
