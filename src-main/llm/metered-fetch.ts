@@ -71,20 +71,47 @@ export function meteredFetch(base: Fetch = fetch): Fetch {
     if (!(meter instanceof ReplyMeter)) return base(input, init);
     const { [REPLY_METER]: _meter, ...rest } = init as RequestInit & Record<symbol, unknown>;
     const response = await base(input, rest);
-    if (!response.body) return response;
-    // A throw in transform() errors the reader's side and cancels the source: the connection closes at once.
-    const counted = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          meter.count(chunk);
-          controller.enqueue(chunk);
+    const body = response.body;
+    if (!body) return response;
+    if (!response.ok) {
+      // An error body is read whole by the SDK (text()): counted through a stream of its own. Rare, so cost is no issue.
+      const counted = body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            meter.count(chunk);
+            controller.enqueue(chunk);
+          },
+        }),
+      );
+      const { status, statusText, headers } = response;
+      return new Response(counted, { status, statusText, headers });
+    }
+    // A stream is read by iterating `body` (the SDK's ReadableStreamToAsyncIterable takes any async iterable): one
+    // more await per chunk, where a piped stream costs several.
+    Object.defineProperty(response, 'body', { value: meteredIterable(body, meter) });
+    return response;
+  };
+}
+
+/** The chunks of `body`, each counted before it is handed on; a limit passed cancels the body (closing the socket). */
+function meteredIterable(body: ReadableStream<Uint8Array>, meter: ReplyMeter): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]() {
+      const chunks = body[Symbol.asyncIterator]();
+      return {
+        async next() {
+          const next = await chunks.next();
+          if (next.done) return next;
+          try {
+            meter.count(next.value);
+          } catch (error) {
+            await chunks.return?.();
+            throw error;
+          }
+          return next;
         },
-      }),
-    );
-    return new Response(counted, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+        return: async () => (await chunks.return?.()) ?? { done: true, value: undefined },
+      };
+    },
   };
 }
