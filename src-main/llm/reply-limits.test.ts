@@ -93,6 +93,17 @@ describe('LlmClient at a limit (P4.23)', () => {
     expect(Buffer.byteLength(shown)).toBeLessThanOrEqual(2048);
   });
 
+  it('P4.23 an error answer whose body passes maxReplyBytes is cut too, and not retried as a 5xx would be', async () => {
+    const k = await kit(
+      { script: [{ fault: 'http', status: 500, body: { error: { message: 'E'.repeat(300_000) } } }, { text: 'no' }] },
+      { profile: { maxReplyBytes: 64 * 1024 } },
+    );
+    const error = await k.client.generate({ messages: USER }, k.hooks).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'limit', breach: { limit: 'maxReplyBytes', value: 64 * 1024 } });
+    expect((error as LlmError).message.length).toBeLessThan(1000);
+    expect(k.server.requests).toHaveLength(1);
+  });
+
   it('P4.23 chunks every 100 ms keep the idle timer (500 ms) from firing; maxCallSeconds = 1 ends the call', async () => {
     const k = await kit(
       { script: [{ text: 'word '.repeat(40), textChunks: 40, chunkDelayMs: 100 }, { text: 'never asked for' }] },
