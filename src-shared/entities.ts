@@ -29,7 +29,8 @@ export type WaitReason = z.infer<typeof WaitReason>;
 /**
  * What kind of failure a job's `error` is, so the UI says it in the person's words and points at the fix: the LLM
  * profile's key was refused (401/403), its server could not be reached, its model is unknown to the server, or the
- * profile does not exist; the model server kept failing or refused the request; the conversation outgrew the model's
+ * profile does not exist; the model server kept failing or refused the request; the model's reply reached a limit of
+ * its profile (bytes, one tool call's bytes, time); the conversation outgrew the model's
  * context; the model declined; the job ran past its deadline, reached its movement's iteration limit, repeated the
  * same call, or the model stopped answering with anything. `error` keeps the technical detail, in English.
  */
@@ -39,6 +40,7 @@ export const JOB_ERROR_CODES = [
   'profile_model_unknown',
   'profile_missing',
   'llm_failed',
+  'llm_limit',
   'context_overflow',
   'model_refused',
   'deadline_exceeded',

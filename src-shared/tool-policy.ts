@@ -11,6 +11,8 @@ export const ToolPolicyDocument = z.object({
     allow: z.array(z.string()).default([]),
   }),
   run_command: z.object({ allow: z.array(z.string()), network: z.array(z.string()).default([]) }),
+  /** What the agent may spend (subtasks, delegate depth); Settings does not edit it and saves it back as it was. */
+  limits: z.record(z.string(), z.unknown()).optional(),
 });
 export type ToolPolicyDocument = z.infer<typeof ToolPolicyDocument>;
 

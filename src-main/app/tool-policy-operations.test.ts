@@ -39,6 +39,24 @@ describe('tool policy operations', () => {
     expect(fs.existsSync(path.join(workspace, '.maestro'))).toBe(false);
   });
 
+  it('P2.18 limits in a saved policy read back as written, reach the engine, and a bad one is refused naming the field', () => {
+    const workspace = tempDir('maestro-ws-');
+    const maestro = testMaestro({ defaultWorkspace: workspace });
+    const limits = { subtasks: { max_count: 7 }, delegate: { max_depth: 0 } };
+    const saved = maestro.invoke('saveToolPolicy', { workspacePath: workspace, policy: { limits } });
+    expect(saved.policy).toEqual({ ...DEFAULTS, limits });
+    expect(loadPolicy(workspace).limits).toEqual(limits);
+    const text = fs.readFileSync(policyFile(workspace), 'utf8');
+    const error = caught(() =>
+      maestro.invoke('saveToolPolicy', {
+        workspacePath: workspace,
+        policy: { limits: { subtasks: { max_count: 5000 } } },
+      }),
+    );
+    expect(error.issues?.map((i) => i.path.join('.'))).toEqual(['policy.limits.subtasks.max_count']);
+    expect(fs.readFileSync(policyFile(workspace), 'utf8')).toBe(text);
+  });
+
   it('P2.18 a saved policy is the file the engine reads, and reads back the same (defaults filled in)', () => {
     const workspace = tempDir('maestro-ws-');
     const maestro = testMaestro({ defaultWorkspace: workspace });

@@ -29,6 +29,7 @@ function knownWorkspace(ctx: AppContext, workspacePath: string): string {
 const toDocument = (policy: WorkspaceToolPolicy): ToolPolicyDocument => ({
   tools: { deny: [...policy.deniedTools], ask: [...policy.askTools], allow: [...policy.allowTools] },
   run_command: { allow: [...policy.runCommandAllow], network: [...policy.runCommandNetwork] },
+  ...(policy.limits ? { limits: policy.limits } : {}),
 });
 
 function view(ctx: AppContext, workspacePath: string): OpOutput<'getToolPolicy'> {

@@ -8,6 +8,7 @@ import { executeMovement } from './agent-loop';
 import { Conversation } from './conversation';
 import type { JobRun } from './job-run';
 import type { MovementDefinition } from './pieces/schema';
+import { limitReached, type SpendLimit } from './spend-limits';
 import { COMPLETE, CompleteArgs, completeDescription } from './terminal-tools';
 import { specOf, toolSpec } from './tool-specs';
 
@@ -20,8 +21,11 @@ const GUIDANCE = `You are a sub-agent. Do exactly the instruction below with the
 status "success" and, as message, everything the caller needs to know. If it cannot be done, call \`complete\` with
 status "failure" and the reason. You cannot ask the user anything.`;
 
-/** The delegate tool of a run whose piece allows it below its depth limit; `parent` is read when it is called. */
-export function delegateTool(parent: () => JobRun): AnyToolDef {
+/**
+ * The delegate tool of a run whose piece allows it; `parent` is read when it is called. A sub-agent gets it while
+ * its own would stay within `maxDepth`; a call past it anyway is refused, saying so.
+ */
+export function delegateTool(parent: () => JobRun, maxDepth: SpendLimit, policyFile: string): AnyToolDef {
   return {
     name: 'delegate',
     description: 'Hands one self-contained instruction to a sub-agent and returns its final report.',
@@ -29,11 +33,18 @@ export function delegateTool(parent: () => JobRun): AnyToolDef {
     readOnly: false,
     async execute(args: z.infer<typeof Args>, ctx) {
       const run = parent();
-      const allowed = [...run.tools.values()].filter(
-        (t) =>
-          (args.tools ? args.tools.includes(t.name) : true) &&
-          (t.name !== 'delegate' || run.depth + 1 < run.piece.delegate.maxDepth),
-      );
+      if (run.depth + 1 > maxDepth.value) {
+        return fail(limitReached(`a sub-agent here would be ${run.depth + 1} levels deep`, maxDepth, policyFile));
+      }
+      let child: JobRun | undefined;
+      // The sub-agent's own delegate is bound to its run, so each level counts from where it is.
+      const allowed = [...run.tools.values()]
+        .filter(
+          (t) =>
+            (args.tools ? args.tools.includes(t.name) : true) &&
+            (t.name !== 'delegate' || run.depth + 1 < maxDepth.value),
+        )
+        .map((t) => (t.name === 'delegate' ? delegateTool(() => child as JobRun, maxDepth, policyFile) : t));
       const unknown = (args.tools ?? []).filter((name) => !run.tools.has(name));
       if (unknown.length > 0) return fail(`delegate: tools not available here: ${unknown.join(', ')}`);
       const conversation = Conversation.inMemory(run.job.id);
@@ -50,7 +61,7 @@ export function delegateTool(parent: () => JobRun): AnyToolDef {
         `${GUIDANCE}\n\n# Tools\n${allowed.map((t) => `- ${t.name}: ${t.description.split('. ')[0]}`).join('\n') || '(none)'}`,
         `# Instruction\n${args.instruction}`,
       );
-      const child = run.delegateRun(conversation, allowed, [
+      child = run.delegateRun(conversation, allowed, [
         ...allowed.map(specOf),
         toolSpec(COMPLETE, completeDescription, CompleteArgs),
       ]);

@@ -49,6 +49,7 @@ export function policyTools(
     tools: [...resolveTools(policy, grants), ...a2a.filter((t) => toolAllowed(policy, grants, t.name))],
     allows: (name) => toolAllowed(policy, grants, name),
     rules: toolRules(policy, () => store.taskGrants.activeForTask(ctx.task.id)),
+    ...(policy.limits ? { limits: policy.limits } : {}),
   };
 }
 

@@ -72,6 +72,11 @@ export async function runLlmIteration(run: JobRun, movement: string): Promise<It
             kind: 'stop',
             result: { kind: 'error', message: `LLM: ${error.message}`, retryable: false, ...llmFailed },
           };
+        case 'limit':
+          return {
+            kind: 'stop',
+            result: { kind: 'error', message: `LLM: ${error.message}`, retryable: false, code: 'llm_limit' },
+          };
         default:
           return assertNever(error.kind, 'LLM error kind');
       }

@@ -5,6 +5,7 @@
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import type { ToolRules } from '../tools/permission';
+import type { LimitsFile } from '../tools/policy-schema';
 import type { AnyToolDef } from '../tools/types';
 
 export interface JobTools {
@@ -12,12 +13,15 @@ export interface JobTools {
   allows(name: string): boolean;
   /** What the dispatcher applies to every call (the policy's rules, the task's grants). */
   rules: ToolRules;
+  /** The policy's spend limits (subtasks, delegate depth), when it sets any. */
+  limits?: LimitsFile;
 }
 
 import { assertNever } from '../../src-shared/assert-never';
 import { CodedError } from '../../src-shared/errors';
 import type { PieceRunResult } from '../jobs/piece-run-result';
 import { createPackageInstaller } from '../tools/install-package';
+import { policyFile } from '../tools/policy';
 import { abortReason, executeMovement } from './agent-loop';
 import { browserHandoffTool } from './browser-handoff-tool';
 import { dropUnanswered } from './call-pairs';
@@ -35,6 +39,7 @@ import { chooseStartMovement, type MovementDefinition, movementOf } from './piec
 import { movementGuidance, staticPreamble, systemMessage } from './prompt';
 import { allReplayableThreads, isSamePieceContinuation } from './replay';
 import { RunLog } from './run-log';
+import { spendLimits } from './spend-limits';
 import { createSubtaskTool, waitForSubtasksTool } from './subtask-tool';
 import { transitionArgs } from './terminal-tools';
 import { buildToolSpecs, pieceTools } from './tool-specs';
@@ -74,12 +79,17 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
     return fatal((error as Error).message, movement);
   }
   let run: JobRun | undefined;
+  const limitsFile = policyFile(ctx.workspacePath);
+  const limits = spendLimits(piece, jobTools.limits, limitsFile);
+  const pieceExists = (id: string) => deps.pieceExists?.(id, ctx.workspacePath) ?? id === piece.id;
   const engineTools = [
-    createSubtaskTool(store, task, job, (id) => deps.pieceExists?.(id, ctx.workspacePath) ?? id === piece.id),
+    createSubtaskTool(store, task, job, pieceExists, limits, limitsFile),
     waitForSubtasksTool(store, job),
     browserHandoffTool,
     // Injected only when the piece allows delegation (below its depth limit); otherwise a call is an unknown tool.
-    ...(piece.delegate.allowed && piece.delegate.maxDepth > 0 ? [delegateTool(() => run as JobRun)] : []),
+    ...(piece.delegate.allowed && limits.delegateDepth.value > 0
+      ? [delegateTool(() => run as JobRun, limits.delegateDepth, limitsFile)]
+      : []),
   ].filter((t) => jobTools.allows(t.name));
   // MCP tools come last, in name order, so the built-ins' prefix of `tools` is the same with or without them.
   const mcpTools = (ctx.mcpTools ?? []).filter((t) => jobTools.allows(t.name));

@@ -1,5 +1,7 @@
 // create_subtask: the agent splits off a child task (its own task and job, in the same workspace). The parent keeps
 // running; when it completes while children are open it waits for them, and their results wake it (Invoke Notify).
+// The tree under the top task is bounded in depth and size (spend-limits.ts), counted in the DB, so a park, a
+// restart or a subtask's own subtasks never reset the count.
 import { z } from 'zod';
 import type { Task } from '../../src-shared/entities';
 import { newId } from '../db/ids';
@@ -8,6 +10,7 @@ import type { Store } from '../db/store';
 import { insertTaskWithJob, titleFrom } from '../jobs/lifecycle';
 import { fail, ok } from '../tools/outcome';
 import type { AnyToolDef } from '../tools/types';
+import { limitReached, type SpendLimits } from './spend-limits';
 
 export const DEFAULT_SUBTASK_PIECE = 'default';
 
@@ -22,6 +25,8 @@ export function createSubtaskTool(
   task: Task,
   job: JobRecord,
   pieceExists: (pieceId: string) => boolean,
+  limits: Pick<SpendLimits, 'subtaskDepth' | 'subtaskCount'>,
+  policyFile: string,
 ): AnyToolDef {
   return {
     name: 'create_subtask',
@@ -32,20 +37,35 @@ export function createSubtaskTool(
     async execute(args: z.infer<typeof Args>) {
       const pieceId = args.pieceId ?? DEFAULT_SUBTASK_PIECE;
       if (!pieceExists(pieceId)) return fail(`no piece named ${pieceId}`);
-      const created = insertTaskWithJob(store, {
-        id: newId('task'),
-        title: args.title?.trim() || titleFrom(args.instruction),
-        instruction: args.instruction,
-        pieceId,
-        workspacePath: task.workspacePath,
-        workspaceKind: store.tasks.workspaceKind(task.id) ?? 'persistent',
-        spaceId: store.tasks.spaceId(task.id),
-        profile: task.profile,
-        parentTaskId: task.id,
-        parentJobId: job.id,
-        invoke: 'PodEvent',
-        author: 'agent',
+      // Checked and created in one write transaction: two jobs of one tree cannot both take the last place.
+      const created = store.transact(() => {
+        const { rootId, depth } = store.tasks.ancestry(task.id) ?? { rootId: task.id, depth: 0 };
+        const { subtaskDepth, subtaskCount } = limits;
+        if (depth + 1 > subtaskDepth.value) {
+          const what = `a subtask of this task would be ${depth + 1} levels below its top task`;
+          return limitReached(what, subtaskDepth, policyFile);
+        }
+        const count = store.tasks.subtaskCount(rootId);
+        if (count >= subtaskCount.value) {
+          const what = `the tree under this task's top task already has ${count} subtasks`;
+          return limitReached(what, subtaskCount, policyFile);
+        }
+        return insertTaskWithJob(store, {
+          id: newId('task'),
+          title: args.title?.trim() || titleFrom(args.instruction),
+          instruction: args.instruction,
+          pieceId,
+          workspacePath: task.workspacePath,
+          workspaceKind: store.tasks.workspaceKind(task.id) ?? 'persistent',
+          spaceId: store.tasks.spaceId(task.id),
+          profile: task.profile,
+          parentTaskId: task.id,
+          parentJobId: job.id,
+          invoke: 'PodEvent',
+          author: 'agent',
+        });
       });
+      if (typeof created === 'string') return fail(created);
       return ok(
         `Subtask "${created.task.title}" started (task ${created.task.id}, job ${created.job.id}, piece ${pieceId}).`,
       );

@@ -61,14 +61,20 @@ export class ChunkAccumulator {
   private details: Record<string, unknown>[] | undefined;
   private extra: unknown;
   private refusal = '';
-  private readonly calls = new ToolCallAssembly();
+  private readonly calls: ToolCallAssembly;
   private readonly think = new ThinkTagSplitter();
   private finishReason: FinishReason | null = null;
   usage: LlmUsage | null = null;
   model: string | undefined;
   firstDeltaAt: number | null = null;
 
-  constructor(private readonly callNumber: number) {}
+  /** `maxToolArgumentBytes`: what one tool call's arguments may hold; `add` throws ReplyLimitError past it. */
+  constructor(
+    private readonly callNumber: number,
+    maxToolArgumentBytes?: number,
+  ) {
+    this.calls = new ToolCallAssembly(maxToolArgumentBytes);
+  }
 
   add(value: unknown, emit: Emit): StreamError | null {
     const frameError = errorFrame(value);

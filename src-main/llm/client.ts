@@ -7,8 +7,10 @@ import { askedBack } from './asked-back';
 import { LlmError } from './errors';
 import { hintFor } from './hints';
 import { runLlmCall } from './llm-call';
-import type { LlmProfile } from './profiles';
+import { meteredFetch } from './metered-fetch';
+import { ENV_PROFILE, type LlmProfile } from './profiles';
 import { rejectedParameters } from './rejected-parameters';
+import { breachMessage, type ReplyLimits, replyLimitsOf } from './reply-limits';
 import { requestBody } from './request-body';
 import { type AttemptFailure, DEFAULT_RETRY, type RetryOptions, retryDelayMs } from './retry';
 import { ModelServerSdk } from './sdk';
@@ -33,6 +35,7 @@ export class LlmClient {
   private readonly retry: RetryOptions;
   private readonly log: (line: string) => void;
   private readonly idleTimeoutMs: number;
+  private readonly limits: ReplyLimits;
   private calls = 0;
   private tokens: TokenCounter | undefined;
   /** When an LlmCall first found no server, until one answers again: how long the outage has lasted. */
@@ -47,6 +50,7 @@ export class LlmClient {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.log = options.log ?? ((line) => console.debug(line));
     this.idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
+    this.limits = replyLimitsOf(profile);
     this.rejected = new Set(profile.rejectedParameters);
     this.sendBack = new Set(profile.sendBack);
     this.sdk = new ModelServerSdk({
@@ -58,6 +62,7 @@ export class LlmClient {
       maxRetries: 0, // every attempt is ours, so every attempt is an LlmCall on record
       timeout: this.idleTimeoutMs + 1_000,
       logLevel: 'off',
+      fetch: meteredFetch(),
       ...(profile.extraHeaders ? { defaultHeaders: profile.extraHeaders } : {}),
     });
   }
@@ -100,6 +105,7 @@ export class LlmClient {
         body,
         signal: request.signal,
         idleTimeoutMs: this.idleTimeoutMs,
+        limits: this.limits,
         callNumber,
         onDelta: (d) => hooks.onDelta?.(d),
       });
@@ -227,6 +233,11 @@ export class LlmClient {
           ...hint,
           calls,
         });
+      case 'limit': {
+        const breach = failure.breach ?? { limit: 'maxReplyBytes', value: this.limits.maxReplyBytes };
+        const message = breachMessage(breach, profile.name, profile.name === ENV_PROFILE);
+        return new LlmError('limit', this.redact(message), { calls, breach });
+      }
       case 'aborted':
         return this.aborted(calls);
       default: {
@@ -252,6 +263,7 @@ const OUTCOME: Record<AttemptFailure['disposition'], LlmCallOutcome> = {
   unreachable: 'retryable_error',
   terminal: 'terminal_error',
   context_overflow: 'terminal_error',
+  limit: 'terminal_error',
   aborted: 'aborted',
 };
 

@@ -1,6 +1,7 @@
 // The one error the LLM layer throws: its kind tells the engine whether the job fails or retries later.
 import type { JobErrorCode } from '../../src-shared/entities';
 import { CodedError } from '../../src-shared/errors';
+import type { ReplyLimitBreach } from './reply-limits';
 import type { LlmCallRecord } from './types';
 
 /**
@@ -8,9 +9,11 @@ import type { LlmCallRecord } from './types';
  * - `context_overflow`: the prompt does not fit, found before sending or reported by the backend.
  * - `retries_exhausted`: recoverable errors outlasted the retry budget → job `retry`.
  * - `unreachable`: no server answered (refused, unknown host, still loading) → job `retry`, waiting the outage out.
+ * - `limit`: the reply reached a limit of the profile (its bytes, one tool call's bytes, its total time) → job
+ *   `failed`: the same request would reach it again, so it is never retried.
  * - `aborted`: the caller's signal fired.
  */
-export type LlmErrorKind = 'terminal' | 'context_overflow' | 'retries_exhausted' | 'unreachable' | 'aborted';
+export type LlmErrorKind = 'terminal' | 'context_overflow' | 'retries_exhausted' | 'unreachable' | 'limit' | 'aborted';
 
 export interface LlmErrorOptions {
   status?: number;
@@ -22,6 +25,8 @@ export interface LlmErrorOptions {
   hint?: string;
   /** `unreachable`: how long the server has been unreachable so far (since the first refused LlmCall). */
   outageMs?: number;
+  /** `limit`: which limit of the profile, and its value. */
+  breach?: ReplyLimitBreach;
 }
 
 export class LlmError extends CodedError {
@@ -33,6 +38,7 @@ export class LlmError extends CodedError {
   readonly contextWindow: number | undefined;
   readonly hint: string | undefined;
   readonly outageMs: number | undefined;
+  readonly breach: ReplyLimitBreach | undefined;
 
   constructor(kind: LlmErrorKind, message: string, options: LlmErrorOptions = {}) {
     super(message);
@@ -43,6 +49,7 @@ export class LlmError extends CodedError {
     this.contextWindow = options.contextWindow;
     this.hint = options.hint;
     this.outageMs = options.outageMs;
+    this.breach = options.breach;
   }
 
   /** True when running the same job again later may succeed: recoverable errors outlasted the budget, or an outage. */

@@ -2,7 +2,9 @@
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { ChunkAccumulator, type LlmCallOutput, type StreamError } from './chunks';
-import { type AttemptFailure, classifyFailure } from './retry';
+import { meteredRequest, ReplyMeter } from './metered-fetch';
+import { ReplyLimitError, type ReplyLimits } from './reply-limits';
+import { type AttemptFailure, type CallState, classifyFailure } from './retry';
 import type { LlmDelta, LlmUsage } from './types';
 
 export type { LlmCallOutput } from './chunks';
@@ -24,6 +26,8 @@ export interface LlmCallContext {
   signal: AbortSignal | undefined;
   /** Longest silence allowed before the first byte and between chunks; the call then fails as retryable. */
   idleTimeoutMs: number;
+  /** What the call may spend: its reply is cut, and the call fails for good, at the first limit it passes. */
+  limits: ReplyLimits;
   callNumber: number;
   onDelta: (delta: LlmDelta) => void;
 }
@@ -31,7 +35,7 @@ export interface LlmCallContext {
 export async function runLlmCall(ctx: LlmCallContext): Promise<LlmCallResult> {
   const started = Date.now();
   const controller = new AbortController();
-  const state = { aborted: false, stalled: false };
+  const state: CallState = { aborted: false, stalled: false };
   const onAbort = () => {
     state.aborted = true;
     controller.abort();
@@ -48,8 +52,16 @@ export async function runLlmCall(ctx: LlmCallContext): Promise<LlmCallResult> {
       }, ctx.idleTimeoutMs);
     }
   };
+  const breached = (breach: NonNullable<CallState['breach']>) => {
+    state.breach ??= breach;
+    controller.abort();
+  };
+  // However steadily bytes trickle in (each restarting the idle timer), the call ends at its total time.
+  const seconds = ctx.limits.maxCallSeconds;
+  const overtime = setTimeout(() => breached({ limit: 'maxCallSeconds', value: seconds }), seconds * 1000);
+  const meter = new ReplyMeter(ctx.limits, breached);
   let finished = false;
-  const acc = new ChunkAccumulator(ctx.callNumber);
+  const acc = new ChunkAccumulator(ctx.callNumber, ctx.limits.maxToolArgumentBytes);
   let requestId: string | undefined;
   const data = (): LlmCallOutcomeData => ({
     ttftMs: acc.firstDeltaAt === null ? null : acc.firstDeltaAt - started,
@@ -62,7 +74,7 @@ export async function runLlmCall(ctx: LlmCallContext): Promise<LlmCallResult> {
     let iterator: AsyncIterator<ChatCompletionChunk>;
     try {
       const { data: stream, request_id } = await ctx.sdk.chat.completions
-        .create(ctx.body, { signal: controller.signal })
+        .create(ctx.body, { signal: controller.signal, fetchOptions: meteredRequest(meter) })
         .withResponse();
       requestId = request_id ?? undefined;
       iterator = stream[Symbol.asyncIterator]();
@@ -74,18 +86,27 @@ export async function runLlmCall(ctx: LlmCallContext): Promise<LlmCallResult> {
       try {
         next = await iterator.next();
       } catch (err) {
-        const frame = state.aborted || state.stalled ? null : sdkErrorFrame(err);
+        const frame = state.aborted || state.stalled || state.breach ? null : sdkErrorFrame(err);
         const failure = frame ? inStreamFailure(frame, state) : classifyFailure(err, state);
         return { ok: false, failure, ...data() };
       }
       // The SDK ends the iteration quietly when its request is aborted.
-      if (state.aborted || state.stalled) return { ok: false, failure: classifyFailure(null, state), ...data() };
+      if (state.aborted || state.stalled || state.breach) {
+        return { ok: false, failure: classifyFailure(null, state), ...data() };
+      }
       if (next.done) {
         finished = true;
         break;
       }
       armIdle();
-      const error = acc.add(next.value, ctx.onDelta);
+      let error: StreamError | null;
+      try {
+        error = acc.add(next.value, ctx.onDelta);
+      } catch (err) {
+        if (!(err instanceof ReplyLimitError)) throw err;
+        breached(err.breach);
+        return { ok: false, failure: classifyFailure(err, state), ...data() };
+      }
       if (error) return { ok: false, failure: inStreamFailure(error, state), ...data() };
     }
     acc.end(ctx.onDelta);
@@ -100,6 +121,7 @@ export async function runLlmCall(ctx: LlmCallContext): Promise<LlmCallResult> {
     return { ok: true, output, ...data() };
   } finally {
     clearTimeout(idle);
+    clearTimeout(overtime);
     ctx.signal?.removeEventListener('abort', onAbort);
     if (!finished) controller.abort(); // closes the connection if we leave early (a hook threw)
   }
@@ -119,7 +141,7 @@ const PERMANENT_CODES = new Set(['400', '401', '402', '403', '404', '413', '422'
  * An error the server reported inside its stream, in its words: retried like a cut stream, unless it says the prompt
  * does not fit (retry.ts reads that) or carries a code that refuses the request for good.
  */
-function inStreamFailure(error: StreamError, state: { aborted: boolean; stalled: boolean }): AttemptFailure {
+function inStreamFailure(error: StreamError, state: CallState): AttemptFailure {
   const message = `server error in the stream: ${error.message}`;
   const classified = classifyFailure(new OpenAI.APIError(undefined, { message }, undefined, undefined), state);
   if (classified.disposition === 'retry' && PERMANENT_CODES.has(String(error.code))) {

@@ -3,7 +3,13 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ProfileName } from '../../src-shared/contract';
-import { MediaKind, OptionalParameter, ProviderKind, SentBack } from '../../src-shared/contract/profiles';
+import {
+  MediaKind,
+  OptionalParameter,
+  ProviderKind,
+  ReplyLimitFields,
+  SentBack,
+} from '../../src-shared/contract/profiles';
 import { CodedError } from '../../src-shared/errors';
 import { ConfigFileError, JsonFileStore } from '../workspace/json-file';
 import { type SecretBox, SecretBoxError } from './secret-box';
@@ -27,6 +33,9 @@ const StoredProfile = z
     rejectedParameters: z.array(OptionalParameter).optional(),
     /** Extras the server asked back in a 400 (absent in files written before issue 21: none). */
     sendBack: z.array(SentBack).optional(),
+    maxReplyBytes: ReplyLimitFields.maxReplyBytes.optional(),
+    maxToolArgumentBytes: ReplyLimitFields.maxToolArgumentBytes.optional(),
+    maxCallSeconds: ReplyLimitFields.maxCallSeconds.optional(),
     apiKey: SealedKey.nullable(),
   })
   .strict();
@@ -52,6 +61,9 @@ export interface ProfileChange {
   temperature?: number;
   parallelToolCalls?: boolean;
   media?: MediaKind[];
+  maxReplyBytes?: number;
+  maxToolArgumentBytes?: number;
+  maxCallSeconds?: number;
   makeDefault?: boolean;
 }
 
@@ -142,6 +154,9 @@ export class ProfileStore {
       ...(change.media?.length ? { media: change.media } : {}),
       ...(rejected?.length ? { rejectedParameters: rejected } : {}),
       ...(sendBack?.length ? { sendBack } : {}),
+      ...(change.maxReplyBytes !== undefined ? { maxReplyBytes: change.maxReplyBytes } : {}),
+      ...(change.maxToolArgumentBytes !== undefined ? { maxToolArgumentBytes: change.maxToolArgumentBytes } : {}),
+      ...(change.maxCallSeconds !== undefined ? { maxCallSeconds: change.maxCallSeconds } : {}),
       apiKey,
     };
     this.replace(stored, change.makeDefault ? change.name : this.json.data.defaultProfile);

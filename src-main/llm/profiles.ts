@@ -10,6 +10,7 @@ import {
   type SentBack,
 } from '../../src-shared/contract/profiles';
 import type { ProfileChange, ProfileStore, StoredLearning } from './profile-store';
+import { replyLimitsFromEnv } from './reply-limits';
 
 export interface LlmProfile {
   name: string;
@@ -35,6 +36,10 @@ export interface LlmProfile {
   rejectedParameters?: OptionalParameter[];
   /** Extras the server asked back in a 400 beyond the kind's own: sent from the start. */
   sendBack?: SentBack[];
+  /** What one LlmCall may spend (reply-limits.ts); absent: REPLY_LIMIT_DEFAULTS's. */
+  maxReplyBytes?: number;
+  maxToolArgumentBytes?: number;
+  maxCallSeconds?: number;
   /** Set by the registry: remembers parameters the server rejected (profiles.json, or memory for the env profile). */
   rememberRejected?(parameters: readonly OptionalParameter[]): void;
   /** Set by the registry: remembers extras the server asked back, where rememberRejected keeps its parameters. */
@@ -57,8 +62,10 @@ export class ProfileRegistry {
   }
 
   /**
-   * MAESTRO_LLM_BASE_URL / _API_KEY / _MODEL / _CONTEXT_WINDOW / _KIND, when the base URL is set, as the profile "env".
-   * A kind that is not one of ours is ignored (generic), like a context window that is not a number.
+   * MAESTRO_LLM_BASE_URL / _API_KEY / _MODEL / _CONTEXT_WINDOW / _KIND, when the base URL is set, as the profile "env",
+   * and the LlmCall limits _MAX_REPLY_BYTES / _MAX_TOOL_ARGUMENT_BYTES / _MAX_CALL_SECONDS. A kind that is not one of
+   * ours is ignored (generic), like a context window that is not a number; a limit out of its range throws, naming the
+   * variable (a limit must never be silently dropped).
    */
   static fromEnv(env: NodeJS.ProcessEnv, store: ProfileStore | null = null): ProfileRegistry {
     const baseURL = env.MAESTRO_LLM_BASE_URL;
@@ -73,6 +80,7 @@ export class ProfileRegistry {
     if (contextWindow !== undefined) profile.contextWindow = contextWindow;
     const kind = ProviderKind.safeParse(env.MAESTRO_LLM_KIND?.trim().toLowerCase());
     if (kind.success) profile.kind = kind.data;
+    Object.assign(profile, replyLimitsFromEnv(env));
     // MAESTRO_LLM_MEDIA=image,audio: what the model takes besides text; unknown words are ignored.
     const media = (env.MAESTRO_LLM_MEDIA ?? '').split(',').flatMap((m) => MediaKind.safeParse(m.trim()).data ?? []);
     if (media.length > 0) profile.media = [...new Set(media)];
@@ -198,6 +206,9 @@ export class ProfileRegistry {
       ...(base.media?.length ? { media: base.media } : {}),
       ...(base.rejectedParameters?.length ? { rejectedParameters: base.rejectedParameters } : {}),
       ...(base.sendBack?.length ? { sendBack: base.sendBack } : {}),
+      ...(base.maxReplyBytes !== undefined ? { maxReplyBytes: base.maxReplyBytes } : {}),
+      ...(base.maxToolArgumentBytes !== undefined ? { maxToolArgumentBytes: base.maxToolArgumentBytes } : {}),
+      ...(base.maxCallSeconds !== undefined ? { maxCallSeconds: base.maxCallSeconds } : {}),
       hasKey: fixed ? fixed.apiKey !== '' : stored?.apiKey != null,
       keyHint: keyHint(key),
       source: fixed ? 'env' : 'saved',

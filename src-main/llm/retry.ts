@@ -2,6 +2,7 @@
 import OpenAI from 'openai';
 import { backoffMs } from '../../src-shared/backoff';
 import { CONTEXT_OVERFLOW, type FailureFacts, isPermanent } from './hints';
+import { type ReplyLimitBreach, ReplyLimitError } from './reply-limits';
 import { messageOfBody } from './server-message';
 
 export interface RetryOptions {
@@ -32,13 +33,25 @@ export const DEFAULT_RETRY: RetryOptions = {
  * - `terminal`: the request can never work as sent (4xx, or a 5xx whose message says so, e.g. llama.cpp's --jinja).
  * - `context_overflow`: the prompt does not fit, whatever status the server reported it with.
  */
-export type FailureDisposition = 'retry' | 'unreachable' | 'terminal' | 'context_overflow' | 'aborted';
+export type FailureDisposition = 'retry' | 'unreachable' | 'terminal' | 'context_overflow' | 'limit' | 'aborted';
 
 export interface AttemptFailure {
   disposition: FailureDisposition;
   message: string;
   status?: number;
   retryAfterMs?: number;
+  /** `limit`: the profile's limit the reply reached (the same request would reach it again: never retried). */
+  breach?: ReplyLimitBreach;
+}
+
+/**
+ * What ended a call besides its own error: the caller's signal (`aborted`), our idle timer (`stalled`), or a limit of
+ * the profile (`breach`: the reply's bytes, one event's or tool call's bytes, the total time).
+ */
+export interface CallState {
+  aborted: boolean;
+  stalled: boolean;
+  breach?: ReplyLimitBreach;
 }
 
 /** Socket errors that mean nothing listens at the address (or the name does not resolve). */
@@ -52,9 +65,11 @@ const UNREACHABLE_CODES: readonly string[] = [
   'EADDRNOTAVAIL',
 ];
 
-/** Classifies what went wrong in one LlmCall. `aborted`: the caller's signal fired; `stalled`: our idle timer did. */
-export function classifyFailure(err: unknown, state: { aborted: boolean; stalled: boolean }): AttemptFailure {
+/** Classifies what went wrong in one LlmCall. */
+export function classifyFailure(err: unknown, state: CallState): AttemptFailure {
   if (state.aborted) return { disposition: 'aborted', message: 'aborted' };
+  if (state.breach)
+    return { disposition: 'limit', message: new ReplyLimitError(state.breach).message, breach: state.breach };
   if (state.stalled) return { disposition: 'retry', message: 'stream stalled: no data within the idle timeout' };
   if (err instanceof OpenAI.APIUserAbortError) return { disposition: 'aborted', message: 'aborted' };
   if (err instanceof OpenAI.APIConnectionError) {

@@ -1,5 +1,6 @@
 // Tool calls put together from stream deltas as servers send them: by index (OpenAI), by id when the index is
 // missing or repeated (Gemini, older Ollama), whole in one delta, opaque per-call fields kept as sent.
+import { ReplyLimitError } from './reply-limits';
 import type { LlmDelta, LlmToolCall } from './types';
 
 export interface LooseToolCallDelta {
@@ -13,6 +14,8 @@ interface Call {
   id: string;
   name: string;
   arguments: string;
+  /** UTF-8 bytes of `arguments`. */
+  bytes: number;
   extra?: unknown;
 }
 
@@ -26,7 +29,13 @@ export class ToolCallAssembly {
   private readonly byIndex = new Map<number, number>();
   private readonly byId = new Map<string, number>();
 
-  /** Adds one delta; returns the live delta to report, or null when it carried nothing to show. */
+  /** `maxArgumentBytes`: the most one call's arguments may hold (the profile's maxToolArgumentBytes). */
+  constructor(private readonly maxArgumentBytes = Number.POSITIVE_INFINITY) {}
+
+  /**
+   * Adds one delta; returns the live delta to report, or null when it carried nothing to show. Throws
+   * ReplyLimitError when the call's arguments pass their limit, before the delta is kept or shown.
+   */
   add(tc: LooseToolCallDelta): Extract<LlmDelta, { type: 'tool_call' }> | null {
     const position = this.target(tc);
     const call = this.calls[position] as Call;
@@ -38,7 +47,14 @@ export class ToolCallAssembly {
       this.byId.set(id, position);
     }
     if (name) call.name = name;
-    call.arguments += argumentsDelta;
+    if (argumentsDelta) {
+      const bytes = call.bytes + Buffer.byteLength(argumentsDelta);
+      if (bytes > this.maxArgumentBytes) {
+        throw new ReplyLimitError({ limit: 'maxToolArgumentBytes', value: this.maxArgumentBytes });
+      }
+      call.bytes = bytes;
+      call.arguments += argumentsDelta;
+    }
     if (tc.extra_content !== undefined && tc.extra_content !== null) call.extra = tc.extra_content;
     if (!id && !name && !argumentsDelta) return null;
     return {
@@ -69,7 +85,7 @@ export class ToolCallAssembly {
     const last = this.calls.at(-1);
     // A delta that only carried metadata opened a call that the next delta turns out to start.
     const position = last && !last.id && !last.name && !last.arguments ? this.calls.length - 1 : this.calls.length;
-    if (position === this.calls.length) this.calls.push({ id: '', name: '', arguments: '' });
+    if (position === this.calls.length) this.calls.push({ id: '', name: '', arguments: '', bytes: 0 });
     if (index !== undefined) this.byIndex.set(index, position);
     return position;
   }

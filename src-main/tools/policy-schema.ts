@@ -19,6 +19,28 @@ const commandRule = z
   .min(1, 'a rule must not be empty')
   .refine((r) => !/[\r\n]/.test(r), 'a rule is one line');
 
+/**
+ * What the agent may spend in this workspace (issue 21), each overriding the piece's value and the default
+ * (src-main/engine/spend-limits.ts): subtasks per task tree and their depth, delegate's depth.
+ */
+export const LimitsFile = z.strictObject({
+  subtasks: z
+    .strictObject({
+      /** How deep subtasks may nest: 1 = the task's own subtasks only; 0 = none. */
+      max_depth: z.number().int().min(0).max(10).optional(),
+      /** How many subtasks the whole tree under a task may hold, at every depth together; 0 = none. */
+      max_count: z.number().int().min(0).max(1000).optional(),
+    })
+    .optional(),
+  delegate: z
+    .strictObject({
+      /** How deep delegate's sub-agents may nest (0 = no delegate). */
+      max_depth: z.number().int().min(0).max(5).optional(),
+    })
+    .optional(),
+});
+export type LimitsFile = z.infer<typeof LimitsFile>;
+
 export const PolicyFile = z.strictObject({
   tools: z
     .strictObject({
@@ -38,6 +60,7 @@ export const PolicyFile = z.strictObject({
       network: z.array(commandRule).default([]),
     })
     .default({ allow: [], network: [] }),
+  limits: LimitsFile.optional(),
 });
 
 export interface WorkspaceToolPolicy {
@@ -51,6 +74,8 @@ export interface WorkspaceToolPolicy {
   runCommandAllow: readonly string[];
   /** Hosts a sandboxed command may reach without asking. */
   runCommandNetwork: readonly string[];
+  /** The file's `limits` as written (absent: the piece's or the default). */
+  limits?: LimitsFile;
 }
 
 /** No policy file: every built-in tool, run_command asks every time, MCP tools that may change things ask. */
@@ -69,6 +94,7 @@ export function toPolicy(file: z.infer<typeof PolicyFile>): WorkspaceToolPolicy 
     allowTools: file.tools.allow,
     runCommandAllow: file.run_command.allow,
     runCommandNetwork: file.run_command.network,
+    ...(file.limits ? { limits: file.limits } : {}),
   };
 }
 

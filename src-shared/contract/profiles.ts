@@ -97,6 +97,39 @@ export type SentBack = z.infer<typeof SentBack>;
 export const MediaKind = z.enum(['image', 'audio']);
 export type MediaKind = z.infer<typeof MediaKind>;
 
+/**
+ * What one LlmCall of a profile may spend (issue 21): the bytes of its reply as they arrive (SSE framing included), the
+ * bytes of one tool call's arguments (and of one streamed event), and its total time however steadily bytes trickle in.
+ * A profile without a value gets these. Reaching one ends the call with an error naming it; it is never retried.
+ * 1 MiB of arguments is more than any model's output limit lets it write in one call (about 250,000 tokens), and small
+ * enough that the SDK's SSE parser, whose cost grows with the square of an event's size, stays in milliseconds.
+ */
+export const REPLY_LIMIT_DEFAULTS = {
+  maxReplyBytes: 32 * 1024 * 1024,
+  maxToolArgumentBytes: 1024 * 1024,
+  maxCallSeconds: 30 * 60,
+} as const;
+
+/** The range each limit may be set in: below, a normal reply would not fit; above, the limit protects nothing. */
+export const ReplyLimitFields = {
+  maxReplyBytes: z
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(1024 * 1024 * 1024),
+  maxToolArgumentBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024),
+  maxCallSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600),
+};
+export type ReplyLimitName = keyof typeof ReplyLimitFields;
+
 export const ProfileView = z.object({
   name: z.string(),
   baseURL: z.string(),
@@ -113,6 +146,10 @@ export const ProfileView = z.object({
   rejectedParameters: z.array(OptionalParameter).optional(),
   /** What the server's 400 asked back beyond the kind's own, sent back from then on. */
   sendBack: z.array(SentBack).optional(),
+  /** Absent: REPLY_LIMIT_DEFAULTS's. */
+  maxReplyBytes: z.number().int().optional(),
+  maxToolArgumentBytes: z.number().int().optional(),
+  maxCallSeconds: z.number().int().optional(),
   hasKey: z.boolean(),
   keyHint: z.string().nullable(),
   source: z.enum(['env', 'saved']),
@@ -154,6 +191,10 @@ export const SaveProfileInput = z
       .max(2)
       .refine((m) => new Set(m).size === m.length, 'must not name a kind twice')
       .optional(),
+    /** Absent: the default (REPLY_LIMIT_DEFAULTS). */
+    maxReplyBytes: ReplyLimitFields.maxReplyBytes.optional(),
+    maxToolArgumentBytes: ReplyLimitFields.maxToolArgumentBytes.optional(),
+    maxCallSeconds: ReplyLimitFields.maxCallSeconds.optional(),
     makeDefault: z.boolean().optional(),
   })
   .strict();

@@ -75,6 +75,20 @@ export function createTasksRepo(db: Database) {
        UNION ALL SELECT t.id, tree.depth + 1 FROM tasks t JOIN tree ON t.parent_task_id = tree.id
      ) SELECT id FROM tree ORDER BY depth, id`,
   );
+  const ancestry = db.prepare<[string], { root: string; depth: number }>(
+    `WITH RECURSIVE up(id, parent, depth) AS (
+       SELECT id, parent_task_id, 0 FROM tasks WHERE id = ?
+       UNION ALL SELECT t.id, t.parent_task_id, up.depth + 1 FROM tasks t JOIN up ON t.id = up.parent WHERE up.depth < 1000
+     ) SELECT id AS root, depth FROM up WHERE parent IS NULL`,
+  );
+  // Walked through the jobs (a subtask's first job names its creator's job), whose indexes make it a walk of the tree
+  // alone; tasks.parent_task_id has no index, and an automatic one is built over every task at each call.
+  const subtasks = db.prepare<[string], { n: number }>(
+    `WITH RECURSIVE tree(task_id) AS (
+       SELECT ?
+       UNION SELECT c.task_id FROM tree JOIN jobs p ON p.task_id = tree.task_id JOIN jobs c ON c.parent_job_id = p.id
+     ) SELECT count(*) - 1 AS n FROM tree`,
+  );
   // A list of task ids is bound as one JSON array. Children before parents, requests and comments before their jobs,
   // so no foreign key is left pointing at a deleted row at the end of a statement.
   const inTrees = 'IN (SELECT value FROM json_each(?))';
@@ -127,6 +141,15 @@ export function createTasksRepo(db: Database) {
     /** The task and its subtasks at any depth, the task first, parents before children; empty when it is unknown. */
     tree(id: string): string[] {
       return tree.all(id).map((r) => r.id);
+    },
+    /** The task at the top of the task's tree (itself when it has no parent) and how far below it the task is. */
+    ancestry(id: string): { rootId: string; depth: number } | undefined {
+      const row = ancestry.get(id);
+      return row && { rootId: row.root, depth: row.depth };
+    },
+    /** How many subtasks the tree under a task holds, at every depth. */
+    subtaskCount(id: string): number {
+      return subtasks.get(id)?.n ?? 0;
     },
     /** Deletes the tasks and every row of theirs in other tables; call it inside a transaction. */
     removeTrees(ids: readonly string[]): void {

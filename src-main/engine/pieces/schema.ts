@@ -56,6 +56,13 @@ export const PieceFile = z
     delegate: z
       .strictObject({ allowed: z.boolean().default(false), max_depth: z.number().int().min(0).max(5).default(1) })
       .default({ allowed: false, max_depth: 1 }),
+    /** What this piece's jobs may spend on subtasks (spend-limits.ts); absent: the policy's or the default. */
+    subtasks: z
+      .strictObject({
+        max_depth: z.number().int().min(0).max(10).optional(),
+        max_count: z.number().int().min(0).max(1000).optional(),
+      })
+      .optional(),
     movements: z.array(MovementFile).min(1, 'must list at least one movement'),
     loop_monitors: z.array(LoopMonitorFile).default([]),
   })
@@ -149,6 +156,8 @@ export interface PieceDefinition {
   revisitLimit: number;
   loopMonitors: LoopMonitor[];
   delegate: { allowed: boolean; maxDepth: number };
+  /** The piece's own subtask limits, when it sets them (spend-limits.ts has the defaults). */
+  subtasks?: { maxDepth?: number; maxCount?: number };
   file: string;
   source: 'builtin' | 'workspace';
   format: 'maestro' | 'takt';
@@ -175,6 +184,14 @@ export function fromPieceFile(p: PieceFile, file: string, source: PieceDefinitio
     revisitLimit: limitOf(p.revisit_limit),
     loopMonitors: p.loop_monitors.map((l) => ({ ...l })),
     delegate: { allowed: p.delegate.allowed, maxDepth: p.delegate.max_depth },
+    ...(p.subtasks
+      ? {
+          subtasks: {
+            ...(p.subtasks.max_depth !== undefined ? { maxDepth: p.subtasks.max_depth } : {}),
+            ...(p.subtasks.max_count !== undefined ? { maxCount: p.subtasks.max_count } : {}),
+          },
+        }
+      : {}),
     file,
     source,
     format: 'maestro',

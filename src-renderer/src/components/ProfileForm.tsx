@@ -9,9 +9,10 @@ import type { OpInput } from '../api/client';
 import { english, type Translate, useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { ErrorNotice } from './OutcomeNotice';
+import { LIMIT_FIELDS, ProfileLimitsFields, useProfileLimits } from './ProfileLimitsFields';
 import { CheckField } from './SettingsFields';
 
-const FIELDS = ['name', 'kind', 'baseURL', 'model', 'apiKey', 'contextWindow', 'temperature'] as const;
+const FIELDS = ['name', 'kind', 'baseURL', 'model', 'apiKey', 'contextWindow', 'temperature', ...LIMIT_FIELDS] as const;
 type Field = (typeof FIELDS)[number];
 
 interface Props {
@@ -44,6 +45,7 @@ export function ProfileForm({ profile, onDone, preset, firstRun }: Props) {
   const [temperature, setTemperature] = useState(profile?.temperature?.toString() ?? '');
   const [makeDefault, setMakeDefault] = useState(firstRun !== undefined);
   const [images, setImages] = useState(profile?.media?.includes('image') ?? false);
+  const limits = useProfileLimits(profile);
   const [test, setTest] = useState<DraftTest | null>(null);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -61,6 +63,7 @@ export function ProfileForm({ profile, onDone, preset, firstRun }: Props) {
     else if (apiKey !== '') input.apiKey = apiKey;
     if (contextWindow.trim() !== '') input.contextWindow = Number(contextWindow);
     if (temperature.trim() !== '') input.temperature = Number(temperature);
+    limits.apply(input);
     if (profile?.parallelToolCalls !== undefined) input.parallelToolCalls = profile.parallelToolCalls;
     // Images from the form; audio as it was saved (the bridge can set it).
     const media = [...(images ? (['image'] as const) : []), ...(profile?.media ?? []).filter((m) => m !== 'image')];
@@ -245,6 +248,7 @@ export function ProfileForm({ profile, onDone, preset, firstRun }: Props) {
           </label>
         </div>
       )}
+      {firstRun ? null : <ProfileLimitsFields limits={limits} fieldError={fieldError} />}
       {firstRun ? null : (
         <CheckField checked={images} onChange={setImages} testId="profile-field-images">
           {t('profile.images')}

@@ -38,6 +38,7 @@ export function ProfileItem({ profile, focused = false, onEdit }: Props) {
   async function makeDefault() {
     // Everything as it is, key kept (apiKey absent), and made default.
     const { name, kind, baseURL, model, contextWindow, temperature, parallelToolCalls, media } = profile;
+    const { maxReplyBytes, maxToolArgumentBytes, maxCallSeconds } = profile;
     const outcome = await saveProfile({
       name,
       kind,
@@ -47,6 +48,9 @@ export function ProfileItem({ profile, focused = false, onEdit }: Props) {
       ...(temperature !== undefined ? { temperature } : {}),
       ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}),
       ...(media !== undefined ? { media } : {}),
+      ...(maxReplyBytes !== undefined ? { maxReplyBytes } : {}),
+      ...(maxToolArgumentBytes !== undefined ? { maxToolArgumentBytes } : {}),
+      ...(maxCallSeconds !== undefined ? { maxCallSeconds } : {}),
       makeDefault: true,
     });
     setError(outcome.ok ? null : outcome.error.message);

@@ -31,6 +31,8 @@ export const enChat = {
     'The MCP server “{server}” needs a token. The job waits until one is saved, then goes on where it stopped.',
   'notice.mcpWarning': 'The MCP server “{server}” ran into trouble; the job goes on with the other tools.',
   'job.error.llm_failed': 'The model server answered with an error, so the job stopped.',
+  'job.error.llm_limit':
+    'The model’s reply went past a limit of its LLM profile (size or time), so the job stopped. Details say which limit and where to change it.',
   'job.error.context_overflow': 'The conversation grew longer than the model can read at once.',
   'job.error.model_refused': 'The model declined to do this.',
   'job.error.deadline_exceeded': 'The job ran past its time limit.',

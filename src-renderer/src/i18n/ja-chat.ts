@@ -34,6 +34,8 @@ export const jaChat: Record<keyof typeof enChat, string> = {
   'notice.browserStep':
     'ブラウザーで次の操作をしてください: {instruction} ({url}) — 終わったらここで返信してください。',
   'job.error.llm_failed': 'モデルサーバーがエラーを返したため、ジョブを停止しました。',
+  'job.error.llm_limit':
+    'モデルの応答が LLM プロファイルの上限（サイズまたは時間）を超えたため、ジョブを停止しました。どの上限か、どこで変えられるかは詳細にあります。',
   'job.error.context_overflow': '会話がモデルが一度に読める長さを超えました。',
   'job.error.model_refused': 'モデルがこの依頼を断りました。',
   'job.error.deadline_exceeded': 'ジョブが制限時間を超えました。',
