@@ -97,6 +97,16 @@ describe.skipIf(unavailable !== null)('what a sandboxed command reads (issue 21 
     }
   });
 
+  it('an app installed below the hidden home folder (a checkout, an AppImage mount in /tmp) still runs its commands', async () => {
+    // The home folder here holds this very checkout, so its node_modules (the library's seccomp helper) is hidden.
+    const t = tempWorkspace();
+    const home = path.dirname(process.cwd());
+    const sandbox = openSandbox(hiddenPaths([], home), home);
+    const tool = runCommandTool({ ...DEFAULT_POLICY, runCommandAllow: ['*'] });
+    const out = text(await dispatchCall(tool, { command: 'echo ran' }, t.ctx({ sandbox })));
+    expect(out).toBe('Exit code: 0\nran\n');
+  });
+
   it('the command has a private /tmp of its own: writable, and empty of anyone else’s files', async () => {
     const s = plantedHome();
     const out = await s.run('echo mine > "$TMPDIR/x" && cat "$TMPDIR/x"; ls /tmp | grep -c maestro-tools- || true');

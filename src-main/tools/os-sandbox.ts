@@ -9,6 +9,7 @@
 // such sandbox (Windows, bubblewrap missing), `openSandbox` says why, and callers ask a person before anything runs.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
@@ -122,6 +123,14 @@ const released = () => {
   if (running === 0) SandboxManager.cleanupAfterCommand();
 };
 
+// The library runs its seccomp helper (vendor/seccomp/<arch>/apply-seccomp) inside the sandbox, from the app's own
+// install: an app installed below the home folder or /tmp (a checkout, an AppImage's mount) must still show it.
+const SECCOMP_HELPERS = path.join(
+  path.dirname(path.dirname(createRequire(__filename).resolve('@anthropic-ai/sandbox-runtime'))),
+  'vendor',
+  'seccomp',
+);
+
 /**
  * The machine's OS sandbox, hiding `hidden` (see hiddenPaths) and the home folder `home` but its toolchain folders
  * from every process it runs; or why there is none.
@@ -152,7 +161,14 @@ export function openSandbox(hidden: readonly string[], home: string = os.homedir
         fs.writeFileSync(gitConfig, await sanitizedGitConfig(home));
         const view: ReadView = {
           hidden: [...hidden, ...hiddenFolders(home)],
-          visible: [...(scope.readable ?? []), ...scope.writable, tmp, ...toolchainFolders(home), ...caches],
+          visible: [
+            ...(scope.readable ?? []),
+            ...scope.writable,
+            tmp,
+            ...toolchainFolders(home),
+            ...caches,
+            SECCOMP_HELPERS,
+          ],
         };
         // The library's own sockets to its network proxy live in the host's temp folder, which is hidden.
         const bridges = [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()];
