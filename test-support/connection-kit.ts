@@ -1,6 +1,7 @@
 // Test support for the MCP session tests, which run in Node only (the browser specs' tsconfig takes
 // test-support/mcp-*.ts, so this is not one): the context a tool's call gets, and a connection to the reference
 // filesystem server as a job would open it.
+import path from 'node:path';
 import { DEFAULT_TIMEOUTS, type McpServerConfig, parseMcpConfig } from '../src-main/mcp/config';
 import { McpConnection } from '../src-main/mcp/connection';
 import type { SandboxChoice } from '../src-main/tools/os-sandbox';
@@ -30,7 +31,9 @@ export function openFilesystemServer(
   sandbox?: SandboxChoice,
   moreRoots: readonly string[] = [],
 ): Promise<McpConnection> {
-  const entry = { fs: { command: process.execPath, args: [FILESYSTEM, workspace, ...moreRoots] } };
+  // The server runs from this checkout's node_modules, which the sandbox hides when the checkout is in /tmp or home.
+  const readable = [path.resolve('node_modules')];
+  const entry = { fs: { command: process.execPath, args: [FILESYSTEM, workspace, ...moreRoots], readable } };
   const [config] = parseMcpConfig(JSON.stringify({ mcpServers: entry }), 'mcp.json', workspace);
   return McpConnection.open(config as McpServerConfig, {
     token: null,

@@ -19,7 +19,14 @@ describe('mcp.json', () => {
     expect(loadMcpConfig(ws)).toEqual([]);
     writeMcpConfig(ws, {
       web: { url: 'https://mcp.example/v1', headers: { 'X-Team': 'a' }, auth: { required: true } },
-      files: { command: 'node', args: ['server.js'], env: { LEVEL: '2' }, cwd: 'tools', network: ['api.example'] },
+      files: {
+        command: 'node',
+        args: ['server.js'],
+        env: { LEVEL: '2' },
+        cwd: 'tools',
+        network: ['api.example'],
+        readable: ['/opt/servers', 'vendor/mcp'],
+      },
       keyed: { command: 'srv', auth: { env: 'API_TOKEN' } },
       open: { url: 'http://127.0.0.1:9/mcp' },
     });
@@ -33,6 +40,7 @@ describe('mcp.json', () => {
         cwd: path.join(ws, 'tools'),
         workspacePath: ws,
         network: ['api.example'],
+        readable: ['/opt/servers', path.join(ws, 'vendor/mcp')],
         authRequired: false,
         tokenEnv: null,
         ...plain,
@@ -46,6 +54,7 @@ describe('mcp.json', () => {
         cwd: ws,
         workspacePath: ws,
         network: [],
+        readable: [],
         authRequired: true,
         tokenEnv: 'API_TOKEN',
         ...plain,
@@ -95,6 +104,7 @@ describe('mcp.json', () => {
         cwd: '/ws',
         workspacePath: '/ws',
         network: [],
+        readable: [],
         authRequired: false,
         tokenEnv: null,
         ...plain,

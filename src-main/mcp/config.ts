@@ -45,6 +45,11 @@ const StdioServerFile = z.strictObject({
   auth: z.strictObject({ required: z.boolean().default(true), env: EnvName }).optional(),
   /** Hosts the server may reach from the OS sandbox it runs in (none by default). */
   network: z.array(z.string().trim().min(1, 'a host must not be empty')).default([]),
+  /**
+   * Folders the server may read although the OS sandbox hides them: its own install when it lives in the home folder
+   * outside the toolchain folders, or in /tmp (absolute, or relative to the workspace folder).
+   */
+  readable: z.array(z.string().trim().min(1, 'a folder must not be empty')).default([]),
 });
 
 const HttpServerFile = z.strictObject({
@@ -91,6 +96,8 @@ export interface StdioServerConfig extends ServerBase {
   workspacePath: string;
   /** Hosts it may reach from the sandbox. */
   network: string[];
+  /** Absolute folders it may read in the sandbox besides what every sandboxed process sees. */
+  readable: string[];
   /** The environment variable that carries the token; null: this server takes none. */
   tokenEnv: string | null;
 }
@@ -215,6 +222,7 @@ function parseStdio(entry: object, ctx: EntryContext): { config: StdioServerConf
       cwd: path.resolve(ctx.workspacePath, f.cwd ? plain(f.cwd, 'cwd') : '.'),
       workspacePath: ctx.workspacePath,
       network: f.network,
+      readable: f.readable.map((r, i) => path.resolve(ctx.workspacePath, plain(r, `readable.${i}`))),
       authRequired: f.auth?.required ?? spot !== null,
       enabled: !f.disabled,
       timeouts: timeoutsOf(f),

@@ -220,12 +220,14 @@ const isUnauthorized = (error: unknown) =>
   (error instanceof StreamableHTTPError || error instanceof SseError) && error.code === 401;
 
 /**
- * The server's command line, wrapped to run in the sandbox: the workspace writable, its listed hosts reachable; launched
- * with `npx -y …` or `uvx …`, the package caches writable and the registries reachable until it has started.
+ * The server's command line, wrapped to run in the sandbox: the workspace writable, its listed folders readable and
+ * hosts reachable; launched with `npx -y …` or `uvx …`, the package caches writable and the registries reachable until
+ * it has started.
  */
 const sandboxedLaunch = (server: StdioServerConfig, sandbox: OsSandbox): Promise<Sandboxed> =>
   sandbox.wrap([server.command, ...server.args].map(shellQuote).join(' '), server.cwd, {
     writable: [server.workspacePath],
+    readable: server.readable,
     network: server.network,
     installs: launchesPackage(server.command),
   });
