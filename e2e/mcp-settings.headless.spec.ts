@@ -16,13 +16,15 @@ test('the MCP section lists each server with status, tools and last error; a ser
   llmHost,
 }) => {
   const workspace = fs.realpathSync(llmHost.workspace);
+  // The servers run from this checkout, which the sandbox hides when it lies in /tmp or the home folder.
+  const readable = [process.cwd()];
   fs.mkdirSync(path.join(workspace, '.maestro'));
   fs.writeFileSync(
     path.join(workspace, '.maestro', 'mcp.json'),
     JSON.stringify({
       mcpServers: {
-        every: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] },
-        broken: { type: 'stdio', command: process.execPath, args: [FAULTY_SERVER, 'exit'] },
+        every: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], readable },
+        broken: { type: 'stdio', command: process.execPath, args: [FAULTY_SERVER, 'exit'], readable },
       },
     }),
   );
@@ -68,6 +70,7 @@ test('the MCP section lists each server with status, tools and last error; a ser
     type: 'stdio',
     command: process.execPath,
     args: [FAULTY_SERVER, 'exit'],
+    readable,
   });
   const accepted = JSON.parse(fs.readFileSync(path.join(llmHost.dataDir, 'accepted-settings.json'), 'utf8'));
   expect(accepted.mcpSwitches[workspace]).toEqual({ broken: false });
