@@ -1,19 +1,10 @@
 // The app's own settings, kept in `<dataDir>/settings.json`: which OS notifications are shown and whether they make
 // a sound. One schema for the file and the contract; every field has a default, so an older file still loads.
 import { z } from 'zod';
+import { WAIT_REASONS } from './entities';
 
-/** The notices the desktop shell can show: the attention reasons and the two quiet terminal states. */
-export const NOTICE_KINDS = [
-  'ask',
-  'tool_request',
-  'package_request',
-  'mcp_auth_required',
-  'browser',
-  'settings',
-  'failed',
-  'succeeded',
-  'cancelled',
-] as const;
+/** The notices the desktop shell can show: every wait for the person, a failure, and the two quiet terminal states. */
+export const NOTICE_KINDS = [...WAIT_REASONS, 'failed', 'succeeded', 'cancelled'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 const on = z.boolean().default(true);
