@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { agentOperations } from './contract/agents';
 import { appOperations } from './contract/app';
+import { checkpointOperations } from './contract/checkpoints';
 import { grantOperations } from './contract/grants';
 import { mcpOperations } from './contract/mcp';
 import type { OperationDef } from './contract/operation';
@@ -36,6 +37,7 @@ export const contract = table({
   ...spaceOperations,
   ...requestOperations,
   ...grantOperations,
+  ...checkpointOperations,
   ...usageOperations,
   ...profileOperations,
   ...settingsOperations,

@@ -84,6 +84,8 @@ export const Task = z.object({
   archivedAt: z.string().nullable(),
   /** The latest job's status. */
   status: JobStatus.nullable(),
+  /** The task this one was forked from, at its Send #send (its conversation up to that Send); null otherwise. */
+  forkedFrom: z.object({ taskId: z.string(), send: z.number().int() }).nullable().optional(),
 });
 export type Task = z.infer<typeof Task>;
 

@@ -1,6 +1,7 @@
 // The app's own settings, kept in `<dataDir>/settings.json`: which OS notifications are shown and whether they make
 // a sound. One schema for the file and the contract; every field has a default, so an older file still loads.
 import { z } from 'zod';
+import { CheckpointSettings } from './checkpoints';
 import { WAIT_REASONS } from './entities';
 
 /** The notices the desktop shell can show: every wait for the person, a failure, and the two quiet terminal states. */
@@ -32,6 +33,7 @@ export type NotificationSettings = z.infer<typeof NotificationSettings>;
 
 export const AppSettings = z.strictObject({
   notifications: NotificationSettings.default(NotificationSettings.parse({})),
+  checkpoints: CheckpointSettings.default(CheckpointSettings.parse({})),
 });
 export type AppSettings = z.infer<typeof AppSettings>;
 

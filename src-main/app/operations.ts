@@ -11,6 +11,14 @@ import { type ErrorIssue, MaestroError } from '../../src-shared/errors';
 import { summarize } from '../engine/pieces/catalog';
 import { getTaskAttachment } from '../tasks/attachments';
 import { cancelTask } from '../tasks/cancel';
+import {
+  forkTask,
+  getCheckpointUsage,
+  getTaskChanges,
+  listCheckpoints,
+  revertTaskFile,
+  rewindTask,
+} from '../tasks/checkpoints';
 import { addComment } from '../tasks/comment';
 import { continueTask } from '../tasks/continue';
 import { createTask } from '../tasks/create';
@@ -44,7 +52,15 @@ import { getToolPolicy, saveToolPolicy } from './tool-policy-operations';
 const TASK_EVENTS_LIMIT = 2000;
 
 /** Operations that wait on the network answer with a Promise; every other one answers at once. */
-export type AsyncOperation = 'testProfile' | 'listModels' | 'runTask' | 'checkMcpServer';
+export type AsyncOperation =
+  | 'testProfile'
+  | 'listModels'
+  | 'runTask'
+  | 'checkMcpServer'
+  | 'getTaskChanges'
+  | 'revertTaskFile'
+  | 'rewindTask'
+  | 'getCheckpointUsage';
 export type OpAnswer<N extends OperationName> = N extends AsyncOperation ? Promise<OpOutput<N>> : OpOutput<N>;
 
 export type Operations = { [N in OperationName]: (ctx: AppContext, input: OpParsedInput<N>) => OpAnswer<N> };
@@ -72,6 +88,12 @@ export const operations: Operations = {
   decidePackageRequest,
   listTaskGrants,
   revokeTaskGrant,
+  listCheckpoints,
+  getTaskChanges,
+  revertTaskFile,
+  rewindTask,
+  forkTask,
+  getCheckpointUsage,
   getTranscript,
   listTaskEvents: (ctx, { taskId }) => {
     requireTask(ctx, taskId);

@@ -27,7 +27,16 @@ describe('settings operations', () => {
   it('no file: every notification on with sound; the data dir and default workspace are shown', () => {
     const workspace = tempDir('maestro-ws-');
     const maestro = testMaestro({ defaultWorkspace: workspace });
-    expect(DEFAULT_SETTINGS).toEqual({ notifications: ALL_ON });
+    expect(DEFAULT_SETTINGS).toEqual({
+      notifications: ALL_ON,
+      checkpoints: {
+        enabled: true,
+        maxFileBytes: 10 * 1024 * 1024,
+        keepPerTask: 500,
+        keepDays: 30,
+        commitOnSuccess: true,
+      },
+    });
     expect(maestro.invoke('getSettings', {})).toEqual({
       settings: { notifications: ALL_ON },
       file: settingsFile(maestro.ctx.dataDir),
@@ -42,7 +51,10 @@ describe('settings operations', () => {
     const dataDir = tempDir();
     const first = testMaestro({ dataDir });
     const notifications = { ...ALL_ON, sound: false, kinds: { ...ALL_ON.kinds, succeeded: false, cancelled: false } };
-    expect(first.invoke('saveSettings', { notifications }).settings).toEqual({ notifications });
+    expect(first.invoke('saveSettings', { notifications }).settings).toEqual({
+      notifications,
+      checkpoints: DEFAULT_SETTINGS.checkpoints,
+    });
     await first.close();
     const second = testMaestro({ dataDir });
     expect(second.invoke('getSettings', {})).toMatchObject({ settings: { notifications }, error: null });

@@ -22,6 +22,9 @@ const PUBLISHED = [
   'POST /tasks/:id/package-requests/:rid/decide',
   'GET /tasks/:id/transcript',
   'GET /tasks/:id/usage',
+  'GET /tasks/:id/checkpoints',
+  'POST /tasks/:id/rewind',
+  'POST /tasks/:id/fork',
 ];
 
 /** Parameter names differ between the pages and the contract (`:id`, `:taskId`): only their places count. */

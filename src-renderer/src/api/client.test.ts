@@ -76,6 +76,27 @@ const CASES: Record<OperationName, Case> = {
     path: `/api/local/tasks/${TASK_IN_PATH}/grants/grant_1/revoke`,
     body: {},
   },
+  listCheckpoints: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/checkpoints` },
+  getTaskChanges: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/changes` },
+  revertTaskFile: {
+    input: { taskId: TASK, path: 'src/a.ts' },
+    method: 'POST',
+    path: `/api/local/tasks/${TASK_IN_PATH}/changes/revert`,
+    body: { path: 'src/a.ts' },
+  },
+  rewindTask: {
+    input: { taskId: TASK, checkpointId: 'cp_1', mode: 'both' },
+    method: 'POST',
+    path: `/api/local/tasks/${TASK_IN_PATH}/rewind`,
+    body: { checkpointId: 'cp_1', mode: 'both' },
+  },
+  forkTask: {
+    input: { taskId: TASK, send: 2, instruction: 'again' },
+    method: 'POST',
+    path: `/api/local/tasks/${TASK_IN_PATH}/fork`,
+    body: { send: 2, instruction: 'again' },
+  },
+  getCheckpointUsage: { input: {}, method: 'GET', path: '/api/local/checkpoints/usage' },
   listPackageRequests: {
     input: { taskId: TASK },
     method: 'GET',

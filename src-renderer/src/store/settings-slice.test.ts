@@ -30,7 +30,7 @@ describe('the settings slice', () => {
         getSettings: async () => VIEW,
         saveSettings: async (input) => {
           saved.push(input);
-          return { ...VIEW, settings: { notifications } };
+          return { ...VIEW, settings: { ...DEFAULT_SETTINGS, notifications } };
         },
       }),
     );
