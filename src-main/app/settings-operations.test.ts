@@ -38,7 +38,7 @@ describe('settings operations', () => {
       },
     });
     expect(maestro.invoke('getSettings', {})).toEqual({
-      settings: { notifications: ALL_ON },
+      settings: DEFAULT_SETTINGS,
       file: settingsFile(maestro.ctx.dataDir),
       error: null,
       dataDir: maestro.ctx.dataDir,
