@@ -13,8 +13,15 @@ export interface CommitMessageInput {
   jobId: string;
 }
 
-/** Control characters git or a terminal would trip on (NUL ends a commit-tree message); tab and newline kept. */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+/** Without the control characters git or a terminal would trip on (NUL ends a message); tab and newline kept. */
+function withoutControls(text: string): string {
+  return Array.from(text)
+    .filter((c) => {
+      const code = c.charCodeAt(0);
+      return c === '\t' || c === '\n' || (code >= 0x20 && code !== 0x7f);
+    })
+    .join('');
+}
 
 function cut(text: string, max: number, mark: string): string {
   const chars = Array.from(text);
@@ -23,13 +30,13 @@ function cut(text: string, max: number, mark: string): string {
 
 /** One line: the title's lines joined, runs of white space as one space, cut at SUBJECT_MAX. */
 function subject(input: CommitMessageInput): string {
-  const line = input.title.replace(/\r\n?/g, '\n').replace(CONTROL, '').replace(/\s+/g, ' ').trim();
+  const line = withoutControls(input.title.replace(/\s+/g, ' ')).trim();
   return cut(line || `MAESTRO job ${input.jobId}`, SUBJECT_MAX, '…');
 }
 
 /** The result as written, without carriage returns or control characters, trimmed and cut at BODY_MAX. */
 function body(result: string | null): string {
-  const text = (result ?? '').replace(/\r\n?/g, '\n').replace(CONTROL, '').trim();
+  const text = withoutControls((result ?? '').replace(/\r\n?/g, '\n')).trim();
   return cut(text, BODY_MAX, '\n\n[… the result is cut here; the whole of it is in the task]');
 }
 

@@ -137,8 +137,10 @@ export async function planJobCommit(raw: WorkspaceCommitInput): Promise<JobCommi
       : skip('failed', `The workspace could not be read as a git repository: ${located.none}.`);
   }
   const repo = located;
-  const start = await resolve(repo, `${input.startTree}^{tree}`);
-  const end = await resolve(repo, `${input.endTree}^{tree}`);
+  const [start, end] = await Promise.all([
+    resolve(repo, `${input.startTree}^{tree}`),
+    resolve(repo, `${input.endTree}^{tree}`),
+  ]);
   if (start === null || end === null) {
     return skip('failed', `The job's checkpoints are not in this repository, so what it changed is unknown; ${LEFT}.`);
   }
@@ -146,49 +148,56 @@ export async function planJobCommit(raw: WorkspaceCommitInput): Promise<JobCommi
   const changes = (await treeChanges(repo, start, end)).filter((c) => !isLeftOut(c.path));
   if (changes.length === 0) return skip('nothing_changed', 'The job changed no file, so there was nothing to commit.');
 
-  const branch = await currentBranch(repo);
+  // Read together (each is a git process), judged in this order: an operation first, since a rebase detaches HEAD
+  // and the rebase is what the person should hear about.
+  const [operation, branch, signing, identity, empty, parent] = await Promise.all([
+    operationInProgress(repo),
+    currentBranch(repo),
+    signingRequired(repo),
+    hasIdentity(repo),
+    emptyTree(repo),
+    resolve(repo, 'HEAD^{commit}'),
+  ]);
+  if (operation !== null) {
+    return skip(
+      'operation_in_progress',
+      `${operation.charAt(0).toUpperCase()}${operation.slice(1)} is in progress in the repository; ${LEFT} so as not to mix with it.`,
+    );
+  }
   if (branch === null) {
     return skip(
       'detached_head',
       `HEAD is detached (no branch is checked out), so there is no branch to commit on; ${LEFT}.`,
     );
   }
-  const operation = await operationInProgress(repo);
-  if (operation !== null) {
-    return skip(
-      'operation_in_progress',
-      `${operation} is in progress in the repository; ${LEFT} so as not to mix with it.`,
-    );
-  }
-  if (await signingRequired(repo)) {
+  if (signing) {
     return skip(
       'signing_required',
       `The repository asks for signed commits (commit.gpgSign) and MAESTRO never signs in your name; ${LEFT}.`,
     );
   }
-  if (!(await hasIdentity(repo))) {
+  if (!identity) {
     return skip(
       'no_identity',
       `No git identity is set (user.name and user.email), so the commit would have no author; ${LEFT}.`,
     );
   }
 
-  const empty = await emptyTree(repo);
-  const parent = await resolve(repo, 'HEAD^{commit}');
   const parentTree = parent === null ? empty : ((await resolve(repo, `${parent}^{tree}`)) ?? empty);
   const files = changes.map((c) => c.path);
   const repoPaths = files.map((f) => `${repo.prefix}${f}`);
   const changed = new Set(files);
-  const differed = (await treeChanges(repo, start, await workspaceTreeAt(repo, parent, empty)))
-    .map((c) => c.path)
-    .filter((p) => changed.has(p));
+  const [atHead, staged] = await Promise.all([
+    workspaceTreeAt(repo, parent, empty).then((tree) => treeChanges(repo, start, tree)),
+    stagedAmong(repo, parentTree, repoPaths),
+  ]);
+  const differed = atHead.map((c) => c.path).filter((p) => changed.has(p));
   if (differed.length > 0) {
     return skip(
       'own_changes',
       `${named(differed)} already differed from the last commit when the job started (changes of yours, or a commit made meanwhile); ${LEFT} so as not to commit yours.`,
     );
   }
-  const staged = await stagedAmong(repo, parentTree, repoPaths);
   if (staged.length > 0) {
     return skip('own_changes', `${named(staged)} has changes of yours staged; ${LEFT} so as not to commit yours.`);
   }
@@ -229,11 +238,15 @@ export async function applyJobCommit(plan: JobCommitPlan): Promise<WorkspaceComm
   const { repo, branch, parent, commit } = plan;
   const ref = `refs/heads/${branch}`;
   const moved = skip('head_moved', `The branch ${branch} moved while the commit was being made; ${LEFT}.`);
-  if ((await currentBranch(repo)) !== branch) {
+  const [now, tip, staged] = await Promise.all([
+    currentBranch(repo),
+    resolve(repo, ref),
+    stagedAmong(repo, plan.parentTree, plan.repoPaths),
+  ]);
+  if (now !== branch) {
     return skip('head_moved', `Another branch was checked out while the commit was being made; ${LEFT}.`);
   }
-  if ((await resolve(repo, ref)) !== parent) return moved;
-  const staged = await stagedAmong(repo, plan.parentTree, plan.repoPaths);
+  if (tip !== parent) return moved;
   if (staged.length > 0) {
     return skip('own_changes', `${named(staged)} has changes of yours staged; ${LEFT} so as not to commit yours.`);
   }
@@ -250,7 +263,8 @@ export async function applyJobCommit(plan: JobCommitPlan): Promise<WorkspaceComm
   } catch (error) {
     // The branch goes back (compare-and-set again): a commit whose paths the index contradicts would show the
     // person the job's changes reversed as staged.
-    const back = parent === null ? ['update-ref', '-d', ref, commit] : ['update-ref', ref, parent, commit];
+    const taken = 'MAESTRO: commit taken back (the index could not take it)';
+    const back = parent === null ? ['update-ref', '-d', ref, commit] : ['update-ref', '-m', taken, ref, parent, commit];
     await git(repo, back);
     throw error;
   }
@@ -265,7 +279,8 @@ export async function commitJobChanges(input: WorkspaceCommitInput): Promise<Wor
     const plan = await planJobCommit(input);
     return plan.kind === 'planned' ? await applyJobCommit(plan) : plan;
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const missing = (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+    const why = missing ? 'git was not found on this machine' : error instanceof Error ? error.message : String(error);
     return skip('failed', `The commit could not be made (${why}); ${LEFT}.`);
   }
 }

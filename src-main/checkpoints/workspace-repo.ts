@@ -103,11 +103,10 @@ export const CONFIGURED_IDENTITY_ONLY = ['-c', 'user.useConfigOnly=true'] as con
 
 /** Whether the person configured who they are (user.name and user.email, or author.* and committer.*, here or globally). */
 export async function hasIdentity(repo: Repo): Promise<boolean> {
-  for (const ident of ['GIT_AUTHOR_IDENT', 'GIT_COMMITTER_IDENT']) {
-    const r = await runHostGit([...CONFIGURED_IDENTITY_ONLY, 'var', ident], { cwd: repo.top, home: repo.home });
-    if (r.code !== 0) return false;
-  }
-  return true;
+  const runs = ['GIT_AUTHOR_IDENT', 'GIT_COMMITTER_IDENT'].map((ident) =>
+    runHostGit([...CONFIGURED_IDENTITY_ONLY, 'var', ident], { cwd: repo.top, home: repo.home }),
+  );
+  return (await Promise.all(runs)).every((r) => r.code === 0);
 }
 
 /** One path's entry on both sides of a diff (mode '000000' and a zero id: absent on that side). */
