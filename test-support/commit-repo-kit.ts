@@ -39,6 +39,8 @@ export interface TestRepo {
   remove(rel: string): void;
   /** The workspace folder as a tree (what a checkpoint is), written into the repository's object store. */
   snapshot(): string;
+  /** A second worktree of the repository (`git worktree add`) on a new branch, as the workspace. */
+  linkedWorktree(branch: string): TestRepo;
   fingerprint(): RepoFingerprint;
 }
 
@@ -77,7 +79,7 @@ export function makeRepo(
     GIT_COMMITTER_NAME: 'Setup',
     GIT_COMMITTER_EMAIL: 'setup@example.com',
   };
-  const run = (cwd: string, args: string[], extra: Record<string, string> = {}) =>
+  const run: Run = (cwd, args, extra = {}) =>
     execFileSync('git', args, { cwd, env: { ...env, ...extra }, encoding: 'utf8', stdio: 'pipe' });
   const git = (...args: string[]) => run(repo, args);
   git('init', '-q', '-b', 'main');
@@ -89,36 +91,50 @@ export function makeRepo(
   if (identity === 'global') {
     fs.writeFileSync(path.join(home, '.gitconfig'), `[user]\n\tname = ${PERSON.name}\n\temail = ${PERSON.email}\n`);
   }
-  const write = (rel: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(workspace, rel)), { recursive: true });
-    fs.writeFileSync(path.join(workspace, rel), text);
-  };
+  const r = handle({ base, home, repo, top: repo, workspace, run });
   const files = options.files ?? {};
-  for (const [rel, text] of Object.entries(files)) write(rel, text);
+  for (const [rel, text] of Object.entries(files)) r.write(rel, text);
   if (Object.keys(files).length > 0) {
     git('add', '-A');
     git('commit', '-q', '-m', 'start');
   }
+  return r;
+}
+
+type Run = (cwd: string, args: string[], extra?: Record<string, string>) => string;
+
+/** A repository's handle; `top` is the worktree the workspace is in (the repository's own, or a linked one). */
+function handle(at: { base: string; home: string; repo: string; top: string; workspace: string; run: Run }): TestRepo {
+  const { base, home, repo, top, workspace, run } = at;
+  const git = (...args: string[]) => run(repo, args);
   return {
     base,
     home,
     repo,
     workspace,
     git,
-    write,
+    write: (rel, text) => {
+      fs.mkdirSync(path.dirname(path.join(workspace, rel)), { recursive: true });
+      fs.writeFileSync(path.join(workspace, rel), text);
+    },
     read: (rel) => fs.readFileSync(path.join(workspace, rel), 'utf8'),
     remove: (rel) => fs.rmSync(path.join(workspace, rel), { recursive: true }),
     snapshot: () => {
       const index = path.join(base, `snapshot-index-${Math.random().toString(36).slice(2)}`);
       try {
         run(workspace, ['add', '-A', '.'], { GIT_INDEX_FILE: index });
-        const prefix = path.relative(repo, workspace);
+        const prefix = path.relative(top, workspace);
         return run(workspace, ['write-tree', ...(prefix ? [`--prefix=${prefix}/`] : [])], {
           GIT_INDEX_FILE: index,
         }).trim();
       } finally {
         fs.rmSync(index, { force: true });
       }
+    },
+    linkedWorktree: (branch) => {
+      const tree = path.join(base, `worktree-${branch}`);
+      git('worktree', 'add', '-q', '-b', branch, tree);
+      return handle({ ...at, top: tree, workspace: tree });
     },
     fingerprint: () => {
       const dotGit = path.join(repo, '.git');

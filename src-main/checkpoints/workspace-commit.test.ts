@@ -176,6 +176,20 @@ describe('workspace commit (P2.21)', () => {
     expect(status(r)).toEqual([' M ROOT.md']);
   });
 
+  it('P2.21: a linked worktree (git worktree add) commits on its own branch, with its own index', async () => {
+    const r = makeRepo({ files: { 'a.txt': 'a\n' } });
+    const w = r.linkedWorktree('feature');
+    fs.writeFileSync(path.join(r.repo, 'a.txt'), 'the main worktree’s own edit\n');
+    const start = w.snapshot();
+    w.write('a.txt', 'in the second worktree\n');
+    const end = w.snapshot();
+    expect(await commitFor(w, start, end)).toMatchObject({ kind: 'committed', branch: 'feature', files: ['a.txt'] });
+    expect(r.git('show', 'feature:a.txt')).toBe('in the second worktree\n');
+    expect(r.git('rev-list', '--count', 'main').trim()).toBe('1');
+    expect(r.git('-C', w.workspace, 'status', '--porcelain')).toBe('');
+    expect(status(r)).toEqual([' M a.txt']);
+  });
+
   it('P2.21: on an unborn branch (a repository with no commit yet) the first commit holds only the job files', async () => {
     const r = makeRepo();
     r.write('notes.txt', 'the person’s, never added\n');

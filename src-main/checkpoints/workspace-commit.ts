@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { runHostGit } from '../workspace/host-git';
 import { jobCommitMessage } from './commit-message';
 import {
   CONFIGURED_IDENTITY_ONLY,
@@ -100,9 +101,9 @@ function parseInput(raw: WorkspaceCommitInput) {
 }
 
 /** The tree of the workspace folder in a commit of the repository (the empty tree when the folder is not in it). */
-async function workspaceTreeAt(repo: Repo, commit: string | null, empty: string): Promise<string> {
+async function workspaceTreeAt(repo: Repo, commit: string | null, commitTree: string, empty: string): Promise<string> {
   if (commit === null) return empty;
-  if (!repo.prefix) return (await resolve(repo, `${commit}^{tree}`)) ?? empty;
+  if (!repo.prefix) return commitTree;
   const id = await resolve(repo, `${commit}:${repo.prefix.slice(0, -1)}`);
   if (id === null) return empty;
   return (await git(repo, ['cat-file', '-t', id])).trim() === 'tree' ? id : empty;
@@ -188,7 +189,7 @@ export async function planJobCommit(raw: WorkspaceCommitInput): Promise<JobCommi
   const repoPaths = files.map((f) => `${repo.prefix}${f}`);
   const changed = new Set(files);
   const [atHead, staged] = await Promise.all([
-    workspaceTreeAt(repo, parent, empty).then((tree) => treeChanges(repo, start, tree)),
+    workspaceTreeAt(repo, parent, parentTree, empty).then((tree) => treeChanges(repo, start, tree)),
     stagedAmong(repo, parentTree, repoPaths),
   ]);
   const differed = atHead.map((c) => c.path).filter((p) => changed.has(p));
@@ -268,7 +269,11 @@ export async function applyJobCommit(plan: JobCommitPlan): Promise<WorkspaceComm
     await git(repo, back);
     throw error;
   }
-  const short = (await git(repo, ['rev-parse', '--short', commit])).trim();
+  // The commit is made: from here on nothing may turn it into a 'skipped'.
+  const abbreviated = await runHostGit(['rev-parse', '--short', commit], { cwd: repo.top, home: repo.home }).catch(
+    () => null,
+  );
+  const short = abbreviated?.code === 0 ? abbreviated.stdout.trim() : commit.slice(0, 7);
   return { kind: 'committed', hash: commit, short, branch, files: plan.files };
 }
 
