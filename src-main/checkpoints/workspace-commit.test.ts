@@ -142,6 +142,23 @@ describe('workspace commit (P2.21)', () => {
     expect(status(r)).toEqual([]);
   });
 
+  it('P2.21: names with spaces, non-ASCII, glob characters and a line break, and 2,000 files at once, are committed exactly', async () => {
+    const odd = ['dir with space/ü ñ.txt', '*.txt', '[ab].md', 'line\nbreak.txt', '-n'];
+    const r = makeRepo({ files: { 'a.txt': 'a\n', '*.txt': 'star\n' } });
+    r.write('mine [x].txt', 'the person’s\n');
+    const start = r.snapshot();
+    for (const name of odd) r.write(name, `${name}\n`);
+    for (let i = 0; i < 2000; i++) r.write(`many/f${i}.txt`, `${i}\n`);
+    const end = r.snapshot();
+    const result = await commitFor(r, start, end);
+    if (result.kind !== 'committed') throw new Error(result.detail);
+    expect(result.files).toHaveLength(odd.length + 2000);
+    expect(result.files).toEqual(expect.arrayContaining(odd));
+    for (const name of odd) expect(r.git('show', `HEAD:${name}`)).toBe(`${name}\n`);
+    expect(r.git('show', 'HEAD:a.txt')).toBe('a\n');
+    expect(status(r)).toEqual(['?? "mine [x].txt"']);
+  });
+
   it('P2.21: an executable bit and a symbolic link are committed as they are in the snapshot', async () => {
     const r = makeRepo({ files: { 'run.sh': '#!/bin/sh\n' } });
     const start = r.snapshot();
