@@ -54,17 +54,34 @@ export interface HostGitResult {
   stderr: string;
 }
 
+export interface HostGitOptions {
+  cwd: string;
+  home?: string;
+  /** Added to the host's environment, e.g. GIT_INDEX_FILE for a private index (never the person's own variables). */
+  env?: Readonly<Record<string, string>>;
+  /** Written to git's stdin (e.g. `update-index --index-info`); stdin is closed either way, so git never waits on it. */
+  input?: string;
+}
+
 /** `git <args>` in `cwd` as the host runs it (see the file's comment); never throws for a non-zero exit. */
-export function runHostGit(args: readonly string[], options: { cwd: string; home?: string }): Promise<HostGitResult> {
+export function runHostGit(args: readonly string[], options: HostGitOptions): Promise<HostGitResult> {
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       'git',
       ['--no-pager', ...hostGitConfig(), ...args],
-      { cwd: options.cwd, env: hostGitEnv(options.home), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      {
+        cwd: options.cwd,
+        env: { ...hostGitEnv(options.home), ...options.env },
+        maxBuffer: 64 * 1024 * 1024,
+        encoding: 'utf8',
+      },
       (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number') return reject(error);
         resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
       },
     );
+    // A git that exits before reading everything closes the pipe: its exit code says what happened, not EPIPE.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(options.input);
   });
 }
