@@ -7,8 +7,8 @@ import path from 'node:path';
 import { runHostGit } from '../workspace/host-git';
 import type { NoStore } from './types';
 
-/** `git add --pathspec-from-file` came with git 2.26. */
-const MIN_GIT: readonly [number, number] = [2, 26];
+/** The oldest git the store was written for (`rev-parse --absolute-git-dir`, `ls-files -z -o -m` with nested repos). */
+const MIN_GIT: readonly [number, number] = [2, 20];
 
 export interface Located {
   kind: 'git' | 'plain';

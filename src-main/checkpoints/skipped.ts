@@ -1,4 +1,4 @@
-// What a snapshot leaves out, found among the files git would add (untracked or changed against the task's index):
+// What a snapshot takes in and leaves out, found among the untracked and changed files (against the task's index):
 // files over the size limit, files with a filter attribute (LFS or any other driver: the person's filter commands
 // never run), nested repositories (never renamed: git lists them as `dir/`) and files the host cannot read.
 import fs from 'node:fs';
@@ -6,27 +6,64 @@ import path from 'node:path';
 import type { SkippedPath } from '../../src-shared/checkpoints';
 import type { StoreGit } from './store-git';
 
-/** The candidates: untracked (not ignored) and changed paths below the workspace, as git lists them. */
-export async function changedPaths(git: StoreGit): Promise<string[]> {
+/**
+ * One look at the work tree (`ls-files -o -m`: untracked files not ignored, and files changed or deleted against the
+ * task's index): the paths to bring into the index, and what is left out.
+ */
+export async function scanChanges(
+  git: StoreGit,
+  workspace: string,
+  maxFileBytes: number,
+): Promise<{ update: string[]; gone: string[]; skipped: SkippedPath[] }> {
   const out = await git.run(['ls-files', '-z', '-o', '-m', '--exclude-standard'], { inWorkspace: true });
-  return [...new Set(out.split('\0').filter((p) => p !== ''))];
-}
-
-export async function findSkipped(git: StoreGit, workspace: string, maxFileBytes: number): Promise<SkippedPath[]> {
   const skipped: SkippedPath[] = [];
+  const update: string[] = [];
+  const gone: string[] = [];
   const files: string[] = [];
-  for (const p of await changedPaths(git)) {
+  const linked = symlinkedFolders(workspace);
+  for (const p of new Set(out.split('\0'))) {
+    if (p === '') continue;
     if (p.endsWith('/')) {
       skipped.push({ path: p.slice(0, -1), reason: 'nested_repository' });
       continue;
     }
-    const reason = fileReason(path.join(workspace, p), maxFileBytes);
-    if (reason === 'gone') continue;
-    if (reason) skipped.push({ path: p, reason });
+    // A file below a folder that is now a symbolic link is gone for git (it never follows the link).
+    const reason = linked(p) ? 'gone' : fileReason(path.join(workspace, p), maxFileBytes);
+    if (reason === 'gone') gone.push(p);
+    else if (reason) skipped.push({ path: p, reason });
     else files.push(p);
   }
-  if (files.length > 0) skipped.push(...(await filtered(git, files)));
-  return skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const filteredOut = files.length > 0 ? await filtered(git, files) : [];
+  const left = new Set(filteredOut.map((s) => s.path));
+  update.push(...files.filter((p) => !left.has(p)));
+  skipped.push(...filteredOut);
+  return { update, gone, skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
+}
+
+/** Whether a path's folder (or one above it) is a symbolic link; folders looked at once per scan. */
+function symlinkedFolders(workspace: string): (rel: string) => boolean {
+  const seen = new Map<string, boolean>();
+  const isLink = (folder: string): boolean => {
+    let v = seen.get(folder);
+    if (v === undefined) {
+      const parent = path.posix.dirname(folder);
+      v = (parent !== '.' && isLink(parent)) || isSymlink(path.join(workspace, folder));
+      seen.set(folder, v);
+    }
+    return v;
+  };
+  return (rel) => {
+    const folder = path.posix.dirname(rel);
+    return folder !== '.' && isLink(folder);
+  };
+}
+
+function isSymlink(abs: string): boolean {
+  try {
+    return fs.lstatSync(abs).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 function fileReason(abs: string, maxFileBytes: number): 'too_big' | 'unreadable' | 'gone' | null {
@@ -36,6 +73,9 @@ function fileReason(abs: string, maxFileBytes: number): 'too_big' | 'unreadable'
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : 'unreadable';
   }
+  // A submodule's folder: git records its commit. A file that became a folder: the file is gone (the folder's files
+  // are listed on their own).
+  if (st.isDirectory()) return fs.existsSync(path.join(abs, '.git')) ? null : 'gone';
   if (!st.isFile()) return null;
   if (st.size > maxFileBytes) return 'too_big';
   try {

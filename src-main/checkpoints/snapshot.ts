@@ -1,11 +1,12 @@
-// One snapshot: the task's index brought up to the workspace (`git add -A`, what is skipped excluded), written as a
-// tree and a commit whose parent is the previous snapshot, under refs/maestro/<ref>. The task's index persists, so
+// One snapshot: the task's index brought up to the workspace, written as a tree and a commit whose parent is the
+// previous snapshot, under refs/maestro/<ref>. The work tree is looked at once (`ls-files -o -m`, scanChanges); only
+// the paths it names are hashed (`update-index --stdin`), what is skipped left out. The task's index persists, so
 // git's stat cache spares unchanged files; in a git workspace it starts as a copy of the person's index (never
 // written), which spares even the first snapshot from hashing every tracked file.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CheckpointFile, SkippedPath } from '../../src-shared/checkpoints';
-import { findSkipped } from './skipped';
+import { scanChanges } from './skipped';
 import type { StoreGit } from './store-git';
 import { diffTrees, toCheckpointFiles } from './tree-diff';
 import type { Snapshot } from './types';
@@ -23,17 +24,22 @@ export function maestroRef(ref: string): string {
   return `refs/maestro/${below}`;
 }
 
-/** Starts the task's index when it has none (a copy of the person's in a git workspace); clears a killed run's lock. */
-export function prepareIndex(indexFile: string, personIndex: string | null): void {
+/**
+ * Starts the task's index when it has none (a copy of the person's in a git workspace), clears a killed run's lock;
+ * whether the index is a fresh copy.
+ */
+export function prepareIndex(indexFile: string, personIndex: string | null): boolean {
   fs.mkdirSync(path.dirname(indexFile), { recursive: true });
   // Only this task's snapshots take this lock, one at a time: a lock left here is from a git killed midway.
   fs.rmSync(`${indexFile}.lock`, { force: true });
-  if (fs.existsSync(indexFile) || personIndex === null) return;
+  if (fs.existsSync(indexFile) || personIndex === null) return false;
   try {
     fs.copyFileSync(personIndex, indexFile);
+    return true;
   } catch (e) {
     // A repository without commits has no index yet: the task's index starts empty.
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    return false;
   }
 }
 
@@ -44,14 +50,24 @@ export async function takeSnapshot(
   const started = performance.now();
   const ref = maestroRef(options.ref);
   const { repo } = git;
-  prepareIndex(repo.indexFile, options.personIndex);
+  const copied = prepareIndex(repo.indexFile, options.personIndex);
   await git.refreshFilterGuard();
-  const skipped = await findSkipped(git, repo.workspace, options.maxFileBytes);
-  const pathspecs = ['.', ...skipped.map((s) => `:(exclude,literal)${s.path}`)];
-  await git.run(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], {
-    inWorkspace: true,
-    input: `${pathspecs.join('\0')}\0`,
-  });
+  if (copied) {
+    // The person's stat cache may be stale (files touched since): refreshed once, so that later snapshots do not
+    // compare those files' contents again each time. Exit 1 says some files changed: that is what comes next.
+    await git.run(['update-index', '-q', '--refresh', '--ignore-submodules'], { inWorkspace: true, okCodes: [1] });
+  }
+  const { update, gone, skipped } = await scanChanges(git, repo.workspace, options.maxFileBytes);
+  for (const [mode, paths] of [
+    ['--force-remove', gone],
+    ['--add', update],
+  ] as const) {
+    if (paths.length === 0) continue;
+    await git.run(['update-index', mode, '--remove', '--replace', '-z', '--stdin'], {
+      inWorkspace: true,
+      input: `${paths.join('\0')}\0`,
+    });
+  }
   const tree = await writeTree(git);
   const message = `MAESTRO checkpoint ${ref}\n\n${SKIPPED_TRAILER}${JSON.stringify(skipped)}\n`;
   const parent = options.previous ? ['-p', options.previous] : [];

@@ -53,6 +53,8 @@ export interface RunExtra {
   env?: NodeJS.ProcessEnv;
   /** Run in the workspace (commands that read the work tree, whose paths are relative to it). */
   inWorkspace?: boolean;
+  /** Exit codes besides 0 that are not a failure. */
+  okCodes?: readonly number[];
 }
 
 export class StoreGit {
@@ -81,7 +83,7 @@ export class StoreGit {
   /** git, failing with its stderr when it exits non-zero. */
   async run(args: readonly string[], extra: RunExtra = {}): Promise<string> {
     const r: HostGitResult = await runHostGit(args, this.options(extra));
-    if (r.code !== 0) throw new GitFailed(args, r.code, r.stderr);
+    if (r.code !== 0 && !extra.okCodes?.includes(r.code)) throw new GitFailed(args, r.code, r.stderr);
     return r.stdout;
   }
 
