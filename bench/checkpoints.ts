@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openSnapshotStore } from '../src-main/checkpoints/git-store';
 import type { SnapshotStore } from '../src-main/checkpoints/types';
+import { runHostGit } from '../src-main/workspace/host-git';
 import { buildTree } from './tools-tree';
 
 const FIRST_ROUNDS = 3;
@@ -108,7 +109,16 @@ function editable(root: string): string[] {
   return files.sort();
 }
 
+/** One `git version` as the host runs git: what a process costs on this machine right now. */
+async function spawnMs(): Promise<number> {
+  const t0 = performance.now();
+  await runHostGit(['version'], { cwd: os.tmpdir() });
+  return performance.now() - t0;
+}
+
 export interface Figures {
+  /** `git version` times taken between the later snapshots (the machine's load at that moment). */
+  spawn: number[];
   first: number[];
   later: number[];
   restore: number[];
@@ -119,7 +129,7 @@ export interface Figures {
 
 async function measure(ws: Workspace, base: string): Promise<Figures> {
   const dataDir = path.join(base, `data-${ws.label.replace(/\W+/g, '-')}`);
-  const figures: Figures = { first: [], later: [], restore: [], growth: [], changedBytes: [] };
+  const figures: Figures = { spawn: [], first: [], later: [], restore: [], growth: [], changedBytes: [] };
   // The first snapshot of a new task: a new task's index each round.
   for (let r = 0; r < FIRST_ROUNDS; r++) {
     const store = await open(ws, dataDir, `first-${r}`);
@@ -142,6 +152,7 @@ async function measure(ws: Workspace, base: string): Promise<Figures> {
     figures.growth.push((bytesUnder(ws.objects(dataDir)) - before) / changed);
     figures.changedBytes.push(changed);
     figures.later.push(s.ms);
+    figures.spawn.push(await spawnMs());
     previous = s.commit;
   }
   // Restore: back to the start (edits undone, created files removed) and forward again.
@@ -157,7 +168,7 @@ async function measure(ws: Workspace, base: string): Promise<Figures> {
 
 function report(label: string, f: Figures): void {
   console.log(
-    `  ${label.padEnd(16)} first ${fmt(median(f.first)).padStart(5)} ms | later p50 ${fmt(median(f.later)).padStart(4)} ms, p95 ${fmt(p95(f.later)).padStart(4)} ms | restore ${fmt(median(f.restore)).padStart(4)} ms (${LATER_ROUNDS * 2} files) | disk growth ${fmt(median(f.growth), 2)}× the ${fmt(median(f.changedBytes))} bytes changed`,
+    `  ${label.padEnd(16)} git process ${fmt(median(f.spawn))} ms | first ${fmt(median(f.first)).padStart(5)} ms | later p50 ${fmt(median(f.later)).padStart(4)} ms, p95 ${fmt(p95(f.later)).padStart(4)} ms | restore ${fmt(median(f.restore)).padStart(4)} ms (${LATER_ROUNDS * 2} files) | disk growth ${fmt(median(f.growth), 2)}× the ${fmt(median(f.changedBytes))} bytes changed`,
   );
 }
 
@@ -198,6 +209,11 @@ async function main(): Promise<void> {
         `${kind}: disk growth per snapshot ${fmt(median(b.growth), 2)}× the bytes changed on 10,000 files, ${fmt(median(s.growth), 2)}× on 10 (target ≈ 1; loose zlib objects plus the trees on the changed paths)`,
       );
     }
+    const spawns = [...figures.values()].flatMap((f) => f.spawn);
+    const s10 = figures.get('10 git') as Figures;
+    console.log(
+      `one git process (git version) costs ${fmt(median(spawns))} ms here (median; p95 ${fmt(p95(spawns))} ms): a later snapshot on 10 files is ${fmt(median(s10.later) / median(spawns), 1)} of them (7 run one after another)`,
+    );
     stepOverhead();
     console.log(`bench took ${fmt((Date.now() - started) / 1000, 1)} s`);
   } finally {

@@ -226,4 +226,26 @@ describe('snapshot store in a git workspace (issue 22)', () => {
     expect(gitIn(repo, t.env, 'rev-parse', '--verify', '-q', 'refs/heads/main')).not.toBe('');
     expect(gitIn(repo, t.env, 'for-each-ref', 'refs/maestro')).toBe('');
   });
+
+  it('a merge in progress in the person’s repository: snapshots work, a conflicted file left out stays as it is', async () => {
+    const t = base();
+    const repo = personRepo(t, { 'f.txt': 'base\n', 'big.txt': 'base\n' });
+    const git = (...args: string[]) => gitIn(repo, t.env, ...args);
+    git('checkout', '-q', '-b', 'other');
+    writeFiles(repo, { 'f.txt': 'other\n', 'big.txt': 'other\n' });
+    git('commit', '-q', '-am', 'other');
+    git('checkout', '-q', 'main');
+    writeFiles(repo, { 'f.txt': 'main\n', 'big.txt': 'main\n' });
+    git('commit', '-q', '-am', 'main');
+    expect(() => git('merge', 'other')).toThrow();
+    // The conflicted big.txt grows past the limit while the person resolves.
+    fs.writeFileSync(path.join(repo, 'big.txt'), 'x'.repeat(5000));
+    const person = personState(repo, t.env);
+    const store = await open(t, repo, 't1', 4096);
+    const s1 = await store.snapshot('tasks/t1/1', null);
+    expect(s1.skipped).toEqual([{ path: 'big.txt', reason: 'too_big' }]);
+    expect(s1.files.map((f) => f.path)).toContain('f.txt');
+    expect(personState(repo, t.env)).toEqual(person);
+    expect(fs.existsSync(path.join(repo, '.git/MERGE_HEAD'))).toBe(true);
+  });
 });

@@ -21,8 +21,13 @@ export async function scanChanges(
   const gone: string[] = [];
   const files: string[] = [];
   const linked = symlinkedFolders(workspace);
-  for (const p of new Set(out.split('\0'))) {
-    if (p === '') continue;
+  const listed = out.split('\0').filter((p) => p !== '');
+  // A path listed more than once is unmerged (the person's merge in progress): one left out must leave the task's
+  // index too, or no tree could be written.
+  const seen = new Set<string>();
+  const unmerged = new Set<string>();
+  for (const p of listed) (seen.has(p) ? unmerged : seen).add(p);
+  for (const p of seen) {
     if (p.endsWith('/')) {
       skipped.push({ path: p.slice(0, -1), reason: 'nested_repository' });
       continue;
@@ -37,6 +42,7 @@ export async function scanChanges(
   const left = new Set(filteredOut.map((s) => s.path));
   update.push(...files.filter((p) => !left.has(p)));
   skipped.push(...filteredOut);
+  for (const s of skipped) if (unmerged.has(s.path)) gone.push(s.path);
   return { update, gone, skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
 }
 
