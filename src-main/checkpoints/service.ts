@@ -18,7 +18,7 @@ import type { StoredCheckpoint } from '../db/repos/checkpoints';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import { postComment } from '../jobs/lifecycle';
-import { removeTaskIndex } from './git-store';
+import { removeTaskIndex } from './housekeeping';
 import type { NoStore, OpenSnapshotStore, Snapshot, SnapshotStore } from './types';
 import { commitJobChanges } from './workspace-commit';
 
@@ -213,7 +213,7 @@ export class CheckpointService {
     const opened = await this.open(task);
     if (opened.kind === 'off' || !first) return { files: [], state: this.state(task.id) };
     const snapshots = opened.store;
-    const now = await this.snapshotNow(snapshots, task.id);
+    const now = (await this.snapshotNow(snapshots, task.id)).commit;
     const changed = await snapshots.changes(first.snapshot, now);
     const files: TaskFileChange[] = [];
     for (const file of changed.slice(0, MAX_VIEW_FILES)) {
@@ -224,8 +224,8 @@ export class CheckpointService {
   }
 
   /** A snapshot of now that is no checkpoint (under the task's `now` ref, replaced each time). */
-  private snapshotNow(snapshots: SnapshotStore, taskId: string): Promise<string> {
-    const run = () => snapshots.snapshot(refOf(taskId, 'now'), null).then((s) => s.commit);
+  private snapshotNow(snapshots: SnapshotStore, taskId: string): Promise<Snapshot> {
+    const run = () => snapshots.snapshot(refOf(taskId, 'now'), null);
     const queued = (this.queues.get(taskId) ?? Promise.resolve()).then(run);
     this.queues.set(
       taskId,
@@ -272,7 +272,7 @@ export class CheckpointService {
       const snapshots = opened.store;
       const last = store.checkpoints.latest(task.id);
       if (dryRun) {
-        const now = await this.snapshotNow(snapshots, task.id);
+        const now = (await this.snapshotNow(snapshots, task.id)).commit;
         ({ restored, removed } = restoring(await snapshots.changes(target.snapshot, now)));
         edited = last ? (await snapshots.changes(last.snapshot, now)).map((f) => f.path) : [];
         return { restored, removed, undoCheckpointId, edited };
@@ -360,7 +360,8 @@ export class CheckpointService {
     const made = await commitJobChanges({
       workspacePath: task.workspacePath,
       startTree: start.snapshot,
-      endTree: end,
+      endTree: end.commit,
+      leftOut: [...start.skipped, ...end.skipped].map((s) => s.path),
       title: task.title,
       result: job.result,
       taskId: task.id,

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import type { AppContext } from '../app/context';
-import { checkpointDiskUsage } from '../checkpoints/git-store';
+import { checkpointDiskUsage } from '../checkpoints/housekeeping';
+import { checkpointsDir } from '../checkpoints/locate';
 import { jobsBefore } from '../checkpoints/rewound';
 import { newId } from '../db/ids';
 import { toJob } from '../db/repos/jobs';
@@ -134,5 +135,9 @@ function jobOf(line: string): string {
 }
 
 export async function getCheckpointUsage(ctx: AppContext): Promise<OpOutput<'getCheckpointUsage'>> {
-  return checkpointDiskUsage(ctx.dataDir);
+  return {
+    bytes: checkpointDiskUsage(ctx.dataDir),
+    tasks: ctx.store.checkpoints.tasksWithCheckpoints(),
+    dir: checkpointsDir(ctx.dataDir),
+  };
 }

@@ -101,6 +101,7 @@ export function createCheckpointsRepo(db: Database) {
   const latest = db.prepare<[string], CheckpointRow>(
     'SELECT * FROM checkpoints WHERE task_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1',
   );
+  const taskCount = db.prepare<[], { n: number }>('SELECT count(DISTINCT task_id) AS n FROM checkpoints');
   const setCommit = db.prepare<[string, string]>('UPDATE checkpoints SET workspace_commit = ? WHERE id = ?');
   const remove = db.prepare<[string]>('DELETE FROM checkpoints WHERE id = ?');
   const insertRewind = db.prepare(
@@ -134,6 +135,10 @@ export function createCheckpointsRepo(db: Database) {
     },
     listForJob(jobId: string): StoredCheckpoint[] {
       return byJob.all(jobId).map(rowToCheckpoint);
+    },
+    /** How many tasks have checkpoints (Settings shows it with their disk use). */
+    tasksWithCheckpoints(): number {
+      return taskCount.get()?.n ?? 0;
     },
     latest(taskId: string): StoredCheckpoint | undefined {
       const row = latest.get(taskId);
