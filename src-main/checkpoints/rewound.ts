@@ -15,13 +15,3 @@ export function rewoundJobIds(store: Store, taskId: string): Set<string> {
   }
   return rewound;
 }
-
-/** The jobs of the task's conversation before the Invoke at `seq` (their first Invoke earlier), rewound ones left out. */
-export function jobsBefore(store: Store, taskId: string, seq: number): Set<string> {
-  const rewound = rewoundJobIds(store, taskId);
-  const jobs = new Set<string>();
-  for (const invoke of store.logEntries.invokes(taskId)) {
-    if (invoke.seq < seq && !rewound.has(invoke.jobId)) jobs.add(invoke.jobId);
-  }
-  return jobs;
-}

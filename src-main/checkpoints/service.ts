@@ -18,6 +18,8 @@ import type { StoredCheckpoint } from '../db/repos/checkpoints';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import { postComment } from '../jobs/lifecycle';
+import { runtimeDir } from '../workspace/paths';
+import { keepConversation, keptConversation, putConversation } from './conversation-points';
 import { removeTaskIndex } from './housekeeping';
 import type { NoStore, OpenSnapshotStore, Snapshot, SnapshotStore } from './types';
 import { commitJobChanges } from './workspace-commit';
@@ -260,15 +262,18 @@ export class CheckpointService {
       );
     }
     this.requireIdle(task);
+    const dir = runtimeDir(this.o.dataDir, task.id);
+    // The conversation to put back, found before anything is written (a refusal changes nothing).
+    const transcript = conversation ? this.conversationOf(dir, target) : null;
     let restored: string[] = [];
     let removed: string[] = [];
     let edited: string[] = [];
     let undoCheckpointId: string | null = null;
-    if (mode !== 'conversation') {
-      const opened = await this.open(task);
-      if (opened.kind === 'off') {
-        throw new MaestroError('conflict', `task ${task.id} has no checkpoints: ${opened.note}`);
-      }
+    const opened = await this.open(task);
+    if (opened.kind === 'off' && mode !== 'conversation') {
+      throw new MaestroError('conflict', `task ${task.id} has no checkpoints: ${opened.note}`);
+    }
+    if (opened.kind === 'store') {
       const snapshots = opened.store;
       const last = store.checkpoints.latest(task.id);
       if (dryRun) {
@@ -279,19 +284,43 @@ export class CheckpointService {
       }
       const jobId = store.jobs.latestForTask(task.id)?.id;
       if (!jobId) throw new MaestroError('conflict', `task ${task.id} has no job to rewind`);
-      // The state before, kept first: its `files` are what changed since the last checkpoint (the person's edits).
+      // The state before, kept first (files and conversation): its `files` are what changed since the last
+      // checkpoint (the person's edits).
       const before = await this.record(snapshots, task, jobId, 'rewind');
       if (!before) throw new Error('a rewind checkpoint is always kept');
+      keepConversation(dir, `rewind-${before.id}`);
       undoCheckpointId = before.id;
-      edited = last ? before.files.map((f) => f.path) : [];
-      ({ restored, removed } = await snapshots.restore(target.snapshot, before.snapshot));
+      if (mode !== 'conversation') {
+        edited = last ? before.files.map((f) => f.path) : [];
+        ({ restored, removed } = await snapshots.restore(target.snapshot, before.snapshot));
+      }
     }
-    if (conversation && !dryRun) this.rewindConversation(task, target);
+    if (transcript !== null && !dryRun) this.rewindConversation(task, dir, target, transcript);
     return { restored, removed, undoCheckpointId, edited };
   }
 
-  private rewindConversation(task: Task, target: StoredCheckpoint): void {
+  /** The transcript a conversation rewind to `target` puts back: the one its Send found, or a rewind's before. */
+  private conversationOf(dir: string, target: StoredCheckpoint): string {
+    const name = target.kind === 'rewind' ? `rewind-${target.id}` : String(target.invokeSeq);
+    const kept = keptConversation(dir, name);
+    if (kept === null) {
+      throw new MaestroError(
+        'conflict',
+        target.kind === 'rewind'
+          ? `checkpoint ${target.id} kept no conversation to go back to`
+          : `the conversation before Send #${target.send} was not kept (it was sent before this version); rewind its files only`,
+      );
+    }
+    return kept;
+  }
+
+  /**
+   * Puts `transcript` back as the task's conversation and marks what it cut (folded in the chat), or takes back the
+   * rewinds made since a rewind's checkpoint. Computed from kept copies: run again after a crash, it completes.
+   */
+  private rewindConversation(task: Task, dir: string, target: StoredCheckpoint, transcript: string): void {
     const { store } = this.o;
+    putConversation(dir, transcript);
     store.transact(() => {
       if (target.kind === 'rewind') {
         store.checkpoints.undoRewindsSince(task.id, Date.parse(target.createdAt));

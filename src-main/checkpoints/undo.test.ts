@@ -17,7 +17,7 @@ type Msg = { role: string; content: string | null; tool_calls?: { id: string }[]
 const messages = (r: RecordedRequest | undefined) => (r?.body?.messages ?? []) as Msg[];
 
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } }).trim();
+  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } }).trimEnd();
 
 const ALLOW_COMMANDS = JSON.stringify({ run_command: { allow: ['*'] } });
 
@@ -81,6 +81,17 @@ async function twoSends(h: Harness, workspace: string) {
   return { taskId, first: jobId, second: job.id };
 }
 
+const commitNotices = (h: Harness, taskId: string) =>
+  h.maestro.invoke('getTask', { taskId }).comments.filter((c) => c.notice?.code === 'workspace_commit');
+
+async function until(done: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 const sendCheckpoint = (h: Harness, taskId: string, send: number) => {
   const found = h.maestro
     .invoke('listCheckpoints', { taskId })
@@ -118,7 +129,9 @@ describe.skipIf(!machineSandbox.ok)('checkpoints, rewind and fork (issue 22)', (
       ],
     ]);
 
-    // P2.21: each succeeded job committed the files it changed, and only those, on main, without hooks.
+    // P2.21: each succeeded job committed the files it changed, and only those, on main, without hooks (the commit
+    // follows the job's success: its notice says when it is made).
+    await until(() => commitNotices(h, taskId).length === 2);
     const log = git(repo, 'log', '--format=%h %s', 'main').split('\n');
     expect(log).toHaveLength(3);
     expect(git(repo, 'show', '--name-status', '--format=', 'main~1').split('\n').sort()).toEqual([
@@ -134,10 +147,11 @@ describe.skipIf(!machineSandbox.ok)('checkpoints, rewind and fork (issue 22)', (
     expect(message).toContain(`MAESTRO-Task: ${taskId}`);
     expect(message).toContain(`MAESTRO-Job: ${second}`);
     expect(git(repo, 'log', '-1', '--format=%an <%ae>', 'main')).toBe('Person <person@example.com>');
-    expect(checkpoints[0]?.commit).toBe(log[1]?.split(' ')[0]);
-    expect(checkpoints[4]?.commit).toBe(log[0]?.split(' ')[0]);
+    const committed = h.maestro.invoke('listCheckpoints', { taskId }).checkpoints;
+    expect(committed[0]?.commit).toBe(log[1]?.split(' ')[0]);
+    expect(committed[4]?.commit).toBe(log[0]?.split(' ')[0]);
     // The person's own changes are theirs still: staged stays staged, the unstaged edit unstaged.
-    expect(git(repo, 'status', '--porcelain').split('\n').sort()).toEqual(['A  staged.txt', ' M keep.txt']);
+    expect(git(repo, 'status', '--porcelain').split('\n').sort()).toEqual([' M keep.txt', 'A  staged.txt']);
     expect(personState(repo)).toEqual({ ...before, branches: expect.any(String) });
     expect(git(repo, 'for-each-ref', '--format=%(refname)', 'refs/heads')).toBe('refs/heads/main\nrefs/heads/other');
     expect(fs.existsSync(path.join(repo, '.git', 'HOOK-RAN'))).toBe(false);

@@ -19,6 +19,7 @@ export interface JobTools {
 
 import { assertNever } from '../../src-shared/assert-never';
 import { CodedError } from '../../src-shared/errors';
+import { keepConversation } from '../checkpoints/conversation-points';
 import { rewoundJobIds } from '../checkpoints/rewound';
 import type { PieceRunResult } from '../jobs/piece-run-result';
 import { createPackageInstaller } from '../tools/install-package';
@@ -123,6 +124,9 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
     const notice = job.pendingInvoke === 'Notify' ? subtaskNotice(store, job.id) : null;
     if (job.pendingInvoke) {
       log.invoke(job.pendingInvoke, notice ?? instruction);
+      // The conversation as this Send found it, before the job's thread changes it (rewind and fork go back to it).
+      const at = store.logEntries.lastInvokeSeq(task.id);
+      if (at !== null) keepConversation(ctx.runtimeDir, String(at));
       store.jobs.clearPendingInvoke(job.id);
       // The workspace as this Send found it: the point "rewind to Send #N" returns to.
       await checkpoints?.atInvoke();
@@ -158,16 +162,14 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
       // A fork's first job goes on from the conversation it was forked with, as a Continue does.
       const forkStart = !previous && task.forkedFrom != null && store.jobs.listForTask(task.id)[0]?.id === job.id;
       if (previous || forkStart) {
-        // Turns of rewound Sends are never sent to the model again (P9.21).
-        const rewound = rewoundJobIds(store, task.id);
         const replayed = mergeAdjacentUserMessages(
-          allReplayableThreads(
-            run.conversation.priorLines().filter((line) => !rewound.has(line.jobId)),
-            { keepTransitions: previous ? isSamePieceContinuation(previous.pieceId, job.pieceId) : true },
-          ),
+          allReplayableThreads(run.conversation.priorLines(), {
+            keepTransitions: previous ? isSamePieceContinuation(previous.pieceId, job.pieceId) : true,
+          }),
         );
         // The handoff goes into the dynamic context only when no turn could be replayed (spec 3.1), and never a
-        // rewound job's.
+        // rewound job's (its turns are out of the transcript already: P9.21).
+        const rewound = previous ? rewoundJobIds(store, task.id) : new Set<string>();
         const handoff = replayed.length === 0 && previous && !rewound.has(previous.id) ? handoffOf(previous) : null;
         const user = firstUser(contextWith(handoff));
         if (replayed.at(-1)?.role === 'user') {

@@ -4,15 +4,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
+import { MaestroError } from '../../src-shared/errors';
 import type { AppContext } from '../app/context';
+import { keptConversation, putConversation } from '../checkpoints/conversation-points';
 import { checkpointDiskUsage } from '../checkpoints/housekeeping';
 import { checkpointsDir } from '../checkpoints/locate';
-import { jobsBefore } from '../checkpoints/rewound';
 import { newId } from '../db/ids';
 import { toJob } from '../db/repos/jobs';
-import { TRANSCRIPT_FILE } from '../engine/conversation';
 import { insertJob, insertTaskWithJob, postComment } from '../jobs/lifecycle';
-import { writeFileAtomic } from '../workspace/atomic-write';
 import { runtimeDir } from '../workspace/paths';
 import { invalid } from './errors';
 import { requireTask } from './queries';
@@ -63,14 +62,18 @@ export function forkTask(ctx: AppContext, input: OpParsedInput<'forkTask'>): OpO
     const count = sends.length === 1 ? '1 Send' : `${sends.length} Sends`;
     throw invalid('send', `task ${original.id} has ${count}; there is no Send #${input.send}`);
   }
-  const jobs = jobsBefore(store, original.id, at.seq);
+  // The conversation as that Send found it, byte for byte: the fork's first request then shares the prefix the
+  // original's had at that Send (spec 3.1–3.4), so a cache keeps serving it.
+  const kept = keptConversation(runtimeDir(ctx.dataDir, original.id), String(at.seq));
+  if (kept === null && input.send > 1) {
+    throw new MaestroError(
+      'conflict',
+      `the conversation before Send #${input.send} was not kept (it was sent before this version); fork from a later Send`,
+    );
+  }
   const id = newId('task');
   const forkDir = runtimeDir(ctx.dataDir, id);
-  // The original's transcript lines of those jobs, byte for byte: the fork's first request then shares the prefix
-  // the original's had at that Send (spec 3.1–3.4), so a cache keeps serving it.
-  const text = readIfAny(path.join(runtimeDir(ctx.dataDir, original.id), TRANSCRIPT_FILE));
-  const kept = text.split('\n').filter((line) => line.trim() !== '' && jobs.has(jobOf(line)));
-  if (kept.length > 0) writeFileAtomic(path.join(forkDir, TRANSCRIPT_FILE), `${kept.join('\n')}\n`);
+  if (kept) putConversation(forkDir, kept);
   const title = `${original.title} (fork at Send #${input.send})`.slice(0, 200);
   const common = {
     id,
@@ -112,25 +115,6 @@ export function forkTask(ctx: AppContext, input: OpParsedInput<'forkTask'>): OpO
   } catch (error) {
     fs.rmSync(forkDir, { recursive: true, force: true });
     throw error;
-  }
-}
-
-function readIfAny(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw error;
-  }
-}
-
-/** The job a transcript line belongs to ('' for a torn line, which no job keeps). */
-function jobOf(line: string): string {
-  try {
-    const parsed = JSON.parse(line) as { jobId?: unknown };
-    return typeof parsed.jobId === 'string' ? parsed.jobId : '';
-  } catch {
-    return '';
   }
 }
 
