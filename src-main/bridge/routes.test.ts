@@ -79,6 +79,14 @@ const BRIDGE_API_TABLE = [
   // Ours: the task's grants (what a person approved "for this task", and what each covers), each revocable.
   ['GET', '/tasks/:id/grants', 200],
   ['POST', '/tasks/:id/grants/:grantId/revoke', 200],
+  // bridge-api.md: a task's checkpoints, rewind and fork.
+  ['GET', '/tasks/:id/checkpoints', 200],
+  ['POST', '/tasks/:id/rewind', 200],
+  ['POST', '/tasks/:id/fork', 201],
+  // Ours: the task's files-changed view, a file reverted, and the checkpoints' disk use.
+  ['GET', '/tasks/:id/changes', 200],
+  ['POST', '/tasks/:id/changes/revert', 200],
+  ['GET', '/checkpoints/usage', 200],
 ] as const;
 
 /** Param names differ between the doc (`:id`, `:rid`) and the contract (`:taskId`, `:requestId`); shapes must not. */

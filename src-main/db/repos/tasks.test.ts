@@ -27,6 +27,7 @@ describe('tasks repository', () => {
       createdAt: '2031-06-06T00:00:00.000Z',
       archivedAt: null,
       status: null,
+      forkedFrom: null,
     });
     expect(store.tasks.workspaceKind('task_x')).toBe('ephemeral');
     expect(store.tasks.workspaceKind(parent)).toBe('persistent');
