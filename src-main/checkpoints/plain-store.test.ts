@@ -1,6 +1,7 @@
 // The snapshot store of a folder that is no repository (issue 22, point 1): a private bare repository in the data
 // dir; .gitignore honoured; a nested repository, a big file and an unreadable one left out, listed, and never touched
 // by a restore; a restore that cannot read a saved file stops before writing anything; file diffs; housekeeping.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,6 +86,36 @@ describe('snapshot store in a plain folder (issue 22)', () => {
     expect(fs.readFileSync(path.join(ws, 'big.dat'))).toEqual(Buffer.alloc(20_000, 2));
     expect(read(nested, 'inner.txt')).toBe('inner changed\n');
     expect(fs.existsSync(path.join(nested, '.git/HEAD'))).toBe(true);
+  });
+
+  it('a first snapshot of many files (hashed by one git add) leaves out the same paths and round-trips', async () => {
+    const many: Record<string, string> = { '.gitignore': 'out/\n' };
+    for (let i = 0; i < 400; i++) many[`src/m${i % 7}/f${i}.txt`] = `file ${i}\n`;
+    const { t, ws, dataDir } = plainFolder({ ...many, 'out/x.js': 'ignored\n', 'huge.bin': Buffer.alloc(9000) });
+    gitIn(path.join(ws, 'src'), t.env, 'init', '-q', 'm0');
+    const store = await open(ws, dataDir);
+    const s1 = await store.snapshot('tasks/t1/1', null);
+    expect(s1.files).toHaveLength(400 + 1 - 58); // src/m0 (58 files) is now a nested repository
+    expect(s1.skipped).toEqual([
+      { path: 'huge.bin', reason: 'too_big' },
+      { path: 'src/m0', reason: 'nested_repository' },
+    ]);
+    fs.rmSync(path.join(ws, 'src/m1'), { recursive: true });
+    const s2 = await store.snapshot('tasks/t1/2', s1.commit);
+    expect(s2.files.every((f) => f.change === 'deleted' && f.path.startsWith('src/m1/'))).toBe(true);
+    const r = await store.restore(s1.commit, s2.commit);
+    expect(r.restored).toHaveLength(s2.files.length);
+    expect(read(ws, 'src/m1/f1.txt')).toBe('file 1\n');
+    expect(fs.existsSync(path.join(ws, 'src/m0/.git/HEAD'))).toBe(true);
+  });
+
+  it('a named pipe in the folder is not read (it would wait forever) and not saved', async () => {
+    const { ws, dataDir } = plainFolder({ 'a.txt': 'a\n' });
+    execFileSync('mkfifo', [path.join(ws, 'pipe')]);
+    const store = await open(ws, dataDir);
+    const s1 = await store.snapshot('tasks/t1/1', null);
+    expect(s1.files).toEqual([{ path: 'a.txt', change: 'added' }]);
+    expect(fs.lstatSync(path.join(ws, 'pipe')).isFIFO()).toBe(true);
   });
 
   it('a big file that was saved while small is not overwritten or removed by a restore once it is skipped', async () => {

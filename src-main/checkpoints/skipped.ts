@@ -82,7 +82,8 @@ function fileReason(abs: string, maxFileBytes: number): 'too_big' | 'unreadable'
   // A submodule's folder: git records its commit. A file that became a folder: the file is gone (the folder's files
   // are listed on their own).
   if (st.isDirectory()) return fs.existsSync(path.join(abs, '.git')) ? null : 'gone';
-  if (!st.isFile()) return null;
+  // Sockets and pipes are not files git saves (reading a pipe could wait forever).
+  if (!st.isFile()) return st.isSymbolicLink() ? null : 'gone';
   if (st.size > maxFileBytes) return 'too_big';
   try {
     fs.accessSync(abs, fs.constants.R_OK);

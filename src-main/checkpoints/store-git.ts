@@ -16,6 +16,9 @@ export interface StoreRepo {
   indexFile: string;
 }
 
+/** No store git takes this long unless something is wrong (a hung filesystem): it is stopped, the operation fails. */
+const GIT_TIMEOUT_MS = 5 * 60_000;
+
 const IDENTITY = {
   GIT_AUTHOR_NAME: 'MAESTRO',
   GIT_AUTHOR_EMAIL: 'checkpoints@maestro.invalid',
@@ -69,6 +72,7 @@ export class StoreGit {
       // read snapshot trees run at the top, where git adds no folder prefix to their pathspecs.
       cwd: extra.inWorkspace ? this.repo.workspace : this.repo.workTree,
       input: extra.input,
+      timeoutMs: GIT_TIMEOUT_MS,
       config: [...STORE_CONFIG, ...this.guard],
       env: {
         GIT_DIR: this.repo.gitDir,
