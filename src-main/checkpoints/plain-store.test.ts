@@ -185,6 +185,18 @@ describe('snapshot store in a plain folder (issue 22)', () => {
       /dir is now a symbolic link; nothing was changed/,
     );
     expect(fs.readdirSync(outside)).toEqual([]);
+    // Nor a removal: a file of the snapshot below the folder now linked elsewhere is not deleted there.
+    fs.writeFileSync(path.join(outside, 'victim.txt'), 'keep me\n');
+    fs.rmSync(path.join(ws, 'dir'));
+    fs.mkdirSync(path.join(ws, 'dir'));
+    fs.writeFileSync(path.join(ws, 'dir/victim.txt'), 'made by the agent\n');
+    const s4 = await store.snapshot('tasks/t1/4', s3.commit);
+    fs.rmSync(path.join(ws, 'dir'), { recursive: true });
+    fs.symlinkSync(outside, path.join(ws, 'dir'));
+    await expect(store.restore(s1.commit, s4.commit, ['dir/victim.txt'])).rejects.toThrow(
+      /victim\.txt: its folder dir is now a symbolic link/,
+    );
+    expect(read(outside, 'victim.txt')).toBe('keep me\n');
     expect(read(ws, 'top.txt')).toBe('top\n');
     for (const bad of ['../x', '/etc/passwd', 'a/../../x', '']) {
       await expect(store.restore(s1.commit, s2.commit, [bad])).rejects.toThrow(/not a workspace-relative/);
