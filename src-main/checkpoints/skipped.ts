@@ -38,7 +38,8 @@ export async function scanChanges(
     else if (reason) skipped.push({ path: p, reason });
     else files.push(p);
   }
-  const filteredOut = files.length > 0 ? await filtered(git, files) : [];
+  // No driver configured: git stores such files as they are, so nothing needs leaving out (and no process runs).
+  const filteredOut = files.length > 0 && git.hasFilterDrivers ? await filtered(git, files) : [];
   const left = new Set(filteredOut.map((s) => s.path));
   update.push(...files.filter((p) => !left.has(p)));
   skipped.push(...filteredOut);

@@ -66,6 +66,11 @@ export class StoreGit {
 
   constructor(readonly repo: StoreRepo) {}
 
+  /** Whether a filter driver was configured at the last look (without one, a `filter` attribute does nothing). */
+  get hasFilterDrivers(): boolean {
+    return this.guard.length > 0;
+  }
+
   private options(extra: RunExtra): HostGitOptions {
     return {
       // Commands that read the work tree run in the workspace (their paths are then workspace-relative); those that
