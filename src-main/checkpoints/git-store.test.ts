@@ -253,4 +253,18 @@ describe('snapshot store in a git workspace (issue 22)', () => {
     expect(personState(repo, t.env)).toEqual(person);
     expect(fs.existsSync(path.join(repo, '.git/MERGE_HEAD'))).toBe(true);
   });
+
+  it('a repository without any commit yet (no index file): snapshots start from an empty index', async () => {
+    const t = base();
+    const repo = path.join(t.base, 'fresh');
+    fs.mkdirSync(repo);
+    gitIn(repo, t.env, 'init', '-q');
+    writeFiles(repo, { 'a.txt': 'a\n' });
+    const store = await open(t, repo);
+    expect(store.kind).toBe('git');
+    const s1 = await store.snapshot('tasks/t1/1', null);
+    expect(s1.files).toEqual([{ path: 'a.txt', change: 'added' }]);
+    expect(fs.existsSync(path.join(repo, '.git/index'))).toBe(false);
+    expect(gitIn(repo, t.env, 'status', '--porcelain')).toBe('?? a.txt\n');
+  });
 });

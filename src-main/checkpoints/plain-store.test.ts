@@ -239,6 +239,7 @@ describe('snapshot store in a plain folder (issue 22)', () => {
     await store.dropRefs(['refs/maestro/tasks/t1/1', 'tasks/t1/2']);
     expect(await store.listRefs('tasks/t1/')).toEqual([]);
     expect((await store.listRefs('tasks/')).map((r) => r.ref)).toEqual(['refs/maestro/tasks/t2/1']);
+    await expect(store.listRefs('tasks/*')).rejects.toThrow(/not a valid ref name/);
     removeTaskIndex(dataDir, 't1');
     expect(fs.existsSync(path.join(dataDir, 'checkpoints/index/t1'))).toBe(false);
     expect(await gcCheckpointStores(dataDir)).toEqual({ collected: 1, failed: [] });
