@@ -54,9 +54,13 @@ function tree(root: string): Record<string, string> {
 /** Edits, a file created by a command, one deleted by a command, a rename. */
 function work(root: string) {
   fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 2;\n');
-  execFileSync('sh', ['-c', 'echo generated > out.txt && rm b.txt && mkdir -p made/deep && echo x > made/deep/x.txt'], {
-    cwd: root,
-  });
+  execFileSync(
+    'sh',
+    ['-c', 'echo generated > out.txt && rm b.txt run.sh && mkdir -p made/deep && echo x > made/deep/x.txt'],
+    {
+      cwd: root,
+    },
+  );
   fs.renameSync(path.join(root, 'docs/c.md'), path.join(root, 'docs/renamed.md'));
 }
 
@@ -79,6 +83,7 @@ async function roundTrip(store: SnapshotStore, root: string) {
     { path: 'docs/renamed.md', change: 'renamed', from: 'docs/c.md' },
     { path: 'made/deep/x.txt', change: 'added' },
     { path: 'out.txt', change: 'added' },
+    { path: 'run.sh', change: 'deleted' },
     { path: 'src/a.ts', change: 'modified' },
   ];
   const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
@@ -88,12 +93,12 @@ async function roundTrip(store: SnapshotStore, root: string) {
 
   const restored = await store.restore(s1.commit, s2.commit);
   expect(restored).toEqual({
-    restored: ['b.txt', 'docs/c.md', 'src/a.ts'],
+    restored: ['b.txt', 'docs/c.md', 'run.sh', 'src/a.ts'],
     removed: ['docs/renamed.md', 'made/deep/x.txt', 'out.txt'],
   });
   expect(tree(root)).toEqual(before);
   expect(exists(root, 'made')).toBe(false); // the folders the removal emptied went too
-  expect(fs.statSync(path.join(root, 'run.sh')).mode & 0o111).not.toBe(0);
+  expect(fs.statSync(path.join(root, 'run.sh')).mode & 0o111).not.toBe(0); // came back executable
   // Run again (as after a crash midway): the same result, nothing else changes.
   expect(await store.restore(s1.commit, s2.commit)).toEqual(restored);
   expect(tree(root)).toEqual(before);
@@ -247,5 +252,19 @@ describe('snapshot store in a git workspace (issue 22)', () => {
     expect(s1.files.map((f) => f.path)).toContain('f.txt');
     expect(personState(repo, t.env)).toEqual(person);
     expect(fs.existsSync(path.join(repo, '.git/MERGE_HEAD'))).toBe(true);
+  });
+
+  it('a repository without any commit yet (no index file): snapshots start from an empty index', async () => {
+    const t = base();
+    const repo = path.join(t.base, 'fresh');
+    fs.mkdirSync(repo);
+    gitIn(repo, t.env, 'init', '-q');
+    writeFiles(repo, { 'a.txt': 'a\n' });
+    const store = await open(t, repo);
+    expect(store.kind).toBe('git');
+    const s1 = await store.snapshot('tasks/t1/1', null);
+    expect(s1.files).toEqual([{ path: 'a.txt', change: 'added' }]);
+    expect(fs.existsSync(path.join(repo, '.git/index'))).toBe(false);
+    expect(gitIn(repo, t.env, 'status', '--porcelain')).toBe('?? a.txt\n');
   });
 });

@@ -86,13 +86,11 @@ export class GitSnapshotStore implements SnapshotStore {
     await this.git.run(['update-ref', '--stdin'], { input });
   }
 
-  /** The refs below refs/maestro/<prefix> (e.g. `tasks/<taskId>/`), with their commits. */
   async listRefs(prefix: string): Promise<{ ref: string; commit: string }[]> {
-    const out = await this.git.run([
-      'for-each-ref',
-      '--format=%(objectname) %(refname)',
-      `refs/maestro/${prefix.replace(/^refs\/maestro\//, '')}`,
-    ]);
+    // A folder of refs, checked as a ref name (no glob characters reach for-each-ref's pattern).
+    const folder = prefix.replace(/^refs\/maestro\//, '').replace(/\/$/, '');
+    const pattern = folder === '' ? 'refs/maestro/' : `${maestroRef(folder)}/`;
+    const out = await this.git.run(['for-each-ref', '--format=%(objectname) %(refname)', pattern]);
     return out
       .split('\n')
       .filter((l) => l !== '')

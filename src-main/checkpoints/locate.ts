@@ -7,8 +7,8 @@ import path from 'node:path';
 import { runHostGit } from '../workspace/host-git';
 import type { NoStore } from './types';
 
-/** The oldest git the store was written for (`rev-parse --absolute-git-dir`, `ls-files -z -o -m` with nested repos). */
-const MIN_GIT: readonly [number, number] = [2, 20];
+/** `git add --pathspec-from-file` (a first snapshot of many files) came with git 2.26. */
+const MIN_GIT: readonly [number, number] = [2, 26];
 
 export interface Located {
   kind: 'git' | 'plain';

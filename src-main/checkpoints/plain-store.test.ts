@@ -1,6 +1,7 @@
 // The snapshot store of a folder that is no repository (issue 22, point 1): a private bare repository in the data
 // dir; .gitignore honoured; a nested repository, a big file and an unreadable one left out, listed, and never touched
 // by a restore; a restore that cannot read a saved file stops before writing anything; file diffs; housekeeping.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,6 +88,36 @@ describe('snapshot store in a plain folder (issue 22)', () => {
     expect(fs.existsSync(path.join(nested, '.git/HEAD'))).toBe(true);
   });
 
+  it('a first snapshot of many files (hashed by one git add) leaves out the same paths and round-trips', async () => {
+    const many: Record<string, string> = { '.gitignore': 'out/\n' };
+    for (let i = 0; i < 400; i++) many[`src/m${i % 7}/f${i}.txt`] = `file ${i}\n`;
+    const { t, ws, dataDir } = plainFolder({ ...many, 'out/x.js': 'ignored\n', 'huge.bin': Buffer.alloc(9000) });
+    gitIn(path.join(ws, 'src'), t.env, 'init', '-q', 'm0');
+    const store = await open(ws, dataDir);
+    const s1 = await store.snapshot('tasks/t1/1', null);
+    expect(s1.files).toHaveLength(400 + 1 - 58); // src/m0 (58 files) is now a nested repository
+    expect(s1.skipped).toEqual([
+      { path: 'huge.bin', reason: 'too_big' },
+      { path: 'src/m0', reason: 'nested_repository' },
+    ]);
+    fs.rmSync(path.join(ws, 'src/m1'), { recursive: true });
+    const s2 = await store.snapshot('tasks/t1/2', s1.commit);
+    expect(s2.files.every((f) => f.change === 'deleted' && f.path.startsWith('src/m1/'))).toBe(true);
+    const r = await store.restore(s1.commit, s2.commit);
+    expect(r.restored).toHaveLength(s2.files.length);
+    expect(read(ws, 'src/m1/f1.txt')).toBe('file 1\n');
+    expect(fs.existsSync(path.join(ws, 'src/m0/.git/HEAD'))).toBe(true);
+  });
+
+  it('a named pipe in the folder is not read (it would wait forever) and not saved', async () => {
+    const { ws, dataDir } = plainFolder({ 'a.txt': 'a\n' });
+    execFileSync('mkfifo', [path.join(ws, 'pipe')]);
+    const store = await open(ws, dataDir);
+    const s1 = await store.snapshot('tasks/t1/1', null);
+    expect(s1.files).toEqual([{ path: 'a.txt', change: 'added' }]);
+    expect(fs.lstatSync(path.join(ws, 'pipe')).isFIFO()).toBe(true);
+  });
+
   it('a big file that was saved while small is not overwritten or removed by a restore once it is skipped', async () => {
     const { ws, dataDir } = plainFolder({ 'data.csv': 'small\n' });
     const store = await open(ws, dataDir);
@@ -154,6 +185,18 @@ describe('snapshot store in a plain folder (issue 22)', () => {
       /dir is now a symbolic link; nothing was changed/,
     );
     expect(fs.readdirSync(outside)).toEqual([]);
+    // Nor a removal: a file of the snapshot below the folder now linked elsewhere is not deleted there.
+    fs.writeFileSync(path.join(outside, 'victim.txt'), 'keep me\n');
+    fs.rmSync(path.join(ws, 'dir'));
+    fs.mkdirSync(path.join(ws, 'dir'));
+    fs.writeFileSync(path.join(ws, 'dir/victim.txt'), 'made by the agent\n');
+    const s4 = await store.snapshot('tasks/t1/4', s3.commit);
+    fs.rmSync(path.join(ws, 'dir'), { recursive: true });
+    fs.symlinkSync(outside, path.join(ws, 'dir'));
+    await expect(store.restore(s1.commit, s4.commit, ['dir/victim.txt'])).rejects.toThrow(
+      /victim\.txt: its folder dir is now a symbolic link/,
+    );
+    expect(read(outside, 'victim.txt')).toBe('keep me\n');
     expect(read(ws, 'top.txt')).toBe('top\n');
     for (const bad of ['../x', '/etc/passwd', 'a/../../x', '']) {
       await expect(store.restore(s1.commit, s2.commit, [bad])).rejects.toThrow(/not a workspace-relative/);
@@ -196,6 +239,7 @@ describe('snapshot store in a plain folder (issue 22)', () => {
     await store.dropRefs(['refs/maestro/tasks/t1/1', 'tasks/t1/2']);
     expect(await store.listRefs('tasks/t1/')).toEqual([]);
     expect((await store.listRefs('tasks/')).map((r) => r.ref)).toEqual(['refs/maestro/tasks/t2/1']);
+    await expect(store.listRefs('tasks/*')).rejects.toThrow(/not a valid ref name/);
     removeTaskIndex(dataDir, 't1');
     expect(fs.existsSync(path.join(dataDir, 'checkpoints/index/t1'))).toBe(false);
     expect(await gcCheckpointStores(dataDir)).toEqual({ collected: 1, failed: [] });

@@ -72,14 +72,14 @@ export async function restoreSnapshot(
   }
   const root = git.repo.workspace;
   const removing = new Set(removals);
-  for (const e of writes) refuseSymlinkedFolders(root, e.path, removing);
+  for (const p of [...writes.map((e) => e.path), ...removals]) refuseSymlinkedFolders(root, p, removing);
 
   for (const p of removals) removeFile(root, p);
   for (const e of writes) writeFile(root, e, blobs.get(e.newBlob)?.content ?? Buffer.alloc(0));
   return { restored: writes.map((e) => e.path).sort(), removed: [...removals].sort() };
 }
 
-/** A folder on the way that is a symlink would take the write outside the workspace: refused before any change. */
+/** A folder on the way that is a symlink would take a write or removal outside the workspace: refused first. */
 function refuseSymlinkedFolders(root: string, rel: string, removing: ReadonlySet<string>): void {
   const parts = rel.split('/');
   for (let i = 1; i < parts.length; i++) {

@@ -38,7 +38,8 @@ export async function scanChanges(
     else if (reason) skipped.push({ path: p, reason });
     else files.push(p);
   }
-  const filteredOut = files.length > 0 ? await filtered(git, files) : [];
+  // No driver configured: git stores such files as they are, so nothing needs leaving out (and no process runs).
+  const filteredOut = files.length > 0 && git.hasFilterDrivers ? await filtered(git, files) : [];
   const left = new Set(filteredOut.map((s) => s.path));
   update.push(...files.filter((p) => !left.has(p)));
   skipped.push(...filteredOut);
@@ -82,7 +83,8 @@ function fileReason(abs: string, maxFileBytes: number): 'too_big' | 'unreadable'
   // A submodule's folder: git records its commit. A file that became a folder: the file is gone (the folder's files
   // are listed on their own).
   if (st.isDirectory()) return fs.existsSync(path.join(abs, '.git')) ? null : 'gone';
-  if (!st.isFile()) return null;
+  // Sockets and pipes are not files git saves (reading a pipe could wait forever).
+  if (!st.isFile()) return st.isSymbolicLink() ? null : 'gone';
   if (st.size > maxFileBytes) return 'too_big';
   try {
     fs.accessSync(abs, fs.constants.R_OK);

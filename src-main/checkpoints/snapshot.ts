@@ -1,6 +1,6 @@
 // One snapshot: the task's index brought up to the workspace, written as a tree and a commit whose parent is the
 // previous snapshot, under refs/maestro/<ref>. The work tree is looked at once (`ls-files -o -m`, scanChanges); only
-// the paths it names are hashed (`update-index --stdin`), what is skipped left out. The task's index persists, so
+// the paths it names are hashed (`update-index --stdin`; `add -A` when there are many), what is skipped left out. The task's index persists, so
 // git's stat cache spares unchanged files; in a git workspace it starts as a copy of the person's index (never
 // written), which spares even the first snapshot from hashing every tracked file.
 import fs from 'node:fs';
@@ -13,6 +13,8 @@ import type { Snapshot } from './types';
 
 /** The empty tree's name: git knows it without it being stored. */
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+/** Past this many files to hash, one `git add -A` beats `update-index` with the list. */
+const BULK = 256;
 const SKIPPED_TRAILER = 'MAESTRO-Skipped: ';
 const REF = /^(?!.*\.\.)(?!.*\/\/)(?!.*\.lock(\/|$))[A-Za-z0-9_][A-Za-z0-9._/-]*(?<![/.])$/;
 
@@ -58,15 +60,17 @@ export async function takeSnapshot(
     await git.run(['update-index', '-q', '--refresh', '--ignore-submodules'], { inWorkspace: true, okCodes: [1] });
   }
   const { update, gone, skipped } = await scanChanges(git, repo.workspace, options.maxFileBytes);
-  for (const [mode, paths] of [
-    ['--force-remove', gone],
-    ['--add', update],
-  ] as const) {
-    if (paths.length === 0) continue;
-    await git.run(['update-index', mode, '--remove', '--replace', '-z', '--stdin'], {
+  if (gone.length > 0) await updateIndex(git, '--force-remove', gone);
+  if (update.length > BULK) {
+    // Many new files (a first snapshot of a folder): `add -A` hashes them well over twice as fast as update-index,
+    // for a second look at the work tree.
+    const pathspecs = ['.', ...skipped.map((s) => `:(exclude,literal)${s.path}`)];
+    await git.run(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], {
       inWorkspace: true,
-      input: `${paths.join('\0')}\0`,
+      input: `${pathspecs.join('\0')}\0`,
     });
+  } else if (update.length > 0) {
+    await updateIndex(git, '--add', update);
   }
   const tree = await writeTree(git);
   const message = `MAESTRO checkpoint ${ref}\n\n${SKIPPED_TRAILER}${JSON.stringify(skipped)}\n`;
@@ -81,6 +85,13 @@ export async function takeSnapshot(
       : allFiles(git, tree),
   ]);
   return { commit, tree, files, skipped, ms: Math.round(performance.now() - started) };
+}
+
+function updateIndex(git: StoreGit, mode: '--add' | '--force-remove', paths: readonly string[]) {
+  return git.run(['update-index', mode, '--remove', '--replace', '-z', '--stdin'], {
+    inWorkspace: true,
+    input: `${paths.join('\0')}\0`,
+  });
 }
 
 async function writeTree(git: StoreGit): Promise<string> {

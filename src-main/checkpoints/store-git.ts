@@ -16,6 +16,9 @@ export interface StoreRepo {
   indexFile: string;
 }
 
+/** No store git takes this long unless something is wrong (a hung filesystem): it is stopped, the operation fails. */
+const GIT_TIMEOUT_MS = 5 * 60_000;
+
 const IDENTITY = {
   GIT_AUTHOR_NAME: 'MAESTRO',
   GIT_AUTHOR_EMAIL: 'checkpoints@maestro.invalid',
@@ -63,12 +66,18 @@ export class StoreGit {
 
   constructor(readonly repo: StoreRepo) {}
 
+  /** Whether a filter driver was configured at the last look (without one, a `filter` attribute does nothing). */
+  get hasFilterDrivers(): boolean {
+    return this.guard.length > 0;
+  }
+
   private options(extra: RunExtra): HostGitOptions {
     return {
       // Commands that read the work tree run in the workspace (their paths are then workspace-relative); those that
       // read snapshot trees run at the top, where git adds no folder prefix to their pathspecs.
       cwd: extra.inWorkspace ? this.repo.workspace : this.repo.workTree,
       input: extra.input,
+      timeoutMs: GIT_TIMEOUT_MS,
       config: [...STORE_CONFIG, ...this.guard],
       env: {
         GIT_DIR: this.repo.gitDir,

@@ -49,6 +49,8 @@ export interface SnapshotStore {
   restore(target: string, current: string, paths?: readonly string[]): Promise<RestoreResult>;
   /** Removes the refs (full names below refs/maestro/); their objects go at the next gc. */
   dropRefs(refs: readonly string[]): Promise<void>;
+  /** The refs below refs/maestro/<prefix> (e.g. `tasks/<taskId>/`) with their commits, sorted by name. */
+  listRefs(prefix: string): Promise<{ ref: string; commit: string }[]>;
 }
 
 /** Why a workspace has no snapshot store: shown once in the task. */

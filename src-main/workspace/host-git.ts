@@ -61,8 +61,10 @@ export interface HostGitOptions {
   env?: NodeJS.ProcessEnv;
   /** Written to git's stdin (then closed). */
   input?: string | Buffer;
-  /** `-c` settings after the host's (they cannot undo them: the host's come last). */
+  /** `-c` settings before the host's (they cannot undo them: the host's come last). */
   config?: readonly string[];
+  /** Killed (SIGKILL) after this long: a git stuck on something never holds its caller forever. */
+  timeoutMs?: number;
 }
 
 function execHostGit<T extends string | Buffer>(
@@ -79,9 +81,14 @@ function execHostGit<T extends string | Buffer>(
         env: { ...hostGitEnv(options.home), ...options.env },
         maxBuffer: 1024 * 1024 * 1024,
         encoding,
+        timeout: options.timeoutMs ?? 0,
+        killSignal: 'SIGKILL',
       },
       (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') return reject(error);
+        if (error && typeof error.code !== 'number') {
+          if (error.killed) return reject(new Error(`git ${args[0] ?? ''} was stopped after ${options.timeoutMs} ms`));
+          return reject(error);
+        }
         resolve({ code: error ? Number(error.code) : 0, stdout: stdout as T, stderr: String(stderr) });
       },
     );
