@@ -5,8 +5,8 @@
 // restore of what those changed (target ≤ 2 s), and the disk growth per snapshot against the bytes changed (target ≈
 // 1). Medians over rounds, ratios of the big repository to the small one.
 //
-// A step's overhead with checkpoints against without (target ≤ 1.2× on the 10-file repository) is measured through
-// the engine: see the section at the end, which the engine's bench fills in.
+// Then a step's overhead with checkpoints against without, through the engine (checkpoints-step.ts; target ≤ 1.2× on
+// the 10-file repository).
 //
 // Run: npm run bench:checkpoints
 
@@ -17,6 +17,7 @@ import path from 'node:path';
 import { openSnapshotStore } from '../src-main/checkpoints/git-store';
 import type { SnapshotStore } from '../src-main/checkpoints/types';
 import { runHostGit } from '../src-main/workspace/host-git';
+import { measureStepOverhead } from './checkpoints-step';
 import { buildTree } from './tools-tree';
 
 const FIRST_ROUNDS = 3;
@@ -214,18 +215,11 @@ async function main(): Promise<void> {
     console.log(
       `one git process (git version) costs ${fmt(median(spawns))} ms here (median; p95 ${fmt(p95(spawns))} ms): a later snapshot on 10 files is ${fmt(median(s10.later) / median(spawns), 1)} of them (7 run one after another)`,
     );
-    stepOverhead();
+    await measureStepOverhead();
     console.log(`bench took ${fmt((Date.now() - started) / 1000, 1)} s`);
   } finally {
     fs.rmSync(base, { recursive: true, force: true });
   }
-}
-
-// ---- step overhead with vs without checkpoints ---------------------------------------------------------------------
-// Target ≤ 1.2× on the 10-file repository: a step through the engine with checkpoints on against the same step with
-// them off. The engine's wiring of the checkpoint service is what it measures, so the engine's bench adds it here.
-function stepOverhead(): void {
-  console.log('step overhead with vs without checkpoints: measured through the engine (not in this store-level bench)');
 }
 
 void main();

@@ -6,7 +6,7 @@ import { runHostGit } from '../workspace/host-git';
 import { fileDiff } from './file-diff';
 import { type Located, locateStore, taskIndexFile } from './locate';
 import { restoreSnapshot } from './restore';
-import { maestroRef, takeSnapshot } from './snapshot';
+import { type Captured, captureTree, maestroRef, sealSnapshot, takeSnapshot } from './snapshot';
 import { StoreGit } from './store-git';
 import { diffTrees, toCheckpointFiles } from './tree-diff';
 import type { NoStore, OpenSnapshotStore, SnapshotStore, SnapshotStoreOptions } from './types';
@@ -35,6 +35,7 @@ export class GitSnapshotStore implements SnapshotStore {
   readonly kind: 'git' | 'plain';
   private readonly git: StoreGit;
   private queue: Promise<unknown> = Promise.resolve();
+  private sealQueue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly located: Located,
@@ -68,6 +69,21 @@ export class GitSnapshotStore implements SnapshotStore {
     );
   }
 
+  capture() {
+    return this.serial(() =>
+      captureTree(this.git, { maxFileBytes: this.options.maxFileBytes, personIndex: this.located.personIndex }),
+    );
+  }
+
+  seal(captured: Captured, ref: string, previous: string | null) {
+    // A seal reads objects and writes a commit, never the index: it runs beside the next capture. Its ref is written
+    // by keepRefs (unreferenced objects this young are never pruned: git's gc keeps them two weeks, and the private
+    // repositories are collected only while no job runs).
+    const next = this.sealQueue.then(() => sealSnapshot(this.git, captured, { ref, previous, writeRef: false }));
+    this.sealQueue = next.catch(() => {});
+    return next;
+  }
+
   async changes(from: string, to: string) {
     return toCheckpointFiles(await diffTrees(this.git, from, to, { renames: true }));
   }
@@ -78,6 +94,12 @@ export class GitSnapshotStore implements SnapshotStore {
 
   restore(target: string, current: string, paths?: readonly string[]) {
     return this.serial(() => restoreSnapshot(this.git, target, current, paths));
+  }
+
+  async keepRefs(refs: readonly { ref: string; commit: string }[]) {
+    if (refs.length === 0) return;
+    const input = refs.map((r) => `update ${maestroRef(r.ref)} ${r.commit}\n`).join('');
+    await this.git.run(['update-ref', '--stdin'], { input });
   }
 
   async dropRefs(refs: readonly string[]) {

@@ -21,7 +21,7 @@ import { postComment } from '../jobs/lifecycle';
 import { runtimeDir } from '../workspace/paths';
 import { keepConversation, keptConversation, putConversation } from './conversation-points';
 import { removeTaskIndex } from './housekeeping';
-import type { NoStore, OpenSnapshotStore, Snapshot, SnapshotStore } from './types';
+import type { Captured, NoStore, OpenSnapshotStore, Snapshot, SnapshotStore } from './types';
 import { commitJobChanges } from './workspace-commit';
 
 /** A snapshot slower than this no longer holds the step up: the step goes on and the checkpoint is not kept. */
@@ -44,6 +44,8 @@ const fullRef = (ref: string) => `refs/maestro/${ref}`;
 export class CheckpointService {
   /** Per task: whether its workspace has a store (learned at its first job or operation in this process). */
   private readonly states = new Map<string, CheckpointState>();
+  /** The tasks' open stores (a task's folder never changes), with the size limit each was opened with. */
+  private readonly stores = new Map<string, { store: SnapshotStore; maxFileBytes: number }>();
   /** One snapshot at a time per task: they share the task's temporary index. */
   private readonly queues = new Map<string, Promise<unknown>>();
 
@@ -57,6 +59,9 @@ export class CheckpointService {
       this.states.set(task.id, { on: false, store: null, note: off.note });
       return off;
     }
+    // The store of a task's folder is found once (git's version, the repository) while its size limit holds.
+    const cached = this.stores.get(task.id);
+    if (cached && cached.maxFileBytes === settings.maxFileBytes) return { kind: 'store', store: cached.store };
     const opened = await this.o.open({
       workspacePath: task.workspacePath,
       dataDir: this.o.dataDir,
@@ -64,9 +69,11 @@ export class CheckpointService {
       maxFileBytes: settings.maxFileBytes,
     });
     if (opened.kind === 'off') {
+      this.stores.delete(task.id);
       this.states.set(task.id, { on: false, store: null, note: opened.note });
       return opened;
     }
+    this.stores.set(task.id, { store: opened, maxFileBytes: settings.maxFileBytes });
     this.states.set(task.id, { on: true, store: opened.kind, note: null });
     return { kind: 'store', store: opened };
   }
@@ -117,6 +124,7 @@ export class CheckpointService {
   async forget(tasks: readonly { task: Task; refs: string[] }[]): Promise<void> {
     for (const { task, refs } of tasks) {
       this.states.delete(task.id);
+      this.stores.delete(task.id);
       const opened = await this.open(task).catch(() => null);
       if (opened?.kind === 'store') await opened.store.dropRefs([...refs, fullRef(refOf(task.id, 'now'))].map(String));
       removeTaskIndex(this.o.dataDir, task.id);
@@ -143,54 +151,64 @@ export class CheckpointService {
     store.transact(() => postComment(store, { taskId, jobId, author: 'system', kind: 'comment', body, notice }));
   }
 
+  /** Runs `op` after the task's other snapshot work (they share the task's temporary index). */
+  private queued<T>(taskId: string, op: () => Promise<T>): Promise<T> {
+    const queued = (this.queues.get(taskId) ?? Promise.resolve()).then(op);
+    const tail = queued.catch(() => undefined);
+    this.queues.set(taskId, tail);
+    void tail.then(() => {
+      if (this.queues.get(taskId) === tail) this.queues.delete(taskId);
+    });
+    return queued;
+  }
+
+  /** The workspace's tree now, queued behind the task's other snapshot work. */
+  capture(snapshots: SnapshotStore, taskId: string): Promise<Captured> {
+    return this.queued(taskId, () => snapshots.capture());
+  }
+
   /**
-   * Snapshots the task's workspace and records it as a checkpoint (`kind`) unless it changed nothing since the
-   * previous one and is a step's. Queued behind the task's other snapshots. Throws what the store throws.
+   * A captured tree as a checkpoint (`kind`), with what changed since the task's previous one; none when it is a
+   * step's that changed nothing (or `keep` says no). Throws what the store throws.
    */
-  async record(
+  async seal(
     snapshots: SnapshotStore,
     task: Task,
     jobId: string,
     kind: Checkpoint['kind'],
-    step: { callId: string | null; changedBy: string | null } = { callId: null, changedBy: null },
-    keep: () => boolean = () => true,
+    step: { callId: string | null; changedBy: string | null },
+    captured: Captured,
   ): Promise<StoredCheckpoint | null> {
-    const run = async (): Promise<StoredCheckpoint | null> => {
-      const { store } = this.o;
-      const previous = store.checkpoints.latest(task.id);
-      const id = newId('cp');
-      const ref = refOf(task.id, id);
-      const snap: Snapshot = await snapshots.snapshot(ref, previous?.snapshot ?? null);
-      if (!keep() || (kind === 'step' && previous && snap.files.length === 0)) {
-        await snapshots.dropRefs([fullRef(ref)]);
-        return null;
-      }
-      const invokes = store.logEntries.invokes(task.id);
-      const invokeSeq = invokes.at(-1)?.seq ?? 0;
-      const send = invokes.filter((i) => i.kind === 'UserSend').length;
+    const { store } = this.o;
+    const previous = store.checkpoints.latest(task.id);
+    const id = newId('cp');
+    const ref = refOf(task.id, id);
+    const snap: Snapshot = await snapshots.seal(captured, ref, previous?.snapshot ?? null);
+    // A step's that changed nothing: its commit is left unreferenced (no ref was written for it).
+    if (kind === 'step' && previous && snap.files.length === 0) return null;
+    const invokes = store.logEntries.invokes(task.id);
+    return store.checkpoints.insert({
+      id,
+      taskId: task.id,
+      jobId,
+      send: invokes.filter((i) => i.kind === 'UserSend').length,
+      invokeSeq: invokes.at(-1)?.seq ?? 0,
+      kind,
+      ...step,
+      snapshot: snap.commit,
+      ref,
       // The task's first checkpoint is where its changes are counted from: nothing changed before it.
-      const files = previous ? snap.files : [];
-      return store.checkpoints.insert({
-        id,
-        taskId: task.id,
-        jobId,
-        send,
-        invokeSeq,
-        kind,
-        ...step,
-        snapshot: snap.commit,
-        ref,
-        files,
-        skipped: snap.skipped,
-      });
-    };
-    const queued = (this.queues.get(task.id) ?? Promise.resolve()).then(run);
-    const tail = queued.catch(() => undefined);
-    this.queues.set(task.id, tail);
-    void tail.then(() => {
-      if (this.queues.get(task.id) === tail) this.queues.delete(task.id);
+      files: previous ? snap.files : [],
+      skipped: snap.skipped,
     });
-    return queued;
+  }
+
+  /** capture() then seal(), waited for: a rewind's checkpoint of the state before it. */
+  async record(snapshots: SnapshotStore, task: Task, jobId: string, kind: Checkpoint['kind']) {
+    const captured = await this.capture(snapshots, task.id);
+    const kept = await this.seal(snapshots, task, jobId, kind, { callId: null, changedBy: null }, captured);
+    if (kept) await snapshots.keepRefs([{ ref: kept.ref, commit: kept.snapshot }]);
+    return kept;
   }
 
   get slowMs(): number {
@@ -227,13 +245,7 @@ export class CheckpointService {
 
   /** A snapshot of now that is no checkpoint (under the task's `now` ref, replaced each time). */
   private snapshotNow(snapshots: SnapshotStore, taskId: string): Promise<Snapshot> {
-    const run = () => snapshots.snapshot(refOf(taskId, 'now'), null);
-    const queued = (this.queues.get(taskId) ?? Promise.resolve()).then(run);
-    this.queues.set(
-      taskId,
-      queued.catch(() => undefined),
-    );
-    return queued;
+    return this.queued(taskId, () => snapshots.snapshot(refOf(taskId, 'now'), null));
   }
 
   /**
@@ -446,7 +458,17 @@ export const toCheckpoint = ({ snapshot: _s, ref: _r, ...checkpoint }: StoredChe
 export class JobCheckpoints {
   private missedSaid = false;
   /** The call that ran since the last checkpoint and may have changed files: what the next checkpoint's are by. */
-  private pending: string | null = null;
+  private lastStep: string | null = null;
+  /** Steps that may change files begun in this run: a capture taken at an earlier count is stale. */
+  private steps = 0;
+  /** A capture started when the model was asked (the state after the last step), for the step it may call. */
+  private prefetched: { captured: Promise<Captured>; steps: number } | null = null;
+  /** Captured trees being made checkpoints, in order, while the steps go on. */
+  private sealing: Promise<unknown> = Promise.resolve();
+  /** Checkpoints sealed whose refs are not written yet (flush writes them). */
+  private readonly refs: { ref: string; commit: string }[] = [];
+  /** The tree of the last checkpoint this run sealed: a capture with the same tree changed nothing. */
+  private lastTree: string | null = null;
 
   constructor(
     private readonly service: CheckpointService,
@@ -455,43 +477,91 @@ export class JobCheckpoints {
     private readonly job: JobRecord,
   ) {}
 
-  /** At an Invoke's start (Send #N): the workspace as the Send found it. */
-  atInvoke(): Promise<void> {
-    this.pending = null;
-    return this.take('send', { callId: null, changedBy: null });
+  /** At an Invoke's start (Send #N): the workspace as the Send found it, recorded before the run goes on. */
+  async atInvoke(): Promise<void> {
+    this.lastStep = null;
+    await this.take('send', { callId: null, changedBy: null }, null);
+    await this.flush();
+  }
+
+  /**
+   * When the model is asked: no step runs until it answers, so the workspace is captured now, while it generates —
+   * the checkpoint before the step it may call then costs nothing more. (A person's edit made while the model
+   * generates is caught by the next checkpoint instead.)
+   */
+  prefetch(): void {
+    if (this.prefetched?.steps === this.steps) return;
+    const captured = this.service.capture(this.snapshots, this.task.id);
+    captured.catch(() => {}); // its failure is the step's to note, if the step uses it
+    this.prefetched = { captured, steps: this.steps };
   }
 
   /** Before a step (tool call `callId`) that may change files. */
   async beforeStep(callId: string): Promise<void> {
-    await this.take('step', { callId, changedBy: this.pending });
-    this.pending = callId;
+    const fresh = this.prefetched?.steps === this.steps ? this.prefetched.captured : null;
+    this.prefetched = null;
+    const changedBy = this.lastStep;
+    this.lastStep = callId;
+    this.steps++;
+    await this.take('step', { callId, changedBy }, fresh);
   }
 
-  /** When the run ends (done, parked or failed): what its last step changed, so it is never counted as the next's. */
+  /** When the run ends (done, parked or failed): what its last step changed, recorded before the job's state is. */
   async atEnd(): Promise<void> {
-    if (this.pending === null) return;
-    await this.take('step', { callId: null, changedBy: this.pending });
-    this.pending = null;
+    if (this.lastStep !== null) await this.take('step', { callId: null, changedBy: this.lastStep }, null);
+    this.lastStep = null;
+    await this.flush();
   }
 
-  private async take(kind: 'send' | 'step', step: { callId: string | null; changedBy: string | null }): Promise<void> {
-    let late = false;
-    const work = this.service.record(this.snapshots, this.task, this.job.id, kind, step, () => !late);
+  /**
+   * Captures the workspace (or takes the prefetched capture): that is all the step waits for, and never longer than
+   * the service's slow limit. The checkpoint is sealed behind it while the step runs.
+   */
+  private async take(
+    kind: 'send' | 'step',
+    step: { callId: string | null; changedBy: string | null },
+    prefetched: Promise<Captured> | null,
+  ): Promise<void> {
+    const capture = prefetched ?? this.service.capture(this.snapshots, this.task.id);
     let timer: NodeJS.Timeout | undefined;
     const slow = new Promise<'slow'>((resolve) => {
       timer = setTimeout(() => resolve('slow'), this.service.slowMs);
     });
+    let captured: Captured;
     try {
-      const outcome = await Promise.race([work.then(() => 'done' as const), slow]);
+      const outcome = await Promise.race([capture, slow]);
       if (outcome === 'slow') {
-        late = true;
         this.missed('slow', `a checkpoint took longer than ${this.service.slowMs} ms and was not kept`);
+        return;
       }
+      captured = outcome;
     } catch (error) {
       this.missed('failed', `a checkpoint could not be taken: ${(error as Error).message}`);
+      return;
     } finally {
       clearTimeout(timer);
     }
+    if (kind === 'step' && captured.tree === this.lastTree) return;
+    this.lastTree = captured.tree;
+    this.sealing = this.sealing.then(() =>
+      this.service
+        .seal(this.snapshots, this.task, this.job.id, kind, step, captured)
+        .then((kept) => {
+          if (kept) this.refs.push({ ref: kept.ref, commit: kept.snapshot });
+        })
+        .catch((error: unknown) =>
+          this.missed('failed', `a checkpoint could not be kept: ${(error as Error).message}`),
+        ),
+    );
+  }
+
+  /** Waits for the checkpoints being sealed, then writes their refs in one go. */
+  private async flush(): Promise<void> {
+    await this.sealing;
+    const refs = this.refs.splice(0);
+    await this.snapshots
+      .keepRefs(refs)
+      .catch((error: unknown) => this.missed('failed', `checkpoints could not be kept: ${(error as Error).message}`));
   }
 
   private missed(reason: 'slow' | 'failed', detail: string): void {

@@ -45,12 +45,23 @@ export function prepareIndex(indexFile: string, personIndex: string | null): boo
   }
 }
 
-export async function takeSnapshot(
+/** The workspace as a tree, written through the task's index: all a checkpoint needs before the step goes on. */
+export interface Captured {
+  tree: string;
+  skipped: SkippedPath[];
+  /** When the capture began (performance.now()): a snapshot's `ms` counts from it. */
+  started: number;
+}
+
+/**
+ * Brings the task's index up to the workspace and writes its tree (the part that must happen before a step changes
+ * anything); sealSnapshot makes it a snapshot afterwards, while the step runs.
+ */
+export async function captureTree(
   git: StoreGit,
-  options: { ref: string; previous: string | null; maxFileBytes: number; personIndex: string | null },
-): Promise<Snapshot> {
+  options: { maxFileBytes: number; personIndex: string | null },
+): Promise<Captured> {
   const started = performance.now();
-  const ref = maestroRef(options.ref);
   const { repo } = git;
   const copied = prepareIndex(repo.indexFile, options.personIndex);
   await git.refreshFilterGuard();
@@ -72,19 +83,38 @@ export async function takeSnapshot(
   } else if (update.length > 0) {
     await updateIndex(git, '--add', update);
   }
-  const tree = await writeTree(git);
+  return { tree: await writeTree(git), skipped, started };
+}
+
+/**
+ * A captured tree as a snapshot: a commit whose parent is `previous`, under refs/maestro/<ref> (`writeRef: false`:
+ * the caller writes it later, with others, in one process), with its changes.
+ */
+export async function sealSnapshot(
+  git: StoreGit,
+  { tree, skipped, started }: Captured,
+  options: { ref: string; previous: string | null; writeRef?: boolean },
+): Promise<Snapshot> {
+  const ref = maestroRef(options.ref);
   const message = `MAESTRO checkpoint ${ref}\n\n${SKIPPED_TRAILER}${JSON.stringify(skipped)}\n`;
   const parent = options.previous ? ['-p', options.previous] : [];
   const commit = (
     await git.run(['commit-tree', '--no-gpg-sign', ...parent, '-F', '-', tree], { input: message })
   ).trim();
   const [, files] = await Promise.all([
-    git.run(['update-ref', ref, commit]),
+    options.writeRef === false ? null : git.run(['update-ref', ref, commit]),
     options.previous
       ? diffTrees(git, options.previous, commit, { renames: true }).then(toCheckpointFiles)
       : allFiles(git, tree),
   ]);
   return { commit, tree, files, skipped, ms: Math.round(performance.now() - started) };
+}
+
+export async function takeSnapshot(
+  git: StoreGit,
+  options: { ref: string; previous: string | null; maxFileBytes: number; personIndex: string | null },
+): Promise<Snapshot> {
+  return sealSnapshot(git, await captureTree(git, options), options);
 }
 
 function updateIndex(git: StoreGit, mode: '--add' | '--force-remove', paths: readonly string[]) {

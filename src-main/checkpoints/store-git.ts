@@ -60,9 +60,13 @@ export interface RunExtra {
   okCodes?: readonly number[];
 }
 
+/** How long a look at the configured filter drivers holds. */
+const GUARD_FRESH_MS = 10_000;
+
 export class StoreGit {
   /** The filter drivers found configured at the last look, emptied for every command (any that reads the index). */
   private guard: string[] = [];
+  private guardAt: number | null = null;
 
   constructor(readonly repo: StoreRepo) {}
 
@@ -107,11 +111,15 @@ export class StoreGit {
    * Looks again which filter drivers are configured (the agent may have added one) and empties them for the next
    * commands: git runs a clean filter wherever it compares a file with the index (ls-files -m, add, even write-tree).
    */
-  async refreshFilterGuard(): Promise<void> {
+  async refreshFilterGuard(now = performance.now()): Promise<void> {
+    // The agent cannot write a config git reads (.git/config and the home folder are out of its reach): a look per
+    // GUARD_FRESH_MS catches a driver the person configures meanwhile, without a process before every step.
+    if (this.guardAt !== null && now - this.guardAt < GUARD_FRESH_MS) return;
     const r = await runHostGit(['config', '-z', '--get-regexp', '^filter\\.'], this.options({}));
     // 1: no such key, which is the common case.
     if (r.code !== 0 && r.code !== 1) throw new GitFailed(['config'], r.code, r.stderr);
     this.guard = emptiedFilters(r.stdout);
+    this.guardAt = now;
   }
 }
 

@@ -2,6 +2,9 @@
 // (checkpoints/service.ts) asks of git. Trees and commits are full hex object names; paths are workspace-relative,
 // `/`-separated.
 import type { CheckpointFile, SkippedPath } from '../../src-shared/checkpoints';
+import type { Captured } from './snapshot';
+
+export type { Captured };
 
 export interface Snapshot {
   /** The commit of this snapshot (its tree is the workspace; its parent the previous snapshot given, if any). */
@@ -31,6 +34,15 @@ export interface SnapshotStore {
    * config; runs no hook, filter, fsmonitor or pager.
    */
   snapshot(ref: string, previous: string | null): Promise<Snapshot>;
+  /**
+   * snapshot() in two parts: capture() writes the workspace's tree (what must happen before a step changes files),
+   * seal() makes it the snapshot under `ref` afterwards (commit, ref, changes) while the step runs.
+   */
+  capture(): Promise<Captured>;
+  /** Writes no ref: keepRefs() writes the refs of several seals in one go. */
+  seal(captured: Captured, ref: string, previous: string | null): Promise<Snapshot>;
+  /** Points each ref (below refs/maestro/) at its snapshot commit. */
+  keepRefs(refs: readonly { ref: string; commit: string }[]): Promise<void>;
   /** What changed from one snapshot (commit or tree) to another. */
   changes(from: string, to: string): Promise<CheckpointFile[]>;
   /** A unified diff of one path between two snapshots, and whether the file is binary. */

@@ -126,6 +126,11 @@ export class JobRun {
     });
   }
 
+  /** The model is about to be asked: the workspace is captured meanwhile, for the checkpoint of the step it calls. */
+  prefetchCheckpoint(): void {
+    this.init.checkpoints?.prefetch();
+  }
+
   /** A sub-agent's run: the same job, log and model, one level deeper, with its own conversation and tools. */
   delegateRun(conversation: Conversation, tools: readonly AnyToolDef[], toolSpecs: ToolSpec[]): JobRun {
     return new JobRun({

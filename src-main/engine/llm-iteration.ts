@@ -20,6 +20,7 @@ export type IterationReply =
 /** One AgentTurn in `movement`; its step (what the chat shows of it) is recorded when it ends, whatever the end. */
 export async function runLlmIteration(run: JobRun, movement: string): Promise<IterationReply> {
   run.log.startAgentTurn(run.depth);
+  run.prefetchCheckpoint();
   const step: StepContent = { movement, depth: run.depth, text: '', reasoning: '', toolCalls: [] };
   try {
     const reply = await run.llm.generate(

@@ -2,10 +2,10 @@
 // config and hooks say (core.fsmonitor at `git status`, hooks at commit), and the agent may have had a hand in a
 // repository. So the host's git runs with fsmonitor off, hooks from an empty read-only folder, no pager, editor,
 // credential helper or prompt, no system config and no network protocol; it never reads the terminal.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execFileOffMain } from './spawn-host';
 
 let emptyHooks: string | null = null;
 /** An empty folder no one writes (read-only, in the host's own temp folder): the hooks folder of every host git. */
@@ -67,35 +67,30 @@ export interface HostGitOptions {
   timeoutMs?: number;
 }
 
-function execHostGit<T extends string | Buffer>(
+async function execHostGit<T extends string | Buffer>(
   args: readonly string[],
   options: HostGitOptions,
   encoding: 'utf8' | 'buffer',
 ): Promise<{ code: number; stdout: T; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      'git',
-      ['--no-pager', ...(options.config ?? []), ...hostGitConfig(), ...args],
-      {
-        cwd: options.cwd,
-        env: { ...hostGitEnv(options.home), ...options.env },
-        maxBuffer: 1024 * 1024 * 1024,
-        encoding,
-        timeout: options.timeoutMs ?? 0,
-        killSignal: 'SIGKILL',
-      },
-      (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') {
-          if (error.killed) return reject(new Error(`git ${args[0] ?? ''} was stopped after ${options.timeoutMs} ms`));
-          return reject(error);
-        }
-        resolve({ code: error ? Number(error.code) : 0, stdout: stdout as T, stderr: String(stderr) });
-      },
-    );
+  const { error, stdout, stderr } = await execFileOffMain(
+    'git',
+    ['--no-pager', ...(options.config ?? []), ...hostGitConfig(), ...args],
+    {
+      cwd: options.cwd,
+      env: { ...hostGitEnv(options.home), ...options.env },
+      maxBuffer: 1024 * 1024 * 1024,
+      encoding,
+      timeout: options.timeoutMs ?? 0,
+      killSignal: 'SIGKILL',
+    },
     // git may exit before reading all of its input (a bad option): that is its exit code's story, not a crash.
-    child.stdin?.on('error', () => {});
-    child.stdin?.end(options.input ?? '');
-  });
+    options.input ?? '',
+  );
+  if (error && typeof error.code !== 'number') {
+    if (error.killed) throw new Error(`git ${args[0] ?? ''} was stopped after ${options.timeoutMs} ms`);
+    throw Object.assign(new Error(error.message), { code: error.code });
+  }
+  return { code: error ? Number(error.code) : 0, stdout: stdout as T, stderr };
 }
 
 /** `git <args>` in `cwd` as the host runs it (see the file's comment); never throws for a non-zero exit. */

@@ -1,0 +1,3 @@
+import { measureStepOverhead } from './checkpoints-step';
+
+void measureStepOverhead();
