@@ -2,14 +2,16 @@
 // "Revert this file", the Send menu's rewind and fork with their confirmations, rewound Sends, forks, the workspace
 // commit and Settings' Checkpoints section (merged into en.ts).
 export const enCheckpoints = {
-  'checkpoint.files': '1 file changed since the previous checkpoint|{count} files changed since the previous checkpoint',
+  'checkpoint.files':
+    '1 file changed since the previous checkpoint|{count} files changed since the previous checkpoint',
   'checkpoint.filesLabel': 'Files changed since the previous checkpoint',
   'checkpoint.change.added': 'added',
   'checkpoint.change.modified': 'modified',
   'checkpoint.change.deleted': 'deleted',
   'checkpoint.change.renamed': 'renamed',
   'checkpoint.renamedFrom': 'from {from}',
-  'checkpoint.skipped': 'Left out of this checkpoint: {count} path (never restored or removed by a rewind)|Left out of this checkpoint: {count} paths (never restored or removed by a rewind)',
+  'checkpoint.skipped':
+    'Left out of this checkpoint: {count} path (never restored or removed by a rewind)|Left out of this checkpoint: {count} paths (never restored or removed by a rewind)',
   'checkpoint.skip.too_big': 'too big',
   'checkpoint.skip.lfs': 'Git LFS',
   'checkpoint.skip.filter': 'git filter',
@@ -33,8 +35,7 @@ export const enCheckpoints = {
   'checkpoint.rewind.title.both': 'Rewind files and conversation to the start of {send}?',
   'checkpoint.rewind.files':
     'The workspace folder goes back to how it was when {send} started: files changed since are written back, files created since are removed and deleted ones come back. Which files that touches is known only once it is done; they are listed afterwards.',
-  'checkpoint.rewind.undoable':
-    'The folder as it is now is checkpointed first, so this rewind can itself be undone.',
+  'checkpoint.rewind.undoable': 'The folder as it is now is checkpointed first, so this rewind can itself be undone.',
   'checkpoint.rewind.conversation':
     '{send} and every later Send are folded in the chat and marked as rewound; they stay readable but are never sent to the model again. The next message continues from the conversation before {send}.',
   'checkpoint.rewind.filesUntouched': 'Files in the workspace folder are not touched.',
@@ -94,9 +95,11 @@ export const enCheckpoints = {
   'settings.checkpoints.maxFileMb': 'Largest file saved (MB)',
   'settings.checkpoints.keepPerTask': 'Checkpoints kept per task',
   'settings.checkpoints.keepDays': 'Days kept (0: no limit by age)',
-  'settings.checkpoints.commitOnSuccess': 'Commit the files a succeeded job changed (when the folder is a git repository)',
+  'settings.checkpoints.commitOnSuccess':
+    'Commit the files a succeeded job changed (when the folder is a git repository)',
   'settings.checkpoints.save': 'Save checkpoint settings',
   'settings.checkpoints.saved': 'Checkpoint settings saved.',
-  'settings.checkpoints.usage': 'Disk used by checkpoints: {size} for {count} task, in {dir}|Disk used by checkpoints: {size} for {count} tasks, in {dir}',
+  'settings.checkpoints.usage':
+    'Disk used by checkpoints: {size} for {count} task, in {dir}|Disk used by checkpoints: {size} for {count} tasks, in {dir}',
   'settings.checkpoints.usageUnknown': 'Disk use not known: {message}',
 } as const satisfies Record<string, string>;

@@ -34,7 +34,8 @@ export const jaCheckpoints: Record<keyof typeof enCheckpoints, string> = {
   'checkpoint.rewind.title.both': 'ファイルと会話を {send} の開始時点に巻き戻しますか?',
   'checkpoint.rewind.files':
     'ワークスペースのフォルダーを {send} の開始時点の状態に戻します。その後に変更されたファイルは書き戻され、作成されたファイルは削除され、削除されたファイルは復元されます。どのファイルが対象になるかは実行するまで分からないため、終わった後に一覧で示します。',
-  'checkpoint.rewind.undoable': '先に現在のフォルダーの状態をチェックポイントとして保存するので、この巻き戻し自体も元に戻せます。',
+  'checkpoint.rewind.undoable':
+    '先に現在のフォルダーの状態をチェックポイントとして保存するので、この巻き戻し自体も元に戻せます。',
   'checkpoint.rewind.conversation':
     '{send} とそれ以降のすべての Send はチャットで折りたたまれ、巻き戻し済みと表示されます。読むことはできますが、モデルに送られることは二度とありません。次のメッセージは {send} より前の会話から続きます。',
   'checkpoint.rewind.filesUntouched': 'ワークスペースのファイルには触れません。',

@@ -56,9 +56,13 @@ describe('indexCheckpoints', () => {
     expect(index.beforeCall.size).toBe(1);
   });
 
-  it("gives each job its workspace commit, whichever checkpoint of it carries the hash", () => {
+  it('gives each job its workspace commit, whichever checkpoint of it carries the hash', () => {
     const index = indexCheckpoints(
-      [cp('a', { jobId: 'j1' }), cp('b', { jobId: 'j1', kind: 'step', callId: 'c', commit: 'abc1234' }), cp('c', { jobId: 'j2' })],
+      [
+        cp('a', { jobId: 'j1' }),
+        cp('b', { jobId: 'j1', kind: 'step', callId: 'c', commit: 'abc1234' }),
+        cp('c', { jobId: 'j2' }),
+      ],
       [],
     );
     expect(index.commits.get('j1')).toBe('abc1234');

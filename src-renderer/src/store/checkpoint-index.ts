@@ -14,7 +14,12 @@ export interface CheckpointIndex {
   rewinds: readonly TaskRewind[];
 }
 
-export const EMPTY_INDEX: CheckpointIndex = { atSend: new Map(), beforeCall: new Map(), commits: new Map(), rewinds: [] };
+export const EMPTY_INDEX: CheckpointIndex = {
+  atSend: new Map(),
+  beforeCall: new Map(),
+  commits: new Map(),
+  rewinds: [],
+};
 
 export function indexCheckpoints(checkpoints: readonly Checkpoint[], rewinds: readonly TaskRewind[]): CheckpointIndex {
   const atSend = new Map<number, Checkpoint>();
@@ -28,7 +33,8 @@ export function indexCheckpoints(checkpoints: readonly Checkpoint[], rewinds: re
         if (!atSend.has(checkpoint.invokeSeq)) atSend.set(checkpoint.invokeSeq, checkpoint);
         break;
       case 'step':
-        if (checkpoint.callId !== null && !beforeCall.has(checkpoint.callId)) beforeCall.set(checkpoint.callId, checkpoint);
+        if (checkpoint.callId !== null && !beforeCall.has(checkpoint.callId))
+          beforeCall.set(checkpoint.callId, checkpoint);
         break;
       case 'rewind':
         // The state before a rewind: reached through the rewind's "Undo", not shown in the chat.
@@ -45,4 +51,13 @@ export function indexCheckpoints(checkpoints: readonly Checkpoint[], rewinds: re
 /** The rewind in force that folded the Invoke with this seq, or null. */
 export function rewoundBy(index: CheckpointIndex, seq: number): TaskRewind | null {
   return index.rewinds.find((r) => seq >= r.fromSeq && seq < r.untilSeq) ?? null;
+}
+
+/** The selected task's index; empty while its checkpoints are not loaded (or are another task's). */
+export function selectCheckpointIndex(state: {
+  selectedTaskId: string | null;
+  checkpoints: { taskId: string; index: CheckpointIndex } | null;
+}): CheckpointIndex {
+  const loaded = state.checkpoints;
+  return loaded && loaded.taskId === state.selectedTaskId ? loaded.index : EMPTY_INDEX;
 }
