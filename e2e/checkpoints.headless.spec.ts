@@ -1,0 +1,265 @@
+// Undo anything, in the browser against a headless host and the scripted model (issue 22): a task of two Sends —
+// the first edits a.txt, the second creates c.txt. The task's "Files changed" view lists both with their diffs, and
+// "Revert this file" puts one back (and its Undo brings the change back); "Rewind files to here" on Send #2's menu,
+// reached by keyboard, removes what Send #2 created (and Undo restores it); "Rewind conversation" folds Send #2 and
+// the next request leaves it out (P9.21); "Fork from here" opens a new task linked both ways whose conversation
+// stops before that Send; in a git workspace the succeeded job's result shows its commit (P2.21). Every file is
+// checked on disk, not only on screen.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import type { ScriptedLlmServer } from '../test-support/scripted-llm-server';
+import { expect, test } from './support/fixtures';
+import type { HeadlessHost } from './support/headless-host';
+import { complete, createInUi, messagesOf, openUi, textOf } from './support/ui';
+
+const write = (file: string, content: string) => ({
+  toolCalls: [{ name: 'write_file', arguments: { path: file, content } }],
+});
+
+/** Send #1 changes a.txt ("one" → "two"); Send #2 creates c.txt. Returns the workspace. */
+async function twoSends(page: Page, llm: ScriptedLlmServer, host: HeadlessHost): Promise<string> {
+  const workspace = fs.realpathSync(host.workspace);
+  fs.writeFileSync(path.join(workspace, 'a.txt'), 'one\n');
+  fs.writeFileSync(path.join(workspace, 'b.txt'), 'keep\n');
+  llm.push(write('a.txt', 'two\n'), complete('success', 'First done.'));
+  await openUi(page, host);
+  await createInUi(page, { instruction: 'FIRST: change a.txt', title: 'Undo me' });
+  await expect(result(page, 'First done.')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'succeeded');
+  llm.push(write('c.txt', 'new\n'), complete('success', 'Second done.'));
+  await page.getByTestId('composer-input').fill('SECOND: add c.txt');
+  await page.getByTestId('composer-send').click();
+  await expect(result(page, 'Second done.')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'succeeded');
+  expect(fs.readFileSync(path.join(workspace, 'c.txt'), 'utf8')).toBe('new\n');
+  return workspace;
+}
+
+const result = (page: Page, text: string) =>
+  page.locator('[data-testid="chat-message"][data-kind="result"]', { hasText: text });
+const sendMenu = (page: Page, n: number) => page.locator(`[data-testid="send-menu"][data-send="${n}"]`);
+const sendBlock = (page: Page, n: number) =>
+  page.locator(`[data-testid="feed-invoke-block"]:has([data-testid="feed-invoke"][data-send="${n}"])`);
+
+test('the files-changed view lists every job’s files with diffs; Revert this file, then Undo revert', async ({
+  page,
+  llm,
+  llmHost,
+}) => {
+  const workspace = await twoSends(page, llm, llmHost);
+  const a = path.join(workspace, 'a.txt');
+
+  // Under Send #2's header: what its checkpoint recorded since the previous one (Send #1's edit of a.txt).
+  const atSend2 = sendBlock(page, 2).getByTestId('checkpoint-files');
+  await expect(atSend2).toContainText('since the previous checkpoint');
+  await atSend2.getByTestId('checkpoint-files-toggle').click();
+  await expect(atSend2.locator('[data-testid="checkpoint-file"][data-path="a.txt"]')).toHaveAttribute(
+    'data-change',
+    'modified',
+  );
+
+  await page.getByTestId('task-changes-open').click();
+  const view = page.getByTestId('task-changes');
+  await expect(view).toHaveAttribute('data-load', 'ready');
+  await expect(page.getByTestId('task-changes-close')).toBeFocused();
+  const changes = view.getByTestId('task-change');
+  await expect(changes).toHaveCount(2);
+  const aRow = view.locator('[data-testid="task-change"][data-path="a.txt"]');
+  await expect(aRow).toHaveAttribute('data-change', 'modified');
+  await expect(view.locator('[data-testid="task-change"][data-path="c.txt"]')).toHaveAttribute('data-change', 'added');
+  await aRow.getByTestId('task-change-toggle').click();
+  const diff = aRow.getByTestId('task-change-diff');
+  await expect(diff.locator('tr[data-kind="removed"]')).toHaveText([/one/]);
+  await expect(diff.locator('tr[data-kind="added"]')).toHaveText([/two/]);
+
+  // Asked first: keeping it writes nothing.
+  await aRow.getByTestId('task-change-revert').click();
+  await expect(aRow).toContainText('checkpointed first, so this can be undone');
+  await expect(aRow.getByTestId('task-change-revert-cancel')).toBeFocused();
+  await aRow.getByTestId('task-change-revert-cancel').click();
+  expect(fs.readFileSync(a, 'utf8')).toBe('two\n');
+
+  await aRow.getByTestId('task-change-revert').click();
+  await aRow.getByTestId('task-change-revert-confirm').click();
+  const notice = view.getByTestId('restore-notice');
+  await expect(notice).toContainText('Reverted a.txt');
+  await expect.poll(() => fs.readFileSync(a, 'utf8')).toBe('one\n');
+  await expect(aRow).toHaveCount(0);
+  await expect(changes).toHaveCount(1);
+  expect(fs.readFileSync(path.join(workspace, 'c.txt'), 'utf8')).toBe('new\n');
+
+  await notice.getByTestId('restore-undo').click();
+  await expect.poll(() => fs.readFileSync(a, 'utf8')).toBe('two\n');
+  await expect(changes).toHaveCount(2);
+  await page.keyboard.press('Escape');
+  await expect(view).toHaveCount(0);
+  await expect(page.getByTestId('task-changes-open')).toBeFocused();
+  llm.expectEmpty();
+});
+
+test('rewind files from Send #2’s menu by keyboard removes what it created; Undo rewind brings it back (1024×700)', async ({
+  page,
+  llm,
+  llmHost,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const workspace = await twoSends(page, llm, llmHost);
+  const c = path.join(workspace, 'c.txt');
+
+  const button = sendMenu(page, 2);
+  await button.focus();
+  await page.keyboard.press('Enter');
+  const items = page.getByTestId('send-menu-items');
+  await expect(items.getByRole('menuitem')).toHaveText([
+    'Rewind files to here',
+    'Rewind conversation to here',
+    'Rewind both',
+    'Fork from here',
+  ]);
+  await expect(items.getByRole('menuitem').first()).toBeFocused();
+  // The menu lies inside the window, clear of the header's button.
+  const box = await items.boundingBox();
+  const buttonBox = await button.boundingBox();
+  expect(box && buttonBox).toBeTruthy();
+  if (box && buttonBox) {
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(700);
+    expect(box.x + box.width).toBeLessThanOrEqual(1024);
+    expect(box.y >= buttonBox.y + buttonBox.height || box.y + box.height <= buttonBox.y).toBe(true);
+  }
+  await page.keyboard.press('ArrowDown');
+  await expect(items.getByRole('menuitem').nth(1)).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(items).toHaveCount(0);
+  await expect(button).toBeFocused();
+
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  const dialog = page.getByTestId('rewind-dialog');
+  await expect(dialog).toHaveAttribute('data-mode', 'files');
+  await expect(dialog).toContainText('Rewind files to the start of Send #2?');
+  await expect(dialog).toContainText('checkpointed first, so this rewind can itself be undone');
+  await expect(page.getByTestId('rewind-dialog-cancel')).toBeFocused();
+  await page.getByTestId('rewind-dialog-confirm').click();
+  await expect(dialog).toHaveCount(0);
+
+  const notice = page.getByTestId('restore-notice');
+  await expect(notice).toContainText('Rewound to the start of Send #2.');
+  await expect(notice.getByTestId('restore-removed')).toContainText('c.txt');
+  await expect.poll(() => fs.existsSync(c)).toBe(false);
+  expect(fs.readFileSync(path.join(workspace, 'a.txt'), 'utf8')).toBe('two\n');
+  expect(fs.readFileSync(path.join(workspace, 'b.txt'), 'utf8')).toBe('keep\n');
+  // Files only: the conversation is not folded.
+  await expect(sendBlock(page, 2)).toHaveAttribute('data-rewound', 'false');
+
+  await notice.getByTestId('restore-undo').click();
+  await expect.poll(() => (fs.existsSync(c) ? fs.readFileSync(c, 'utf8') : null)).toBe('new\n');
+  llm.expectEmpty();
+});
+
+test('P9.21 rewind the conversation to Send #2: it is folded and marked, and the next request leaves it out', async ({
+  page,
+  llm,
+  llmHost,
+}) => {
+  const workspace = await twoSends(page, llm, llmHost);
+  await sendMenu(page, 2).click();
+  await page.getByTestId('send-menu-conversation').click();
+  const dialog = page.getByTestId('rewind-dialog');
+  await expect(dialog).toContainText('never sent to the model again');
+  await expect(dialog).toContainText('Files in the workspace folder are not touched.');
+  await page.getByTestId('rewind-dialog-confirm').click();
+
+  const block = sendBlock(page, 2);
+  await expect(block).toHaveAttribute('data-rewound', 'true');
+  await expect(block.getByTestId('feed-rewound')).toHaveText('Rewound — not sent to the model');
+  await expect(result(page, 'Second done.')).toHaveCount(0);
+  await expect(result(page, 'First done.')).toBeVisible();
+  expect(fs.readFileSync(path.join(workspace, 'c.txt'), 'utf8')).toBe('new\n');
+  // Still there to read.
+  const fold = page.getByTestId('feed-rewound-fold');
+  await fold.getByRole('button').click();
+  await expect(result(page, 'Second done.')).toBeVisible();
+
+  llm.push(complete('success', 'Third done.'));
+  await page.getByTestId('composer-input').fill('THIRD: carry on');
+  await page.getByTestId('composer-send').click();
+  await expect(result(page, 'Third done.')).toBeVisible({ timeout: 20_000 });
+  const sent = messagesOf(llm.requests.at(-1) ?? ({} as never))
+    .map(textOf)
+    .join('\n');
+  expect(sent).toContain('FIRST: change a.txt');
+  expect(sent).toContain('THIRD: carry on');
+  expect(sent).not.toContain('SECOND: add c.txt');
+  expect(sent).not.toContain('Second done.');
+  llm.expectEmpty();
+});
+
+test('P9.21 fork from Send #2 with an instruction: a new task linked both ways, its conversation before that Send', async ({
+  page,
+  llm,
+  llmHost,
+}) => {
+  const workspace = await twoSends(page, llm, llmHost);
+  const original = await page.getByTestId('task-view').getAttribute('data-task-id');
+  await sendMenu(page, 2).click();
+  await page.getByTestId('send-menu-fork').click();
+  const dialog = page.getByTestId('fork-dialog');
+  await expect(dialog).toContainText('Files are not touched');
+  llm.push(complete('success', 'Fork done.'));
+  await page.getByTestId('fork-instruction').fill('FORKED: another way');
+  await page.getByTestId('fork-dialog-confirm').click();
+  await expect(dialog).toHaveCount(0);
+
+  await expect(page.getByTestId('task-view')).not.toHaveAttribute('data-task-id', original ?? '');
+  const link = page.getByTestId('task-forked-from-link');
+  await expect(link).toHaveText('Forked from Undo me at Send #2');
+  await expect(result(page, 'Fork done.')).toBeVisible({ timeout: 20_000 });
+  const sent = messagesOf(llm.requests.at(-1) ?? ({} as never))
+    .map(textOf)
+    .join('\n');
+  expect(sent).toContain('FIRST: change a.txt');
+  expect(sent).toContain('FORKED: another way');
+  expect(sent).not.toContain('SECOND: add c.txt');
+  // Files untouched by the fork itself.
+  expect(fs.readFileSync(path.join(workspace, 'c.txt'), 'utf8')).toBe('new\n');
+  const fork = await page.getByTestId('task-view').getAttribute('data-task-id');
+
+  await link.click();
+  await expect(page.getByTestId('task-view')).toHaveAttribute('data-task-id', original ?? '');
+  const forks = page.getByTestId('task-fork-link');
+  await expect(forks).toHaveCount(1);
+  await expect(forks).toHaveAttribute('data-task-id', fork ?? '');
+  await expect(forks).toContainText('(at Send #2)');
+  llm.expectEmpty();
+});
+
+test('P2.21 in a git workspace, the succeeded job’s result shows the commit it made', async ({
+  page,
+  llm,
+  llmHost,
+}) => {
+  const workspace = fs.realpathSync(llmHost.workspace);
+  const git = (...args: string[]) => execFileSync('git', ['-C', workspace, ...args], { encoding: 'utf8' }).trim();
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 'person@example.com');
+  git('config', 'user.name', 'Person');
+  fs.writeFileSync(path.join(workspace, 'a.txt'), 'one\n');
+  git('add', 'a.txt');
+  git('commit', '-q', '-m', 'start');
+  llm.push(write('a.txt', 'two\n'), complete('success', 'Edited.'));
+  await openUi(page, llmHost);
+  await createInUi(page, { instruction: 'Change a.txt', title: 'Commit me' });
+  await expect(result(page, 'Edited.')).toBeVisible({ timeout: 20_000 });
+  const commit = result(page, 'Edited.').getByTestId('job-commit');
+  await expect(commit).toHaveText(/^Committed [0-9a-f]{7,}$/);
+  const hash = await commit.getAttribute('data-commit');
+  expect(
+    git('rev-parse', '--short', 'HEAD').startsWith(hash ?? '-') ||
+      (hash ?? '').startsWith(git('rev-parse', '--short', 'HEAD')),
+  ).toBe(true);
+  expect(git('show', 'HEAD:a.txt')).toBe('two');
+  llm.expectEmpty();
+});
