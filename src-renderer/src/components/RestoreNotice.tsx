@@ -27,29 +27,31 @@ export function RestoreNotice({ taskId }: { taskId: string }) {
       data-action={restore.action}
       data-mode={restore.mode}
     >
-      {headline(t, restore).map((line) => (
-        <p key={line}>{line}</p>
-      ))}
-      {restore.mode !== 'conversation' ? (
-        restore.restored.length + restore.removed.length === 0 ? (
-          <p data-testid="restore-nothing">{t('checkpoint.nothingChanged')}</p>
-        ) : (
-          <>
-            {restore.restored.length > 0 ? (
-              <p data-testid="restore-restored">{t('checkpoint.restored', { files: listed(restore.restored) })}</p>
-            ) : null}
-            {restore.removed.length > 0 ? (
-              <p data-testid="restore-removed">{t('checkpoint.removed', { files: listed(restore.removed) })}</p>
-            ) : null}
-          </>
-        )
-      ) : null}
-      {undoable ? <p className="field-hint">{t('checkpoint.undoHint')}</p> : null}
-      {error ? (
-        <p className="notice-error" role="alert" data-testid="restore-undo-error">
-          {error}
-        </p>
-      ) : null}
+      <div className="restore-text">
+        {headline(t, restore).map((line) => (
+          <p key={line}>{line}</p>
+        ))}
+        {restore.mode !== 'conversation' ? (
+          restore.restored.length + restore.removed.length === 0 ? (
+            <p data-testid="restore-nothing">{t('checkpoint.nothingChanged')}</p>
+          ) : (
+            <>
+              {restore.restored.length > 0 ? (
+                <p data-testid="restore-restored">{t('checkpoint.restored', { files: listed(restore.restored) })}</p>
+              ) : null}
+              {restore.removed.length > 0 ? (
+                <p data-testid="restore-removed">{t('checkpoint.removed', { files: listed(restore.removed) })}</p>
+              ) : null}
+            </>
+          )
+        ) : null}
+        {undoable ? <p className="field-hint">{t('checkpoint.undoHint')}</p> : null}
+        {error ? (
+          <p className="notice-error" role="alert" data-testid="restore-undo-error">
+            {error}
+          </p>
+        ) : null}
+      </div>
       <div className="restore-actions">
         {undoable ? (
           <button

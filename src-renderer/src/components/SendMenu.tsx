@@ -38,6 +38,7 @@ export function SendMenu({ invoke, send }: { invoke: FeedInvoke; send: number })
 
   const close = (refocus: boolean) => {
     setOpen(false);
+    setPlace(null);
     if (refocus) buttonRef.current?.focus();
   };
 
@@ -53,9 +54,13 @@ export function SendMenu({ invoke, send }: { invoke: FeedInvoke; send: number })
     setPlace({ top, right: Math.max(8, window.innerWidth - button.right) });
   }, [open]);
 
+  // The first item takes the focus once the menu is placed (a hidden element cannot hold it).
+  useEffect(() => {
+    if (open && place) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, [open, place]);
+
   useEffect(() => {
     if (!open) return;
-    menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
     const outside = (e: PointerEvent) => {
       const target = e.target as Node;
       if (!menuRef.current?.contains(target) && !buttonRef.current?.contains(target)) setOpen(false);

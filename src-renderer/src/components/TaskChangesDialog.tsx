@@ -25,6 +25,15 @@ export function TaskChangesDialog({ taskId, onClose }: { taskId: string; onClose
     closeRef.current?.focus();
   }, [load, taskId]);
 
+  // From anywhere while it is open, as Settings: a reverted file's row (and the focus in it) goes with the revert.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
   const files = changes?.data?.files ?? [];
   const state = changes?.data?.state;
   return createPortal(
@@ -36,9 +45,6 @@ export function TaskChangesDialog({ taskId, onClose }: { taskId: string; onClose
         aria-labelledby={headingId}
         data-testid="task-changes"
         data-load={changes?.load ?? 'idle'}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') onClose();
-        }}
       >
         <div className="task-changes-head">
           <h2 id={headingId}>{t('changes.title')}</h2>
@@ -69,7 +75,12 @@ export function TaskChangesDialog({ taskId, onClose }: { taskId: string; onClose
         ) : (
           <ul className="task-changes-list">
             {files.map((file) => (
-              <ChangedFileItem key={file.path} taskId={taskId} file={file} />
+              <ChangedFileItem
+                key={file.path}
+                taskId={taskId}
+                file={file}
+                onReverted={() => closeRef.current?.focus()}
+              />
             ))}
           </ul>
         )}
@@ -79,7 +90,14 @@ export function TaskChangesDialog({ taskId, onClose }: { taskId: string; onClose
   );
 }
 
-function ChangedFileItem({ taskId, file }: { taskId: string; file: TaskFileChange }) {
+interface ItemProps {
+  taskId: string;
+  file: TaskFileChange;
+  /** The revert went through: this row is about to go, so the focus goes to the dialog. */
+  onReverted(): void;
+}
+
+function ChangedFileItem({ taskId, file, onReverted }: ItemProps) {
   const t = useT();
   const revert = useAppStore((s) => s.revertTaskFile);
   const [open, setOpen] = useState(false);
@@ -105,7 +123,8 @@ function ChangedFileItem({ taskId, file }: { taskId: string; file: TaskFileChang
     setError(null);
     const outcome = await revert(taskId, file.path);
     setBusy(false);
-    if (!outcome.ok) {
+    if (outcome.ok) onReverted();
+    else {
       back.current = true;
       setError(t('changes.revertFailed', { path, message: outcome.error.message }));
     }
