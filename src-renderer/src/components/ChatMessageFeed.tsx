@@ -99,7 +99,7 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
     [],
   );
   const persisted = useMemo(
-    () => foldRewound(items, (seq) => rewoundBy(checkpoints, seq) !== null, openRewound),
+    () => foldRewound(items, (seq) => rewoundBy(checkpoints, seq)?.createdAt ?? null, openRewound),
     [items, checkpoints, openRewound],
   );
   const live = useMemo(

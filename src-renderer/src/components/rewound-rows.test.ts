@@ -1,7 +1,7 @@
 // P9.21 in the chat: the Sends a conversation rewind took back are folded under their own header, marked, and open
 // to read; the Sends before and after, and the live generation, are not folded.
 import { describe, expect, it } from 'vitest';
-import { commentFixture, streamTurnFixture } from '../test-fixtures';
+import { atSecond, commentFixture, streamTurnFixture } from '../test-fixtures';
 import type { FeedInvoke, FeedRow } from './feed-rows';
 import { foldRewound } from './rewound-rows';
 
@@ -9,7 +9,7 @@ const header = (seq: number, send: number): FeedRow => {
   const invoke: FeedInvoke = { seq, kind: 'UserSend', jobId: `j${send}`, ts: '', label: `Send #${send}`, send };
   return { kind: 'invoke', key: `invoke:${seq}`, invoke };
 };
-const comment = (id: string): FeedRow => ({ kind: 'comment', key: id, comment: commentFixture(id, 0) });
+const comment = (id: string, s = 0): FeedRow => ({ kind: 'comment', key: id, comment: commentFixture(id, s) });
 const live: FeedRow = {
   kind: 'turn',
   key: 'live',
@@ -38,8 +38,9 @@ const rows: FeedRow[] = [
   live,
 ];
 const keys = (list: readonly FeedRow[]) => list.map((r) => r.key);
-/** A rewind at Send #2 of a task that went on to Send #3: [5, 12). */
-const rewound = (seq: number) => seq >= 5 && seq < 12;
+/** A rewind at Send #2 of a task that went on to Send #3: [5, 12), made at second 100. */
+const REWOUND_AT = atSecond(100);
+const rewound = (seq: number) => (seq >= 5 && seq < 12 ? REWOUND_AT : null);
 
 describe('foldRewound', () => {
   it('P9.21 folds the rows of each rewound Send under its header, leaving the Sends around them as they were', () => {
@@ -85,12 +86,21 @@ describe('foldRewound', () => {
 
   it('never folds the live generation, and returns the same rows when nothing is rewound', () => {
     const last: FeedRow[] = [header(1, 1), comment('a'), live];
-    expect(keys(foldRewound(last, () => true, new Set()))).toEqual(['invoke:1', 'rewound:1', 'live']);
-    expect(foldRewound(rows, () => false, new Set())).toBe(rows);
+    expect(keys(foldRewound(last, () => REWOUND_AT, new Set()))).toEqual(['invoke:1', 'rewound:1', 'live']);
+    expect(foldRewound(rows, () => null, new Set())).toBe(rows);
   });
 
   it('adds no fold row for a rewound header with nothing under it', () => {
     const bare: FeedRow[] = [header(5, 2), header(9, 3), comment('e')];
-    expect(keys(foldRewound(bare, (seq) => seq === 5, new Set()))).toEqual(['invoke:5', 'invoke:9', 'e']);
+    expect(keys(foldRewound(bare, (seq) => (seq === 5 ? REWOUND_AT : null), new Set()))).toEqual([
+      'invoke:5',
+      'invoke:9',
+      'e',
+    ]);
+  });
+
+  it('leaves out of the fold what was written after the rewind (the host saying what it did)', () => {
+    const said: FeedRow[] = [header(5, 2), comment('c'), comment('d'), comment('rewound-note', 100), header(12, 3)];
+    expect(keys(foldRewound(said, rewound, new Set()))).toEqual(['invoke:5', 'rewound:5', 'rewound-note', 'invoke:12']);
   });
 });

@@ -4,25 +4,27 @@
 import type { FeedRow } from './feed-rows';
 
 /**
- * `rewound`: whether the Invoke with this seq was rewound; `open`: the seqs whose rows the reader opened. The rows
- * of a rewound Invoke run from its header to the next header (or the live generation, never rewound: a rewind is
- * refused while a job is active).
+ * `rewoundAt`: when the Invoke with this seq was rewound, or null when it was not; `open`: the seqs whose rows the
+ * reader opened. The rows of a rewound Invoke run from its header to the next header, the live generation (never
+ * rewound: a rewind is refused while a job is active) or the first item written since the rewind (what the host said
+ * about the rewind itself is not part of what it took back).
  */
 export function foldRewound(
   rows: readonly FeedRow[],
-  rewound: (seq: number) => boolean,
+  rewoundAt: (seq: number) => string | null,
   open: ReadonlySet<number>,
 ): readonly FeedRow[] {
-  if (!rows.some((row) => row.kind === 'invoke' && rewound(row.invoke.seq))) return rows;
+  if (!rows.some((row) => row.kind === 'invoke' && rewoundAt(row.invoke.seq) !== null)) return rows;
   const out: FeedRow[] = [];
   let i = 0;
   while (i < rows.length) {
     const row = rows[i] as FeedRow;
     out.push(row);
     i++;
-    if (row.kind !== 'invoke' || !rewound(row.invoke.seq)) continue;
+    const since = row.kind === 'invoke' ? rewoundAt(row.invoke.seq) : null;
+    if (row.kind !== 'invoke' || since === null) continue;
     let end = i;
-    while (end < rows.length && !endsSegment(rows[end] as FeedRow)) end++;
+    while (end < rows.length && !endsSegment(rows[end] as FeedRow, since)) end++;
     if (end === i) continue;
     const seq = row.invoke.seq;
     const shown = open.has(seq);
@@ -33,6 +35,23 @@ export function foldRewound(
   return out;
 }
 
-function endsSegment(row: FeedRow): boolean {
-  return row.kind === 'invoke' || row.kind === 'turn';
+function endsSegment(row: FeedRow, since: string): boolean {
+  switch (row.kind) {
+    case 'invoke':
+    case 'turn':
+    case 'older':
+      return true;
+    case 'comment':
+      return row.comment.createdAt >= since;
+    case 'step':
+      return row.step.createdAt >= since;
+    case 'files':
+    case 'movement':
+    case 'rewound':
+      return false;
+    default: {
+      const unknown: never = row;
+      throw new Error(`unknown feed row ${JSON.stringify(unknown)}`);
+    }
+  }
 }
