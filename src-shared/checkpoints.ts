@@ -40,8 +40,12 @@ export const Checkpoint = z.object({
   skipped: z.array(SkippedPath),
   /** The short hash of the workspace commit the succeeded job made (P2.21), or null. */
   commit: z.string().nullable(),
-  /** The tool call the step checkpoint was taken before (its id in the chat), or null. */
+  /** The tool call a step checkpoint was taken before (its id in the chat); null for the others and for the one at
+   * the end of a job run. */
   callId: z.string().nullable(),
+  /** The agent's tool call whose run made `files` (show them under it); null when no step of the agent did (the
+   * person's edits between Sends, or before a rewind). */
+  changedBy: z.string().nullable(),
 });
 export type Checkpoint = z.infer<typeof Checkpoint>;
 

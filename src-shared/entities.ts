@@ -141,6 +141,17 @@ export const CommentNotice = z.discriminatedUnion('code', [
   z.object({ code: z.literal('mcp_auth'), server: z.string() }),
   /** An MCP server failed (left out, crashed, not started again); the job goes on with the others. */
   z.object({ code: z.literal('mcp_warning'), server: z.string() }),
+  /** The task's workspace has no checkpoints (said once per task): git is missing, or the folder is home or `/`. */
+  z.object({ code: z.literal('checkpoints_off'), reason: z.enum(['no_git', 'home_or_root', 'unusable']) }),
+  /** A checkpoint was not taken (too slow, or git failed); the step went on. */
+  z.object({ code: z.literal('checkpoint_missed'), reason: z.enum(['slow', 'failed']) }),
+  /** The workspace commit of a succeeded job (P2.21): made (`hash`), or skipped and why. */
+  z.object({
+    code: z.literal('workspace_commit'),
+    hash: z.string().nullable(),
+    files: z.number().int().nonnegative(),
+    skipped: z.string().nullable(),
+  }),
 ]);
 export type CommentNotice = z.infer<typeof CommentNotice>;
 

@@ -73,6 +73,8 @@ export async function engineHarness(
     acceptSettings?: boolean;
     /** More of the env profile's variables (MAESTRO_LLM_MEDIA, say). */
     env?: Record<string, string>;
+    /** Take checkpoints as the app does (default off: most engine tests are not about them). */
+    checkpoints?: boolean;
   } = {},
 ): Promise<Harness> {
   const server = opts.server ?? (await startScriptedLlmServer({ script }));
@@ -91,7 +93,7 @@ export async function engineHarness(
       ...opts.env,
     },
     ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
-    engine: ({ store, profiles, pieces, sandbox, readSettings, agentTokens }) =>
+    engine: ({ store, profiles, pieces, sandbox, readSettings, agentTokens, checkpoints }) =>
       createEngine({
         store,
         profiles,
@@ -99,7 +101,13 @@ export async function engineHarness(
         agentTokens,
         pieceExists: (id, ws) => pieces.get(id, ws) !== undefined,
         ...(opts.policyTools ? {} : { tools: () => opts.tools ?? [] }),
-        options: { limits: DEFAULT_LIMITS, streamIntervalMs: 5, sandbox, ...opts.options },
+        options: {
+          limits: DEFAULT_LIMITS,
+          streamIntervalMs: 5,
+          sandbox,
+          ...(opts.checkpoints ? { checkpoints } : {}),
+          ...opts.options,
+        },
         llm: { retry: { baseDelayMs: 5, maxDelayMs: 20 }, log: () => {} },
       }),
     worker: {

@@ -1,4 +1,5 @@
 // The app-wide context: built once by the composition root (create-maestro.ts) and handed to every operation.
+import type { CheckpointService } from '../checkpoints/service';
 import type { McpServers } from '../mcp/servers';
 import type { McpTokenStore } from '../mcp/token-store';
 import type { TaskContext } from '../tasks/context';
@@ -11,5 +12,7 @@ export interface AppContext extends TaskContext {
   mcp: McpServers;
   /** The tokens people saved for the workspaces' remote agents (a2a_send), sealed like the MCP tokens. */
   agentTokens: McpTokenStore;
+  /** The tasks' checkpoints: taken while jobs run, rewound and listed by the operations. */
+  checkpoints: CheckpointService;
   version: string;
 }

@@ -1,9 +1,12 @@
 // The composition root used by both entries (Electron and headless): data dir, DB, pieces, profiles, Worker, and
 // `invoke`, the one door to every contract operation.
+
 import fs from 'node:fs';
 import path from 'node:path';
 import type { OperationName } from '../../src-shared/contract';
 import { CodedError } from '../../src-shared/errors';
+import { openSnapshotStore } from '../checkpoints/git-store';
+import { CheckpointService } from '../checkpoints/service';
 import { Store } from '../db/store';
 import { createEngine } from '../engine/engine';
 import type { Engine } from '../engine/piece-result';
@@ -27,6 +30,7 @@ import { dbFile } from '../workspace/paths';
 import type { AppContext } from './context';
 import { acquireHostLock } from './host-lock';
 import { invoke, type OpAnswer } from './operations';
+import { loadSettings } from './settings-file';
 
 export interface MaestroOptions {
   dataDir: string;
@@ -55,6 +59,7 @@ export interface MaestroOptions {
         sandbox: SandboxChoice;
         readSettings: SettingsText;
         agentTokens: AgentTokens;
+        checkpoints: CheckpointService;
       }) => Engine);
   /**
    * The OS sandbox commands, package installs and stdio MCP servers run in. Default: the machine's (bubblewrap,
@@ -146,7 +151,14 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
   const agentTokens = new McpTokenStore(path.join(dataDir, AGENT_TOKENS_FILE), secretBox);
   const profiles = ProfileRegistry.fromEnv(options.env ?? process.env, profileStore);
   const store = Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });
+  const checkpoints = new CheckpointService({
+    store,
+    dataDir,
+    settings: () => loadSettings(dataDir).settings.checkpoints,
+    open: openSnapshotStore,
+  });
   const ctx: AppContext = {
+    checkpoints,
     store,
     pieces: new PieceCatalog(options.piecesDir, accepted),
     accepted,
@@ -165,13 +177,21 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
   const makeWorker = (): Worker | null => {
     const engine =
       typeof options.engine === 'function'
-        ? options.engine({ store, profiles, pieces: ctx.pieces, sandbox, readSettings: accepted.inForce, agentTokens })
+        ? options.engine({
+            store,
+            profiles,
+            pieces: ctx.pieces,
+            sandbox,
+            readSettings: accepted.inForce,
+            agentTokens,
+            checkpoints,
+          })
         : (options.engine ??
           (profiles.defaultName
             ? createEngine({
                 store,
                 profiles,
-                options: { sandbox },
+                options: { sandbox, checkpoints },
                 pieceExists: (id, ws) => ctx.pieces.get(id, ws) !== undefined,
                 readSettings: accepted.inForce,
                 agentTokens,
@@ -190,6 +210,7 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
           aborts: ctx.aborts,
           mcp,
           dataDir,
+          afterSucceeded: (job) => checkpoints.commitSucceeded(job),
         })
       : null;
   };

@@ -5,6 +5,7 @@ import { type OpenOptions, openDatabase } from './connection';
 import { LiveTurns } from './live-turns';
 import { createA2aTasksRepo } from './repos/a2a-tasks';
 import { createChatPagesRepo } from './repos/chat-pages';
+import { createCheckpointsRepo } from './repos/checkpoints';
 import { createCommentsRepo } from './repos/comments';
 import { createEventsRepo } from './repos/events';
 import { createJobsRepo } from './repos/jobs';
@@ -25,6 +26,7 @@ export class Store {
   readonly toolRequests;
   readonly packageRequests;
   readonly taskGrants;
+  readonly checkpoints;
   readonly events;
   readonly logEntries;
   readonly spaces;
@@ -45,6 +47,7 @@ export class Store {
     this.toolRequests = createToolRequestsRepo(db);
     this.packageRequests = createPackageRequestsRepo(db);
     this.taskGrants = createTaskGrantsRepo(db);
+    this.checkpoints = createCheckpointsRepo(db);
     this.events = createEventsRepo(db);
     this.logEntries = createLogEntriesRepo(db);
     this.spaces = createSpacesRepo(db);

@@ -1,6 +1,7 @@
 // The state of one job's run through a piece: its conversation, tools, log and stream, and the small operations the
 // loop needs (answer a call, queue a note, deliver pending user messages).
 import type { z } from 'zod';
+import type { CheckpointService, JobCheckpoints } from '../checkpoints/service';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import type { ToolSpec } from '../llm/types';
@@ -38,6 +39,8 @@ export interface EngineOptions {
   streamIntervalMs: number;
   /** The host's OS sandbox for commands, or why there is none. */
   sandbox: SandboxChoice;
+  /** Takes the tasks' checkpoints (issue 22); none in tests that do not need them. */
+  checkpoints?: CheckpointService;
 }
 
 export interface JobRunInit {
@@ -61,6 +64,8 @@ export interface JobRunInit {
   depth?: number;
   /** The read-only tool cache (P4.36); a delegated sub-agent shares its parent's. */
   toolCache?: ToolCache;
+  /** This run's checkpoints: one before each step that may change files (a sub-agent's steps too). */
+  checkpoints?: JobCheckpoints | null;
 }
 
 const INTERJECTION_POLL_MS = 1000;
@@ -156,6 +161,7 @@ export class JobRun {
       runtimeDir: this.init.runtimeDir,
       sandbox: this.options.sandbox,
       onToolProgress: (call, update) => this.stream.toolProgress(call, update),
+      ...(this.init.checkpoints ? { beforeChange: (callId: string) => this.init.checkpoints?.beforeStep(callId) } : {}),
     };
   }
 

@@ -19,6 +19,7 @@ export interface JobTools {
 
 import { assertNever } from '../../src-shared/assert-never';
 import { CodedError } from '../../src-shared/errors';
+import { rewoundJobIds } from '../checkpoints/rewound';
 import type { PieceRunResult } from '../jobs/piece-run-result';
 import { createPackageInstaller } from '../tools/install-package';
 import { policyFile } from '../tools/policy';
@@ -94,9 +95,11 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
   // MCP tools come last, in name order, so the built-ins' prefix of `tools` is the same with or without them.
   const mcpTools = (ctx.mcpTools ?? []).filter((t) => jobTools.allows(t.name));
   const regular = pieceTools(piece, [...jobTools.tools, ...engineTools, ...mcpTools]);
+  const checkpoints = deps.options.checkpoints ? await deps.options.checkpoints.forJob(task, job) : null;
   run = new JobRun({
     store,
     job,
+    checkpoints,
     piece,
     workspacePath: ctx.workspacePath,
     runtimeDir: ctx.runtimeDir,
@@ -121,6 +124,8 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
     if (job.pendingInvoke) {
       log.invoke(job.pendingInvoke, notice ?? instruction);
       store.jobs.clearPendingInvoke(job.id);
+      // The workspace as this Send found it: the point "rewind to Send #N" returns to.
+      await checkpoints?.atInvoke();
     }
 
     // The same job coming back (retry, approval) continues its own thread; a Continue replays the earlier threads;
@@ -150,14 +155,20 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
       const contextWith = (handoff: string | null) =>
         dynamicContext(task, ctx.workspacePath, now(), handoff, taskContext(store, task));
       const previous = job.continuedFromJobId ? store.jobs.get(job.continuedFromJobId) : undefined;
-      if (previous) {
+      // A fork's first job goes on from the conversation it was forked with, as a Continue does.
+      const forkStart = !previous && task.forkedFrom != null && store.jobs.listForTask(task.id)[0]?.id === job.id;
+      if (previous || forkStart) {
+        // Turns of rewound Sends are never sent to the model again (P9.21).
+        const rewound = rewoundJobIds(store, task.id);
         const replayed = mergeAdjacentUserMessages(
-          allReplayableThreads(run.conversation.priorLines(), {
-            keepTransitions: isSamePieceContinuation(previous.pieceId, job.pieceId),
-          }),
+          allReplayableThreads(
+            run.conversation.priorLines().filter((line) => !rewound.has(line.jobId)),
+            { keepTransitions: previous ? isSamePieceContinuation(previous.pieceId, job.pieceId) : true },
+          ),
         );
-        // The handoff goes into the dynamic context only when no turn could be replayed (spec 3.1).
-        const handoff = replayed.length === 0 ? handoffOf(previous) : null;
+        // The handoff goes into the dynamic context only when no turn could be replayed (spec 3.1), and never a
+        // rewound job's.
+        const handoff = replayed.length === 0 && previous && !rewound.has(previous.id) ? handoffOf(previous) : null;
         const user = firstUser(contextWith(handoff));
         if (replayed.at(-1)?.role === 'user') {
           const last = replayed.pop() as { content: string };
@@ -247,6 +258,8 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
   } finally {
     run.dispose();
     run.conversation.close();
+    // What the run's last step changed, recorded before the job's state is (never throws: a miss is noted).
+    await checkpoints?.atEnd();
   }
 }
 

@@ -76,6 +76,8 @@ export async function execute(
     ? { ...ctx, progress: (update) => sink({ id: call.id, name: call.name }, update) }
     : ctx;
   try {
+    // The workspace as it was before a step that may change it (a checkpoint); it never holds the step up for long.
+    if (!tool.readOnly) await ctx.beforeChange?.(call.id);
     const outcome = await tool.execute(args, callCtx);
     if (outcome.kind === 'result' && outcome.content.length > MAX_RESULT_CHARS) {
       const cut = outcome.content.length - MAX_RESULT_CHARS;

@@ -1,13 +1,143 @@
-// Checkpoint operations (listCheckpoints, getTaskChanges, revertTaskFile, rewindTask, forkTask, getCheckpointUsage).
-// NOT BUILT YET: this session's integration replaces these with the checkpoint service.
-import { MaestroError } from '../../src-shared/errors';
+// The checkpoint operations of bridge-api.md (listCheckpoints, rewindTask, forkTask) and the task's files-changed
+// view (getTaskChanges, revertTaskFile) and disk use (getCheckpointUsage): validated here, done by the checkpoint
+// service (checkpoints/service.ts); forkTask is the DB's and the transcript's alone.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
+import type { AppContext } from '../app/context';
+import { checkpointDiskUsage } from '../checkpoints/housekeeping';
+import { checkpointsDir } from '../checkpoints/locate';
+import { jobsBefore } from '../checkpoints/rewound';
+import { newId } from '../db/ids';
+import { toJob } from '../db/repos/jobs';
+import { TRANSCRIPT_FILE } from '../engine/conversation';
+import { insertJob, insertTaskWithJob, postComment } from '../jobs/lifecycle';
+import { writeFileAtomic } from '../workspace/atomic-write';
+import { runtimeDir } from '../workspace/paths';
+import { invalid } from './errors';
+import { requireTask } from './queries';
 
-const notYet = (): never => {
-  throw new MaestroError('conflict', 'checkpoints are not built yet');
-};
-export const listCheckpoints = notYet;
-export const getTaskChanges = async () => notYet();
-export const revertTaskFile = async () => notYet();
-export const rewindTask = async () => notYet();
-export const forkTask = notYet;
-export const getCheckpointUsage = async () => notYet();
+export function listCheckpoints(ctx: AppContext, { taskId }: { taskId: string }): OpOutput<'listCheckpoints'> {
+  requireTask(ctx, taskId);
+  return { ...ctx.checkpoints.list(taskId), state: ctx.checkpoints.state(taskId) };
+}
+
+export function getTaskChanges(ctx: AppContext, { taskId }: { taskId: string }): Promise<OpOutput<'getTaskChanges'>> {
+  return ctx.checkpoints.changes(requireTask(ctx, taskId));
+}
+
+/** A workspace-relative path, `/`-separated, inside the workspace; anything else names the field. */
+function workspaceRelative(given: string): string {
+  const normal = path.posix.normalize(given.replaceAll('\\', '/'));
+  if (path.posix.isAbsolute(normal) || normal === '..' || normal.startsWith('../') || normal === '.') {
+    throw invalid('path', `${given} is not a path inside the task's workspace folder`);
+  }
+  return normal.replace(/\/$/, '');
+}
+
+export async function revertTaskFile(
+  ctx: AppContext,
+  input: OpParsedInput<'revertTaskFile'>,
+): Promise<OpOutput<'revertTaskFile'>> {
+  const file = workspaceRelative(input.path);
+  return ctx.checkpoints.revertFile(requireTask(ctx, input.taskId), file);
+}
+
+export async function rewindTask(ctx: AppContext, input: OpParsedInput<'rewindTask'>): Promise<OpOutput<'rewindTask'>> {
+  const task = requireTask(ctx, input.taskId);
+  const done = await ctx.checkpoints.rewind(task, input.checkpointId, input.mode, input.dryRun ?? false);
+  return { task: requireTask(ctx, task.id), ...done };
+}
+
+/**
+ * A new task in the same folder whose conversation is the original's before Send #send (P9.21: at that Send's
+ * Invoke), linked both ways (`forkedFrom`; the original lists its forks through it). With an instruction, its first
+ * job goes on from that conversation at once; files are untouched.
+ */
+export function forkTask(ctx: AppContext, input: OpParsedInput<'forkTask'>): OpOutput<'forkTask'> {
+  const { store } = ctx;
+  const original = requireTask(ctx, input.taskId);
+  const sends = store.logEntries.invokes(original.id).filter((i) => i.kind === 'UserSend');
+  const at = sends[input.send - 1];
+  if (!at) {
+    const count = sends.length === 1 ? '1 Send' : `${sends.length} Sends`;
+    throw invalid('send', `task ${original.id} has ${count}; there is no Send #${input.send}`);
+  }
+  const jobs = jobsBefore(store, original.id, at.seq);
+  const id = newId('task');
+  const forkDir = runtimeDir(ctx.dataDir, id);
+  // The original's transcript lines of those jobs, byte for byte: the fork's first request then shares the prefix
+  // the original's had at that Send (spec 3.1–3.4), so a cache keeps serving it.
+  const text = readIfAny(path.join(runtimeDir(ctx.dataDir, original.id), TRANSCRIPT_FILE));
+  const kept = text.split('\n').filter((line) => line.trim() !== '' && jobs.has(jobOf(line)));
+  if (kept.length > 0) writeFileAtomic(path.join(forkDir, TRANSCRIPT_FILE), `${kept.join('\n')}\n`);
+  const title = `${original.title} (fork at Send #${input.send})`.slice(0, 200);
+  const common = {
+    id,
+    title,
+    pieceId: original.pieceId,
+    workspacePath: original.workspacePath,
+    workspaceKind: store.tasks.workspaceKind(original.id) ?? 'persistent',
+    profile: original.profile,
+    parentTaskId: null,
+    spaceId: store.tasks.spaceId(original.id),
+    forkedFrom: { taskId: original.id, send: input.send },
+  } as const;
+  try {
+    return store.transact(() => {
+      // Forked at Send #1 with an instruction: a task started over with it, as if it had been given first.
+      if (input.send === 1 && input.instruction) {
+        const { task, job } = insertTaskWithJob(store, {
+          ...common,
+          instruction: input.instruction,
+          parentJobId: null,
+          invoke: 'UserSend',
+          author: 'user',
+        });
+        return { task, job: toJob(job) };
+      }
+      store.tasks.insert({ ...common, instruction: original.instruction, createdAt: Date.now() });
+      const task = requireTask(ctx, id);
+      store.publish({ type: 'task.created', taskId: id, jobId: null, task });
+      if (!input.instruction) return { task };
+      const job = insertJob(store, {
+        taskId: id,
+        pieceId: task.pieceId,
+        profile: task.profile,
+        pendingInvoke: 'UserSend',
+      });
+      postComment(store, { taskId: id, jobId: job.id, author: 'user', kind: 'handoff', body: input.instruction });
+      return { task: requireTask(ctx, id), job: toJob(job) };
+    });
+  } catch (error) {
+    fs.rmSync(forkDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function readIfAny(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw error;
+  }
+}
+
+/** The job a transcript line belongs to ('' for a torn line, which no job keeps). */
+function jobOf(line: string): string {
+  try {
+    const parsed = JSON.parse(line) as { jobId?: unknown };
+    return typeof parsed.jobId === 'string' ? parsed.jobId : '';
+  } catch {
+    return '';
+  }
+}
+
+export async function getCheckpointUsage(ctx: AppContext): Promise<OpOutput<'getCheckpointUsage'>> {
+  return {
+    bytes: checkpointDiskUsage(ctx.dataDir),
+    tasks: ctx.store.checkpoints.tasksWithCheckpoints(),
+    dir: checkpointsDir(ctx.dataDir),
+  };
+}

@@ -56,15 +56,20 @@ export function deleteTask(ctx: TaskContext, { taskId }: { taskId: string }): Op
         `task ${taskId} cannot be deleted while ${whose} has a running job (${running.id}); cancel it first`,
       );
     }
+    const refs = ids.map((id) => ctx.checkpoints?.refsOf(id) ?? []);
     store.tasks.removeTrees(ids);
     // A parent outside the deleted tree that waited for one of these subtasks would otherwise wait for ever.
     for (const job of jobs) wakeParentIfDone(store, job);
     store.publish({ type: 'task.deleted', taskId, jobId: null, taskIds: ids });
-    return tasks;
+    return tasks.map((task, i) => ({ task, refs: refs[i] ?? [] }));
   });
+  // Their checkpoints' refs and indexes, after the commit (a failure is logged: the rows are gone already).
+  ctx.checkpoints
+    ?.forget(gone)
+    .catch((error) => console.error(`deleteTask ${taskId}: checkpoints left behind:`, error));
   // The files after the commit: a failed transaction leaves them all. A folder that cannot be removed is left behind
   // (logged), as the task's rows are already gone.
-  for (const task of gone) {
+  for (const { task } of gone) {
     const folders = [runtimeDir(ctx.dataDir, task.id)];
     const scratch = ephemeralWorkspace(ctx.dataDir, task.id);
     if (task.workspacePath === scratch) folders.push(scratch);
@@ -76,7 +81,7 @@ export function deleteTask(ctx: TaskContext, { taskId }: { taskId: string }): Op
       }
     }
   }
-  return { deletedTaskIds: gone.map((t) => t.id) };
+  return { deletedTaskIds: gone.map(({ task }) => task.id) };
 }
 
 function publishChanged(store: Store, taskId: string): Task {

@@ -26,6 +26,8 @@ export interface ToolContext {
   progress?(update: ToolProgress): void;
   /** The run's sink for every call's progress; the dispatcher binds it to each call as `progress`. */
   onToolProgress?(call: { id: string; name: string }, update: ToolProgress): void;
+  /** Called before a call of a tool that may change files runs: the workspace's checkpoint (never throws). */
+  beforeChange?(callId: string): Promise<void> | undefined;
 }
 
 /** How far a running call has come, as its tool reports it (an MCP server's progress notifications). */

@@ -43,6 +43,8 @@ export interface WorkerOptions {
    */
   recoverAllOnStart?: boolean;
   retry?: RetryPolicy;
+  /** After a job ran and succeeded (its state already persisted): the workspace commit (P2.21). Never throws. */
+  afterSucceeded?: (job: JobRecord) => Promise<void>;
 }
 
 export interface RunningJob {
@@ -68,8 +70,8 @@ export class Worker {
   private stopping = false;
   private readonly storage: StorageAlarm;
   private readonly preparation: JobPreparation;
-  private readonly o: Required<Omit<WorkerOptions, 'workerId' | 'serves' | 'profiles' | 'mcp'>> &
-    Pick<WorkerOptions, 'serves' | 'profiles' | 'mcp'>;
+  private readonly o: Required<Omit<WorkerOptions, 'workerId' | 'serves' | 'profiles' | 'mcp' | 'afterSucceeded'>> &
+    Pick<WorkerOptions, 'serves' | 'profiles' | 'mcp' | 'afterSucceeded'>;
 
   constructor(options: WorkerOptions) {
     this.id = options.workerId ?? `worker_${randomBytes(6).toString('hex')}`;
@@ -277,7 +279,9 @@ export class Worker {
           engineRan = true;
           result = await this.runEngine(job, { ...prepared, mcpTools: mcp?.tools ?? [] }, signal);
         }
-        return this.metrics(job, started, await this.persist(() => this.finish(job, result, signal, engineRan)));
+        const after = await this.persist(() => this.finish(job, result, signal, engineRan));
+        if (after?.status === 'succeeded') await this.afterSucceeded(after);
+        return this.metrics(job, started, after);
       } catch (error) {
         const result = this.thrownResult(error);
         return this.metrics(job, started, await this.persist(() => this.finish(job, result, signal, engineRan)));
@@ -288,6 +292,14 @@ export class Worker {
       aborts.release(job.id, signal);
       // The job's state is persisted first; its MCP server processes end after it (or were killed on cancel).
       await mcp?.close().catch((error) => console.error(`MCP servers of ${job.id} did not close:`, error));
+    }
+  }
+
+  private async afterSucceeded(job: JobRecord): Promise<void> {
+    try {
+      await this.o.afterSucceeded?.(job);
+    } catch (error) {
+      console.error(`after ${job.id} succeeded:`, error);
     }
   }
 

@@ -68,6 +68,18 @@ describe('runHostGit', () => {
     expect(fs.readdirSync(r.markers)).toEqual([]);
   });
 
+  it('writes input to stdin and adds env; without input stdin is closed, so a git that reads it never waits', async () => {
+    const r = hostileRepo();
+    const empty = await runHostGit(['hash-object', '--stdin'], { cwd: r.repo, home: r.base });
+    expect(empty).toMatchObject({ code: 0, stdout: 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391\n' });
+    const hello = await runHostGit(['hash-object', '--stdin'], { cwd: r.repo, home: r.base, input: 'hello\n' });
+    expect(hello.stdout).toBe('ce013625030ba8dba906f756967f9e9ca394464a\n');
+    const index = path.join(r.base, 'private-index');
+    await runHostGit(['add', 'a.txt'], { cwd: r.repo, home: r.base, env: { GIT_INDEX_FILE: index } });
+    expect(fs.existsSync(index)).toBe(true);
+    expect(fs.existsSync(path.join(r.repo, '.git', 'index'))).toBe(false);
+  });
+
   it('never prompts or reaches the network: a fetch from a remote fails at once', async () => {
     const r = hostileRepo();
     const fetched = await runHostGit(['fetch', 'https://example.invalid/x.git'], { cwd: r.repo, home: r.base });

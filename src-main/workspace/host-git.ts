@@ -54,17 +54,52 @@ export interface HostGitResult {
   stderr: string;
 }
 
-/** `git <args>` in `cwd` as the host runs it (see the file's comment); never throws for a non-zero exit. */
-export function runHostGit(args: readonly string[], options: { cwd: string; home?: string }): Promise<HostGitResult> {
+export interface HostGitOptions {
+  cwd: string;
+  home?: string;
+  /** Added to the host's git environment (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, an identity, …). */
+  env?: NodeJS.ProcessEnv;
+  /** Written to git's stdin (then closed). */
+  input?: string | Buffer;
+  /** `-c` settings after the host's (they cannot undo them: the host's come last). */
+  config?: readonly string[];
+}
+
+function execHostGit<T extends string | Buffer>(
+  args: readonly string[],
+  options: HostGitOptions,
+  encoding: 'utf8' | 'buffer',
+): Promise<{ code: number; stdout: T; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       'git',
-      ['--no-pager', ...hostGitConfig(), ...args],
-      { cwd: options.cwd, env: hostGitEnv(options.home), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      ['--no-pager', ...(options.config ?? []), ...hostGitConfig(), ...args],
+      {
+        cwd: options.cwd,
+        env: { ...hostGitEnv(options.home), ...options.env },
+        maxBuffer: 1024 * 1024 * 1024,
+        encoding,
+      },
       (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number') return reject(error);
-        resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+        resolve({ code: error ? Number(error.code) : 0, stdout: stdout as T, stderr: String(stderr) });
       },
     );
+    // git may exit before reading all of its input (a bad option): that is its exit code's story, not a crash.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(options.input ?? '');
   });
+}
+
+/** `git <args>` in `cwd` as the host runs it (see the file's comment); never throws for a non-zero exit. */
+export function runHostGit(args: readonly string[], options: HostGitOptions): Promise<HostGitResult> {
+  return execHostGit<string>(args, options, 'utf8');
+}
+
+/** runHostGit with stdout as bytes (blobs read with `cat-file --batch`). */
+export function runHostGitBytes(
+  args: readonly string[],
+  options: HostGitOptions,
+): Promise<{ code: number; stdout: Buffer; stderr: string }> {
+  return execHostGit<Buffer>(args, options, 'buffer');
 }

@@ -40,8 +40,24 @@ export const checkpointOperations = {
     method: 'POST',
     path: '/tasks/:taskId/rewind',
     status: 200,
-    input: z.object({ taskId: Id, checkpointId: Id, mode: RewindMode }).strict(),
-    output: z.object({ task: Task, ...Restored }),
+    input: z
+      .object({
+        taskId: Id,
+        checkpointId: Id,
+        mode: RewindMode,
+        /** Only say what would be restored and removed (and what changed since the last checkpoint); write nothing. */
+        dryRun: z.boolean().optional(),
+      })
+      .strict(),
+    output: z.object({
+      task: Task,
+      ...Restored,
+      /**
+       * Files changed since the task's last checkpoint — not by the agent's steps: the person's own edits (or another
+       * program's). A rewind overwrites those among `restored`/`removed`; the undo checkpoint keeps them.
+       */
+      edited: z.array(z.string()),
+    }),
   }),
   forkTask: op({
     method: 'POST',

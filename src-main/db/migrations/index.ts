@@ -17,6 +17,7 @@ import * as commentNotice from './0013-comment-notice';
 import * as a2aTasks from './0014-a2a-tasks';
 import * as taskGrants from './0015-task-grants';
 import * as settingsWait from './0016-settings-wait';
+import * as checkpoints from './0017-checkpoints';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -43,6 +44,7 @@ export const MIGRATIONS: readonly Migration[] = [
   a2aTasks,
   taskGrants,
   settingsWait,
+  checkpoints,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

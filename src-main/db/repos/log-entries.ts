@@ -104,6 +104,12 @@ export function createLogEntriesRepo(db: Database) {
   const lastInvoke = db.prepare<[string], { seq: number }>(
     `SELECT seq FROM log_entries WHERE task_id = ? AND kind = 'Invoke' ORDER BY seq DESC LIMIT 1`,
   );
+  const invokes = db.prepare<[string], { seq: number; job_id: string; invoke_kind: string | null }>(
+    `SELECT seq, job_id, invoke_kind FROM log_entries WHERE task_id = ? AND kind = 'Invoke' ORDER BY seq`,
+  );
+  const lastSeq = db.prepare<[string], { seq: number }>(
+    'SELECT seq FROM log_entries WHERE task_id = ? ORDER BY seq DESC LIMIT 1',
+  );
   const jobUsageRow = db.prepare<[string, string], UsageSums>(
     `SELECT count(*) AS llmCalls, coalesce(sum(prompt_tokens), 0) AS promptTokens,
        coalesce(sum(completion_tokens), 0) AS completionTokens, coalesce(sum(cached_prompt_tokens), 0) AS cachedPromptTokens
@@ -146,6 +152,14 @@ export function createLogEntriesRepo(db: Database) {
     /** The seq of the job's latest AgentTurn that made the call `callId`; null when none recorded it. */
     turnOfCall(taskId: string, jobId: string, callId: string): number | null {
       return turnOfCall.get(taskId, jobId, callId)?.seq ?? null;
+    },
+    /** The task's Invoke markers, oldest first: where each Send (and every other idle → active start) began. */
+    invokes(taskId: string): { seq: number; jobId: string; kind: InvokeKind }[] {
+      return invokes.all(taskId).map((r) => ({ seq: r.seq, jobId: r.job_id, kind: r.invoke_kind as InvokeKind }));
+    },
+    /** The task's last seq (any entry), or null when it has none. */
+    lastSeq(taskId: string): number | null {
+      return lastSeq.get(taskId)?.seq ?? null;
     },
     lastInvokeSeq(taskId: string): number | null {
       return lastInvoke.get(taskId)?.seq ?? null;

@@ -15,6 +15,8 @@ interface TaskRow {
   parent_task_id: string | null;
   created_at: number;
   archived_at: number | null;
+  forked_from_task_id: string | null;
+  forked_at_send: number | null;
   status: JobStatus | null;
 }
 
@@ -32,6 +34,8 @@ export interface NewTask {
   spaceId?: string | null;
   /** How the piece was chosen (default 'given'); 'route': the LLM router picks it before the first job runs. */
   pieceChoice?: PieceChoice;
+  /** A fork's origin: the task and the Send whose conversation before it the fork holds. */
+  forkedFrom?: { taskId: string; send: number };
 }
 
 export type PieceChoice = 'given' | 'pinned' | 'default' | 'route' | 'routed';
@@ -47,14 +51,18 @@ const rowToTask = (r: TaskRow): Task => ({
   createdAt: iso(r.created_at),
   archivedAt: r.archived_at === null ? null : iso(r.archived_at),
   status: r.status,
+  forkedFrom:
+    r.forked_from_task_id === null || r.forked_at_send === null
+      ? null
+      : { taskId: r.forked_from_task_id, send: r.forked_at_send },
 });
 
 const SELECT = `SELECT t.*, (SELECT j.status FROM jobs j WHERE j.task_id = t.id ORDER BY j.created_at DESC, j.rowid DESC LIMIT 1) AS status FROM tasks t`;
 
 export function createTasksRepo(db: Database) {
   const insert = db.prepare(
-    `INSERT INTO tasks (id, title, instruction, piece_id, workspace_path, workspace_kind, profile, parent_task_id, created_at, space_id, piece_choice)
-     VALUES (@id, @title, @instruction, @pieceId, @workspacePath, @workspaceKind, @profile, @parentTaskId, @createdAt, @spaceId, @pieceChoice)`,
+    `INSERT INTO tasks (id, title, instruction, piece_id, workspace_path, workspace_kind, profile, parent_task_id, created_at, space_id, piece_choice, forked_from_task_id, forked_at_send)
+     VALUES (@id, @title, @instruction, @pieceId, @workspacePath, @workspaceKind, @profile, @parentTaskId, @createdAt, @spaceId, @pieceChoice, @forkedFromTaskId, @forkedAtSend)`,
   );
   const byId = db.prepare<[string], TaskRow>(`${SELECT} WHERE t.id = ?`);
   const all = db.prepare<[], TaskRow>(`${SELECT} ORDER BY t.created_at DESC, t.rowid DESC`);
@@ -106,7 +114,14 @@ export function createTasksRepo(db: Database) {
 
   return {
     insert(task: NewTask): void {
-      insert.run({ ...task, spaceId: task.spaceId ?? null, pieceChoice: task.pieceChoice ?? 'given' });
+      const { forkedFrom, ...rest } = task;
+      insert.run({
+        ...rest,
+        spaceId: task.spaceId ?? null,
+        pieceChoice: task.pieceChoice ?? 'given',
+        forkedFromTaskId: forkedFrom?.taskId ?? null,
+        forkedAtSend: forkedFrom?.send ?? null,
+      });
     },
     get(id: string): Task | undefined {
       const row = byId.get(id);

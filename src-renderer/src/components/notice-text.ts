@@ -18,10 +18,21 @@ export function noticeText(t: Translate, comment: Pick<Comment, 'body' | 'notice
       return t('notice.mcpAuth', { server: notice.server });
     case 'mcp_warning':
       return t('notice.mcpWarning', { server: notice.server });
+    case 'checkpoints_off':
+      return t(`notice.checkpointsOff.${notice.reason}`);
+    case 'checkpoint_missed':
+      return t(`notice.checkpointMissed.${notice.reason}`);
+    case 'workspace_commit':
+      return notice.hash !== null
+        ? t('notice.workspaceCommitted', { hash: notice.hash, count: notice.files })
+        : t('notice.workspaceCommitSkipped');
     default:
       return assertNever(notice, 'comment notice');
   }
 }
 
 /** Notices whose English body holds a detail the words do not (what the server printed, why it stopped). */
-export const noticeHasDetail = (comment: Pick<Comment, 'notice'>): boolean => comment.notice?.code === 'mcp_warning';
+export const noticeHasDetail = (comment: Pick<Comment, 'notice'>): boolean =>
+  comment.notice?.code === 'mcp_warning' ||
+  comment.notice?.code === 'checkpoint_missed' ||
+  (comment.notice?.code === 'workspace_commit' && comment.notice.hash === null);

@@ -30,6 +30,15 @@ export const enChat = {
   'notice.mcpAuth':
     'The MCP server “{server}” needs a token. The job waits until one is saved, then goes on where it stopped.',
   'notice.mcpWarning': 'The MCP server “{server}” ran into trouble; the job goes on with the other tools.',
+  'notice.checkpointsOff.no_git':
+    'Checkpoints are off for this task: git is not installed, so changes cannot be rewound.',
+  'notice.checkpointsOff.home_or_root':
+    'Checkpoints are off for this task: its folder is your home folder or the root of the disk.',
+  'notice.checkpointsOff.unusable': 'Checkpoints are off for this task: the folder could not be snapshotted.',
+  'notice.checkpointMissed.slow': 'A checkpoint took too long and was skipped; the step went on.',
+  'notice.checkpointMissed.failed': 'A checkpoint could not be taken; the step went on.',
+  'notice.workspaceCommitted': 'Committed {hash} ({count} files changed by this job).',
+  'notice.workspaceCommitSkipped': 'The changes were not committed.',
   'job.error.llm_failed': 'The model server answered with an error, so the job stopped.',
   'job.error.llm_limit':
     'The model’s reply went past a limit of its LLM profile (size or time), so the job stopped. Details say which limit and where to change it.',

@@ -31,6 +31,16 @@ export const jaChat: Record<keyof typeof enChat, string> = {
   'notice.mcpAuth':
     'MCP サーバー「{server}」にはトークンが必要です。保存されるまでジョブは待ち、保存後は止まったところから続けます。',
   'notice.mcpWarning': 'MCP サーバー「{server}」で問題が起きました。ジョブは他のツールで続けます。',
+  'notice.checkpointsOff.no_git':
+    'このタスクのチェックポイントはオフです。git がインストールされていないため、変更を巻き戻せません。',
+  'notice.checkpointsOff.home_or_root':
+    'このタスクのチェックポイントはオフです。フォルダーがホームフォルダーまたはディスクのルートです。',
+  'notice.checkpointsOff.unusable':
+    'このタスクのチェックポイントはオフです。フォルダーのスナップショットを取れませんでした。',
+  'notice.checkpointMissed.slow': 'チェックポイントに時間がかかりすぎたため省略しました。ステップは続行しました。',
+  'notice.checkpointMissed.failed': 'チェックポイントを取れませんでした。ステップは続行しました。',
+  'notice.workspaceCommitted': '{hash} としてコミットしました（このジョブが変更した {count} 個のファイル）。',
+  'notice.workspaceCommitSkipped': '変更はコミットしませんでした。',
   'notice.browserStep':
     'ブラウザーで次の操作をしてください: {instruction} ({url}) — 終わったらここで返信してください。',
   'job.error.llm_failed': 'モデルサーバーがエラーを返したため、ジョブを停止しました。',

@@ -1,0 +1,101 @@
+// The snapshot store of a task's workspace (types.ts): found by locate.ts, made of git objects written through the
+// task's own index; one operation at a time per store, so the task's index lock is only ever this store's.
+import fs from 'node:fs';
+import path from 'node:path';
+import { runHostGit } from '../workspace/host-git';
+import { fileDiff } from './file-diff';
+import { type Located, locateStore, taskIndexFile } from './locate';
+import { restoreSnapshot } from './restore';
+import { maestroRef, takeSnapshot } from './snapshot';
+import { StoreGit } from './store-git';
+import { diffTrees, toCheckpointFiles } from './tree-diff';
+import type { NoStore, OpenSnapshotStore, SnapshotStore, SnapshotStoreOptions } from './types';
+
+export const openSnapshotStore: OpenSnapshotStore = async (options) => {
+  const located = await locateStore(options.workspacePath, options.dataDir);
+  if (located.kind === 'off') return located;
+  try {
+    if (located.kind === 'plain') await initPrivateRepo(located.gitDir, located.workspace);
+  } catch (e) {
+    return { kind: 'off', reason: 'unusable', note: `Checkpoints are off: ${(e as Error).message}` } satisfies NoStore;
+  }
+  return new GitSnapshotStore(located, options);
+};
+
+async function initPrivateRepo(gitDir: string, workspace: string): Promise<void> {
+  if (fs.existsSync(path.join(gitDir, 'HEAD'))) return;
+  fs.mkdirSync(path.dirname(gitDir), { recursive: true });
+  const r = await runHostGit(['init', '--bare', '--quiet', '--template=', gitDir], { cwd: path.dirname(gitDir) });
+  if (r.code !== 0) throw new Error(`cannot create the private repository ${gitDir}: ${r.stderr.trim()}`);
+  // Which folder it snapshots, for a person looking in the data dir.
+  fs.writeFileSync(path.join(gitDir, 'description'), `MAESTRO checkpoints of ${workspace}\n`);
+}
+
+export class GitSnapshotStore implements SnapshotStore {
+  readonly kind: 'git' | 'plain';
+  private readonly git: StoreGit;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly located: Located,
+    private readonly options: SnapshotStoreOptions,
+  ) {
+    this.kind = located.kind;
+    this.git = new StoreGit({
+      gitDir: located.gitDir,
+      workTree: located.workTree,
+      workspace: located.workspace,
+      prefix: located.prefix,
+      indexFile: taskIndexFile(options.dataDir, options.taskId),
+    });
+  }
+
+  /** Runs `op` after the store's previous operation settled. */
+  private serial<T>(op: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(op, op);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  snapshot(ref: string, previous: string | null) {
+    return this.serial(() =>
+      takeSnapshot(this.git, {
+        ref,
+        previous,
+        maxFileBytes: this.options.maxFileBytes,
+        personIndex: this.located.personIndex,
+      }),
+    );
+  }
+
+  async changes(from: string, to: string) {
+    return toCheckpointFiles(await diffTrees(this.git, from, to, { renames: true }));
+  }
+
+  fileDiff(from: string, to: string, file: string) {
+    return fileDiff(this.git, from, to, file);
+  }
+
+  restore(target: string, current: string, paths?: readonly string[]) {
+    return this.serial(() => restoreSnapshot(this.git, target, current, paths));
+  }
+
+  async dropRefs(refs: readonly string[]) {
+    if (refs.length === 0) return;
+    const input = refs.map((r) => `delete ${maestroRef(r)}\n`).join('');
+    await this.git.run(['update-ref', '--stdin'], { input });
+  }
+
+  /** The refs below refs/maestro/<prefix> (e.g. `tasks/<taskId>/`), with their commits. */
+  async listRefs(prefix: string): Promise<{ ref: string; commit: string }[]> {
+    const out = await this.git.run([
+      'for-each-ref',
+      '--format=%(objectname) %(refname)',
+      `refs/maestro/${prefix.replace(/^refs\/maestro\//, '')}`,
+    ]);
+    return out
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => ({ commit: l.slice(0, l.indexOf(' ')), ref: l.slice(l.indexOf(' ') + 1) }));
+  }
+}

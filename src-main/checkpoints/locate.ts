@@ -1,0 +1,103 @@
+// Where a workspace's snapshots go: the workspace's own repository when it is inside a git work tree, otherwise a
+// private bare repository in the data dir; none for the home folder itself or `/`, or when git is missing or too old.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runHostGit } from '../workspace/host-git';
+import type { NoStore } from './types';
+
+/** The oldest git the store was written for (`rev-parse --absolute-git-dir`, `ls-files -z -o -m` with nested repos). */
+const MIN_GIT: readonly [number, number] = [2, 20];
+
+export interface Located {
+  kind: 'git' | 'plain';
+  gitDir: string;
+  workTree: string;
+  /** The workspace's real path. */
+  workspace: string;
+  prefix: string;
+  /** The person's index file (git mode), copied to start the task's index. */
+  personIndex: string | null;
+}
+
+/** The folder of every checkpoint file below the data dir. */
+export const checkpointsDir = (dataDir: string) => path.join(dataDir, 'checkpoints');
+export const plainReposDir = (dataDir: string) => path.join(checkpointsDir(dataDir), 'plain');
+export const indexesDir = (dataDir: string) => path.join(checkpointsDir(dataDir), 'index');
+
+const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** The task's index file; the task id must be a plain name (it becomes a file name). */
+export function taskIndexFile(dataDir: string, taskId: string): string {
+  if (!TASK_ID.test(taskId)) throw new Error(`checkpoints: task id ${JSON.stringify(taskId)} is not a plain name`);
+  return path.join(indexesDir(dataDir), taskId);
+}
+
+const off = (reason: NoStore['reason'], note: string): NoStore => ({ kind: 'off', reason, note });
+
+export async function locateStore(workspacePath: string, dataDir: string): Promise<Located | NoStore> {
+  let workspace: string;
+  try {
+    workspace = fs.realpathSync(workspacePath);
+    if (!fs.statSync(workspace).isDirectory()) throw new Error('not a folder');
+  } catch (e) {
+    return off(
+      'unusable',
+      `Checkpoints are off: the workspace ${workspacePath} cannot be read (${(e as Error).message}).`,
+    );
+  }
+  const home = safeRealpath(os.homedir());
+  if (workspace === path.parse(workspace).root || workspace === home) {
+    return off(
+      'home_or_root',
+      `Checkpoints are off: the workspace is ${workspace === home ? 'your home folder' : 'the root folder'} itself, too much to snapshot. Pick a project folder to have them.`,
+    );
+  }
+  let version: string;
+  try {
+    const r = await runHostGit(['version'], { cwd: workspace });
+    version = r.stdout;
+  } catch {
+    return off('no_git', 'Checkpoints are off: git was not found on this machine. Install git to have them.');
+  }
+  const v = /(\d+)\.(\d+)/.exec(version);
+  if (!v || Number(v[1]) < MIN_GIT[0] || (Number(v[1]) === MIN_GIT[0] && Number(v[2]) < MIN_GIT[1])) {
+    return off('unusable', `Checkpoints are off: ${version.trim()} is older than git ${MIN_GIT.join('.')}.`);
+  }
+  const r = await runHostGit(['rev-parse', '--is-inside-work-tree', '--absolute-git-dir', '--show-toplevel'], {
+    cwd: workspace,
+  });
+  const [inside, gitDir, top] = r.stdout.split('\n');
+  if (r.code === 0 && inside === 'true' && gitDir && top) {
+    const workTree = safeRealpath(top);
+    const rel = path.relative(workTree, workspace);
+    return {
+      kind: 'git',
+      gitDir,
+      workTree,
+      workspace,
+      prefix: rel === '' ? '' : `${rel.split(path.sep).join('/')}/`,
+      personIndex: path.join(gitDir, 'index'),
+    };
+  }
+  if (r.code === 0 && inside === 'false') {
+    return off('unusable', `Checkpoints are off: the workspace ${workspace} is inside a git folder, not a work tree.`);
+  }
+  const id = createHash('sha256').update(workspace).digest('hex').slice(0, 24);
+  return {
+    kind: 'plain',
+    gitDir: path.join(plainReposDir(dataDir), `${id}.git`),
+    workTree: workspace,
+    workspace,
+    prefix: '',
+    personIndex: null,
+  };
+}
+
+function safeRealpath(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}

@@ -1,0 +1,27 @@
+// Which jobs' turns a task's conversation no longer holds: a job belongs to the Invoke it started with, and a job
+// whose first Invoke lies in a conversation rewind's range (not undone) is never replayed to the model again (P9.21).
+import type { Store } from '../db/store';
+
+export function rewoundJobIds(store: Store, taskId: string): Set<string> {
+  const ranges = store.checkpoints.rewinds(taskId).filter((r) => !r.undone);
+  if (ranges.length === 0) return new Set();
+  const firstInvoke = new Map<string, number>();
+  for (const invoke of store.logEntries.invokes(taskId)) {
+    if (!firstInvoke.has(invoke.jobId)) firstInvoke.set(invoke.jobId, invoke.seq);
+  }
+  const rewound = new Set<string>();
+  for (const [jobId, seq] of firstInvoke) {
+    if (ranges.some((r) => seq >= r.fromSeq && seq < r.untilSeq)) rewound.add(jobId);
+  }
+  return rewound;
+}
+
+/** The jobs of the task's conversation before the Invoke at `seq` (their first Invoke earlier), rewound ones left out. */
+export function jobsBefore(store: Store, taskId: string, seq: number): Set<string> {
+  const rewound = rewoundJobIds(store, taskId);
+  const jobs = new Set<string>();
+  for (const invoke of store.logEntries.invokes(taskId)) {
+    if (invoke.seq < seq && !rewound.has(invoke.jobId)) jobs.add(invoke.jobId);
+  }
+  return jobs;
+}
