@@ -12,7 +12,7 @@ import type { InvokeKind } from '../../../src-shared/events';
 import { useVirtualFeed } from '../hooks/useVirtualFeed';
 import { useLocale, useT } from '../i18n';
 import { chatItems } from '../store/chat-items';
-import { rewoundBy, selectCheckpointIndex } from '../store/checkpoint-index';
+import { changedOutside, rewoundBy, selectCheckpointIndex } from '../store/checkpoint-index';
 import type { Disposition, TaskDetail } from '../store/detail-slice';
 import type { JobStream } from '../store/job-stream';
 import { useAppStore } from '../store/store';
@@ -276,7 +276,8 @@ function OlderRow({ count, load, onLoad }: { count: number; load: TaskDetail['ol
 
 /**
  * Where an Invoke began (P9.18): "Send #N" for the user's sends, Notify or Event for the others. A Send has its menu
- * (rewind, fork); a rewound one says it is no longer sent to the model; under it, what its checkpoint recorded.
+ * (rewind, fork); a rewound one says it is no longer sent to the model; under it, the files its checkpoint found
+ * changed outside the agent (the person's edits since the previous checkpoint).
  */
 function InvokeHeader({ invoke }: { invoke: FeedInvoke }) {
   const locale = useLocale();
@@ -295,7 +296,7 @@ function InvokeHeader({ invoke }: { invoke: FeedInvoke }) {
         ) : null}
         {invoke.send !== null ? <SendMenu invoke={invoke} send={invoke.send} /> : null}
       </p>
-      {checkpoint ? <CheckpointFiles checkpoint={checkpoint} /> : null}
+      {checkpoint && changedOutside(checkpoint) ? <CheckpointFiles checkpoint={checkpoint} /> : null}
     </div>
   );
 }

@@ -1,14 +1,16 @@
-// The confirmations a Send's menu opens, saying exactly what will happen: a rewind of files (which files is known
-// only afterwards; the folder as it is now is checkpointed first, so it can be undone), of the conversation (that Send
-// and the later ones are folded and never sent to the model again) or both; and a fork (a new task in the same folder
+// The confirmations a Send's menu opens, saying exactly what will happen: a rewind of files (the files it would write
+// back and remove, and the person's own edits it would overwrite, asked of the host first as a dry run; the folder as
+// it is now is checkpointed first, so it can be undone), of the conversation (that Send and the later ones are folded
+// and never sent to the model again) or both; and a fork (a new task in the same folder
 // with this conversation before that Send, optionally with an instruction to start on). Escape or Cancel closes; the
 // focus starts on the safe choice and goes back to the Send's menu button.
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { RewindMode } from '../../../src-shared/checkpoints';
 import { useT } from '../i18n';
-import type { CheckpointDialog } from '../store/checkpoints-slice';
+import type { CheckpointDialog, RewindPreview } from '../store/checkpoints-slice';
 import { useAppStore } from '../store/store';
+import { listed } from './RestoreNotice';
 
 export function CheckpointDialogs() {
   const dialog = useAppStore((s) => s.checkpointDialog);
@@ -53,7 +55,55 @@ function RewindDialog({ dialog, onClose }: { dialog: Extract<CheckpointDialog, {
       {rewindWords(dialog.mode).map((key) => (
         <p key={key}>{t(key, { send })}</p>
       ))}
+      {dialog.mode === 'conversation' ? null : <RewindPreviewLines dialog={dialog} />}
     </ConfirmDialog>
+  );
+}
+
+/** The files a rewind would touch, from a dry run: written back, removed, and the person's edits it overwrites. */
+function RewindPreviewLines({ dialog }: { dialog: Extract<CheckpointDialog, { kind: 'rewind' }> }) {
+  const t = useT();
+  const previewRewind = useAppStore((s) => s.previewRewind);
+  const [preview, setPreview] = useState<RewindPreview | null>(null);
+  useEffect(() => {
+    let live = true;
+    void previewRewind(dialog.taskId, dialog.checkpointId, dialog.mode).then((answer) => {
+      if (live) setPreview(answer);
+    });
+    return () => {
+      live = false;
+    };
+  }, [previewRewind, dialog.taskId, dialog.checkpointId, dialog.mode]);
+  if (!preview) {
+    return (
+      <p className="field-hint" data-testid="rewind-preview" data-load="loading">
+        {t('checkpoint.preview.loading')}
+      </p>
+    );
+  }
+  if (!preview.ok) {
+    return (
+      <p className="field-hint" data-testid="rewind-preview" data-load="error">
+        {t('checkpoint.preview.failed', { message: preview.error.message })}
+      </p>
+    );
+  }
+  const { restored, removed, edited } = preview;
+  return (
+    <div className="rewind-preview" data-testid="rewind-preview" data-load="ready">
+      {restored.length + removed.length === 0 ? <p>{t('checkpoint.preview.nothing')}</p> : null}
+      {restored.length > 0 ? (
+        <p data-testid="rewind-preview-restored">{t('checkpoint.preview.restored', { files: listed(restored) })}</p>
+      ) : null}
+      {removed.length > 0 ? (
+        <p data-testid="rewind-preview-removed">{t('checkpoint.preview.removed', { files: listed(removed) })}</p>
+      ) : null}
+      {edited.length > 0 ? (
+        <p className="notice-warn" data-testid="rewind-preview-edited">
+          {t('checkpoint.preview.edited', { files: listed(edited) })}
+        </p>
+      ) : null}
+    </div>
   );
 }
 

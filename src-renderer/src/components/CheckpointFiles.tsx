@@ -1,10 +1,12 @@
-// What one checkpoint recorded as changed since the previous one, shown under its Send's header or the tool call it
-// was taken before: a count that opens the list, each file marked added, modified, deleted or renamed, and the paths
-// the snapshot left out (never restored or removed by a rewind). Paths come from the workspace, which the model
+// What one checkpoint recorded as changed since the previous one, shown under the tool call whose run changed it, or
+// — changed outside the agent — under the Send or call it was found at: a count that opens the list, each file
+// marked added, modified, deleted or renamed, and the paths the snapshot left out (never restored or removed by a
+// rewind). Paths come from the workspace, which the model
 // writes: they go through the untrusted-text renderer.
 import { useState } from 'react';
 import type { Checkpoint, FileChangeKind } from '../../../src-shared/checkpoints';
 import { useT } from '../i18n';
+import { changedOutside } from '../store/checkpoint-index';
 import { UntrustedLine } from './UntrustedText';
 
 /** git's one-letter marks, which a person who reads `git status` knows. */
@@ -25,6 +27,7 @@ export function CheckpointFiles({ checkpoint }: { checkpoint: Checkpoint }) {
   const [open, setOpen] = useState(false);
   const { files, skipped } = checkpoint;
   if (files.length === 0 && skipped.length === 0) return null;
+  const outside = changedOutside(checkpoint);
   return (
     <div
       className="checkpoint-files"
@@ -32,6 +35,7 @@ export function CheckpointFiles({ checkpoint }: { checkpoint: Checkpoint }) {
       data-checkpoint-id={checkpoint.id}
       data-kind={checkpoint.kind}
       data-count={files.length}
+      data-outside={outside}
     >
       <button
         type="button"
@@ -40,9 +44,9 @@ export function CheckpointFiles({ checkpoint }: { checkpoint: Checkpoint }) {
         onClick={() => setOpen(!open)}
         data-testid="checkpoint-files-toggle"
       >
-        {files.length > 0
-          ? t('checkpoint.files', { count: files.length })
-          : t('checkpoint.skipped', { count: skipped.length })}
+        {files.length === 0
+          ? t('checkpoint.skipped', { count: skipped.length })
+          : t(outside ? 'checkpoint.filesOutside' : 'checkpoint.files', { count: files.length })}
       </button>
       {open ? (
         <ul className="checkpoint-file-list" aria-label={t('checkpoint.filesLabel')}>

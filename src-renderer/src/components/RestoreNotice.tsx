@@ -42,6 +42,9 @@ export function RestoreNotice({ taskId }: { taskId: string }) {
               {restore.removed.length > 0 ? (
                 <p data-testid="restore-removed">{t('checkpoint.removed', { files: listed(restore.removed) })}</p>
               ) : null}
+              {restore.edited.length > 0 ? (
+                <p data-testid="restore-edited">{t('checkpoint.edited', { files: listed(restore.edited) })}</p>
+              ) : null}
             </>
           )
         ) : null}
@@ -97,7 +100,8 @@ function headline(t: Translate, restore: Restore): string[] {
   }
 }
 
-function listed(paths: readonly string[]): string {
+/** Workspace paths in a line, hidden characters shown, the first LISTED of them. */
+export function listed(paths: readonly string[]): string {
   const shown = paths.slice(0, LISTED).map((p) => untrustedLine(p, 300));
   return paths.length > LISTED ? `${shown.join(', ')} … (+${paths.length - LISTED})` : shown.join(', ');
 }

@@ -1,7 +1,7 @@
 // The tool calls of a recorded AgentTurn (a step; TurnRow shows the rest of it), each as one block — its arguments in
 // a line, its one state (running, waiting for approval, done, failed, denied, interrupted), the person's decision on
 // it, and its result: an edit as a diff, a command with its folder, exit code and output, a read as a short excerpt;
-// and what the checkpoint taken before it recorded as changed.
+// and the files its run changed, as the checkpoint after it recorded them (or what changed outside the agent before it).
 // Its state comes from the record alone, so it is the same after the job ended, after a reload and after a restart.
 import { isTerminal, type StepToolCall, type ToolRequest } from '../../../src-shared/entities';
 import { untrustedLine } from '../../../src-shared/untrusted-text';
@@ -41,7 +41,7 @@ export function callState(call: StepToolCall, request: ToolRequest | undefined, 
 function ToolCallBlock({ call, jobEnded }: { call: StepToolCall; jobEnded: boolean }) {
   const t = useT();
   const request = useAppStore((s) => s.requests?.tool.find((r) => r.callId === call.id));
-  const checkpoint = useAppStore((s) => selectCheckpointIndex(s).beforeCall.get(call.id));
+  const checkpoint = useAppStore((s) => selectCheckpointIndex(s).underCall.get(call.id));
   const state = callState(call, request, jobEnded);
   const args = parseArgs(call.arguments);
   return (
@@ -57,7 +57,6 @@ function ToolCallBlock({ call, jobEnded }: { call: StepToolCall; jobEnded: boole
       <CallSummary name={call.name} args={args} raw={call.arguments} />
       {request && request.status !== 'pending' ? <Decision request={request} /> : null}
       {call.result ? <CallResult name={call.name} result={call.result} /> : null}
-      {/* Taken before this call: what the steps before it changed. */}
       {checkpoint ? <CheckpointFiles checkpoint={checkpoint} /> : null}
     </li>
   );

@@ -35,6 +35,7 @@ const checkpoint = (patch: Partial<Checkpoint> = {}): Checkpoint => ({
   skipped: [],
   commit: null,
   callId: null,
+  changedBy: 'call_1',
   ...patch,
 });
 
@@ -55,7 +56,7 @@ const loaded = (checkpoints: Checkpoint[], on = true, note: string | null = null
 });
 
 describe('CheckpointFiles', () => {
-  it('shows the count folded, and nothing for a checkpoint that recorded no change', () => {
+  it('shows the count folded — by the call, or outside the agent — and nothing for a checkpoint that recorded none', () => {
     const two = checkpoint({
       files: [
         { path: 'a.ts', change: 'modified' },
@@ -63,12 +64,13 @@ describe('CheckpointFiles', () => {
       ],
     });
     const out = render(<CheckpointFiles checkpoint={two} />);
-    expect(out).toContain('2 files changed since the previous checkpoint');
+    expect(out).toContain('Changed 2 files');
     expect(out).toContain('aria-expanded="false"');
     expect(out).not.toContain('a.ts');
     expect(render(<CheckpointFiles checkpoint={checkpoint()} />)).toBe('');
-    expect(render(<CheckpointFiles checkpoint={checkpoint({ files: [{ path: 'x', change: 'added' }] })} />)).toContain(
-      '1 file changed since the previous checkpoint',
+    const outside = checkpoint({ changedBy: null, files: [{ path: 'x', change: 'added' }] });
+    expect(render(<CheckpointFiles checkpoint={outside} />)).toContain(
+      '1 file changed outside the agent since the previous checkpoint',
     );
   });
 });
@@ -96,7 +98,7 @@ describe('the Send menu', () => {
       rewindWords(mode)
         .map((key) => english(key, { send: 'Send #2' }))
         .join(' ');
-    expect(said('files')).toContain('Which files that touches is known only once it is done');
+    expect(said('files')).toContain('files created since are removed and deleted ones come back');
     expect(said('files')).toContain('checkpointed first, so this rewind can itself be undone');
     expect(said('files')).toContain('The conversation is not changed.');
     expect(said('conversation')).toContain('Send #2 and every later Send are folded');
@@ -136,12 +138,33 @@ describe('the task notes', () => {
     expect(render(<CheckpointsOff taskId="t" />, loaded([]))).toBe('');
   });
 
+  it('leaves the off note to the host’s comment while that is in the chat', () => {
+    const said = commentFixture('n', 1, {
+      author: 'system',
+      kind: 'comment',
+      notice: { code: 'checkpoints_off', reason: 'no_git' },
+    });
+    const detail = { taskId: 't', task: null, jobs: [], comments: [said], steps: [], olderCount: 0 };
+    const state = { ...loaded([], false, 'git is not installed'), detail: { ...detail, olderLoad: 'idle' as const } };
+    expect(render(<CheckpointsOff taskId="t" />, state)).toBe('');
+  });
+
   it("shows the job's workspace commit on its result only", () => {
     const state = loaded([checkpoint({ jobId: 'j1', commit: 'abc1234' })]);
     const result = commentFixture('r', 1, { author: 'agent', kind: 'result', jobId: 'j1' });
     expect(render(<ChatMessage comment={result} />, state)).toContain('Committed abc1234');
     const other = commentFixture('r2', 1, { author: 'agent', kind: 'result', jobId: 'j2' });
     expect(render(<ChatMessage comment={other} />, state)).not.toContain('Committed');
+    // The host's own comment on the commit is loaded: it says it alone.
+    const note = commentFixture('n', 2, {
+      author: 'system',
+      kind: 'comment',
+      jobId: 'j1',
+      notice: { code: 'workspace_commit', hash: 'abc1234', files: 1, skipped: null },
+    });
+    const detail = { taskId: 't', task: null, jobs: [], comments: [result, note], steps: [], olderCount: 0 };
+    const withNote = { ...state, detail: { ...detail, olderLoad: 'idle' as const } };
+    expect(render(<ChatMessage comment={result} />, withNote)).not.toContain('Committed');
     const question = commentFixture('q', 1, { author: 'agent', kind: 'question', jobId: 'j1' });
     expect(render(<ChatMessage comment={question} />, state)).not.toContain('Committed');
   });
@@ -156,6 +179,7 @@ describe('RestoreNotice', () => {
     path: null,
     restored: ['a.ts'],
     removed: ['new\u202E.ts'],
+    edited: ['a.ts'],
     undoCheckpointId: 'cp-before',
     ...patch,
   });
@@ -166,6 +190,7 @@ describe('RestoreNotice', () => {
     expect(out).toContain('no longer sent to the model');
     expect(out).toContain('Written back: a.ts');
     expect(out).toContain('Removed: new');
+    expect(out).toContain('Your own edits overwritten (Undo brings them back): a.ts');
     expect(out).not.toContain('\u202E');
     expect(out).toContain('Undo rewind');
   });

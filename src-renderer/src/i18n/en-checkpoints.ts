@@ -2,9 +2,10 @@
 // "Revert this file", the Send menu's rewind and fork with their confirmations, rewound Sends, forks, the workspace
 // commit and Settings' Checkpoints section (merged into en.ts).
 export const enCheckpoints = {
-  'checkpoint.files':
-    '1 file changed since the previous checkpoint|{count} files changed since the previous checkpoint',
-  'checkpoint.filesLabel': 'Files changed since the previous checkpoint',
+  'checkpoint.files': 'Changed 1 file|Changed {count} files',
+  'checkpoint.filesOutside':
+    '1 file changed outside the agent since the previous checkpoint|{count} files changed outside the agent since the previous checkpoint',
+  'checkpoint.filesLabel': 'Files changed',
   'checkpoint.change.added': 'added',
   'checkpoint.change.modified': 'modified',
   'checkpoint.change.deleted': 'deleted',
@@ -34,13 +35,22 @@ export const enCheckpoints = {
   'checkpoint.rewind.title.conversation': 'Rewind the conversation to the start of {send}?',
   'checkpoint.rewind.title.both': 'Rewind files and conversation to the start of {send}?',
   'checkpoint.rewind.files':
-    'The workspace folder goes back to how it was when {send} started: files changed since are written back, files created since are removed and deleted ones come back. Which files that touches is known only once it is done; they are listed afterwards.',
+    'The workspace folder goes back to how it was when {send} started: files changed since are written back, files created since are removed and deleted ones come back.',
   'checkpoint.rewind.undoable': 'The folder as it is now is checkpointed first, so this rewind can itself be undone.',
   'checkpoint.rewind.conversation':
     '{send} and every later Send are folded in the chat and marked as rewound; they stay readable but are never sent to the model again. The next message continues from the conversation before {send}.',
   'checkpoint.rewind.filesUntouched': 'Files in the workspace folder are not touched.',
   'checkpoint.rewind.conversationKept': 'The conversation is not changed.',
   'checkpoint.rewind.confirm': 'Rewind',
+  'checkpoint.preview.loading': 'Working out which files this touches…',
+  'checkpoint.preview.failed':
+    'Which files this touches could not be worked out first ({message}); they are listed once it is done.',
+  'checkpoint.preview.nothing': 'No file needs to change.',
+  'checkpoint.preview.restored': 'To be written back: {files}',
+  'checkpoint.preview.removed': 'To be removed: {files}',
+  'checkpoint.preview.edited':
+    'Changed outside the agent since the last checkpoint (your own edits?) and overwritten by this — the undo keeps them: {files}',
+  'checkpoint.edited': 'Your own edits overwritten (Undo brings them back): {files}',
   'checkpoint.rewind.cancel': 'Cancel',
   'checkpoint.rewind.failed': 'Could not rewind: {message}',
   'checkpoint.rewind.done': 'Rewound to the start of {send}.',

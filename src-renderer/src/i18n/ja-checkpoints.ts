@@ -2,8 +2,9 @@
 import type { enCheckpoints } from './en-checkpoints';
 
 export const jaCheckpoints: Record<keyof typeof enCheckpoints, string> = {
-  'checkpoint.files': '前のチェックポイントから {count} 個のファイルが変更されました',
-  'checkpoint.filesLabel': '前のチェックポイントから変更されたファイル',
+  'checkpoint.files': '{count} 個のファイルを変更',
+  'checkpoint.filesOutside': '前のチェックポイント以降、エージェント以外が {count} 個のファイルを変更しました',
+  'checkpoint.filesLabel': '変更されたファイル',
   'checkpoint.change.added': '追加',
   'checkpoint.change.modified': '変更',
   'checkpoint.change.deleted': '削除',
@@ -33,7 +34,7 @@ export const jaCheckpoints: Record<keyof typeof enCheckpoints, string> = {
   'checkpoint.rewind.title.conversation': '会話を {send} の開始時点に巻き戻しますか?',
   'checkpoint.rewind.title.both': 'ファイルと会話を {send} の開始時点に巻き戻しますか?',
   'checkpoint.rewind.files':
-    'ワークスペースのフォルダーを {send} の開始時点の状態に戻します。その後に変更されたファイルは書き戻され、作成されたファイルは削除され、削除されたファイルは復元されます。どのファイルが対象になるかは実行するまで分からないため、終わった後に一覧で示します。',
+    'ワークスペースのフォルダーを {send} の開始時点の状態に戻します。その後に変更されたファイルは書き戻され、作成されたファイルは削除され、削除されたファイルは復元されます。',
   'checkpoint.rewind.undoable':
     '先に現在のフォルダーの状態をチェックポイントとして保存するので、この巻き戻し自体も元に戻せます。',
   'checkpoint.rewind.conversation':
@@ -41,6 +42,14 @@ export const jaCheckpoints: Record<keyof typeof enCheckpoints, string> = {
   'checkpoint.rewind.filesUntouched': 'ワークスペースのファイルには触れません。',
   'checkpoint.rewind.conversationKept': '会話は変わりません。',
   'checkpoint.rewind.confirm': '巻き戻す',
+  'checkpoint.preview.loading': '対象になるファイルを確認中…',
+  'checkpoint.preview.failed': '対象になるファイルを事前に確認できませんでした ({message})。実行後に一覧で示します。',
+  'checkpoint.preview.nothing': '変更が必要なファイルはありません。',
+  'checkpoint.preview.restored': '書き戻すファイル: {files}',
+  'checkpoint.preview.removed': '削除するファイル: {files}',
+  'checkpoint.preview.edited':
+    '前のチェックポイント以降にエージェント以外が変更し (あなたの編集かもしれません)、この操作で上書きされるファイル。元に戻す操作で復元できます: {files}',
+  'checkpoint.edited': '上書きしたあなたの編集 (元に戻すで復元できます): {files}',
   'checkpoint.rewind.cancel': 'キャンセル',
   'checkpoint.rewind.failed': '巻き戻せませんでした: {message}',
   'checkpoint.rewind.done': '{send} の開始時点に巻き戻しました。',

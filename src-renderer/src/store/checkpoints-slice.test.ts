@@ -25,6 +25,7 @@ const sendCheckpoint = (id: string, invokeSeq: number, taskId = 't'): Checkpoint
   skipped: [],
   commit: null,
   callId: null,
+  changedBy: null,
 });
 
 const list = (checkpoints: Checkpoint[]): OpOutput<'listCheckpoints'> => ({
@@ -82,6 +83,7 @@ describe('the checkpoints slice', () => {
             task: taskFixture({ id: 't', title: 'after' }),
             restored: ['a.txt'],
             removed: ['new.txt'],
+            edited: ['a.txt'],
             undoCheckpointId: rewinds.length === 1 ? 'cp-before' : 'cp-before-undo',
           };
         },
@@ -99,6 +101,7 @@ describe('the checkpoints slice', () => {
       path: null,
       restored: ['a.txt'],
       removed: ['new.txt'],
+      edited: ['a.txt'],
       undoCheckpointId: 'cp-before',
     });
     expect(store.getState().tasks.find((t) => t.id === 't')?.title).toBe('after');
@@ -107,6 +110,25 @@ describe('the checkpoints slice', () => {
     await store.getState().undoRestore();
     expect(rewinds[1]).toEqual({ taskId: 't', checkpointId: 'cp-before', mode: 'both' });
     expect(store.getState().restore?.action).toBe('undo');
+  });
+
+  it('asks for a dry run before a rewind, and keeps nothing of it', async () => {
+    const asked: OpInput<'rewindTask'>[] = [];
+    const store = createAppStore(
+      fakeClient({
+        rewindTask: async (input) => {
+          asked.push(input);
+          const task = taskFixture({ id: 't' });
+          return { task, restored: ['a.txt'], removed: [], edited: ['a.txt'], undoCheckpointId: null };
+        },
+      }),
+    );
+    store.setState({ selectedTaskId: 't' });
+    const preview = await store.getState().previewRewind('t', 'cp-send2', 'files');
+    expect(asked).toEqual([{ taskId: 't', checkpointId: 'cp-send2', mode: 'files', dryRun: true }]);
+    expect(preview).toEqual({ ok: true, restored: ['a.txt'], removed: [], edited: ['a.txt'] });
+    expect(store.getState().restore).toBeNull();
+    expect(store.getState().tasks).toEqual([]);
   });
 
   it('a refused rewind changes nothing and says why', async () => {

@@ -4,7 +4,7 @@
 import type { StateCreator } from 'zustand';
 import type { RewindMode } from '../../../src-shared/checkpoints';
 import type { Task } from '../../../src-shared/entities';
-import { type MaestroApi, type OpOutput, toApiError } from '../api/client';
+import { type ApiError, type MaestroApi, type OpOutput, toApiError } from '../api/client';
 import { type CheckpointIndex, indexCheckpoints } from './checkpoint-index';
 import { collapsedReload } from './collapsed-reload';
 import type { ActionOutcome } from './detail-slice';
@@ -25,8 +25,15 @@ export interface Restore {
   path: string | null;
   restored: string[];
   removed: string[];
+  /** Files changed outside the agent since the last checkpoint that the rewind overwrote (the undo keeps them). */
+  edited: string[];
   undoCheckpointId: string | null;
 }
+
+/** What a rewind would do, asked before it is confirmed (a dry run writes nothing). */
+export type RewindPreview =
+  | { ok: true; restored: string[]; removed: string[]; edited: string[] }
+  | { ok: false; error: ApiError };
 
 /** The confirmation a Send's menu opened (kept here, not in the feed's row, which scrolls out and unmounts). */
 export type CheckpointDialog =
@@ -43,6 +50,8 @@ export interface CheckpointsSlice {
   openCheckpointDialog(dialog: CheckpointDialog | null): void;
   refreshCheckpoints(taskId: string): Promise<void>;
   loadTaskChanges(taskId: string): Promise<void>;
+  /** What a rewind to `checkpointId` would write back, remove and overwrite of the person's own edits. */
+  previewRewind(taskId: string, checkpointId: string, mode: RewindMode): Promise<RewindPreview>;
   /** `send`: the N of the Send whose checkpoint it is, said in the notice afterwards. */
   rewindTask(taskId: string, checkpointId: string, mode: RewindMode, send: number | null): Promise<ActionOutcome>;
   revertTaskFile(taskId: string, path: string): Promise<ActionOutcome>;
@@ -80,8 +89,8 @@ export const createCheckpointsSlice =
 
     const restoreWith = async (
       taskId: string,
-      run: () => Promise<OpOutput<'revertTaskFile'> & { task?: Task }>,
-      restore: Omit<Restore, 'restored' | 'removed' | 'undoCheckpointId' | 'taskId'>,
+      run: () => Promise<OpOutput<'revertTaskFile'> & { task?: Task; edited?: string[] }>,
+      restore: Omit<Restore, 'restored' | 'removed' | 'edited' | 'undoCheckpointId' | 'taskId'>,
     ): Promise<ActionOutcome> => {
       try {
         const done = await run();
@@ -92,6 +101,7 @@ export const createCheckpointsSlice =
             ...restore,
             restored: done.restored,
             removed: done.removed,
+            edited: done.edited ?? [],
             undoCheckpointId: done.undoCheckpointId,
           },
         });
@@ -124,6 +134,15 @@ export const createCheckpointsSlice =
           set({ taskChanges: { taskId, load: 'ready', data: answer, error: null } });
         } catch (error) {
           set({ taskChanges: { taskId, load: 'error', data, error: toApiError(error).message } });
+        }
+      },
+
+      async previewRewind(taskId, checkpointId, mode) {
+        try {
+          const { restored, removed, edited } = await api.rewindTask({ taskId, checkpointId, mode, dryRun: true });
+          return { ok: true, restored, removed, edited };
+        } catch (error) {
+          return { ok: false, error: toApiError(error) };
         }
       },
 
