@@ -58,11 +58,14 @@ test('the files-changed view lists every job’s files with diffs; Revert this f
       .locator('[data-testid="step-tool"][data-tool="write_file"]', { hasText: file })
       .getByTestId('checkpoint-files');
   await expect(byCall('a.txt')).toHaveText('Changed 1 file');
-  await byCall('a.txt').getByTestId('checkpoint-files-toggle').click();
-  await expect(byCall('a.txt').locator('[data-testid="checkpoint-file"][data-path="a.txt"]')).toHaveAttribute(
-    'data-change',
-    'modified',
-  );
+  // Rows may still move while the feed measures them: a click that missed is made again, one that opened it is not.
+  const toggle = byCall('a.txt').getByTestId('checkpoint-files-toggle');
+  const listed = byCall('a.txt').locator('[data-testid="checkpoint-file"][data-path="a.txt"]');
+  await expect(async () => {
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    await expect(listed).toBeVisible({ timeout: 1000 });
+  }).toPass();
+  await expect(listed).toHaveAttribute('data-change', 'modified');
   await expect(byCall('c.txt')).toHaveText('Changed 1 file');
   await expect(sendBlock(page, 2).getByTestId('checkpoint-files')).toHaveCount(0);
 
@@ -271,8 +274,9 @@ test('P2.21 in a git workspace, the chat shows the commit the succeeded job made
   await openUi(page, llmHost);
   await createInUi(page, { instruction: 'Change a.txt', title: 'Commit me' });
   await expect(result(page, 'Edited.')).toBeVisible({ timeout: 20_000 });
+  // The commit follows the job's end.
+  await expect.poll(() => git('log', '-1', '--format=%s'), { timeout: 20_000 }).not.toBe('start');
   const head = git('rev-parse', '--short', 'HEAD');
-  expect(git('log', '-1', '--format=%s')).not.toBe('start');
   // Said by the host's comment, with the hash git has; the result does not say it a second time.
   await expect(page.getByTestId('chat-message').filter({ hasText: `Committed ${head}` })).toHaveCount(1);
   await expect(result(page, 'Edited.').getByTestId('job-commit')).toHaveCount(0);

@@ -3,7 +3,7 @@
 // active and need the Send's checkpoint: then they stay in the menu, disabled, with the reason beside them. The list
 // is drawn into <body> at the button (a feed row contains its layout, and the rows after it would paint over it) and
 // works from the keyboard as a menu button does: arrows, Home, End, Escape back to the button, Tab away closes it.
-import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { REWIND_MODES, type RewindMode } from '../../../src-shared/checkpoints';
 import { isTerminal, type Job } from '../../../src-shared/entities';
@@ -36,38 +36,43 @@ export function SendMenu({ invoke, send }: { invoke: FeedInvoke; send: number })
     { id: 'fork' as const, disabled: false },
   ];
 
-  const close = (refocus: boolean) => {
+  const close = useCallback((refocus: boolean) => {
     setOpen(false);
     setPlace(null);
     if (refocus) buttonRef.current?.focus();
-  };
+  }, []);
 
-  // Under the button, or above it when the window has no room below; right edges aligned.
-  useLayoutEffect(() => {
-    if (!open) return;
+  // Under the button, or above it when the window has no room below; right edges aligned. Placed again when the
+  // feed scrolls (it moves its rows as it measures them); closed once the button is out of the window.
+  const placeMenu = useCallback(() => {
     const button = buttonRef.current?.getBoundingClientRect();
-    const menu = menuRef.current?.getBoundingClientRect();
-    if (!button) return;
-    const height = menu?.height ?? 0;
+    if (!button || button.bottom < 0 || button.top > window.innerHeight) {
+      close(false);
+      return;
+    }
+    const height = menuRef.current?.getBoundingClientRect().height ?? 0;
     const below = button.bottom + 4;
     const top = below + height > window.innerHeight - 8 ? Math.max(8, button.top - 4 - height) : below;
     setPlace({ top, right: Math.max(8, window.innerWidth - button.right) });
-  }, [open]);
+  }, [close]);
+  useLayoutEffect(() => {
+    if (open) placeMenu();
+  }, [open, placeMenu]);
 
-  // The first item takes the focus once the menu is placed (a hidden element cannot hold it).
+  // The first item takes the focus once the menu is placed (a hidden element cannot hold it), once per opening.
+  const placed = place !== null;
   useEffect(() => {
-    if (open && place) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-  }, [open, place]);
+    if (open && placed) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, [open, placed]);
 
   useEffect(() => {
     if (!open) return;
     const outside = (e: PointerEvent) => {
       const target = e.target as Node;
-      if (!menuRef.current?.contains(target) && !buttonRef.current?.contains(target)) setOpen(false);
+      if (!menuRef.current?.contains(target) && !buttonRef.current?.contains(target)) close(false);
     };
-    // The feed scrolling under a fixed menu would leave it beside another row.
     const scrolled = (e: Event) => {
-      if (!menuRef.current?.contains(e.target as Node)) setOpen(false);
+      if (!menuRef.current?.contains(e.target as Node)) placeMenu();
     };
     document.addEventListener('pointerdown', outside);
     document.addEventListener('scroll', scrolled, true);
@@ -75,7 +80,7 @@ export function SendMenu({ invoke, send }: { invoke: FeedInvoke; send: number })
       document.removeEventListener('pointerdown', outside);
       document.removeEventListener('scroll', scrolled, true);
     };
-  }, [open]);
+  }, [open, placeMenu, close]);
 
   const choose = (item: Item) => {
     if (item.disabled || !taskId) return;

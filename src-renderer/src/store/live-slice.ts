@@ -47,6 +47,8 @@ export const createLiveSlice =
         case 'comment.created':
           state.foldComment(event.comment);
           state.foldStreamComments(event.taskId, [event.comment]);
+          // The workspace commit is recorded on the job's checkpoints after the job ended.
+          if (event.comment.notice?.code === 'workspace_commit') void state.refreshCheckpoints(event.taskId);
           return;
         case 'tool_request.changed':
           state.foldToolRequest(event.request);
