@@ -283,3 +283,73 @@ test('P2.21 in a git workspace, the chat shows the commit the succeeded job made
   expect(git('show', 'HEAD:a.txt')).toBe('two');
   llm.expectEmpty();
 });
+
+test('Settings’ Checkpoints: saved to settings.json with the notifications kept; a bad number changes nothing and says which', async ({
+  page,
+  host,
+}) => {
+  const file = path.join(host.dataDir, 'settings.json');
+  await openUi(page, host);
+  await page.getByTestId('open-settings').click();
+  const section = page.getByTestId('checkpoint-settings');
+  await expect(section.getByTestId('checkpoints-usage')).toContainText('Disk used by checkpoints');
+  // A notification turned off first: saving checkpoints must not put it back.
+  await page.getByTestId('notifications-kind-succeeded').uncheck();
+  await expect(page.getByTestId('notifications-outcome')).toHaveAttribute('data-ok', 'true');
+
+  await section.getByTestId('checkpoints-maxFileBytes').fill('2.5');
+  await section.getByTestId('checkpoints-keepPerTask').fill('50');
+  await section.getByTestId('checkpoints-keepDays').fill('0');
+  await section.getByTestId('checkpoints-commit').uncheck();
+  await section.getByTestId('checkpoints-save').click();
+  await expect(section.getByTestId('checkpoints-outcome')).toHaveAttribute('data-ok', 'true');
+  const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
+  expect(saved.checkpoints).toEqual({
+    enabled: true,
+    maxFileBytes: 2.5 * 1024 * 1024,
+    keepPerTask: 50,
+    keepDays: 0,
+    commitOnSuccess: false,
+  });
+  expect(saved.notifications.kinds.succeeded).toBe(false);
+
+  // Below the minimum the host keeps: refused, naming the field; the file is as it was.
+  const before = fs.readFileSync(file, 'utf8');
+  await section.getByTestId('checkpoints-keepPerTask').fill('3');
+  await section.getByTestId('checkpoints-save').click();
+  await expect(section.getByTestId('checkpoints-outcome')).toHaveAttribute('data-ok', 'false');
+  await expect(section.getByTestId('checkpoints-outcome')).toContainText('keepPerTask');
+  expect(fs.readFileSync(file, 'utf8')).toBe(before);
+
+  await page.reload();
+  await expect(page.getByTestId('live-indicator')).toHaveAttribute('data-live', 'live');
+  await page.getByTestId('open-settings').click();
+  await expect(page.getByTestId('checkpoints-keepPerTask')).toHaveValue('50');
+  await expect(page.getByTestId('checkpoints-commit')).not.toBeChecked();
+});
+
+test('rewinds are refused while a job of the task is active, with the reason in the menu; fork stays offered', async ({
+  page,
+  llm,
+  llmHost,
+}) => {
+  llm.push(complete('needs_user_input', 'Which colour?'));
+  await openUi(page, llmHost);
+  await createInUi(page, { instruction: 'Paint it', title: 'Waiting' });
+  await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'waiting_human', { timeout: 20_000 });
+  await sendMenu(page, 1).click();
+  const items = page.getByTestId('send-menu-items');
+  for (const mode of ['files', 'conversation', 'both']) {
+    await expect(items.getByTestId(`send-menu-${mode}`)).toHaveAttribute('aria-disabled', 'true');
+  }
+  await expect(items.getByTestId('send-menu-fork')).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(items.getByTestId('send-menu-reason')).toHaveText(
+    'A job of this task is active: rewinding waits until it ends or is cancelled.',
+  );
+  // Still reachable by keyboard (a disabled menu item keeps the focus, so its reason is read), but it opens nothing.
+  await expect(items.getByTestId('send-menu-files')).toBeFocused();
+  await expect(items.getByTestId('send-menu-files')).toHaveAttribute('aria-describedby', /.+/);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rewind-dialog')).toHaveCount(0);
+  llm.expectEmpty();
+});
