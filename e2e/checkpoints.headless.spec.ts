@@ -40,6 +40,25 @@ async function twoSends(page: Page, llm: ScriptedLlmServer, host: HeadlessHost):
 const result = (page: Page, text: string) =>
   page.locator('[data-testid="chat-message"][data-kind="result"]', { hasText: text });
 const sendMenu = (page: Page, n: number) => page.locator(`[data-testid="send-menu"][data-send="${n}"]`);
+/**
+ * Brings Send #n's header into view as a reader does, with the wheel (the feed follows the latest text until the
+ * reader scrolls; a scroll made by a script does not count), and returns its menu button.
+ */
+async function scrollToSend(page: Page, n: number) {
+  const button = sendMenu(page, n);
+  await page.getByTestId('chat-feed').hover();
+  await expect(async () => {
+    if (await button.isVisible()) {
+      const box = await button.boundingBox();
+      const feed = await page.getByTestId('chat-feed').boundingBox();
+      if (box && feed && box.y >= feed.y && box.y + box.height <= feed.y + feed.height) return;
+    }
+    await page.mouse.wheel(0, -250);
+    throw new Error(`Send #${n} is not in view yet`);
+  }).toPass();
+  return button;
+}
+
 const sendBlock = (page: Page, n: number) =>
   page.locator(`[data-testid="feed-invoke-block"]:has([data-testid="feed-invoke"][data-send="${n}"])`);
 
@@ -120,7 +139,7 @@ test('rewind files from Send #2’s menu by keyboard removes what it created; Un
   const b = path.join(workspace, 'b.txt');
   fs.writeFileSync(b, 'mine\n');
 
-  const button = sendMenu(page, 2);
+  const button = await scrollToSend(page, 2);
   await button.focus();
   await page.keyboard.press('Enter');
   const items = page.getByTestId('send-menu-items');
@@ -186,7 +205,7 @@ test('P9.21 rewind the conversation to Send #2: it is folded and marked, and the
   llmHost,
 }) => {
   const workspace = await twoSends(page, llm, llmHost);
-  await sendMenu(page, 2).click();
+  await (await scrollToSend(page, 2)).click();
   await page.getByTestId('send-menu-conversation').click();
   const dialog = page.getByTestId('rewind-dialog');
   await expect(dialog).toContainText('never sent to the model again');
@@ -225,7 +244,7 @@ test('P9.21 fork from Send #2 with an instruction: a new task linked both ways, 
 }) => {
   const workspace = await twoSends(page, llm, llmHost);
   const original = await page.getByTestId('task-view').getAttribute('data-task-id');
-  await sendMenu(page, 2).click();
+  await (await scrollToSend(page, 2)).click();
   await page.getByTestId('send-menu-fork').click();
   const dialog = page.getByTestId('fork-dialog');
   await expect(dialog).toContainText('Files are not touched');
@@ -337,7 +356,7 @@ test('rewinds are refused while a job of the task is active, with the reason in 
   await openUi(page, llmHost);
   await createInUi(page, { instruction: 'Paint it', title: 'Waiting' });
   await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'waiting_human', { timeout: 20_000 });
-  await sendMenu(page, 1).click();
+  await (await scrollToSend(page, 1)).click();
   const items = page.getByTestId('send-menu-items');
   for (const mode of ['files', 'conversation', 'both']) {
     await expect(items.getByTestId(`send-menu-${mode}`)).toHaveAttribute('aria-disabled', 'true');
