@@ -1,12 +1,13 @@
 // One comment of the conversation; its kind and author set its look, so an instruction, a question, a result or an
-// error never look alike. An instruction shows its attached files, an open question its quick replies. Memoized: a
-// row of the feed re-renders only when its own comment changes.
+// error never look alike. An instruction shows its attached files, an open question its quick replies, a result the
+// workspace commit its job made (P2.21). Memoized: a row of the feed re-renders only when its own comment changes.
 import { memo } from 'react';
 import type { Comment } from '../../../src-shared/entities';
 import { useLocale, useT } from '../i18n';
 import type { Disposition } from '../store/detail-slice';
 import { formatTime } from './format';
 import { InstructionAttachments } from './InstructionAttachments';
+import { JobCommit } from './JobCommit';
 import { Markdown } from './Markdown';
 import { noticeHasDetail, noticeText } from './notice-text';
 import { ErrorComment } from './OutcomeNotice';
@@ -67,6 +68,7 @@ export const ChatMessage = memo(function ChatMessage({ comment, disposition, ope
         <InstructionAttachments taskId={comment.taskId} attachments={comment.attachments} />
       ) : null}
       {open && comment.choices?.length ? <QuickReplies taskId={comment.taskId} choices={comment.choices} /> : null}
+      {comment.kind === 'result' && comment.jobId ? <JobCommit jobId={comment.jobId} /> : null}
       {disposition ? (
         <footer className="message-disposition" data-testid="message-disposition" data-disposition={disposition}>
           {t(`chat.disposition.${disposition}`)}

@@ -1,26 +1,31 @@
 // The task's conversation, oldest first: its comments and the agent's recorded steps (its text, tool calls and their
 // results) with the Invoke headers and movement markers among them, and the files each job changed after its closing
-// comment, then what of the generation in progress is not
-// recorded yet. Virtualized (useVirtualFeed): only the rows near the viewport are in the DOM, so rendering a task of
-// 10,000 items costs what one of 100 does. It follows the newest text unless the reader has scrolled up; then a
-// button brings them back to the latest. Items come a page at a time: the latest page first, and the page before it
-// when the reader nears the top (a row there says it is loading, or offers to load it again).
-import { type FocusEvent, memo, useCallback, useEffect, useMemo, useRef } from 'react';
+// comment, then what of the generation in progress is not recorded yet. A Send's header has its menu (rewind, fork)
+// and what its checkpoint recorded; the Sends a rewind took back are folded under their headers (rewound-rows.ts).
+// Virtualized (useVirtualFeed): only the rows near the viewport are in the DOM, so rendering a task of 10,000 items
+// costs what one of 100 does. It follows the newest text unless the reader has scrolled up; then a button brings
+// them back to the latest. Items come a page at a time: the latest page first, and the page before it when the reader
+// nears the top (a row there says it is loading, or offers to load it again).
+import { type FocusEvent, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatStep, Comment } from '../../../src-shared/entities';
 import type { InvokeKind } from '../../../src-shared/events';
 import { useVirtualFeed } from '../hooks/useVirtualFeed';
 import { useLocale, useT } from '../i18n';
 import { chatItems } from '../store/chat-items';
+import { changedOutside, rewoundBy, selectCheckpointIndex } from '../store/checkpoint-index';
 import type { Disposition, TaskDetail } from '../store/detail-slice';
 import type { JobStream } from '../store/job-stream';
 import { useAppStore } from '../store/store';
 import { ChatMessage } from './ChatMessage';
+import { CheckpointFiles } from './CheckpointFiles';
 import { FilesChanged } from './FilesChanged';
 import { estimateRowHeight } from './feed-row-heights';
 import { type FeedInvoke, type FeedRow, itemRows } from './feed-rows';
 import { formatTime } from './format';
-import { invokeHeaders } from './invoke-headers';
+import { invokeHeaders, sendNumbers } from './invoke-headers';
 import { MovementMarker } from './JobStreamMessage';
+import { foldRewound } from './rewound-rows';
+import { SendMenu } from './SendMenu';
 import { streamedKeys, streamRows, unreplaced } from './stream-rows';
 import { TurnRow } from './TurnRow';
 
@@ -44,6 +49,7 @@ export interface ChatMessageFeedProps {
 
 const NO_INVOKES: NonNullable<ChatMessageFeedProps['invokes']> = [];
 const NO_STEPS: ChatStep[] = [];
+const NO_SEQS: ReadonlySet<number> = new Set();
 
 /** Memoized: LiveFeed renders it with a deferred stream, so a render for an older delta can be skipped. */
 export const ChatMessageFeed = memo(function ChatMessageFeed({
@@ -60,7 +66,8 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
   const t = useT();
   const labelled = useMemo<FeedInvoke[]>(() => {
     const labels = invokeHeaders(invokes, t);
-    return invokes.map((invoke, i) => ({ ...invoke, label: labels[i] ?? '' }));
+    const sends = sendNumbers(invokes);
+    return invokes.map((invoke, i) => ({ ...invoke, label: labels[i] ?? '', send: sends[i] ?? null }));
   }, [invokes, t]);
   // The cancelled jobs of the task shown, as one string so the selector's answer is stable between renders.
   const cancelledIds = useAppStore((s) =>
@@ -75,9 +82,25 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
   const adopted = useRef(new Map<string, string>());
   for (const [stepId, key] of streamedKeys(stream)) adopted.current.set(stepId, key);
   const keyOf = useCallback((stepId: string) => adopted.current.get(stepId), []);
-  const persisted = useMemo(
+  const items = useMemo(
     () => itemRows(chatItems(comments, steps), labelled, olderCount, cancelled, keyOf),
     [comments, steps, labelled, olderCount, cancelled, keyOf],
+  );
+  // The Sends a conversation rewind took back: folded under their headers, each opened to read on request.
+  const checkpoints = useAppStore(selectCheckpointIndex);
+  const [openRewound, setOpenRewound] = useState<ReadonlySet<number>>(NO_SEQS);
+  const onToggleRewound = useCallback(
+    (seq: number) =>
+      setOpenRewound((open) => {
+        const next = new Set(open);
+        if (!next.delete(seq)) next.add(seq);
+        return next;
+      }),
+    [],
+  );
+  const persisted = useMemo(
+    () => foldRewound(items, (seq) => rewoundBy(checkpoints, seq)?.createdAt ?? null, openRewound),
+    [items, checkpoints, openRewound],
   );
   const live = useMemo(
     () => streamRows(unreplaced(stream, comments), lastMovement(persisted)),
@@ -159,6 +182,7 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
                   disposition={row.kind === 'comment' ? dispositions[row.key] : undefined}
                   open={row.kind === 'comment' && row.key === openQuestionId}
                   llm={row.kind === 'turn' && row.last ? stream?.llm : undefined}
+                  onToggleRewound={row.kind === 'rewound' ? onToggleRewound : undefined}
                 />
               </li>
             );
@@ -194,9 +218,18 @@ interface RowProps {
   disposition: Disposition | undefined;
   open: boolean;
   llm: JobStream['llm'] | undefined;
+  onToggleRewound: ((seq: number) => void) | undefined;
 }
 
-const FeedRowContent = memo(function FeedRowContent({ row, olderLoad, onLoadOlder, disposition, open, llm }: RowProps) {
+const FeedRowContent = memo(function FeedRowContent({
+  row,
+  olderLoad,
+  onLoadOlder,
+  disposition,
+  open,
+  llm,
+  onToggleRewound,
+}: RowProps) {
   switch (row.kind) {
     case 'older':
       return <OlderRow count={row.count} load={olderLoad ?? 'idle'} onLoad={onLoadOlder} />;
@@ -212,6 +245,8 @@ const FeedRowContent = memo(function FeedRowContent({ row, olderLoad, onLoadOlde
       return <TurnRow row={row} llm={llm} />;
     case 'files':
       return <FilesChanged row={row} />;
+    case 'rewound':
+      return <RewoundRow row={row} onToggle={onToggleRewound} />;
     default: {
       const unknown: never = row;
       throw new Error(`unknown feed row ${JSON.stringify(unknown)}`);
@@ -239,13 +274,47 @@ function OlderRow({ count, load, onLoad }: { count: number; load: TaskDetail['ol
   );
 }
 
-/** Where an Invoke began (P9.18): "Send #N" for the user's sends, Notify or Event for the others. */
+/**
+ * Where an Invoke began (P9.18): "Send #N" for the user's sends, Notify or Event for the others. A Send has its menu
+ * (rewind, fork); a rewound one says it is no longer sent to the model; under it, the files its checkpoint found
+ * changed outside the agent (the person's edits since the previous checkpoint).
+ */
 function InvokeHeader({ invoke }: { invoke: FeedInvoke }) {
   const locale = useLocale();
+  const t = useT();
+  const checkpoint = useAppStore((s) => selectCheckpointIndex(s).atSend.get(invoke.seq));
+  const rewound = useAppStore((s) => rewoundBy(selectCheckpointIndex(s), invoke.seq) !== null);
   return (
-    <p className="feed-marker feed-invoke" data-testid="feed-invoke" data-kind={invoke.kind}>
-      <span className="feed-invoke-label">{invoke.label}</span>
-      <time dateTime={invoke.ts}>{formatTime(invoke.ts, locale)}</time>
+    <div className="feed-invoke-block" data-testid="feed-invoke-block" data-seq={invoke.seq} data-rewound={rewound}>
+      <p className="feed-marker feed-invoke" data-testid="feed-invoke" data-kind={invoke.kind} data-send={invoke.send}>
+        <span className="feed-invoke-label">{invoke.label}</span>
+        <time dateTime={invoke.ts}>{formatTime(invoke.ts, locale)}</time>
+        {rewound ? (
+          <span className="feed-rewound-mark" data-testid="feed-rewound">
+            {t('checkpoint.rewound')}
+          </span>
+        ) : null}
+        {invoke.send !== null ? <SendMenu invoke={invoke} send={invoke.send} /> : null}
+      </p>
+      {checkpoint && changedOutside(checkpoint) ? <CheckpointFiles checkpoint={checkpoint} /> : null}
+    </div>
+  );
+}
+
+/** A rewound Send's rows, folded: a button that shows them (to read; they are never sent to the model again). */
+function RewoundRow({
+  row,
+  onToggle,
+}: {
+  row: Extract<FeedRow, { kind: 'rewound' }>;
+  onToggle?: (seq: number) => void;
+}) {
+  const t = useT();
+  return (
+    <p className="feed-rewound" data-testid="feed-rewound-fold" data-seq={row.seq} data-count={row.count}>
+      <button type="button" className="link-button" aria-expanded={row.open} onClick={() => onToggle?.(row.seq)}>
+        {t(row.open ? 'checkpoint.rewoundHide' : 'checkpoint.rewoundShow')}
+      </button>
     </p>
   );
 }

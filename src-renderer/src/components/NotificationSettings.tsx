@@ -20,7 +20,8 @@ export function NotificationSettings() {
 
   async function change(next: Prefs) {
     setPrefs(next);
-    const failure = await save({ notifications: next });
+    // The whole file: a part left out would go back to its default.
+    const failure = await save({ ...view?.settings, notifications: next });
     setOutcome(failure ? { ok: false, text: failure.message } : { ok: true, text: t('settings.notifications.saved') });
   }
 

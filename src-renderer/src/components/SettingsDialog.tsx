@@ -1,10 +1,11 @@
-// Settings, one section after another: the language and theme, OS notifications, a workspace's Tool Policy, its MCP
-// servers, the Auto Prompter's rules, the LLM profiles, and where the data lives. Escape closes it.
+// Settings, one section after another: the language and theme, OS notifications, checkpoints, a workspace's Tool
+// Policy, its MCP servers, the Auto Prompter's rules, the LLM profiles, and where the data lives. Escape closes it.
 import { useEffect, useId } from 'react';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { AppearanceSettings } from './AppearanceSettings';
 import { AutoPrompterSettings } from './AutoPrompterSettings';
+import { CheckpointSettingsSection } from './CheckpointSettingsSection';
 import { DataLocation } from './DataLocation';
 import { McpSettings } from './McpSettings';
 import { NotificationSettings } from './NotificationSettings';
@@ -34,6 +35,7 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
           <h2 id={headingId}>{t('settings.title')}</h2>
           <AppearanceSettings />
           <NotificationSettings />
+          <CheckpointSettingsSection />
           <ToolPolicyEditor />
           <McpSettings />
           <AutoPrompterSettings />

@@ -1,11 +1,14 @@
 // The tool calls of a recorded AgentTurn (a step; TurnRow shows the rest of it), each as one block — its arguments in
 // a line, its one state (running, waiting for approval, done, failed, denied, interrupted), the person's decision on
-// it, and its result: an edit as a diff, a command with its folder, exit code and output, a read as a short excerpt.
+// it, and its result: an edit as a diff, a command with its folder, exit code and output, a read as a short excerpt;
+// and the files its run changed, as the checkpoint after it recorded them (or what changed outside the agent before it).
 // Its state comes from the record alone, so it is the same after the job ended, after a reload and after a restart.
 import { isTerminal, type StepToolCall, type ToolRequest } from '../../../src-shared/entities';
 import { untrustedLine } from '../../../src-shared/untrusted-text';
 import { useT } from '../i18n';
+import { selectCheckpointIndex } from '../store/checkpoint-index';
 import { useAppStore } from '../store/store';
+import { CheckpointFiles } from './CheckpointFiles';
 import { DiffView } from './DiffView';
 import { UntrustedText } from './UntrustedText';
 
@@ -38,6 +41,7 @@ export function callState(call: StepToolCall, request: ToolRequest | undefined, 
 function ToolCallBlock({ call, jobEnded }: { call: StepToolCall; jobEnded: boolean }) {
   const t = useT();
   const request = useAppStore((s) => s.requests?.tool.find((r) => r.callId === call.id));
+  const checkpoint = useAppStore((s) => selectCheckpointIndex(s).underCall.get(call.id));
   const state = callState(call, request, jobEnded);
   const args = parseArgs(call.arguments);
   return (
@@ -53,6 +57,7 @@ function ToolCallBlock({ call, jobEnded }: { call: StepToolCall; jobEnded: boole
       <CallSummary name={call.name} args={args} raw={call.arguments} />
       {request && request.status !== 'pending' ? <Decision request={request} /> : null}
       {call.result ? <CallResult name={call.name} result={call.result} /> : null}
+      {checkpoint ? <CheckpointFiles checkpoint={checkpoint} /> : null}
     </li>
   );
 }

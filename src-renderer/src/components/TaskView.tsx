@@ -1,6 +1,7 @@
-// The selected task: its title, the latest job's live status, Cancel / Continue, its progress and usage, and the
-// ChatPane with the generation in progress, or (on its tab) the ActivityTimeline.
-import { useState } from 'react';
+// The selected task: its title (and the task it was forked from, or its forks), the latest job's live status,
+// Cancel / Continue and the files it changed (TaskChangesDialog), its progress and usage, what the last rewind did,
+// and the ChatPane with the generation in progress, or (on its tab) the ActivityTimeline.
+import { useRef, useState } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/entities';
 import { useJobStream } from '../hooks/useJobStream';
 import { useT } from '../i18n';
@@ -8,10 +9,15 @@ import type { TaskDetail } from '../store/detail-slice';
 import { useAppStore } from '../store/store';
 import { ActivityTimeline } from './ActivityTimeline';
 import { ChatPane } from './ChatPane';
+import { CheckpointDialogs } from './CheckpointDialogs';
+import { CheckpointsOff } from './CheckpointsOff';
 import { JobProgress } from './JobProgress';
 import { JobError } from './OutcomeNotice';
+import { RestoreNotice } from './RestoreNotice';
 import { StatusBadge } from './StatusBadge';
+import { TaskChangesDialog } from './TaskChangesDialog';
 import { TaskGrants } from './TaskGrants';
+import { TaskLineage } from './TaskLineage';
 import { UntrustedLine } from './UntrustedText';
 import { UsagePanel } from './UsagePanel';
 
@@ -47,6 +53,8 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
   const [actionError, setActionError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [tab, setTab] = useState<'chat' | 'activity'>('chat');
+  const [changesOpen, setChangesOpen] = useState(false);
+  const changesRef = useRef<HTMLButtonElement>(null);
   const t = useT();
   const live = useJobStream(task.id);
   const job = detail.jobs.at(-1);
@@ -71,9 +79,20 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
             <span>{t('taskView.piece', { piece: task.pieceId })}</span>
             <span title={task.workspacePath}>{task.workspacePath}</span>
           </p>
+          <TaskLineage task={task} />
         </div>
         <div className="task-actions">
           <StatusBadge status={job?.status ?? null} waitReason={job?.waitReason} testId="job-status" />
+          <button
+            ref={changesRef}
+            type="button"
+            className="button"
+            aria-haspopup="dialog"
+            onClick={() => setChangesOpen(true)}
+            data-testid="task-changes-open"
+          >
+            {t('changes.open')}
+          </button>
           <button
             type="button"
             className="button"
@@ -98,6 +117,8 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
       <JobProgress {...live} jobStatus={job?.status ?? null} />
       <UsagePanel taskId={task.id} />
       <TaskGrants taskId={task.id} />
+      <CheckpointsOff taskId={task.id} />
+      {changesOpen ? null : <RestoreNotice taskId={task.id} />}
       {/* A failed job's error is in the chat, where it happened; a job waiting to retry has no comment for it. */}
       {job?.status === 'retry' ? <JobError job={job} testId="job-error" /> : null}
       {actionError ? (
@@ -127,6 +148,16 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
       <div className="task-tab-panel" role="tabpanel" hidden={tab !== 'activity'}>
         <ActivityTimeline taskId={task.id} shown={tab === 'activity'} />
       </div>
+      <CheckpointDialogs />
+      {changesOpen ? (
+        <TaskChangesDialog
+          taskId={task.id}
+          onClose={() => {
+            setChangesOpen(false);
+            changesRef.current?.focus();
+          }}
+        />
+      ) : null}
     </article>
   );
 }

@@ -54,6 +54,7 @@ export function estimateRowHeight(row: FeedRow): number {
     case 'invoke':
       return 36;
     case 'movement':
+    case 'rewound':
       return 32;
     case 'files':
       return MESSAGE_CHROME_PX + row.files.length * 30 + (row.partial ? LINE_PX : 0);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Comment } from '../../../src-shared/entities';
 import type { InvokeKind } from '../../../src-shared/events';
 import { type FeedInvoke, type FeedRow, itemRows, OLDER_KEY } from './feed-rows';
-import { invokeHeaders } from './invoke-headers';
+import { invokeHeaders, sendNumbers } from './invoke-headers';
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
 
@@ -53,7 +53,11 @@ function conversation(): { comments: Comment[]; invokes: FeedInvoke[] } {
   invoke('UserSend', 'j5');
   say('j5', 3);
   const labels = invokeHeaders(invokes);
-  return { comments, invokes: invokes.map((x, i) => ({ ...x, seq: i + 1, label: labels[i] ?? '' })) };
+  const sends = sendNumbers(invokes);
+  return {
+    comments,
+    invokes: invokes.map((x, i) => ({ ...x, seq: i + 1, label: labels[i] ?? '', send: sends[i] ?? null })),
+  };
 }
 
 const keys = (rows: readonly FeedRow[]) => rows.map((r) => r.key);

@@ -24,6 +24,7 @@ const invoke = (seq: number, kind: FeedInvoke['kind'], jobId: string, ts: string
   jobId,
   ts,
   label,
+  send: kind === 'UserSend' ? Number(label.replace(/\D/g, '')) || 1 : null,
 });
 const shape = (rows: FeedRow[]) => rows.map((r) => (r.kind === 'invoke' ? `[${r.invoke.label}]` : r.key));
 

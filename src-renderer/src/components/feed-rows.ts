@@ -19,6 +19,8 @@ export interface FeedInvoke {
   jobId: string;
   ts: string;
   label: string;
+  /** The N of a UserSend ("Send #N"), by which it is rewound or forked; null for the other kinds. */
+  send: number | null;
 }
 
 export type FeedRow =
@@ -46,6 +48,8 @@ export type FeedRow =
       partial: boolean;
     }
   | { kind: 'movement'; key: string; movement: string }
+  /** After a rewound Invoke's header: its rows are folded (not `open`) or shown below it (rewound-rows.ts). */
+  | { kind: 'rewound'; key: string; seq: number; count: number; open: boolean }
   | {
       kind: 'turn';
       key: string;

@@ -4,12 +4,11 @@ import type { InvokeKind } from '../../../src-shared/events';
 import { english, type Translate } from '../i18n/translate';
 
 export function invokeHeaders(invokes: readonly { kind: InvokeKind }[], t: Translate = english): string[] {
-  let sends = 0;
-  return invokes.map(({ kind }) => {
+  const sends = sendNumbers(invokes);
+  return invokes.map(({ kind }, i) => {
     switch (kind) {
       case 'UserSend':
-        sends++;
-        return t('invoke.send', { n: sends });
+        return t('invoke.send', { n: sends[i] ?? 0 });
       case 'Notify':
         return t('invoke.notify');
       case 'PodEvent':
@@ -22,6 +21,12 @@ export function invokeHeaders(invokes: readonly { kind: InvokeKind }[], t: Trans
       }
     }
   });
+}
+
+/** The N of each UserSend Invoke ("Send #N", what rewind and fork name it by); null for the other kinds. */
+export function sendNumbers(invokes: readonly { kind: InvokeKind }[]): (number | null)[] {
+  let sends = 0;
+  return invokes.map(({ kind }) => (kind === 'UserSend' ? ++sends : null));
 }
 
 /** A token count for a narrow column: 950, 12.3k, 4.1M. */

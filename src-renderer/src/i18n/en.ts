@@ -2,6 +2,7 @@
 // "one|other" forms chosen by the {count} parameter.
 // Over 300 lines because it is one table, a key per line (Settings' keys are in the -settings file beside it).
 import { enChat } from './en-chat';
+import { enCheckpoints } from './en-checkpoints';
 import { enComposer } from './en-composer';
 import { enEdits } from './en-edits';
 import { enGrants } from './en-grants';
@@ -350,6 +351,7 @@ export const en = {
   ...enEdits,
   ...enTrust,
   ...enGrants,
+  ...enCheckpoints,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

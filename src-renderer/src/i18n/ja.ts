@@ -2,6 +2,7 @@
 // Over 300 lines because it is one table, a key per line (Settings' keys are in the -settings file beside it).
 import type { Messages } from './en';
 import { jaChat } from './ja-chat';
+import { jaCheckpoints } from './ja-checkpoints';
 import { jaComposer } from './ja-composer';
 import { jaEdits } from './ja-edits';
 import { jaGrants } from './ja-grants';
@@ -349,4 +350,5 @@ export const ja: Messages = {
   ...jaEdits,
   ...jaTrust,
   ...jaGrants,
+  ...jaCheckpoints,
 };

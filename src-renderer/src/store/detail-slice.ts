@@ -111,6 +111,7 @@ export const createDetailSlice =
         // The chat first: the host answers one request at a time, and the usage of a long task costs more.
         await get().refreshDetail();
         void get().refreshUsage(taskId);
+        void get().refreshCheckpoints(taskId);
       },
 
       async restoreSelection() {

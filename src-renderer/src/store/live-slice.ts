@@ -38,11 +38,17 @@ export const createLiveSlice =
           state.noteJob(event.job);
           state.foldJob(event.job);
           state.foldStreamJob(event.job);
-          if (isTerminal(event.job.status)) void state.refreshUsage(event.taskId);
+          if (isTerminal(event.job.status)) {
+            void state.refreshUsage(event.taskId);
+            // The job's last changes and its workspace commit are in its checkpoints now.
+            void state.refreshCheckpoints(event.taskId);
+          }
           return;
         case 'comment.created':
           state.foldComment(event.comment);
           state.foldStreamComments(event.taskId, [event.comment]);
+          // The workspace commit is recorded on the job's checkpoints after the job ended.
+          if (event.comment.notice?.code === 'workspace_commit') void state.refreshCheckpoints(event.taskId);
           return;
         case 'tool_request.changed':
           state.foldToolRequest(event.request);
@@ -52,16 +58,22 @@ export const createLiveSlice =
           return;
         case 'InvokeStart':
           void state.refreshUsage(event.taskId);
+          // The Send's checkpoint is taken as it starts.
+          void state.refreshCheckpoints(event.taskId);
           return;
         case 'TurnEnd':
           state.foldStreamEvent(event);
           void state.refreshUsage(event.taskId);
           return;
+        case 'tool.finished':
+          // The step's checkpoint was taken before the call ran.
+          state.foldStreamEvent(event);
+          void state.refreshCheckpoints(event.taskId);
+          return;
         case 'TurnStart':
         case 'LlmCallStart':
         case 'LlmCallEnd':
         case 'movement.entered':
-        case 'tool.finished':
         case 'tool.progress':
         case 'stream.delta':
           state.foldStreamEvent(event);

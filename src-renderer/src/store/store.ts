@@ -4,6 +4,7 @@ import { createStore, type StoreApi, useStore } from 'zustand';
 import type { MaestroClient } from '../api/client';
 import { createActivitySlice } from './activity-slice';
 import { createAutoPrompterSlice } from './auto-prompter-slice';
+import { createCheckpointsSlice } from './checkpoints-slice';
 import { createDetailSlice } from './detail-slice';
 import { createFoldersSlice } from './folders-slice';
 import { createGrantsSlice } from './grants-slice';
@@ -46,6 +47,7 @@ export function createAppStore(client: MaestroClient): AppStore {
     ...createToolPolicySlice(client.api)(...a),
     ...createSettingsSlice(client)(...a),
     ...createSettingsChangesSlice(client.api)(...a),
+    ...createCheckpointsSlice(client.api)(...a),
   }));
 }
 

@@ -1,6 +1,7 @@
 // The combined store's shape: the union of its slices.
 import type { ActivitySlice } from './activity-slice';
 import type { AutoPrompterSlice } from './auto-prompter-slice';
+import type { CheckpointsSlice } from './checkpoints-slice';
 import type { DetailSlice } from './detail-slice';
 import type { FoldersSlice } from './folders-slice';
 import type { GrantsSlice } from './grants-slice';
@@ -39,4 +40,5 @@ export type AppState = TasksSlice &
   FoldersSlice &
   ToolPolicySlice &
   SettingsSlice &
-  SettingsChangesSlice;
+  SettingsChangesSlice &
+  CheckpointsSlice;

@@ -1,14 +1,11 @@
 // The selected task's usage (getUsage: Invoke → AgentTurn → LlmCall sums), loaded with the task and reloaded when
-// an AgentTurn of it ends. Reloads asked for while one is in flight collapse into one more after it, and follow one
-// another at most every RELOAD_GAP_MS: a long task's usage costs the host a while, and a job streaming meanwhile
-// must not wait behind it after every turn.
+// an AgentTurn of it ends, reloads collapsed (collapsed-reload.ts): a long task's usage costs the host a while.
 import type { StateCreator } from 'zustand';
 import { type MaestroApi, type OpOutput, toApiError } from '../api/client';
+import { collapsedReload } from './collapsed-reload';
 import type { AppState, LoadState } from './types';
 
 export type TaskUsage = OpOutput<'getUsage'>;
-
-export const RELOAD_GAP_MS = 2000;
 
 export interface UsageSlice {
   /** For the selected task only; null before the first answer. */
@@ -20,9 +17,6 @@ export interface UsageSlice {
 export const createUsageSlice =
   (api: MaestroApi): StateCreator<AppState, [], [], UsageSlice> =>
   (set, get) => {
-    // Per task: a load is in flight, and whether another was asked for meanwhile. Kept out of the state on purpose.
-    const inFlight = new Map<string, { again: boolean }>();
-
     const load = async (taskId: string): Promise<void> => {
       const current = get().usage;
       if (current?.taskId !== taskId) set({ usage: { taskId, data: null, load: 'loading', error: null } });
@@ -40,24 +34,6 @@ export const createUsageSlice =
     return {
       usage: null,
 
-      async refreshUsage(taskId) {
-        if (get().selectedTaskId !== taskId) return;
-        const running = inFlight.get(taskId);
-        if (running) {
-          running.again = true;
-          return;
-        }
-        const marker = { again: false };
-        inFlight.set(taskId, marker);
-        try {
-          do {
-            marker.again = false;
-            await load(taskId);
-            if (marker.again) await new Promise((resolve) => setTimeout(resolve, RELOAD_GAP_MS));
-          } while (marker.again && get().selectedTaskId === taskId);
-        } finally {
-          inFlight.delete(taskId);
-        }
-      },
+      refreshUsage: collapsedReload(load, (taskId) => get().selectedTaskId === taskId),
     };
   };

@@ -1,0 +1,115 @@
+// The English text of checkpoints: what each checkpoint recorded as changed, the task's files-changed view with
+// "Revert this file", the Send menu's rewind and fork with their confirmations, rewound Sends, forks, the workspace
+// commit and Settings' Checkpoints section (merged into en.ts).
+export const enCheckpoints = {
+  'checkpoint.files': 'Changed 1 file|Changed {count} files',
+  'checkpoint.filesOutside':
+    '1 file changed outside the agent since the previous checkpoint|{count} files changed outside the agent since the previous checkpoint',
+  'checkpoint.filesLabel': 'Files changed',
+  'checkpoint.change.added': 'added',
+  'checkpoint.change.modified': 'modified',
+  'checkpoint.change.deleted': 'deleted',
+  'checkpoint.change.renamed': 'renamed',
+  'checkpoint.renamedFrom': 'from {from}',
+  'checkpoint.skipped':
+    'Left out of this checkpoint: {count} path (never restored or removed by a rewind)|Left out of this checkpoint: {count} paths (never restored or removed by a rewind)',
+  'checkpoint.skip.too_big': 'too big',
+  'checkpoint.skip.lfs': 'Git LFS',
+  'checkpoint.skip.filter': 'git filter',
+  'checkpoint.skip.nested_repository': 'a repository of its own',
+  'checkpoint.skip.unreadable': 'unreadable',
+  'checkpoint.off': 'Checkpoints are off for this task: {note}',
+  'checkpoint.offNoReason': 'Checkpoints are off for this task.',
+  'checkpoint.commit': 'Committed {hash}',
+  'checkpoint.commitTitle': 'The job committed the files it changed to the workspace repository as {hash}.',
+
+  'checkpoint.menu': 'Rewind or fork at {send}',
+  'checkpoint.menu.files': 'Rewind files to here',
+  'checkpoint.menu.conversation': 'Rewind conversation to here',
+  'checkpoint.menu.both': 'Rewind both',
+  'checkpoint.menu.fork': 'Fork from here',
+  'checkpoint.menu.active': 'A job of this task is active: rewinding waits until it ends or is cancelled.',
+  'checkpoint.menu.noCheckpoint': 'This Send has no checkpoint, so it cannot be rewound.',
+
+  'checkpoint.rewind.title.files': 'Rewind files to the start of {send}?',
+  'checkpoint.rewind.title.conversation': 'Rewind the conversation to the start of {send}?',
+  'checkpoint.rewind.title.both': 'Rewind files and conversation to the start of {send}?',
+  'checkpoint.rewind.files':
+    'The workspace folder goes back to how it was when {send} started: files changed since are written back, files created since are removed and deleted ones come back.',
+  'checkpoint.rewind.undoable': 'The folder as it is now is checkpointed first, so this rewind can itself be undone.',
+  'checkpoint.rewind.conversation':
+    '{send} and every later Send are folded in the chat and marked as rewound; they stay readable but are never sent to the model again. The next message continues from the conversation before {send}.',
+  'checkpoint.rewind.filesUntouched': 'Files in the workspace folder are not touched.',
+  'checkpoint.rewind.conversationKept': 'The conversation is not changed.',
+  'checkpoint.rewind.confirm': 'Rewind',
+  'checkpoint.preview.loading': 'Working out which files this touches…',
+  'checkpoint.preview.failed':
+    'Which files this touches could not be worked out first ({message}); they are listed once it is done.',
+  'checkpoint.preview.nothing': 'No file needs to change.',
+  'checkpoint.preview.restored': 'To be written back: {files}',
+  'checkpoint.preview.removed': 'To be removed: {files}',
+  'checkpoint.preview.edited':
+    'Changed outside the agent since the last checkpoint (your own edits?) and overwritten by this — the undo keeps them: {files}',
+  'checkpoint.edited': 'Your own edits overwritten (Undo brings them back): {files}',
+  'checkpoint.rewind.cancel': 'Cancel',
+  'checkpoint.rewind.failed': 'Could not rewind: {message}',
+  'checkpoint.rewind.done': 'Rewound to the start of {send}.',
+  'checkpoint.rewind.doneConversation': 'The conversation from {send} on is folded and no longer sent to the model.',
+  'checkpoint.restored': 'Written back: {files}',
+  'checkpoint.removed': 'Removed: {files}',
+  'checkpoint.nothingChanged': 'No file needed to change.',
+  'checkpoint.undo': 'Undo rewind',
+  'checkpoint.undoRevert': 'Undo revert',
+  'checkpoint.undoHint': 'The state before was checkpointed: this can be undone.',
+  'checkpoint.undone': 'Undone: the files are back as they were before.',
+  'checkpoint.undoFailed': 'Could not undo: {message}',
+  'checkpoint.dismiss': 'Dismiss',
+  'checkpoint.reverted': 'Reverted {path} to how it was when the task started.',
+
+  'checkpoint.fork.title': 'Fork at {send}?',
+  'checkpoint.fork.body':
+    'A new task is made in the same folder, holding this conversation before {send}. Files are not touched, and this task stays as it is; the two are linked.',
+  'checkpoint.fork.instruction': 'Instruction for the new task',
+  'checkpoint.fork.instructionHint': 'Optional: with an instruction, the new task starts working on it at once.',
+  'checkpoint.fork.confirm': 'Fork',
+  'checkpoint.fork.failed': 'Could not fork: {message}',
+  'checkpoint.forkedFrom': 'Forked from {title} at {send}',
+  'checkpoint.forkedFromGone': 'Forked from a task that no longer exists, at {send}',
+  'checkpoint.forks': 'Forks of this task:',
+  'checkpoint.forkAt': '{title} (at {send})',
+
+  'checkpoint.rewound': 'Rewound — not sent to the model',
+  'checkpoint.rewoundShow': 'Show the rewound part',
+  'checkpoint.rewoundHide': 'Hide the rewound part',
+
+  'changes.open': 'Files changed',
+  'changes.title': 'Files this task changed',
+  'changes.about': 'Every job of the task, against the folder as it was when the task started.',
+  'changes.loading': 'Loading the changes…',
+  'changes.loadFailed': 'Could not load the changes: {message}',
+  'changes.none': 'This task has changed no file.',
+  'changes.binary': 'Binary file: no diff shown.',
+  'changes.close': 'Close',
+  'changes.revert': 'Revert this file',
+  'changes.revertLabel': 'Revert {path}',
+  'changes.revertConfirm':
+    'Put {path} back as it was when the task started? The file as it is now is checkpointed first, so this can be undone.',
+  'changes.revertYes': 'Revert',
+  'changes.revertNo': 'Keep',
+  'changes.revertFailed': 'Could not revert {path}: {message}',
+
+  'settings.checkpoints': 'Checkpoints',
+  'settings.checkpoints.about':
+    'Before every change an agent makes, the workspace folder is saved as git objects, so files and conversation can be rewound to any Send.',
+  'settings.checkpoints.enabled': 'Take checkpoints',
+  'settings.checkpoints.maxFileMb': 'Largest file saved (MB)',
+  'settings.checkpoints.keepPerTask': 'Checkpoints kept per task',
+  'settings.checkpoints.keepDays': 'Days kept (0: no limit by age)',
+  'settings.checkpoints.commitOnSuccess':
+    'Commit the files a succeeded job changed (when the folder is a git repository)',
+  'settings.checkpoints.save': 'Save checkpoint settings',
+  'settings.checkpoints.saved': 'Checkpoint settings saved.',
+  'settings.checkpoints.usage':
+    'Disk used by checkpoints: {size} for {count} task, in {dir}|Disk used by checkpoints: {size} for {count} tasks, in {dir}',
+  'settings.checkpoints.usageUnknown': 'Disk use not known: {message}',
+} as const satisfies Record<string, string>;
