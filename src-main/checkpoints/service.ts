@@ -17,9 +17,10 @@ import { newId } from '../db/ids';
 import type { StoredCheckpoint } from '../db/repos/checkpoints';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
+import { keepConversation, keptConversation, putConversation } from '../engine/conversation-points';
+import type { CheckpointSource, RunCheckpoints } from '../engine/job-run';
 import { postComment } from '../jobs/lifecycle';
 import { runtimeDir } from '../workspace/paths';
-import { keepConversation, keptConversation, putConversation } from './conversation-points';
 import { removeTaskIndex } from './housekeeping';
 import type { Captured, NoStore, OpenSnapshotStore, Snapshot, SnapshotStore } from './types';
 import { commitJobChanges } from './workspace-commit';
@@ -41,7 +42,7 @@ type Opened = { kind: 'store'; store: SnapshotStore } | NoStore;
 const refOf = (taskId: string, id: string) => `tasks/${taskId}/${id}`;
 const fullRef = (ref: string) => `refs/maestro/${ref}`;
 
-export class CheckpointService {
+export class CheckpointService implements CheckpointSource {
   /** Per task: whether its workspace has a store (learned at its first job or operation in this process). */
   private readonly states = new Map<string, CheckpointState>();
   /** The tasks' open stores (a task's folder never changes), with the size limit each was opened with. */
@@ -455,7 +456,7 @@ export const toCheckpoint = ({ snapshot: _s, ref: _r, ...checkpoint }: StoredChe
  * The checkpoints of one job run: one at the Send's start (when the job starts an Invoke), one before each step that
  * may change files. A slow or failed snapshot never holds the step up: the step goes on, the chat says so once.
  */
-export class JobCheckpoints {
+export class JobCheckpoints implements RunCheckpoints {
   private missedSaid = false;
   /** The call that ran since the last checkpoint and may have changed files: what the next checkpoint's are by. */
   private lastStep: string | null = null;

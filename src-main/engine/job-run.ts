@@ -1,7 +1,7 @@
 // The state of one job's run through a piece: its conversation, tools, log and stream, and the small operations the
 // loop needs (answer a call, queue a note, deliver pending user messages).
 import type { z } from 'zod';
-import type { CheckpointService, JobCheckpoints } from '../checkpoints/service';
+import type { Task } from '../../src-shared/entities';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import type { ToolSpec } from '../llm/types';
@@ -31,6 +31,23 @@ export interface EngineLimits {
 
 export const DEFAULT_LIMITS: EngineLimits = { textOnlyReplies: 3, repeatedCalls: 5, watchdogIterations: 12, asks: 5 };
 
+/** A job run's checkpoints, as the engine drives them (checkpoints/service.ts takes them). */
+export interface RunCheckpoints {
+  /** At an Invoke's start: the workspace as the Send found it. */
+  atInvoke(): Promise<void>;
+  /** The model is asked: the workspace may be captured meanwhile. */
+  prefetch(): void;
+  /** Before a step that may change files. */
+  beforeStep(callId: string): Promise<void>;
+  /** When the run ends, whatever the end. */
+  atEnd(): Promise<void>;
+}
+
+/** Where a job run gets its checkpoints: null when its workspace has none. */
+export interface CheckpointSource {
+  forJob(task: Task, job: JobRecord): Promise<RunCheckpoints | null>;
+}
+
 export interface EngineOptions {
   limits: EngineLimits;
   promptGuard: PromptGuard;
@@ -40,7 +57,7 @@ export interface EngineOptions {
   /** The host's OS sandbox for commands, or why there is none. */
   sandbox: SandboxChoice;
   /** Takes the tasks' checkpoints (issue 22); none in tests that do not need them. */
-  checkpoints?: CheckpointService;
+  checkpoints?: CheckpointSource;
 }
 
 export interface JobRunInit {
@@ -65,7 +82,7 @@ export interface JobRunInit {
   /** The read-only tool cache (P4.36); a delegated sub-agent shares its parent's. */
   toolCache?: ToolCache;
   /** This run's checkpoints: one before each step that may change files (a sub-agent's steps too). */
-  checkpoints?: JobCheckpoints | null;
+  checkpoints?: RunCheckpoints | null;
 }
 
 const INTERJECTION_POLL_MS = 1000;

@@ -19,8 +19,6 @@ export interface JobTools {
 
 import { assertNever } from '../../src-shared/assert-never';
 import { CodedError } from '../../src-shared/errors';
-import { keepConversation } from '../checkpoints/conversation-points';
-import { rewoundJobIds } from '../checkpoints/rewound';
 import type { PieceRunResult } from '../jobs/piece-run-result';
 import { createPackageInstaller } from '../tools/install-package';
 import { policyFile } from '../tools/policy';
@@ -28,6 +26,7 @@ import { abortReason, executeMovement } from './agent-loop';
 import { browserHandoffTool } from './browser-handoff-tool';
 import { dropUnanswered } from './call-pairs';
 import { type ChatMessage, Conversation } from './conversation';
+import { keepConversation } from './conversation-points';
 import { addWakeAnswers, answerDecidedCalls, decidedCalls } from './decisions';
 import { delegateTool } from './delegate-tool';
 import { dynamicContext, firstUserMessage, jobInstruction, subtaskNotice, taskContext } from './dynamic-context';
@@ -40,6 +39,7 @@ import { dueLoopMonitor } from './pieces/loop-monitor';
 import { chooseStartMovement, type MovementDefinition, movementOf } from './pieces/schema';
 import { movementGuidance, staticPreamble, systemMessage } from './prompt';
 import { allReplayableThreads, isSamePieceContinuation } from './replay';
+import { rewoundJobIds } from './rewound';
 import { RunLog } from './run-log';
 import { spendLimits } from './spend-limits';
 import { createSubtaskTool, waitForSubtasksTool } from './subtask-tool';

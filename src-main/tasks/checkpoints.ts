@@ -5,23 +5,30 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
-import type { AppContext } from '../app/context';
-import { keptConversation, putConversation } from '../checkpoints/conversation-points';
 import { checkpointDiskUsage } from '../checkpoints/housekeeping';
 import { checkpointsDir } from '../checkpoints/locate';
+import type { CheckpointService } from '../checkpoints/service';
 import { newId } from '../db/ids';
 import { toJob } from '../db/repos/jobs';
+import { keptConversation, putConversation } from '../engine/conversation-points';
 import { insertJob, insertTaskWithJob, postComment } from '../jobs/lifecycle';
 import { runtimeDir } from '../workspace/paths';
+import type { TaskContext } from './context';
 import { invalid } from './errors';
 import { requireTask } from './queries';
 
-export function listCheckpoints(ctx: AppContext, { taskId }: { taskId: string }): OpOutput<'listCheckpoints'> {
+/** The operations' context: the app's always has the checkpoint service. */
+type CheckpointContext = TaskContext & { checkpoints: CheckpointService };
+
+export function listCheckpoints(ctx: CheckpointContext, { taskId }: { taskId: string }): OpOutput<'listCheckpoints'> {
   requireTask(ctx, taskId);
   return { ...ctx.checkpoints.list(taskId), state: ctx.checkpoints.state(taskId) };
 }
 
-export function getTaskChanges(ctx: AppContext, { taskId }: { taskId: string }): Promise<OpOutput<'getTaskChanges'>> {
+export function getTaskChanges(
+  ctx: CheckpointContext,
+  { taskId }: { taskId: string },
+): Promise<OpOutput<'getTaskChanges'>> {
   return ctx.checkpoints.changes(requireTask(ctx, taskId));
 }
 
@@ -35,14 +42,17 @@ function workspaceRelative(given: string): string {
 }
 
 export async function revertTaskFile(
-  ctx: AppContext,
+  ctx: CheckpointContext,
   input: OpParsedInput<'revertTaskFile'>,
 ): Promise<OpOutput<'revertTaskFile'>> {
   const file = workspaceRelative(input.path);
   return ctx.checkpoints.revertFile(requireTask(ctx, input.taskId), file);
 }
 
-export async function rewindTask(ctx: AppContext, input: OpParsedInput<'rewindTask'>): Promise<OpOutput<'rewindTask'>> {
+export async function rewindTask(
+  ctx: CheckpointContext,
+  input: OpParsedInput<'rewindTask'>,
+): Promise<OpOutput<'rewindTask'>> {
   const task = requireTask(ctx, input.taskId);
   const done = await ctx.checkpoints.rewind(task, input.checkpointId, input.mode, input.dryRun ?? false);
   return { task: requireTask(ctx, task.id), ...done };
@@ -53,7 +63,7 @@ export async function rewindTask(ctx: AppContext, input: OpParsedInput<'rewindTa
  * Invoke), linked both ways (`forkedFrom`; the original lists its forks through it). With an instruction, its first
  * job goes on from that conversation at once; files are untouched.
  */
-export function forkTask(ctx: AppContext, input: OpParsedInput<'forkTask'>): OpOutput<'forkTask'> {
+export function forkTask(ctx: CheckpointContext, input: OpParsedInput<'forkTask'>): OpOutput<'forkTask'> {
   const { store } = ctx;
   const original = requireTask(ctx, input.taskId);
   const sends = store.logEntries.invokes(original.id).filter((i) => i.kind === 'UserSend');
@@ -118,7 +128,7 @@ export function forkTask(ctx: AppContext, input: OpParsedInput<'forkTask'>): OpO
   }
 }
 
-export async function getCheckpointUsage(ctx: AppContext): Promise<OpOutput<'getCheckpointUsage'>> {
+export async function getCheckpointUsage(ctx: CheckpointContext): Promise<OpOutput<'getCheckpointUsage'>> {
   return {
     bytes: checkpointDiskUsage(ctx.dataDir),
     tasks: ctx.store.checkpoints.tasksWithCheckpoints(),

@@ -4,8 +4,8 @@
 // the one it replaces, under the rewind's checkpoint, for its undo); a fork starts from it byte for byte (P9.21).
 import fs from 'node:fs';
 import path from 'node:path';
-import { TRANSCRIPT_FILE } from '../engine/conversation';
 import { writeFileAtomic } from '../workspace/atomic-write';
+import { TRANSCRIPT_FILE } from './conversation';
 
 const pointFile = (runtimeDir: string, name: string) => path.join(runtimeDir, 'conversation', `${name}.jsonl`);
 
