@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { OperationName } from '../../src-shared/contract';
 import { CodedError } from '../../src-shared/errors';
 import { openSnapshotStore } from '../checkpoints/git-store';
+import { gcCheckpointStores } from '../checkpoints/housekeeping';
 import { CheckpointService } from '../checkpoints/service';
 import { Store } from '../db/store';
 import { createEngine } from '../engine/engine';
@@ -24,6 +25,7 @@ import { resolveWorkspaceFolder } from '../tasks/create';
 import { Scheduler } from '../tasks/scheduler';
 import type { AgentTokens } from '../tools/a2a-send';
 import { hiddenPaths, openSandbox, type SandboxChoice } from '../tools/os-sandbox';
+import { loadPolicy } from '../tools/policy';
 import { Worker, type WorkerOptions } from '../worker/worker';
 import { AcceptedSettings, type SettingsText } from '../workspace/accepted-settings';
 import { dbFile } from '../workspace/paths';
@@ -120,6 +122,9 @@ export function prepareDataDir(dataDir: string): string {
   return resolved;
 }
 
+/** How often the checkpoints' private repositories are collected, when no job runs. */
+const CHECKPOINT_GC_MS = 60 * 60 * 1000;
+
 export function createMaestro(options: MaestroOptions): Maestro {
   const dataDir = prepareDataDir(options.dataDir);
   // One host per data dir (headless or desktop): with the lock held, a job left running was left by a dead host.
@@ -156,7 +161,21 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
     dataDir,
     settings: () => loadSettings(dataDir).settings.checkpoints,
     open: openSnapshotStore,
+    // A broken policy file is the job's to report: here it leaves the commit to Settings.
+    workspaceCommit: (workspace) => {
+      try {
+        return loadPolicy(workspace, accepted.inForce).workspaceCommit !== false;
+      } catch {
+        return true;
+      }
+    },
   });
+  // The private repositories' unreferenced objects go when no job runs (checked hourly).
+  const gcTimer = setInterval(() => {
+    if (store.jobs.staleRunning(Number.MAX_SAFE_INTEGER).length > 0) return;
+    gcCheckpointStores(dataDir).catch((error) => console.error('checkpoint gc failed:', error));
+  }, CHECKPOINT_GC_MS);
+  gcTimer.unref();
   const ctx: AppContext = {
     checkpoints,
     store,
@@ -261,6 +280,7 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(gcTimer);
       offProfiles();
       scheduler?.stop();
       await worker?.stop();

@@ -34,6 +34,8 @@ export interface CheckpointServiceOptions {
   /** The checkpoints' settings as they are now (settings.json; read at each job and operation). */
   settings: () => CheckpointSettings;
   open: OpenSnapshotStore;
+  /** Whether a workspace lets a succeeded job commit (its accepted policy's `workspace_commit`; default yes). */
+  workspaceCommit?: (workspacePath: string) => boolean;
   slowMs?: number;
 }
 
@@ -395,7 +397,7 @@ export class CheckpointService implements CheckpointSource {
     if (!this.o.settings().commitOnSuccess) return;
     const task = store.tasks.get(job.taskId);
     const start = store.checkpoints.listForJob(job.id)[0];
-    if (!task || !start) return;
+    if (!task || !start || this.o.workspaceCommit?.(task.workspacePath) === false) return;
     const opened = await this.open(task);
     if (opened.kind === 'off' || opened.store.kind !== 'git') return;
     const end = await this.snapshotNow(opened.store, task.id);

@@ -302,4 +302,47 @@ describe.skipIf(!machineSandbox.ok)('checkpoints, rewind and fork (issue 22)', (
       process.env.PATH = pathBefore;
     }
   });
+
+  it('P2.21 a workspace whose accepted policy says workspace_commit: false gets no commit; its checkpoints are taken as ever', async () => {
+    const repo = personRepo();
+    fs.writeFileSync(
+      path.join(repo, '.maestro', 'policy.json'),
+      JSON.stringify({ run_command: { allow: ['*'] }, workspace_commit: false }),
+    );
+    const h = await engineHarness([call('write_file', { path: 'b.txt', content: 'b' }, 'call_1'), complete('done')], {
+      policyTools: true,
+      checkpoints: true,
+    });
+    const head = git(repo, 'rev-parse', 'HEAD');
+    const { taskId, jobId } = h.createTask('Write b', { workspacePath: repo });
+    expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
+    await until(() => h.maestro.invoke('listCheckpoints', { taskId }).checkpoints.length === 2);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(git(repo, 'rev-parse', 'HEAD')).toBe(head);
+    expect(commitNotices(h, taskId)).toEqual([]);
+    expect(read(repo, 'b.txt')).toBe('b');
+  });
+
+  it('a checkpoint that cannot be taken (its index cannot be written) never holds the step up: the file is written, the chat says so once', async () => {
+    const folder = tempDir('maestro-plain-');
+    const h = await engineHarness(
+      [
+        call('write_file', { path: 'a.txt', content: 'a' }, 'call_1'),
+        call('write_file', { path: 'b.txt', content: 'b' }, 'call_2'),
+        complete('done'),
+      ],
+      { policyTools: true, checkpoints: true },
+    );
+    // Where the task's index would go is a file: every capture fails (a full or broken disk looks the same to it).
+    fs.mkdirSync(path.join(h.dataDir, 'checkpoints'), { recursive: true });
+    fs.writeFileSync(path.join(h.dataDir, 'checkpoints', 'index'), 'not a folder');
+    const { taskId, jobId } = h.createTask('Write two files', { workspacePath: folder });
+    expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
+    expect([read(folder, 'a.txt'), read(folder, 'b.txt')]).toEqual(['a', 'b']);
+    const missed = h.maestro
+      .invoke('getTask', { taskId })
+      .comments.filter((c) => c.notice?.code === 'checkpoint_missed');
+    expect(missed.map((c) => c.notice)).toEqual([{ code: 'checkpoint_missed', reason: 'failed' }]);
+    expect(h.maestro.invoke('listCheckpoints', { taskId }).checkpoints).toEqual([]);
+  });
 });

@@ -61,6 +61,8 @@ export const PolicyFile = z.strictObject({
     })
     .default({ allow: [], network: [] }),
   limits: LimitsFile.optional(),
+  /** false: a succeeded job never commits in this workspace (P2.21; on by default, as Settings says). */
+  workspace_commit: z.boolean().optional(),
 });
 
 export interface WorkspaceToolPolicy {
@@ -76,6 +78,8 @@ export interface WorkspaceToolPolicy {
   runCommandNetwork: readonly string[];
   /** The file's `limits` as written (absent: the piece's or the default). */
   limits?: LimitsFile;
+  /** false: no workspace commit here (absent: Settings decide). */
+  workspaceCommit?: boolean;
 }
 
 /** No policy file: every built-in tool, run_command asks every time, MCP tools that may change things ask. */
@@ -95,6 +99,7 @@ export function toPolicy(file: z.infer<typeof PolicyFile>): WorkspaceToolPolicy 
     runCommandAllow: file.run_command.allow,
     runCommandNetwork: file.run_command.network,
     ...(file.limits ? { limits: file.limits } : {}),
+    ...(file.workspace_commit !== undefined ? { workspaceCommit: file.workspace_commit } : {}),
   };
 }
 
