@@ -13,6 +13,8 @@ export const ToolPolicyDocument = z.object({
   run_command: z.object({ allow: z.array(z.string()), network: z.array(z.string()).default([]) }),
   /** What the agent may spend (subtasks, delegate depth); Settings does not edit it and saves it back as it was. */
   limits: z.record(z.string(), z.unknown()).optional(),
+  /** false: no workspace commit in this workspace (P2.21); Settings saves it back as it was. */
+  workspace_commit: z.boolean().optional(),
 });
 export type ToolPolicyDocument = z.infer<typeof ToolPolicyDocument>;
 

@@ -30,6 +30,7 @@ const toDocument = (policy: WorkspaceToolPolicy): ToolPolicyDocument => ({
   tools: { deny: [...policy.deniedTools], ask: [...policy.askTools], allow: [...policy.allowTools] },
   run_command: { allow: [...policy.runCommandAllow], network: [...policy.runCommandNetwork] },
   ...(policy.limits ? { limits: policy.limits } : {}),
+  ...(policy.workspaceCommit !== undefined ? { workspace_commit: policy.workspaceCommit } : {}),
 });
 
 function view(ctx: AppContext, workspacePath: string): OpOutput<'getToolPolicy'> {

@@ -29,7 +29,12 @@ interface Draft {
   /** tools.ask: the form edits only its editing tools ("Ask before editing files"); the rest is saved back as it was. */
   ask: string[];
   /** What the file says that this form does not edit (allow rules and patterns, hosts): saved back as it was. */
-  kept: { allow: string[]; network: string[]; limits: ToolPolicyDocument['limits'] };
+  kept: {
+    allow: string[];
+    network: string[];
+    limits: ToolPolicyDocument['limits'];
+    workspaceCommit: ToolPolicyDocument['workspace_commit'];
+  };
 }
 
 const fromDocument = (doc: ToolPolicyDocument): Draft => ({
@@ -37,7 +42,12 @@ const fromDocument = (doc: ToolPolicyDocument): Draft => ({
   patterns: doc.run_command.allow.filter((r) => r.trim() !== RUN_ANY_COMMAND),
   allowAll: doc.run_command.allow.some((r) => r.trim() === RUN_ANY_COMMAND),
   ask: [...doc.tools.ask],
-  kept: { allow: [...doc.tools.allow], network: [...doc.run_command.network], limits: doc.limits },
+  kept: {
+    allow: [...doc.tools.allow],
+    network: [...doc.run_command.network],
+    limits: doc.limits,
+    workspaceCommit: doc.workspace_commit,
+  },
 });
 
 // The patterns first, so an error about run_command.allow.<i> is about the i-th pattern shown.
@@ -48,6 +58,7 @@ const toDocument = (draft: Draft): ToolPolicyDocument => ({
     network: draft.kept.network,
   },
   ...(draft.kept.limits ? { limits: draft.kept.limits } : {}),
+  ...(draft.kept.workspaceCommit !== undefined ? { workspace_commit: draft.kept.workspaceCommit } : {}),
 });
 
 function modeOf(draft: Draft, tool: string): Mode {
