@@ -70,6 +70,7 @@ export async function captureTree(
   const { repo } = git;
   const copied = prepareIndex(repo.indexFile, options.personIndex);
   const base = git.indexTree();
+  void git.objectDb();
   await git.refreshFilterGuard();
   if (copied) {
     // The person's stat cache may be stale (files touched since): refreshed once, so that later snapshots do not

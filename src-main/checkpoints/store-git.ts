@@ -155,8 +155,7 @@ export class StoreGit {
    * keeps them where git says, else by `git commit-tree`.
    */
   async commit(tree: string, parent: string | null, message: string): Promise<string> {
-    this.objects ??= this.findObjects();
-    const db = await this.objects;
+    const db = await this.objectDb();
     const seconds = Math.floor(Date.now() / 1000);
     const commit = db
       ? writeLooseObject(db, 'commit', commitBody({ tree, parent, ident: SNAPSHOT_IDENT, seconds, message }))
@@ -169,7 +168,15 @@ export class StoreGit {
     return commit;
   }
 
-  /** Where the repository's loose objects go and its hash; null when git will not say (commit-tree then). */
+  /**
+   * Where the repository's loose objects go and its hash, looked up once (the first capture starts it, beside its own
+   * git); null when git will not say (commit-tree then).
+   */
+  objectDb(): Promise<ObjectDb | null> {
+    this.objects ??= this.findObjects().catch(() => null);
+    return this.objects;
+  }
+
   private async findObjects(): Promise<ObjectDb | null> {
     const r = await runHostGit(['rev-parse', '--git-path', 'objects', '--show-object-format'], this.options({}));
     const [dir, format] = r.stdout.split('\n');
