@@ -58,6 +58,16 @@ export interface Captured {
   changes?: CheckpointFile[] | null;
 }
 
+/** The workspace hashed into the task's index (its files are safe from a step from then on), its tree not yet written. */
+export interface Staged {
+  started: number;
+  skipped: SkippedPath[];
+  base: string | null;
+  changes: CheckpointFile[] | null;
+  /** Whether the index changed (else its tree is `base`). */
+  wrote: boolean;
+}
+
 /**
  * Brings the task's index up to the workspace and writes its tree (the part that must happen before a step changes
  * anything); sealSnapshot makes it a snapshot afterwards, while the step runs.
@@ -66,6 +76,17 @@ export async function captureTree(
   git: StoreGit,
   options: { maxFileBytes: number; personIndex: string | null },
 ): Promise<Captured> {
+  return treeOf(git, await stageWorkspace(git, options));
+}
+
+/**
+ * Brings the task's index up to the workspace: every file's content is then in the repository's objects, so a step
+ * may change files; only the tree is left to write (treeOf), which reads the index alone.
+ */
+export async function stageWorkspace(
+  git: StoreGit,
+  options: { maxFileBytes: number; personIndex: string | null },
+): Promise<Staged> {
   const started = performance.now();
   const { repo } = git;
   const copied = prepareIndex(repo.indexFile, options.personIndex);
@@ -79,7 +100,9 @@ export async function captureTree(
   }
   const { update, gone, skipped, changes } = await scanChanges(git, repo.workspace, options.maxFileBytes);
   // Nothing to hash or remove: the index, so its tree, is as this store last wrote it.
-  if (base !== null && update.length === 0 && gone.length === 0) return { tree: base, skipped, started, base, changes };
+  if (base !== null && update.length === 0 && gone.length === 0) {
+    return { started, skipped, base, changes, wrote: false };
+  }
   if (gone.length > 0) await updateIndex(git, '--force-remove', gone);
   if (update.length > BULK) {
     // Many new files (a first snapshot of a folder): `add -A` hashes them well over twice as fast as update-index,
@@ -92,9 +115,16 @@ export async function captureTree(
   } else if (update.length > 0) {
     await updateIndex(git, '--add', update);
   }
+  return { started, skipped, base, changes: update.length > BULK ? null : changes, wrote: true };
+}
+
+/** The staged index's tree: the capture that a seal makes a snapshot. */
+export async function treeOf(git: StoreGit, staged: Staged): Promise<Captured> {
+  const { started, skipped, base, changes } = staged;
+  if (!staged.wrote && base !== null) return { tree: base, skipped, started, base, changes };
   const tree = await writeTree(git);
   git.wroteTree(tree);
-  return { tree, skipped, started, base, changes: update.length > BULK ? null : changes };
+  return { tree, skipped, started, base, changes };
 }
 
 /**
