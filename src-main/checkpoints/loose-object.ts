@@ -18,7 +18,11 @@ export function writeLooseObject(db: ObjectDb, type: 'commit', body: Buffer): st
   const folder = path.join(db.dir, name.slice(0, 2));
   const file = path.join(folder, name.slice(2));
   if (fs.existsSync(file)) return name;
-  fs.mkdirSync(folder, { recursive: true });
+  if (!fs.existsSync(folder)) {
+    fs.mkdirSync(folder, { recursive: true });
+    // A shared repository's folders are group-writable (core.sharedRepository): a new one is made like the others.
+    fs.chmodSync(folder, (fs.statSync(db.dir).mode & 0o7777) | 0o700);
+  }
   // Written aside then linked in, as git does: a reader never sees half an object, an existing one is kept.
   const temp = path.join(folder, `tmp_obj_${randomBytes(6).toString('hex')}`);
   fs.writeFileSync(temp, deflateSync(data), { mode: 0o444 });
