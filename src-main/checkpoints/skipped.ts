@@ -1,42 +1,66 @@
 // What a snapshot takes in and leaves out, found among the untracked and changed files (against the task's index):
 // files over the size limit, files with a filter attribute (LFS or any other driver: the person's filter commands
-// never run), nested repositories (never renamed: git lists them as `dir/`) and files the host cannot read.
+// never run), nested repositories (never renamed: git lists them as `dir/`) and files the host cannot read. The same
+// look says what changed against the task's index, which spares a snapshot its diff when the index held its parent.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SkippedPath } from '../../src-shared/checkpoints';
+import type { CheckpointFile, SkippedPath } from '../../src-shared/checkpoints';
 import type { StoreGit } from './store-git';
+
+export interface Scan {
+  /** Paths to hash into the task's index. */
+  update: string[];
+  /** Paths to take out of it. */
+  gone: string[];
+  skipped: SkippedPath[];
+  /**
+   * What bringing the index up to the workspace changes in its tree, as a diff of the two would say; null when
+   * only a diff can tell (a possible rename, a submodule, a merge in progress).
+   */
+  changes: CheckpointFile[] | null;
+}
 
 /**
  * One look at the work tree (`ls-files -o -m`: untracked files not ignored, and files changed or deleted against the
- * task's index): the paths to bring into the index, and what is left out.
+ * task's index, tagged by `-t`): the paths to bring into the index, what is left out, and what that changes.
  */
-export async function scanChanges(
-  git: StoreGit,
-  workspace: string,
-  maxFileBytes: number,
-): Promise<{ update: string[]; gone: string[]; skipped: SkippedPath[] }> {
-  const out = await git.run(['ls-files', '-z', '-o', '-m', '--exclude-standard'], { inWorkspace: true });
+export async function scanChanges(git: StoreGit, workspace: string, maxFileBytes: number): Promise<Scan> {
+  const out = await git.run(['ls-files', '-z', '-t', '-o', '-m', '--exclude-standard'], { inWorkspace: true });
   const skipped: SkippedPath[] = [];
   const update: string[] = [];
   const gone: string[] = [];
   const files: string[] = [];
   const linked = symlinkedFolders(workspace);
-  const listed = out.split('\0').filter((p) => p !== '');
+  // `? path`: untracked; `C path`: changed or deleted (ls-files -m compares contents, not only stat data).
+  const untracked = new Set<string>();
+  const listed: string[] = [];
+  for (const line of out.split('\0')) {
+    if (line === '') continue;
+    const p = line.slice(2);
+    if (line.startsWith('? ')) untracked.add(p);
+    listed.push(p);
+  }
   // A path listed more than once is unmerged (the person's merge in progress): one left out must leave the task's
   // index too, or no tree could be written.
   const seen = new Set<string>();
   const unmerged = new Set<string>();
   for (const p of listed) (seen.has(p) ? unmerged : seen).add(p);
+  // A folder hashed is a submodule's commit: diff-trees leave those out, only a diff can tell.
+  let folders = false;
   for (const p of seen) {
     if (p.endsWith('/')) {
       skipped.push({ path: p.slice(0, -1), reason: 'nested_repository' });
       continue;
     }
     // A file below a folder that is now a symbolic link is gone for git (it never follows the link).
-    const reason = linked(p) ? 'gone' : fileReason(path.join(workspace, p), maxFileBytes);
+    const abs = path.join(workspace, p);
+    const reason = linked(p) ? 'gone' : fileReason(abs, maxFileBytes);
     if (reason === 'gone') gone.push(p);
     else if (reason) skipped.push({ path: p, reason });
-    else files.push(p);
+    else {
+      files.push(p);
+      if (!folders && isFolder(abs)) folders = true;
+    }
   }
   // No driver configured: git stores such files as they are, so nothing needs leaving out (and no process runs).
   const filteredOut = files.length > 0 && git.hasFilterDrivers ? await filtered(git, files) : [];
@@ -44,7 +68,32 @@ export async function scanChanges(
   update.push(...files.filter((p) => !left.has(p)));
   skipped.push(...filteredOut);
   for (const s of skipped) if (unmerged.has(s.path)) gone.push(s.path);
-  return { update, gone, skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
+  const changes = unmerged.size > 0 || folders ? null : changesOf(update, gone, untracked);
+  return {
+    update,
+    gone,
+    skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    changes,
+  };
+}
+
+/** The changes of hashing `update` and removing `gone`, in git's order; null when some could pair as a rename. */
+function changesOf(update: readonly string[], gone: readonly string[], untracked: ReadonlySet<string>) {
+  const changes: CheckpointFile[] = [];
+  for (const p of update) changes.push({ path: p, change: untracked.has(p) ? 'added' : 'modified' });
+  // An untracked path found gone (removed meanwhile, below a linked folder) was never in the index.
+  for (const p of gone) if (!untracked.has(p)) changes.push({ path: p, change: 'deleted' });
+  const kinds = new Set(changes.map((c) => c.change));
+  if (kinds.has('added') && kinds.has('deleted')) return null;
+  return changes.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+}
+
+function isFolder(abs: string): boolean {
+  try {
+    return fs.lstatSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a path's folder (or one above it) is a symbolic link; folders looked at once per scan. */

@@ -2,7 +2,9 @@
 // previous snapshot, under refs/maestro/<ref>. The work tree is looked at once (`ls-files -o -m`, scanChanges); only
 // the paths it names are hashed (`update-index --stdin`; `add -A` when there are many), what is skipped left out. The task's index persists, so
 // git's stat cache spares unchanged files; in a git workspace it starts as a copy of the person's index (never
-// written), which spares even the first snapshot from hashing every tracked file.
+// written), which spares even the first snapshot from hashing every tracked file. Processes are what a step waits
+// for: a look that finds nothing changed writes no tree, the commit is written by the host (store-git.ts), and when
+// the index held the previous snapshot's tree the look itself says what changed (no diff).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CheckpointFile, SkippedPath } from '../../src-shared/checkpoints';
@@ -51,6 +53,19 @@ export interface Captured {
   skipped: SkippedPath[];
   /** When the capture began (performance.now()): a snapshot's `ms` counts from it. */
   started: number;
+  /** The tree the task's index held before (when this store wrote it), and what the capture changed in it. */
+  base?: string | null;
+  changes?: CheckpointFile[] | null;
+}
+
+/** The workspace hashed into the task's index (its files are safe from a step from then on), its tree not yet written. */
+export interface Staged {
+  started: number;
+  skipped: SkippedPath[];
+  base: string | null;
+  changes: CheckpointFile[] | null;
+  /** Whether the index changed (else its tree is `base`). */
+  wrote: boolean;
 }
 
 /**
@@ -61,16 +76,33 @@ export async function captureTree(
   git: StoreGit,
   options: { maxFileBytes: number; personIndex: string | null },
 ): Promise<Captured> {
+  return treeOf(git, await stageWorkspace(git, options));
+}
+
+/**
+ * Brings the task's index up to the workspace: every file's content is then in the repository's objects, so a step
+ * may change files; only the tree is left to write (treeOf), which reads the index alone.
+ */
+export async function stageWorkspace(
+  git: StoreGit,
+  options: { maxFileBytes: number; personIndex: string | null },
+): Promise<Staged> {
   const started = performance.now();
   const { repo } = git;
   const copied = prepareIndex(repo.indexFile, options.personIndex);
+  const base = git.indexTree();
+  void git.objectDb();
   await git.refreshFilterGuard();
   if (copied) {
     // The person's stat cache may be stale (files touched since): refreshed once, so that later snapshots do not
     // compare those files' contents again each time. Exit 1 says some files changed: that is what comes next.
     await git.run(['update-index', '-q', '--refresh', '--ignore-submodules'], { inWorkspace: true, okCodes: [1] });
   }
-  const { update, gone, skipped } = await scanChanges(git, repo.workspace, options.maxFileBytes);
+  const { update, gone, skipped, changes } = await scanChanges(git, repo.workspace, options.maxFileBytes);
+  // Nothing to hash or remove: the index, so its tree, is as this store last wrote it.
+  if (base !== null && update.length === 0 && gone.length === 0) {
+    return { started, skipped, base, changes, wrote: false };
+  }
   if (gone.length > 0) await updateIndex(git, '--force-remove', gone);
   if (update.length > BULK) {
     // Many new files (a first snapshot of a folder): `add -A` hashes them well over twice as fast as update-index,
@@ -83,7 +115,16 @@ export async function captureTree(
   } else if (update.length > 0) {
     await updateIndex(git, '--add', update);
   }
-  return { tree: await writeTree(git), skipped, started };
+  return { started, skipped, base, changes: update.length > BULK ? null : changes, wrote: true };
+}
+
+/** The staged index's tree: the capture that a seal makes a snapshot. */
+export async function treeOf(git: StoreGit, staged: Staged): Promise<Captured> {
+  const { started, skipped, base, changes } = staged;
+  if (!staged.wrote && base !== null) return { tree: base, skipped, started, base, changes };
+  const tree = await writeTree(git);
+  git.wroteTree(tree);
+  return { tree, skipped, started, base, changes };
 }
 
 /**
@@ -92,20 +133,19 @@ export async function captureTree(
  */
 export async function sealSnapshot(
   git: StoreGit,
-  { tree, skipped, started }: Captured,
+  { tree, skipped, started, base, changes }: Captured,
   options: { ref: string; previous: string | null; writeRef?: boolean },
 ): Promise<Snapshot> {
   const ref = maestroRef(options.ref);
   const message = `MAESTRO checkpoint ${ref}\n\n${SKIPPED_TRAILER}${JSON.stringify(skipped)}\n`;
-  const parent = options.previous ? ['-p', options.previous] : [];
-  const commit = (
-    await git.run(['commit-tree', '--no-gpg-sign', ...parent, '-F', '-', tree], { input: message })
-  ).trim();
+  const { previous } = options;
+  const commit = await git.commit(tree, previous, message);
+  // The capture's own changes hold when it started from the previous snapshot's tree.
+  const known = previous && changes && base && git.treeOf(previous) === base ? changes : null;
   const [, files] = await Promise.all([
     options.writeRef === false ? null : git.run(['update-ref', ref, commit]),
-    options.previous
-      ? diffTrees(git, options.previous, commit, { renames: true }).then(toCheckpointFiles)
-      : allFiles(git, tree),
+    known ??
+      (previous ? diffTrees(git, previous, commit, { renames: true }).then(toCheckpointFiles) : allFiles(git, tree)),
   ]);
   return { commit, tree, files, skipped, ms: Math.round(performance.now() - started) };
 }

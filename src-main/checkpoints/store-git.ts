@@ -1,7 +1,10 @@
 // How a snapshot store runs git: against its repository (the workspace's own or a private bare one), with the
 // task's own index file, as the host runs git (host-git.ts), with the person's filter drivers emptied so that no
 // command of theirs runs, and with a fixed MAESTRO identity, no signing, reflog or automatic gc.
+import fs from 'node:fs';
+import path from 'node:path';
 import { type HostGitOptions, type HostGitResult, runHostGit, runHostGitBytes } from '../workspace/host-git';
+import { commitBody, type ObjectDb, writeLooseObject } from './loose-object';
 
 export interface StoreRepo {
   /** The git dir objects and refs go to (GIT_DIR). */
@@ -18,6 +21,9 @@ export interface StoreRepo {
 
 /** No store git takes this long unless something is wrong (a hung filesystem): it is stopped, the operation fails. */
 const GIT_TIMEOUT_MS = 5 * 60_000;
+
+/** The author and committer of every snapshot commit. */
+export const SNAPSHOT_IDENT = 'MAESTRO <checkpoints@maestro.invalid>';
 
 const IDENTITY = {
   GIT_AUTHOR_NAME: 'MAESTRO',
@@ -63,10 +69,18 @@ export interface RunExtra {
 /** How long a look at the configured filter drivers holds. */
 const GUARD_FRESH_MS = 10_000;
 
+/** The task's index file as this store left it: any other change (another writer, a deletion) shows here. */
+type IndexStamp = { ino: number; size: number; mtimeNs: bigint };
+
 export class StoreGit {
   /** The filter drivers found configured at the last look, emptied for every command (any that reads the index). */
   private guard: string[] = [];
   private guardAt: number | null = null;
+  /** The tree the task's index held after this store's last write-tree, while the index is as that left it. */
+  private last: { tree: string; stamp: IndexStamp } | null = null;
+  /** The trees of the snapshot commits this store wrote. */
+  private readonly trees = new Map<string, string>();
+  private objects: Promise<ObjectDb | null> | null = null;
 
   constructor(readonly repo: StoreRepo) {}
 
@@ -105,6 +119,70 @@ export class StoreGit {
     const r = await runHostGitBytes(args, this.options(extra));
     if (r.code !== 0) throw new GitFailed(args, r.code, r.stderr);
     return r.stdout;
+  }
+
+  /** The tree the task's index holds, when this store wrote it last and nothing changed the index since. */
+  indexTree(): string | null {
+    const now = this.stampIndex();
+    const last = this.last;
+    if (!last || !now) return null;
+    const same = now.ino === last.stamp.ino && now.size === last.stamp.size && now.mtimeNs === last.stamp.mtimeNs;
+    return same ? last.tree : null;
+  }
+
+  /** Notes the tree just written from the task's index (or found unchanged in it). */
+  wroteTree(tree: string): void {
+    const stamp = this.stampIndex();
+    this.last = stamp ? { tree, stamp } : null;
+  }
+
+  private stampIndex(): IndexStamp | null {
+    try {
+      const st = fs.statSync(this.repo.indexFile, { bigint: true });
+      return { ino: Number(st.ino), size: Number(st.size), mtimeNs: st.mtimeNs };
+    } catch {
+      return null;
+    }
+  }
+
+  /** The tree of a snapshot commit this store wrote (null for any other). */
+  treeOf(commit: string): string | null {
+    return this.trees.get(commit) ?? null;
+  }
+
+  /**
+   * A snapshot commit of `tree` (parent `parent`) with `message`: written here as a loose object when the repository
+   * keeps them where git says, else by `git commit-tree`.
+   */
+  async commit(tree: string, parent: string | null, message: string): Promise<string> {
+    const db = await this.objectDb();
+    const seconds = Math.floor(Date.now() / 1000);
+    const commit = db
+      ? writeLooseObject(db, 'commit', commitBody({ tree, parent, ident: SNAPSHOT_IDENT, seconds, message }))
+      : (
+          await this.run(['commit-tree', '--no-gpg-sign', ...(parent ? ['-p', parent] : []), '-F', '-', tree], {
+            input: message,
+          })
+        ).trim();
+    this.trees.set(commit, tree);
+    return commit;
+  }
+
+  /**
+   * Where the repository's loose objects go and its hash, looked up once (the first capture starts it, beside its own
+   * git); null when git will not say (commit-tree then).
+   */
+  objectDb(): Promise<ObjectDb | null> {
+    this.objects ??= this.findObjects().catch(() => null);
+    return this.objects;
+  }
+
+  private async findObjects(): Promise<ObjectDb | null> {
+    const r = await runHostGit(['rev-parse', '--git-path', 'objects', '--show-object-format'], this.options({}));
+    const [dir, format] = r.stdout.split('\n');
+    if (r.code !== 0 || !dir || (format !== 'sha1' && format !== 'sha256')) return null;
+    const abs = path.resolve(this.repo.workTree, dir);
+    return fs.existsSync(abs) ? { dir: abs, format } : null;
   }
 
   /**
