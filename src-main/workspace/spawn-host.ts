@@ -2,10 +2,11 @@
 // in proportion to its memory — 15–50 ms from the host, a few ms from a bare Node — and it holds the starting thread
 // meanwhile. The host starts git before every step that may change files (checkpoints): from the main thread that
 // stalled the model's stream, the bridge and the UI. The spawn host runs execFile exactly as asked and sends the
-// answer back; if it cannot be started, execFile runs here as before.
+// answer back; if it cannot be started, execFile runs here as before. Under Electron (whose packaged binary cannot
+// run as Node: the RunAsNode fuse is off) execFile always runs here.
 import { type ChildProcess, type ExecFileOptions, execFile, spawn } from 'node:child_process';
 
-// Plain CommonJS for `node -e` (or Electron as Node): nothing to bundle or resolve in any build.
+// Plain CommonJS for `node -e`: nothing to bundle or resolve in any build.
 const HOST = `
 const { execFile } = require('node:child_process');
 process.on('message', (m) => {
@@ -39,7 +40,7 @@ export interface SpawnedResult {
 type Pending = { resolve: (r: SpawnedResult) => void; reject: (e: Error) => void };
 
 let host: ChildProcess | null = null;
-let hostFailed = false;
+let hostFailed = process.versions.electron !== undefined;
 const pending = new Map<number, Pending>();
 let nextId = 0;
 
@@ -54,7 +55,7 @@ function startHost(): ChildProcess | null {
     child = spawn(process.execPath, ['-e', HOST], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       serialization: 'advanced',
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ELECTRON_RUN_AS_NODE: '1' },
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
     });
   } catch {
     hostFailed = true;

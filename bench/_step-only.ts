@@ -1,3 +1,0 @@
-import { measureStepOverhead } from './checkpoints-step';
-
-void measureStepOverhead();
