@@ -123,13 +123,13 @@ export class CheckpointService implements CheckpointSource {
     return gone.length;
   }
 
-  /** After tasks were deleted (`checkpoints`: what they had): their refs and temporary indexes go too. */
+  /** After tasks were deleted (`refs`: their checkpoints' refs, read before): their refs and indexes go too. */
   async forget(tasks: readonly { task: Task; refs: string[] }[]): Promise<void> {
     for (const { task, refs } of tasks) {
+      const opened = await this.open(task).catch(() => null);
       this.states.delete(task.id);
       this.stores.delete(task.id);
-      const opened = await this.open(task).catch(() => null);
-      if (opened?.kind === 'store') await opened.store.dropRefs([...refs, fullRef(refOf(task.id, 'now'))].map(String));
+      if (opened?.kind === 'store') await opened.store.dropRefs([...refs, fullRef(refOf(task.id, 'now'))]);
       removeTaskIndex(this.o.dataDir, task.id);
     }
   }
