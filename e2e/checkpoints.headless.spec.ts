@@ -48,12 +48,19 @@ async function scrollToSend(page: Page, n: number) {
   const button = sendMenu(page, n);
   await page.getByTestId('chat-feed').hover();
   await expect(async () => {
-    if (await button.isVisible()) {
-      const box = await button.boundingBox();
-      const feed = await page.getByTestId('chat-feed').boundingBox();
-      if (box && feed && box.y >= feed.y && box.y + box.height <= feed.y + feed.height) return;
+    const feed = await page.getByTestId('chat-feed').boundingBox();
+    const box = (await button.isVisible()) ? await button.boundingBox() : null;
+    if (box && feed && box.y >= feed.y && box.y + box.height <= feed.y + feed.height) return;
+    // Which way: the header itself when it is rendered, else the Sends that are (a slow page may overshoot).
+    let down: boolean;
+    if (box && feed) down = box.y + box.height > feed.y + feed.height;
+    else {
+      const shown = await page
+        .locator('[data-testid="send-menu"]')
+        .evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-send'))));
+      down = shown.length > 0 && Math.max(...shown) < n;
     }
-    await page.mouse.wheel(0, -250);
+    await page.mouse.wheel(0, down ? 150 : -150);
     throw new Error(`Send #${n} is not in view yet`);
   }).toPass();
   return button;
