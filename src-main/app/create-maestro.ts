@@ -170,12 +170,15 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
       }
     },
   });
-  // The private repositories' unreferenced objects go when no job runs (checked hourly).
-  const gcTimer = setInterval(() => {
-    if (store.jobs.staleRunning(Number.MAX_SAFE_INTEGER).length > 0) return;
+  // The private repositories' unreferenced objects go when the host is idle: after a job, when none runs and the
+  // last collection is an hour old.
+  let collectedAt = Date.now();
+  const collectIfIdle = () => {
+    if (Date.now() - collectedAt < CHECKPOINT_GC_MS || store.jobs.staleRunning(Number.MAX_SAFE_INTEGER).length > 0)
+      return;
+    collectedAt = Date.now();
     gcCheckpointStores(dataDir).catch((error) => console.error('checkpoint gc failed:', error));
-  }, CHECKPOINT_GC_MS);
-  gcTimer.unref();
+  };
   const ctx: AppContext = {
     checkpoints,
     store,
@@ -229,7 +232,10 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
           aborts: ctx.aborts,
           mcp,
           dataDir,
-          afterSucceeded: (job) => checkpoints.commitSucceeded(job),
+          afterSucceeded: async (job) => {
+            await checkpoints.commitSucceeded(job);
+            collectIfIdle();
+          },
         })
       : null;
   };
@@ -280,7 +286,6 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(gcTimer);
       offProfiles();
       scheduler?.stop();
       await worker?.stop();
