@@ -88,7 +88,10 @@ export class CheckpointService implements CheckpointSource {
 
   /** The checkpoints of one job run (null when the task's workspace has none: said once in the task). */
   async forJob(task: Task, job: JobRecord): Promise<JobCheckpoints | null> {
-    const opened = await this.open(task);
+    // Checkpoints never take a job down: a store that cannot even be opened leaves the job without them.
+    const opened = await this.open(task).catch(
+      (error: unknown): NoStore => ({ kind: 'off', reason: 'unusable', note: (error as Error).message }),
+    );
     if (opened.kind === 'off') {
       if (opened.reason !== 'disabled') this.sayOffOnce(task, job, opened);
       return null;
