@@ -7,6 +7,7 @@ import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
 import { checkpointDiskUsage } from '../checkpoints/housekeeping';
 import { checkpointsDir } from '../checkpoints/locate';
+import { revertFile, rewind } from '../checkpoints/rewind';
 import type { CheckpointService } from '../checkpoints/service';
 import { newId } from '../db/ids';
 import { toJob } from '../db/repos/jobs';
@@ -46,7 +47,7 @@ export async function revertTaskFile(
   input: OpParsedInput<'revertTaskFile'>,
 ): Promise<OpOutput<'revertTaskFile'>> {
   const file = workspaceRelative(input.path);
-  return ctx.checkpoints.revertFile(requireTask(ctx, input.taskId), file);
+  return revertFile(ctx.checkpoints, requireTask(ctx, input.taskId), file);
 }
 
 export async function rewindTask(
@@ -54,7 +55,7 @@ export async function rewindTask(
   input: OpParsedInput<'rewindTask'>,
 ): Promise<OpOutput<'rewindTask'>> {
   const task = requireTask(ctx, input.taskId);
-  const done = await ctx.checkpoints.rewind(task, input.checkpointId, input.mode, input.dryRun ?? false);
+  const done = await rewind(ctx.checkpoints, task, input.checkpointId, input.mode, input.dryRun ?? false);
   return { task: requireTask(ctx, task.id), ...done };
 }
 
