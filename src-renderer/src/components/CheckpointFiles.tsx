@@ -4,7 +4,7 @@
 // rewind). Paths come from the workspace, which the model
 // writes: they go through the untrusted-text renderer.
 import { useState } from 'react';
-import type { Checkpoint, FileChangeKind } from '../../../src-shared/checkpoints';
+import type { Checkpoint, CheckpointFile, FileChangeKind } from '../../../src-shared/checkpoints';
 import { useT } from '../i18n';
 import { changedOutside } from '../store/checkpoint-index';
 import { UntrustedLine } from './UntrustedText';
@@ -19,6 +19,24 @@ export function ChangeMark({ change }: { change: FileChangeKind }) {
     <abbr className={`change-mark change-mark-${change}`} title={word} aria-label={word} data-change={change}>
       {MARK[change]}
     </abbr>
+  );
+}
+
+/** A changed file as a list names it: its mark, its path, and the path it was renamed from. */
+export function ChangedFileName({ file, pathClass }: { file: CheckpointFile; pathClass?: string }) {
+  const t = useT();
+  return (
+    <>
+      <ChangeMark change={file.change} />
+      <code className={pathClass}>
+        <UntrustedLine text={file.path} />
+      </code>
+      {file.from ? (
+        <span className="checkpoint-from">
+          <UntrustedLine text={t('checkpoint.renamedFrom', { from: file.from })} />
+        </span>
+      ) : null}
+    </>
   );
 }
 
@@ -57,15 +75,7 @@ export function CheckpointFiles({ checkpoint }: { checkpoint: Checkpoint }) {
               data-path={file.path}
               data-change={file.change}
             >
-              <ChangeMark change={file.change} />
-              <code>
-                <UntrustedLine text={file.path} />
-              </code>
-              {file.from ? (
-                <span className="checkpoint-from">
-                  <UntrustedLine text={t('checkpoint.renamedFrom', { from: file.from })} />
-                </span>
-              ) : null}
+              <ChangedFileName file={file} />
             </li>
           ))}
           {files.length > 0 && skipped.length > 0 ? (

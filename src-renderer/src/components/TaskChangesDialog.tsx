@@ -8,10 +8,9 @@ import type { TaskFileChange } from '../../../src-shared/checkpoints';
 import { untrustedLine } from '../../../src-shared/untrusted-text';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
-import { ChangeMark } from './CheckpointFiles';
+import { ChangedFileName } from './CheckpointFiles';
 import { DiffView } from './DiffView';
 import { RestoreNotice } from './RestoreNotice';
-import { UntrustedLine } from './UntrustedText';
 
 export function TaskChangesDialog({ taskId, onClose }: { taskId: string; onClose(): void }) {
   const t = useT();
@@ -141,15 +140,7 @@ function ChangedFileItem({ taskId, file, onReverted }: ItemProps) {
           onClick={() => setOpen(!open)}
           data-testid="task-change-toggle"
         >
-          <ChangeMark change={file.change} />
-          <code className="diff-file">
-            <UntrustedLine text={file.path} />
-          </code>
-          {file.from ? (
-            <span className="checkpoint-from">
-              <UntrustedLine text={t('checkpoint.renamedFrom', { from: file.from })} />
-            </span>
-          ) : null}
+          <ChangedFileName file={file} pathClass="diff-file" />
           <span className="diff-count diff-count-added">{t('diff.added', { count: file.added })}</span>
           <span className="diff-count diff-count-removed">{t('diff.removed', { count: file.removed })}</span>
         </button>
