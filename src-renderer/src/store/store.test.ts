@@ -1,5 +1,5 @@
 // The store folds responses and pushed events together: newest first, no duplicates, status from the latest job.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Comment, Job, Task } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import type { MaestroApi, MaestroClient } from '../api/client';
@@ -201,8 +201,8 @@ describe('the live stream', () => {
     push(event({ type: 'task.created', taskId: 'c', task: task('c', 3) }));
     // Nothing yet within the task that received them...
     expect(store.getState().tasks).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    // ...then all of them, in order.
+    // ...then all of them at once, in order (a MessageChannel message has no fixed place among Node's timers, so wait).
+    await vi.waitFor(() => expect(store.getState().tasks.length).toBeGreaterThan(0));
     expect(store.getState().tasks.map((t) => t.id)).toEqual(['c', 'b', 'a']);
     stop();
   });
