@@ -1,16 +1,17 @@
 // Headless entry: the same core as the desktop app (DB, Worker, engine) with the HTTP bridge and the built renderer,
 // no Electron. `node out/main/headless.js --data-dir DIR [--port N] [--workspace DIR] [--print-ui-url]`; `npm run
 // headless` (scripts/headless.mjs) installs, builds and starts it with a default data dir, printing the UI's address.
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { removeBridgeFile, writeBridgeFile } from './app/bridge-file';
 import { createMaestro } from './app/create-maestro';
+import { startBridgeAtKeptAddress } from './app/host-address';
 import { VERSION } from './app/version';
-import { type Bridge, startBridge } from './bridge/server';
+import type { Bridge } from './bridge/server';
 
-const USAGE = 'usage: node out/main/headless.js --data-dir DIR [--port N] [--workspace DIR] [--print-ui-url]';
+const USAGE =
+  'usage: node out/main/headless.js --data-dir DIR [--port N] [--workspace DIR] [--print-ui-url] [--new-token]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
       // The page's address with the token in its fragment, for the person who started the host in a terminal (off by
       // default: a service's stdout may end up in a log, and the token opens everything).
       'print-ui-url': { type: 'boolean' },
+      // The host keeps its token across restarts (host.json); this replaces it, e.g. after it was shown to someone.
+      'new-token': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -41,13 +44,20 @@ async function main(): Promise<void> {
     version: VERSION,
     defaultWorkspace: workspace,
   });
-  const token = randomBytes(32).toString('base64url');
   let bridge: Bridge;
+  let token: string;
   try {
-    bridge = await startBridge({ maestro, token, port, staticDir: path.join(appRoot, 'out', 'renderer') });
+    const started = await startBridgeAtKeptAddress({
+      maestro,
+      port,
+      newToken: values['new-token'],
+      staticDir: path.join(appRoot, 'out', 'renderer'),
+    });
+    ({ bridge, token } = started);
+    if (started.note) console.log(`MAESTRO: ${started.note}`);
   } catch (error) {
     await maestro.close();
-    throw new Error(`cannot listen on 127.0.0.1:${port}: ${(error as Error).message}`);
+    throw error;
   }
   maestro.start();
   writeBridgeFile(maestro.ctx.dataDir, { url: bridge.url, token, pid: process.pid });
@@ -73,8 +83,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
-function parsePort(given: string | undefined): number {
-  if (given === undefined) return 0;
+/** Without --port: the port the host listened on last time (host.json), else a free one. */
+function parsePort(given: string | undefined): number | undefined {
+  if (given === undefined) return undefined;
   const port = /^\d{1,5}$/.test(given) ? Number(given) : Number.NaN;
   if (!(port >= 0 && port <= 65535))
     throw new Error(`--port must be a number from 0 to 65535, got "${given}"\n${USAGE}`);

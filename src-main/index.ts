@@ -1,10 +1,10 @@
 // Electron entry: single instance, the locked-down window, IPC, and the local HTTP bridge over the shared core.
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { app, BrowserWindow, dialog, session } from 'electron';
 import { removeBridgeFile, writeBridgeFile } from './app/bridge-file';
 import { createMaestro, type Maestro } from './app/create-maestro';
-import { type Bridge, startBridge } from './bridge/server';
+import { startBridgeAtKeptAddress } from './app/host-address';
+import type { Bridge } from './bridge/server';
 import { registerAppScheme, serveAppProtocol } from './shell/app-protocol';
 import { showAttention } from './shell/attention';
 import { registerIpc } from './shell/ipc';
@@ -33,11 +33,12 @@ async function boot(): Promise<void> {
   serveAppProtocol(rendererDir);
   const window = createMainWindow(path.join(outDir, 'preload'));
   const ipc = registerIpc(maestro, window);
-  const token = randomBytes(32).toString('base64url');
   showAttention(maestro, window, ipc.view, path.join(appRoot, 'resources'));
-  bridge = await startBridge({ maestro, token, staticDir: rendererDir });
-  writeBridgeFile(maestro.ctx.dataDir, { url: bridge.url, token, pid: process.pid });
+  const started = await startBridgeAtKeptAddress({ maestro, staticDir: rendererDir });
+  bridge = started.bridge;
+  if (started.note) console.log(`MAESTRO: ${started.note}`);
   maestro.start();
+  writeBridgeFile(maestro.ctx.dataDir, { url: bridge.url, token: started.token, pid: process.pid });
 }
 
 registerAppScheme();

@@ -23,6 +23,8 @@ export interface HeadlessHost extends BridgeInfo {
   call<T = unknown>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: T }>;
   /** What the host printed, for failure messages. */
   output(): string;
+  /** Stops the host (SIGTERM) and starts it again on the same data dir without --port: its kept address. */
+  restart(): Promise<BridgeInfo>;
   stop(): Promise<void>;
 }
 
@@ -44,17 +46,20 @@ export async function startHeadlessHost(env: NodeJS.ProcessEnv = {}): Promise<He
   fs.mkdirSync(workspace);
 
   let log = '';
-  const child = spawn(
-    process.execPath,
-    [HEADLESS_ENTRY, '--data-dir', dataDir, '--port', '0', '--workspace', workspace],
-    { cwd: APP_ROOT, env: { ...withoutLlmProfile(process.env), ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  child.stdout?.on('data', (chunk: Buffer) => {
-    log += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    log += chunk.toString();
-  });
+  const launch = (portArgs: string[]) => {
+    const started = spawn(
+      process.execPath,
+      [HEADLESS_ENTRY, '--data-dir', dataDir, ...portArgs, '--workspace', workspace],
+      { cwd: APP_ROOT, env: { ...withoutLlmProfile(process.env), ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const append = (chunk: Buffer) => {
+      log += chunk.toString();
+    };
+    started.stdout?.on('data', append);
+    started.stderr?.on('data', append);
+    return started;
+  };
+  let child = launch(['--port', '0']);
 
   const stop = async () => {
     await terminate(child);
@@ -86,6 +91,11 @@ export async function startHeadlessHost(env: NodeJS.ProcessEnv = {}): Promise<He
       return { status: response.status, body: (await response.json()) as T };
     },
     output: () => log,
+    async restart() {
+      await terminate(child);
+      child = launch([]);
+      return waitForBridgeFile(path.join(dataDir, 'bridge.json'), child, () => log);
+    },
     stop,
   };
 }

@@ -48,8 +48,9 @@ async function start(
   dataDir: string,
   extra: string[] = [],
   env: Record<string, string> = {},
+  port: string | null = '0',
 ): Promise<Host & { url: string; info: BridgeInfo }> {
-  const host = launch(['--data-dir', dataDir, '--port', '0', ...extra], env);
+  const host = launch(['--data-dir', dataDir, ...(port === null ? [] : ['--port', port]), ...extra], env);
   const deadline = Date.now() + 20_000;
   let match: RegExpExecArray | null = null;
   while (!match) {
@@ -183,7 +184,8 @@ describe('headless host', { timeout: 60_000 }, () => {
 
     const again = await start(dataDir);
     expect(again.info.pid).toBe(again.child.pid);
-    expect(again.info.token).not.toBe(host.info.token);
+    // The token is kept across restarts (host.json), so a tab or script that knew it goes on.
+    expect(again.info.token).toBe(host.info.token);
     const got = await call(again, 'GET', `/tasks/${taskId}`);
     expect(got.status).toBe(200);
     expect(got.json.task).toMatchObject({ id: taskId, instruction: 'must survive', status: 'queued' });
@@ -296,5 +298,55 @@ describe('headless host', { timeout: 60_000 }, () => {
     } finally {
       blocker.close();
     }
+  });
+  it('restarted without --port: the same address and token (host.json, 0600); --new-token replaces the token', async () => {
+    const dataDir = tempDir();
+    const first = await start(dataDir, [], {}, null);
+    const kept = JSON.parse(fs.readFileSync(path.join(dataDir, 'host.json'), 'utf8'));
+    expect(kept).toEqual({ port: Number(new URL(first.url).port), token: first.info.token });
+    expect(fs.statSync(path.join(dataDir, 'host.json')).mode & 0o777).toBe(0o600);
+    expect(await stop(first, 'SIGTERM')).toEqual({ code: 0, signal: null });
+
+    const again = await start(dataDir, [], {}, null);
+    expect(again.url).toBe(first.url);
+    expect((await call({ url: again.url, info: first.info }, 'GET', '/health')).status).toBe(200);
+    expect(again.stdout()).not.toContain('MAESTRO:');
+    expect(await stop(again, 'SIGTERM')).toEqual({ code: 0, signal: null });
+
+    const renewed = await start(dataDir, ['--new-token'], {}, null);
+    expect(renewed.url).toBe(first.url);
+    expect(renewed.info.token).not.toBe(first.info.token);
+    expect((await call({ url: renewed.url, info: first.info }, 'GET', '/health')).status).toBe(401);
+    expect((await call(renewed, 'GET', '/health')).status).toBe(200);
+    expect(await stop(renewed, 'SIGTERM')).toEqual({ code: 0, signal: null });
+  });
+
+  it('the kept port taken by someone else: a free one, said at start, the token kept; a corrupt host.json is said and replaced', async () => {
+    const dataDir = tempDir();
+    const first = await start(dataDir, [], {}, null);
+    const port = Number(new URL(first.url).port);
+    expect(await stop(first, 'SIGTERM')).toEqual({ code: 0, signal: null });
+
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+    try {
+      const moved = await start(dataDir, [], {}, null);
+      expect(moved.url).not.toBe(first.url);
+      expect(moved.info.token).toBe(first.info.token);
+      const newPort = Number(new URL(moved.url).port);
+      expect(moved.stdout()).toContain(`port ${port} is taken: listening on ${newPort} instead`);
+      const kept = JSON.parse(fs.readFileSync(path.join(dataDir, 'host.json'), 'utf8'));
+      expect(kept.port).toBe(newPort);
+      expect(await stop(moved, 'SIGTERM')).toEqual({ code: 0, signal: null });
+    } finally {
+      blocker.close();
+    }
+
+    fs.writeFileSync(path.join(dataDir, 'host.json'), '{"port": "not a port"');
+    const fresh = await start(dataDir, [], {}, null);
+    expect(fresh.stdout()).toMatch(/host\.json is not JSON: a new address and token/);
+    expect(fresh.info.token).not.toBe(first.info.token);
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'host.json'), 'utf8')).token).toBe(fresh.info.token);
+    expect(await stop(fresh, 'SIGTERM')).toEqual({ code: 0, signal: null });
   });
 });
