@@ -10,7 +10,10 @@ describe('pricing (issue 23 point 8)', () => {
     const picos = callCostPicos(gpt, { promptTokens: 1000, cachedPromptTokens: 600, completionTokens: 200 });
     expect(picosToUsd(picos)).toBe((400 * 2.5 + 600 * 0.25 + 200 * 15) / 1e6);
     // Without a cached price, cached tokens are input: no discount is invented.
-    const flat = callCostPicos({ input: 2.5, output: 15 }, { promptTokens: 1000, cachedPromptTokens: 600, completionTokens: 0 });
+    const flat = callCostPicos(
+      { input: 2.5, output: 15 },
+      { promptTokens: 1000, cachedPromptTokens: 600, completionTokens: 0 },
+    );
     expect(picosToUsd(flat)).toBe(0.0025);
   });
 

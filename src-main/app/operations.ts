@@ -37,9 +37,9 @@ import {
 } from '../tasks/queries';
 import { listRecentFolders } from '../tasks/recent-folders';
 import { retryNow } from '../tasks/retry-now';
-import { getContextGauge, getUsage } from '../tasks/usage';
 import { runTask } from '../tasks/run-task';
 import { listSpaces, updateSpace } from '../tasks/spaces';
+import { getContextGauge, getUsage } from '../tasks/usage';
 import { getAutoPrompter, saveAutoPrompter } from './auto-prompter-operations';
 import type { AppContext } from './context';
 import { checkMcpServer, listMcpServers, saveMcpToken, setMcpServerEnabled } from './mcp-operations';

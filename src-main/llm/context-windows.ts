@@ -22,9 +22,8 @@ export class ContextWindows {
 
   constructor(
     private readonly profiles: ProfileRegistry,
-    private readonly list: (profile: NonNullable<ReturnType<ProfileRegistry['get']>>) => Promise<ProfileCheck> = (
-      p,
-    ) => checkProfile(p),
+    private readonly list: (profile: NonNullable<ReturnType<ProfileRegistry['get']>>) => Promise<ProfileCheck> = (p) =>
+      checkProfile(p),
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -40,7 +40,8 @@ export async function checkProfile(profile: LlmProfile, timeoutMs = PROFILE_CHEC
       const window = contextWindowOf(m);
       if (window !== undefined) contextWindows[m.id] = window;
     }
-    return { ok: true, models: listed.map((m) => m.id), contextWindows };
+    const said = Object.keys(contextWindows).length > 0 ? { contextWindows } : {};
+    return { ok: true, models: listed.map((m) => m.id), ...said };
   } catch (error) {
     const code = codeOf(error);
     return { ok: false, models: [], error: redact(reason(error), profile.apiKey), ...(code ? { code } : {}) };

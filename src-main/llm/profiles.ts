@@ -1,7 +1,6 @@
 // LLM profiles a job can name: the one from the environment (`env`) and the ones saved in the app (profile-store.ts).
 // Every change bumps `version` and tells the `onChange` listeners, so whoever caches per profile can drop stale entries.
 import type { ProfileView } from '../../src-shared/contract';
-import type { ModelPrices } from '../../src-shared/model-prices';
 import {
   DEFAULT_PROVIDER_KIND,
   effectiveKind,
@@ -10,6 +9,7 @@ import {
   ProviderKind,
   type SentBack,
 } from '../../src-shared/contract/profiles';
+import type { ModelPrices } from '../../src-shared/model-prices';
 import type { ProfileChange, ProfileStore, StoredLearning } from './profile-store';
 import { replyLimitsFromEnv } from './reply-limits';
 
