@@ -44,15 +44,15 @@ export async function getContextGauge(ctx: TaskContext, taskId: string): Promise
   requireTask(ctx, taskId);
   const call = ctx.store.logEntries.lastPricedCall(taskId);
   if (!call) return { context: null };
-  let windows = windowCaches.get(ctx.profiles);
-  if (!windows) windowCaches.set(ctx.profiles, (windows = new ContextWindows(ctx.profiles)));
+  const windows = windowCaches.get(ctx.profiles) ?? new ContextWindows(ctx.profiles);
+  windowCaches.set(ctx.profiles, windows);
   const window = await windows.of(call.profile, call.model);
   return { context: window ? { promptTokens: call.promptTokens, model: call.model, ...window } : null };
 }
 
 function jobSum(jobs: Map<string, CostSum>, jobId: string): CostSum {
-  let sum = jobs.get(jobId);
-  if (!sum) jobs.set(jobId, (sum = new CostSum()));
+  const sum = jobs.get(jobId) ?? new CostSum();
+  jobs.set(jobId, sum);
   return sum;
 }
 
