@@ -4,6 +4,7 @@
 // composer stays open for both: a comment is an interjection, and wakes a browser wait); and a SettingsChangeCard for
 // each settings file of the task's workspace changed outside MAESTRO (the composer stays open). While the job waits
 // on settings (a folder's files nobody accepted yet), the cards say that the task starts once each is decided.
+
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Comment, Job } from '../../../src-shared/entities';
 import { useT } from '../i18n';
@@ -11,6 +12,7 @@ import { pendingRequests } from '../store/requests-slice';
 import { useAppStore } from '../store/store';
 import { BrowserStepCard } from './BrowserStepCard';
 import { ChatComposer } from './ChatComposer';
+import { ContextGauge } from './ContextGauge';
 import { composerMode } from './composer-mode';
 import { McpAuthCard } from './McpAuthCard';
 import { PackageRequestApproval } from './PackageRequestApproval';
@@ -116,6 +118,7 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
           <BrowserStepCard taskId={taskId} step={browserStep} />
         </div>
       ) : null}
+      <ContextGauge taskId={taskId} />
       <ChatComposer
         key={taskId}
         taskId={taskId}
