@@ -18,15 +18,16 @@ const html = (text: Text, model = 'm', kind: 'generic' | 'openai' = 'generic', b
     />,
   );
 
+/** Applies the form's prices, as loaded from `profile`, to `input` (a hook needs a component around it). */
+function Probe({ profile, input }: { profile: ProfileView; input: OpInput<'saveProfile'> }) {
+  useProfilePrices(profile).apply(input);
+  return null;
+}
+
 /** What a save of a profile with these prices on it sends. */
 function applied(prices: ProfileView['prices']): OpInput<'saveProfile'> {
   const input: OpInput<'saveProfile'> = { name: 'p', baseURL: 'http://x/v1', model: 'm' };
-  const profile = { prices } as ProfileView;
-  function Probe() {
-    useProfilePrices(profile).apply(input);
-    return null;
-  }
-  renderToStaticMarkup(<Probe />);
+  renderToStaticMarkup(<Probe profile={{ prices } as ProfileView} input={input} />);
   return input;
 }
 
