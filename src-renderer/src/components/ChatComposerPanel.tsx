@@ -4,7 +4,6 @@
 // composer stays open for both: a comment is an interjection, and wakes a browser wait); and a SettingsChangeCard for
 // each settings file of the task's workspace changed outside MAESTRO (the composer stays open). While the job waits
 // on settings (a folder's files nobody accepted yet), the cards say that the task starts once each is decided.
-
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Comment, Job } from '../../../src-shared/entities';
 import { useT } from '../i18n';
