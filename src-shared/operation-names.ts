@@ -28,6 +28,7 @@ export const OPERATION_NAMES = [
   'getCheckpointUsage',
   'getTranscript',
   'getUsage',
+  'getContextGauge',
   'listTaskEvents',
   'listProfiles',
   'saveProfile',

@@ -34,6 +34,7 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   getCheckpointUsage: undefined,
   getTranscript: undefined,
   getUsage: undefined,
+  getContextGauge: undefined,
   listTaskEvents: undefined,
   listProfiles: undefined,
   saveProfile: { name: 'local', baseURL: 'http://127.0.0.1:9/v1', model: 'local-model' },

@@ -96,6 +96,8 @@ export interface ScriptedLlmServerOptions {
   ttftMs?: number;
   /** The ids GET /v1/models lists (default: the one scripted model). */
   models?: string[];
+  /** Fields a listed model's entry carries besides id, object, created, owned_by (e.g. `context_window`). */
+  modelFields?: Record<string, Record<string, unknown>>;
   /** Called right after each chunk of a scripted reply is written: a benchmark times a chunk from when it left. */
   onChunk?: (chunk: SentChunk) => void;
   /**
@@ -176,7 +178,13 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
       }
       return sendJson(res, 200, {
         object: 'list',
-        data: (options.models ?? [MODEL]).map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })),
+        data: (options.models ?? [MODEL]).map((id) => ({
+          id,
+          object: 'model',
+          created: 0,
+          owned_by: 'scripted',
+          ...options.modelFields?.[id],
+        })),
       });
     }
     if (recorded.method !== 'POST' || recorded.path.split('?')[0] !== CHAT_PATH) {

@@ -39,6 +39,7 @@ import { listRecentFolders } from '../tasks/recent-folders';
 import { retryNow } from '../tasks/retry-now';
 import { runTask } from '../tasks/run-task';
 import { listSpaces, updateSpace } from '../tasks/spaces';
+import { getContextGauge, getUsage } from '../tasks/usage';
 import { getAutoPrompter, saveAutoPrompter } from './auto-prompter-operations';
 import type { AppContext } from './context';
 import { checkMcpServer, listMcpServers, saveMcpToken, setMcpServerEnabled } from './mcp-operations';
@@ -60,7 +61,8 @@ export type AsyncOperation =
   | 'getTaskChanges'
   | 'revertTaskFile'
   | 'rewindTask'
-  | 'getCheckpointUsage';
+  | 'getCheckpointUsage'
+  | 'getContextGauge';
 export type OpAnswer<N extends OperationName> = N extends AsyncOperation ? Promise<OpOutput<N>> : OpOutput<N>;
 
 export type Operations = { [N in OperationName]: (ctx: AppContext, input: OpParsedInput<N>) => OpAnswer<N> };
@@ -103,10 +105,8 @@ export const operations: Operations = {
     const calls = ctx.store.logEntries.llmCallEvents(taskId, since, TASK_EVENTS_LIMIT);
     return { events: [...stored, ...calls].sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0)) };
   },
-  getUsage: (ctx, { taskId }) => {
-    requireTask(ctx, taskId);
-    return ctx.store.logEntries.usage(taskId);
-  },
+  getUsage: (ctx, { taskId }) => getUsage(ctx, taskId),
+  getContextGauge: (ctx, { taskId }) => getContextGauge(ctx, taskId),
   listProfiles,
   saveProfile,
   deleteProfile,

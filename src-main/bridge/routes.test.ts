@@ -25,6 +25,8 @@ const BRIDGE_API_TABLE = [
   ['POST', '/tasks/:id/package-requests/:rid/decide', 200],
   ['GET', '/tasks/:id/transcript', 200],
   ['GET', '/tasks/:id/usage', 200],
+  // Ours: the context gauge (issue 23), beside the usage since it may ask the model server for its list.
+  ['GET', '/tasks/:id/context', 200],
   // Ours, beyond the doc's table: a task's latest persisted events, for the activity timeline.
   ['GET', '/tasks/:id/events', 200],
   // Ours: GET /tasks/:id with only the latest page of comments and the count of older ones, and the page before a

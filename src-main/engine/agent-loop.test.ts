@@ -199,7 +199,8 @@ describe('the agent loop', () => {
     expect(usage.total).toEqual({ llmCalls: 2, promptTokens: 250, completionTokens: 30, cachedPromptTokens: 90 });
     expect(usage.invokes[0]?.kind).toBe('UserSend');
     expect(usage.invokes[0]?.usage).toEqual(usage.total);
-    expect(usage.jobs).toEqual([{ jobId, usage: usage.total }]);
+    // The scripted model has no price: tokens only, never $0 (issue 23).
+    expect(usage.jobs).toEqual([{ jobId, usage: usage.total, usd: null }]);
     expect(h.maestro.store.logEntries.jobUsage(taskId, jobId)).toEqual(usage.total);
     await h.maestro.worker?.idle();
     expect(h.events.find((e) => e.type === 'job.metrics')).toMatchObject({ usage: usage.total });

@@ -163,6 +163,9 @@ export class RunLog {
           agentTurnSeq,
           body: {
             llmCallCount: count,
+            // What prices the call: the profile and the model asked for (the answering model may name a snapshot).
+            ...(end.profile !== undefined ? { profile: end.profile } : {}),
+            ...(end.requestModel !== undefined ? { model: end.requestModel } : {}),
             ...(end.usage?.reasoningTokens !== undefined ? { reasoningTokens: end.usage.reasoningTokens } : {}),
             ...(end.error ? { error: end.error } : {}),
           },

@@ -116,6 +116,8 @@ export class LlmClient {
         latencyMs: Date.now() - startedAt,
         ttftMs: result.ttftMs,
         usage: result.usage,
+        profile: profile.name,
+        requestModel: profile.model,
         ...(result.model ? { model: result.model } : {}),
         ...(result.requestId ? { requestId: result.requestId } : {}),
       };

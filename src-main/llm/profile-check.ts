@@ -3,6 +3,7 @@
 
 import OpenAI from 'openai';
 import type { JobErrorCode } from '../../src-shared/entities';
+import { contextWindowOf } from './context-window';
 import type { LlmProfile } from './profiles';
 import { ModelServerSdk } from './sdk';
 
@@ -13,6 +14,8 @@ const MAX_MODELS = 500;
 export interface ProfileCheck {
   ok: boolean;
   models: string[];
+  /** The context windows the list states, by model id (only where the server says). */
+  contextWindows?: Record<string, number>;
   error?: string;
   /** What the person can fix, when the failure says so (the same codes a job's error carries). */
   code?: JobErrorCode;
@@ -31,7 +34,14 @@ export async function checkProfile(profile: LlmProfile, timeoutMs = PROFILE_CHEC
   });
   try {
     const page = await sdk.models.list();
-    return { ok: true, models: page.data.map((m) => m.id).slice(0, MAX_MODELS) };
+    const listed = page.data.slice(0, MAX_MODELS);
+    const contextWindows: Record<string, number> = {};
+    for (const m of listed) {
+      const window = contextWindowOf(m);
+      if (window !== undefined) contextWindows[m.id] = window;
+    }
+    const said = Object.keys(contextWindows).length > 0 ? { contextWindows } : {};
+    return { ok: true, models: listed.map((m) => m.id), ...said };
   } catch (error) {
     const code = codeOf(error);
     return { ok: false, models: [], error: redact(reason(error), profile.apiKey), ...(code ? { code } : {}) };

@@ -11,6 +11,7 @@ import {
   SentBack,
 } from '../../src-shared/contract/profiles';
 import { CodedError } from '../../src-shared/errors';
+import { ModelPrices } from '../../src-shared/model-prices';
 import { ConfigFileError, JsonFileStore } from '../workspace/json-file';
 import { type SecretBox, SecretBoxError } from './secret-box';
 
@@ -36,6 +37,8 @@ const StoredProfile = z
     maxReplyBytes: ReplyLimitFields.maxReplyBytes.optional(),
     maxToolArgumentBytes: ReplyLimitFields.maxToolArgumentBytes.optional(),
     maxCallSeconds: ReplyLimitFields.maxCallSeconds.optional(),
+    /** Absent in files written before issue 23: the preset's prices, if any. */
+    prices: ModelPrices.optional(),
     apiKey: SealedKey.nullable(),
   })
   .strict();
@@ -64,6 +67,7 @@ export interface ProfileChange {
   maxReplyBytes?: number;
   maxToolArgumentBytes?: number;
   maxCallSeconds?: number;
+  prices?: ModelPrices;
   makeDefault?: boolean;
 }
 
@@ -157,6 +161,7 @@ export class ProfileStore {
       ...(change.maxReplyBytes !== undefined ? { maxReplyBytes: change.maxReplyBytes } : {}),
       ...(change.maxToolArgumentBytes !== undefined ? { maxToolArgumentBytes: change.maxToolArgumentBytes } : {}),
       ...(change.maxCallSeconds !== undefined ? { maxCallSeconds: change.maxCallSeconds } : {}),
+      ...(change.prices !== undefined ? { prices: change.prices } : {}),
       apiKey,
     };
     this.replace(stored, change.makeDefault ? change.name : this.json.data.defaultProfile);

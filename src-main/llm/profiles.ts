@@ -9,6 +9,7 @@ import {
   ProviderKind,
   type SentBack,
 } from '../../src-shared/contract/profiles';
+import type { ModelPrices } from '../../src-shared/model-prices';
 import type { ProfileChange, ProfileStore, StoredLearning } from './profile-store';
 import { replyLimitsFromEnv } from './reply-limits';
 
@@ -40,6 +41,8 @@ export interface LlmProfile {
   maxReplyBytes?: number;
   maxToolArgumentBytes?: number;
   maxCallSeconds?: number;
+  /** The model's prices (USD per million tokens); absent: its preset's, if any (src-shared/pricing.ts). */
+  prices?: ModelPrices;
   /** Set by the registry: remembers parameters the server rejected (profiles.json, or memory for the env profile). */
   rememberRejected?(parameters: readonly OptionalParameter[]): void;
   /** Set by the registry: remembers extras the server asked back, where rememberRejected keeps its parameters. */
@@ -209,6 +212,7 @@ export class ProfileRegistry {
       ...(base.maxReplyBytes !== undefined ? { maxReplyBytes: base.maxReplyBytes } : {}),
       ...(base.maxToolArgumentBytes !== undefined ? { maxToolArgumentBytes: base.maxToolArgumentBytes } : {}),
       ...(base.maxCallSeconds !== undefined ? { maxCallSeconds: base.maxCallSeconds } : {}),
+      ...(base.prices !== undefined ? { prices: base.prices } : {}),
       hasKey: fixed ? fixed.apiKey !== '' : stored?.apiKey != null,
       keyHint: keyHint(key),
       source: fixed ? 'env' : 'saved',

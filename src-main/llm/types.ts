@@ -78,6 +78,9 @@ export interface LlmCallRecord extends LlmCallStartInfo {
   finishReason?: FinishReason;
   /** Backend info: the model that answered and the provider's request id, when sent. */
   model?: string;
+  /** The profile the call was made with and the model it asked for: what prices it (src-shared/pricing.ts). */
+  profile?: string;
+  requestModel?: string;
   requestId?: string;
   /** Set on a retryable failure that will be retried: the wait before the next attempt. */
   retryInMs?: number;

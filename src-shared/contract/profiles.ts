@@ -1,6 +1,7 @@
 // LLM profiles made in the app: listed (never a key), saved, deleted, and tested against their endpoint.
 import { z } from 'zod';
 import { JobErrorCode } from '../entities';
+import { ModelPrices } from '../model-prices';
 import { empty, NonBlank, op } from './operation';
 
 /** A profile name: also a path segment and a job's `profile` column. */
@@ -150,6 +151,8 @@ export const ProfileView = z.object({
   maxReplyBytes: z.number().int().optional(),
   maxToolArgumentBytes: z.number().int().optional(),
   maxCallSeconds: z.number().int().optional(),
+  /** The model's prices set on the profile (USD per million tokens); absent: its preset's, if it has one. */
+  prices: ModelPrices.optional(),
   hasKey: z.boolean(),
   keyHint: z.string().nullable(),
   source: z.enum(['env', 'saved']),
@@ -195,6 +198,8 @@ export const SaveProfileInput = z
     maxReplyBytes: ReplyLimitFields.maxReplyBytes.optional(),
     maxToolArgumentBytes: ReplyLimitFields.maxToolArgumentBytes.optional(),
     maxCallSeconds: ReplyLimitFields.maxCallSeconds.optional(),
+    /** The model's prices in USD per million tokens (input, cached input, output); absent: the preset's, if any. */
+    prices: ModelPrices.optional(),
     makeDefault: z.boolean().optional(),
   })
   .strict();
@@ -217,6 +222,8 @@ export const ProfileDraft = z
 export const ProfileCheckResult = z.object({
   ok: z.boolean(),
   models: z.array(z.string()),
+  /** The context windows the server's list states, by model id (only where it says). */
+  contextWindows: z.record(z.string(), z.number().int().positive()).optional(),
   error: z.string().optional(),
   /** What the person can fix, when known: the key was refused, or no server answered. */
   code: JobErrorCode.optional(),

@@ -18,6 +18,9 @@ export interface LlmCallRow {
   latencyMs: number | null;
   ttftMs: number | null;
   usage: UsageSums;
+  /** The profile and model the call was made with (null: recorded before issue 23, so no price applies). */
+  profile: string | null;
+  model: string | null;
 }
 
 export interface AgentTurnUsage {
@@ -64,6 +67,12 @@ interface EntryRow {
   cached_prompt_tokens: number | null;
   latency_ms: number | null;
   ttft_ms: number | null;
+}
+
+/** An entry of the usage roll-up: LlmCalls carry what priced them. */
+interface UsageEntryRow extends EntryRow {
+  call_profile: string | null;
+  call_model: string | null;
 }
 
 export interface NewLogEntry {
@@ -123,8 +132,17 @@ export function createLogEntriesRepo(db: Database) {
   const llmCallRows = db.prepare<[string, number, number], EntryRow>(
     `SELECT * FROM log_entries WHERE task_id = ? AND kind = 'LlmCall' AND ts >= ? ORDER BY seq DESC LIMIT ?`,
   );
-  const usageRows = db.prepare<[string], EntryRow>(
-    `SELECT * FROM log_entries WHERE task_id = ? AND kind IN ('Invoke', 'AgentTurn', 'LlmCall') ORDER BY seq`,
+  const lastPricedCall = db.prepare<[string], { profile: string; model: string; prompt_tokens: number }>(
+    `SELECT json_extract(body, '$.profile') AS profile, json_extract(body, '$.model') AS model, prompt_tokens
+     FROM log_entries WHERE task_id = ? AND kind = 'LlmCall' AND prompt_tokens > 0
+       AND json_type(body, '$.profile') = 'text' AND json_type(body, '$.model') = 'text'
+     ORDER BY seq DESC LIMIT 1`,
+  );
+  const usageRows = db.prepare<[string], UsageEntryRow>(
+    `SELECT *,
+       CASE WHEN kind = 'LlmCall' THEN json_extract(body, '$.profile') END AS call_profile,
+       CASE WHEN kind = 'LlmCall' THEN json_extract(body, '$.model') END AS call_model
+     FROM log_entries WHERE task_id = ? AND kind IN ('Invoke', 'AgentTurn', 'LlmCall') ORDER BY seq`,
   );
 
   return {
@@ -209,6 +227,11 @@ export function createLogEntriesRepo(db: Database) {
           };
         });
     },
+    /** The task's last LlmCall that reported a prompt, with the profile and model it was sent to. */
+    lastPricedCall(taskId: string): { profile: string; model: string; promptTokens: number } | undefined {
+      const row = lastPricedCall.get(taskId);
+      return row ? { profile: row.profile, model: row.model, promptTokens: row.prompt_tokens } : undefined;
+    },
     /** One job's usage: the sums over its LlmCalls. */
     jobUsage(taskId: string, jobId: string): UsageSums {
       return jobUsageRow.get(taskId, jobId) ?? zero();
@@ -251,6 +274,8 @@ export function createLogEntriesRepo(db: Database) {
             latencyMs: r.latency_ms,
             ttftMs: r.ttft_ms,
             usage,
+            profile: typeof r.call_profile === 'string' ? r.call_profile : null,
+            model: typeof r.call_model === 'string' ? r.call_model : null,
           };
           const turn = r.agent_turn_seq === null ? undefined : turnBySeq.get(r.agent_turn_seq);
           turn?.llmCalls.push(call);

@@ -110,6 +110,7 @@ const CASES: Record<OperationName, Case> = {
   },
   getTranscript: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/transcript` },
   getUsage: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/usage` },
+  getContextGauge: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/context` },
   listTaskEvents: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/events` },
   listProfiles: { input: {}, method: 'GET', path: '/api/local/profiles' },
   saveProfile: {

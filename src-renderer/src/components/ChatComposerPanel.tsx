@@ -11,6 +11,7 @@ import { pendingRequests } from '../store/requests-slice';
 import { useAppStore } from '../store/store';
 import { BrowserStepCard } from './BrowserStepCard';
 import { ChatComposer } from './ChatComposer';
+import { ContextGauge } from './ContextGauge';
 import { composerMode } from './composer-mode';
 import { McpAuthCard } from './McpAuthCard';
 import { PackageRequestApproval } from './PackageRequestApproval';
@@ -116,6 +117,7 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
           <BrowserStepCard taskId={taskId} step={browserStep} />
         </div>
       ) : null}
+      <ContextGauge taskId={taskId} />
       <ChatComposer
         key={taskId}
         taskId={taskId}

@@ -10,6 +10,7 @@ import { english, type Translate, useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { ErrorNotice } from './OutcomeNotice';
 import { LIMIT_FIELDS, ProfileLimitsFields, useProfileLimits } from './ProfileLimitsFields';
+import { ProfilePriceFields } from './ProfilePriceFields';
 import { CheckField } from './SettingsFields';
 
 const FIELDS = ['name', 'kind', 'baseURL', 'model', 'apiKey', 'contextWindow', 'temperature', ...LIMIT_FIELDS] as const;
@@ -249,6 +250,7 @@ export function ProfileForm({ profile, onDone, preset, firstRun }: Props) {
         </div>
       )}
       {firstRun ? null : <ProfileLimitsFields limits={limits} fieldError={fieldError} />}
+      {firstRun ? null : <ProfilePriceFields prices={limits.prices} model={model} kind={kind} baseURL={baseURL} />}
       {firstRun ? null : (
         <CheckField checked={images} onChange={setImages} testId="profile-field-images">
           {t('profile.images')}

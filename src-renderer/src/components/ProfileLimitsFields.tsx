@@ -5,6 +5,7 @@ import type { ProfileView } from '../../../src-shared/contract';
 import { REPLY_LIMIT_DEFAULTS, type ReplyLimitName } from '../../../src-shared/contract/profiles';
 import type { OpInput } from '../api/client';
 import { useT } from '../i18n';
+import { useProfilePrices } from './ProfilePriceFields';
 
 const MIB = 1024 * 1024;
 /** The unit each field is typed in, as a number of the limit's own unit (bytes or seconds). */
@@ -14,7 +15,9 @@ export const LIMIT_FIELDS = Object.keys(UNIT) as ReplyLimitName[];
 const shown = (value: number | undefined, name: ReplyLimitName) =>
   value === undefined ? '' : String(value / UNIT[name]);
 
+/** The limits, and the prices beside them (ProfilePriceFields): both applied to a save by `apply`. */
 export function useProfileLimits(profile: ProfileView | null) {
+  const prices = useProfilePrices(profile);
   const [text, setText] = useState<Record<ReplyLimitName, string>>({
     maxReplyBytes: shown(profile?.maxReplyBytes, 'maxReplyBytes'),
     maxToolArgumentBytes: shown(profile?.maxToolArgumentBytes, 'maxToolArgumentBytes'),
@@ -25,8 +28,9 @@ export function useProfileLimits(profile: ProfileView | null) {
     for (const name of LIMIT_FIELDS) {
       if (text[name].trim() !== '') input[name] = Math.round(Number(text[name]) * UNIT[name]);
     }
+    prices.apply(input);
   };
-  return { text, setText, apply };
+  return { text, setText, apply, prices };
 }
 
 export function ProfileLimitsFields({

@@ -4,6 +4,7 @@
 import { enChat } from './en-chat';
 import { enCheckpoints } from './en-checkpoints';
 import { enComposer } from './en-composer';
+import { enCost } from './en-cost';
 import { enEdits } from './en-edits';
 import { enGrants } from './en-grants';
 import { enSettings } from './en-settings';
@@ -352,6 +353,7 @@ export const en = {
   ...enTrust,
   ...enGrants,
   ...enCheckpoints,
+  ...enCost,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -4,6 +4,7 @@ import type { Messages } from './en';
 import { jaChat } from './ja-chat';
 import { jaCheckpoints } from './ja-checkpoints';
 import { jaComposer } from './ja-composer';
+import { jaCost } from './ja-cost';
 import { jaEdits } from './ja-edits';
 import { jaGrants } from './ja-grants';
 import { jaSettings } from './ja-settings';
@@ -351,4 +352,5 @@ export const ja: Messages = {
   ...jaTrust,
   ...jaGrants,
   ...jaCheckpoints,
+  ...jaCost,
 };

@@ -66,9 +66,11 @@ function pagedServer(counts: Record<string, number>) {
     listPackageRequests: async () => ({ requests: [] }),
     getUsage: async () => ({
       total: { llmCalls: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 },
+      totalUsd: null,
       jobs: [],
       invokes: [],
     }),
+    getContextGauge: async () => ({ context: null }),
   };
   const client: MaestroClient = { transport: 'http', api: api as MaestroApi, subscribe: () => () => {} };
   return {

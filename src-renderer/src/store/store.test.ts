@@ -131,8 +131,9 @@ describe('the app store', () => {
         }),
         getUsage: async () => {
           usageCalls++;
-          return { total: usage, jobs: [], invokes: [] };
+          return { total: usage, totalUsd: null, jobs: [], invokes: [] };
         },
+        getContextGauge: async () => ({ context: null }),
       }),
     );
     await store.getState().selectTask('t');
