@@ -3,6 +3,7 @@
 // Over 300 lines because it is one table, a key per line (Settings' keys are in the -settings file beside it).
 import { enChat } from './en-chat';
 import { enCheckpoints } from './en-checkpoints';
+import { enErrors } from './en-errors';
 import { enComposer } from './en-composer';
 import { enEdits } from './en-edits';
 import { enGrants } from './en-grants';
@@ -352,6 +353,7 @@ export const en = {
   ...enTrust,
   ...enGrants,
   ...enCheckpoints,
+  ...enErrors,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -3,6 +3,7 @@
 import type { Messages } from './en';
 import { jaChat } from './ja-chat';
 import { jaCheckpoints } from './ja-checkpoints';
+import { jaErrors } from './ja-errors';
 import { jaComposer } from './ja-composer';
 import { jaEdits } from './ja-edits';
 import { jaGrants } from './ja-grants';
@@ -351,4 +352,5 @@ export const ja: Messages = {
   ...jaTrust,
   ...jaGrants,
   ...jaCheckpoints,
+  ...jaErrors,
 };
