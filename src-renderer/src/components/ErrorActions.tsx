@@ -3,7 +3,7 @@
 // or, when the profile is gone, the setup. And that second offer, shown in Settings after the save.
 import { useEffect, useRef } from 'react';
 import type { Job } from '../../../src-shared/entities';
-import { canRetry, useRetryTask } from '../hooks/useRetryTask';
+import { isStopped, useRetryTask } from '../hooks/useRetryTask';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { type ErrorCase, fixField } from './error-words';
@@ -20,7 +20,9 @@ export function ErrorActions({ job, found, profile }: Props) {
   const { retry, busy, error, latest } = useRetryTask(job.taskId);
   const openSettingsAt = useAppStore((s) => s.openSettingsAt);
   const openProfileSetup = useAppStore((s) => s.openProfileSetup);
-  const retryable = canRetry(job, latest);
+  const stopped = isStopped(job, latest);
+  // A job waiting to retry has its own "Retry now" beside its countdown (JobProgress): not offered twice.
+  const retryable = stopped && job.status === 'failed';
   const model = found.kind === 'model';
   if (!retryable && !model) return null;
 
@@ -30,7 +32,7 @@ export function ErrorActions({ job, found, profile }: Props) {
       section: 'profiles',
       profile: name,
       ...(field ? { field } : {}),
-      ...(retryable ? { retryTaskId: job.taskId } : {}),
+      ...(stopped ? { retryTaskId: job.taskId } : {}),
     });
   }
 
@@ -70,7 +72,15 @@ export function ErrorActions({ job, found, profile }: Props) {
 }
 
 /** In Settings, once the profile a stopped task needed is saved: the offer to retry it, focused, closing Settings. */
-export function SavedRetryPrompt({ taskId, profile, onRetried }: { taskId: string; profile: string; onRetried(): void }) {
+export function SavedRetryPrompt({
+  taskId,
+  profile,
+  onRetried,
+}: {
+  taskId: string;
+  profile: string;
+  onRetried(): void;
+}) {
   const t = useT();
   const { retry, busy, error, latest } = useRetryTask(taskId);
   const button = useRef<HTMLButtonElement>(null);

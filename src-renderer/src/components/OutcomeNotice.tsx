@@ -62,7 +62,9 @@ export function JobError({ job, detail, testId }: { job: Job | undefined; detail
         </pre>
       </details>
       {job ? <ErrorActions job={job} found={found} profile={exists ? profileName : null} /> : null}
-      {found.kind !== 'model' && job?.status === 'failed' ? <p className="job-error-next">{t('job.error.whatNow')}</p> : null}
+      {found.kind !== 'model' && job?.status === 'failed' ? (
+        <p className="job-error-next">{t('job.error.whatNow')}</p>
+      ) : null}
     </div>
   );
 }

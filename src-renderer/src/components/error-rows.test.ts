@@ -14,7 +14,9 @@ const failed = stepFixture(3, 5, { error: SERVER });
 
 const rowsOf = (comments = [instruction, errorComment], steps = [failed]) => itemRows(chatItems(comments, steps), []);
 const errorsShown = (rows: FeedRow[]) =>
-  rows.filter((r) => (r.kind === 'step' && r.step.error !== null) || (r.kind === 'comment' && r.comment.kind === 'error'));
+  rows.filter(
+    (r) => (r.kind === 'step' && r.step.error !== null) || (r.kind === 'comment' && r.comment.kind === 'error'),
+  );
 
 describe('foldErrorRows', () => {
   it('a failed call with its error comment: one error row, the comment', () => {

@@ -19,11 +19,21 @@ describe('errorCase', () => {
     [undefined, 'LLM failed after 4 LlmCalls: Too Many Requests', 'rate_limit', null],
     ['llm_failed', 'LLM failed after 4 LlmCalls: 503 Service Unavailable', 'server_error', 503],
     [undefined, 'LLM failed after 4 LlmCalls: 500 Internal Server Error', 'server_error', 500],
-    ['profile_unreachable', 'LLM server unreachable at http://127.0.0.1:11434/v1: Connection error.', 'unreachable', null],
+    [
+      'profile_unreachable',
+      'LLM server unreachable at http://127.0.0.1:11434/v1: Connection error.',
+      'unreachable',
+      null,
+    ],
     [undefined, 'connect ECONNREFUSED 127.0.0.1:9', 'unreachable', null],
     ['profile_unreachable', 'LLM server unreachable at http://10.0.0.1/v1: Request timed out.', 'timeout', null],
     ['llm_failed', 'LLM failed after 4 LlmCalls: 504 Gateway Timeout', 'timeout', 504],
-    ['context_overflow', 'prompt of ~9000 tokens plus 1000 reserved exceeds the context window of 8192', 'context_too_long', null],
+    [
+      'context_overflow',
+      'prompt of ~9000 tokens plus 1000 reserved exceeds the context window of 8192',
+      'context_too_long',
+      null,
+    ],
     [undefined, "LLM request refused: 400 This model's maximum context length is 8192 tokens", 'context_too_long', 400],
     ['profile_missing', 'no LLM profile named gone', 'profile_missing', null],
   ] as const)('%s / %s → %s', (code, detail, failure, status) => {
@@ -31,7 +41,10 @@ describe('errorCase', () => {
   });
 
   it("keeps the job's own failures (not the model server's) as they are", () => {
-    expect(errorCase('tool_loop', 'tool loop: list_dir was called 5 times')).toEqual({ kind: 'job', code: 'tool_loop' });
+    expect(errorCase('tool_loop', 'tool loop: list_dir was called 5 times')).toEqual({
+      kind: 'job',
+      code: 'tool_loop',
+    });
     expect(errorCase('llm_limit', 'maxReplyBytes = 1048576')).toEqual({ kind: 'job', code: 'llm_limit' });
     // An llm_failed whose text says nothing known is the job's generic model failure, not "unknown".
     expect(errorCase('llm_failed', 'LLM failed after 4 LlmCalls: stream ended')).toEqual({
@@ -81,7 +94,9 @@ describe('errorHeadline', () => {
     expect(errorHeadline(en, { kind: 'unknown', status: null }, 'w')).toBe(
       'Something went wrong, so the work stopped.',
     );
-    expect(errorHeadline(ja, { kind: 'unknown', status: 418 }, 'w')).toBe('問題が起きたため、作業を止めました（418）。');
+    expect(errorHeadline(ja, { kind: 'unknown', status: 418 }, 'w')).toBe(
+      '問題が起きたため、作業を止めました（418）。',
+    );
   });
 });
 

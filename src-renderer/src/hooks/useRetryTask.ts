@@ -27,6 +27,6 @@ export function useRetryTask(taskId: string) {
 
 const errorOutcome = (error: ApiError | null) => (error ? { ok: false as const, error } : { ok: true as const });
 
-/** Whether Retry is offered for `job`: it is its task's latest job, and it stopped (failed, or waits to retry). */
-export const canRetry = (job: Job | undefined, latest: Job | undefined): boolean =>
+/** Whether `job` is its task's latest job and stopped: failed, or waiting to retry. */
+export const isStopped = (job: Job | undefined, latest: Job | undefined): boolean =>
   job !== undefined && latest?.id === job.id && (job.status === 'failed' || job.status === 'retry');

@@ -3,9 +3,9 @@
 // Over 300 lines because it is one table, a key per line (Settings' keys are in the -settings file beside it).
 import { enChat } from './en-chat';
 import { enCheckpoints } from './en-checkpoints';
-import { enErrors } from './en-errors';
 import { enComposer } from './en-composer';
 import { enEdits } from './en-edits';
+import { enErrors } from './en-errors';
 import { enGrants } from './en-grants';
 import { enSettings } from './en-settings';
 import { enSetup } from './en-setup';

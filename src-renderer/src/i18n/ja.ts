@@ -3,9 +3,9 @@
 import type { Messages } from './en';
 import { jaChat } from './ja-chat';
 import { jaCheckpoints } from './ja-checkpoints';
-import { jaErrors } from './ja-errors';
 import { jaComposer } from './ja-composer';
 import { jaEdits } from './ja-edits';
+import { jaErrors } from './ja-errors';
 import { jaGrants } from './ja-grants';
 import { jaSettings } from './ja-settings';
 import { jaSetup } from './ja-setup';
