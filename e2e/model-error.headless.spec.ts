@@ -3,6 +3,7 @@
 // server's own text folded under it; Edit profile opens that profile's form in Settings, in view, with focus in its
 // key field; a new key saved, Retry is offered there and runs the task again from where it stopped, and it succeeds
 // with the new key. In Japanese, a 403 whose text hides a character is shown marked, and the row's Retry succeeds.
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect, LLM_API_KEY, LLM_MODEL, test } from './support/fixtures';
 import type { HeadlessHost } from './support/headless-host';
@@ -31,6 +32,13 @@ async function oneErrorRow(page: Page): Promise<Locator> {
   await expect(page.getByTestId('chat-step')).toHaveCount(0);
   await expect(page.getByTestId('job-error')).toHaveCount(0);
   return row;
+}
+
+/** No serious or critical axe-core violation inside `selector` (what this spec adds: the row, the side list). */
+async function expectAccessible(page: Page, selector: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).include(selector).analyze();
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 /** `inner`'s top edge lies within `outer`'s box: scrolled into view there. */
@@ -72,6 +80,7 @@ test('P4.23 P2.17 P1.16 a 401 is one row in words, Edit profile opens the form f
   await row.locator('summary').click();
   await expect(detail).toContainText('scripted-llm-server: missing or wrong API key');
   await expect(row.getByTestId('job-retry-run')).toHaveText('Retry');
+  await expectAccessible(page, '[data-testid="error-comment"]');
 
   // Edit profile: Settings at that profile's form, in view, focus on the key (in the dialog, not behind it).
   await row.getByTestId('job-open-profile').click();
@@ -131,8 +140,8 @@ test("Settings' side list moves to each section and marks it; Done closes", asyn
     'profiles',
     'data',
   ]);
-  // Backwards then forwards, so each jump really moves the pane.
-  for (const id of [...sections].reverse().concat(sections.slice(1))) {
+  // From the last up, so each jump really moves the pane (the first is at the top when Settings opens).
+  for (const id of [...sections].reverse()) {
     await page.locator(`[data-testid="settings-nav-item"][data-section="${id}"]`).click();
     const section = page.locator(`[data-testid="settings-section"][data-section="${id}"]`);
     await expect(section).toBeFocused();
@@ -142,6 +151,7 @@ test("Settings' side list moves to each section and marks it; Done closes", asyn
       id,
     );
   }
+  await expectAccessible(page, '[data-testid="settings-nav"]');
   // Scrolling the pane by hand moves the mark too.
   await pane.evaluate((el) => {
     el.scrollTop = 0;
