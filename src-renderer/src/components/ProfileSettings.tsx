@@ -23,13 +23,12 @@ export function ProfileSettings({ onClose }: { onClose(): void }) {
   const [editing, setEditing] = useState<Editing>({ kind: 'none' });
   // The profile saved while a stopped task waits on it: Settings offers to retry that task.
   const [saved, setSaved] = useState<string | null>(null);
-  const [opener, setOpener] = useState<typeof at>(null);
   const done = useCallback(
     (profile?: ProfileView) => {
       setEditing({ kind: 'none' });
-      if (profile && profile.name === opener?.profile && opener.retryTaskId) setSaved(profile.name);
+      if (profile && profile.name === at?.profile && at.retryTaskId) setSaved(profile.name);
     },
-    [opener],
+    [at],
   );
 
   // Once per request: the profiles may arrive after it, and a save reloads them without asking again.
@@ -38,7 +37,6 @@ export function ProfileSettings({ onClose }: { onClose(): void }) {
     const profile = profiles.find((p) => p.name === focus);
     if (!profile || !at || opened.current === at) return;
     opened.current = at;
-    setOpener(at);
     setSaved(null);
     if (profile.source === 'saved') setEditing({ kind: 'edit', profile });
   }, [at, focus, profiles]);
@@ -66,8 +64,8 @@ export function ProfileSettings({ onClose }: { onClose(): void }) {
           ))}
         </ul>
       )}
-      {saved && opener?.retryTaskId ? (
-        <SavedRetryPrompt taskId={opener.retryTaskId} profile={saved} onRetried={onClose} />
+      {saved && at?.retryTaskId ? (
+        <SavedRetryPrompt taskId={at.retryTaskId} profile={saved} onRetried={onClose} />
       ) : null}
       {editing.kind === 'none' ? (
         <div className="dialog-actions">
@@ -86,9 +84,7 @@ export function ProfileSettings({ onClose }: { onClose(): void }) {
           profile={editing.kind === 'edit' ? editing.profile : null}
           onDone={done}
           openedAt={
-            editing.kind === 'edit' && editing.profile.name === opener?.profile
-              ? { field: opener.field ?? null }
-              : undefined
+            editing.kind === 'edit' && editing.profile.name === at?.profile ? { field: at.field ?? null } : undefined
           }
         />
       )}
