@@ -61,7 +61,8 @@ export function App() {
   const [help, setHelp] = useState(false);
   const [sidebarOpen, toggleSidebar] = useSidebar();
   const closeDialog = useCallback(() => setCreating(false), []);
-  // Settings also opens at a profile a job's error links to; the setup shows while there is no profile to run with.
+  // Settings also opens at a section (openSettingsAt: a failed model call's Edit profile); the setup shows while there
+  // is no profile to run with.
   const settingsAt = useAppStore((s) => s.settingsAt);
   const closeSettingsAt = useAppStore((s) => s.closeSettingsAt);
   const setup = useAppStore(
