@@ -104,7 +104,7 @@ test.describe('in English', () => {
     await expect(page.getByTestId('job-error')).toHaveCount(0);
     const error = page.getByTestId('error-comment');
     await expect(error).toHaveAttribute('data-code', 'profile_key_refused');
-    await expect(error).toContainText('The model server refused the API key of profile default.');
+    await expect(error).toContainText('The model server refused the key of profile default (401).');
     await error.getByTestId('job-open-profile').click();
     await expect(page.getByTestId('settings-dialog')).toBeVisible();
     await expect(page.locator('[data-testid="profile-item"][data-name="default"]')).toHaveAttribute(
@@ -172,7 +172,7 @@ test.describe('in Japanese', () => {
     const error = page.getByTestId('job-error');
     await expect(error).toHaveAttribute('data-code', 'profile_unreachable');
     await expect(error).toContainText('プロファイル ollama のモデルサーバーに接続できませんでした。');
-    await expect(error.getByTestId('job-open-profile')).toHaveText('プロファイル ollama を開く');
+    await expect(error.getByTestId('job-open-profile')).toHaveText('プロファイル ollama を編集');
     const answered = page.waitForResponse((r) => r.url().endsWith(`/tasks/${taskId}/retry-now`));
     await retry.getByTestId('job-retry-now').click();
     // The next attempt is now: main moved the time, and the Worker tries again (the server still away).

@@ -61,9 +61,10 @@ export function App() {
   const [help, setHelp] = useState(false);
   const [sidebarOpen, toggleSidebar] = useSidebar();
   const closeDialog = useCallback(() => setCreating(false), []);
-  // Settings also opens at a profile a job's error links to; the setup shows while there is no profile to run with.
-  const settingsProfile = useAppStore((s) => s.settingsProfile);
-  const closeProfileSettings = useAppStore((s) => s.closeProfileSettings);
+  // Settings also opens at a section (openSettingsAt: a failed model call's Edit profile); the setup shows while there
+  // is no profile to run with.
+  const settingsAt = useAppStore((s) => s.settingsAt);
+  const closeSettingsAt = useAppStore((s) => s.closeSettingsAt);
   const setup = useAppStore(
     (s) =>
       s.setupOpen ||
@@ -71,8 +72,8 @@ export function App() {
   );
   const closeSettings = useCallback(() => {
     setSettings(false);
-    closeProfileSettings();
-  }, [closeProfileSettings]);
+    closeSettingsAt();
+  }, [closeSettingsAt]);
   const closeHelp = useCallback(() => setHelp(false), []);
 
   useShortcuts(
@@ -179,7 +180,7 @@ export function App() {
         </main>
       </div>
       {creating ? <CreateTaskDialog onClose={closeDialog} /> : null}
-      {settings || settingsProfile ? <SettingsDialog onClose={closeSettings} /> : null}
+      {settings || settingsAt ? <SettingsDialog onClose={closeSettings} /> : null}
       {help ? <ShortcutHelp onClose={closeHelp} /> : null}
       <Toasts />
       <LinkConfirmHost />

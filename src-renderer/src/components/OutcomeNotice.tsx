@@ -1,8 +1,11 @@
 // The notices of a form: what a save came to (a green or a red line, with `data-ok` for the tests), and an error;
-// and a job's error in the person's words, with the way to its profile when the profile caused it.
+// and a job's error in the person's words, said once, with its fix at hand.
 import { type Comment, type Job, WHAT_NOW } from '../../../src-shared/entities';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
+import { ErrorActions } from './ErrorActions';
+import { errorCase, errorHeadline } from './error-words';
+import { UntrustedText } from './UntrustedText';
 
 export interface Outcome {
   ok: boolean;
@@ -29,49 +32,37 @@ export function ErrorNotice({ error, testId }: { error: string | null | undefine
 }
 
 /**
- * A job's error in the person's words — what went wrong (by its code), how many times it was tried, the technical
- * detail folded away — and the way out: the profile in Settings (or the setup) when the profile caused it, else what
- * to do to try again. `detail`: the text to fold (default the job's error).
+ * A job's error in the person's words — what went wrong (error-words.ts: its code and the server's text), how many
+ * times it was tried — with the server's own text folded under it as untrusted text, and the fix at hand: Retry and
+ * Edit profile (ErrorActions.tsx); for a failure that is not the model's, what else to do to try again.
+ * `detail`: the text to fold (default the job's error).
  */
 export function JobError({ job, detail, testId }: { job: Job | undefined; detail?: string; testId: string }) {
   const t = useT();
   const profileName = useAppStore((s) => job?.profile ?? s.profiles.find((p) => p.isDefault)?.name ?? null);
   const exists = useAppStore((s) => s.profiles.some((p) => p.name === profileName));
-  const openProfileSettings = useAppStore((s) => s.openProfileSettings);
-  const openProfileSetup = useAppStore((s) => s.openProfileSetup);
   const text = detail ?? job?.error;
   if (!text) return null;
-  const code = job?.errorCode;
-  const profileCode = code?.startsWith('profile_') ?? false;
+  const found = errorCase(job?.errorCode, text);
   return (
-    <div className="notice notice-error job-error" data-testid={testId} data-code={code}>
+    <div
+      className="notice notice-error job-error"
+      data-testid={testId}
+      data-code={job?.errorCode}
+      data-case={found.kind === 'model' ? found.failure : found.kind}
+    >
       <p className="job-error-headline" data-testid="job-error-headline">
-        {code ? t(`job.error.${code}`, { name: profileName ?? '?' }) : t('job.error.generic')}
+        {errorHeadline(t, found, profileName)}
         {job && job.status === 'failed' && job.attempt > 1 ? ` ${t('job.error.attempts', { count: job.attempt })}` : ''}
       </p>
       <details className="job-error-detail">
-        <summary>{t('job.error.details')}</summary>
+        <summary>{found.kind === 'model' ? t('modelError.serverSaid') : t('job.error.details')}</summary>
         <pre className="step-pre" data-testid="job-error-detail">
-          {text}
+          <UntrustedText text={text} collapseBlankLines={3} />
         </pre>
       </details>
-      {profileCode ? (
-        exists && profileName ? (
-          <button
-            type="button"
-            className="button"
-            onClick={() => openProfileSettings(profileName)}
-            data-testid="job-open-profile"
-            data-profile={profileName}
-          >
-            {t('job.openProfile', { name: profileName })}
-          </button>
-        ) : (
-          <button type="button" className="button" onClick={openProfileSetup} data-testid="job-setup-profile">
-            {t('job.setUpProfile')}
-          </button>
-        )
-      ) : job?.status === 'failed' ? (
+      {job ? <ErrorActions job={job} found={found} profile={exists ? profileName : null} /> : null}
+      {found.kind !== 'model' && job?.status === 'failed' ? (
         <p className="job-error-next">{t('job.error.whatNow')}</p>
       ) : null}
     </div>

@@ -2,7 +2,7 @@
 // keeps the stored key, a value replaces it, and "Remove key" clears it. Picking a kind fills its preset base URL
 // unless one was typed. "Test connection" asks the server for its models before anything is saved, and they become
 // the model picker. A 400 shows under the field it names.
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import type { OpOutput, ProfileView } from '../../../src-shared/contract';
 import { effectiveKind, PROVIDER_PRESETS, ProviderKind } from '../../../src-shared/contract/profiles';
 import type { OpInput } from '../api/client';
@@ -19,7 +19,13 @@ type Field = (typeof FIELDS)[number];
 interface Props {
   /** null: a new profile. */
   profile: ProfileView | null;
-  onDone(): void;
+  /** Cancelled, or saved (`saved`: the profile as main saved it). */
+  onDone(saved?: ProfileView): void;
+  /**
+   * Opened from a failed model call: the form is scrolled into view and the field that fixes it focused (the first
+   * field that can be changed when none is named).
+   */
+  openedAt?: { field: Field | null };
   /** A new profile of this kind, its name and base URL filled from the preset. */
   preset?: ProviderKind;
   /**
@@ -31,7 +37,9 @@ interface Props {
 
 type DraftTest = { state: 'running' } | ({ state: 'done' } & OpOutput<'listModels'>);
 
-export function ProfileForm({ profile, onDone, preset, firstRun }: Props) {
+export function ProfileForm({ profile, onDone, preset, firstRun, openedAt }: Props) {
+  const form = useRef<HTMLFormElement>(null);
+  const openedField = openedAt === undefined ? undefined : openedAt.field;
   const saveProfile = useAppStore((s) => s.saveProfile);
   const listModels = useAppStore((s) => s.listModels);
   const [name, setName] = useState(profile?.name ?? (preset ? presetName(preset) : ''));
@@ -54,6 +62,16 @@ export function ProfileForm({ profile, onDone, preset, firstRun }: Props) {
   const id = useId();
   const t = useT();
 
+  useEffect(() => {
+    if (openedField === undefined || !form.current) return;
+    const named = openedField ? `[data-testid="profile-field-${openedField}"]` : null;
+    const target =
+      (named && form.current.querySelector<HTMLElement>(named)) ||
+      form.current.querySelector<HTMLElement>('input:not([readonly]):not([disabled]), select');
+    form.current.scrollIntoView({ block: 'start' });
+    target?.focus({ preventScroll: true });
+  }, [openedField]);
+
   async function submit(e: FormEvent) {
     e.preventDefault();
     setSaving(true);
@@ -74,7 +92,7 @@ export function ProfileForm({ profile, onDone, preset, firstRun }: Props) {
     setSaving(false);
     if (outcome.ok) {
       setApiKey('');
-      return onDone();
+      return onDone(outcome.profile);
     }
     const byField: Partial<Record<Field, string>> = {};
     for (const field of FIELDS) {
@@ -115,7 +133,7 @@ export function ProfileForm({ profile, onDone, preset, firstRun }: Props) {
   });
 
   return (
-    <form className="profile-form" onSubmit={submit} data-testid="profile-form" noValidate>
+    <form ref={form} className="profile-form" onSubmit={submit} data-testid="profile-form" noValidate>
       <h3 className="settings-section">{profile ? t('profile.edit', { name: profile.name }) : t('profile.new')}</h3>
       <label className="field">
         <span>{t('profile.name')}</span>
@@ -276,7 +294,7 @@ export function ProfileForm({ profile, onDone, preset, firstRun }: Props) {
         <button
           type="button"
           className="button"
-          onClick={firstRun ? firstRun.onBack : onDone}
+          onClick={firstRun ? firstRun.onBack : () => onDone()}
           data-testid="profile-cancel"
         >
           {firstRun ? t('setup.back') : t('profile.cancel')}

@@ -1,7 +1,11 @@
-// Settings, one section after another: the language and theme, OS notifications, checkpoints, a workspace's Tool
-// Policy, its MCP servers, the Auto Prompter's rules, the LLM profiles, and where the data lives. Escape closes it.
-import { useEffect, useId } from 'react';
-import { useT } from '../i18n';
+// Settings: its sections one after another in a pane that scrolls — the language and theme, OS notifications,
+// checkpoints, a workspace's Tool Policy, its MCP servers, the Auto Prompter's rules, the LLM profiles, where the data
+// lives — with a side list that jumps to each (the section focused) and marks the one in view. Opened at a section
+// (openSettingsAt: a failed model call's Edit profile, a link naming a section), it starts there; opened at a
+// profile, the profile's form scrolls itself into view (ProfileForm). Escape closes it.
+import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type MessageKey, useT } from '../i18n';
+import { SETTINGS_SECTIONS, type SettingsSection } from '../store/settings-slice';
 import { useAppStore } from '../store/store';
 import { AppearanceSettings } from './AppearanceSettings';
 import { AutoPrompterSettings } from './AutoPrompterSettings';
@@ -12,11 +16,29 @@ import { NotificationSettings } from './NotificationSettings';
 import { ProfileSettings } from './ProfileSettings';
 import { ToolPolicyEditor } from './ToolPolicyEditor';
 
+const LABELS: Record<SettingsSection, MessageKey> = {
+  appearance: 'settings.appearance',
+  notifications: 'settings.notifications',
+  checkpoints: 'settings.checkpoints',
+  toolPolicy: 'settings.toolPolicy',
+  mcp: 'settings.mcp',
+  autoPrompter: 'settings.autoPrompter',
+  profiles: 'settings.profiles',
+  data: 'settings.data',
+};
+
+/** A section's heading counts as in view this close to the pane's top (px). */
+const IN_VIEW_SLACK = 24;
+
 export function SettingsDialog({ onClose }: { onClose(): void }) {
   const loadProfiles = useAppStore((s) => s.loadProfiles);
   const loadAppSettings = useAppStore((s) => s.loadAppSettings);
+  const at = useAppStore((s) => s.settingsAt);
   const headingId = useId();
   const t = useT();
+  const pane = useRef<HTMLDivElement>(null);
+  const sections = useRef(new Map<SettingsSection, HTMLElement>());
+  const [current, setCurrent] = useState<SettingsSection>(at?.section ?? 'appearance');
 
   useEffect(() => {
     void loadProfiles();
@@ -28,19 +50,85 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
     return () => window.removeEventListener('keydown', onKey);
   }, [loadProfiles, loadAppSettings, onClose]);
 
+  const show = useCallback((section: SettingsSection) => {
+    const element = sections.current.get(section);
+    if (!element) return;
+    element.scrollIntoView({ block: 'start' });
+    element.focus({ preventScroll: true });
+    setCurrent(section);
+  }, []);
+
+  // Opened at a section: shown and focused. At a profile, its form does that itself once the profiles are loaded.
+  useEffect(() => {
+    if (at && !at.profile) show(at.section);
+  }, [at, show]);
+
+  const onScroll = useCallback(() => {
+    const top = pane.current?.getBoundingClientRect().top;
+    if (top === undefined) return;
+    let inView: SettingsSection = SETTINGS_SECTIONS[0];
+    for (const section of SETTINGS_SECTIONS) {
+      const element = sections.current.get(section);
+      if (element && element.getBoundingClientRect().top - top <= IN_VIEW_SLACK) inView = section;
+    }
+    setCurrent(inView);
+  }, []);
+
+  const place = (section: SettingsSection) => (element: HTMLElement | null) => {
+    if (element) sections.current.set(section, element);
+    else sections.current.delete(section);
+  };
+  const section = (id: SettingsSection, content: ReactNode) => (
+    <section
+      ref={place(id)}
+      className="settings-pane-section"
+      tabIndex={-1}
+      aria-label={t(LABELS[id])}
+      data-testid="settings-section"
+      data-section={id}
+    >
+      {content}
+    </section>
+  );
+
   return (
     <div className="overlay">
-      <div className="dialog dialog-wide" role="dialog" aria-modal="true" aria-labelledby={headingId}>
-        <div data-testid="settings-dialog">
-          <h2 id={headingId}>{t('settings.title')}</h2>
-          <AppearanceSettings />
-          <NotificationSettings />
-          <CheckpointSettingsSection />
-          <ToolPolicyEditor />
-          <McpSettings />
-          <AutoPrompterSettings />
-          <ProfileSettings onClose={onClose} />
-          <DataLocation />
+      <div className="dialog dialog-wide settings-dialog" role="dialog" aria-modal="true" aria-labelledby={headingId}>
+        <div className="settings-frame" data-testid="settings-dialog">
+          <header className="settings-top">
+            <h2 id={headingId}>{t('settings.title')}</h2>
+            <button type="button" className="button button-primary" onClick={onClose} data-testid="settings-close">
+              {t('settings.done')}
+            </button>
+          </header>
+          <nav className="settings-nav" aria-label={t('settings.sections')} data-testid="settings-nav">
+            <ul>
+              {SETTINGS_SECTIONS.map((id) => (
+                <li key={id}>
+                  <button
+                    type="button"
+                    className="settings-nav-item"
+                    aria-current={current === id ? 'true' : undefined}
+                    onClick={() => show(id)}
+                    data-testid="settings-nav-item"
+                    data-section={id}
+                  >
+                    {t(LABELS[id])}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="settings-pane" ref={pane} onScroll={onScroll} data-testid="settings-pane">
+            {section('appearance', <AppearanceSettings />)}
+            {section('notifications', <NotificationSettings />)}
+            {section('checkpoints', <CheckpointSettingsSection />)}
+            {section('toolPolicy', <ToolPolicyEditor />)}
+            {section('mcp', <McpSettings />)}
+            {section('autoPrompter', <AutoPrompterSettings />)}
+            {section('profiles', <ProfileSettings onClose={onClose} />)}
+            {section('data', <DataLocation />)}
+          </div>
         </div>
       </div>
     </div>

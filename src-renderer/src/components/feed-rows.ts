@@ -9,6 +9,7 @@ import { type ChatItem, isStep } from '../store/chat-items';
 import { CLOSING_KINDS, type StreamToolCall, type StreamTurn } from '../store/job-stream';
 import { readPartialStringField } from '../store/partial-json';
 import { COMPLETE_TOOL } from '../store/stream-answer';
+import { foldErrorRows } from './error-rows';
 import { type ChangedFile, filesChanged } from './files-changed';
 import { splitBlocks } from './Markdown';
 
@@ -122,7 +123,7 @@ export function itemRows(
     rows.push(...stepRows(item, closed.has(item.jobId), keyOf(item.id) ?? item.id));
   });
   pushHeaders(items.length);
-  return rows;
+  return foldErrorRows(rows);
 }
 
 /** Where each Invoke's header goes: before the item at that index (see itemRows). */

@@ -6,6 +6,7 @@ import { enCheckpoints } from './en-checkpoints';
 import { enComposer } from './en-composer';
 import { enCost } from './en-cost';
 import { enEdits } from './en-edits';
+import { enErrors } from './en-errors';
 import { enGrants } from './en-grants';
 import { enSettings } from './en-settings';
 import { enSetup } from './en-setup';
@@ -354,6 +355,7 @@ export const en = {
   ...enGrants,
   ...enCheckpoints,
   ...enCost,
+  ...enErrors,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -6,6 +6,7 @@ import { jaCheckpoints } from './ja-checkpoints';
 import { jaComposer } from './ja-composer';
 import { jaCost } from './ja-cost';
 import { jaEdits } from './ja-edits';
+import { jaErrors } from './ja-errors';
 import { jaGrants } from './ja-grants';
 import { jaSettings } from './ja-settings';
 import { jaSetup } from './ja-setup';
@@ -353,4 +354,5 @@ export const ja: Messages = {
   ...jaGrants,
   ...jaCheckpoints,
   ...jaCost,
+  ...jaErrors,
 };

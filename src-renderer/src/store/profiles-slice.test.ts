@@ -30,15 +30,13 @@ describe('the profiles slice, first run', () => {
     expect(asked).toEqual([draft, draft]);
   });
 
-  it('opens and closes the setup and Settings at a profile', () => {
+  it('opens and closes the setup', () => {
     const store = createAppStore(fakeClient({}));
-    expect(store.getState()).toMatchObject({ setupOpen: false, settingsProfile: null });
+    expect(store.getState()).toMatchObject({ setupOpen: false });
     store.getState().openProfileSetup();
-    store.getState().openProfileSettings('local');
-    expect(store.getState()).toMatchObject({ setupOpen: true, settingsProfile: 'local' });
+    expect(store.getState()).toMatchObject({ setupOpen: true });
     store.getState().closeProfileSetup();
-    store.getState().closeProfileSettings();
-    expect(store.getState()).toMatchObject({ setupOpen: false, settingsProfile: null });
+    expect(store.getState()).toMatchObject({ setupOpen: false });
   });
 
   it("retryNow: null when main moved the attempt, main's error when it refused", async () => {

@@ -1,7 +1,7 @@
 // The LLM profiles (Settings and the create form's picker), the last "Test connection" answer per profile, a draft's
-// connection test, and what leads the person to a profile: the first-run setup, Settings opened at one profile, and
-// "Retry now" for a job waiting out its profile's failure. Keys go out in a save or a test and never come back: a
-// profile shows only whether it has one and its last 4 characters.
+// connection test, and what leads the person to a profile: the first-run setup (Settings opened at one profile is
+// settings-slice.ts's openSettingsAt), and "Retry now" for a job waiting out its profile's failure. Keys go out in a
+// save or a test and never come back: a profile shows only whether it has one and its last 4 characters.
 import type { StateCreator } from 'zustand';
 import type { ProfileView } from '../../../src-shared/contract';
 import { type ApiError, type MaestroApi, type OpInput, type OpOutput, toApiError } from '../api/client';
@@ -26,10 +26,6 @@ export interface ProfilesSlice {
   setupOpen: boolean;
   openProfileSetup(): void;
   closeProfileSetup(): void;
-  /** Settings is open at this profile (its form, when it is a saved one); null: not asked for. */
-  settingsProfile: string | null;
-  openProfileSettings(name: string): void;
-  closeProfileSettings(): void;
   /** The task's job waiting to retry tries again now; the error when main refused (e.g. it no longer waits). */
   retryNow(taskId: string): Promise<ApiError | null>;
 }
@@ -98,10 +94,6 @@ export const createProfilesSlice =
     setupOpen: false,
     openProfileSetup: () => set({ setupOpen: true }),
     closeProfileSetup: () => set({ setupOpen: false }),
-
-    settingsProfile: null,
-    openProfileSettings: (name) => set({ settingsProfile: name }),
-    closeProfileSettings: () => set({ settingsProfile: null }),
 
     async retryNow(taskId) {
       try {

@@ -78,4 +78,16 @@ describe('the settings slice', () => {
     expect((await electron.getState().openDataFolder())?.message).toBe('cannot open /data: no file manager');
     expect(opened).toBe(2);
   });
+
+  it('opens Settings at a section (a profile, a field, the task to retry) and closes it', () => {
+    const store = createAppStore(client({}));
+    expect(store.getState().settingsAt).toBeNull();
+    const at = { section: 'profiles', profile: 'local', field: 'apiKey', retryTaskId: 'task_1' } as const;
+    store.getState().openSettingsAt(at);
+    expect(store.getState().settingsAt).toEqual(at);
+    store.getState().openSettingsAt({ section: 'mcp' });
+    expect(store.getState().settingsAt).toEqual({ section: 'mcp' });
+    store.getState().closeSettingsAt();
+    expect(store.getState().settingsAt).toBeNull();
+  });
 });

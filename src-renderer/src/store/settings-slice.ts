@@ -1,11 +1,38 @@
 // The app's settings for the Settings dialog (OS notifications, kept in the data dir) with the data dir's path, and,
-// inside Electron only, showing that folder in the OS file manager.
+// inside Electron only, showing that folder in the OS file manager; and where Settings is open at, when something
+// opened it at one section (a failed model call's "Edit profile": the profiles, that profile's form, a field of it).
 import type { StateCreator } from 'zustand';
 import type { SettingsView } from '../../../src-shared/settings';
 import { type ApiError, type MaestroClient, type OpInput, toApiError } from '../api/client';
 import type { AppState, LoadState } from './types';
 
+/** Settings' sections, in the order of its side list. */
+export const SETTINGS_SECTIONS = [
+  'appearance',
+  'notifications',
+  'checkpoints',
+  'toolPolicy',
+  'mcp',
+  'autoPrompter',
+  'profiles',
+  'data',
+] as const;
+export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
+
+/** Where Settings opens: a section, and in the profiles one, a profile's form with one of its fields. */
+export interface SettingsAt {
+  section: SettingsSection;
+  profile?: string;
+  field?: 'apiKey' | 'model' | 'baseURL' | 'contextWindow';
+  /** The task whose stopped job the profile's fix is for: after a save, Settings offers to retry it. */
+  retryTaskId?: string;
+}
+
 export interface SettingsSlice {
+  /** Settings is open at this place; null: not opened by anything but its own button. */
+  settingsAt: SettingsAt | null;
+  openSettingsAt(at: SettingsAt): void;
+  closeSettingsAt(): void;
   appSettings: SettingsView | null;
   appSettingsLoad: LoadState;
   appSettingsError: string | null;
@@ -21,6 +48,9 @@ export interface SettingsSlice {
 export const createSettingsSlice =
   (client: MaestroClient): StateCreator<AppState, [], [], SettingsSlice> =>
   (set) => ({
+    settingsAt: null,
+    openSettingsAt: (at) => set({ settingsAt: at }),
+    closeSettingsAt: () => set({ settingsAt: null }),
     appSettings: null,
     appSettingsLoad: 'idle',
     appSettingsError: null,
