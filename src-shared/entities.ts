@@ -254,6 +254,16 @@ export const UsageSums = z.object({
 export type UsageSums = z.infer<typeof UsageSums>;
 
 /**
+ * Why a call was not run, as data (its text answer, `Error: the user denied this call…`, is written for the model):
+ * a person denied it (with their reason, if they gave one), or an Auto Prompter rule did (its label and reason).
+ */
+export const ToolCallDenial = z.discriminatedUnion('by', [
+  z.object({ by: z.literal('person'), reason: z.string().nullable() }),
+  z.object({ by: z.literal('rule'), rule: z.string(), reason: z.string() }),
+]);
+export type ToolCallDenial = z.infer<typeof ToolCallDenial>;
+
+/**
  * A tool call's result as the log keeps it: its beginning (STEP_RESULT_CHARS) and its whole length, and what the
  * person sees in its place when the model's is shortened (a write's whole diff), if the tool gave that.
  */
@@ -262,6 +272,8 @@ export const ToolCallResult = z.object({
   content: z.string(),
   chars: z.number().int(),
   display: z.string().optional(),
+  /** Set when the call was not run because it was denied: the UI words it from this, never from `content`. */
+  denial: ToolCallDenial.optional(),
 });
 export type ToolCallResult = z.infer<typeof ToolCallResult>;
 
