@@ -129,7 +129,7 @@ export const AttachmentInfo = z.object({ name: z.string(), mediaType: z.string()
 export type AttachmentInfo = z.infer<typeof AttachmentInfo>;
 
 /**
- * What a comment the system wrote says, as a code and its parameters, so the UI words it in the person's language
+ * What a comment the system wrote (or wrote for the person) says, as a code and its parameters, so the UI words it in the person's language
  * (the comment's body keeps the English text, which the model and the API read).
  */
 export const CommentNotice = z.discriminatedUnion('code', [
@@ -152,6 +152,8 @@ export const CommentNotice = z.discriminatedUnion('code', [
     files: z.number().int().nonnegative(),
     skipped: z.string().nullable(),
   }),
+  /** A handoff the person made by pressing Continue without words: its body is the instruction written for the model. */
+  z.object({ code: z.literal('continued') }),
 ]);
 export type CommentNotice = z.infer<typeof CommentNotice>;
 

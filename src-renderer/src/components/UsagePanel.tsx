@@ -81,7 +81,7 @@ function LlmCalls({ invoke }: { invoke: TaskUsage['invokes'][number] }) {
   const [open, setOpen] = useState(false);
   return (
     <details className="usage-calls" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary>LlmCalls</summary>
+      <summary>{t('usage.calls')}</summary>
       {open ? (
         <ol>
           {invoke.agentTurns.flatMap((turn, turnIndex) =>
