@@ -130,6 +130,7 @@ export function App() {
         <span className={`live live-${live}`} data-testid="live-indicator" data-live={live}>
           {t(`app.live.${live}`)}
         </span>
+        <Toasts />
         <div className="header-action">
           <NotificationCenter />
         </div>
@@ -181,7 +182,6 @@ export function App() {
       {creating ? <CreateTaskDialog onClose={closeDialog} /> : null}
       {settings || settingsProfile ? <SettingsDialog onClose={closeSettings} /> : null}
       {help ? <ShortcutHelp onClose={closeHelp} /> : null}
-      <Toasts />
       <LinkConfirmHost />
     </div>
   );
