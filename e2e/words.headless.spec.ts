@@ -76,8 +76,13 @@ async function denyWithReason(page: Page, reason: string) {
   await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
 }
 
-/** What the chat shows a person: the task view with its Chat tab, as text. */
+/** What the chat shows a person: the task view with its Chat tab, as rendered text. */
+// biome-ignore lint/performance/useDomNodeTextContent: the text as rendered on screen is what a person reads.
 const chatText = (page: Page) => page.getByTestId('task-view').innerText();
+
+/** The whole page's text as rendered on screen. */
+// biome-ignore lint/performance/useDomNodeTextContent: the text as rendered on screen is what a person reads.
+const screenText = (page: Page) => page.locator('body').innerText();
 
 test('P7.05 P7.19 P9.24 a denial in the person’s words, once; stages and workflows named so; toasts clear of every control (English)', async ({
   page,
@@ -103,7 +108,7 @@ test('P7.05 P7.19 P9.24 a denial in the person’s words, once; stages and workf
   await expect(command.getByTestId('step-decision')).toHaveText(`You denied this — reason: ${reason}`);
   await expect(page.getByTestId('step-decision')).toHaveCount(1);
   await expect(page.locator('[data-testid="chat-message"][data-kind="result"]')).toContainText('Opened a PR instead.');
-  const shown = await page.locator('body').innerText();
+  const shown = await screenText(page);
   expect(shown).not.toContain('Do not repeat');
   expect(shown).not.toContain('the user denied');
   expect(shown.split(reason).length - 1).toBe(1);
@@ -144,7 +149,7 @@ test('P7.05 P7.19 P9.24 the same in Japanese at 1024×700 and 1280×800', async 
 
   const command = page.locator('[data-testid="step-tool"][data-tool="run_command"]');
   await expect(command.getByTestId('step-decision')).toHaveText('あなたが拒否しました — 理由: 今は不要');
-  const shown = await page.locator('body').innerText();
+  const shown = await screenText(page);
   expect(shown).not.toContain('Do not repeat');
   expect(shown.split('今は不要').length - 1).toBe(1);
   await expect(page.getByTestId('feed-movement').first()).toHaveText('段階: work');
