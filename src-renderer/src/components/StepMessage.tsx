@@ -81,7 +81,7 @@ function Decision({ request }: { request: ToolRequest }) {
  * Why the call did not run, in the person's words, from the denial's data (the step's result, else the request):
  * the reason — the person's own, or the Auto Prompter rule's — shown as untrusted text, once.
  */
-export function Denied({ denial }: { denial: ToolCallDenial }) {
+function Denied({ denial }: { denial: ToolCallDenial }) {
   const t = useT();
   let template: string;
   switch (denial.by) {
