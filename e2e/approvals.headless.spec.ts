@@ -50,7 +50,7 @@ test('P7.01 P7.03 P7.19 P7.20 a command approved once from its card runs; the mo
   const result = page.locator('[data-testid="chat-message"][data-kind="result"]');
   await expect(result.getByTestId('message-body')).toHaveText('Printed the word.');
   await expect(bell(page)).toHaveAttribute('data-count', '0');
-  await expect(page.getByTestId('toast').filter({ hasText: 'the job finished' })).toBeVisible();
+  await expect(page.getByTestId('toast').filter({ hasText: 'is done.' })).toBeVisible();
   // The typed text outlived the lock, and the composer now offers a follow-up.
   await expect(page.getByTestId('composer-input')).toHaveValue('Is it done yet?');
   await expect(page.getByTestId('chat-composer')).toHaveAttribute('data-mode', 'followup');
@@ -143,7 +143,7 @@ test('P7.02 P7.20 an ASK shows its question after a reload, the bell finds it fr
   await expect(page.getByTestId('composer-disposition')).toHaveAttribute('data-disposition', 'followup_job');
   await expect(page.getByTestId('composer-input')).toHaveValue('');
   await expect(page.locator('[data-testid="chat-message"][data-kind="answer"]')).toContainText('Blue');
-  await expect(page.getByTestId('toast').filter({ hasText: 'Comment sent' })).toBeVisible();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Sent.' })).toBeVisible();
 
   await expect(jobStatus(page)).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
   expect(instruction).toContain('Blue');

@@ -134,7 +134,7 @@ test('P4.27 P2.30 in Japanese, a failed job says what went wrong once, in the ch
   await expect(page.getByTestId('job-error')).toHaveCount(0);
   await expect(error).toHaveAttribute('data-code', 'tool_loop');
   await expect(error.getByTestId('job-error-headline')).toHaveText(
-    'エージェントが同じツール呼び出しを繰り返したため、ジョブを停止しました。',
+    'エージェントが同じツール呼び出しを繰り返したため、実行を停止しました。',
   );
   await expect(error).toContainText('もう一度試すには、メッセージを送る');
   await expect(error.getByTestId('job-error-detail')).toBeHidden();
@@ -172,7 +172,7 @@ test('P7.01 P7.05 in Japanese, a command card says where and how long it runs, a
   await expect(jobStatus(page)).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
   const command = page.locator('[data-testid="step-tool"][data-tool="run_command"]');
   await expect(command).toHaveAttribute('data-status', 'denied');
-  await expect(command.getByTestId('step-decision')).toHaveText('拒否: 今は不要');
+  await expect(command.getByTestId('step-decision')).toHaveText('あなたが拒否しました — 理由: 今は不要');
 });
 
 test('P7.17 a reload in the middle of a stream: afterwards the turn shows once, whole, and nothing twice', async ({

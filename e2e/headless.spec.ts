@@ -101,7 +101,7 @@ test('P7.24 a comment from the composer shows with its disposition', async ({ pa
 
   // The job is still queued, so the write gate adds the comment to it.
   await expect(page.getByTestId('composer-disposition')).toHaveAttribute('data-disposition', 'reused_job');
-  await expect(page.getByTestId('composer-disposition')).toContainText('added to the queued job');
+  await expect(page.getByTestId('composer-disposition')).toContainText('added before the agent starts');
   await expect(page.getByTestId('composer-input')).toHaveValue('');
   const message = page.locator('[data-testid="chat-message"][data-kind="comment"]');
   await expect(message).toHaveCount(1);

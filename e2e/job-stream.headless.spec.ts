@@ -57,7 +57,7 @@ test('P4.20 P7.16 P9.17 the streamed text shows while the job runs, then the res
   // Usage: one LlmCall in all, under the task's first (and only) "Send #1".
   const total = page.getByTestId('usage-total');
   await expect(total).toHaveAttribute('data-llm-calls', '1');
-  await expect(total.getByTestId('usage-llm-calls')).toHaveText('1 LLM call');
+  await expect(total.getByTestId('usage-llm-calls')).toHaveText('1 model call');
   expect(Number(await total.getAttribute('data-prompt-tokens'))).toBeGreaterThan(0);
   expect(Number(await total.getAttribute('data-completion-tokens'))).toBeGreaterThan(0);
   await page.getByTestId('usage-panel').locator('summary').first().click();

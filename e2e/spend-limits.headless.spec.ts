@@ -31,7 +31,7 @@ test('P4.23 a 2 MB tool-call argument in one event: the job fails at maxToolArgu
   await expect(error).toHaveCount(1);
   await expect(error).toHaveAttribute('data-code', 'llm_limit');
   await expect(error.getByTestId('job-error-headline')).toHaveText(
-    'The model’s reply went past a limit of its LLM profile (size or time), so the job stopped. Details say which limit and where to change it.',
+    'The model’s reply went past a limit of its LLM profile (size or time), so the run stopped. Details say which limit and where to change it.',
   );
   await error.locator('summary').click();
   const detail = error.getByTestId('job-error-detail');

@@ -129,7 +129,7 @@ export const AttachmentInfo = z.object({ name: z.string(), mediaType: z.string()
 export type AttachmentInfo = z.infer<typeof AttachmentInfo>;
 
 /**
- * What a comment the system wrote says, as a code and its parameters, so the UI words it in the person's language
+ * What a comment the system wrote (or wrote for the person) says, as a code and its parameters, so the UI words it in the person's language
  * (the comment's body keeps the English text, which the model and the API read).
  */
 export const CommentNotice = z.discriminatedUnion('code', [
@@ -152,6 +152,8 @@ export const CommentNotice = z.discriminatedUnion('code', [
     files: z.number().int().nonnegative(),
     skipped: z.string().nullable(),
   }),
+  /** A handoff the person made by pressing Continue without words: its body is the instruction written for the model. */
+  z.object({ code: z.literal('continued') }),
 ]);
 export type CommentNotice = z.infer<typeof CommentNotice>;
 
@@ -254,6 +256,16 @@ export const UsageSums = z.object({
 export type UsageSums = z.infer<typeof UsageSums>;
 
 /**
+ * Why a call was not run, as data (its text answer, `Error: the user denied this call…`, is written for the model):
+ * a person denied it (with their reason, if they gave one), or an Auto Prompter rule did (its label and reason).
+ */
+export const ToolCallDenial = z.discriminatedUnion('by', [
+  z.object({ by: z.literal('person'), reason: z.string().nullable() }),
+  z.object({ by: z.literal('rule'), rule: z.string(), reason: z.string() }),
+]);
+export type ToolCallDenial = z.infer<typeof ToolCallDenial>;
+
+/**
  * A tool call's result as the log keeps it: its beginning (STEP_RESULT_CHARS) and its whole length, and what the
  * person sees in its place when the model's is shortened (a write's whole diff), if the tool gave that.
  */
@@ -262,6 +274,8 @@ export const ToolCallResult = z.object({
   content: z.string(),
   chars: z.number().int(),
   display: z.string().optional(),
+  /** Set when the call was not run because it was denied: the UI words it from this, never from `content`. */
+  denial: ToolCallDenial.optional(),
 });
 export type ToolCallResult = z.infer<typeof ToolCallResult>;
 

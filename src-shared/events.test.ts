@@ -30,7 +30,8 @@ const SHAPES: Record<string, string[]> = {
     'usage',
   ],
   'movement.entered': ['jobId', 'movement', 'seq', 'taskId', 'ts', 'type'],
-  'tool.finished': ['callId', 'jobId', 'name', 'ok', 'preview', 'seq', 'taskId', 'ts', 'type'],
+  // denial: added later, optional (absent: the call was not denied), so older readers are unaffected.
+  'tool.finished': ['callId', 'denial', 'jobId', 'name', 'ok', 'preview', 'seq', 'taskId', 'ts', 'type'],
   'job.metrics': ['attempt', 'durationMs', 'jobId', 'seq', 'status', 'taskId', 'ts', 'type', 'usage'],
   'prompt.guarded': ['jobId', 'outcome', 'seq', 'steps', 'taskId', 'tokensAfter', 'tokensBefore', 'ts', 'type'],
   'policy.fired': ['action', 'jobId', 'ruleId', 'ruleIndex', 'seq', 'taskId', 'tool', 'ts', 'type'],

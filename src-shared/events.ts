@@ -2,7 +2,17 @@
 // id); transient ones (stream deltas) have seq 0 and are never replayed. New types are added; existing keep shape.
 import { z } from 'zod';
 import { PolicyAction } from './auto-prompter';
-import { ChatStep, Comment, Job, PackageRequest, Task, ToolCallResult, ToolRequest, UsageSums } from './entities';
+import {
+  ChatStep,
+  Comment,
+  Job,
+  PackageRequest,
+  Task,
+  ToolCallDenial,
+  ToolCallResult,
+  ToolRequest,
+  UsageSums,
+} from './entities';
 
 export { UsageSums };
 
@@ -59,6 +69,8 @@ export const MaestroEvent = z.discriminatedUnion('type', [
     name: z.string(),
     ok: z.boolean(),
     preview: z.string(),
+    /** Added later, optional: the call was denied (`preview` is then the model's text, not the person's view). */
+    denial: ToolCallDenial.optional(),
   }),
   z.object({
     ...base,

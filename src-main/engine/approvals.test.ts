@@ -77,6 +77,13 @@ describe('tool and package approvals through the Worker, engine and DB', () => {
     expect(messages(h.server.requests[1]).at(-1)?.content).toBe(
       'Error: the user denied this call, saying: "never force-push main; open a PR instead". Do not repeat it; take that into account, find another way or ask the user.',
     );
+    // The chat gets the denial as data (the person's reason), so it never has to show or parse the model's text.
+    const denial = { by: 'person', reason: 'never force-push main; open a PR instead' };
+    const { steps } = h.maestro.invoke('getTaskRecent', { taskId });
+    const answered = steps.flatMap((s) => s.toolCalls).find((c) => c.id === 'call_p');
+    expect(answered?.result).toMatchObject({ ok: false, denial });
+    const finished = h.events.flatMap((e) => (e.type === 'tool.finished' && e.callId === 'call_p' ? [e] : []));
+    expect(finished.map((e) => e.denial)).toEqual([denial]);
   });
 
   it('P4.44 P4.45 two calls needing approval park once; a co-emitted complete gets an Error; queued only when both are decided', async () => {

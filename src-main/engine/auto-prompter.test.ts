@@ -221,6 +221,14 @@ describe('the actions', () => {
     expect(toolRequests(h, taskId)).toEqual([]);
     const finished = h.events.flatMap((e) => (e.type === 'tool.finished' && e.name === 'run_command' ? [e.ok] : []));
     expect(finished).toEqual([false]);
+    // The chat words the denial from data: the rule and its reason, not the model's Error text.
+    const { steps } = h.maestro.invoke('getTaskRecent', { taskId });
+    const denied = steps.flatMap((s) => s.toolCalls).find((c) => c.name === 'run_command');
+    expect(denied?.result?.denial).toEqual({
+      by: 'rule',
+      rule: 'no-rm',
+      reason: 'Do not delete files; say what should go instead.',
+    });
   });
 
   it.skipIf(!machineSandbox.ok)('P8.05 approve_once: the matching call runs without a ToolRequest', async () => {

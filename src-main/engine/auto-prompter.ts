@@ -66,9 +66,15 @@ export class AutoPrompter {
           this.record(compiled, tool);
           instruct(index, rule.text);
           continue;
-        case 'deny':
+        case 'deny': {
           this.record(compiled, tool);
-          return { kind: 'deny', message: denialMessage(tool, ruleLabel(index, rule.id), rule.reason) };
+          const label = ruleLabel(index, rule.id);
+          return {
+            kind: 'deny',
+            message: denialMessage(tool, label, rule.reason),
+            denial: { by: 'rule', rule: label, reason: rule.reason },
+          };
+        }
         case 'approve_once':
           // Used before the call runs, and stored, so no restart can grant it twice; unstorable → not granted.
           this.used.add(index);

@@ -24,13 +24,15 @@ export type Decision =
 
 export type PackageInstaller = (request: PackageRequest, signal: AbortSignal) => Promise<ToolResult>;
 
-/** The answer to a denied call: with the person's reason when they gave one. */
-export const denied = (reason: string | null) =>
-  fail(
+/** The answer to a denied call: with the person's reason when they gave one; the denial as data for the chat. */
+export const denied = (reason: string | null): ToolResult => ({
+  ...fail(
     reason === null
       ? 'the user denied this call. Do not repeat it; find another way or ask the user.'
       : `the user denied this call, saying: ${JSON.stringify(reason)}. Do not repeat it; take that into account, find another way or ask the user.`,
-  );
+  ),
+  denial: { by: 'person', reason },
+});
 
 /** The answer to an approved call that started before a restart and left no result. */
 export function interruptedByRestart(what: string): ToolResult {

@@ -233,6 +233,7 @@ export class JobRun {
       name: call.name,
       ok: result.ok,
       preview: content.slice(0, 500),
+      ...(result.denial === undefined ? {} : { denial: result.denial }),
     });
   }
 

@@ -3,7 +3,7 @@
 // together, in one transaction, when its generation ends (endAgentTurn). The agent loop groups a step's other writes
 // in one transaction. An AgentTurn holds the LlmCalls made with identical input (retries); a new input opens a new
 // AgentTurn. LLM progress events and the chat's step events are transient (pushed live; the log holds what they say).
-import { type ChatStep, STEP_RESULT_CHARS } from '../../src-shared/entities';
+import { type ChatStep, STEP_RESULT_CHARS, type ToolCallDenial } from '../../src-shared/entities';
 import type { InvokeKind, NewEvent } from '../../src-shared/events';
 import { type StepBody, stepId, toolCallResult } from '../db/repos/chat-pages';
 import type { LogKind, UsageSums } from '../db/repos/log-entries';
@@ -60,7 +60,7 @@ export class RunLog {
     turnSeq: number | null,
     toolCallId: string,
     name: string,
-    result: { ok: boolean; content: string; display?: string },
+    result: { ok: boolean; content: string; display?: string; denial?: ToolCallDenial },
   ): void {
     const body = {
       tool_call_id: toolCallId,
@@ -70,6 +70,8 @@ export class RunLog {
       ok: result.ok,
       // What the person sees instead (a write's whole diff): kept whole, the tool has capped it.
       ...(result.display === undefined ? {} : { display: result.display }),
+      // A denial as data, so the chat words it for the person instead of showing the model's text.
+      ...(result.denial === undefined ? {} : { denial: result.denial }),
     };
     this.store.logEntries.append({
       taskId: this.taskId,

@@ -2,6 +2,7 @@
 // arguments), passes it through the job's gate (Auto Prompter) if any, decides whether it runs, asks a person or is
 // refused (one permission model for every tool: tools/permission.ts), runs read-only batches concurrently and
 // anything else one by one, and returns outcomes in call order.
+import type { ToolCallDenial } from '../../src-shared/entities';
 import { fail, ok } from '../tools/outcome';
 import { type ToolRules, withheld } from '../tools/permission';
 import type { AnyToolDef, ToolContext, ToolOutcome } from '../tools/types';
@@ -23,7 +24,10 @@ export const MAX_RESULT_CHARS = 100_000;
  * What a gate between the argument checks and the tool's own permission/approval decides about one call (the
  * Auto Prompter, spec §4.1): go on as usual, answer with an Error instead of running, or run once without asking.
  */
-export type GateVerdict = { kind: 'proceed' } | { kind: 'deny'; message: string } | { kind: 'approve_once' };
+export type GateVerdict =
+  | { kind: 'proceed' }
+  | { kind: 'deny'; message: string; denial: ToolCallDenial }
+  | { kind: 'approve_once' };
 
 export interface ToolGate {
   /** `args`: the schema-parsed arguments of a call of an existing tool the movement allows. */
@@ -111,7 +115,7 @@ async function executeRegularToolCall(
   if (!checked.ok) return checked.failed;
   const { tool, args } = checked;
   const verdict: GateVerdict = gate ? gate.check(call.name, args) : PROCEED;
-  if (verdict.kind === 'deny') return { call, outcome: fail(verdict.message) };
+  if (verdict.kind === 'deny') return { call, outcome: { ...fail(verdict.message), denial: verdict.denial } };
   const instead = withheld(tool, args, ctx, rules.ruleFor(call.name, args), verdict.kind === 'approve_once');
   if (instead) return { call, outcome: instead };
   const key = tool.readOnly ? callKey(call.name, call.arguments) : null;

@@ -28,6 +28,8 @@ describe('continueTask', () => {
       expect(store.jobs.get(out.job.id)?.pendingInvoke).toBe('UserSend');
       const comments = m.invoke('getTask', { taskId: task.id }).comments;
       expect(comments.at(-1)).toMatchObject({ kind: 'handoff', author: 'user', body, jobId: out.job.id });
+      // The default handoff is written for the model: the chat words it from its notice instead (issue 23 point 6).
+      expect(comments.at(-1)?.notice).toEqual(instruction ? undefined : { code: 'continued' });
       expect(m.invoke('getTask', { taskId: task.id }).task.status).toBe('queued');
     },
   );

@@ -42,6 +42,8 @@ export function continueTask(ctx: TaskContext, input: OpParsedInput<'continueTas
       author: 'user',
       kind: 'handoff',
       body: input.instruction ?? DEFAULT_HANDOFF,
+      // Without words of the person's, the body is the model's instruction: the chat words it from the notice.
+      ...(input.instruction === undefined ? { notice: { code: 'continued' as const } } : {}),
     });
     return { job: toJob(job) };
   });

@@ -1,7 +1,7 @@
 // Tools as data: name, description, zod parameters (the model-facing JSON schema is derived from them unless the tool
 // brings its own), whether the tool only reads, and execute. A tool answers with text for the model, or asks the job to wait for a person.
 import type { z } from 'zod';
-import type { ToolRequestDisplay } from '../../src-shared/entities';
+import type { ToolCallDenial, ToolRequestDisplay } from '../../src-shared/entities';
 import type { NewPackageRequest } from '../db/repos/package-requests';
 import type { NewToolRequest } from '../db/repos/tool-requests';
 import type { SandboxChoice } from './os-sandbox';
@@ -50,6 +50,8 @@ export interface ToolResult {
    * capped at DISPLAY_MAX_CHARS). Kept in the log for the chat; the transcript and the model never get it.
    */
   display?: string;
+  /** The call was denied, not run: how the UI words it (`content` is the model's text). Kept in the log for the chat. */
+  denial?: ToolCallDenial;
   /**
    * Images or audio the result carries besides its text (an MCP tool's content), which `content` describes. A model
    * whose profile takes them gets them as content parts after the results (JobRun.answer); any other gets the text.

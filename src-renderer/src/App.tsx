@@ -131,6 +131,7 @@ export function App() {
         <span className={`live live-${live}`} data-testid="live-indicator" data-live={live}>
           {t(`app.live.${live}`)}
         </span>
+        <Toasts />
         <div className="header-action">
           <NotificationCenter />
         </div>
@@ -182,7 +183,6 @@ export function App() {
       {creating ? <CreateTaskDialog onClose={closeDialog} /> : null}
       {settings || settingsAt ? <SettingsDialog onClose={closeSettings} /> : null}
       {help ? <ShortcutHelp onClose={closeHelp} /> : null}
-      <Toasts />
       <LinkConfirmHost />
     </div>
   );

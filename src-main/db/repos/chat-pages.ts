@@ -4,7 +4,13 @@
 // result, an error) after the turn that led to them. Each side is read backwards along its own index from the
 // anchor, so a page costs its own rows whatever the task's length.
 import type { Database } from 'better-sqlite3';
-import type { ChatStep, Comment, StepToolCall, ToolCallResult } from '../../../src-shared/entities';
+import {
+  type ChatStep,
+  type Comment,
+  type StepToolCall,
+  ToolCallDenial,
+  type ToolCallResult,
+} from '../../../src-shared/entities';
 import { iso } from '../ids';
 import { type CommentRow, rowToComment } from './comments';
 
@@ -48,6 +54,8 @@ interface ToolTurnBody {
   ok?: boolean;
   /** What the person sees instead of `result` (a write's whole diff), when the tool gave one. */
   display?: string;
+  /** The call was denied (see ToolCallDenial); read back only when it has that shape. */
+  denial?: unknown;
 }
 
 interface StepRow {
@@ -225,8 +233,15 @@ function toStep(row: StepRow): ChatStep {
 
 /** The result of a ToolTurn body as the step shows it. */
 export function toolCallResult(body: ToolTurnBody): ToolCallResult {
-  const result = { ok: body.ok ?? !body.result.startsWith('Error'), content: body.result, chars: body.chars };
-  return typeof body.display === 'string' ? { ...result, display: body.display } : result;
+  const result: ToolCallResult = {
+    ok: body.ok ?? !body.result.startsWith('Error'),
+    content: body.result,
+    chars: body.chars,
+  };
+  if (typeof body.display === 'string') result.display = body.display;
+  const denial = ToolCallDenial.safeParse(body.denial);
+  if (denial.success) result.denial = denial.data;
+  return result;
 }
 
 function answerStep(step: ChatStep, body: ToolTurnBody): void {

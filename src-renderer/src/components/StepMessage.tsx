@@ -3,7 +3,8 @@
 // it, and its result: an edit as a diff, a command with its folder, exit code and output, a read as a short excerpt;
 // and the files its run changed, as the checkpoint after it recorded them (or what changed outside the agent before it).
 // Its state comes from the record alone, so it is the same after the job ended, after a reload and after a restart.
-import { isTerminal, type StepToolCall, type ToolRequest } from '../../../src-shared/entities';
+import { assertNever } from '../../../src-shared/assert-never';
+import { isTerminal, type StepToolCall, type ToolCallDenial, type ToolRequest } from '../../../src-shared/entities';
 import { untrustedLine } from '../../../src-shared/untrusted-text';
 import { useT } from '../i18n';
 import { selectCheckpointIndex } from '../store/checkpoint-index';
@@ -32,7 +33,7 @@ type CallState = 'running' | 'waiting' | 'ok' | 'error' | 'denied' | 'interrupte
 
 /** A call's one state: from its answer when it has one, else from its request and whether its job still runs. */
 export function callState(call: StepToolCall, request: ToolRequest | undefined, jobEnded: boolean): CallState {
-  if (request?.status === 'denied') return 'denied';
+  if (request?.status === 'denied' || call.result?.denial) return 'denied';
   if (call.result) return call.result.ok ? 'ok' : 'error';
   if (request?.status === 'pending') return 'waiting';
   return jobEnded ? 'interrupted' : 'running';
@@ -55,8 +56,13 @@ function ToolCallBlock({ call, jobEnded }: { call: StepToolCall; jobEnded: boole
       <span className="stream-tool-name">{call.name}</span>
       <span className="stream-tool-status">{t(`step.tool.${state}`)}</span>
       <CallSummary name={call.name} args={args} raw={call.arguments} />
-      {request && request.status !== 'pending' ? <Decision request={request} /> : null}
-      {call.result ? <CallResult name={call.name} result={call.result} /> : null}
+      {state === 'denied' ? (
+        <Denied denial={call.result?.denial ?? { by: 'person', reason: request?.denyReason ?? null }} />
+      ) : request && request.status !== 'pending' ? (
+        <Decision request={request} />
+      ) : null}
+      {/* A denied call's result is the text written for the model: the line above says it in the person's words. */}
+      {call.result && state !== 'denied' ? <CallResult name={call.name} result={call.result} /> : null}
       {checkpoint ? <CheckpointFiles checkpoint={checkpoint} /> : null}
     </li>
   );
@@ -64,16 +70,49 @@ function ToolCallBlock({ call, jobEnded }: { call: StepToolCall; jobEnded: boole
 
 function Decision({ request }: { request: ToolRequest }) {
   const t = useT();
-  const text =
-    request.status === 'denied'
-      ? request.denyReason
-        ? t('step.decision.deniedBecause', { reason: request.denyReason })
-        : t('step.decision.denied')
-      : t(request.scope === 'task' ? 'step.decision.task' : 'step.decision.once');
   return (
     <span className="step-decision" data-testid="step-decision" data-status={request.status}>
-      {text}
+      {t(request.scope === 'task' ? 'step.decision.task' : 'step.decision.once')}
     </span>
+  );
+}
+
+/**
+ * Why the call did not run, in the person's words, from the denial's data (the step's result, else the request):
+ * the reason — the person's own, or the Auto Prompter rule's — shown as untrusted text, once.
+ */
+function Denied({ denial }: { denial: ToolCallDenial }) {
+  const t = useT();
+  let template: string;
+  switch (denial.by) {
+    case 'person':
+      template = denial.reason ? t('step.decision.deniedBecause') : t('step.decision.denied');
+      break;
+    case 'rule':
+      template = t('step.decision.deniedByRule', { rule: denial.rule });
+      break;
+    default:
+      return assertNever(denial, 'denial');
+  }
+  return (
+    <span className="step-decision" data-testid="step-decision" data-status="denied" data-denied-by={denial.by}>
+      {withReason(template, denial.reason)}
+    </span>
+  );
+}
+
+/** The words with the reason in the place of `{reason}`, rendered as untrusted text (it is not the UI's). */
+function withReason(template: string, reason: string | null) {
+  const at = template.indexOf('{reason}');
+  if (at === -1 || reason === null) return template;
+  return (
+    <>
+      {template.slice(0, at)}
+      <q className="step-denial-reason" data-testid="step-denial-reason">
+        <UntrustedText text={reason} collapseBlankLines={3} />
+      </q>
+      {template.slice(at + '{reason}'.length)}
+    </>
   );
 }
 

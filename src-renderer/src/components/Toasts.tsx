@@ -1,5 +1,7 @@
-// Toasts: short-lived news in a corner (a job finished, a comment accepted, a decision refused; P7.19). Each goes
-// after a few seconds or when closed; one about a task opens it when clicked.
+// Toasts: short-lived news (a job finished, a comment accepted, a decision refused; P7.19) in the app header's free
+// stretch between its title and its buttons — in the layout, not laid over it, so a toast never covers a control
+// (Cancel, Continue, a status badge, Send). The newest comes first; each goes after a few seconds or when closed, one
+// about a task opens it when clicked, and a text too long for the stretch is cut with its whole on hover.
 import { useEffect } from 'react';
 import { useT } from '../i18n';
 import type { Toast } from '../store/notices-slice';
@@ -9,10 +11,10 @@ const TOAST_MS = 6000;
 
 export function Toasts() {
   const toasts = useAppStore((s) => s.toasts);
-  if (toasts.length === 0) return null;
+  // Always there, even empty: a live region announces what is added to it, not a region that appears with its text.
   return (
     <ol className="toasts" data-testid="toasts" aria-live="polite">
-      {toasts.map((t) => (
+      {toasts.toReversed().map((t) => (
         <ToastItem key={t.id} toast={t} />
       ))}
     </ol>
@@ -29,7 +31,7 @@ function ToastItem({ toast }: { toast: Toast }) {
   }, [dismiss, toast.id]);
   const { taskId } = toast;
   return (
-    <li className={`toast toast-${toast.tone}`} data-testid="toast" data-tone={toast.tone}>
+    <li className={`toast toast-${toast.tone}`} data-testid="toast" data-tone={toast.tone} title={toast.text}>
       {taskId ? (
         <button type="button" className="toast-text link-button" onClick={() => void selectTask(taskId)}>
           {toast.text}

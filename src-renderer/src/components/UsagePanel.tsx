@@ -101,7 +101,7 @@ function LlmCalls({ invoke }: { invoke: Invoke }) {
   const [open, setOpen] = useState(false);
   return (
     <details className="usage-calls" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary>LlmCalls</summary>
+      <summary>{t('usage.calls')}</summary>
       {open ? (
         <ol aria-label={t('cost.perTurn')}>
           {invoke.agentTurns.map((turn, turnIndex) => (

@@ -26,6 +26,8 @@ export function noticeText(t: Translate, comment: Pick<Comment, 'body' | 'notice
       return notice.hash !== null
         ? t('notice.workspaceCommitted', { hash: notice.hash, count: notice.files })
         : t('notice.workspaceCommitSkipped');
+    case 'continued':
+      return t('notice.continued');
     default:
       return assertNever(notice, 'comment notice');
   }

@@ -35,7 +35,7 @@ describe('system words in both languages', () => {
     expect(html('en', <ChatMessage comment={alone} />)).toContain('<p>Cancelled.</p>');
     expect(html('ja', <ChatMessage comment={alone} />)).toContain('<p>キャンセルしました。</p>');
     const ja = html('ja', <ChatMessage comment={family} />);
-    expect(ja).toContain('サブタスクのジョブ 2 件');
+    expect(ja).toContain('サブタスク 2 件');
     expect(ja).not.toContain('subtask job(s)');
   });
 

@@ -21,14 +21,14 @@ export const enCheckpoints = {
   'checkpoint.off': 'Checkpoints are off for this task: {note}',
   'checkpoint.offNoReason': 'Checkpoints are off for this task.',
   'checkpoint.commit': 'Committed {hash}',
-  'checkpoint.commitTitle': 'The job committed the files it changed to the workspace repository as {hash}.',
+  'checkpoint.commitTitle': 'The run committed the files it changed to the workspace repository as {hash}.',
 
   'checkpoint.menu': 'Rewind or fork at {send}',
   'checkpoint.menu.files': 'Rewind files to here',
   'checkpoint.menu.conversation': 'Rewind conversation to here',
   'checkpoint.menu.both': 'Rewind both',
   'checkpoint.menu.fork': 'Fork from here',
-  'checkpoint.menu.active': 'A job of this task is active: rewinding waits until it ends or is cancelled.',
+  'checkpoint.menu.active': 'This task is running: rewinding waits until it ends or is cancelled.',
   'checkpoint.menu.noCheckpoint': 'This Send has no checkpoint, so it cannot be rewound.',
 
   'checkpoint.rewind.title.files': 'Rewind files to the start of {send}?',
@@ -84,7 +84,7 @@ export const enCheckpoints = {
 
   'changes.open': 'Files changed',
   'changes.title': 'Files this task changed',
-  'changes.about': 'Every job of the task, against the folder as it was when the task started.',
+  'changes.about': 'Every run of the task, against the folder as it was when the task started.',
   'changes.loading': 'Loading the changes…',
   'changes.loadFailed': 'Could not load the changes: {message}',
   'changes.none': 'This task has changed no file.',
@@ -106,7 +106,7 @@ export const enCheckpoints = {
   'settings.checkpoints.keepPerTask': 'Checkpoints kept per task',
   'settings.checkpoints.keepDays': 'Days kept (0: no limit by age)',
   'settings.checkpoints.commitOnSuccess':
-    'Commit the files a succeeded job changed (when the folder is a git repository)',
+    'Commit the files a succeeded run changed (when the folder is a git repository)',
   'settings.checkpoints.save': 'Save checkpoint settings',
   'settings.checkpoints.saved': 'Checkpoint settings saved.',
   'settings.checkpoints.usage':

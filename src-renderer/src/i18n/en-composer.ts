@@ -2,12 +2,12 @@
 // instruction (merged into en.ts).
 export const enComposer = {
   'composer.profile.label': 'Runs on',
-  'composer.profile.title': 'The LLM profile of the job this message starts; the task keeps its own',
+  'composer.profile.title': 'The LLM profile of the run this message starts; the task keeps its own',
   'composer.profile.option': '{name} · {model}',
   'composer.profile.default': '{name} · {model} (default)',
   'composer.profile.missing': '{name} (no longer exists)',
-  'composer.profile.joins': 'Goes to the job running on {profile}; a new job can run on another profile.',
-  'composer.profile.joinsDefault': 'Goes to the running job, on its profile; a new job can run on another profile.',
+  'composer.profile.joins': 'Goes to the current run, on {profile}; a new run can use another profile.',
+  'composer.profile.joinsDefault': 'Goes to the current run, on its profile; a new run can use another profile.',
   'chat.quickReplies': 'Quick replies',
   'chat.quickReply.title': 'Answer “{choice}”',
   'chat.quickReply.failed': 'The answer was not sent: {error}',

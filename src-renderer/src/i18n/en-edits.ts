@@ -2,8 +2,8 @@
 // "Ask before editing files" switch (merged into en.ts).
 export const enEdits = {
   'files.title': 'Files changed ({count})',
-  'files.label': 'Files this job changed',
-  'files.partial': 'Counted from the steps loaded; earlier steps of this job are not loaded.',
+  'files.label': 'Files this run changed',
+  'files.partial': 'Counted from the steps loaded; earlier steps of this run are not loaded.',
   'files.show': 'Show diff',
   'files.hide': 'Hide diff',
   'files.changes': '{count} change|{count} changes',

@@ -25,10 +25,10 @@ export const enSettings = {
   'settings.unknownError': 'unknown error',
   'settings.autoPrompter': 'Auto Prompter',
   'settings.autoPrompter.about':
-    'Rules checked before each tool call of a job in {workspace}: add an instruction for the model, deny the call, or let one matching call run without asking. A job keeps the rules it started with.',
+    'Rules checked before each tool call of a run in {workspace}: add an instruction for the model, deny the call, or let one matching call run without asking. A run keeps the rules it started with.',
   'settings.autoPrompter.noWorkspace':
     'There is no default workspace folder, so there are no Auto Prompter rules to edit here. Start the app with a workspace folder, or edit .maestro/auto-prompter.json in the folder.',
-  'settings.autoPrompter.enabled': 'On for new jobs',
+  'settings.autoPrompter.enabled': 'On for new runs',
   'settings.autoPrompter.rules': 'Rules (JSON, in order)',
   'settings.autoPrompter.save': 'Save rules',
   'settings.autoPrompter.saved': 'Saved.',
@@ -36,7 +36,7 @@ export const enSettings = {
   'settings.autoPrompter.notList': 'The rules must be a JSON list ([ … ]).',
   'settings.toolPolicy': 'Workspace Tool Policy',
   'settings.toolPolicy.about':
-    'Which tools the agent gets in a workspace, kept in the folder’s .maestro/policy.json (it travels with the project; the agent cannot change it). A job reads it when its run starts: a running job keeps the tools it started with until it pauses; a job that resumes after an approval or a retry gets the saved policy.',
+    'Which tools the agent gets in a workspace, kept in the folder’s .maestro/policy.json (it travels with the project; the agent cannot change it). A run reads it when it starts: a running one keeps the tools it started with until it pauses; one that resumes after an approval or a retry gets the saved policy.',
   'settings.toolPolicy.workspace': 'Workspace',
   'settings.toolPolicy.choose': 'Choose a workspace…',
   'settings.toolPolicy.defaultWorkspace': '{folder} (default workspace)',
@@ -54,10 +54,10 @@ export const enSettings = {
   'settings.toolPolicy.add': 'Add',
   'settings.toolPolicy.remove': 'Remove',
   'settings.toolPolicy.save': 'Save policy',
-  'settings.toolPolicy.saved': 'Saved. Job runs from now on use it.',
+  'settings.toolPolicy.saved': 'Saved. Runs from now on use it.',
   'settings.mcp': 'MCP servers',
   'settings.mcp.about':
-    'The MCP servers of a workspace’s .maestro/mcp.json (MAESTRO’s, Claude Code’s, Cursor’s or VS Code’s shape), as a person accepted it. Their tools are offered to the jobs of that workspace; a server that fails is left out with a warning in the task. Turning one off or on applies from the next job.',
+    'The MCP servers of a workspace’s .maestro/mcp.json (MAESTRO’s, Claude Code’s, Cursor’s or VS Code’s shape), as a person accepted it. Their tools are offered to the runs of that workspace; a server that fails is left out with a warning in the task. Turning one off or on applies from the next run.',
   'settings.mcp.none': 'This workspace has no MCP servers (no accepted .maestro/mcp.json).',
   'settings.mcp.status.unknown': 'not started yet',
   'settings.mcp.status.connected': 'connected',
@@ -71,7 +71,7 @@ export const enSettings = {
   'settings.mcp.token.rejected': 'token refused',
   'settings.mcp.token.unreadable': 'token unreadable',
   'settings.mcp.lastError': 'Last error: {error}',
-  'settings.mcp.enabled': 'On for new jobs',
+  'settings.mcp.enabled': 'On for new runs',
   'settings.mcp.check': 'Check now',
   'settings.mcp.checking': 'Checking…',
   'settings.notifications': 'Notifications',

@@ -16,11 +16,11 @@ export const enTasks = {
   'tasks.subtasks': '{count} subtask|{count} subtasks',
   'tasks.deleteTitle': 'Delete “{title}”?',
   'tasks.deleteBody':
-    'Its conversation, jobs, approvals and runtime files are deleted for good. This cannot be undone.',
+    'Its conversation, runs, approvals and runtime files are deleted for good. This cannot be undone.',
   'tasks.deleteWithSubtasks': 'Its subtask is deleted with it.|Its {count} subtasks are deleted with it.',
   'tasks.deleteConfirm': 'Delete',
   'tasks.deleteCancel': 'Cancel',
-  'tasks.deleteRunning': 'A job of this task (or of a subtask) is running. Cancel it first, then delete.',
+  'tasks.deleteRunning': 'This task (or one of its subtasks) is running. Cancel it first, then delete.',
   'tasks.deleteFailed': 'The task was not deleted: {message}',
   'tasks.renameFailed': 'The task was not renamed: {message}',
   'tasks.archiveFailed': 'The task was not archived: {message}',

@@ -19,15 +19,14 @@ export const jaCheckpoints: Record<keyof typeof enCheckpoints, string> = {
   'checkpoint.off': 'このタスクのチェックポイントはオフです: {note}',
   'checkpoint.offNoReason': 'このタスクのチェックポイントはオフです。',
   'checkpoint.commit': '{hash} としてコミット済み',
-  'checkpoint.commitTitle': 'ジョブは変更したファイルをワークスペースのリポジトリに {hash} としてコミットしました。',
+  'checkpoint.commitTitle': '実行で変更したファイルをワークスペースのリポジトリに {hash} としてコミットしました。',
 
   'checkpoint.menu': '{send} で巻き戻す・フォークする',
   'checkpoint.menu.files': 'ファイルをここまで巻き戻す',
   'checkpoint.menu.conversation': '会話をここまで巻き戻す',
   'checkpoint.menu.both': '両方を巻き戻す',
   'checkpoint.menu.fork': 'ここからフォーク',
-  'checkpoint.menu.active':
-    'このタスクのジョブが動作中です。巻き戻しはジョブが終わるかキャンセルされるまで待ってください。',
+  'checkpoint.menu.active': 'このタスクは実行中です。巻き戻しは実行が終わるかキャンセルされるまで待ってください。',
   'checkpoint.menu.noCheckpoint': 'この Send にはチェックポイントがないため、巻き戻せません。',
 
   'checkpoint.rewind.title.files': 'ファイルを {send} の開始時点に巻き戻しますか?',
@@ -83,7 +82,7 @@ export const jaCheckpoints: Record<keyof typeof enCheckpoints, string> = {
 
   'changes.open': '変更されたファイル',
   'changes.title': 'このタスクが変更したファイル',
-  'changes.about': 'タスクのすべてのジョブについて、タスク開始時点のフォルダーとの差分です。',
+  'changes.about': 'タスクのすべての実行について、タスク開始時点のフォルダーとの差分です。',
   'changes.loading': '変更を読み込み中…',
   'changes.loadFailed': '変更を読み込めませんでした: {message}',
   'changes.none': 'このタスクはファイルを変更していません。',
@@ -105,7 +104,7 @@ export const jaCheckpoints: Record<keyof typeof enCheckpoints, string> = {
   'settings.checkpoints.keepPerTask': 'タスクごとに保持するチェックポイント数',
   'settings.checkpoints.keepDays': '保持日数 (0: 日数で削除しない)',
   'settings.checkpoints.commitOnSuccess':
-    '成功したジョブが変更したファイルをコミットする (フォルダーが git リポジトリの場合)',
+    '成功した実行が変更したファイルをコミットする (フォルダーが git リポジトリの場合)',
   'settings.checkpoints.save': 'チェックポイントの設定を保存',
   'settings.checkpoints.saved': 'チェックポイントの設定を保存しました。',
   'settings.checkpoints.usage': 'チェックポイントのディスク使用量: {count} タスクで {size}({dir})',

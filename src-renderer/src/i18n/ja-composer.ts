@@ -4,13 +4,13 @@ import type { enComposer } from './en-composer';
 
 export const jaComposer: Record<keyof typeof enComposer, string> = {
   'composer.profile.label': '実行プロファイル',
-  'composer.profile.title': 'このメッセージで始まるジョブの LLM プロファイル（タスク自体のプロファイルは変わりません）',
+  'composer.profile.title': 'このメッセージで始まる実行の LLM プロファイル（タスク自体のプロファイルは変わりません）',
   'composer.profile.option': '{name} · {model}',
   'composer.profile.default': '{name} · {model}（既定）',
   'composer.profile.missing': '{name}（削除済み）',
-  'composer.profile.joins': '{profile} で実行中のジョブに届きます。別のプロファイルは新しいジョブで選べます。',
+  'composer.profile.joins': '{profile} で進行中の実行に届きます。別のプロファイルは新しい実行で選べます。',
   'composer.profile.joinsDefault':
-    '実行中のジョブにそのプロファイルのまま届きます。別のプロファイルは新しいジョブで選べます。',
+    '進行中の実行にそのプロファイルのまま届きます。別のプロファイルは新しい実行で選べます。',
   'chat.quickReplies': 'クイック返信',
   'chat.quickReply.title': '「{choice}」と回答する',
   'chat.quickReply.failed': '回答を送れませんでした: {error}',

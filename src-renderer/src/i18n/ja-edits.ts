@@ -3,8 +3,8 @@ import type { enEdits } from './en-edits';
 
 export const jaEdits: Record<keyof typeof enEdits, string> = {
   'files.title': '変更されたファイル ({count})',
-  'files.label': 'このジョブが変更したファイル',
-  'files.partial': '読み込まれたステップだけを数えています。このジョブのそれ以前のステップは読み込まれていません。',
+  'files.label': 'この実行が変更したファイル',
+  'files.partial': '読み込まれたステップだけを数えています。この実行のそれ以前のステップは読み込まれていません。',
   'files.show': '差分を表示',
   'files.hide': '差分を隠す',
   'files.changes': '{count} 件の変更',

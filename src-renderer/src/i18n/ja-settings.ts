@@ -27,10 +27,10 @@ export const jaSettings: Record<keyof typeof enSettings, string> = {
   'settings.unknownError': '不明なエラー',
   'settings.autoPrompter': 'Auto Prompter',
   'settings.autoPrompter.about':
-    '{workspace} のジョブでツールを呼び出す前に確認するルールです。モデルへの指示の追加、呼び出しの拒否、条件に合う呼び出しを 1 回だけ確認なしで実行、のいずれかを行います。ジョブは開始時のルールを使い続けます。',
+    '{workspace} の実行でツールを呼び出す前に確認するルールです。モデルへの指示の追加、呼び出しの拒否、条件に合う呼び出しを 1 回だけ確認なしで実行、のいずれかを行います。実行は開始時のルールを使い続けます。',
   'settings.autoPrompter.noWorkspace':
     '既定のワークスペースフォルダーがないため、ここで編集できる Auto Prompter のルールはありません。ワークスペースフォルダーを指定してアプリを起動するか、フォルダー内の .maestro/auto-prompter.json を編集してください。',
-  'settings.autoPrompter.enabled': '新しいジョブで有効にする',
+  'settings.autoPrompter.enabled': '新しい実行で有効にする',
   'settings.autoPrompter.rules': 'ルール（JSON、上から順に評価）',
   'settings.autoPrompter.save': 'ルールを保存',
   'settings.autoPrompter.saved': '保存しました。',
@@ -38,7 +38,7 @@ export const jaSettings: Record<keyof typeof enSettings, string> = {
   'settings.autoPrompter.notList': 'ルールは JSON のリスト（[ … ]）で書いてください。',
   'settings.toolPolicy': 'ワークスペースのツールポリシー',
   'settings.toolPolicy.about':
-    'ワークスペースでエージェントが使えるツール。フォルダーの .maestro/policy.json に保存されます（プロジェクトと一緒に移動し、エージェントは変更できません）。ジョブは実行の開始時に読み込みます。実行中のジョブは一時停止するまで開始時のツールを使い、承認やリトライの後に再開するジョブは保存済みのポリシーを使います。',
+    'ワークスペースでエージェントが使えるツール。フォルダーの .maestro/policy.json に保存されます（プロジェクトと一緒に移動し、エージェントは変更できません）。実行は開始時に読み込みます。実行中のものは一時停止するまで開始時のツールを使い、承認やリトライの後に再開するものは保存済みのポリシーを使います。',
   'settings.toolPolicy.workspace': 'ワークスペース',
   'settings.toolPolicy.choose': 'ワークスペースを選択…',
   'settings.toolPolicy.defaultWorkspace': '{folder}（既定のワークスペース）',
@@ -57,10 +57,10 @@ export const jaSettings: Record<keyof typeof enSettings, string> = {
   'settings.toolPolicy.add': '追加',
   'settings.toolPolicy.remove': '削除',
   'settings.toolPolicy.save': 'ポリシーを保存',
-  'settings.toolPolicy.saved': '保存しました。これ以降のジョブ実行に適用されます。',
+  'settings.toolPolicy.saved': '保存しました。これ以降の実行に適用されます。',
   'settings.mcp': 'MCP サーバー',
   'settings.mcp.about':
-    'ワークスペースの .maestro/mcp.json（MAESTRO・Claude Code・Cursor・VS Code の形式）のうち、承認された版の MCP サーバーです。そのツールはこのワークスペースのジョブに提供されます。失敗したサーバーは除外され、タスクに警告が出ます。オン・オフは次のジョブから反映されます。',
+    'ワークスペースの .maestro/mcp.json（MAESTRO・Claude Code・Cursor・VS Code の形式）のうち、承認された版の MCP サーバーです。そのツールはこのワークスペースの実行に提供されます。失敗したサーバーは除外され、タスクに警告が出ます。オン・オフは次の実行から反映されます。',
   'settings.mcp.none': 'このワークスペースには MCP サーバーがありません（承認済みの .maestro/mcp.json がありません）。',
   'settings.mcp.status.unknown': '未起動',
   'settings.mcp.status.connected': '接続済み',
@@ -74,7 +74,7 @@ export const jaSettings: Record<keyof typeof enSettings, string> = {
   'settings.mcp.token.rejected': 'トークンが拒否された',
   'settings.mcp.token.unreadable': 'トークンを読めない',
   'settings.mcp.lastError': '最後のエラー: {error}',
-  'settings.mcp.enabled': '新しいジョブで使う',
+  'settings.mcp.enabled': '新しい実行で使う',
   'settings.mcp.check': '今すぐ確認',
   'settings.mcp.checking': '確認中…',
   'settings.notifications': '通知',

@@ -22,14 +22,14 @@ describe('the Japanese messages', () => {
 describe('translate', () => {
   it('fills {name} placeholders and leaves unknown ones as written', () => {
     expect(translate('en', 'taskList.error', { error: 'down' })).toBe('Could not load tasks: down');
-    expect(translate('ja', 'toast.jobEnded.succeeded', { title: '俳句' })).toBe('「俳句」: ジョブが完了しました。');
+    expect(translate('ja', 'toast.jobEnded.succeeded', { title: '俳句' })).toBe('「俳句」が完了しました。');
     expect(translate('en', 'taskList.error')).toBe('Could not load tasks: {error}');
   });
 
   it('picks the plural form by {count} with the locale rules', () => {
     expect(translate('en', 'usage.turns', { count: 1 })).toBe('1 turn');
     expect(translate('en', 'usage.turns', { count: 3 })).toBe('3 turns');
-    expect(translate('en', 'usage.llmCalls', { count: 0 })).toBe('0 LLM calls');
+    expect(translate('en', 'usage.llmCalls', { count: 0 })).toBe('0 model calls');
     expect(translate('en', 'composer.cards', { count: 1 })).toBe('A request waits for your decision');
     expect(translate('en', 'composer.cards', { count: 2 })).toBe('2 requests wait for your decision');
     expect(translate('ja', 'usage.turns', { count: 1 })).toBe('1 ターン');

@@ -286,23 +286,29 @@ function markProgress(turns: StreamTurn[], event: Extract<StreamEvent, { type: '
   }));
 }
 
-/** Marks the first unfinished call of that name finished; a call never seen streaming is added as finished. */
+/**
+ * Marks the first unfinished call of that name finished; a call never seen streaming is added as finished. A denied
+ * call keeps no preview (its text is written for the model; the step words the denial) and, never seen streaming (a
+ * call denied while the job was parked), is not added: its step shows it.
+ */
 function finishToolCall(turns: StreamTurn[], event: Extract<StreamEvent, { type: 'tool.finished' }>): StreamTurn[] {
   const status: ToolCallStatus = event.ok ? 'ok' : 'error';
+  const preview = event.denial ? null : event.preview;
+  const unfinished = (c: StreamToolCall) =>
+    c.name === event.name && (c.status === 'running' || c.status === 'streaming');
+  if (event.denial && !lastTurn(turns)?.toolCalls.some(unfinished)) return turns;
   return withLastTurn(turns, (turn) => {
-    const at = turn.toolCalls.findIndex(
-      (c) => c.name === event.name && (c.status === 'running' || c.status === 'streaming'),
-    );
+    const at = turn.toolCalls.findIndex(unfinished);
     if (at === -1) {
       const index = turn.toolCalls.length;
       return {
         ...turn,
-        toolCalls: [...turn.toolCalls, { index, name: event.name, arguments: '', status, preview: event.preview }],
+        toolCalls: [...turn.toolCalls, { index, name: event.name, arguments: '', status, preview }],
       };
     }
     return {
       ...turn,
-      toolCalls: turn.toolCalls.map((c, i) => (i === at ? { ...c, status, preview: event.preview } : c)),
+      toolCalls: turn.toolCalls.map((c, i) => (i === at ? { ...c, status, preview } : c)),
     };
   });
 }
