@@ -4,10 +4,10 @@ export const enCost = {
   'cost.title': 'Estimated from the list prices of {model}',
   'cost.titleMixed': 'Estimated from the models’ list prices',
   'cost.total': 'Estimated cost: {usd}',
-  'cost.job': 'job {usd}',
-  'cost.jobTitle': 'The whole job this Send started, every Send of it together',
+  'cost.job': 'run {usd}',
+  'cost.jobTitle': 'The whole run this exchange started, every exchange of it together',
   'cost.turn': 'Turn {turn}',
-  'cost.perTurn': 'LLM calls per turn',
+  'cost.perTurn': 'Model calls per turn',
 
   'gauge.label': 'Context: {prompt} of {window} tokens ({percent}%) at the last call to {model}',
   'gauge.sourceServer': 'window as the server lists it',

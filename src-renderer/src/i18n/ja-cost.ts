@@ -5,10 +5,10 @@ export const jaCost: Record<keyof typeof enCost, string> = {
   'cost.title': '{model} の定価から見積もった額',
   'cost.titleMixed': '各モデルの定価から見積もった額',
   'cost.total': '見積もり費用: {usd}',
-  'cost.job': 'ジョブ {usd}',
-  'cost.jobTitle': 'この送信で始まったジョブ全体（その送信すべての合計）',
+  'cost.job': '実行 {usd}',
+  'cost.jobTitle': 'このやり取りで始まった実行全体（そのやり取りすべての合計）',
   'cost.turn': 'ターン {turn}',
-  'cost.perTurn': 'ターンごとの LLM 呼び出し',
+  'cost.perTurn': 'ターンごとのモデル呼び出し',
 
   'gauge.label': 'コンテキスト: {model} への最後の呼び出しで {window} トークン中 {prompt}（{percent}%）',
   'gauge.sourceServer': 'サーバーのモデル一覧にある長さ',
