@@ -77,7 +77,13 @@ describe('Add MCP server', () => {
       [{ ...everything(), env: [{ name: '1BAD', value: 'x' }] }, 'server.env.0.name', /environment variable name/],
       [{ ...everything(), env: [{ name: 'A-B', value: 'x' }] }, 'server.env.0.name', /environment variable name/],
       [
-        { ...everything(), env: [{ name: 'A', value: 'x' }, { name: 'A', value: 'y' }] },
+        {
+          ...everything(),
+          env: [
+            { name: 'A', value: 'x' },
+            { name: 'A', value: 'y' },
+          ],
+        },
         'server.env.1.name',
         /A is given twice/,
       ],
@@ -107,7 +113,12 @@ describe('Add MCP server', () => {
     const s = setup();
     s.add({ transport: 'http', name: 'docs', url: 'https://mcp.example.com/mcp' });
     // A hand (or agent) edit: a server the app never showed, in VS Code's shape.
-    const hand = { servers: { theirs: { type: 'stdio', command: '/usr/bin/their-mcp' }, docs: { url: 'https://mcp.example.com/mcp' } } };
+    const hand = {
+      servers: {
+        theirs: { type: 'stdio', command: '/usr/bin/their-mcp' },
+        docs: { url: 'https://mcp.example.com/mcp' },
+      },
+    };
     fs.writeFileSync(s.file, JSON.stringify(hand));
     s.add({ transport: 'http', name: 'mine', url: 'http://127.0.0.1:1/mcp' });
     const onDisk = JSON.parse(fs.readFileSync(s.file, 'utf8'));
@@ -180,7 +191,9 @@ describe('Add MCP server', () => {
     expect(Object.keys(JSON.parse(fs.readFileSync(s.file, 'utf8')).mcpServers)).toEqual(['docs']);
     expect(s.maestro.ctx.mcp.tokens.state(s.workspace, 'every')).toEqual({ hasToken: false, rejected: false });
     const before = s.bytes();
-    expect(refusal(() => s.maestro.invoke('removeMcpServer', { workspacePath: s.workspace, server: 'every' }))).toMatchObject({
+    expect(
+      refusal(() => s.maestro.invoke('removeMcpServer', { workspacePath: s.workspace, server: 'every' })),
+    ).toMatchObject({
       code: 'not_found',
     });
     expect(s.bytes()).toEqual(before);

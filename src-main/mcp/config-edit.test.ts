@@ -38,7 +38,11 @@ describe('who can edit mcp.json this way', () => {
       for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
         const p = path.join(dir, e.name);
         if (e.isDirectory()) walk(p);
-        else if (/\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) && /config-edit['"]/.test(fs.readFileSync(p, 'utf8'))) {
+        else if (
+          /\.tsx?$/.test(e.name) &&
+          !/\.test\.tsx?$/.test(e.name) &&
+          /config-edit['"]/.test(fs.readFileSync(p, 'utf8'))
+        ) {
           importers.push(path.relative(root, p));
         }
       }

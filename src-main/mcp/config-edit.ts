@@ -146,4 +146,3 @@ function record(accepted: AcceptedSettings, workspacePath: string, text: string 
 
 /** The file keeps its permissions (a person may have made it private); a new one is the usual 0644. */
 const modeOf = (file: string) => (fs.statSync(file, { throwIfNoEntry: false })?.mode ?? 0o644) & 0o777;
-

@@ -61,7 +61,9 @@ const Command = z
   );
 
 const EnvEntry = z.strictObject({
-  name: z.string().regex(ENV_NAME, 'must be an environment variable name: letters, digits and "_", not starting with a digit'),
+  name: z
+    .string()
+    .regex(ENV_NAME, 'must be an environment variable name: letters, digits and "_", not starting with a digit'),
   value: z.string().max(16_384),
   /** Kept sealed in the data dir as the server's token, the file holding only `${NAME}` (one per server). */
   secret: z.boolean().default(false),
@@ -78,7 +80,12 @@ export const McpServerDraft = z.discriminatedUnion('transport', [
       env: z.array(EnvEntry).max(100).default([]),
       /** Folders it may read although the OS sandbox hides them (its own install in /tmp or the home folder). */
       readable: z
-        .array(z.string().trim().refine((f) => f.startsWith('/'), 'must be an absolute path'))
+        .array(
+          z
+            .string()
+            .trim()
+            .refine((f) => f.startsWith('/'), 'must be an absolute path'),
+        )
         .max(20)
         .default([]),
     })
@@ -94,7 +101,11 @@ export const McpServerDraft = z.discriminatedUnion('transport', [
           ctx.addIssue({ code: 'custom', path: ['env', i, 'value'], message: 'a secret must not be empty' });
         }
         if (entry.secret && ++secrets > 1) {
-          ctx.addIssue({ code: 'custom', path: ['env', i, 'secret'], message: 'only one value per server can be kept as its secret' });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['env', i, 'secret'],
+            message: 'only one value per server can be kept as its secret',
+          });
         }
       });
     }),

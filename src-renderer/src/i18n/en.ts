@@ -7,6 +7,7 @@ import { enComposer } from './en-composer';
 import { enEdits } from './en-edits';
 import { enGrants } from './en-grants';
 import { enSettings } from './en-settings';
+import { enSettingsForms } from './en-settings-forms';
 import { enSetup } from './en-setup';
 import { enTasks } from './en-tasks';
 import { enTrust } from './en-trust';
@@ -344,6 +345,7 @@ export const en = {
   'code.copied': 'Copied',
   'code.copyFailed': 'Copy failed',
   ...enSettings,
+  ...enSettingsForms,
   ...enChat,
   ...enComposer,
   ...enSetup,

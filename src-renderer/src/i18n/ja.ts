@@ -7,6 +7,7 @@ import { jaComposer } from './ja-composer';
 import { jaEdits } from './ja-edits';
 import { jaGrants } from './ja-grants';
 import { jaSettings } from './ja-settings';
+import { jaSettingsForms } from './ja-settings-forms';
 import { jaSetup } from './ja-setup';
 import { jaTasks } from './ja-tasks';
 import { jaTrust } from './ja-trust';
@@ -343,6 +344,7 @@ export const ja: Messages = {
   'code.copied': 'コピーしました',
   'code.copyFailed': 'コピーに失敗しました',
   ...jaSettings,
+  ...jaSettingsForms,
   ...jaChat,
   ...jaComposer,
   ...jaSetup,
