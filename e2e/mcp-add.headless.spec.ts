@@ -1,7 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: mcp.json files write ${…} variables as plain strings
 // Settings' forms in the browser against a headless host (issue 23 point 7): "Add MCP server" refuses bad fields
 // under the field (the file untouched), then adds server-everything over stdio with an env value and a secret, and
-// its row shows "connected" with its tools; the file holds the entry (the secret only by name). The Auto Prompter's
+// its row shows "connected" with its tools; the file holds the entry (the secret only by name); Remove takes it out
+// again. The Auto Prompter's
 // rules: a bad field shows its error and nothing is saved; a rule added in the form is saved, and is there after a
 // reload.
 import fs from 'node:fs';
@@ -84,6 +85,14 @@ test('Add MCP server: bad fields are named and change nothing; server-everything
   await section.getByTestId('mcp-add-submit').click();
   await expect(section.getByTestId('mcp-add-name-error')).toContainText('every is already a server');
   expect(fs.readFileSync(file, 'utf8')).toBe(written);
+  await section.getByTestId('mcp-add-cancel').click();
+
+  // Remove asks a second click, then takes the server out of the file.
+  await row.getByTestId('mcp-server-remove').click();
+  await expect(row.getByTestId('mcp-server-remove')).toHaveText('Remove every?');
+  await row.getByTestId('mcp-server-remove').click();
+  await expect(section.getByTestId('mcp-none')).toBeVisible();
+  expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ mcpServers: {} });
 });
 
 test('Auto Prompter rules as a form: a bad field shows its error; a rule added is saved and there after a reload', async ({

@@ -146,7 +146,7 @@ describe('Add MCP server', () => {
     expect(s.bytes()).toEqual(before);
   });
 
-  it('a secret env value is sealed in the data dir, never written; the server gets it in its environment', async () => {
+  it('P10.11 a secret env value is sealed in the data dir (no file there holds it in clear, the DB included), never written to mcp.json; the server gets it in its environment', async () => {
     const s = setup();
     const secret = 'sk-live-do-not-write-me';
     s.add(everything('every', [{ name: 'API_KEY', value: secret, secret: true }]));

@@ -1,4 +1,4 @@
-// POST /mcp/servers and /mcp/servers/remove: a server added to or removed from a workspace's `.maestro/mcp.json` as a
+// POST /mcp/servers and /mcp/remove: a server added to or removed from a workspace's `.maestro/mcp.json` as a
 // person typed it in Settings, accepted as written (mcp/config-edit.ts); a secret env value sealed as the server's
 // token (token-store.ts), never in the file. Only the contract reaches these: no tool of the agent calls an operation.
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';

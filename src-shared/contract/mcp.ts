@@ -175,7 +175,7 @@ export const mcpOperations = {
   /** Removes a server from the workspace's mcp.json (and its saved token), accepted as written. */
   removeMcpServer: op({
     method: 'POST',
-    path: '/mcp/servers/remove',
+    path: '/mcp/remove',
     status: 200,
     input: z.object({ workspacePath: z.string().min(1).max(4096), server: ServerName }).strict(),
     output: z.object({ servers: z.array(McpServerView) }),

@@ -169,7 +169,7 @@ const CASES: Record<OperationName, Case> = {
   removeMcpServer: {
     input: { workspacePath: '/ws', server: 'github' },
     method: 'POST',
-    path: '/api/local/mcp/servers/remove',
+    path: '/api/local/mcp/remove',
     body: { workspacePath: '/ws', server: 'github' },
   },
   getAutoPrompter: { input: {}, method: 'GET', path: '/api/local/auto-prompter' },
