@@ -10,6 +10,7 @@ import { MaestroError } from '../../src-shared/errors';
 import { EVERYTHING } from '../../test-support/mcp-reference-servers';
 import { tempDir, testMaestro } from '../../test-support/temp-maestro';
 import { parseMcpConfig } from '../mcp/config';
+import { MCP_TOKENS_FILE } from '../mcp/token-store';
 import { ACCEPTED_SETTINGS_FILE } from '../workspace/accepted-settings';
 
 function setup() {
@@ -18,7 +19,11 @@ function setup() {
   const maestro = testMaestro({ dataDir, defaultWorkspace: workspace });
   const file = path.join(workspace, '.maestro', 'mcp.json');
   const read = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : null);
-  const bytes = () => ({ file: read(file), accepted: read(path.join(dataDir, ACCEPTED_SETTINGS_FILE)) });
+  const bytes = () => ({
+    file: read(file),
+    accepted: read(path.join(dataDir, ACCEPTED_SETTINGS_FILE)),
+    tokens: read(path.join(dataDir, MCP_TOKENS_FILE)),
+  });
   const add = (server: Record<string, unknown>) => maestro.invoke('addMcpServer', { workspacePath: workspace, server });
   return { workspace, dataDir, maestro, file, bytes, add };
 }
@@ -100,6 +105,12 @@ describe('Add MCP server', () => {
       ],
       // Accepted by the form's schema, refused by the loader itself (a variable it does not know): named all the same.
       [{ ...everything(), args: ['${nope}'] }, 'server.args.0', /\$\{nope\} is a secret's placeholder/],
+      // The same with a secret: not even the tokens file is touched.
+      [
+        { ...everything(), args: ['${nope}'], env: [{ name: 'K', value: 'v', secret: true }] },
+        'server.args.0',
+        /is a secret's placeholder/,
+      ],
     ];
     for (const [server, field, message] of cases) {
       const got = refusal(() => s.add(server));

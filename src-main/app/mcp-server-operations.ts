@@ -34,6 +34,13 @@ export function addMcpServer(ctx: AppContext, input: OpParsedInput<'addMcpServer
     throw invalid('server.name', `${name} is already a server in ${mcpFile(workspace)}`);
   }
   const { entry, secret } = draftEntry(input.server);
+  // Refused by the loader before anything is kept, the secret included (the write below checks it again).
+  withServer(
+    conflictOnFileError(() => onDisk(workspace, MCP_FILE)),
+    name,
+    entry,
+    workspace,
+  );
   // Whatever a server of this name left (a token, a status) belonged to one that is gone.
   conflictOnFileError(() => ctx.mcp.forget(workspace, name));
   if (secret !== null) conflictOnFileError(() => ctx.mcp.tokens.save(workspace, name, secret));
