@@ -5,7 +5,7 @@ import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
 import { resumeSettingsWaits } from '../jobs/settings-wait';
 import { MCP_FILE, mcpFile } from '../mcp/config';
-import { draftEntry, editMcpFile, hasServer, withoutServer, withServer } from '../mcp/config-edit';
+import { draftEntry, editMcpFile, hasServer, McpEntryError, withoutServer, withServer } from '../mcp/config-edit';
 import { needsToken } from '../mcp/servers';
 import { resolveWorkspaceFolder } from '../tasks/create';
 import { invalid, notFound } from '../tasks/errors';
@@ -18,6 +18,16 @@ import { conflictOnFileError, knownWorkspace } from './settings-change-operation
 function inFile(ctx: AppContext, workspace: string, name: string): boolean {
   const current = conflictOnFileError(() => onDisk(workspace, MCP_FILE));
   return hasServer(current, name, workspace) || hasServer(ctx.accepted.accepted(workspace, MCP_FILE), name, workspace);
+}
+
+/** The loader's refusal of the typed entry is the caller's 400, naming the form's field. */
+function asInvalid<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof McpEntryError) throw invalid(`server.${error.field}`, error.why);
+    throw error;
+  }
 }
 
 /** Jobs parked on settings or on a token go on when the file no longer holds them up. */
@@ -35,17 +45,19 @@ export function addMcpServer(ctx: AppContext, input: OpParsedInput<'addMcpServer
   }
   const { entry, secret } = draftEntry(input.server);
   // Refused by the loader before anything is kept, the secret included (the write below checks it again).
-  withServer(
-    conflictOnFileError(() => onDisk(workspace, MCP_FILE)),
-    name,
-    entry,
-    workspace,
+  asInvalid(() =>
+    withServer(
+      conflictOnFileError(() => onDisk(workspace, MCP_FILE)),
+      name,
+      entry,
+      workspace,
+    ),
   );
   // Whatever a server of this name left (a token, a status) belonged to one that is gone.
   conflictOnFileError(() => ctx.mcp.forget(workspace, name));
   if (secret !== null) conflictOnFileError(() => ctx.mcp.tokens.save(workspace, name, secret));
   try {
-    editMcpFile(ctx.accepted, workspace, (text) => withServer(text, name, entry, workspace));
+    asInvalid(() => editMcpFile(ctx.accepted, workspace, (text) => withServer(text, name, entry, workspace)));
   } catch (error) {
     if (secret !== null) ctx.mcp.forget(workspace, name);
     throw error;

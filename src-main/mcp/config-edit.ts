@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import type { z } from 'zod';
 import type { McpServerDraft } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
-import { invalid } from '../tasks/errors';
 import type { AcceptedSettings } from '../workspace/accepted-settings';
 import { writeFileAtomic } from '../workspace/atomic-write';
 import { ConfigFileError } from '../workspace/json-file';
@@ -46,6 +45,17 @@ export function draftEntry(draft: Draft): { entry: Record<string, unknown>; secr
 
 type Servers = Record<string, unknown>;
 
+/** The loader refuses the entry a person typed: the field as the form names it (`args.0`, `env.API_KEY`), and why. */
+export class McpEntryError extends Error {
+  constructor(
+    readonly field: string,
+    readonly why: string,
+  ) {
+    super(`${field}: ${why}`);
+    this.name = new.target.name;
+  }
+}
+
 /** The file's JSON and the key its servers are under (`mcpServers`, or VS Code's `servers`); a fresh one for none. */
 function parts(text: string | null, workspacePath: string): { json: Record<string, unknown>; servers: Servers } {
   if (text === null) return { json: { mcpServers: {} }, servers: {} };
@@ -65,7 +75,7 @@ const render = (json: Record<string, unknown>) => `${JSON.stringify(json, null, 
 export const hasServer = (text: string | null, name: string, workspacePath: string): boolean =>
   Object.hasOwn(parts(text, workspacePath).servers, name);
 
-/** The file's text with the entry added (after the others). */
+/** The file's text with the entry added (after the others). Throws McpEntryError when the loader refuses it. */
 export function withServer(text: string | null, name: string, entry: unknown, workspacePath: string): string {
   const { json, servers } = parts(text, workspacePath);
   const next = render({ ...json, [keyOf(json)]: { ...servers, [name]: entry } });
@@ -75,7 +85,7 @@ export function withServer(text: string | null, name: string, entry: unknown, wo
     if (!(error instanceof ConfigFileError)) throw error;
     // The loader names `<key>.<name>.<field>: why`: the form's field is what follows the name.
     const named = /^[A-Za-z]+\.[^.:]+\.([^:]+): (.*)$/s.exec(error.why);
-    throw invalid(`server.${named?.[1] ?? 'name'}`, named?.[2] ?? error.why);
+    throw new McpEntryError(named?.[1] ?? 'name', named?.[2] ?? error.why);
   }
   return next;
 }
