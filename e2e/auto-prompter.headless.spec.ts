@@ -1,10 +1,13 @@
-// The Auto Prompter in the browser against a headless host and the scripted model: rules edited in Settings are
-// checked by main (a bad rule is refused naming its field, nothing written), saved to the workspace's file, and a job
+// The Auto Prompter in the browser against a headless host and the scripted model: rules edited in Settings' form are
+// checked (a bad rule is refused under its field, nothing written), saved to the workspace's file, and a job
 // that then calls a denied tool gets the Error result while the Activity tab shows the Policy Event (P8.04, P8.07).
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from './support/fixtures';
 import { complete, createInUi, messagesOf, openUi, textOf } from './support/ui';
+
+// The rules are typed field by field in the form before the job runs: twice the default time.
+test.setTimeout(120_000);
 
 test('P8.04 P8.07 rules saved in Settings deny a tool call, and the Activity tab shows who denied what', async ({
   page,
@@ -17,23 +20,25 @@ test('P8.04 P8.07 rules saved in Settings deny a tool call, and the Activity tab
   const section = page.getByTestId('auto-prompter-settings');
   await expect(section).toContainText(llmHost.workspace);
   await expect(page.getByTestId('auto-prompter-enabled')).not.toBeChecked();
-  await expect(page.getByTestId('auto-prompter-rules')).toHaveValue('[]');
+  await expect(section.getByTestId('ap-no-rules')).toBeVisible();
 
-  // Not JSON, then a rule main refuses: each says why, and no file is written.
-  await page.getByTestId('auto-prompter-rules').fill('[{');
+  // A rule main's schema refuses (approve_once without an argument test): named under its field, no file written.
+  await section.getByTestId('ap-rule-add').click();
+  const rule = section.getByTestId('ap-rule');
+  await rule.getByTestId('ap-rule-tool').fill('list_dir');
+  await rule.getByTestId('ap-rule-action').selectOption('approve_once');
   await page.getByTestId('auto-prompter-save').click();
   await expect(page.getByTestId('auto-prompter-outcome')).toHaveAttribute('data-ok', 'false');
-  await expect(page.getByTestId('auto-prompter-outcome')).toContainText('not valid JSON');
-  await page.getByTestId('auto-prompter-rules').fill('[{ "match": { "tool": "list_dir" }, "action": "approve_once" }]');
-  await page.getByTestId('auto-prompter-save').click();
-  await expect(page.getByTestId('auto-prompter-outcome')).toContainText('rules.0.match.args');
+  await expect(rule.getByTestId('ap-rule-args-error')).toContainText('give at least one argument matcher');
   expect(fs.existsSync(file)).toBe(false);
 
   const rules = [
     { id: 'no-listing', match: { tool: 'list_dir' }, action: 'deny', reason: 'Ask for file names instead.' },
   ];
   await page.getByTestId('auto-prompter-enabled').check();
-  await page.getByTestId('auto-prompter-rules').fill(JSON.stringify(rules));
+  await rule.getByTestId('ap-rule-action').selectOption('deny');
+  await rule.getByTestId('ap-rule-id').fill('no-listing');
+  await rule.getByTestId('ap-rule-words').fill('Ask for file names instead.');
   await page.getByTestId('auto-prompter-save').click();
   await expect(page.getByTestId('auto-prompter-outcome')).toHaveAttribute('data-ok', 'true');
   expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ enabled: true, rules });

@@ -57,8 +57,8 @@ const usdOf = (page: Page, testId: string) =>
   page.getByTestId(testId).evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-usd'))));
 
 const LANGUAGES = [
-  { locale: 'en-US', title: 'Usage', gauge: /2,000 of 8,000 tokens \(25%\)/, job: /^job \$0\.004/ },
-  { locale: 'ja-JP', title: '使用量', gauge: /8,000 トークン中 2,000（25%）/, job: /^ジョブ \$0\.004/ },
+  { locale: 'en-US', title: 'Usage', gauge: /2,000 of 8,000 tokens \(25%\)/, job: /^run \$0\.004/ },
+  { locale: 'ja-JP', title: '使用量', gauge: /8,000 トークン中 2,000（25%）/, job: /^実行 \$0\.004/ },
 ];
 
 for (const lang of LANGUAGES) {
@@ -98,7 +98,7 @@ for (const lang of LANGUAGES) {
       await openTask(page, 'plain');
       await expect(page.getByTestId('usage-total')).toHaveAttribute('data-completion-tokens', '150');
       await expect(page.getByTestId('usage-invoke')).toContainText(
-        lang.title === 'Usage' ? 'LLM calls' : 'LLM 呼び出し',
+        lang.title === 'Usage' ? 'model calls' : 'モデル呼び出し',
       );
       await expect(page.locator('.cost-chip')).toHaveCount(0);
       await expect(page.getByTestId('usage-panel')).not.toContainText('$');

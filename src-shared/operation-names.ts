@@ -44,6 +44,8 @@ export const OPERATION_NAMES = [
   'saveRemoteAgentToken',
   'setMcpServerEnabled',
   'checkMcpServer',
+  'addMcpServer',
+  'removeMcpServer',
   'getToolPolicy',
   'saveToolPolicy',
   'getSettings',

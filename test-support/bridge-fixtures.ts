@@ -49,6 +49,11 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   saveRemoteAgentToken: { workspacePath: '/no/such/workspace', agent: 'helper', token: 'agent_test' },
   setMcpServerEnabled: { workspacePath: '/no/such/workspace', server: 'github', enabled: false },
   checkMcpServer: { workspacePath: '/no/such/workspace', server: 'github' },
+  addMcpServer: {
+    workspacePath: '/no/such/workspace',
+    server: { transport: 'http', name: 'docs', url: 'https://x.test/mcp' },
+  },
+  removeMcpServer: { workspacePath: '/no/such/workspace', server: 'github' },
   listRecentFolders: undefined,
   getToolPolicy: undefined,
   saveToolPolicy: { workspacePath: '/no/such/workspace', policy: {} },

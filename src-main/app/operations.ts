@@ -43,6 +43,7 @@ import { getContextGauge, getUsage } from '../tasks/usage';
 import { getAutoPrompter, saveAutoPrompter } from './auto-prompter-operations';
 import type { AppContext } from './context';
 import { checkMcpServer, listMcpServers, saveMcpToken, setMcpServerEnabled } from './mcp-operations';
+import { addMcpServer, removeMcpServer } from './mcp-server-operations';
 import { deleteProfile, listModels, listProfiles, saveProfile, testProfile } from './profile-operations';
 import { listRemoteAgents, saveRemoteAgentToken } from './remote-agent-operations';
 import { acceptSettingsChange, listSettingsChanges, rejectSettingsChange } from './settings-change-operations';
@@ -120,6 +121,8 @@ export const operations: Operations = {
   saveRemoteAgentToken,
   setMcpServerEnabled,
   checkMcpServer,
+  addMcpServer,
+  removeMcpServer,
   listRecentFolders,
   getToolPolicy,
   saveToolPolicy,

@@ -52,6 +52,9 @@ const BRIDGE_API_TABLE = [
   // Ours: a server turned off or on in Settings (kept with the accepted settings), and one started now to check it.
   ['POST', '/mcp/enabled', 200],
   ['POST', '/mcp/check', 200],
+  // Ours: a server a person typed in Settings added to the workspace's mcp.json (accepted as written), or removed.
+  ['POST', '/mcp/servers', 201],
+  ['POST', '/mcp/remove', 200],
   // Ours: the workspace folders of recent tasks, for the CreateTaskDialog's recent list.
   ['GET', '/workspaces/recent', 200],
   // Ours: for another agent (A2A): create a task and answer when its job has ended or needs a person.

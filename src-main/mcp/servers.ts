@@ -83,6 +83,12 @@ export class McpServers implements McpJobServers {
     };
   }
 
+  /** Forgets how a server last did and its token: it was removed from the workspace's file. */
+  forget(workspacePath: string, server: string): void {
+    this.tokens.forget(workspacePath, server);
+    this.statuses.delete(statusKey(workspacePath, server));
+  }
+
   tokenSavedSince(savedCount: number): boolean {
     return this.tokens.savedCount !== savedCount;
   }

@@ -91,6 +91,16 @@ export class McpTokenStore {
     this.saves++;
   }
 
+  /** Drops the server's entry (its token and whether it was refused): the server was removed from its file. */
+  forget(workspace: string, server: string): void {
+    if (!this.find(workspace, server)) return;
+    this.json.assertWritable();
+    this.json.write({
+      version: 1,
+      entries: this.json.data.entries.filter((e) => !(e.workspace === workspace && e.server === server)),
+    });
+  }
+
   /** Remembers that the server refused the job's credentials, so the app can say which token to give again. */
   markRejected(workspace: string, server: string): void {
     if (this.json.error || this.find(workspace, server)?.rejected) return;

@@ -1,5 +1,6 @@
 // A workspace's MCP servers with their token status (never a token) and how each is doing, saving a token for one of
-// them, turning one off or on (a person's choice, kept with the accepted settings), and checking one now.
+// them, turning one off or on (a person's choice, kept with the accepted settings), checking one now, and adding or
+// removing one as a person types it in Settings (written to the file and accepted as written).
 import { z } from 'zod';
 import { Job } from '../entities';
 import { op } from './operation';
@@ -41,6 +42,85 @@ export const SecretToken = z
     'must not contain spaces or control characters (give the token alone, without "Bearer")',
   );
 
+/** An environment variable's name, as the loader of mcp.json checks it. */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const DraftName = z
+  .string()
+  .regex(MCP_SERVER_NAME, 'must be 1–32 letters, digits, "_" or "-", starting with a letter or digit');
+
+/** A stdio server's program: an absolute path, or a name looked up on PATH (`npx`); a relative path would depend on where it starts. */
+const Command = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(4096)
+  .refine(
+    (c) => c.startsWith('/') || /^[A-Za-z]:[\\/]/.test(c) || !/[\\/]/.test(c),
+    'must be an absolute path or a program name on PATH (like npx), not a relative path',
+  );
+
+const EnvEntry = z.strictObject({
+  name: z
+    .string()
+    .regex(ENV_NAME, 'must be an environment variable name: letters, digits and "_", not starting with a digit'),
+  value: z.string().max(16_384),
+  /** Kept sealed in the data dir as the server's token, the file holding only `${NAME}` (one per server). */
+  secret: z.boolean().default(false),
+});
+
+/** A server as a person types it in Settings' "Add MCP server" form. */
+export const McpServerDraft = z.discriminatedUnion('transport', [
+  z
+    .strictObject({
+      transport: z.literal('stdio'),
+      name: DraftName,
+      command: Command,
+      args: z.array(z.string().max(4096)).max(100).default([]),
+      env: z.array(EnvEntry).max(100).default([]),
+      /** Folders it may read although the OS sandbox hides them (its own install in /tmp or the home folder). */
+      readable: z
+        .array(
+          z
+            .string()
+            .trim()
+            .refine((f) => f.startsWith('/'), 'must be an absolute path'),
+        )
+        .max(20)
+        .default([]),
+    })
+    .superRefine((draft, ctx) => {
+      const seen = new Set<string>();
+      let secrets = 0;
+      draft.env.forEach((entry, i) => {
+        if (seen.has(entry.name)) {
+          ctx.addIssue({ code: 'custom', path: ['env', i, 'name'], message: `${entry.name} is given twice` });
+        }
+        seen.add(entry.name);
+        if (entry.secret && entry.value === '') {
+          ctx.addIssue({ code: 'custom', path: ['env', i, 'value'], message: 'a secret must not be empty' });
+        }
+        if (entry.secret && ++secrets > 1) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['env', i, 'secret'],
+            message: 'only one value per server can be kept as its secret',
+          });
+        }
+      });
+    }),
+  z.strictObject({
+    transport: z.literal('http'),
+    name: DraftName,
+    url: z
+      .string()
+      .trim()
+      .max(4096)
+      .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be an http:// or https:// URL'),
+  }),
+]);
+export type McpServerDraft = z.input<typeof McpServerDraft>;
+
 export const mcpOperations = {
   /** The MCP servers of a workspace (its `.maestro/mcp.json`) and whether each has a token; `error`: a broken file. */
   listMcpServers: op({
@@ -80,5 +160,24 @@ export const mcpOperations = {
     status: 200,
     input: z.object({ workspacePath: z.string().min(1).max(4096), server: ServerName }).strict(),
     output: z.object({ server: McpServerView }),
+  }),
+  /**
+   * Adds a server as a person typed it to the workspace's `.maestro/mcp.json` (the file as it is now, other entries
+   * kept) and accepts it as written; a secret env value is sealed in the data dir, never written to the file.
+   */
+  addMcpServer: op({
+    method: 'POST',
+    path: '/mcp/servers',
+    status: 201,
+    input: z.object({ workspacePath: z.string().min(1).max(4096), server: McpServerDraft }).strict(),
+    output: z.object({ server: McpServerView }),
+  }),
+  /** Removes a server from the workspace's mcp.json (and its saved token), accepted as written. */
+  removeMcpServer: op({
+    method: 'POST',
+    path: '/mcp/remove',
+    status: 200,
+    input: z.object({ workspacePath: z.string().min(1).max(4096), server: ServerName }).strict(),
+    output: z.object({ servers: z.array(McpServerView) }),
   }),
 };

@@ -161,6 +161,18 @@ const CASES: Record<OperationName, Case> = {
     path: '/api/local/mcp/check',
     body: { workspacePath: '/ws', server: 'github' },
   },
+  addMcpServer: {
+    input: { workspacePath: '/ws', server: { transport: 'http', name: 'docs', url: 'https://x.test/mcp' } },
+    method: 'POST',
+    path: '/api/local/mcp/servers',
+    body: { workspacePath: '/ws', server: { transport: 'http', name: 'docs', url: 'https://x.test/mcp' } },
+  },
+  removeMcpServer: {
+    input: { workspacePath: '/ws', server: 'github' },
+    method: 'POST',
+    path: '/api/local/mcp/remove',
+    body: { workspacePath: '/ws', server: 'github' },
+  },
   getAutoPrompter: { input: {}, method: 'GET', path: '/api/local/auto-prompter' },
   saveAutoPrompter: {
     input: { enabled: true, rules: [] },

@@ -1,19 +1,25 @@
-// Settings: the default workspace's Auto Prompter rules, on/off and the ordered rules as JSON.
+// Settings: the default workspace's Auto Prompter rules as a form — on/off, and the ordered rules (AutoPrompterRuleForm)
+// to add, edit, move and remove. Checked with the file's own schema before saving, and by main again; each error shows
+// under the field it concerns. What is saved is the file's shape, as before (format: tools/README.md).
 import { useEffect, useState } from 'react';
+import { AutoPrompterSettings as RulesSchema } from '../../../src-shared/auto-prompter';
 import type { OpInput } from '../api/client';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
+import { AutoPrompterRuleForm } from './AutoPrompterRuleForm';
+import { duplicateArgs, emptyRule, type RuleDraft, ruleErrors, toDraft, toRule } from './auto-prompter-drafts';
+import type { FieldErrors } from './field-errors';
 import { ErrorNotice, type Outcome, OutcomeNotice } from './OutcomeNotice';
 import { CheckField, SaveActions } from './SettingsFields';
 
-/** The default workspace's Auto Prompter rules: on/off and the ordered rules as JSON (format: tools/README.md). */
 export function AutoPrompterSettings() {
   const view = useAppStore((s) => s.autoPrompter);
   const loadError = useAppStore((s) => s.autoPrompterError);
   const load = useAppStore((s) => s.loadAutoPrompter);
   const save = useAppStore((s) => s.saveAutoPrompter);
   const [enabled, setEnabled] = useState(false);
-  const [rules, setRules] = useState('[]');
+  const [rules, setRules] = useState<RuleDraft[]>([]);
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
   const t = useT();
@@ -25,27 +31,39 @@ export function AutoPrompterSettings() {
   useEffect(() => {
     if (!view) return;
     setEnabled(view.settings.enabled);
-    setRules(JSON.stringify(view.settings.rules, null, 2));
+    setRules(view.settings.rules.map(toDraft));
   }, [view]);
 
+  const refused = (found: FieldErrors) => {
+    setErrors(found);
+    setOutcome({ ok: false, text: found.form ?? t('apForm.fix') });
+  };
+
   async function submit() {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(rules);
-    } catch (error) {
-      setOutcome({ ok: false, text: t('settings.autoPrompter.badJson', { error: (error as Error).message }) });
-      return;
+    setOutcome(null);
+    const input = { enabled, rules: rules.map(toRule) };
+    const twice = duplicateArgs(rules);
+    const checked = RulesSchema.safeParse(input);
+    if (!checked.success || Object.keys(twice).length > 0) {
+      return refused({ ...ruleErrors(checked.error?.issues ?? [], rules), ...twice });
     }
-    if (!Array.isArray(parsed)) {
-      setOutcome({ ok: false, text: t('settings.autoPrompter.notList') });
-      return;
-    }
+    setErrors({});
     setBusy(true);
-    // The rules are checked in main against the file's schema; its message names the field (rules.2.match…).
-    const failure = await save({ enabled, rules: parsed as OpInput<'saveAutoPrompter'>['rules'] });
+    const failure = await save(input as OpInput<'saveAutoPrompter'>);
     setBusy(false);
-    setOutcome(failure ? { ok: false, text: failure.message } : { ok: true, text: t('settings.autoPrompter.saved') });
+    if (!failure) return setOutcome({ ok: true, text: t('settings.autoPrompter.saved') });
+    const found = ruleErrors(failure.issues, rules);
+    if (Object.keys(found).length > 0) refused(found);
+    else setOutcome({ ok: false, text: failure.message });
   }
+
+  const move = (i: number, by: -1 | 1) => {
+    const next = [...rules];
+    const [rule] = next.splice(i, 1);
+    if (rule) next.splice(i + by, 0, rule);
+    setRules(next);
+    setErrors({});
+  };
 
   return (
     <section data-testid="auto-prompter-settings">
@@ -63,17 +81,40 @@ export function AutoPrompterSettings() {
           <CheckField checked={enabled} onChange={setEnabled} testId="auto-prompter-enabled">
             {t('settings.autoPrompter.enabled')}
           </CheckField>
-          <label className="field">
-            <span>{t('settings.autoPrompter.rules')}</span>
-            <textarea
-              rows={8}
-              spellCheck={false}
-              value={rules}
-              onChange={(e) => setRules(e.target.value)}
-              aria-invalid={outcome?.ok === false}
-              data-testid="auto-prompter-rules"
-            />
-          </label>
+          <p className="field-hint">{t('apForm.order')}</p>
+          {rules.length === 0 ? (
+            <p className="field-hint" data-testid="ap-no-rules">
+              {t('apForm.none')}
+            </p>
+          ) : (
+            <ol className="ap-rules" data-testid="auto-prompter-rules">
+              {rules.map((rule, i) => (
+                <AutoPrompterRuleForm
+                  key={rule.key}
+                  index={i}
+                  count={rules.length}
+                  rule={rule}
+                  errors={errors}
+                  onChange={(next) => setRules(rules.map((r) => (r.key === rule.key ? next : r)))}
+                  onMove={(by) => move(i, by)}
+                  onRemove={() => {
+                    setRules(rules.filter((r) => r.key !== rule.key));
+                    setErrors({});
+                  }}
+                />
+              ))}
+            </ol>
+          )}
+          <div className="dialog-actions ap-add">
+            <button
+              type="button"
+              className="button"
+              onClick={() => setRules([...rules, emptyRule()])}
+              data-testid="ap-rule-add"
+            >
+              {t('apForm.add')}
+            </button>
+          </div>
           <OutcomeNotice outcome={outcome} testId="auto-prompter-outcome" />
           <SaveActions
             busy={busy}

@@ -1,11 +1,13 @@
 // Settings' MCP servers: choose a workspace (a space, or the default workspace), then each server of its
 // .maestro/mcp.json (in the version a person accepted) with its transport, whether it is on, how it last did (status,
 // its tools, its last error) and its token's state; a switch turns it off or on for the jobs from now on, and "Check
-// now" starts it, lists its tools and stops it again.
+// now" starts it, lists its tools and stops it again. "Add MCP server" opens a form (McpServerForm) whose server is
+// written to the file and checked at once; "Remove" takes one out after a second click that confirms it.
 import { useState } from 'react';
 import type { McpServerView } from '../../../src-shared/contract';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
+import { McpServerForm } from './McpServerForm';
 import { ErrorNotice } from './OutcomeNotice';
 import { CheckField } from './SettingsFields';
 import { SettingsWorkspace } from './SettingsWorkspace';
@@ -16,6 +18,7 @@ export function McpSettings() {
   const loadState = useAppStore((s) => s.mcpSettingsLoad);
   const loadError = useAppStore((s) => s.mcpSettingsError);
   const load = useAppStore((s) => s.loadMcpSettings);
+  const [adding, setAdding] = useState(false);
   const t = useT();
 
   return (
@@ -43,6 +46,17 @@ export function McpSettings() {
           ))}
         </ul>
       ) : null}
+      {view && !view.error ? (
+        adding ? (
+          <McpServerForm onDone={() => setAdding(false)} />
+        ) : (
+          <div className="dialog-actions">
+            <button type="button" className="button" onClick={() => setAdding(true)} data-testid="mcp-add">
+              {t('mcpAdd.open')}
+            </button>
+          </div>
+        )
+      ) : null}
     </section>
   );
 }
@@ -51,6 +65,8 @@ function McpServerRow({ server }: { server: McpServerView }) {
   const busy = useAppStore((s) => s.mcpSettingsBusy.includes(server.name));
   const switchServer = useAppStore((s) => s.switchMcpServer);
   const check = useAppStore((s) => s.checkMcpServer);
+  const remove = useAppStore((s) => s.removeMcpServer);
+  const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // The switch shows the person's choice at once, until main's answer replaces the row (or a refusal puts it back).
   const [pending, setPending] = useState<boolean | null>(null);
@@ -104,6 +120,20 @@ function McpServerRow({ server }: { server: McpServerView }) {
           data-testid="mcp-server-check"
         >
           {busy ? t('settings.mcp.checking') : t('settings.mcp.check')}
+        </button>
+        <button
+          type="button"
+          className={confirming ? 'button button-danger' : 'button'}
+          disabled={busy}
+          onClick={() => {
+            if (!confirming) return setConfirming(true);
+            setConfirming(false);
+            void remove(server.name).then(setError);
+          }}
+          onBlur={() => setConfirming(false)}
+          data-testid="mcp-server-remove"
+        >
+          {confirming ? t('mcpAdd.remove.confirm', { name: server.name }) : t('mcpAdd.remove')}
         </button>
       </div>
       <ErrorNotice error={error} testId="mcp-server-action-error" />

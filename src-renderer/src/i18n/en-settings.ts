@@ -29,11 +29,8 @@ export const enSettings = {
   'settings.autoPrompter.noWorkspace':
     'There is no default workspace folder, so there are no Auto Prompter rules to edit here. Start the app with a workspace folder, or edit .maestro/auto-prompter.json in the folder.',
   'settings.autoPrompter.enabled': 'On for new runs',
-  'settings.autoPrompter.rules': 'Rules (JSON, in order)',
   'settings.autoPrompter.save': 'Save rules',
   'settings.autoPrompter.saved': 'Saved.',
-  'settings.autoPrompter.badJson': 'The rules are not valid JSON: {error}',
-  'settings.autoPrompter.notList': 'The rules must be a JSON list ([ … ]).',
   'settings.toolPolicy': 'Workspace Tool Policy',
   'settings.toolPolicy.about':
     'Which tools the agent gets in a workspace, kept in the folder’s .maestro/policy.json (it travels with the project; the agent cannot change it). A run reads it when it starts: a running one keeps the tools it started with until it pauses; one that resumes after an approval or a retry gets the saved policy.',

@@ -9,6 +9,7 @@ import { enEdits } from './en-edits';
 import { enErrors } from './en-errors';
 import { enGrants } from './en-grants';
 import { enSettings } from './en-settings';
+import { enSettingsForms } from './en-settings-forms';
 import { enSetup } from './en-setup';
 import { enTasks } from './en-tasks';
 import { enTrust } from './en-trust';
@@ -347,6 +348,7 @@ export const en = {
   'code.copied': 'Copied',
   'code.copyFailed': 'Copy failed',
   ...enSettings,
+  ...enSettingsForms,
   ...enChat,
   ...enComposer,
   ...enSetup,

@@ -31,11 +31,8 @@ export const jaSettings: Record<keyof typeof enSettings, string> = {
   'settings.autoPrompter.noWorkspace':
     '既定のワークスペースフォルダーがないため、ここで編集できる Auto Prompter のルールはありません。ワークスペースフォルダーを指定してアプリを起動するか、フォルダー内の .maestro/auto-prompter.json を編集してください。',
   'settings.autoPrompter.enabled': '新しい実行で有効にする',
-  'settings.autoPrompter.rules': 'ルール（JSON、上から順に評価）',
   'settings.autoPrompter.save': 'ルールを保存',
   'settings.autoPrompter.saved': '保存しました。',
-  'settings.autoPrompter.badJson': 'ルールが正しい JSON ではありません: {error}',
-  'settings.autoPrompter.notList': 'ルールは JSON のリスト（[ … ]）で書いてください。',
   'settings.toolPolicy': 'ワークスペースのツールポリシー',
   'settings.toolPolicy.about':
     'ワークスペースでエージェントが使えるツール。フォルダーの .maestro/policy.json に保存されます（プロジェクトと一緒に移動し、エージェントは変更できません）。実行は開始時に読み込みます。実行中のものは一時停止するまで開始時のツールを使い、承認やリトライの後に再開するものは保存済みのポリシーを使います。',

@@ -9,6 +9,7 @@ import { jaEdits } from './ja-edits';
 import { jaErrors } from './ja-errors';
 import { jaGrants } from './ja-grants';
 import { jaSettings } from './ja-settings';
+import { jaSettingsForms } from './ja-settings-forms';
 import { jaSetup } from './ja-setup';
 import { jaTasks } from './ja-tasks';
 import { jaTrust } from './ja-trust';
@@ -348,6 +349,7 @@ export const ja: Messages = {
   'code.copied': 'コピーしました',
   'code.copyFailed': 'コピーに失敗しました',
   ...jaSettings,
+  ...jaSettingsForms,
   ...jaChat,
   ...jaComposer,
   ...jaSetup,

@@ -1,9 +1,10 @@
 // Settings' MCP section: the chosen workspace's servers with their status, tools and last error; turning one off or
-// on (a person's choice, kept in main with the accepted settings) and checking one now. Each answer replaces the
-// server's row; the list is reloaded only when another workspace is chosen.
+// on (a person's choice, kept in main with the accepted settings), checking one now, adding one as a person typed it
+// (then checked at once, so its status shows) and removing one. Each answer replaces the server's row (or the list);
+// the list is reloaded only when another workspace is chosen.
 import type { StateCreator } from 'zustand';
-import type { McpServerView } from '../../../src-shared/contract';
-import { type MaestroApi, toApiError } from '../api/client';
+import type { McpServerDraft, McpServerView } from '../../../src-shared/contract';
+import { type ApiError, type MaestroApi, toApiError } from '../api/client';
 import type { WorkspaceMcpServers } from './mcp-slice';
 import type { AppState, LoadState } from './types';
 
@@ -19,6 +20,9 @@ export interface McpSettingsSlice {
   /** null when done; otherwise why not. */
   switchMcpServer(server: string, enabled: boolean): Promise<string | null>;
   checkMcpServer(server: string): Promise<string | null>;
+  /** Adds the server to the shown workspace's mcp.json, then checks it; null when added, else why not (by field). */
+  addMcpServer(server: McpServerDraft): Promise<ApiError | null>;
+  removeMcpServer(server: string): Promise<string | null>;
 }
 
 export const createMcpSettingsSlice =
@@ -67,5 +71,40 @@ export const createMcpSettingsSlice =
       switchMcpServer: (server, enabled) =>
         onServer(server, (workspacePath) => api.setMcpServerEnabled({ workspacePath, server, enabled })),
       checkMcpServer: (server) => onServer(server, (workspacePath) => api.checkMcpServer({ workspacePath, server })),
+
+      async addMcpServer(draft) {
+        const workspacePath = get().mcpSettingsFor;
+        if (!workspacePath) return toApiError(new Error('no workspace is chosen'));
+        try {
+          const { server } = await api.addMcpServer({ workspacePath, server: draft });
+          const shown = get().mcpSettings;
+          if (shown?.workspacePath === workspacePath) {
+            const servers = [...shown.servers.filter((s) => s.name !== server.name), server];
+            set({ mcpSettings: { ...shown, servers: servers.sort((a, b) => a.name.localeCompare(b.name)) } });
+          }
+        } catch (error) {
+          return toApiError(error);
+        }
+        // Its status once checked: the row shows "Checking…" meanwhile, and the result or the failure after.
+        void get().checkMcpServer(draft.name);
+        return null;
+      },
+
+      async removeMcpServer(server) {
+        const workspacePath = get().mcpSettingsFor;
+        if (!workspacePath) return 'no workspace is chosen';
+        set({ mcpSettingsBusy: [...get().mcpSettingsBusy, server] });
+        try {
+          const { servers } = await api.removeMcpServer({ workspacePath, server });
+          if (get().mcpSettings?.workspacePath === workspacePath) {
+            set({ mcpSettings: { workspacePath, servers, error: null } });
+          }
+          return null;
+        } catch (error) {
+          return toApiError(error).message;
+        } finally {
+          set({ mcpSettingsBusy: get().mcpSettingsBusy.filter((s) => s !== server) });
+        }
+      },
     };
   };
