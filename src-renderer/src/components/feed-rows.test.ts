@@ -190,6 +190,7 @@ describe('estimateRowHeight', () => {
       turnEnd: true,
       last: true,
       depth: 0,
+      stopped: false,
     });
     const call = { index: 0, name: 'read', arguments: '{}', status: 'ok' as const, preview: null };
     expect(estimateRowHeight(row(turn(1, null, { toolCalls: [call, call] })))).toBeGreaterThan(

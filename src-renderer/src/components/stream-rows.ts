@@ -65,6 +65,7 @@ export function streamRows(stream: JobStream | null, movement: string | null = n
         turnEnd,
         last: i === shown.length - 1 && turnEnd,
         depth,
+        stopped: !!stream.stopped && i === shown.length - 1 && turnEnd,
       });
     });
   });

@@ -47,6 +47,11 @@ function modalOpen(): boolean {
   return document.querySelector('[role="dialog"][aria-modal="true"]') !== null;
 }
 
+/** A menu or a popover is open (each closes on Escape by itself). */
+function popupOpen(): boolean {
+  return document.querySelector('[role="menu"], [role="dialog"], [role="listbox"], dialog[open]') !== null;
+}
+
 /** Runs `handlers` for the shortcuts they name; the latest handlers are used without re-subscribing. */
 export function useShortcuts(handlers: ShortcutHandlers, mac: boolean): void {
   const current = useRef(handlers);
@@ -56,7 +61,7 @@ export function useShortcuts(handlers: ShortcutHandlers, mac: boolean): void {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const context: KeyContext = { mac, target: keyTargetOf(e.target), modal: modalOpen() };
+      const context: KeyContext = { mac, target: keyTargetOf(e.target), modal: modalOpen(), popup: popupOpen() };
       const id = matchShortcut(e, context);
       const run = id ? current.current[id] : undefined;
       if (!run) return;

@@ -5,6 +5,7 @@ import { enChat } from './en-chat';
 import { enCheckpoints } from './en-checkpoints';
 import { enComposer } from './en-composer';
 import { enEdits } from './en-edits';
+import { enFeed } from './en-feed';
 import { enGrants } from './en-grants';
 import { enSettings } from './en-settings';
 import { enSetup } from './en-setup';
@@ -352,6 +353,7 @@ export const en = {
   ...enTrust,
   ...enGrants,
   ...enCheckpoints,
+  ...enFeed,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

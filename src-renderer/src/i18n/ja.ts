@@ -5,6 +5,7 @@ import { jaChat } from './ja-chat';
 import { jaCheckpoints } from './ja-checkpoints';
 import { jaComposer } from './ja-composer';
 import { jaEdits } from './ja-edits';
+import { jaFeed } from './ja-feed';
 import { jaGrants } from './ja-grants';
 import { jaSettings } from './ja-settings';
 import { jaSetup } from './ja-setup';
@@ -351,4 +352,5 @@ export const ja: Messages = {
   ...jaTrust,
   ...jaGrants,
   ...jaCheckpoints,
+  ...jaFeed,
 };

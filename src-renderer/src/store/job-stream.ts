@@ -59,6 +59,8 @@ export interface JobStream {
   attempt: number;
   movement: string | null;
   turns: StreamTurn[];
+  /** The job was stopped (cancelled): what streamed stays where it was, marked so, until its step replaces it. */
+  stopped?: true;
 }
 
 /** Comment kinds that end a job's generation: when one arrives, the stream it replaces goes. */
@@ -189,7 +191,8 @@ export function foldStreamEvent(current: JobStream | undefined, event: StreamEve
 
 /**
  * The stream after a change of its job: a run starting again (claim, resume after approval, retry) begins a fresh
- * stream; a job that stops generating leaves its text until the persisted comment arrives; a cancelled one clears.
+ * stream; a job that stops generating leaves its text until the persisted comment arrives; a cancelled one keeps what
+ * it streamed, stopped (the person was reading it); a job queued again clears.
  */
 export function foldStreamJob(current: JobStream | undefined, job: Job): JobStream | undefined {
   if (job.status === 'running') {
@@ -197,7 +200,8 @@ export function foldStreamJob(current: JobStream | undefined, job: Job): JobStre
     return current && current.jobId === job.id && current.llm !== 'idle' ? current : emptyStream(job.id);
   }
   if (!current || current.jobId !== job.id) return current;
-  if (job.status === 'cancelled' || job.status === 'queued') return undefined;
+  if (job.status === 'queued') return undefined;
+  if (job.status === 'cancelled') return current.stopped ? current : { ...current, llm: 'idle', stopped: true };
   return { ...current, llm: 'idle' };
 }
 
