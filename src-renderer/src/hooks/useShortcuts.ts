@@ -60,16 +60,27 @@ export function useShortcuts(handlers: ShortcutHandlers, mac: boolean): void {
   });
 
   useEffect(() => {
+    // What is open is seen before the key reaches anyone: a dialog's or a popover's own Escape listener closes it
+    // (and React removes it) before the key bubbles up here, and that Escape must not also stop the job.
+    const open = new WeakMap<KeyboardEvent, { modal: boolean; popup: boolean }>();
+    const onKeyFirst = (e: KeyboardEvent) => {
+      open.set(e, { modal: modalOpen(), popup: popupOpen() });
+    };
     const onKey = (e: KeyboardEvent) => {
-      const context: KeyContext = { mac, target: keyTargetOf(e.target), modal: modalOpen(), popup: popupOpen() };
+      const { modal, popup } = open.get(e) ?? { modal: modalOpen(), popup: popupOpen() };
+      const context: KeyContext = { mac, target: keyTargetOf(e.target), modal, popup };
       const id = matchShortcut(e, context);
       const run = id ? current.current[id] : undefined;
       if (!run) return;
       e.preventDefault();
       run();
     };
+    window.addEventListener('keydown', onKeyFirst, true);
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', onKeyFirst, true);
+      window.removeEventListener('keydown', onKey);
+    };
   }, [mac]);
 }
 
