@@ -108,7 +108,7 @@ test('P7.01 P7.03 P7.16 P7.15 P7.02 rows after approvals, written files and a qu
   llm,
   llmHost,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   fs.writeFileSync(path.join(llmHost.workspace, 'range.ts'), 'export const range = (n: number) => n;\n');
   const sentences = [
     'First I look at what the project has.',
@@ -152,7 +152,7 @@ test('P7.01 P7.03 P7.16 P7.15 P7.02 rows after approvals, written files and a qu
   const card = page.getByTestId('tool-request');
   const approveEach = async (count: number) => {
     for (let i = 0; i < count; i++) {
-      await expect(card).toHaveCount(1, { timeout: 20_000 });
+      await expect(card).toHaveCount(1, { timeout: 30_000 });
       await expectSound(page, `card ${i + 1}`);
       await card.getByTestId('approve-once').click();
       await expect(card).toHaveCount(0);
@@ -176,7 +176,7 @@ test('P7.01 P7.03 P7.16 P7.15 P7.02 rows after approvals, written files and a qu
     if (await card.isVisible()) await approveEach(1);
     else await page.waitForTimeout(100);
   }
-  await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
+  await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 30_000 });
   await expect(page.getByTestId('files-changed')).toHaveCount(2);
   await expectSound(page, 'the result');
   await expectOnce(page, sentences);
