@@ -107,7 +107,7 @@ describe('the agent loop', () => {
     });
   });
 
-  it('P1.21 P3.18 P4.08 cancel while the model streams aborts the stream and leaves the job cancelled', async () => {
+  it('P1.21 P3.18 P4.08 cancel while the model streams aborts the stream, leaves the job cancelled and the streamed text in its step', async () => {
     const h = await engineHarness([{ fault: 'hang', text: 'Working on' }]);
     const { taskId, jobId } = h.createTask('x');
     await expect.poll(() => h.events.some((e) => e.type === 'stream.delta' && e.jobId === jobId)).toBe(true);
@@ -118,6 +118,11 @@ describe('the agent loop', () => {
     expect(h.maestro.store.jobs.get(jobId)?.status).toBe('cancelled');
     const { comments } = h.maestro.invoke('getTask', { taskId });
     expect(comments.some((c) => c.kind === 'result')).toBe(false);
+    // What had streamed stays in the chat as the stopped turn's step, not failed (issue 23); the model never sees it.
+    const { steps } = h.maestro.invoke('getTaskRecent', { taskId });
+    expect(steps.map((s) => [s.text, s.error])).toEqual([['Working on', null]]);
+    const transcript = path.join(runtimeDir(h.dataDir, taskId), TRANSCRIPT_FILE);
+    expect(fs.existsSync(transcript) ? fs.readFileSync(transcript, 'utf8') : '').not.toContain('Working on');
   });
 
   it('P4.21 P9.11 P9.14 a 500 is retried with identical messages: two LlmCalls in one AgentTurn', async () => {

@@ -22,16 +22,26 @@ export async function runLlmIteration(run: JobRun, movement: string): Promise<It
   run.log.startAgentTurn(run.depth);
   run.prefetchCheckpoint();
   const step: StepContent = { movement, depth: run.depth, text: '', reasoning: '', toolCalls: [] };
+  // What the person has read of the LlmCall in progress: a stop keeps it in the chat, where it was (issue 23).
+  const streamed = { text: '', reasoning: '' };
   try {
     const reply = await run.llm.generate(
       { messages: run.conversation.messages, tools: run.toolSpecs, signal: run.signal },
       {
-        onLlmCallStart: (info) => run.log.llmCallStart(info.attempt),
+        onLlmCallStart: (info) => {
+          streamed.text = '';
+          streamed.reasoning = '';
+          run.log.llmCallStart(info.attempt);
+        },
         onLlmCallEnd: (end) => {
           run.stream.flush();
           run.log.llmCallEnd(end);
         },
-        onDelta: (delta) => run.stream.push(delta),
+        onDelta: (delta) => {
+          if (delta.type === 'text') streamed.text += delta.text;
+          else if (delta.type === 'reasoning') streamed.reasoning += delta.text;
+          run.stream.push(delta);
+        },
       },
     );
     const turn = assistantTurn(reply, new Set(run.toolSpecs.map((s) => s.function.name)));
@@ -40,9 +50,11 @@ export async function runLlmIteration(run: JobRun, movement: string): Promise<It
     step.toolCalls = turn.toolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args }));
     return { kind: 'ok', reply, turn };
   } catch (error) {
-    // A cancelled generation is no failure: its step just ends where it was.
+    // A cancelled generation is no failure: its step just ends where it was, with what had streamed (the chat only;
+    // the transcript never gets a half-written turn).
     const cancelled = run.signal.aborted || (error instanceof LlmError && error.kind === 'aborted');
-    if (!cancelled) step.error = error instanceof Error ? error.message : String(error);
+    if (cancelled) Object.assign(step, streamed);
+    else step.error = error instanceof Error ? error.message : String(error);
     if (run.signal.aborted) return { kind: 'stop', result: { kind: 'cancelled', reason: abortReason(run.signal) } };
     if (error instanceof LlmError) {
       const profileCode = profileErrorCode(error);

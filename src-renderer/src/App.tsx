@@ -9,6 +9,7 @@ import { LinkConfirmHost } from './components/LinkConfirm';
 import { NotificationCenter } from './components/NotificationCenter';
 import { SettingsDialog } from './components/SettingsDialog';
 import { ShortcutHelp } from './components/ShortcutHelp';
+import { useStopJob } from './components/StopJob';
 import { TaskList } from './components/TaskList';
 import { TaskView } from './components/TaskView';
 import { Toasts } from './components/Toasts';
@@ -76,6 +77,7 @@ export function App() {
   }, [closeSettingsAt]);
   const closeHelp = useCallback(() => setHelp(false), []);
 
+  const stopJob = useStopJob();
   useShortcuts(
     {
       newTask: () => setCreating(true),
@@ -88,6 +90,9 @@ export function App() {
       },
       help: () => setHelp(true),
       toggleSidebar,
+      stop: () => {
+        if (selectedTaskId) void stopJob(selectedTaskId);
+      },
       // The topmost first: the help can only open when no other dialog is, the others never stack.
       closeDialog: () => {
         if (help) setHelp(false);

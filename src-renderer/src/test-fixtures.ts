@@ -68,6 +68,7 @@ export const stepFixture = (seq: number, s: number, patch: Partial<ChatStep> = {
 
 /** A turn of the live stream, not recorded yet, with nothing in it unless given. */
 export const streamTurnFixture = (patch: Partial<StreamTurn> = {}): StreamTurn => ({
+  id: `t${patch.turnCount ?? 1}`,
   turnCount: 1,
   movement: null,
   text: '',

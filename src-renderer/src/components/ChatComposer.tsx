@@ -2,7 +2,7 @@
 // added to the queued job) and afterwards what the write gate did. While an approval card waits it does not send;
 // a send that still meets 409 approval_pending shows the message, points at the card and keeps the text (P7.21). A
 // message that starts a new job may pick its LLM profile (ComposerProfile).
-import { type FormEvent, type KeyboardEvent, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, type ReactNode, useState } from 'react';
 import { isShortcut, shortcutKeys } from '../hooks/shortcuts';
 import { IS_MAC } from '../hooks/useShortcuts';
 import { useT } from '../i18n';
@@ -24,9 +24,11 @@ interface Props {
   jobProfile: string | null;
   /** Scrolls to and focuses the approval cards. */
   onPointAtCards(): void;
+  /** Stop, beside Send while the job works (StopJob). */
+  stop?: ReactNode;
 }
 
-export function ChatComposer({ taskId, mode, taskProfile, jobProfile, onPointAtCards }: Props) {
+export function ChatComposer({ taskId, mode, taskProfile, jobProfile, onPointAtCards, stop }: Props) {
   const sendComment = useAppStore((s) => s.sendComment);
   const [body, setBody] = useState('');
   const [sending, setSending] = useState(false);
@@ -125,6 +127,7 @@ export function ChatComposer({ taskId, mode, taskProfile, jobProfile, onPointAtC
             jobProfile={jobProfile}
           />
         )}
+        {stop}
         <button
           type="submit"
           className="button button-primary"

@@ -3,7 +3,8 @@
 // McpAuthCard while the latest job waits for an MCP token, the BrowserStepCard while it waits on a browser step (the
 // composer stays open for both: a comment is an interjection, and wakes a browser wait); and a SettingsChangeCard for
 // each settings file of the task's workspace changed outside MAESTRO (the composer stays open). While the job waits
-// on settings (a folder's files nobody accepted yet), the cards say that the task starts once each is decided.
+// on settings (a folder's files nobody accepted yet), the cards say that the task starts once each is decided. Stop
+// (StopJob) sits beside Send while the job works.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Comment, Job } from '../../../src-shared/entities';
 import { useT } from '../i18n';
@@ -16,6 +17,7 @@ import { composerMode } from './composer-mode';
 import { McpAuthCard } from './McpAuthCard';
 import { PackageRequestApproval } from './PackageRequestApproval';
 import { SettingsChangeCard } from './SettingsChangeCard';
+import { StopJob } from './StopJob';
 import { ToolRequestApproval } from './ToolRequestApproval';
 
 const POINT_MS = 1600;
@@ -125,6 +127,7 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
         taskProfile={taskProfile}
         jobProfile={job?.profile ?? null}
         onPointAtCards={pointAtCards}
+        stop={<StopJob taskId={taskId} job={job} />}
       />
     </div>
   );

@@ -26,7 +26,7 @@ import { invokeHeaders, sendNumbers } from './invoke-headers';
 import { MovementMarker } from './JobStreamMessage';
 import { foldRewound } from './rewound-rows';
 import { SendMenu } from './SendMenu';
-import { streamedKeys, streamRows, unreplaced } from './stream-rows';
+import { besidePersisted, rowKeys, streamedKeys, streamRows, unreplaced } from './stream-rows';
 import { TurnRow } from './TurnRow';
 
 export interface ChatMessageFeedProps {
@@ -102,9 +102,10 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
     () => foldRewound(items, (seq) => rewoundBy(checkpoints, seq)?.createdAt ?? null, openRewound),
     [items, checkpoints, openRewound],
   );
+  const persistedKeys = useMemo(() => rowKeys(persisted), [persisted]);
   const live = useMemo(
-    () => streamRows(unreplaced(stream, comments), lastMovement(persisted)),
-    [stream, comments, persisted],
+    () => besidePersisted(persistedKeys, streamRows(unreplaced(stream, comments), lastMovement(persisted))),
+    [stream, comments, persisted, persistedKeys],
   );
   const rows = useMemo(() => (live.length > 0 ? [...persisted, ...live] : persisted), [persisted, live]);
   const feed = useVirtualFeed(rows, estimateRowHeight);

@@ -69,6 +69,7 @@ export const TurnRow = memo(function TurnRow({ row, llm }: { row: TurnFeedRow; l
       data-job-id={step ? step.jobId : row.kind === 'turn' ? row.jobId : undefined}
       data-depth={depth}
       data-llm-state={llm}
+      data-stopped={row.stopped || undefined}
       aria-busy={llm === 'streaming'}
     >
       {header}
@@ -86,6 +87,11 @@ export const TurnRow = memo(function TurnRow({ row, llm }: { row: TurnFeedRow; l
           </div>
         ) : null}
         {tools}
+        {row.stopped ? (
+          <p className="turn-stopped" data-testid="turn-stopped" title={t('feed.stoppedLabel')}>
+            {t('feed.stopped')}
+          </p>
+        ) : null}
       </section>
     </div>
   );

@@ -115,10 +115,10 @@ describe('streamRows', () => {
     );
     expect(rows.map((r) => [r.kind, r.key])).toEqual([
       ['movement', 'movement:j1:0'],
-      ['turn', 'turn:j1:0:0'],
-      ['turn', 'turn:j1:1:0'],
+      ['turn', 'turn:j1:t1:0'],
+      ['turn', 'turn:j1:t2:0'],
       ['movement', 'movement:j1:1'],
-      ['turn', 'turn:j1:2:0'],
+      ['turn', 'turn:j1:t3:0'],
     ]);
     const turns = rows.filter((r) => r.kind === 'turn');
     expect(turns.map((r) => [r.first, r.last])).toEqual([
@@ -130,11 +130,11 @@ describe('streamRows', () => {
 
   it('marks a movement entered after the last turn at the end, with the key the marker keeps once its turn shows', () => {
     const before = streamRows(stream([turn(1, 'plan', { text: 'The plan.' })], 'review'));
-    expect(before.map((r) => r.key)).toEqual(['movement:j1:0', 'turn:j1:0:0', 'movement:j1:1']);
+    expect(before.map((r) => r.key)).toEqual(['movement:j1:0', 'turn:j1:t1:0', 'movement:j1:1']);
     const after = streamRows(
       stream([turn(1, 'plan', { text: 'The plan.' }), turn(2, 'review', { text: 'Looks right.' })], 'review'),
     );
-    expect(after.map((r) => r.key)).toEqual(['movement:j1:0', 'turn:j1:0:0', 'movement:j1:1', 'turn:j1:1:0']);
+    expect(after.map((r) => r.key)).toEqual(['movement:j1:0', 'turn:j1:t1:0', 'movement:j1:1', 'turn:j1:t2:0']);
   });
 
   it('cuts a long answer into rows at block boundaries; the parts before the last stay as they were', () => {
@@ -155,7 +155,7 @@ describe('streamRows', () => {
 
     const rows = streamRows(stream([turn(1, 'work', { text: long, reasoning: 'hm', toolCalls: [] })], 'work'));
     const turnRows = rows.filter((r) => r.kind === 'turn');
-    expect(turnRows.map((r) => r.key)).toEqual(parts.map((_, k) => `turn:j1:0:${k}`));
+    expect(turnRows.map((r) => r.key)).toEqual(parts.map((_, k) => `turn:j1:t1:${k}`));
     expect(turnRows.map((r) => [r.first, r.turnStart, r.turnEnd, r.last])).toEqual(
       parts.map((_, k) => [k === 0, k === 0, k === parts.length - 1, k === parts.length - 1]),
     );
@@ -190,6 +190,7 @@ describe('estimateRowHeight', () => {
       turnEnd: true,
       last: true,
       depth: 0,
+      stopped: false,
     });
     const call = { index: 0, name: 'read', arguments: '{}', status: 'ok' as const, preview: null };
     expect(estimateRowHeight(row(turn(1, null, { toolCalls: [call, call] })))).toBeGreaterThan(

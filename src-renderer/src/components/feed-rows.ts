@@ -12,6 +12,7 @@ import { COMPLETE_TOOL } from '../store/stream-answer';
 import { foldErrorRows } from './error-rows';
 import { type ChangedFile, filesChanged } from './files-changed';
 import { splitBlocks } from './Markdown';
+import { stoppedInPlace } from './stopped-rows';
 
 /** An Invoke of the task (from its usage), with its header text ("Send #2", "Notify"). */
 export interface FeedInvoke {
@@ -38,6 +39,8 @@ export type FeedRow =
       toolCalls: readonly StepToolCall[];
       turnStart: boolean;
       turnEnd: boolean;
+      /** Recorded after the person stopped its job: the text is where the stop cut it (stopped-rows.ts). */
+      stopped: boolean;
     }
   | { kind: 'invoke'; key: string; invoke: FeedInvoke }
   | {
@@ -70,6 +73,8 @@ export type FeedRow =
       last: boolean;
       /** Delegate calls deep: a sub-agent's turn (> 0) shows inside the call before it. */
       depth: number;
+      /** The job was stopped while this turn streamed: it stays, marked so, until its step replaces it. */
+      stopped: boolean;
     };
 
 /**
@@ -86,10 +91,11 @@ export type FeedRow =
  * and the first loaded cannot be told from an earlier one: its header shows once the page before is loaded.)
  *
  * A job's "Files changed" block goes after its last closing comment loaded (its result, question or error; for a job
- * in `cancelled`, its last system comment, which says so), listing what its loaded steps wrote or edited.
+ * in `cancelled`, its last system comment, which says so), listing what its loaded steps wrote or edited. The note
+ * of a stop follows the steps its job recorded once stopped, which are marked so (stopped-rows.ts).
  */
 export function itemRows(
-  items: readonly ChatItem[],
+  loaded: readonly ChatItem[],
   invokes: readonly FeedInvoke[],
   olderCount = 0,
   cancelled: ReadonlySet<string> = NO_JOBS,
@@ -97,6 +103,7 @@ export function itemRows(
   keyOf: (stepId: string) => string | undefined = NO_KEYS,
 ): FeedRow[] {
   const rows: FeedRow[] = olderCount > 0 ? [{ kind: 'older', key: OLDER_KEY, count: olderCount }] : [];
+  const { items, stopped } = stoppedInPlace(loaded);
   const headers = headersAt(items, invokes, olderCount);
   const closed = closedJobs(items);
   const ends = jobEnds(items, cancelled);
@@ -120,7 +127,7 @@ export function itemRows(
       movement = item.movement;
       rows.push({ kind: 'movement', key: `movement:${item.id}`, movement });
     }
-    rows.push(...stepRows(item, closed.has(item.jobId), keyOf(item.id) ?? item.id));
+    rows.push(...stepRows(item, closed.has(item.jobId), keyOf(item.id) ?? item.id, stopped.has(item.id)));
   });
   pushHeaders(items.length);
   return foldErrorRows(rows);
@@ -228,15 +235,15 @@ export function stepView(step: ChatStep, closed: boolean): { text: string; toolC
 
 const NO_KEYS = () => undefined;
 
-const STEP_ROWS = new WeakMap<ChatStep, { closed: boolean; key: string; rows: FeedRow[] }>();
+const STEP_ROWS = new WeakMap<ChatStep, { closed: boolean; key: string; stopped: boolean; rows: FeedRow[] }>();
 
 /**
  * A step's rows (one per part of its text); none when it has nothing to show. The same objects while it is. `key`:
  * the step's id, or the key of the streamed turn it replaced, so its rows keep that turn's DOM and measured heights.
  */
-function stepRows(step: ChatStep, closed: boolean, key: string): FeedRow[] {
+function stepRows(step: ChatStep, closed: boolean, key: string, stopped: boolean): FeedRow[] {
   const known = STEP_ROWS.get(step);
-  if (known && known.closed === closed && known.key === key) return known.rows;
+  if (known && known.closed === closed && known.key === key && known.stopped === stopped) return known.rows;
   const view = stepView(step, closed);
   const rows: FeedRow[] = [];
   if (view.text || step.reasoning || view.toolCalls.length > 0 || step.error) {
@@ -251,10 +258,11 @@ function stepRows(step: ChatStep, closed: boolean, key: string): FeedRow[] {
         toolCalls: turnEnd ? view.toolCalls : NO_STEP_CALLS,
         turnStart: k === 0,
         turnEnd,
+        stopped: stopped && turnEnd,
       });
     });
   }
-  STEP_ROWS.set(step, { closed, key, rows });
+  STEP_ROWS.set(step, { closed, key, stopped, rows });
   return rows;
 }
 

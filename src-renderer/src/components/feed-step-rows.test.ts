@@ -4,10 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatStep } from '../../../src-shared/entities';
 import { chatItems } from '../store/chat-items';
-import { foldStreamEvent, type JobStream, type StreamEvent, type StreamTurn } from '../store/job-stream';
-import { atSecond, commentFixture, stepFixture, streamTurnFixture } from '../test-fixtures';
+import { foldStreamEvent, foldStreamJob, type JobStream, type StreamEvent, type StreamTurn } from '../store/job-stream';
+import { atSecond, commentFixture, jobFixture, stepFixture, streamTurnFixture } from '../test-fixtures';
 import { type FeedRow, itemRows } from './feed-rows';
-import { streamedKeys, streamRows } from './stream-rows';
+import { besidePersisted, rowKeys, streamedKeys, streamRows } from './stream-rows';
 
 const at = atSecond;
 const comment = commentFixture;
@@ -172,13 +172,79 @@ describe('a step takes over the key of the turn it replaced', () => {
     const live = stream([turn({ text: 'long answer', stepId: 'step:1', toolCalls: [host] })]);
     const keys = streamedKeys(live);
     expect([...keys]).toEqual([
-      ['step:1', 'turn:j1:0'],
-      ['step:2', 'turn:j1:0.0.0'],
+      ['step:1', 'turn:j1:t1'],
+      ['step:2', 'turn:j1:t1.0.t1'],
     ]);
     const before = streamRows(stream([turn({ text: 'long answer' })]));
     const rows = itemRows(chatItems([], [step(1, 1, { text: 'long answer' })]), [], 0, undefined, (id) => keys.get(id));
     const stepRow = rows.find((r) => r.kind === 'step');
     expect(stepRow?.key).toBe(before.find((r) => r.kind === 'turn')?.key);
     expect(itemRows(chatItems([], [step(1, 1)]), []).find((r) => r.kind === 'step')?.key).toBe('step:1');
+  });
+});
+
+describe('a job that resumes after each approval (issue 23: one step drawn 8 times under one key)', () => {
+  const event = (s: number, e: Record<string, unknown>) =>
+    ({ seq: 0, ts: at(s), taskId: 't', jobId: 'j1', ...e }) as StreamEvent;
+  const job = (status: 'running' | 'queued') => jobFixture({ id: 'j1', taskId: 't', status });
+  /** One run of the job: it starts, streams a turn (its count from 1 again) and records it, then parks. */
+  const run = (before: JobStream | undefined, s: number, seq: number) => {
+    let live = foldStreamJob(before, job('running'));
+    for (const e of [
+      { type: 'TurnStart', turnCount: 1 },
+      { type: 'LlmCallStart', llmCallCount: 1, attempt: 1 },
+      { type: 'stream.delta', text: `step ${seq}`, reasoning: '', toolCalls: [] },
+    ])
+      live = foldStreamEvent(live, event(s, e));
+    const streaming = live as JobStream;
+    const recorded = foldStreamEvent(live, event(s, { type: 'step.recorded', step: step(seq, s) }));
+    return { streaming, recorded, parked: foldStreamJob(recorded, job('queued')) };
+  };
+
+  it('each run streams under keys of its own; a recorded step keeps its turn’s key and is shown once', () => {
+    // What the feed keeps while it is open: the key each step took over from its turn.
+    const adopted = new Map<string, string>();
+    const steps: ChatStep[] = [];
+    let stream: JobStream | undefined;
+    for (let seq = 1; seq <= 8; seq++) {
+      const { streaming, recorded, parked } = run(stream, seq * 10, seq);
+      // While it streams: the steps before it and its live turn, every key once.
+      const persisted = itemRows(chatItems([], steps), [], 0, undefined, (id) => adopted.get(id));
+      const live = besidePersisted(rowKeys(persisted), streamRows(streaming, 'plan'));
+      const keys = [...persisted, ...live].map((r) => r.key);
+      expect(new Set(keys).size, keys.join(' ')).toBe(keys.length);
+      expect(live.map((r) => r.kind)).toEqual(['turn']);
+      // Recorded: the step takes the turn's key (its DOM is kept), and the turn is gone from the live rows.
+      const turnKey = live[0]?.key;
+      for (const [id, key] of streamedKeys(recorded)) adopted.set(id, key);
+      steps.push(step(seq, seq * 10));
+      const after = itemRows(chatItems([], steps), [], 0, undefined, (id) => adopted.get(id));
+      expect(after.find((r) => r.kind === 'step' && r.step.seq === seq)?.key).toBe(turnKey);
+      expect(besidePersisted(rowKeys(after), streamRows(recorded, 'plan'))).toEqual([]);
+      stream = parked;
+    }
+    const rows = itemRows(chatItems([], steps), [], 0, undefined, (id) => adopted.get(id));
+    expect(new Set(rows.map((r) => r.key)).size).toBe(rows.length);
+    expect(rows.filter((r) => r.kind === 'step')).toHaveLength(8);
+  });
+
+  it('a live row whose key a persisted row has already is the step that replaced it: it is not shown again', () => {
+    const persisted = itemRows(chatItems([], [step(1, 1)]), [], 0, undefined, () => 'turn:j1:x');
+    const live = streamRows(
+      stream([turn({ id: 'x', text: 'step 1' }), turn({ id: 'y', turnCount: 2, text: 'next' })]),
+      'plan',
+    );
+    expect(besidePersisted(rowKeys(persisted), live).map((r) => r.key)).toEqual(['turn:j1:y:0']);
+  });
+
+  it('a turn recorded while the window was not listening is left to the page’s step once the next turn starts', () => {
+    const missed = [
+      { type: 'TurnStart', turnCount: 1 },
+      { type: 'stream.delta', text: 'recorded unseen', reasoning: '', toolCalls: [] },
+      { type: 'TurnStart', turnCount: 2 },
+      { type: 'stream.delta', text: 'now', reasoning: '', toolCalls: [] },
+    ].reduce<JobStream | undefined>((s, e, i) => foldStreamEvent(s, event(i, e)), undefined);
+    expect(shape(streamRows(missed ?? null, 'plan'))).toEqual(['turn 0 "now"']);
+    expect([...streamedKeys(missed ?? null)]).toEqual([]);
   });
 });

@@ -22,6 +22,7 @@ const live: FeedRow = {
   turnEnd: true,
   last: true,
   depth: 0,
+  stopped: false,
 };
 
 const rows: FeedRow[] = [

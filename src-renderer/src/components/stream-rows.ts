@@ -2,7 +2,7 @@
 // one per part of each AgentTurn's text with a movement marker wherever the movement changes, the sub-agent turns of
 // a running delegate call one level deeper; and the keys a recorded turn's step takes over.
 import type { Comment } from '../../../src-shared/entities';
-import { closesStream, type JobStream, type StreamToolCall, type StreamTurn } from '../store/job-stream';
+import { closesStream, type JobStream, type StreamToolCall, type StreamTurn, UNSEEN_STEP } from '../store/job-stream';
 import { turnView } from '../store/stream-answer';
 import { type FeedRow, turnParts } from './feed-rows';
 
@@ -46,8 +46,8 @@ export function streamRows(stream: JobStream | null, movement: string | null = n
     current = name;
     rows.push({ kind: 'movement', key: `movement:${stream.jobId}:${markers++}`, movement: name });
   };
-  const shown = liveTurns(stream.turns, 0, '');
-  shown.forEach(({ turn, path, depth }, i) => {
+  const shown = liveTurns(stream.turns, 0, turnKey(stream.jobId));
+  shown.forEach(({ turn, key, depth }, i) => {
     if (depth === 0) mark(turn.movement);
     const view = turnView(turn);
     const parts = turnParts(view.text);
@@ -55,7 +55,7 @@ export function streamRows(stream: JobStream | null, movement: string | null = n
       const turnEnd = k === parts.length - 1;
       rows.push({
         kind: 'turn',
-        key: `${turnKey(stream.jobId, path)}:${k}`,
+        key: `${key}:${k}`,
         jobId: stream.jobId,
         turn,
         text,
@@ -65,6 +65,7 @@ export function streamRows(stream: JobStream | null, movement: string | null = n
         turnEnd,
         last: i === shown.length - 1 && turnEnd,
         depth,
+        stopped: !!stream.stopped && i === shown.length - 1 && turnEnd,
       });
     });
   });
@@ -72,32 +73,50 @@ export function streamRows(stream: JobStream | null, movement: string | null = n
   return rows;
 }
 
-const turnKey = (jobId: string, path: string) => `turn:${jobId}:${path}`;
+/**
+ * The key of a job's turns (`prefix` the job's), by the turn's id, never its place: a job resumed after an approval
+ * streams its turns from the first place again, and their rows must not take the keys of the steps before them.
+ */
+/**
+ * The live rows not shown already: a row whose key a persisted row has is the step that recorded its turn and took
+ * its key (a step is never shown twice, once recorded and once live).
+ */
+export function besidePersisted(persisted: ReadonlySet<string>, live: FeedRow[]): FeedRow[] {
+  return live.some((row) => persisted.has(row.key)) ? live.filter((row) => !persisted.has(row.key)) : live;
+}
+
+/** The keys of `rows`, for besidePersisted. */
+export const rowKeys = (rows: readonly FeedRow[]): ReadonlySet<string> => new Set(rows.map((row) => row.key));
+
+const turnKey = (jobId: string) => `turn:${jobId}:`;
+const keyOf = (prefix: string, turn: StreamTurn) => `${prefix}${turn.id}`;
+const nestedPrefix = (key: string, call: StreamToolCall) => `${key}.${call.index}.`;
 
 /** The keys of the stream's recorded turns by the step that recorded each: the keys their steps' rows take over. */
 export function streamedKeys(stream: JobStream | null): Map<string, string> {
   const keys = new Map<string, string>();
-  const walk = (turns: readonly StreamTurn[], prefix: string) =>
-    turns.forEach((turn, index) => {
-      const path = `${prefix}${index}`;
-      if (turn.stepId !== null) keys.set(turn.stepId, turnKey(stream?.jobId ?? '', path));
-      for (const call of turn.toolCalls) if (call.nested) walk(call.nested, `${path}.${call.index}.`);
-    });
-  if (stream) walk(stream.turns, '');
+  const walk = (turns: readonly StreamTurn[], prefix: string) => {
+    for (const turn of turns) {
+      const key = keyOf(prefix, turn);
+      if (turn.stepId !== null && turn.stepId !== UNSEEN_STEP) keys.set(turn.stepId, key);
+      for (const call of turn.toolCalls) if (call.nested) walk(call.nested, nestedPrefix(key, call));
+    }
+  };
+  if (stream) walk(stream.turns, turnKey(stream.jobId));
   return keys;
 }
 
-/** The turns not recorded yet with something to show, sub-agents' included, in order, each with its place. */
+/** The turns not recorded yet with something to show, sub-agents' included, in order, each with its key. */
 function liveTurns(
   turns: readonly StreamTurn[],
   depth: number,
   prefix: string,
-): { turn: StreamTurn; path: string; depth: number }[] {
-  return turns.flatMap((turn, index) => {
-    const path = `${prefix}${index}`;
-    if (turn.stepId === null) return visible(turn) ? [{ turn, path, depth }] : [];
+): { turn: StreamTurn; key: string; depth: number }[] {
+  return turns.flatMap((turn) => {
+    const key = keyOf(prefix, turn);
+    if (turn.stepId === null) return visible(turn) ? [{ turn, key, depth }] : [];
     return turn.toolCalls.flatMap((call) =>
-      call.nested && call.status === 'running' ? liveTurns(call.nested, depth + 1, `${path}.${call.index}.`) : [],
+      call.nested && call.status === 'running' ? liveTurns(call.nested, depth + 1, nestedPrefix(key, call)) : [],
     );
   });
 }

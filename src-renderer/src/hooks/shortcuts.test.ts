@@ -88,10 +88,16 @@ describe('matchShortcut', () => {
     expect(matchShortcut(press('?'), at('card'))).toBe('help');
   });
 
-  it('Escape closes a modal dialog even from one of its fields, and means nothing without one', () => {
+  it('Escape closes a modal dialog even from one of its fields; without one it stops the job, but not from a menu or another field', () => {
     expect(matchShortcut(press('Escape'), at('typing', { modal: true }))).toBe('closeDialog');
     expect(matchShortcut(press('Escape'), at('elsewhere', { modal: true }))).toBe('closeDialog');
-    expect(matchShortcut(press('Escape'), at('elsewhere'))).toBeNull();
+    expect(matchShortcut(press('Escape'), at('elsewhere'))).toBe('stop');
+    expect(matchShortcut(press('Escape'), at('composer'))).toBe('stop');
+    expect(matchShortcut(press('Escape'), at('card'))).toBe('stop');
+    // An open menu or popover has Escape to close it; a field (a rename) has it to give up.
+    expect(matchShortcut(press('Escape'), at('elsewhere', { popup: true }))).toBeNull();
+    expect(matchShortcut(press('Escape'), at('composer', { popup: true }))).toBeNull();
+    expect(matchShortcut(press('Escape'), at('typing'))).toBeNull();
   });
 
   it('ignores keys while an IME composes and held-down repeats', () => {

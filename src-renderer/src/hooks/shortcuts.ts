@@ -5,9 +5,10 @@ import type { MessageKey } from '../i18n';
 /**
  * Where a binding fires. `app`: anywhere but while typing or under a modal dialog. `card`: while focus is on an
  * approval card. `composer`: only from the composer's own input (its keydown asks the matcher). `dialog`: while a
- * modal dialog is open, even from one of its fields (Escape is every dialog's own key).
+ * modal dialog is open, even from one of its fields (Escape is every dialog's own key). `stop`: anywhere, the
+ * composer included, but under a dialog or an open menu (whose Escape closes them) or in another field.
  */
-export type BindingScope = 'app' | 'card' | 'composer' | 'dialog';
+export type BindingScope = 'app' | 'card' | 'composer' | 'dialog' | 'stop';
 
 export interface Binding {
   /** KeyboardEvent.key; letters in lower case (matched in either case). */
@@ -48,6 +49,7 @@ export const SHORTCUTS = [
   { id: 'toggleSidebar', label: 'shortcuts.toggleSidebar', bindings: [{ key: 'b', mod: true, scope: 'app' }] },
   { id: 'help', label: 'shortcuts.help', bindings: [{ key: '?', shift: 'any', scope: 'app' }] },
   { id: 'closeDialog', label: 'shortcuts.closeDialog', bindings: [{ key: 'Escape', scope: 'dialog' }] },
+  { id: 'stop', label: 'shortcuts.stop', bindings: [{ key: 'Escape', scope: 'stop' }] },
 ] as const satisfies readonly Shortcut[];
 
 export type ShortcutId = (typeof SHORTCUTS)[number]['id'];
@@ -60,6 +62,8 @@ export interface KeyContext {
   target: KeyTarget;
   /** A modal dialog is open: the rest of the window is out of reach. */
   modal: boolean;
+  /** A menu or a popover (a non-modal dialog) is open: Escape is its key. */
+  popup?: boolean;
 }
 
 /** The parts of a KeyboardEvent the matcher reads. */
@@ -74,7 +78,7 @@ export interface KeyPress {
   isComposing?: boolean;
 }
 
-function scopeAllows(scope: BindingScope, { target, modal }: KeyContext): boolean {
+function scopeAllows(scope: BindingScope, { target, modal, popup }: KeyContext): boolean {
   switch (scope) {
     case 'app':
       return !modal && (target === 'card' || target === 'elsewhere');
@@ -84,6 +88,8 @@ function scopeAllows(scope: BindingScope, { target, modal }: KeyContext): boolea
       return target === 'composer';
     case 'dialog':
       return modal;
+    case 'stop':
+      return !modal && !popup && target !== 'typing';
     default: {
       const never: never = scope;
       return never;

@@ -47,6 +47,11 @@ function modalOpen(): boolean {
   return document.querySelector('[role="dialog"][aria-modal="true"]') !== null;
 }
 
+/** A menu or a popover is open (each closes on Escape by itself). */
+function popupOpen(): boolean {
+  return document.querySelector('[role="menu"], [role="dialog"], [role="listbox"], dialog[open]') !== null;
+}
+
 /** Runs `handlers` for the shortcuts they name; the latest handlers are used without re-subscribing. */
 export function useShortcuts(handlers: ShortcutHandlers, mac: boolean): void {
   const current = useRef(handlers);
@@ -55,16 +60,27 @@ export function useShortcuts(handlers: ShortcutHandlers, mac: boolean): void {
   });
 
   useEffect(() => {
+    // What is open is seen before the key reaches anyone: a dialog's or a popover's own Escape listener closes it
+    // (and React removes it) before the key bubbles up here, and that Escape must not also stop the job.
+    const open = new WeakMap<KeyboardEvent, { modal: boolean; popup: boolean }>();
+    const onKeyFirst = (e: KeyboardEvent) => {
+      open.set(e, { modal: modalOpen(), popup: popupOpen() });
+    };
     const onKey = (e: KeyboardEvent) => {
-      const context: KeyContext = { mac, target: keyTargetOf(e.target), modal: modalOpen() };
+      const { modal, popup } = open.get(e) ?? { modal: modalOpen(), popup: popupOpen() };
+      const context: KeyContext = { mac, target: keyTargetOf(e.target), modal, popup };
       const id = matchShortcut(e, context);
       const run = id ? current.current[id] : undefined;
       if (!run) return;
       e.preventDefault();
       run();
     };
+    window.addEventListener('keydown', onKeyFirst, true);
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', onKeyFirst, true);
+      window.removeEventListener('keydown', onKey);
+    };
   }, [mac]);
 }
 

@@ -7,6 +7,7 @@ import { enComposer } from './en-composer';
 import { enCost } from './en-cost';
 import { enEdits } from './en-edits';
 import { enErrors } from './en-errors';
+import { enFeed } from './en-feed';
 import { enGrants } from './en-grants';
 import { enSettings } from './en-settings';
 import { enSettingsForms } from './en-settings-forms';
@@ -360,6 +361,7 @@ export const en = {
   ...enCost,
   ...enErrors,
   ...enWords,
+  ...enFeed,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -7,6 +7,7 @@ import { jaComposer } from './ja-composer';
 import { jaCost } from './ja-cost';
 import { jaEdits } from './ja-edits';
 import { jaErrors } from './ja-errors';
+import { jaFeed } from './ja-feed';
 import { jaGrants } from './ja-grants';
 import { jaSettings } from './ja-settings';
 import { jaSettingsForms } from './ja-settings-forms';
@@ -361,4 +362,5 @@ export const ja: Messages = {
   ...jaCost,
   ...jaErrors,
   ...jaWords,
+  ...jaFeed,
 };

@@ -71,7 +71,7 @@ export const createDetailSlice =
     const takeJob = (job: Job) => {
       get().noteJob(job);
       get().foldJob(job);
-      // A cancelled job's stream goes at once, not only when its event arrives (P7.22).
+      // A cancelled job's stream stops at once, not only when its event arrives (P7.22).
       get().foldStreamJob(job);
     };
 

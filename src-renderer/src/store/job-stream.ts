@@ -33,6 +33,12 @@ export const DELEGATE_TOOL = 'delegate';
 
 /** One AgentTurn as it streams: LlmCall boundaries stay inside it, a retry replaces the partial text (P9.19). */
 export interface StreamTurn {
+  /**
+   * Who the turn is among all the turns of its job, for as long as the window is open: its TurnStart's time and count
+   * (a job that resumes after an approval counts its turns from 1 again; the time tells them apart), or the time of
+   * the first event seen of a turn joined mid-way. The feed keys the turn's rows, and the step that records it, by it.
+   */
+  id: string;
   turnCount: number;
   /** The movement the turn started in (the feed marks where the movement changes); null when joined mid-turn. */
   movement: string | null;
@@ -53,6 +59,8 @@ export interface JobStream {
   attempt: number;
   movement: string | null;
   turns: StreamTurn[];
+  /** The job was stopped (cancelled): what streamed stays where it was, marked so, until its step replaces it. */
+  stopped?: true;
 }
 
 /** Comment kinds that end a job's generation: when one arrives, the stream it replaces goes. */
@@ -86,7 +94,7 @@ export function foldStreamEvent(current: JobStream | undefined, event: StreamEve
   const stream = current && current.jobId === jobId ? current : emptyStream(jobId);
   // A step says its own depth: the job's turn, or a sub-agent's inside the running delegate call.
   if (event.type === 'step.recorded')
-    return { ...stream, turns: markRecorded(stream.turns, event.step.depth, event.step.id) };
+    return { ...stream, turns: markRecorded(stream.turns, event.step.depth, event.step.id, event.ts) };
   const host = runningDelegate(stream);
   if (host && event.type !== 'movement.entered' && !endsDelegate(host, event))
     return foldIntoDelegate(stream, host, event);
@@ -96,8 +104,16 @@ export function foldStreamEvent(current: JobStream | undefined, event: StreamEve
     case 'TurnStart': {
       // A turn this stream has already (sent again to a window that rejoined mid-stream) starts over: the events
       // after it rebuild it whole.
-      const kept = stream.turns.filter((turn) => turn.turnCount < event.turnCount);
-      return { ...stream, llm: 'waiting', turns: [...kept, newTurn(event.turnCount, stream.movement)] };
+      // A turn before it is recorded by now, though its step may have come only with a page read after a dropped
+      // connection: it is never shown live again (the page's step shows it).
+      const kept = stream.turns
+        .filter((turn) => turn.turnCount < event.turnCount)
+        .map((turn) => (turn.stepId === null ? { ...turn, stepId: UNSEEN_STEP } : turn));
+      return {
+        ...stream,
+        llm: 'waiting',
+        turns: [...kept, newTurn(`${event.ts}#${event.turnCount}`, event.turnCount, stream.movement)],
+      };
     }
     case 'LlmCallStart': {
       const retry = event.attempt > 1;
@@ -105,17 +121,20 @@ export function foldStreamEvent(current: JobStream | undefined, event: StreamEve
         ...stream,
         llm: retry ? 'retrying' : 'waiting',
         attempt: event.attempt,
-        turns: withLastTurn(stream.turns, (turn) =>
-          retry
-            ? {
-                ...turn,
-                llmCalls: turn.llmCalls + 1,
-                discarded: turn.discarded + (turn.text || turn.reasoning || turn.toolCalls.length ? 1 : 0),
-                text: '',
-                reasoning: '',
-                toolCalls: turn.toolCalls.filter((c) => c.status === 'ok' || c.status === 'error'),
-              }
-            : { ...turn, llmCalls: turn.llmCalls + 1 },
+        turns: withLastTurn(
+          stream.turns,
+          (turn) =>
+            retry
+              ? {
+                  ...turn,
+                  llmCalls: turn.llmCalls + 1,
+                  discarded: turn.discarded + (turn.text || turn.reasoning || turn.toolCalls.length ? 1 : 0),
+                  text: '',
+                  reasoning: '',
+                  toolCalls: turn.toolCalls.filter((c) => c.status === 'ok' || c.status === 'error'),
+                }
+              : { ...turn, llmCalls: turn.llmCalls + 1 },
+          event.ts,
         ),
       };
     }
@@ -123,12 +142,16 @@ export function foldStreamEvent(current: JobStream | undefined, event: StreamEve
       return {
         ...stream,
         llm: 'streaming',
-        turns: withLastTurn(stream.turns, (turn) => ({
-          ...turn,
-          text: turn.text + event.text,
-          reasoning: turn.reasoning + event.reasoning,
-          toolCalls: foldToolDeltas(turn.toolCalls, event.toolCalls),
-        })),
+        turns: withLastTurn(
+          stream.turns,
+          (turn) => ({
+            ...turn,
+            text: turn.text + event.text,
+            reasoning: turn.reasoning + event.reasoning,
+            toolCalls: foldToolDeltas(turn.toolCalls, event.toolCalls),
+          }),
+          event.ts,
+        ),
       };
     case 'LlmCallEnd': {
       // A retryable failure is followed by the next attempt's LlmCallStart; any other failure ends the generation.
@@ -138,10 +161,14 @@ export function foldStreamEvent(current: JobStream | undefined, event: StreamEve
       return {
         ...stream,
         llm: calls.some((c) => c.status === 'streaming') ? 'tools' : 'idle',
-        turns: withLastTurn(stream.turns, (turn) => ({
-          ...turn,
-          toolCalls: turn.toolCalls.map((c) => (c.status === 'streaming' ? { ...c, status: 'running' } : c)),
-        })),
+        turns: withLastTurn(
+          stream.turns,
+          (turn) => ({
+            ...turn,
+            toolCalls: turn.toolCalls.map((c) => (c.status === 'streaming' ? { ...c, status: 'running' } : c)),
+          }),
+          event.ts,
+        ),
       };
     }
     case 'TurnEnd':
@@ -164,7 +191,8 @@ export function foldStreamEvent(current: JobStream | undefined, event: StreamEve
 
 /**
  * The stream after a change of its job: a run starting again (claim, resume after approval, retry) begins a fresh
- * stream; a job that stops generating leaves its text until the persisted comment arrives; a cancelled one clears.
+ * stream; a job that stops generating leaves its text until the persisted comment arrives; a cancelled one keeps what
+ * it streamed, stopped (the person was reading it); a job queued again clears.
  */
 export function foldStreamJob(current: JobStream | undefined, job: Job): JobStream | undefined {
   if (job.status === 'running') {
@@ -172,7 +200,8 @@ export function foldStreamJob(current: JobStream | undefined, job: Job): JobStre
     return current && current.jobId === job.id && current.llm !== 'idle' ? current : emptyStream(job.id);
   }
   if (!current || current.jobId !== job.id) return current;
-  if (job.status === 'cancelled' || job.status === 'queued') return undefined;
+  if (job.status === 'queued') return undefined;
+  if (job.status === 'cancelled') return current.stopped ? current : { ...current, llm: 'idle', stopped: true };
   return { ...current, llm: 'idle' };
 }
 
@@ -202,38 +231,52 @@ function foldIntoDelegate(stream: JobStream, host: StreamToolCall, event: Stream
   return {
     ...stream,
     llm: inner.llm === 'idle' ? 'tools' : inner.llm,
-    turns: withLastTurn(stream.turns, (turn) => ({
-      ...turn,
-      toolCalls: turn.toolCalls.map((c) => (c === host ? { ...c, nested: inner.turns } : c)),
-    })),
+    turns: withLastTurn(
+      stream.turns,
+      (turn) => ({
+        ...turn,
+        toolCalls: turn.toolCalls.map((c) => (c === host ? { ...c, nested: inner.turns } : c)),
+      }),
+      event.ts,
+    ),
   };
 }
 
-function newTurn(turnCount: number, movement: string | null = null): StreamTurn {
-  return { turnCount, movement, text: '', reasoning: '', toolCalls: [], llmCalls: 0, discarded: 0, stepId: null };
+function newTurn(id: string, turnCount: number, movement: string | null = null): StreamTurn {
+  return { id, turnCount, movement, text: '', reasoning: '', toolCalls: [], llmCalls: 0, discarded: 0, stepId: null };
 }
 
+/** The step of a turn recorded while this window was not listening: its step comes with the page, not the stream. */
+export const UNSEEN_STEP = '';
+
 /** The last turn `depth` delegate calls deep, marked recorded as `stepId`. */
-function markRecorded(turns: StreamTurn[], depth: number, stepId: string): StreamTurn[] {
-  if (depth === 0) return withLastTurn(turns, (turn) => ({ ...turn, stepId }));
+function markRecorded(turns: StreamTurn[], depth: number, stepId: string, ts: string): StreamTurn[] {
+  if (depth === 0) return withLastTurn(turns, (turn) => ({ ...turn, stepId }), ts);
   const host = lastTurn(turns)?.toolCalls.find((c) => c.name === DELEGATE_TOOL && c.status === 'running');
   if (!host) return turns;
-  return withLastTurn(turns, (turn) => ({
-    ...turn,
-    toolCalls: turn.toolCalls.map((c) =>
-      c === host ? { ...c, nested: markRecorded(c.nested ?? [], depth - 1, stepId) } : c,
-    ),
-  }));
+  return withLastTurn(
+    turns,
+    (turn) => ({
+      ...turn,
+      toolCalls: turn.toolCalls.map((c) =>
+        c === host ? { ...c, nested: markRecorded(c.nested ?? [], depth - 1, stepId, ts) } : c,
+      ),
+    }),
+    ts,
+  );
 }
 
 function lastTurn(turns: StreamTurn[]): StreamTurn | undefined {
   return turns.at(-1);
 }
 
-/** Applies `change` to the last turn, opening one when events arrive before any TurnStart (joined mid-turn). */
-function withLastTurn(turns: StreamTurn[], change: (turn: StreamTurn) => StreamTurn): StreamTurn[] {
+/**
+ * Applies `change` to the last turn, opening one when events arrive before any TurnStart (joined mid-turn), named by
+ * the time of the event that opened it (`ts`).
+ */
+function withLastTurn(turns: StreamTurn[], change: (turn: StreamTurn) => StreamTurn, ts: string): StreamTurn[] {
   const last = lastTurn(turns);
-  if (!last) return [change(newTurn(0))];
+  if (!last) return [change(newTurn(`${ts}#0`, 0))];
   return [...turns.slice(0, -1), change(last)];
 }
 
@@ -268,10 +311,14 @@ function markPolicy(turns: StreamTurn[], event: PolicyEvent): StreamTurn[] {
     (c) => c.name === event.tool && (c.status === 'running' || c.status === 'streaming'),
   );
   if (!turn || at === undefined || at === -1) return turns;
-  return withLastTurn(turns, (t) => ({
-    ...t,
-    toolCalls: t.toolCalls.map((c, i) => (i === at ? { ...c, policy } : c)),
-  }));
+  return withLastTurn(
+    turns,
+    (t) => ({
+      ...t,
+      toolCalls: t.toolCalls.map((c, i) => (i === at ? { ...c, policy } : c)),
+    }),
+    event.ts,
+  );
 }
 
 /** Shows a running call's latest progress: the first running call of that tool (a finished one keeps its result). */
@@ -280,10 +327,14 @@ function markProgress(turns: StreamTurn[], event: Extract<StreamEvent, { type: '
   const at = turn?.toolCalls.findIndex((c) => c.name === event.name && c.status === 'running');
   if (!turn || at === undefined || at === -1) return turns;
   const progress = { progress: event.progress, total: event.total, message: event.message };
-  return withLastTurn(turns, (t) => ({
-    ...t,
-    toolCalls: t.toolCalls.map((c, i) => (i === at ? { ...c, progress } : c)),
-  }));
+  return withLastTurn(
+    turns,
+    (t) => ({
+      ...t,
+      toolCalls: t.toolCalls.map((c, i) => (i === at ? { ...c, progress } : c)),
+    }),
+    event.ts,
+  );
 }
 
 /**
@@ -297,18 +348,22 @@ function finishToolCall(turns: StreamTurn[], event: Extract<StreamEvent, { type:
   const unfinished = (c: StreamToolCall) =>
     c.name === event.name && (c.status === 'running' || c.status === 'streaming');
   if (event.denial && !lastTurn(turns)?.toolCalls.some(unfinished)) return turns;
-  return withLastTurn(turns, (turn) => {
-    const at = turn.toolCalls.findIndex(unfinished);
-    if (at === -1) {
-      const index = turn.toolCalls.length;
+  return withLastTurn(
+    turns,
+    (turn) => {
+      const at = turn.toolCalls.findIndex(unfinished);
+      if (at === -1) {
+        const index = turn.toolCalls.length;
+        return {
+          ...turn,
+          toolCalls: [...turn.toolCalls, { index, name: event.name, arguments: '', status, preview }],
+        };
+      }
       return {
         ...turn,
-        toolCalls: [...turn.toolCalls, { index, name: event.name, arguments: '', status, preview }],
+        toolCalls: turn.toolCalls.map((c, i) => (i === at ? { ...c, status, preview } : c)),
       };
-    }
-    return {
-      ...turn,
-      toolCalls: turn.toolCalls.map((c, i) => (i === at ? { ...c, status, preview } : c)),
-    };
-  });
+    },
+    event.ts,
+  );
 }
