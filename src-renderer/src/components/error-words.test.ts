@@ -89,7 +89,7 @@ describe('errorHeadline', () => {
 
   it("uses the job's own words for its other failures, and a generic sentence for the unknown", () => {
     expect(errorHeadline(en, { kind: 'job', code: 'tool_loop' }, 'w')).toBe(
-      'The agent repeated the same tool call, so the job stopped.',
+      'The agent repeated the same tool call, so the run stopped.',
     );
     expect(errorHeadline(en, { kind: 'unknown', status: null }, 'w')).toBe(
       'Something went wrong, so the work stopped.',
