@@ -1,6 +1,7 @@
 // Settings, one section after another: the language and theme, OS notifications, checkpoints, a workspace's Tool
 // Policy, its MCP servers, the Auto Prompter's rules, the LLM profiles, and where the data lives. Escape closes it.
 import { useEffect, useId } from 'react';
+import { useModalDialog } from '../hooks/useModalDialog';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { AppearanceSettings } from './AppearanceSettings';
@@ -16,6 +17,7 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
   const loadProfiles = useAppStore((s) => s.loadProfiles);
   const loadAppSettings = useAppStore((s) => s.loadAppSettings);
   const headingId = useId();
+  const ref = useModalDialog(onClose);
   const t = useT();
 
   useEffect(() => {
@@ -29,8 +31,8 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
   }, [loadProfiles, loadAppSettings, onClose]);
 
   return (
-    <div className="overlay">
-      <div className="dialog dialog-wide" role="dialog" aria-modal="true" aria-labelledby={headingId}>
+    <dialog ref={ref} className="modal" aria-labelledby={headingId}>
+      <div className="dialog dialog-wide">
         <div data-testid="settings-dialog">
           <h2 id={headingId}>{t('settings.title')}</h2>
           <AppearanceSettings />
@@ -43,6 +45,6 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
           <DataLocation />
         </div>
       </div>
-    </div>
+    </dialog>
   );
 }
