@@ -10,6 +10,14 @@ import { complete, createInUi, lastToolResult, messagesOf, openUi, runCommand, t
 
 const jobStatus = (page: Page) => page.getByTestId('job-status');
 const bell = (page: Page) => page.getByTestId('notification-bell');
+
+/** The list is a modal dialog: a click on the bell again lands on its backdrop, which closes it (as a person sees it). */
+async function clickWhereTheBellIs(page: Page) {
+  const box = await bell(page).boundingBox();
+  if (!box) throw new Error('the bell is not on screen');
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(page.getByTestId('notification-center')).toHaveCount(0);
+}
 const taskIdOf = async (page: Page) => (await page.getByTestId('task-view').getAttribute('data-task-id')) as string;
 
 test('P7.01 P7.03 P7.19 P7.20 a command approved once from its card runs; the model gets its output and completes', async ({
@@ -41,7 +49,7 @@ test('P7.01 P7.03 P7.19 P7.20 a command approved once from its card runs; the mo
   await expect(bell(page)).toHaveAttribute('data-count', '1');
   await bell(page).click();
   await expect(page.getByTestId('notification-entry')).toHaveAttribute('data-reason', 'tool_request');
-  await bell(page).click();
+  await clickWhereTheBellIs(page);
 
   await card.getByTestId('approve-once').click();
   await expect(card).toHaveCount(0);
@@ -285,7 +293,7 @@ test('P7.01 P7.10 a package request shows manager, name, version and reason; den
   await expect(page.getByTestId('composer-locked')).toContainText('package request waits');
   await bell(page).click();
   await expect(page.getByTestId('notification-entry')).toHaveAttribute('data-reason', 'package_request');
-  await bell(page).click();
+  await clickWhereTheBellIs(page);
 
   await card.getByTestId('package-deny').click();
   await expect(card).toHaveCount(0);

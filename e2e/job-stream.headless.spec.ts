@@ -1,6 +1,6 @@
 // Jobs that run: the built renderer against a headless host whose default LLM profile is the project's scripted
 // OpenAI-compatible server. The streamed text shows while the job runs and gives way to the persisted result, the
-// movements of a piece show as they are entered, and the usage panel counts the LlmCalls per Invoke.
+// movements of a piece show as they are entered, and the usage panel (opened from its chip) counts the LlmCalls per Invoke.
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import type { HeadlessHost } from './support/headless-host';
@@ -60,7 +60,7 @@ test('P4.20 P7.16 P9.17 the streamed text shows while the job runs, then the res
   await expect(total.getByTestId('usage-llm-calls')).toHaveText('1 model call');
   expect(Number(await total.getAttribute('data-prompt-tokens'))).toBeGreaterThan(0);
   expect(Number(await total.getAttribute('data-completion-tokens'))).toBeGreaterThan(0);
-  await page.getByTestId('usage-panel').locator('summary').first().click();
+  await page.getByTestId('usage-chip').click();
   await expect(page.getByTestId('usage-invoke-header')).toHaveText(['Send #1']);
 
   // The panel agrees with the bridge's own accounting (P9.17).
@@ -104,7 +104,7 @@ test('P7.16 P9.19 a retried LlmCall drops its partial text; both calls stay insi
   await expect(page.getByTestId('job-stream')).toHaveCount(0);
   // Two LlmCalls, one AgentTurn: the retry did not open a turn of its own.
   await expect(page.getByTestId('usage-total')).toHaveAttribute('data-llm-calls', '2');
-  await page.getByTestId('usage-panel').locator('summary').first().click();
+  await page.getByTestId('usage-chip').click();
   await expect(page.getByTestId('usage-invoke')).toContainText('1 turn');
   llm.expectEmpty();
 });
@@ -172,7 +172,7 @@ test('P7.16 P9.18 plan-implement-review runs its movements in the UI and ends su
 
   // One Invoke (the user's send) holding the three AgentTurns, one LlmCall each.
   await expect(page.getByTestId('usage-total')).toHaveAttribute('data-llm-calls', '3');
-  await page.getByTestId('usage-panel').locator('summary').first().click();
+  await page.getByTestId('usage-chip').click();
   const invoke = page.getByTestId('usage-invoke');
   await expect(invoke).toHaveCount(1);
   await expect(invoke.getByTestId('usage-invoke-header')).toHaveText('Send #1');

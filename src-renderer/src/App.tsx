@@ -15,7 +15,7 @@ import { TaskView } from './components/TaskView';
 import { Toasts } from './components/Toasts';
 import { nextWaitingTaskId } from './components/task-nav';
 import { ariaKeyShortcuts, shortcutKeys } from './hooks/shortcuts';
-import { decideFocusedCard, IS_MAC, useShortcuts } from './hooks/useShortcuts';
+import { decideFocusedCard, focusPendingDecision, IS_MAC, useShortcuts } from './hooks/useShortcuts';
 import { useT } from './i18n';
 import { useAppStore } from './store/store';
 import { applyTheme } from './theme';
@@ -83,6 +83,9 @@ export function App() {
       newTask: () => setCreating(true),
       approveOnce: () => void decideFocusedCard('approve'),
       deny: () => void decideFocusedCard('deny'),
+      focusDecision: () => {
+        if (!focusPendingDecision()) pushToast({ tone: 'info', text: t('shortcuts.noDecision') });
+      },
       nextWaiting: () => {
         const next = nextWaitingTaskId(tasks, selectedTaskId);
         if (next) void selectTask(next);

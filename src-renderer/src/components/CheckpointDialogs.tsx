@@ -7,6 +7,7 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { RewindMode } from '../../../src-shared/checkpoints';
+import { useModalDialog } from '../hooks/useModalDialog';
 import { useT } from '../i18n';
 import type { CheckpointDialog, RewindPreview } from '../store/checkpoints-slice';
 import { useAppStore } from '../store/store';
@@ -15,19 +16,40 @@ import { listed } from './RestoreNotice';
 export function CheckpointDialogs() {
   const dialog = useAppStore((s) => s.checkpointDialog);
   const openDialog = useAppStore((s) => s.openCheckpointDialog);
+  // A fork opens the new task: the focus stays there rather than going back to this task's menu.
+  const forked = useRef(false);
+  useEffect(() => {
+    if (dialog) forked.current = false;
+  }, [dialog]);
   if (!dialog) return null;
-  const close = () => {
-    openDialog(null);
-    document.querySelector<HTMLElement>(`[data-testid="send-menu"][data-send="${dialog.send}"]`)?.focus();
-  };
+  const close = () => openDialog(null);
+  const sendMenu = () =>
+    forked.current
+      ? null
+      : document.querySelector<HTMLElement>(`[data-testid="send-menu"][data-send="${dialog.send}"]`);
   return dialog.kind === 'rewind' ? (
-    <RewindDialog dialog={dialog} onClose={close} />
+    <RewindDialog dialog={dialog} onClose={close} returnFocus={sendMenu} />
   ) : (
-    <ForkDialog dialog={dialog} onClose={close} onForked={() => openDialog(null)} />
+    <ForkDialog
+      dialog={dialog}
+      onClose={close}
+      returnFocus={sendMenu}
+      onForked={() => {
+        forked.current = true;
+        openDialog(null);
+      }}
+    />
   );
 }
 
-function RewindDialog({ dialog, onClose }: { dialog: Extract<CheckpointDialog, { kind: 'rewind' }>; onClose(): void }) {
+interface RewindProps {
+  dialog: Extract<CheckpointDialog, { kind: 'rewind' }>;
+  onClose(): void;
+  /** Where the focus goes when the dialog closes: the Send's menu button. */
+  returnFocus(): HTMLElement | null;
+}
+
+function RewindDialog({ dialog, onClose, returnFocus }: RewindProps) {
   const t = useT();
   const rewind = useAppStore((s) => s.rewindTask);
   const [busy, setBusy] = useState(false);
@@ -51,6 +73,7 @@ function RewindDialog({ dialog, onClose }: { dialog: Extract<CheckpointDialog, {
       confirmLabel={t('checkpoint.rewind.confirm')}
       onConfirm={() => void confirm()}
       onClose={onClose}
+      returnFocus={returnFocus}
     >
       {rewindWords(dialog.mode).map((key) => (
         <p key={key}>{t(key, { send })}</p>
@@ -126,11 +149,12 @@ export function rewindWords(mode: RewindMode) {
 interface ForkProps {
   dialog: Extract<CheckpointDialog, { kind: 'fork' }>;
   onClose(): void;
+  returnFocus(): HTMLElement | null;
   /** The new task is open now: the focus stays in it, not on this task's menu. */
   onForked(): void;
 }
 
-function ForkDialog({ dialog, onClose, onForked }: ForkProps) {
+function ForkDialog({ dialog, onClose, returnFocus, onForked }: ForkProps) {
   const t = useT();
   const fork = useAppStore((s) => s.forkTask);
   const [instruction, setInstruction] = useState('');
@@ -154,6 +178,7 @@ function ForkDialog({ dialog, onClose, onForked }: ForkProps) {
       confirmLabel={t('checkpoint.fork.confirm')}
       onConfirm={() => void confirm()}
       onClose={onClose}
+      returnFocus={returnFocus}
     >
       <p>{t('checkpoint.fork.body', { send: dialog.label })}</p>
       <label className="field" htmlFor={fieldId}>
@@ -181,28 +206,21 @@ interface ConfirmProps {
   confirmLabel: string;
   onConfirm(): void;
   onClose(): void;
+  returnFocus(): HTMLElement | null;
   children: ReactNode;
 }
 
 /** A modal confirmation in <body>, as the app's other dialogs: the safe choice focused, Escape closes. */
-function ConfirmDialog({ title, testId, mode, error, busy, confirmLabel, onConfirm, onClose, children }: ConfirmProps) {
+function ConfirmDialog(props: ConfirmProps) {
+  const { title, testId, mode, error, busy, confirmLabel, onConfirm, onClose, returnFocus, children } = props;
   const t = useT();
   const headingId = useId();
+  const ref = useModalDialog(onClose, { fallback: returnFocus });
   const cancelRef = useRef<HTMLButtonElement>(null);
   useEffect(() => cancelRef.current?.focus(), []);
   return createPortal(
-    <div className="overlay">
-      <div
-        className="dialog checkpoint-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={headingId}
-        data-testid={testId}
-        data-mode={mode}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') onClose();
-        }}
-      >
+    <dialog ref={ref} className="modal" aria-labelledby={headingId} data-testid={testId} data-mode={mode}>
+      <div className="dialog checkpoint-dialog">
         <h2 id={headingId}>{title}</h2>
         {children}
         {error ? (
@@ -225,7 +243,7 @@ function ConfirmDialog({ title, testId, mode, error, busy, confirmLabel, onConfi
           </button>
         </div>
       </div>
-    </div>,
+    </dialog>,
     document.body,
   );
 }

@@ -6,6 +6,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_TOTAL_MAX_BYTES, formatBytes } from '../../../src-shared/attachments';
 import type { OpInput } from '../api/client';
 import { useAttachments } from '../hooks/useAttachments';
+import { useModalDialog } from '../hooks/useModalDialog';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { AttachmentChips } from './AttachmentChips';
@@ -35,6 +36,7 @@ export function CreateTaskDialog({ onClose }: Props) {
   const [formError, setFormError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const headingId = useId();
+  const ref = useModalDialog(onClose);
   const t = useT();
   const instructionRef = useRef<HTMLTextAreaElement>(null);
   const attach = useAttachments();
@@ -83,8 +85,8 @@ export function CreateTaskDialog({ onClose }: Props) {
     ) : null;
 
   return (
-    <div className="overlay">
-      <div className="dialog dialog-create" role="dialog" aria-modal="true" aria-labelledby={headingId}>
+    <dialog ref={ref} className="modal" aria-labelledby={headingId}>
+      <div className="dialog dialog-create">
         <form
           onSubmit={submit}
           onPaste={attach.onPaste}
@@ -227,6 +229,6 @@ export function CreateTaskDialog({ onClose }: Props) {
           </div>
         </form>
       </div>
-    </div>
+    </dialog>
   );
 }

@@ -1,8 +1,9 @@
 // The confirmation before a link the model wrote opens (link-guard.ts stops every click on one): the whole address
 // as it will open, its site (or a mail link's recipients) emphasised, an international site name shown as the
 // punycode it is, and the data it sends along listed — all through the untrusted-text renderer. Open / Cancel; a
-// modal <dialog>, so the focus stays in it, Escape cancels, and the focus goes back where it was.
+// modal <dialog> (useModalDialog), so the focus stays in it, Escape cancels, and the focus goes back where it was.
 import { useEffect, useId, useRef, useState } from 'react';
+import { useModalDialog } from '../hooks/useModalDialog';
 import { useT } from '../i18n';
 import { installLinkGuard, openOutside } from '../link-guard';
 import { type LinkParts, linkParts } from '../link-parts';
@@ -11,23 +12,14 @@ import { UntrustedText } from './UntrustedText';
 /** Listens for links to confirm and shows the confirmation for the one clicked last. */
 export function LinkConfirmHost() {
   const [parts, setParts] = useState<LinkParts | null>(null);
-  /** Where the focus was when the link was clicked: it goes back there once the dialog is gone (not inert any more). */
-  const returnTo = useRef<Element | null>(null);
   useEffect(
     () =>
       installLinkGuard(document, (href) => {
         const parsed = linkParts(href);
-        if (!parsed) return;
-        returnTo.current = document.activeElement;
-        setParts(parsed);
+        if (parsed) setParts(parsed);
       }),
     [],
   );
-  useEffect(() => {
-    if (parts || !(returnTo.current instanceof HTMLElement)) return;
-    returnTo.current.focus();
-    returnTo.current = null;
-  }, [parts]);
   if (!parts) return null;
   return (
     <LinkConfirm
@@ -49,33 +41,15 @@ interface Props {
 
 export function LinkConfirm({ parts, onOpen, onCancel }: Props) {
   const t = useT();
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(onCancel);
   const headingId = useId();
   const cancelRef = useRef<HTMLButtonElement>(null);
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (!dialog.open) dialog.showModal();
-    // The safe choice has the focus, so Enter does not open by accident.
-    cancelRef.current?.focus();
-    return () => dialog.close();
-  }, []);
+  // The safe choice has the focus, so Enter does not open by accident.
+  useEffect(() => cancelRef.current?.focus(), []);
 
   return (
-    <dialog
-      ref={ref}
-      className="dialog link-confirm"
-      aria-labelledby={headingId}
-      data-testid="link-confirm"
-      onCancel={(e) => {
-        e.preventDefault();
-        onCancel();
-      }}
-      onKeyDown={(e) => {
-        if (e.key === 'Tab') keepFocusIn(e.currentTarget, e);
-      }}
-    >
+    <dialog ref={ref} className="dialog link-confirm" aria-labelledby={headingId} data-testid="link-confirm">
       <h2 id={headingId}>{t('link.title')}</h2>
       <p className="field-hint">{t('link.written')}</p>
       <dl className="link-fields">
@@ -129,22 +103,4 @@ export function LinkConfirm({ parts, onOpen, onCancel }: Props) {
       </div>
     </dialog>
   );
-}
-
-/** Tab from the last button goes to the first, Shift+Tab from the first to the last: the focus never leaves. */
-function keepFocusIn(dialog: HTMLElement, event: { shiftKey: boolean; preventDefault(): void }) {
-  const focusable = [
-    ...dialog.querySelectorAll<HTMLElement>('button, a[href], input, [tabindex]:not([tabindex="-1"])'),
-  ];
-  const first = focusable[0];
-  const last = focusable.at(-1);
-  if (!first || !last) return;
-  const active = document.activeElement;
-  if (event.shiftKey && (active === first || !dialog.contains(active))) {
-    event.preventDefault();
-    last.focus();
-  } else if (!event.shiftKey && (active === last || !dialog.contains(active))) {
-    event.preventDefault();
-    first.focus();
-  }
 }

@@ -1,8 +1,11 @@
 // NotificationCenter: the bell in the header with the count of tasks that need the user (a tool or package decision,
 // a question, an MCP sign-in, a failure) and the list behind it; an entry opens its task and goes when resolved
-// (P7.20). Entries are derived from the task list and latest jobs, so they are right after a reload.
-import { useEffect, useMemo, useRef, useState } from 'react';
+// (P7.20). Entries are derived from the task list and latest jobs, so they are right after a reload. The list is a
+// modal dialog placed under the bell: the focus stays in it, a click beside it or Escape closes it, and the focus goes
+// back to the bell.
+import { type CSSProperties, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { useModalDialog } from '../hooks/useModalDialog';
 import { useLocale, useT } from '../i18n';
 import { type ActionItem, actionItems } from '../store/action-items';
 import { useAppStore } from '../store/store';
@@ -14,34 +17,21 @@ export function NotificationCenter() {
     useShallow((s) => ({ tasks: s.tasks, latestJobs: s.latestJobs, dismissed: s.dismissedFailures })),
   );
   const items = useMemo(() => actionItems(tasks, latestJobs, dismissed), [tasks, latestJobs, dismissed]);
-  const [open, setOpen] = useState(false);
-  const rootRef = useRef<HTMLDivElement>(null);
+  /** Where the list shows while open (under the bell, its right edge on the bell's), or null when closed. */
+  const [place, setPlace] = useState<CSSProperties | null>(null);
   const t = useT();
-
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
-    };
-    const onPointer = (e: PointerEvent) => {
-      if (rootRef.current && !rootRef.current.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
-  }, [open]);
 
   const count = items.length;
   return (
-    <div className="notifications" ref={rootRef}>
+    <div className="notifications">
       <button
         type="button"
         className={count > 0 ? 'bell bell-active' : 'bell'}
-        onClick={() => setOpen((o) => !o)}
-        aria-expanded={open}
+        onClick={(e) => {
+          const bell = e.currentTarget.getBoundingClientRect();
+          setPlace({ top: bell.bottom + 6, right: Math.max(8, window.innerWidth - bell.right) });
+        }}
+        aria-expanded={place !== null}
         aria-label={count === 0 ? t('notify.bellNone') : t('notify.bellCount', { count })}
         data-testid="notification-bell"
         data-count={count}
@@ -53,28 +43,31 @@ export function NotificationCenter() {
           </span>
         ) : null}
       </button>
-      {open ? (
-        <div
-          className="notification-center"
-          data-testid="notification-center"
-          role="dialog"
-          aria-label={t('notify.title')}
-        >
-          <h2 className="notification-title">{t('notify.title')}</h2>
-          {count === 0 ? (
-            <p className="notice" data-testid="notification-empty">
-              {t('notify.empty')}
-            </p>
-          ) : (
-            <ul className="notification-list">
-              {items.map((item) => (
-                <NotificationEntry key={item.taskId} item={item} onOpened={() => setOpen(false)} />
-              ))}
-            </ul>
-          )}
-        </div>
-      ) : null}
+      {place ? <NotificationList items={items} place={place} onClose={() => setPlace(null)} /> : null}
     </div>
+  );
+}
+
+function NotificationList({ items, place, onClose }: { items: ActionItem[]; place: CSSProperties; onClose(): void }) {
+  const ref = useModalDialog(onClose, { lightDismiss: true });
+  const t = useT();
+  return (
+    <dialog ref={ref} className="modal modal-clear" aria-label={t('notify.title')} data-testid="notification-center">
+      <div className="notification-center" style={place}>
+        <h2 className="notification-title">{t('notify.title')}</h2>
+        {items.length === 0 ? (
+          <p className="notice" data-testid="notification-empty">
+            {t('notify.empty')}
+          </p>
+        ) : (
+          <ul className="notification-list">
+            {items.map((item) => (
+              <NotificationEntry key={item.taskId} item={item} onOpened={onClose} />
+            ))}
+          </ul>
+        )}
+      </div>
+    </dialog>
   );
 }
 

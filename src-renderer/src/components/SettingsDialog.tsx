@@ -4,6 +4,7 @@
 // (openSettingsAt: a failed model call's Edit profile, a link naming a section), it starts there; opened at a
 // profile, the profile's form scrolls itself into view (ProfileForm). Escape closes it.
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useModalDialog } from '../hooks/useModalDialog';
 import { type MessageKey, useT } from '../i18n';
 import { SETTINGS_SECTIONS, type SettingsSection } from '../store/settings-slice';
 import { useAppStore } from '../store/store';
@@ -35,6 +36,7 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
   const loadAppSettings = useAppStore((s) => s.loadAppSettings);
   const at = useAppStore((s) => s.settingsAt);
   const headingId = useId();
+  const ref = useModalDialog(onClose);
   const t = useT();
   const pane = useRef<HTMLDivElement>(null);
   const sections = useRef(new Map<SettingsSection, HTMLElement>());
@@ -92,8 +94,8 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
   );
 
   return (
-    <div className="overlay">
-      <div className="dialog dialog-wide settings-dialog" role="dialog" aria-modal="true" aria-labelledby={headingId}>
+    <dialog ref={ref} className="modal" aria-labelledby={headingId}>
+      <div className="dialog dialog-wide settings-dialog">
         <div className="settings-frame" data-testid="settings-dialog">
           <header className="settings-top">
             <h2 id={headingId}>{t('settings.title')}</h2>
@@ -131,6 +133,6 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
           </div>
         </div>
       </div>
-    </div>
+    </dialog>
   );
 }

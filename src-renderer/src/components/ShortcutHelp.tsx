@@ -2,6 +2,7 @@
 // writes them (⌘ on a Mac, Ctrl elsewhere) and where the keys work.
 import { Fragment, useEffect, useId, useRef } from 'react';
 import { type Binding, bindingKeys, SHORTCUTS } from '../hooks/shortcuts';
+import { useModalDialog } from '../hooks/useModalDialog';
 import { IS_MAC } from '../hooks/useShortcuts';
 import { useT } from '../i18n';
 
@@ -11,6 +12,8 @@ interface Props {
 
 export function ShortcutHelp({ onClose }: Props) {
   const headingId = useId();
+  // Opened by "?" with the focus nowhere, it gives the focus to its header button when it closes.
+  const ref = useModalDialog(onClose, { fallback: () => document.querySelector('[data-testid="open-shortcuts"]') });
   const closeRef = useRef<HTMLButtonElement>(null);
   const t = useT();
 
@@ -19,14 +22,8 @@ export function ShortcutHelp({ onClose }: Props) {
   }, []);
 
   return (
-    <div className="overlay">
-      <div
-        className="dialog shortcut-help"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={headingId}
-        data-testid="shortcut-help"
-      >
+    <dialog ref={ref} className="modal" aria-labelledby={headingId} data-testid="shortcut-help">
+      <div className="dialog shortcut-help">
         <h2 id={headingId}>{t('shortcuts.title')}</h2>
         <table className="shortcut-table">
           <tbody>
@@ -56,6 +53,6 @@ export function ShortcutHelp({ onClose }: Props) {
           </button>
         </div>
       </div>
-    </div>
+    </dialog>
   );
 }

@@ -6,6 +6,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { TaskFileChange } from '../../../src-shared/checkpoints';
 import { untrustedLine } from '../../../src-shared/untrusted-text';
+import { useModalDialog } from '../hooks/useModalDialog';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { ChangedFileName } from './CheckpointFiles';
@@ -18,6 +19,7 @@ export function TaskChangesDialog({ taskId, onClose }: { taskId: string; onClose
   const load = useAppStore((s) => s.loadTaskChanges);
   const headingId = useId();
   const closeRef = useRef<HTMLButtonElement>(null);
+  const ref = useModalDialog(onClose);
 
   useEffect(() => {
     void load(taskId);
@@ -36,15 +38,14 @@ export function TaskChangesDialog({ taskId, onClose }: { taskId: string; onClose
   const files = changes?.data?.files ?? [];
   const state = changes?.data?.state;
   return createPortal(
-    <div className="overlay">
-      <div
-        className="dialog dialog-wide task-changes"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={headingId}
-        data-testid="task-changes"
-        data-load={changes?.load ?? 'idle'}
-      >
+    <dialog
+      ref={ref}
+      className="modal"
+      aria-labelledby={headingId}
+      data-testid="task-changes"
+      data-load={changes?.load ?? 'idle'}
+    >
+      <div className="dialog dialog-wide task-changes">
         <div className="task-changes-head">
           <h2 id={headingId}>{t('changes.title')}</h2>
           <button ref={closeRef} type="button" className="button" onClick={onClose} data-testid="task-changes-close">
@@ -84,7 +85,7 @@ export function TaskChangesDialog({ taskId, onClose }: { taskId: string; onClose
           </ul>
         )}
       </div>
-    </div>,
+    </dialog>,
     document.body,
   );
 }

@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { Task } from '../../../src-shared/entities';
 import { untrustedLine } from '../../../src-shared/untrusted-text';
+import { useModalDialog } from '../hooks/useModalDialog';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 
@@ -20,6 +21,11 @@ export function TaskDeleteDialog({ task, subtasks, onClose }: Props) {
   const t = useT();
   const headingId = useId();
   const cancelRef = useRef<HTMLButtonElement>(null);
+  // Opened from the row's menu, whose item is gone by then: the focus goes back to the row's menu button.
+  const ref = useModalDialog(onClose, {
+    fallback: () =>
+      document.querySelector(`[data-testid="task-row"][data-task-id="${task.id}"] [data-testid="task-menu"]`),
+  });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -41,17 +47,8 @@ export function TaskDeleteDialog({ task, subtasks, onClose }: Props) {
   // Into <body>, as the app's other dialogs sit at its end: from inside the scrolling sidebar the task view would paint
   // over it.
   return createPortal(
-    <div className="overlay">
-      <div
-        className="dialog task-delete-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={headingId}
-        data-testid="task-delete-dialog"
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') onClose();
-        }}
-      >
+    <dialog ref={ref} className="modal" aria-labelledby={headingId} data-testid="task-delete-dialog">
+      <div className="dialog task-delete-dialog">
         <h2 id={headingId}>{t('tasks.deleteTitle', { title: untrustedLine(task.title, 200) })}</h2>
         <p>{t('tasks.deleteBody')}</p>
         {subtasks > 0 ? <p>{t('tasks.deleteWithSubtasks', { count: subtasks })}</p> : null}
@@ -75,7 +72,7 @@ export function TaskDeleteDialog({ task, subtasks, onClose }: Props) {
           </button>
         </div>
       </div>
-    </div>,
+    </dialog>,
     document.body,
   );
 }

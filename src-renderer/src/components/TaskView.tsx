@@ -1,7 +1,9 @@
-// The selected task: its title (and the task it was forked from, or its forks), the latest job's live status,
-// Cancel / Continue and the files it changed (TaskChangesDialog), its progress and usage, what the last rewind did,
-// and the ChatPane with the generation in progress, or (on its tab) the ActivityTimeline.
-import { useRef, useState } from 'react';
+// The selected task: a compact header (its title, the task it was forked from or its forks, the job's progress and
+// the usage as chips, the latest job's live status, Cancel / Continue and the files it changed, TaskChangesDialog),
+// what the last rewind did, and the ChatPane with the generation in progress, or (on its tab) the ActivityTimeline.
+// The chat gets the rest of the window; the usage details open in a popover (UsageChip) over it, and a card that
+// appears is announced (DecisionAnnouncer).
+import { useState } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/entities';
 import { useJobStream } from '../hooks/useJobStream';
 import { useT } from '../i18n';
@@ -11,6 +13,7 @@ import { ActivityTimeline } from './ActivityTimeline';
 import { ChatPane } from './ChatPane';
 import { CheckpointDialogs } from './CheckpointDialogs';
 import { CheckpointsOff } from './CheckpointsOff';
+import { DecisionAnnouncer } from './DecisionAnnouncer';
 import { JobProgress } from './JobProgress';
 import { JobError } from './OutcomeNotice';
 import { RestoreNotice } from './RestoreNotice';
@@ -19,7 +22,7 @@ import { TaskChangesDialog } from './TaskChangesDialog';
 import { TaskGrants } from './TaskGrants';
 import { TaskLineage } from './TaskLineage';
 import { UntrustedLine } from './UntrustedText';
-import { UsagePanel } from './UsagePanel';
+import { UsageChip } from './UsageChip';
 
 export function TaskView() {
   const detail = useAppStore((s) => s.detail);
@@ -54,7 +57,6 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
   const [busy, setBusy] = useState(false);
   const [tab, setTab] = useState<'chat' | 'activity'>('chat');
   const [changesOpen, setChangesOpen] = useState(false);
-  const changesRef = useRef<HTMLButtonElement>(null);
   const t = useT();
   const live = useJobStream(task.id);
   const job = detail.jobs.at(-1);
@@ -75,16 +77,33 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
           <h2 data-testid="task-view-title">
             <UntrustedLine text={task.title} />
           </h2>
-          <p className="task-sub">
-            <span>{t('taskView.piece', { piece: task.pieceId })}</span>
-            <span title={task.workspacePath}>{task.workspacePath}</span>
-          </p>
+          <div className="task-sub">
+            <StatusBadge status={job?.status ?? null} waitReason={job?.waitReason} testId="job-status" />
+            <JobProgress {...live} jobStatus={job?.status ?? null} />
+            <UsageChip taskId={task.id} />
+            <span className="task-where" title={task.workspacePath}>
+              {t('taskView.piece', { piece: task.pieceId })} · {task.workspacePath}
+            </span>
+          </div>
           <TaskLineage task={task} />
         </div>
+        <div className="task-tabs" role="tablist" aria-label={t('taskView.tabs')}>
+          {TABS.map((id) => (
+            <button
+              key={id}
+              type="button"
+              role="tab"
+              className="task-tab"
+              aria-selected={tab === id}
+              onClick={() => setTab(id)}
+              data-testid={`tab-${id}`}
+            >
+              {t(`taskView.tab.${id}`)}
+            </button>
+          ))}
+        </div>
         <div className="task-actions">
-          <StatusBadge status={job?.status ?? null} waitReason={job?.waitReason} testId="job-status" />
           <button
-            ref={changesRef}
             type="button"
             className="button"
             aria-haspopup="dialog"
@@ -114,8 +133,7 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
           </button>
         </div>
       </header>
-      <JobProgress {...live} jobStatus={job?.status ?? null} />
-      <UsagePanel taskId={task.id} />
+      <DecisionAnnouncer taskId={task.id} />
       <TaskGrants taskId={task.id} />
       <CheckpointsOff taskId={task.id} />
       {changesOpen ? null : <RestoreNotice taskId={task.id} />}
@@ -126,21 +144,6 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
           {actionError}
         </p>
       ) : null}
-      <div className="task-tabs" role="tablist" aria-label={t('taskView.tabs')}>
-        {TABS.map((id) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            className="task-tab"
-            aria-selected={tab === id}
-            onClick={() => setTab(id)}
-            data-testid={`tab-${id}`}
-          >
-            {t(`taskView.tab.${id}`)}
-          </button>
-        ))}
-      </div>
       {/* Both stay mounted: the composer keeps its draft and the timeline keeps folding events while hidden. */}
       <div className="task-tab-panel" role="tabpanel" hidden={tab !== 'chat'}>
         <ChatPane taskId={task.id} />
@@ -149,15 +152,7 @@ function TaskBody({ task, detail }: { task: Task; detail: TaskDetail }) {
         <ActivityTimeline taskId={task.id} shown={tab === 'activity'} />
       </div>
       <CheckpointDialogs />
-      {changesOpen ? (
-        <TaskChangesDialog
-          taskId={task.id}
-          onClose={() => {
-            setChangesOpen(false);
-            changesRef.current?.focus();
-          }}
-        />
-      ) : null}
+      {changesOpen ? <TaskChangesDialog taskId={task.id} onClose={() => setChangesOpen(false)} /> : null}
     </article>
   );
 }

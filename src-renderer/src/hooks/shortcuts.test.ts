@@ -88,6 +88,17 @@ describe('matchShortcut', () => {
     expect(matchShortcut(press('?'), at('card'))).toBe('help');
   });
 
+  it('Ctrl+G goes to the pending decision from anywhere, a text field or the composer included, but not under a dialog', () => {
+    for (const target of ['elsewhere', 'typing', 'composer', 'card'] as const) {
+      expect(matchShortcut(press('g', { ctrlKey: true }), at(target)), target).toBe('focusDecision');
+    }
+    expect(matchShortcut(press('g', { metaKey: true }), at('composer', { mac: true }))).toBe('focusDecision');
+    expect(matchShortcut(press('g', { ctrlKey: true }), at('typing', { modal: true }))).toBeNull();
+    expect(matchShortcut(press('g'), at('elsewhere'))).toBeNull();
+    expect(matchShortcut(press('g'), at('typing'))).toBeNull();
+    expect(matchShortcut(press('G', { ctrlKey: true, shiftKey: true }), at('elsewhere'))).toBeNull();
+  });
+
   it('Escape closes a modal dialog even from one of its fields; without one it stops the job, but not from a menu or another field', () => {
     expect(matchShortcut(press('Escape'), at('typing', { modal: true }))).toBe('closeDialog');
     expect(matchShortcut(press('Escape'), at('elsewhere', { modal: true }))).toBe('closeDialog');

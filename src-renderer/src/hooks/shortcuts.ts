@@ -6,9 +6,10 @@ import type { MessageKey } from '../i18n';
  * Where a binding fires. `app`: anywhere but while typing or under a modal dialog. `card`: while focus is on an
  * approval card. `composer`: only from the composer's own input (its keydown asks the matcher). `dialog`: while a
  * modal dialog is open, even from one of its fields (Escape is every dialog's own key). `stop`: anywhere, the
- * composer included, but under a dialog or an open menu (whose Escape closes them) or in another field.
+ * composer included, but under a dialog or an open menu (whose Escape closes them) or in another field. `window`:
+ * anywhere, text fields included, but under a modal dialog (a key with a modifier that types nothing).
  */
-export type BindingScope = 'app' | 'card' | 'composer' | 'dialog' | 'stop';
+export type BindingScope = 'app' | 'card' | 'composer' | 'dialog' | 'stop' | 'window';
 
 export interface Binding {
   /** KeyboardEvent.key; letters in lower case (matched in either case). */
@@ -45,6 +46,8 @@ export const SHORTCUTS = [
       { key: 'd', mod: true, shift: true, scope: 'app' },
     ],
   },
+  // A card that appears is announced (DecisionAnnouncer) with this key, which takes the focus to its first button.
+  { id: 'focusDecision', label: 'shortcuts.focusDecision', bindings: [{ key: 'g', mod: true, scope: 'window' }] },
   { id: 'nextWaiting', label: 'shortcuts.nextWaiting', bindings: [{ key: 'j', mod: true, scope: 'app' }] },
   { id: 'toggleSidebar', label: 'shortcuts.toggleSidebar', bindings: [{ key: 'b', mod: true, scope: 'app' }] },
   { id: 'help', label: 'shortcuts.help', bindings: [{ key: '?', shift: 'any', scope: 'app' }] },
@@ -90,6 +93,8 @@ function scopeAllows(scope: BindingScope, { target, modal, popup }: KeyContext):
       return modal;
     case 'stop':
       return !modal && !popup && target !== 'typing';
+    case 'window':
+      return !modal;
     default: {
       const never: never = scope;
       return never;

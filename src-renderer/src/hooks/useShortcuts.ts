@@ -42,9 +42,9 @@ function isTyping(element: Element): boolean {
   return element instanceof HTMLElement && element.isContentEditable;
 }
 
-/** A modal dialog of any component is open (they all carry aria-modal). */
+/** A modal dialog of any component is open (a <dialog> opened with showModal, see useModalDialog). */
 function modalOpen(): boolean {
-  return document.querySelector('[role="dialog"][aria-modal="true"]') !== null;
+  return document.querySelector('dialog:modal, [role="dialog"][aria-modal="true"]') !== null;
 }
 
 /** A menu or a popover is open (each closes on Escape by itself). */
@@ -104,6 +104,31 @@ export function decideFocusedCard(decision: 'approve' | 'deny'): boolean {
   const button = card?.querySelector<HTMLButtonElement>(`[data-card-action="${decision}"]`);
   if (!button) return false;
   button.click();
+  return true;
+}
+
+const visible = (el: HTMLElement) => typeof el.checkVisibility !== 'function' || el.checkVisibility();
+
+/**
+ * The pending decision, for the key that goes to it: an approval card's Approve (the first card's, tool and package
+ * requests first, then settings, sign-in and browser cards' first button), else the open question's first quick
+ * reply, else the composer when it answers a question. Focuses it and says whether there was one.
+ */
+export function focusPendingDecision(): boolean {
+  const cards = [...document.querySelectorAll<HTMLElement>(`${APPROVAL_CARD}, .approval-card`)].filter(visible);
+  const target =
+    cards
+      .map(
+        (card) =>
+          card.querySelector<HTMLElement>('[data-card-action="approve"]:not(:disabled)') ??
+          card.querySelector<HTMLElement>('button:not(:disabled), a[href], input:not(:disabled)'),
+      )
+      .find((button) => button && visible(button)) ??
+    document.querySelector<HTMLElement>('[data-open="true"] [data-testid="quick-reply"]:not(:disabled)') ??
+    document.querySelector<HTMLElement>(`[data-mode="answer"] [${COMPOSER_INPUT_ATTR}]`);
+  if (!target) return false;
+  target.scrollIntoView({ block: 'nearest' });
+  target.focus();
   return true;
 }
 

@@ -1,6 +1,7 @@
 // The UI text in English: the source of the message keys. A value may hold {name} placeholders and, for a count,
 // "one|other" forms chosen by the {count} parameter.
 // Over 300 lines because it is one table, a key per line (Settings' keys are in the -settings file beside it).
+import { enA11y } from './en-a11y';
 import { enChat } from './en-chat';
 import { enCheckpoints } from './en-checkpoints';
 import { enComposer } from './en-composer';
@@ -348,6 +349,7 @@ export const en = {
   'code.copy': 'Copy',
   'code.copied': 'Copied',
   'code.copyFailed': 'Copy failed',
+  ...enA11y,
   ...enSettings,
   ...enSettingsForms,
   ...enChat,

@@ -1,6 +1,7 @@
 // The UI text in Japanese: typed as the full key set of en.ts, so a missing or stray key fails the typecheck.
 // Over 300 lines because it is one table, a key per line (Settings' keys are in the -settings file beside it).
 import type { Messages } from './en';
+import { jaA11y } from './ja-a11y';
 import { jaChat } from './ja-chat';
 import { jaCheckpoints } from './ja-checkpoints';
 import { jaComposer } from './ja-composer';
@@ -349,6 +350,7 @@ export const ja: Messages = {
   'code.copy': 'コピー',
   'code.copied': 'コピーしました',
   'code.copyFailed': 'コピーに失敗しました',
+  ...jaA11y,
   ...jaSettings,
   ...jaSettingsForms,
   ...jaChat,
