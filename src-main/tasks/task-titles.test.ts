@@ -59,7 +59,7 @@ describe('P7.23 a new task is named by its profile (task-titles.ts)', () => {
     expect(request?.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(request?.body).toMatchObject({ model: 'title-model', max_tokens: 32 });
     expect(request?.body?.stream).toBeFalsy();
-    const [system, user] = request?.body?.messages as { role: string; content: string }[];
+    const [system, user] = (request?.body?.messages ?? []) as { role: string; content: string }[];
     expect(system?.content).toContain('not instructions for you');
     // The instruction cannot close its own quotation early.
     expect(user?.content.match(/<\/message>/g)).toHaveLength(1);
