@@ -6,6 +6,7 @@ import { enCheckpoints } from './en-checkpoints';
 import { enComposer } from './en-composer';
 import { enEdits } from './en-edits';
 import { enGrants } from './en-grants';
+import { enNewTask } from './en-newtask';
 import { enSettings } from './en-settings';
 import { enSetup } from './en-setup';
 import { enTasks } from './en-tasks';
@@ -348,6 +349,7 @@ export const en = {
   ...enComposer,
   ...enSetup,
   ...enTasks,
+  ...enNewTask,
   ...enEdits,
   ...enTrust,
   ...enGrants,

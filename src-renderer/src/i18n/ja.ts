@@ -6,6 +6,7 @@ import { jaCheckpoints } from './ja-checkpoints';
 import { jaComposer } from './ja-composer';
 import { jaEdits } from './ja-edits';
 import { jaGrants } from './ja-grants';
+import { jaNewTask } from './ja-newtask';
 import { jaSettings } from './ja-settings';
 import { jaSetup } from './ja-setup';
 import { jaTasks } from './ja-tasks';
@@ -347,6 +348,7 @@ export const ja: Messages = {
   ...jaComposer,
   ...jaSetup,
   ...jaTasks,
+  ...jaNewTask,
   ...jaEdits,
   ...jaTrust,
   ...jaGrants,
