@@ -101,7 +101,12 @@ export const createTasksSlice =
       upsertTask(task) {
         set((state) => {
           const others = state.tasks.filter((t) => t.id !== task.id);
-          return { tasks: [task, ...others].sort(newestFirst) };
+          const open = state.detail?.task?.id === task.id ? state.detail : null;
+          return {
+            tasks: [task, ...others].sort(newestFirst),
+            // The open task's header shows its name as the list does (a rename, the title the host made).
+            ...(open?.task ? { detail: { ...open, task: { ...open.task, title: task.title } } } : {}),
+          };
         });
       },
 
