@@ -28,11 +28,35 @@ interface Props {
   onCreated?(): void;
 }
 
-export function NewTaskComposer({ place, headingId, onCancel, onCreated }: Props) {
+/**
+ * The empty view's composer shows once the profiles are known (without any, the first-run setup takes the view instead)
+ * and while the dialog's is closed, and says so in the store; the dialog's says it is open.
+ */
+export function NewTaskComposer(props: Props) {
+  const { place } = props;
+  const profilesKnown = useAppStore((s) => s.profilesLoad === 'ready' || s.profilesLoad === 'error');
+  const dialogOpen = useAppStore((s) => s.dialogComposer);
+  const setPageComposer = useAppStore((s) => s.setPageComposer);
+  const setDialogComposer = useAppStore((s) => s.setDialogComposer);
+  // Once known they stay known: a later reload of the profiles must not take the composer away mid-sentence.
+  const [settled, setSettled] = useState(profilesKnown);
+  if (profilesKnown && !settled) setSettled(true);
+  const shown = place === 'dialog' || (settled && !dialogOpen);
+
+  useEffect(() => {
+    if (!shown) return;
+    const say = place === 'page' ? setPageComposer : setDialogComposer;
+    say(true);
+    return () => say(false);
+  }, [place, shown, setPageComposer, setDialogComposer]);
+
+  return shown ? <ComposerForm {...props} /> : null;
+}
+
+function ComposerForm({ place, headingId, onCancel, onCreated }: Props) {
   const createTask = useAppStore((s) => s.createTask);
   const loadProfiles = useAppStore((s) => s.loadProfiles);
   const focusAsked = useAppStore((s) => s.composerFocus);
-  const setPageComposer = useAppStore((s) => s.setPageComposer);
   const [instruction, setInstruction] = useState('');
   const [pieceId, setPieceId] = useState<string | null>(null);
   const [profile, setProfile] = useState<string | null>(null);
@@ -46,14 +70,10 @@ export function NewTaskComposer({ place, headingId, onCancel, onCreated }: Props
   const textRef = useRef<HTMLTextAreaElement>(null);
   const attach = useAttachments();
 
+  // The dialog may open before the profiles are known, or after one was added; App loads them for the empty view.
   useEffect(() => {
-    void loadProfiles();
-  }, [loadProfiles]);
-  useEffect(() => {
-    if (place !== 'page') return;
-    setPageComposer(true);
-    return () => setPageComposer(false);
-  }, [place, setPageComposer]);
+    if (place === 'dialog') void loadProfiles();
+  }, [place, loadProfiles]);
   // On open, and when "New task" asks the empty view's composer for the focus.
   // biome-ignore lint/correctness/useExhaustiveDependencies: focusAsked is the trigger, not read
   useEffect(() => {

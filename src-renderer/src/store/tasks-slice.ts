@@ -20,6 +20,9 @@ export interface TasksSlice {
   /** Whether the empty view's composer is on screen ("New task" then focuses it instead of opening a dialog). */
   pageComposer: boolean;
   setPageComposer(shown: boolean): void;
+  /** Whether the "New task" dialog's composer is open (the empty view's then waits: one composer at a time). */
+  dialogComposer: boolean;
+  setDialogComposer(open: boolean): void;
   /** Bumped to ask the empty view's composer to take the focus. */
   composerFocus: number;
   focusComposer(): void;
@@ -65,10 +68,15 @@ export const createTasksSlice =
       tasksError: null,
       latestJobs: {},
       pageComposer: false,
+      dialogComposer: false,
       composerFocus: 0,
 
       setPageComposer(shown) {
         set({ pageComposer: shown });
+      },
+
+      setDialogComposer(open) {
+        set({ dialogComposer: open });
       },
 
       focusComposer() {
