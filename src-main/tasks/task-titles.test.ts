@@ -138,6 +138,22 @@ describe('P7.23 a new task is named by its profile (task-titles.ts)', () => {
 });
 
 describe('the createTask operation names the task beside its job', () => {
+  it('a profile whose key cannot be opened: the task is still created, with its first line', async () => {
+    const sealed = new TaskTitles(
+      maestro.store,
+      {
+        get: () => {
+          throw new Error('the API key of LLM profile "sealed" cannot be used');
+        },
+      } as unknown as ConstructorParameters<typeof TaskTitles>[1],
+      (line) => logs.push(line),
+    );
+    const task = newTask();
+    expect(await sealed.name(task)).toEqual({ ok: false, reason: 'no profile' });
+    expect(titleOf(task.id)).toBe(FIRST_LINE);
+    expect(logs.join('\n')).toContain('cannot be used');
+  });
+
   it('without a title: the job is queued at once with the first line, the short title follows', async () => {
     server.pushOneShot({ text: 'Safari login loop', delayMs: 100 });
     const changed = new Promise<Task>((resolve) => {

@@ -4,7 +4,7 @@
 // line, said in one log line without the key.
 import type { Task } from '../../src-shared/entities';
 import type { Store } from '../db/store';
-import type { ProfileRegistry } from '../llm/profiles';
+import type { LlmProfile, ProfileRegistry } from '../llm/profiles';
 import { requestTitle, type TitleOutcome } from './title-request';
 
 export type TitleResult = TitleOutcome | { ok: false; reason: 'no profile' | 'renamed' | 'gone' | 'closed' };
@@ -21,8 +21,16 @@ export class TaskTitles {
 
   /** Starts naming `task` (created with its first-line title); the promise is for tests and never rejects. */
   name(task: Pick<Task, 'id' | 'title' | 'instruction' | 'profile'>): Promise<TitleResult> {
-    const profile = task.profile ? this.profiles.get(task.profile) : undefined;
-    if (this.closed || !profile) return Promise.resolve({ ok: false, reason: this.closed ? 'closed' : 'no profile' });
+    if (this.closed) return Promise.resolve({ ok: false, reason: 'closed' });
+    let profile: LlmProfile | undefined;
+    try {
+      profile = task.profile ? this.profiles.get(task.profile) : undefined;
+    } catch (error) {
+      // A key that cannot be opened is the job's to report; the task keeps its first line.
+      this.log(`task ${task.id} keeps its first line as its title: ${(error as Error).message}`);
+      return Promise.resolve({ ok: false, reason: 'no profile' });
+    }
+    if (!profile) return Promise.resolve({ ok: false, reason: 'no profile' });
     const abort = new AbortController();
     const done = requestTitle(profile, task.instruction, abort.signal)
       .then((outcome) => this.apply(task, outcome))
