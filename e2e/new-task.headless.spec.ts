@@ -42,7 +42,10 @@ test.describe('in English', () => {
 
     const empty = page.getByTestId('no-task-selected');
     const text = empty.getByTestId('field-instruction');
+    // "New task" with the empty view on screen gives its composer the focus (no dialog over it).
+    await page.getByTestId('new-task').click();
     await expect(text).toBeFocused();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
     await text.fill(INSTRUCTION);
 
     const folder = empty.getByTestId('field-folder');

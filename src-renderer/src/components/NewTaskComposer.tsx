@@ -74,11 +74,12 @@ function ComposerForm({ place, headingId, onCancel, onCreated }: Props) {
   useEffect(() => {
     if (place === 'dialog') void loadProfiles();
   }, [place, loadProfiles]);
-  // On open, and when "New task" asks the empty view's composer for the focus.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: focusAsked is the trigger, not read
+  // The dialog's takes the focus when it opens; the empty view's only when "New task" asks (Ctrl+N, the button): on
+  // its own it would hold the keys meant for the window (Ctrl+J, Ctrl+B) as typing.
+  const focusAtMount = useRef(focusAsked);
   useEffect(() => {
-    textRef.current?.focus();
-  }, [focusAsked]);
+    if (place === 'dialog' || focusAsked !== focusAtMount.current) textRef.current?.focus();
+  }, [place, focusAsked]);
 
   async function submit(e?: FormEvent) {
     e?.preventDefault();
