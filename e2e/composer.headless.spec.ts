@@ -3,7 +3,7 @@
 // name in the request says which), and a task's attached files show as chips on its instruction, after a reload too.
 import type { Page } from '@playwright/test';
 import { expect, LLM_API_KEY, LLM_MODEL, test } from './support/fixtures';
-import { complete, createInUi, messagesOf, openUi, textOf } from './support/ui';
+import { complete, createInUi, messagesOf, openUi, renameOpenTask, textOf } from './support/ui';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
@@ -96,13 +96,12 @@ test('P10.09 the files attached to a task show as chips on its instruction, with
   await openUi(page, llmHost);
   await page.getByTestId('new-task').click();
   await page.getByTestId('field-instruction').fill('Look at the attached files.');
-  await page.getByTestId('field-title').fill('Attached');
   await page.getByTestId('field-attachments').setInputFiles([
     { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('The secret word is PELICAN.\n') },
     { name: 'pixel.png', mimeType: 'image/png', buffer: PNG },
   ]);
   await page.getByTestId('create-submit').click();
-  await expect(page.getByTestId('task-view-title')).toHaveText('Attached');
+  await renameOpenTask(page, 'Attached');
 
   const expectChips = async () => {
     const chips = message(page, 'instruction').getByTestId('attachment-chip');

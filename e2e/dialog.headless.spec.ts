@@ -1,13 +1,13 @@
-// The CreateTaskDialog in the browser against a headless host: attachments picked, dropped and pasted show as chips
-// (a thumbnail for an image), a file over the limit is refused in the dialog with its name and creates nothing, the
-// created task's model reads the text attachment; a failed create keeps everything typed and attached; the recent
-// folders offer a folder used before, and the OS picker button is absent over HTTP.
+// The new-task composer in the browser against a headless host: attachments picked, dropped and pasted show as chips
+// (a thumbnail for an image), a file over the limit is refused with its name and creates nothing, the created task's
+// model reads the text attachment; a failed create keeps everything typed and attached; the folder chip offers a
+// folder used before, and over HTTP "Another folder…" asks for a path (there is no OS picker).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { ATTACHMENT_MAX_BYTES } from '../src-shared/attachments';
 import { expect, test } from './support/fixtures';
-import { complete, messagesOf, openUi, textOf, waitForJob } from './support/ui';
+import { complete, messagesOf, openUi, renameOpenTask, textOf, typeFolder, waitForJob } from './support/ui';
 
 /** A 1×1 transparent PNG. */
 const PNG = Buffer.from(
@@ -18,10 +18,9 @@ const PNG = Buffer.from(
 const chips = (page: Page) => page.getByTestId('attachment-chip');
 const chip = (page: Page, name: string) => page.locator(`[data-testid="attachment-chip"][data-name="${name}"]`);
 
-async function openDialog(page: Page, instruction: string, title: string) {
+async function openDialog(page: Page, instruction: string) {
   await page.getByTestId('new-task').click();
   await page.getByTestId('field-instruction').fill(instruction);
-  await page.getByTestId('field-title').fill(title);
 }
 
 test('P10.09 P7.23 a text file and an image are attached, a too-large file is refused and creates nothing, and the model reads the text', async ({
@@ -35,7 +34,7 @@ test('P10.09 P7.23 a text file and an image are attached, a too-large file is re
     return complete('success', 'Read the notes.');
   });
   await openUi(page, llmHost);
-  await openDialog(page, 'Summarise the attached notes.', 'Attachments');
+  await openDialog(page, 'Summarise the attached notes.');
   await expect(page.getByTestId('choose-folder')).toHaveCount(0);
 
   const input = page.getByTestId('field-attachments');
@@ -75,7 +74,7 @@ test('P10.09 P7.23 a text file and an image are attached, a too-large file is re
 
   await page.getByTestId('create-submit').click();
   await expect(page.getByTestId('create-task-form')).toHaveCount(0);
-  await expect(page.getByTestId('task-view-title')).toHaveText('Attachments');
+  await renameOpenTask(page, 'Attachments');
   const taskId = (await page.getByTestId('task-view').getAttribute('data-task-id')) as string;
   await waitForJob(llmHost, taskId, 'succeeded');
 
@@ -94,7 +93,7 @@ test('P7.23 dropped and pasted files are attached, and a failed create keeps eve
   host,
 }) => {
   await openUi(page, host);
-  await openDialog(page, 'Look at these.', 'Kept');
+  await openDialog(page, 'Look at these.');
   const form = page.getByTestId('create-task-form');
 
   // Drop: the form shows it is a drop target while files hover, then attaches them.
@@ -138,16 +137,16 @@ test('P7.23 dropped and pasted files are attached, and a failed create keeps eve
   await expect(chips(page)).toHaveCount(4);
 
   // The server refuses the folder: the error shows on its field and nothing typed or attached is lost.
-  await page.getByTestId('field-workspace').fill(path.join(host.workspace, 'missing'));
+  await typeFolder(page, path.join(host.workspace, 'missing'));
   await page.getByTestId('create-submit').click();
   await expect(page.getByTestId('field-error-workspacePath')).toContainText('does not exist');
   await expect(page.getByTestId('field-instruction')).toHaveValue('Look at these.');
-  await expect(page.getByTestId('field-title')).toHaveValue('Kept');
+  await expect(page.getByTestId('field-workspace')).toHaveValue(path.join(host.workspace, 'missing'));
   await expect(chips(page)).toHaveCount(4);
   expect((await host.call<{ tasks: unknown[] }>('GET', '/tasks')).body.tasks).toEqual([]);
 
-  // Fixed, it goes through with all four files.
-  await page.getByTestId('field-workspace').fill('');
+  // Back to the default folder, it goes through with all four files.
+  await page.getByTestId('field-folder').selectOption('');
   await page.getByTestId('create-submit').click();
   await expect(page.getByTestId('create-task-form')).toHaveCount(0);
   const taskId = (await page.getByTestId('task-view').getAttribute('data-task-id')) as string;
@@ -155,7 +154,7 @@ test('P7.23 dropped and pasted files are attached, and a failed create keeps eve
   expect(fs.readdirSync(stored).sort()).toEqual(['image (2).png', 'image.png', 'table.csv', 'x.ts']);
 });
 
-test('P10.07 the recent folders offer a folder used before, newest first, and fill the field', async ({
+test('P10.07 the folder chip names the default folder and offers the folders used before, newest first', async ({
   page,
   host,
 }) => {
@@ -170,18 +169,17 @@ test('P10.07 the recent folders offer a folder used before, newest first, and fi
     expect(created.status).toBe(201);
   }
   await openUi(page, host);
-  await openDialog(page, 'Again in the older folder.', 'Recent');
+  await openDialog(page, 'Again in the older folder.');
 
-  const recent = page.getByTestId('field-workspace-recent');
-  const offered = await recent
+  const chip = page.getByTestId('field-folder');
+  await expect(chip.locator('option').first()).toHaveText(`${path.basename(host.workspace)} (default)`);
+  const offered = await chip
     .locator('option')
     .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).filter((v) => v !== ''));
-  expect(offered).toEqual([newer, older]);
-  // Over HTTP there is no OS folder picker: the text field and the recent list only.
-  await expect(page.getByTestId('choose-folder')).toHaveCount(0);
+  expect(offered).toEqual([newer, older, '(other)']);
+  await expect(chip.locator(`option[value="${older}"]`)).toHaveText('older');
 
-  await recent.selectOption(older);
-  await expect(page.getByTestId('field-workspace')).toHaveValue(older);
+  await chip.selectOption(older);
   await page.getByTestId('create-submit').click();
   await expect(page.getByTestId('create-task-form')).toHaveCount(0);
   const taskId = (await page.getByTestId('task-view').getAttribute('data-task-id')) as string;
@@ -190,5 +188,5 @@ test('P10.07 the recent folders offer a folder used before, newest first, and fi
 
   // Used again, the older folder is now the newest.
   await page.getByTestId('new-task').click();
-  await expect(page.getByTestId('field-workspace-recent').locator('option').nth(1)).toHaveAttribute('value', older);
+  await expect(page.getByTestId('field-folder').locator('option').nth(1)).toHaveAttribute('value', older);
 });

@@ -6,7 +6,7 @@
 import type { Page } from '@playwright/test';
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../test-support/scripted-llm-server';
 import { expect, test } from './support/fixtures';
-import { complete, openUi, waitForJob } from './support/ui';
+import { complete, openUi, renameOpenTask, waitForJob } from './support/ui';
 
 const KEY = 'sk-first-run-0123';
 const MODELS = ['first-run-model', 'another-model'];
@@ -31,10 +31,9 @@ const testResult = (page: Page) => page.getByTestId('profile-form-test-result');
 
 async function createTask(page: Page, title: string): Promise<string> {
   await page.getByTestId('field-instruction').fill(`Do ${title}.`);
-  await page.getByTestId('field-title').fill(title);
   await page.getByTestId('create-submit').click();
   await expect(page.getByTestId('create-task-form')).toHaveCount(0);
-  await expect(page.getByTestId('task-view-title')).toHaveText(title);
+  await renameOpenTask(page, title);
   return (await page.getByTestId('task-view').getAttribute('data-task-id')) ?? '';
 }
 

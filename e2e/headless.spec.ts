@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import type { HeadlessHost } from './support/headless-host';
+import { renameOpenTask, typeFolder } from './support/ui';
 
 interface Task {
   id: string;
@@ -37,12 +38,12 @@ test('P7.23 a task created through the form is selected, queued, and visible ove
 
   await page.getByTestId('new-task').click();
   await page.getByTestId('field-instruction').fill('Write a haiku about durable queues.');
-  await page.getByTestId('field-title').fill('Haiku');
   await expect(page.getByTestId('field-piece').locator('option[value="default"]')).toHaveCount(1);
   await page.getByTestId('field-piece').selectOption('default');
   await page.getByTestId('create-submit').click();
 
   await expect(page.getByTestId('create-task-form')).toHaveCount(0);
+  await renameOpenTask(page, 'Haiku');
   const item = taskItem(page, 'Haiku');
   await expect(item).toHaveAttribute('aria-current', 'true');
   await expect(item.getByTestId('status-badge')).toHaveAttribute('data-status', 'queued');
@@ -136,7 +137,7 @@ test('P7.23 a 400 from the bridge shows on the field it names, and nothing is cr
 
   // A rule only the server knows (the folder must exist) lands on its own field too.
   await page.getByTestId('field-instruction').fill('A real instruction');
-  await page.getByTestId('field-workspace').fill(path.join(host.workspace, 'does-not-exist'));
+  await typeFolder(page, path.join(host.workspace, 'does-not-exist'));
   await page.getByTestId('create-submit').click();
   await expect(page.getByTestId('field-error-workspacePath')).toContainText('does not exist');
   await expect(page.getByTestId('field-error-instruction')).toHaveCount(0);

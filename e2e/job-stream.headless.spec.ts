@@ -4,6 +4,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import type { HeadlessHost } from './support/headless-host';
+import { renameOpenTask } from './support/ui';
 
 async function openUi(page: Page, host: HeadlessHost): Promise<void> {
   await page.goto(host.pageUrl);
@@ -13,12 +14,11 @@ async function openUi(page: Page, host: HeadlessHost): Promise<void> {
 async function createInUi(page: Page, fields: { instruction: string; title: string; pieceId: string }) {
   await page.getByTestId('new-task').click();
   await page.getByTestId('field-instruction').fill(fields.instruction);
-  await page.getByTestId('field-title').fill(fields.title);
   await expect(page.getByTestId('field-piece').locator(`option[value="${fields.pieceId}"]`)).toHaveCount(1);
   await page.getByTestId('field-piece').selectOption(fields.pieceId);
   await page.getByTestId('create-submit').click();
   await expect(page.getByTestId('create-task-form')).toHaveCount(0);
-  await expect(page.getByTestId('task-view-title')).toHaveText(fields.title);
+  await renameOpenTask(page, fields.title);
 }
 
 const STREAMED = 'Queues that persist / survive the crash of the night / work resumes at dawn';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, LLM_API_KEY, LLM_MODEL, test } from './support/fixtures';
 import type { HeadlessHost } from './support/headless-host';
-import { complete, openUi } from './support/ui';
+import { complete, openUi, renameOpenTask } from './support/ui';
 
 async function addProfile(
   page: Page,
@@ -25,12 +25,11 @@ async function addProfile(
 async function createWithProfile(page: Page, title: string, profile: string): Promise<string> {
   await page.getByTestId('new-task').click();
   await page.getByTestId('field-instruction').fill(`Run on ${profile}.`);
-  await page.getByTestId('field-title').fill(title);
   await expect(page.getByTestId('field-profile').locator(`option[value="${profile}"]`)).toHaveCount(1);
   await page.getByTestId('field-profile').selectOption(profile);
   await page.getByTestId('create-submit').click();
   await expect(page.getByTestId('create-task-form')).toHaveCount(0);
-  await expect(page.getByTestId('task-view-title')).toHaveText(title);
+  await renameOpenTask(page, title);
   return (await page.getByTestId('task-view').getAttribute('data-task-id')) ?? '';
 }
 

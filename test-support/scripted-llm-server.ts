@@ -105,6 +105,12 @@ export interface ScriptedLlmServerOptions {
    * scripted step is consumed (a provider's 400 for a field missing in the conversation, whatever the script says).
    */
   refuse?: (request: RecordedRequest) => ScriptedStep | undefined;
+  /**
+   * Replies to non-streaming chat requests (a side request such as a new task's title), played in order as one JSON
+   * completion each. They never take a step of `script`, so a conversation's script stays what the test wrote; with
+   * none left such a request gets a 500 and is not counted as unscripted.
+   */
+  oneShot?: ScriptEntry[];
 }
 
 /** A chunk of a scripted reply as it was written. */
@@ -125,7 +131,11 @@ export interface ScriptedLlmServer {
   readonly requests: RecordedRequest[];
   /** Requests that found no step left; each got a 500. */
   readonly unscripted: RecordedRequest[];
+  /** The non-streaming chat requests, in order (their own `index`); they are not in `requests`. */
+  readonly oneShotRequests: RecordedRequest[];
   push(...steps: ScriptEntry[]): void;
+  /** Adds replies for non-streaming requests (`oneShot`). */
+  pushOneShot(...steps: ScriptEntry[]): void;
   /** Steps not yet played. */
   readonly remaining: number;
   /** Throws when steps are left or a request arrived with none left. */
@@ -141,6 +151,8 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
   const script: ScriptEntry[] = [...(options.script ?? [])];
   const requests: RecordedRequest[] = [];
   const unscripted: RecordedRequest[] = [];
+  const oneShot: ScriptEntry[] = [...(options.oneShot ?? [])];
+  const oneShotRequests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   let previousPrompt: string | null = null;
 
@@ -149,17 +161,20 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const rawBody = Buffer.concat(chunks).toString('utf8');
+      const body = parseBody(rawBody);
+      const side =
+        req.method === 'POST' && req.url?.split('?')[0] === CHAT_PATH && body !== null && body.stream !== true;
       const recorded: RecordedRequest = {
-        index: requests.length,
+        index: (side ? oneShotRequests : requests).length,
         method: req.method ?? '',
         path: req.url ?? '',
         headers: req.headers,
         rawBody,
-        body: parseBody(rawBody),
+        body,
         receivedAt: performance.timeOrigin + performance.now(),
       };
-      requests.push(recorded);
-      void answer(recorded, res).catch((err: unknown) => {
+      (side ? oneShotRequests : requests).push(recorded);
+      void (side ? answerOneShot(recorded, res) : answer(recorded, res)).catch((err: unknown) => {
         if (!res.headersSent) sendError(res, 500, `scripted-llm-server failed: ${String(err)}`);
         else res.destroy();
       });
@@ -212,6 +227,35 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
     return playStep(step, recorded, res, cachedChars);
   }
 
+  async function answerOneShot(recorded: RecordedRequest, res: http.ServerResponse): Promise<void> {
+    if (options.apiKey !== undefined && recorded.headers.authorization !== `Bearer ${options.apiKey}`) {
+      return sendError(res, 401, 'scripted-llm-server: missing or wrong API key', 'invalid_api_key');
+    }
+    const entry = oneShot.shift();
+    if (entry === undefined) {
+      return sendError(res, 500, `scripted-llm-server: one-shot request #${recorded.index} has no scripted reply`);
+    }
+    const step = typeof entry === 'function' ? entry(recorded) : entry;
+    if (step.delayMs) await sleep(step.delayMs);
+    if ('fault' in step) return playFault(step, recorded, res, 0);
+    if ('raw' in step) return playRaw(step, res);
+    return sendJson(res, 200, {
+      id: `chatcmpl-scripted-oneshot-${recorded.index}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: recorded.body?.model ?? MODEL,
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: step.text ?? '', refusal: null },
+          logprobs: null,
+          finish_reason: step.finishReason ?? 'stop',
+        },
+      ],
+      usage: usageOf(recorded, step.text ?? '', 0, step.usage ?? {}),
+    });
+  }
+
   async function playStep(
     step: ScriptedStep,
     recorded: RecordedRequest,
@@ -235,8 +279,12 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
     port,
     requests,
     unscripted,
+    oneShotRequests,
     push: (...steps) => {
       script.push(...steps);
+    },
+    pushOneShot: (...steps) => {
+      oneShot.push(...steps);
     },
     get remaining() {
       return script.length;

@@ -1,23 +1,42 @@
-// Helpers the browser specs share: open the UI of a host, create a task through the form, read the model's requests.
+// Helpers the browser specs share: open the UI of a host, create a task through the new-task composer and rename it as
+// a person does, read the model's requests.
 import { expect, type Page } from '@playwright/test';
 import type { RecordedRequest, ScriptedStep } from '../../test-support/scripted-llm-server';
 import type { HeadlessHost } from './headless-host';
+
+/** The folder chip's "Another folder…" entry (NewTaskChips.tsx's OTHER_FOLDER). */
+const OTHER_FOLDER = '(other)';
 
 export async function openUi(page: Page, host: HeadlessHost): Promise<void> {
   await page.goto(host.pageUrl);
   await expect(page.getByTestId('live-indicator')).toHaveAttribute('data-live', 'live');
 }
 
+/** Starts a task from the composer ("New task"), then gives it `title` in the task list. */
 export async function createInUi(page: Page, fields: { instruction: string; title: string; pieceId?: string }) {
   await page.getByTestId('new-task').click();
   await page.getByTestId('field-instruction').fill(fields.instruction);
-  await page.getByTestId('field-title').fill(fields.title);
   const pieceId = fields.pieceId ?? 'default';
   await expect(page.getByTestId('field-piece').locator(`option[value="${pieceId}"]`)).toHaveCount(1);
   await page.getByTestId('field-piece').selectOption(pieceId);
   await page.getByTestId('create-submit').click();
   await expect(page.getByTestId('create-task-form')).toHaveCount(0);
-  await expect(page.getByTestId('task-view-title')).toHaveText(fields.title);
+  await renameOpenTask(page, fields.title);
+}
+
+/** Renames the open task with a double-click on its row in the task list, as a person does. */
+export async function renameOpenTask(page: Page, title: string) {
+  await page.locator('[data-testid="task-item"][aria-current="true"]').dblclick();
+  const input = page.getByTestId('task-rename-input');
+  await input.fill(title);
+  await input.press('Enter');
+  await expect(page.getByTestId('task-view-title')).toHaveText(title);
+}
+
+/** Types a folder's path in the composer's folder chip ("Another folder…"). */
+export async function typeFolder(page: Page, folder: string) {
+  await page.getByTestId('field-folder').selectOption(OTHER_FOLDER);
+  await page.getByTestId('field-workspace').fill(folder);
 }
 
 interface ChatMessage {

@@ -3,6 +3,7 @@ import type { CheckpointService } from '../checkpoints/service';
 import type { McpServers } from '../mcp/servers';
 import type { McpTokenStore } from '../mcp/token-store';
 import type { TaskContext } from '../tasks/context';
+import type { TaskTitles } from '../tasks/task-titles';
 import type { AcceptedSettings } from '../workspace/accepted-settings';
 
 export interface AppContext extends TaskContext {
@@ -14,5 +15,7 @@ export interface AppContext extends TaskContext {
   agentTokens: McpTokenStore;
   /** The tasks' checkpoints: taken while jobs run, rewound and listed by the operations. */
   checkpoints: CheckpointService;
+  /** Names the tasks people start (a short title from their profile's model). */
+  titles: TaskTitles;
   version: string;
 }

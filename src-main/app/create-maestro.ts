@@ -23,6 +23,7 @@ import { McpServers } from '../mcp/servers';
 import { McpTokenStore } from '../mcp/token-store';
 import { resolveWorkspaceFolder } from '../tasks/create';
 import { Scheduler } from '../tasks/scheduler';
+import { TaskTitles } from '../tasks/task-titles';
 import type { AgentTokens } from '../tools/a2a-send';
 import { hiddenPaths, openSandbox, type SandboxChoice } from '../tools/os-sandbox';
 import { loadPolicy } from '../tools/policy';
@@ -185,6 +186,7 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
     pieces: new PieceCatalog(options.piecesDir, accepted),
     accepted,
     profiles,
+    titles: new TaskTitles(store, profiles),
     mcp,
     agentTokens,
     aborts: new JobAborts(),
@@ -288,6 +290,7 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
       closed = true;
       offProfiles();
       scheduler?.stop();
+      await ctx.titles.close();
       await worker?.stop();
       unsubscribe();
       webhooks?.dispose();

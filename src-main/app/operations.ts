@@ -74,7 +74,12 @@ export const operations: Operations = {
     const { pieces, errors } = ctx.pieces.load(ctx.defaultWorkspace);
     return { pieces: pieces.map(summarize), errors };
   },
-  createTask,
+  createTask: (ctx, input) => {
+    const created = createTask(ctx, input);
+    // A title the person gave is theirs; only the first-line one is replaced by a short one from the model.
+    if (input.title === undefined) void ctx.titles.name(created.task);
+    return created;
+  },
   runTask,
   listTasks,
   listSpaces,

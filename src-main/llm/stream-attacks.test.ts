@@ -31,8 +31,14 @@ async function attackServer(attack: Attack): Promise<AttackServer> {
   const sockets = new Set<import('node:net').Socket>();
   const state = { requests: 0, written: 0, closedAt: null as number | null };
   const server = http.createServer((req, res) => {
-    req.resume();
+    const body: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => body.push(chunk));
     req.on('end', () => {
+      // A new task's title request (not streamed) is not the job's: refused, and not counted.
+      if (!Buffer.concat(body).toString().includes('"stream":true')) {
+        res.writeHead(404).end();
+        return;
+      }
       state.requests++;
       state.closedAt = null;
       res.writeHead(200, { 'content-type': 'text/event-stream' });

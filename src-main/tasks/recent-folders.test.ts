@@ -37,6 +37,15 @@ describe('listRecentFolders', () => {
     expect(m.invoke('listRecentFolders', {}).folders.map((f) => f.path)).toEqual([fallback]);
   });
 
+  it('names the default folder, so the composer can say where a task goes when none is picked (null: none)', () => {
+    const root = tempDir();
+    const fallback = folder(root, 'default');
+    expect(setup({ defaultWorkspace: fallback }).m.invoke('listRecentFolders', {}).defaultFolder).toBe(
+      fs.realpathSync(fallback),
+    );
+    expect(setup({}).m.invoke('listRecentFolders', {}).defaultFolder).toBeNull();
+  });
+
   it('leaves out folders that no longer exist and subtasks, and stops at the limit', () => {
     const { m, store, create } = setup();
     const root = tempDir();

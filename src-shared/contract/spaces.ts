@@ -26,6 +26,10 @@ export const spaceOperations = {
     path: '/workspaces/recent',
     status: 200,
     input: empty,
-    output: z.object({ folders: z.array(z.object({ path: z.string(), lastUsedAt: z.string() })) }),
+    output: z.object({
+      folders: z.array(z.object({ path: z.string(), lastUsedAt: z.string() })),
+      /** Where a task goes when no folder is given (the host's --workspace); null: a scratch folder of its own. */
+      defaultFolder: z.string().nullable(),
+    }),
   }),
 };

@@ -1,6 +1,7 @@
 // The task list in the sidebar: a search box, a "Show archived" toggle, and the tasks newest first with their subtasks
-// indented under them (foldable), each with its title, status and age and a menu (rename in place, archive, delete
-// after a confirmation). A click selects a task; a selection made elsewhere (the next-waiting-task shortcut, a
+// indented under them (foldable), each with its title, status and age and a menu (rename in place — also by a
+// double-click on the title —, archive, delete after a confirmation). A rename is the person's title: the host never
+// replaces it with the one it makes for a new task. A click selects a task; a selection made elsewhere (the next-waiting-task shortcut, a
 // notification) scrolls its row into view.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Task } from '../../../src-shared/entities';
@@ -153,6 +154,12 @@ function TaskListItem({ row, folded, onToggle, onDelete }: ItemProps) {
     if (failure) pushToast({ tone: 'error', text: t('tasks.renameFailed', { message: failure.message }) });
   }
 
+  const startRename = () => {
+    setMenu(false);
+    renameDone.current = false;
+    setRenaming(true);
+  };
+
   async function archive() {
     setMenu(false);
     const archived = task.archivedAt === null;
@@ -213,6 +220,8 @@ function TaskListItem({ row, folded, onToggle, onDelete }: ItemProps) {
           data-task-id={task.id}
           aria-current={selected ? 'true' : undefined}
           onClick={() => void selectTask(task.id)}
+          onDoubleClick={startRename}
+          title={t('tasks.renameHint')}
         >
           <span className="task-item-title" data-testid="task-title">
             <UntrustedLine text={task.title} />
@@ -238,16 +247,7 @@ function TaskListItem({ row, folded, onToggle, onDelete }: ItemProps) {
         </button>
         {menu ? (
           <div className="task-menu-items" role="menu" data-testid="task-menu-items">
-            <button
-              type="button"
-              role="menuitem"
-              onClick={() => {
-                setMenu(false);
-                renameDone.current = false;
-                setRenaming(true);
-              }}
-              data-testid="task-rename"
-            >
+            <button type="button" role="menuitem" onClick={startRename} data-testid="task-rename">
               {t('tasks.rename')}
             </button>
             <button type="button" role="menuitem" onClick={() => void archive()} data-testid="task-archive">

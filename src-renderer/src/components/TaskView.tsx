@@ -15,6 +15,7 @@ import { CheckpointDialogs } from './CheckpointDialogs';
 import { CheckpointsOff } from './CheckpointsOff';
 import { DecisionAnnouncer } from './DecisionAnnouncer';
 import { JobProgress } from './JobProgress';
+import { NewTaskComposer } from './NewTaskComposer';
 import { JobError } from './OutcomeNotice';
 import { RestoreNotice } from './RestoreNotice';
 import { StatusBadge } from './StatusBadge';
@@ -32,8 +33,8 @@ export function TaskView() {
 
   if (!detail) {
     return (
-      <div className="empty-view" data-testid="no-task-selected">
-        <p>{t('taskView.none')}</p>
+      <div className="empty-view empty-view-composer" data-testid="no-task-selected">
+        <NewTaskComposer place="page" />
       </div>
     );
   }

@@ -10,6 +10,7 @@ import { enEdits } from './en-edits';
 import { enErrors } from './en-errors';
 import { enFeed } from './en-feed';
 import { enGrants } from './en-grants';
+import { enNewTask } from './en-newtask';
 import { enSettings } from './en-settings';
 import { enSettingsForms } from './en-settings-forms';
 import { enSetup } from './en-setup';
@@ -45,7 +46,6 @@ export const en = {
   'taskList.loading': 'Loading tasks…',
   'taskList.empty': 'No tasks yet. Create one to start.',
 
-  'taskView.none': 'Select a task, or create a new one.',
   'taskView.loadError': 'Could not load the task: {error}',
   'taskView.loading': 'Loading…',
   'taskView.piece': 'Workflow: {piece}',
@@ -292,34 +292,13 @@ export const en = {
   'activity.webhookFailedDetail': '{reason} · given up after {attempts} attempt(s)',
 
   'create.title': 'New task',
-  'create.instruction': 'Instruction',
-  'create.instructionPlaceholder': 'What should the agent do?',
-  'create.titleField': 'Title',
-  'create.optional': 'optional',
-  'create.titlePlaceholder': 'Taken from the instruction when empty',
-  'create.piece': 'Workflow',
-  'create.defaultPiece': 'Default workflow',
-  'create.workspaceSource': ' (workspace)',
   'create.piecesError': 'Workflows could not be loaded.',
-  'create.profile': 'LLM profile',
-  'create.defaultProfile': 'Default profile',
-  'create.noProfile': 'No LLM profile yet: add one in Settings, or the task waits in the queue.',
-  'create.workspace': 'Workspace folder',
-  'create.workspacePlaceholder': 'Absolute path; the default workspace when empty',
   'create.cancel': 'Cancel',
-  'create.creating': 'Creating…',
-  'create.submit': 'Create task',
-  'create.attachments': 'Attachments',
   'create.attachHint':
     'Text files and images (PNG, JPEG, GIF, WebP), at most {each} each and {total} in all. Drop files here or paste an image.',
-  'create.addFiles': 'Add files…',
   'create.dropHere': 'Drop the files to attach them',
   'create.removeAttachment': 'Remove {name}',
   'create.attachedTotal': '{count} file, {size}|{count} files, {size}',
-  'create.recentFolders': 'Recent folders…',
-  'create.recentFoldersLabel': 'Recent workspace folders',
-  'create.chooseFolder': 'Choose…',
-  'create.chooseFolderTitle': 'Choose the folder in the system dialog',
   'create.pickFailed': 'The folder could not be chosen: {message}',
   'attach.error.name': '“{name}” cannot be used as a file name.',
   'attach.error.type': '“{name}” is neither a text file nor an image (PNG, JPEG, GIF, WebP).',
@@ -356,6 +335,7 @@ export const en = {
   ...enComposer,
   ...enSetup,
   ...enTasks,
+  ...enNewTask,
   ...enEdits,
   ...enTrust,
   ...enGrants,

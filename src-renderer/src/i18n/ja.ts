@@ -10,6 +10,7 @@ import { jaEdits } from './ja-edits';
 import { jaErrors } from './ja-errors';
 import { jaFeed } from './ja-feed';
 import { jaGrants } from './ja-grants';
+import { jaNewTask } from './ja-newtask';
 import { jaSettings } from './ja-settings';
 import { jaSettingsForms } from './ja-settings-forms';
 import { jaSetup } from './ja-setup';
@@ -45,7 +46,6 @@ export const ja: Messages = {
   'taskList.loading': 'タスクを読み込み中…',
   'taskList.empty': 'タスクはまだありません。作成して始めましょう。',
 
-  'taskView.none': 'タスクを選ぶか、新しく作成してください。',
   'taskView.loadError': 'タスクを読み込めませんでした: {error}',
   'taskView.loading': '読み込み中…',
   'taskView.piece': 'ワークフロー: {piece}',
@@ -293,34 +293,13 @@ export const ja: Messages = {
   'activity.webhookFailedDetail': '{reason} · {attempts} 回試みて断念',
 
   'create.title': '新しいタスク',
-  'create.instruction': '指示',
-  'create.instructionPlaceholder': 'エージェントに何をさせますか?',
-  'create.titleField': 'タイトル',
-  'create.optional': '任意',
-  'create.titlePlaceholder': '空欄なら指示から作成',
-  'create.piece': 'ワークフロー',
-  'create.defaultPiece': 'デフォルトのワークフロー',
-  'create.workspaceSource': '（ワークスペース）',
   'create.piecesError': 'ワークフローを読み込めませんでした。',
-  'create.profile': 'LLM プロファイル',
-  'create.defaultProfile': 'デフォルトのプロファイル',
-  'create.noProfile': 'LLM プロファイルがありません。設定で追加しないと、タスクはキューで待ち続けます。',
-  'create.workspace': 'ワークスペースフォルダー',
-  'create.workspacePlaceholder': '絶対パス。空欄ならデフォルトのワークスペース',
   'create.cancel': 'キャンセル',
-  'create.creating': '作成中…',
-  'create.submit': 'タスクを作成',
-  'create.attachments': '添付ファイル',
   'create.attachHint':
     'テキストファイルと画像（PNG・JPEG・GIF・WebP）。1 ファイル {each} まで、合計 {total} まで。ここにドロップするか、画像を貼り付けできます。',
-  'create.addFiles': 'ファイルを追加…',
   'create.dropHere': 'ドロップすると添付されます',
   'create.removeAttachment': '{name} を外す',
   'create.attachedTotal': '{count} ファイル、{size}',
-  'create.recentFolders': '最近のフォルダー…',
-  'create.recentFoldersLabel': '最近使ったワークスペースフォルダー',
-  'create.chooseFolder': '選択…',
-  'create.chooseFolderTitle': 'システムのダイアログでフォルダーを選ぶ',
   'create.pickFailed': 'フォルダーを選べませんでした: {message}',
   'attach.error.name': '「{name}」はファイル名として使えません。',
   'attach.error.type': '「{name}」はテキストファイルでも画像（PNG・JPEG・GIF・WebP）でもありません。',
@@ -357,6 +336,7 @@ export const ja: Messages = {
   ...jaComposer,
   ...jaSetup,
   ...jaTasks,
+  ...jaNewTask,
   ...jaEdits,
   ...jaTrust,
   ...jaGrants,

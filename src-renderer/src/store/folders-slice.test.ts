@@ -12,7 +12,13 @@ function preloadPicking(answer: Result<PickFolderOutput>) {
   const asked: PickFolderInput[] = [];
   const operation = (name: OperationName) => async () =>
     name === 'listRecentFolders'
-      ? { ok: true, value: { folders: [{ path: '/work/a', lastUsedAt: '2026-01-01T00:00:00.000Z' }] } }
+      ? {
+          ok: true,
+          value: {
+            folders: [{ path: '/work/a', lastUsedAt: '2026-01-01T00:00:00.000Z' }],
+            defaultFolder: '/work/main',
+          },
+        }
       : { ok: true, value: null };
   const preload = {
     ...Object.fromEntries(['listRecentFolders', 'listTasks'].map((n) => [n, operation(n as OperationName)])),
@@ -34,6 +40,7 @@ describe('folders slice', () => {
     expect(asked).toEqual([{ defaultPath: '/home/me' }]);
     await store.getState().loadRecentFolders();
     expect(store.getState().recentFolders.map((f) => f.path)).toEqual(['/work/a']);
+    expect(store.getState().defaultFolder).toBe('/work/main');
   });
 
   it('a cancel answers null; a refusal from main is an ApiError with its code', async () => {

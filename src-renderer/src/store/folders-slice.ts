@@ -1,5 +1,5 @@
-// Workspace folders for the create form: the folders of recent tasks (newest first, from the backend, which leaves out
-// MAESTRO's own ephemeral folders) and, inside Electron only, the OS folder picker.
+// Workspace folders for the new-task composer: the host's default folder, the folders of recent tasks (newest first,
+// from the backend, which leaves out MAESTRO's own ephemeral folders) and, inside Electron only, the OS folder picker.
 import type { StateCreator } from 'zustand';
 import { type ApiError, type MaestroClient, type OpOutput, toApiError } from '../api/client';
 import type { AppState } from './types';
@@ -9,6 +9,8 @@ export type PickOutcome = { ok: true; path: string | null } | { ok: false; error
 
 export interface FoldersSlice {
   recentFolders: RecentFolder[];
+  /** Where a task goes when no folder is picked; null: a scratch folder of its own. */
+  defaultFolder: string | null;
   /** False over HTTP: a browser has no OS folder picker, so the form shows the text field alone. */
   canPickFolder: boolean;
   loadRecentFolders(): Promise<void>;
@@ -20,12 +22,13 @@ export const createFoldersSlice =
   (client: MaestroClient): StateCreator<AppState, [], [], FoldersSlice> =>
   (set) => ({
     recentFolders: [],
+    defaultFolder: null,
     canPickFolder: client.pickFolder !== undefined,
 
     async loadRecentFolders() {
       try {
-        const { folders } = await client.api.listRecentFolders({});
-        set({ recentFolders: folders });
+        const { folders, defaultFolder } = await client.api.listRecentFolders({});
+        set({ recentFolders: folders, defaultFolder: defaultFolder ?? null });
       } catch {
         // The recent list is a shortcut: without it the folder is typed or picked.
       }

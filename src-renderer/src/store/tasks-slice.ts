@@ -1,5 +1,6 @@
 // The task list: newest first, kept current by task.created, task.changed, task.deleted and job.changed events, with
-// each task's latest job (its wait reason and error feed the notification center); renaming, archiving and deleting.
+// each task's latest job (its wait reason and error feed the notification center); renaming, archiving and deleting;
+// and a nudge for the empty view's new-task composer ("New task" with no task open focuses it instead of a dialog).
 import type { StateCreator } from 'zustand';
 import type { Job, JobStatus, Task } from '../../../src-shared/entities';
 import { type ApiError, type MaestroApi, type OpInput, toApiError } from '../api/client';
@@ -16,6 +17,15 @@ export interface TasksSlice {
   tasksError: string | null;
   /** The newest job seen per task: a job.changed event moves the task's status only when it is about this job. */
   latestJobs: Record<string, Job>;
+  /** Whether the empty view's composer is on screen ("New task" then focuses it instead of opening a dialog). */
+  pageComposer: boolean;
+  setPageComposer(shown: boolean): void;
+  /** Whether the "New task" dialog's composer is open (the empty view's then waits: one composer at a time). */
+  dialogComposer: boolean;
+  setDialogComposer(open: boolean): void;
+  /** Bumped to ask the empty view's composer to take the focus. */
+  composerFocus: number;
+  focusComposer(): void;
   loadTasks(): Promise<void>;
   createTask(input: OpInput<'createTask'>): Promise<CreateOutcome>;
   /** Folds a task into the list (new, or a newer copy). */
@@ -57,6 +67,21 @@ export const createTasksSlice =
       tasksLoad: 'idle',
       tasksError: null,
       latestJobs: {},
+      pageComposer: false,
+      dialogComposer: false,
+      composerFocus: 0,
+
+      setPageComposer(shown) {
+        set({ pageComposer: shown });
+      },
+
+      setDialogComposer(open) {
+        set({ dialogComposer: open });
+      },
+
+      focusComposer() {
+        set((state) => ({ composerFocus: state.composerFocus + 1 }));
+      },
 
       async loadTasks() {
         set({ tasksLoad: get().tasks.length > 0 ? 'ready' : 'loading' });
@@ -84,7 +109,12 @@ export const createTasksSlice =
       upsertTask(task) {
         set((state) => {
           const others = state.tasks.filter((t) => t.id !== task.id);
-          return { tasks: [task, ...others].sort(newestFirst) };
+          const open = state.detail?.task?.id === task.id ? state.detail : null;
+          return {
+            tasks: [task, ...others].sort(newestFirst),
+            // The open task's header shows its name as the list does (a rename, the title the host made).
+            ...(open?.task ? { detail: { ...open, task: { ...open.task, title: task.title } } } : {}),
+          };
         });
       },
 

@@ -1,0 +1,26 @@
+// The English text of the new-task composer (the empty view and "New task") and of renaming a task in the list
+// (merged into en.ts).
+export const enNewTask = {
+  'newTask.heading': 'What should we work on?',
+  'newTask.label': 'Your message',
+  'newTask.placeholder': 'Describe the task — {keys} sends',
+  'newTask.send': 'Send',
+  'newTask.sending': 'Starting…',
+  'newTask.sendTitle': 'Start the task ({keys})',
+  'newTask.chips': 'Where and how the task runs',
+  'newTask.folder.label': 'Folder',
+  'newTask.folder.default': '{name} (default)',
+  'newTask.folder.scratch': 'A new scratch folder',
+  'newTask.folder.other': 'Another folder…',
+  'newTask.folder.path': 'Folder path',
+  'newTask.folder.pathPlaceholder': 'The folder’s full path, e.g. /home/me/project',
+  'newTask.piece.label': 'How',
+  'newTask.piece.builtin.default': 'Just do it',
+  'newTask.piece.builtin.ask-first': 'Ask me first',
+  'newTask.piece.builtin.plan-implement-review': 'Plan, build, review',
+  'newTask.piece.workspace': '{name} (this folder’s)',
+  'newTask.model.label': 'Model',
+  'newTask.model.none': 'No model yet: add one in Settings, or the task waits.',
+  'newTask.attach': 'Attach files',
+  'tasks.renameHint': 'Double-click to rename',
+} as const;
