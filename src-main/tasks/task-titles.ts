@@ -16,7 +16,8 @@ export class TaskTitles {
   constructor(
     private readonly store: Store,
     private readonly profiles: ProfileRegistry,
-    private readonly log: (line: string) => void = (line) => console.warn(line),
+    // An info line, not a warning: the first line is the designed fallback, and nothing waits on the title.
+    private readonly log: (line: string) => void = (line) => console.info(line),
   ) {}
 
   /** Starts naming `task` (created with its first-line title); the promise is for tests and never rejects. */
