@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { gitIn, personRepo, type TempBase, tempBase, writeFiles } from '../../test-support/git-workspaces';
 import { type GitSnapshotStore, openSnapshotStore } from './git-store';
 import { plainReposDir } from './locate';
+import { EMPTY_TREE } from './snapshot';
 
 const bases: TempBase[] = [];
 afterEach(() => {
@@ -126,7 +127,11 @@ function savedFiles(root: string, env: NodeJS.ProcessEnv, tree: string, skipped:
   return files;
 }
 
+const readTree = (root: string, env: NodeJS.ProcessEnv, tree: string, file: string) =>
+  gitIn(root, env, 'cat-file', 'blob', `${tree}:${file}`);
+
 async function run(t: TempBase, root: string, env: NodeJS.ProcessEnv) {
+  writeFiles(root, { 'd.txt': 'delta, edited by the person\n', 'mine.txt': 'untracked\n' });
   // Stat data this old is trusted: the fast path compares, not hashes.
   await sleep(2100);
   const store = (await openSnapshotStore({
@@ -145,6 +150,12 @@ async function run(t: TempBase, root: string, env: NodeJS.ProcessEnv) {
     };
   };
   const first = await store.snapshot('tasks/t1/0', null);
+  // The first capture: the person's own edit and new file in it, as git makes it from nothing.
+  expect(first.tree).toBe(gitsTree(root, envOf(), EMPTY_TREE, []));
+  expect(readTree(root, envOf(), first.tree, 'd.txt')).toBe('delta, edited by the person\n');
+  expect(readTree(root, envOf(), first.tree, 'mine.txt')).toBe('untracked\n');
+  // In a repository it is made from the person's index, without git's look (in a plain folder git makes it).
+  expect(store.captureCounts).toEqual(store.kind === 'git' ? { fast: 1, git: 0 } : { fast: 0, git: 1 });
   let previous = first.commit;
   let previousTree = first.tree;
   const kept: { name: string; commit: string; tree: string; files: Map<string, string>; skipped: string[] }[] = [];

@@ -22,7 +22,7 @@ import {
 import { sameStat } from './index-file';
 import { writeLooseObject } from './loose-object';
 import { changesOf } from './skipped';
-import type { Captured } from './snapshot';
+import { type Captured, prepareIndex } from './snapshot';
 import type { StoreGit } from './store-git';
 
 /** Why a fast capture gave the work back to git: `rules` when what is ignored (or the config) may have changed. */
@@ -30,6 +30,7 @@ export type Fallback = { kind: 'git'; why: 'rules' | 'structure' };
 
 const GIT: Fallback = { kind: 'git', why: 'structure' };
 const RULE_NAMES = new Set(['.gitignore', '.gitattributes', '.git']);
+const MAX_HASHED = 2048;
 
 /** Brings `state` up to the workspace and writes what changed; the capture, or why git must make it. */
 export async function fastCapture(git: StoreGit, state: FastState): Promise<Captured | Fallback> {
@@ -54,6 +55,7 @@ export async function fastCapture(git: StoreGit, state: FastState): Promise<Capt
   if (fresh.some((e) => RULE_NAMES.has(e.name))) return { kind: 'git', why: 'rules' };
   const startedNs = nowNs();
   const changed = new Map<string, SavedFile | null>();
+  let hashed = 0;
   for (const [rel, saved] of state.files) {
     const abs = path.join(workspace, rel);
     const now = lstatKey(abs);
@@ -63,6 +65,8 @@ export async function fastCapture(git: StoreGit, state: FastState): Promise<Capt
     }
     if (!now.st.isFile() && !now.st.isSymbolicLink()) return GIT;
     if (saved.stat !== null && sameStat(saved.stat, now.key)) continue;
+    // Many files to hash (a stale stat cache, a command that rewrote a tree): git's capture also refreshes the index.
+    if (++hashed > MAX_HASHED) return GIT;
     const taken = take(state, abs, now, startedNs);
     if (taken === null) return GIT;
     if (taken.oid !== saved.oid || taken.mode !== saved.mode) changed.set(rel, taken);
@@ -149,13 +153,16 @@ export class FastCaptures {
   /** How many captures each way (what the tests and the bench look at). */
   readonly made = { fast: 0, git: 0 };
 
+  /** Whether the task's first capture was tried from the index it starts with. */
+  private opened = false;
+
   constructor(
     private readonly git: StoreGit,
-    private readonly maxFileBytes: number,
+    private readonly options: { maxFileBytes: number; personIndex: string | null },
   ) {}
 
   async capture(slow: () => Promise<Captured>): Promise<Captured> {
-    const state = this.state ?? (await this.building);
+    const state = this.state ?? (await this.building) ?? (await this.fromIndex());
     this.state = null;
     this.building = null;
     if (state) {
@@ -172,8 +179,21 @@ export class FastCaptures {
     const captured = await slow();
     this.made.git++;
     const db = await this.git.objectDb();
-    if (db) this.building = buildFastState(this.git, db, captured, this.maxFileBytes).catch(() => null);
+    if (db) this.building = buildFastState(this.git, db, captured, this.options.maxFileBytes).catch(() => null);
     return captured;
+  }
+
+  /**
+   * The first capture of a store, from the task's index as it is (the person's copied, or the one an earlier run
+   * left): its stat data spare git's refresh, look and tree, as they spare later captures.
+   */
+  private async fromIndex(): Promise<FastState | null> {
+    if (this.opened) return null;
+    this.opened = true;
+    prepareIndex(this.git.repo.indexFile, this.options.personIndex);
+    const [db] = await Promise.all([this.git.objectDb(), this.git.refreshFilterGuard()]);
+    if (!db) return null;
+    return buildFastState(this.git, db, null, this.options.maxFileBytes).catch(() => null);
   }
 }
 

@@ -110,12 +110,13 @@ function ruleFiles(git: StoreGit): string[] | null {
 
 /**
  * The state after a capture git made (`tree`, `skipped`), read from the task's index and a walk of the workspace;
- * null where the fast capture would not see what git sees.
+ * null where the fast capture would not see what git sees. Without a capture (a task's first, from the index it
+ * starts with): the index's tree, its missing trees written; the files not in it are the next capture's.
  */
 export async function buildFastState(
   git: StoreGit,
   db: ObjectDb,
-  capture: { tree: string; skipped: SkippedPath[] },
+  capture: { tree: string; skipped: SkippedPath[] } | null,
   maxFileBytes: number,
 ): Promise<FastState | null> {
   const { repo } = git;
@@ -134,9 +135,11 @@ export async function buildFastState(
     for (let i = p.lastIndexOf('/'); i !== -1; i = p.lastIndexOf('/', i - 1)) trackedDirs.add(p.slice(0, i));
   }
   // The index must hold exactly the captured tree, as this builder names it.
-  if (builder.tree(false) !== capture.tree) return null;
+  if (capture && builder.tree(false) !== capture.tree) return null;
+  const tree = capture ? capture.tree : builder.tree(true);
+  const skipped = capture?.skipped ?? [];
   const skippedStats = new Map<string, StatKey | 'dir'>();
-  for (const s of capture.skipped) {
+  for (const s of skipped) {
     if (s.reason === 'lfs' || s.reason === 'filter') return null;
     const found = lstatKey(path.join(repo.workspace, s.path));
     if (!found) return null;
@@ -145,11 +148,11 @@ export async function buildFastState(
   const state: FastState = {
     db,
     builder,
-    tree: capture.tree,
+    tree,
     files,
     dirs: new Map(),
     ignored: new Map(),
-    skipped: capture.skipped,
+    skipped,
     skippedStats,
     rules,
     maxFileBytes,

@@ -52,7 +52,10 @@ export class GitSnapshotStore implements SnapshotStore {
       prefix: located.prefix,
       indexFile: taskIndexFile(options.dataDir, options.taskId),
     });
-    this.captures = new FastCaptures(this.git, options.maxFileBytes);
+    this.captures = new FastCaptures(this.git, {
+      maxFileBytes: options.maxFileBytes,
+      personIndex: located.personIndex,
+    });
   }
 
   /** Runs `op` after the store's previous operation settled. */

@@ -38,11 +38,12 @@ export class JobCheckpoints implements RunCheckpoints {
 
   /**
    * At an Invoke's start (Send #N): the workspace as the Send found it. The run goes on to ask the model meanwhile
-   * (that changes no file); the first step, or the run's end, waits for it.
+   * (that changes no file); the first step, or the run's end, waits for the capture. Its ref is written with the
+   * run's others (flush); until then its commit is kept as every young object is.
    */
   async atInvoke(): Promise<void> {
     this.lastStep = null;
-    this.invoking = this.take('send', { callId: null, changedBy: null }, null).then(() => this.flush());
+    this.invoking = this.take('send', { callId: null, changedBy: null }, null);
   }
 
   /**
