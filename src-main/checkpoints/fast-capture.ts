@@ -179,7 +179,12 @@ export class FastCaptures {
     const captured = await slow();
     this.made.git++;
     const db = await this.git.objectDb();
-    if (db) this.building = buildFastState(this.git, db, captured, this.options.maxFileBytes).catch(() => null);
+    // Built once this capture is handed back (its walk is no part of what the step waits for).
+    if (db) {
+      this.building = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => buildFastState(this.git, db, captured, this.options.maxFileBytes))
+        .catch(() => null);
+    }
     return captured;
   }
 
