@@ -231,7 +231,8 @@ async function main(): Promise<void> {
     await measureStepOverhead();
     console.log(`bench took ${fmt((Date.now() - started) / 1000, 1)} s`);
   } finally {
-    fs.rmSync(base, { recursive: true, force: true });
+    // A git still finishing in the background must not hide the bench's own error.
+    fs.rmSync(base, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
 }
 
