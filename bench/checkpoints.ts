@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openSnapshotStore } from '../src-main/checkpoints/git-store';
+import { type GitSnapshotStore, openSnapshotStore } from '../src-main/checkpoints/git-store';
 import type { SnapshotStore } from '../src-main/checkpoints/types';
 import { runHostGit } from '../src-main/workspace/host-git';
 import { measureStepOverhead } from './checkpoints-step';
@@ -126,11 +126,21 @@ export interface Figures {
   /** Per later snapshot: objects bytes added / bytes of the files changed. */
   growth: number[];
   changedBytes: number[];
+  /** Of the later snapshots' captures, how many were made in-process (fast-capture.ts) and how many by git. */
+  captures: { fast: number; git: number };
 }
 
 async function measure(ws: Workspace, base: string): Promise<Figures> {
   const dataDir = path.join(base, `data-${ws.label.replace(/\W+/g, '-')}`);
-  const figures: Figures = { spawn: [], first: [], later: [], restore: [], growth: [], changedBytes: [] };
+  const figures: Figures = {
+    spawn: [],
+    first: [],
+    later: [],
+    restore: [],
+    growth: [],
+    changedBytes: [],
+    captures: { fast: 0, git: 0 },
+  };
   // The first snapshot of a new task: a new task's index each round.
   for (let r = 0; r < FIRST_ROUNDS; r++) {
     const store = await open(ws, dataDir, `first-${r}`);
@@ -141,6 +151,7 @@ async function measure(ws: Workspace, base: string): Promise<Figures> {
   const start = await store.snapshot('bench/later/0', null);
   const files = editable(ws.root);
   let previous = start.commit;
+  const counted = { ...(store as GitSnapshotStore).captureCounts };
   for (let r = 1; r <= LATER_ROUNDS; r++) {
     // A small change: one file edited, one created (what an edit step and a command leave).
     const edited = files[(r * 7919) % files.length] as string;
@@ -156,6 +167,8 @@ async function measure(ws: Workspace, base: string): Promise<Figures> {
     figures.spawn.push(await spawnMs());
     previous = s.commit;
   }
+  const counts = (store as GitSnapshotStore).captureCounts;
+  figures.captures = { fast: counts.fast - counted.fast, git: counts.git - counted.git };
   // Restore: back to the start (edits undone, created files removed) and forward again.
   let [from, to] = [previous, start.commit];
   for (let r = 0; r < RESTORE_ROUNDS * 2; r++) {
@@ -169,7 +182,7 @@ async function measure(ws: Workspace, base: string): Promise<Figures> {
 
 function report(label: string, f: Figures): void {
   console.log(
-    `  ${label.padEnd(16)} git process ${fmt(median(f.spawn))} ms | first ${fmt(median(f.first)).padStart(5)} ms | later p50 ${fmt(median(f.later)).padStart(4)} ms, p95 ${fmt(p95(f.later)).padStart(4)} ms | restore ${fmt(median(f.restore)).padStart(4)} ms (${LATER_ROUNDS * 2} files) | disk growth ${fmt(median(f.growth), 2)}× the ${fmt(median(f.changedBytes))} bytes changed`,
+    `  ${label.padEnd(16)} git process ${fmt(median(f.spawn))} ms | first ${fmt(median(f.first)).padStart(5)} ms | later p50 ${fmt(median(f.later)).padStart(4)} ms, p95 ${fmt(p95(f.later)).padStart(4)} ms | restore ${fmt(median(f.restore)).padStart(4)} ms (${LATER_ROUNDS * 2} files) | disk growth ${fmt(median(f.growth), 2)}× the ${fmt(median(f.changedBytes))} bytes changed | captures in-process ${f.captures.fast}, by git ${f.captures.git}`,
   );
 }
 
@@ -218,7 +231,8 @@ async function main(): Promise<void> {
     await measureStepOverhead();
     console.log(`bench took ${fmt((Date.now() - started) / 1000, 1)} s`);
   } finally {
-    fs.rmSync(base, { recursive: true, force: true });
+    // A git still finishing in the background must not hide the bench's own error.
+    fs.rmSync(base, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
 }
 

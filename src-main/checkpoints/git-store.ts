@@ -3,10 +3,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { runHostGit } from '../workspace/host-git';
+import { FastCaptures } from './fast-capture';
 import { fileDiff } from './file-diff';
 import { type Located, locateStore, taskIndexFile } from './locate';
 import { restoreSnapshot } from './restore';
-import { type Captured, captureTree, maestroRef, sealSnapshot, takeSnapshot } from './snapshot';
+import { type Captured, captureTree, maestroRef, sealSnapshot } from './snapshot';
 import { StoreGit } from './store-git';
 import { diffTrees, toCheckpointFiles } from './tree-diff';
 import type { NoStore, OpenSnapshotStore, SnapshotStore, SnapshotStoreOptions } from './types';
@@ -34,6 +35,8 @@ async function initPrivateRepo(gitDir: string, workspace: string): Promise<void>
 export class GitSnapshotStore implements SnapshotStore {
   readonly kind: 'git' | 'plain';
   private readonly git: StoreGit;
+  /** Captures made in-process while they can be (fast-capture.ts), by git otherwise. */
+  private readonly captures: FastCaptures;
   private queue: Promise<unknown> = Promise.resolve();
   private sealQueue: Promise<unknown> = Promise.resolve();
 
@@ -49,6 +52,10 @@ export class GitSnapshotStore implements SnapshotStore {
       prefix: located.prefix,
       indexFile: taskIndexFile(options.dataDir, options.taskId),
     });
+    this.captures = new FastCaptures(this.git, {
+      maxFileBytes: options.maxFileBytes,
+      personIndex: located.personIndex,
+    });
   }
 
   /** Runs `op` after the store's previous operation settled. */
@@ -59,18 +66,20 @@ export class GitSnapshotStore implements SnapshotStore {
   }
 
   snapshot(ref: string, previous: string | null) {
-    return this.serial(() =>
-      takeSnapshot(this.git, {
-        ref,
-        previous,
-        maxFileBytes: this.options.maxFileBytes,
-        personIndex: this.located.personIndex,
-      }),
-    );
+    return this.serial(async () => sealSnapshot(this.git, await this.captureNow(), { ref, previous }));
   }
 
   capture() {
-    return this.serial(() =>
+    return this.serial(() => this.captureNow());
+  }
+
+  /** How many captures were made in-process and how many by git. */
+  get captureCounts(): Readonly<{ fast: number; git: number }> {
+    return this.captures.made;
+  }
+
+  private captureNow(): Promise<Captured> {
+    return this.captures.capture(() =>
       captureTree(this.git, { maxFileBytes: this.options.maxFileBytes, personIndex: this.located.personIndex }),
     );
   }

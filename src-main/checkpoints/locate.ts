@@ -53,6 +53,12 @@ export async function locateStore(workspacePath: string, dataDir: string): Promi
       `Checkpoints are off: the workspace is ${workspace === home ? 'your home folder' : 'the root folder'} itself, too much to snapshot. Pick a project folder to have them.`,
     );
   }
+  // Both asked at once (each process is a step's wait at a task's first checkpoint); the answer about the folder
+  // counts only for a git new enough.
+  const where = runHostGit(['rev-parse', '--is-inside-work-tree', '--absolute-git-dir', '--show-toplevel'], {
+    cwd: workspace,
+  });
+  where.catch(() => {});
   let version: string;
   try {
     const r = await runHostGit(['version'], { cwd: workspace });
@@ -64,9 +70,7 @@ export async function locateStore(workspacePath: string, dataDir: string): Promi
   if (!v || Number(v[1]) < MIN_GIT[0] || (Number(v[1]) === MIN_GIT[0] && Number(v[2]) < MIN_GIT[1])) {
     return off('unusable', `Checkpoints are off: ${version.trim()} is older than git ${MIN_GIT.join('.')}.`);
   }
-  const r = await runHostGit(['rev-parse', '--is-inside-work-tree', '--absolute-git-dir', '--show-toplevel'], {
-    cwd: workspace,
-  });
+  const r = await where;
   const [inside, gitDir, top] = r.stdout.split('\n');
   if (r.code === 0 && inside === 'true' && gitDir && top) {
     const workTree = safeRealpath(top);

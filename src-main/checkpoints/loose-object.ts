@@ -1,5 +1,6 @@
-// Snapshot commits written by the host itself as loose objects (what `git commit-tree` writes, byte for byte in
-// format): a commit is a few hundred bytes, and a git process for it cost a step 10–70 ms of a shared machine.
+// Git objects written by the host itself as loose objects (what `git hash-object -w`, `write-tree` and `commit-tree`
+// write, byte for byte in format): a snapshot commit, and the blobs and trees of a step's capture (fast-capture.ts);
+// a git process for any of them cost a step 10–70 ms of a shared machine.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,10 +12,16 @@ export interface ObjectDb {
   format: 'sha1' | 'sha256';
 }
 
+export type ObjectType = 'blob' | 'tree' | 'commit';
+
+/** The name git gives `body` as an object of `type` (nothing written). */
+export function objectName(format: ObjectDb['format'], type: ObjectType, body: Buffer): string {
+  return createHash(format).update(`${type} ${body.length}\0`).update(body).digest('hex');
+}
+
 /** Writes `body` as a loose object of `type` (unless it is there already); its name. */
-export function writeLooseObject(db: ObjectDb, type: 'commit', body: Buffer): string {
-  const data = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]);
-  const name = createHash(db.format).update(data).digest('hex');
+export function writeLooseObject(db: ObjectDb, type: ObjectType, body: Buffer): string {
+  const name = objectName(db.format, type, body);
   const folder = path.join(db.dir, name.slice(0, 2));
   const file = path.join(folder, name.slice(2));
   if (fs.existsSync(file)) return name;
@@ -25,7 +32,7 @@ export function writeLooseObject(db: ObjectDb, type: 'commit', body: Buffer): st
   }
   // Written aside then linked in, as git does: a reader never sees half an object, an existing one is kept.
   const temp = path.join(folder, `tmp_obj_${randomBytes(6).toString('hex')}`);
-  fs.writeFileSync(temp, deflateSync(data), { mode: 0o444 });
+  fs.writeFileSync(temp, deflateSync(Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body])), { mode: 0o444 });
   try {
     fs.linkSync(temp, file);
   } catch (e) {

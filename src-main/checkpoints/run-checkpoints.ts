@@ -26,6 +26,8 @@ export class JobCheckpoints implements RunCheckpoints {
   private readonly refs: { ref: string; commit: string }[] = [];
   /** The tree of the last checkpoint this run sealed: a capture with the same tree changed nothing. */
   private lastTree: string | null = null;
+  /** The Send's checkpoint being taken: every later checkpoint (so every step) waits for it. */
+  private invoking: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly service: CheckpointService,
@@ -34,11 +36,14 @@ export class JobCheckpoints implements RunCheckpoints {
     private readonly job: JobRecord,
   ) {}
 
-  /** At an Invoke's start (Send #N): the workspace as the Send found it, recorded before the run goes on. */
+  /**
+   * At an Invoke's start (Send #N): the workspace as the Send found it. The run goes on to ask the model meanwhile
+   * (that changes no file); the first step, or the run's end, waits for the capture. Its ref is written with the
+   * run's others (flush); until then its commit is kept as every young object is.
+   */
   async atInvoke(): Promise<void> {
     this.lastStep = null;
-    await this.take('send', { callId: null, changedBy: null }, null);
-    await this.flush();
+    this.invoking = this.take('send', { callId: null, changedBy: null }, null);
   }
 
   /**
@@ -55,6 +60,7 @@ export class JobCheckpoints implements RunCheckpoints {
 
   /** Before a step (tool call `callId`) that may change files. */
   async beforeStep(callId: string): Promise<void> {
+    await this.invoking;
     const fresh = this.prefetched?.steps === this.steps ? this.prefetched.captured : null;
     this.prefetched = null;
     const changedBy = this.lastStep;
@@ -65,6 +71,7 @@ export class JobCheckpoints implements RunCheckpoints {
 
   /** When the run ends (done, parked or failed): what its last step changed, recorded before the job's state is. */
   async atEnd(): Promise<void> {
+    await this.invoking;
     if (this.lastStep !== null) await this.take('step', { callId: null, changedBy: this.lastStep }, null);
     this.lastStep = null;
     await this.flush();

@@ -59,7 +59,8 @@ export async function scanChanges(git: StoreGit, workspace: string, maxFileBytes
     else if (reason) skipped.push({ path: p, reason });
     else {
       files.push(p);
-      if (!folders && isFolder(abs)) folders = true;
+      // A new link may replace a folder, whose files git then drops unlisted: a diff tells.
+      if (!folders && (isFolder(abs) || (untracked.has(p) && isSymlink(abs)))) folders = true;
     }
   }
   // No driver configured: git stores such files as they are, so nothing needs leaving out (and no process runs).
@@ -78,7 +79,7 @@ export async function scanChanges(git: StoreGit, workspace: string, maxFileBytes
 }
 
 /** The changes of hashing `update` and removing `gone`, in git's order; null when some could pair as a rename. */
-function changesOf(update: readonly string[], gone: readonly string[], untracked: ReadonlySet<string>) {
+export function changesOf(update: readonly string[], gone: readonly string[], untracked: ReadonlySet<string>) {
   const changes: CheckpointFile[] = [];
   for (const p of update) changes.push({ path: p, change: untracked.has(p) ? 'added' : 'modified' });
   // An untracked path found gone (removed meanwhile, below a linked folder) was never in the index.

@@ -150,13 +150,6 @@ export async function sealSnapshot(
   return { commit, tree, files, skipped, ms: Math.round(performance.now() - started) };
 }
 
-export async function takeSnapshot(
-  git: StoreGit,
-  options: { ref: string; previous: string | null; maxFileBytes: number; personIndex: string | null },
-): Promise<Snapshot> {
-  return sealSnapshot(git, await captureTree(git, options), options);
-}
-
 function updateIndex(git: StoreGit, mode: '--add' | '--force-remove', paths: readonly string[]) {
   return git.run(['update-index', mode, '--remove', '--replace', '-z', '--stdin'], {
     inWorkspace: true,

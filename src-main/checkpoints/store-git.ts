@@ -57,6 +57,17 @@ export function emptiedFilters(configOutput: string): string[] {
   );
 }
 
+/** The `core.*` settings of `git config -z --get-regexp` output. */
+function coreSettings(configOutput: string): Map<string, string> {
+  const core = new Map<string, string>();
+  for (const entry of configOutput.split('\0')) {
+    const nl = entry.indexOf('\n');
+    const key = nl === -1 ? entry : entry.slice(0, nl);
+    if (key.startsWith('core.')) core.set(key.slice('core.'.length), nl === -1 ? '' : entry.slice(nl + 1));
+  }
+  return core;
+}
+
 export interface RunExtra {
   input?: string | Buffer;
   env?: NodeJS.ProcessEnv;
@@ -75,6 +86,10 @@ type IndexStamp = { ino: number; size: number; mtimeNs: bigint };
 export class StoreGit {
   /** The filter drivers found configured at the last look, emptied for every command (any that reads the index). */
   private guard: string[] = [];
+  /** The `core.*` settings found at the last look (lower-case names without `core.`; the last value of each). */
+  private core = new Map<string, string>();
+  /** The filter and core settings as git printed them at the last look (to tell a change). */
+  private configSeen = '';
   private guardAt: number | null = null;
   /** The tree the task's index held after this store's last write-tree, while the index is as that left it. */
   private last: { tree: string; stamp: IndexStamp } | null = null;
@@ -83,6 +98,14 @@ export class StoreGit {
   private objects: Promise<ObjectDb | null> | null = null;
 
   constructor(readonly repo: StoreRepo) {}
+
+  get coreConfig(): ReadonlyMap<string, string> {
+    return this.core;
+  }
+
+  get configText(): string {
+    return this.configSeen;
+  }
 
   /** Whether a filter driver was configured at the last look (without one, a `filter` attribute does nothing). */
   get hasFilterDrivers(): boolean {
@@ -189,14 +212,17 @@ export class StoreGit {
    * Looks again which filter drivers are configured (the agent may have added one) and empties them for the next
    * commands: git runs a clean filter wherever it compares a file with the index (ls-files -m, add, even write-tree).
    */
-  async refreshFilterGuard(now = performance.now()): Promise<void> {
+  async refreshFilterGuard(now = performance.now(), force = false): Promise<void> {
     // The agent cannot write a config git reads (.git/config and the home folder are out of its reach): a look per
     // GUARD_FRESH_MS catches a driver the person configures meanwhile, without a process before every step.
-    if (this.guardAt !== null && now - this.guardAt < GUARD_FRESH_MS) return;
-    const r = await runHostGit(['config', '-z', '--get-regexp', '^filter\\.'], this.options({}));
+    if (!force && this.guardAt !== null && now - this.guardAt < GUARD_FRESH_MS) return;
+    // The core settings come along: the fast capture (fast-state.ts) is only made where they let it.
+    const r = await runHostGit(['config', '-z', '--get-regexp', '^(filter|core)\\.'], this.options({}));
     // 1: no such key, which is the common case.
     if (r.code !== 0 && r.code !== 1) throw new GitFailed(['config'], r.code, r.stderr);
     this.guard = emptiedFilters(r.stdout);
+    this.core = coreSettings(r.stdout);
+    this.configSeen = r.stdout;
     this.guardAt = now;
   }
 }
