@@ -73,7 +73,7 @@ test.describe('in English', () => {
     await page.getByTestId('profile-form-test').click();
     await expect(testResult(page)).toHaveAttribute('data-ok', 'true');
     await expect(testResult(page)).toHaveText('Connected: the server lists 2 models.');
-    expect(llm.requests.at(-1)).toMatchObject({ method: 'GET', path: '/v1/models' });
+    expect(llm.modelListRequests.at(-1)).toMatchObject({ method: 'GET', path: '/v1/models' });
     await expect(field(page, 'modelPick').locator('option:not([disabled])')).toHaveText(MODELS);
     await expect(field(page, 'model')).toHaveValue(MODELS[0] as string);
     await field(page, 'modelPick').selectOption(MODELS[1] as string);

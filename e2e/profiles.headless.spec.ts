@@ -68,7 +68,7 @@ test('P2.17 a profile saved in Settings is tested against the scripted server, a
   const result = item.getByTestId('profile-test-result');
   await expect(result).toHaveAttribute('data-ok', 'true');
   await expect(result).toContainText('scripted-model');
-  expect(llm.requests.at(-1)).toMatchObject({ method: 'GET', path: '/v1/models' });
+  expect(llm.modelListRequests.at(-1)).toMatchObject({ method: 'GET', path: '/v1/models' });
   await page.getByTestId('settings-close').click();
 
   llm.push({ text: 'On it.', ...complete('success', 'Ran on the saved profile.') });

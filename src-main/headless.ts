@@ -6,8 +6,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { removeBridgeFile, writeBridgeFile } from './app/bridge-file';
 import { createMaestro } from './app/create-maestro';
-import { startBridgeAtKeptAddress } from './app/host-address';
 import { VERSION } from './app/version';
+import { startBridgeAtKeptAddress } from './bridge/kept-address';
 import type { Bridge } from './bridge/server';
 
 const USAGE =

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { app, BrowserWindow, dialog, session } from 'electron';
 import { removeBridgeFile, writeBridgeFile } from './app/bridge-file';
 import { createMaestro, type Maestro } from './app/create-maestro';
-import { startBridgeAtKeptAddress } from './app/host-address';
+import { startBridgeAtKeptAddress } from './bridge/kept-address';
 import type { Bridge } from './bridge/server';
 import { registerAppScheme, serveAppProtocol } from './shell/app-protocol';
 import { showAttention } from './shell/attention';

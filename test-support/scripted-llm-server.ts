@@ -127,8 +127,10 @@ export interface ScriptedLlmServer {
   /** Base URL for the SDK: `http://127.0.0.1:<port>/v1`. */
   readonly baseURL: string;
   readonly port: number;
-  /** Every request received, in order (also the ones answered with a fault or a 401). */
+  /** Every chat request received, in order (also the ones answered with a fault or a 401). */
   readonly requests: RecordedRequest[];
+  /** The model list's requests (`GET /v1/models`: a profile's test, the context window), in order; not in `requests`. */
+  readonly modelListRequests: RecordedRequest[];
   /** Requests that found no step left; each got a 500. */
   readonly unscripted: RecordedRequest[];
   /** The non-streaming chat requests, in order (their own `index`); they are not in `requests`. */
@@ -153,6 +155,7 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
   const unscripted: RecordedRequest[] = [];
   const oneShot: ScriptEntry[] = [...(options.oneShot ?? [])];
   const oneShotRequests: RecordedRequest[] = [];
+  const modelListRequests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   let previousPrompt: string | null = null;
 
@@ -164,8 +167,9 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
       const body = parseBody(rawBody);
       const side =
         req.method === 'POST' && req.url?.split('?')[0] === CHAT_PATH && body !== null && body.stream !== true;
+      const list = side ? oneShotRequests : req.url?.split('?')[0] === MODELS_PATH ? modelListRequests : requests;
       const recorded: RecordedRequest = {
-        index: (side ? oneShotRequests : requests).length,
+        index: list.length,
         method: req.method ?? '',
         path: req.url ?? '',
         headers: req.headers,
@@ -173,7 +177,7 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
         body,
         receivedAt: performance.timeOrigin + performance.now(),
       };
-      (side ? oneShotRequests : requests).push(recorded);
+      list.push(recorded);
       void (side ? answerOneShot(recorded, res) : answer(recorded, res)).catch((err: unknown) => {
         if (!res.headersSent) sendError(res, 500, `scripted-llm-server failed: ${String(err)}`);
         else res.destroy();
@@ -280,6 +284,7 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
     requests,
     unscripted,
     oneShotRequests,
+    modelListRequests,
     push: (...steps) => {
       script.push(...steps);
     },

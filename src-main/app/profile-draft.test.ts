@@ -41,8 +41,8 @@ describe('listModels: a connection test before saving', () => {
     const good = await b.api('POST', '/profiles/models', { baseURL: server.baseURL, apiKey: KEY, kind: 'openai' });
     expect(good.status, good.text).toBe(200);
     expect(good.json).toEqual({ ok: true, models: ['qwen3-coder', 'gpt-oss-20b'] });
-    expect(server.requests.at(-1)).toMatchObject({ method: 'GET', path: '/v1/models' });
-    expect(server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(server.modelListRequests.at(-1)).toMatchObject({ method: 'GET', path: '/v1/models' });
+    expect(server.modelListRequests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
 
     const wrong = await b.api('POST', '/profiles/models', { baseURL: server.baseURL, apiKey: `${KEY}-old` });
     expect(wrong.json).toEqual({
@@ -80,7 +80,7 @@ describe('listModels: a connection test before saving', () => {
       expect(res.json.error.code).toBe('invalid_input');
       if (field) expect(res.json.error.issues.map((i: { path: string[] }) => i.path[0])).toContain(field);
     }
-    expect(server.requests).toHaveLength(0);
+    expect([...server.requests, ...server.modelListRequests]).toHaveLength(0);
   });
 
   it("uses a saved profile's stored key for its own base URL only, never for another server", async () => {
@@ -92,7 +92,7 @@ describe('listModels: a connection test before saving', () => {
     expect(same.json).toEqual({ ok: true, models: ['scripted-model'] });
     const elsewhere = await b.api('POST', '/profiles/models', { baseURL: other.baseURL, name: 'mine' });
     expect(elsewhere.json).toMatchObject({ ok: false, error: expect.stringMatching(/401/) });
-    expect(other.requests.at(-1)?.headers.authorization).not.toContain(KEY);
+    expect(other.modelListRequests.at(-1)?.headers.authorization).not.toContain(KEY);
   });
 });
 

@@ -189,8 +189,8 @@ describe('profiles over the bridge', () => {
     const good = await b.api('POST', '/profiles/good/test');
     expect(good.status).toBe(200);
     expect(good.json).toEqual({ ok: true, models: ['scripted-model'] });
-    expect(server.requests.at(-1)).toMatchObject({ method: 'GET', path: '/v1/models' });
-    expect(server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(server.modelListRequests.at(-1)).toMatchObject({ method: 'GET', path: '/v1/models' });
+    expect(server.modelListRequests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
 
     const wrong = await b.api('POST', '/profiles/wrong/test');
     expect(wrong.json).toEqual({

@@ -41,7 +41,7 @@ describe('context windows', () => {
     const windows = new ContextWindows(registry);
     expect(await windows.of('p', 'm')).toEqual({ contextWindow: 65_536, source: 'server' });
     expect(await windows.of('p', 'm')).toEqual({ contextWindow: 65_536, source: 'server' });
-    expect(server.requests.filter((r) => r.path === '/v1/models')).toHaveLength(1);
+    expect(server.modelListRequests).toHaveLength(1);
     // Listed without a window, and not the profile's model: unknown, not the profile's window for another model.
     expect(await windows.of('p', 'other')).toBeUndefined();
     expect(await windows.of('nobody', 'm')).toBeUndefined();

@@ -167,7 +167,7 @@ describe('context gauge (issue 23 point 8)', () => {
       model: 'scripted-model',
     });
     await gauge(taskId);
-    expect(server.requests.filter((r) => r.path === '/v1/models')).toHaveLength(1);
+    expect(server.modelListRequests).toHaveLength(1);
 
     // A server whose list says nothing of windows: the profile's own field.
     const plain = await llm();

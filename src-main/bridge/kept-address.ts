@@ -3,9 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { z } from 'zod';
-import { type Bridge, type BridgeOptions, startBridge } from '../bridge/server';
 import { writeFileAtomic } from '../workspace/atomic-write';
 import { hostAddressFile } from '../workspace/paths';
+import { type Bridge, type BridgeOptions, startBridge } from './server';
 
 const HostAddress = z.object({ port: z.number().int().min(1).max(65535), token: z.string().min(32) }).strict();
 type HostAddress = z.infer<typeof HostAddress>;
