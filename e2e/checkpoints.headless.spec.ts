@@ -370,7 +370,7 @@ test('rewinds are refused while a job of the task is active, with the reason in 
   }
   await expect(items.getByTestId('send-menu-fork')).not.toHaveAttribute('aria-disabled', 'true');
   await expect(items.getByTestId('send-menu-reason')).toHaveText(
-    'A job of this task is active: rewinding waits until it ends or is cancelled.',
+    'This task is running: rewinding waits until it ends or is cancelled.',
   );
   // Still reachable by keyboard (a disabled menu item keeps the focus, so its reason is read), but it opens nothing.
   await expect(items.getByTestId('send-menu-files')).toBeFocused();

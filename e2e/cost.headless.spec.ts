@@ -49,7 +49,7 @@ async function openTask(page: Page, title: string) {
   await page.getByTestId('task-row').filter({ hasText: title }).getByTestId('task-item').click();
   await expect(page.getByTestId('task-view-title')).toHaveText(title);
   await expect(page.getByTestId('usage-total')).toHaveAttribute('data-prompt-tokens', '3000');
-  await page.getByTestId('usage-panel').locator('summary').first().click();
+  await page.getByTestId('usage-chip').click();
   await expect(page.getByTestId('usage-invoke')).toHaveCount(1);
 }
 
@@ -80,6 +80,8 @@ for (const lang of LANGUAGES) {
       const total = page.getByTestId('usage-total-usd');
       await expect(total).toHaveAttribute('data-usd', String(TOTAL));
       await expect(total).toHaveText('$0.0044');
+      // The header's usage chip carries the task's $ too.
+      await expect(page.getByTestId('task-cost')).toHaveAttribute('data-usd', String(TOTAL));
       await expect(page.getByTestId('usage-invoke-usd')).toHaveAttribute('data-usd', String(TOTAL));
       await expect(page.getByTestId('usage-job-usd')).toHaveText(lang.job);
       await page.getByTestId('usage-invoke').locator('.usage-calls summary').click();
@@ -101,6 +103,7 @@ for (const lang of LANGUAGES) {
         lang.title === 'Usage' ? 'model calls' : 'モデル呼び出し',
       );
       await expect(page.locator('.cost-chip')).toHaveCount(0);
+      await expect(page.getByTestId('task-cost')).toHaveCount(0);
       await expect(page.getByTestId('usage-panel')).not.toContainText('$');
       await expect(page.getByTestId('chat-composer-panel')).toBeVisible();
       await expect(page.getByTestId('context-gauge')).toHaveCount(0);

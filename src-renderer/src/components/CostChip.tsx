@@ -1,9 +1,7 @@
 // A cost as the UI shows it: $ rounded for people (src-shared/pricing.ts formats it), or nothing at all when a model
-// in the sum has no price — never a "$0.00" that is not known. TaskCostChip is the task's total, for a header.
+// in the sum has no price — never a "$0.00" that is not known.
 import { formatUsd } from '../../../src-shared/pricing';
 import { useLocale, useT } from '../i18n';
-import { useAppStore } from '../store/store';
-import { selectTaskUsd } from '../store/usage-slice';
 
 interface Props {
   usd: number | null;
@@ -23,11 +21,4 @@ export function CostChip({ usd, label, title, testId }: Props) {
       {label ? label(amount) : amount}
     </span>
   );
-}
-
-/** The task's estimated total; nothing while unknown (a model without a price, or usage not loaded yet). */
-export function TaskCostChip({ taskId }: { taskId: string }) {
-  const usd = useAppStore(selectTaskUsd(taskId));
-  const t = useT();
-  return <CostChip usd={usd} label={(amount) => t('cost.total', { usd: amount })} testId="task-cost" />;
 }

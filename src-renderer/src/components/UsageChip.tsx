@@ -1,14 +1,17 @@
-// UsageChip: the task's usage as a chip in its header (the tokens so far), whose popover holds the UsagePanel with
+// UsageChip: the task's usage as a chip in its header (the tokens so far and, when every call has a price, the $), whose popover holds the UsagePanel with
 // its details opened: the details float over the chat instead of pushing the composer down, and a click elsewhere
 // or Escape closes them (a native popover, so the browser gives the focus back to the chip).
 import { type ToggleEvent, useId, useRef } from 'react';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
+import { selectTaskUsd } from '../store/usage-slice';
+import { CostChip } from './CostChip';
 import { formatTokens } from './invoke-headers';
 import { UsagePanel } from './UsagePanel';
 
 export function UsageChip({ taskId }: { taskId: string }) {
   const total = useAppStore((s) => (s.usage?.taskId === taskId ? s.usage.data?.total : undefined));
+  const usd = useAppStore(selectTaskUsd(taskId));
   const popoverId = useId();
   const chipRef = useRef<HTMLButtonElement>(null);
   const t = useT();
@@ -41,6 +44,7 @@ export function UsageChip({ taskId }: { taskId: string }) {
             {t('taskView.usageTokens', { tokens: formatTokens(total.promptTokens + total.completionTokens) })}
           </span>
         ) : null}
+        <CostChip usd={usd} testId="task-cost" />
       </button>
       <div
         id={popoverId}

@@ -3,7 +3,6 @@
 export const enCost = {
   'cost.title': 'Estimated from the list prices of {model}',
   'cost.titleMixed': 'Estimated from the models’ list prices',
-  'cost.total': 'Estimated cost: {usd}',
   'cost.job': 'run {usd}',
   'cost.jobTitle': 'The whole run this exchange started, every exchange of it together',
   'cost.turn': 'Turn {turn}',

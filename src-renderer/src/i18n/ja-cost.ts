@@ -4,7 +4,6 @@ import type { enCost } from './en-cost';
 export const jaCost: Record<keyof typeof enCost, string> = {
   'cost.title': '{model} の定価から見積もった額',
   'cost.titleMixed': '各モデルの定価から見積もった額',
-  'cost.total': '見積もり費用: {usd}',
   'cost.job': '実行 {usd}',
   'cost.jobTitle': 'このやり取りで始まった実行全体（そのやり取りすべての合計）',
   'cost.turn': 'ターン {turn}',
