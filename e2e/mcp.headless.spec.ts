@@ -43,7 +43,7 @@ test('P2.14 P1.13 P2.16 P2.15 the McpAuthCard names the server, takes the token,
   const server = card.getByTestId('mcp-auth-server');
   await expect(server).toHaveAttribute('data-server', 'tracker');
   await expect(server.getByTestId('mcp-auth-why')).toHaveText(
-    'The MCP server tracker needs a token before the job can go on.',
+    'The MCP server tracker needs a token before the agent can go on.',
   );
   expect(llm.requests).toHaveLength(0);
   await expect(page.getByTestId('notification-bell')).toHaveAttribute('data-count', '1');

@@ -49,7 +49,9 @@ function modalOpen(): boolean {
 
 /** A menu or a popover is open (each closes on Escape by itself). */
 function popupOpen(): boolean {
-  return document.querySelector('[role="menu"], [role="dialog"], [role="listbox"], dialog[open]') !== null;
+  return (
+    document.querySelector('[role="menu"], [role="dialog"], [role="listbox"], dialog[open], :popover-open') !== null
+  );
 }
 
 /** Runs `handlers` for the shortcuts they name; the latest handlers are used without re-subscribing. */
