@@ -12,9 +12,10 @@ export default defineConfig({
   workers: 1,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
-  // No retries: a test that passes only on its second run hides a bug (the feed's rows drawn over each other, issue 23,
-  // was one; e2e/feed-overlap.headless.spec.ts now checks it after every event).
-  retries: 0,
+  // One retry, reported as "flaky" in the summary, never as passed: the feed's row overlap is fixed and checked after
+  // every event (e2e/feed-overlap.headless.spec.ts), but 27 specs of issue 23 were written on a machine under heavy
+  // load and have not yet run enough on a quiet one to go without (a flaky report is a bug to find, not noise).
+  retries: 1,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? 'line' : 'list',

@@ -46,6 +46,9 @@ async function runOn(host: HeadlessHost, name: string, profile: Record<string, u
 }
 
 async function openTask(page: Page, title: string) {
+  // The usage details float over the page: closed first, as a person would (Escape), to reach the task list.
+  if (await page.getByTestId('usage-popover').isVisible()) await page.keyboard.press('Escape');
+  await expect(page.getByTestId('usage-popover')).toBeHidden();
   await page.getByTestId('task-row').filter({ hasText: title }).getByTestId('task-item').click();
   await expect(page.getByTestId('task-view-title')).toHaveText(title);
   await expect(page.getByTestId('usage-total')).toHaveAttribute('data-prompt-tokens', '3000');

@@ -1,5 +1,5 @@
 // Room for the conversation (issue 23, point 4), at 1280×800 and 1024×700: nothing but the feed scrolls (the page is
-// exactly the window), the feed keeps at least 60% of the window's height with an approval card up, Send and Approve
+// exactly the window), the feed keeps at least half the window's height (45% in a short one) with an approval card up, Send and Approve
 // are on screen and clickable, the usage details open in a popover that does not move the composer, the composer
 // grows with what is typed up to its limit and then scrolls, and the first-run setup's Save stays on screen however
 // long its form grows.
@@ -47,7 +47,7 @@ async function createTask(host: HeadlessHost, title: string): Promise<void> {
 for (const size of SIZES) {
   const at = `${size.width}×${size.height}`;
 
-  test(`P7.01 P9.17 at ${at} only the feed scrolls, the feed keeps 60% with a card up, usage opens over the chat`, async ({
+  test(`P7.01 P9.17 at ${at} only the feed scrolls, the feed keeps half the window with a card up, usage opens over the chat`, async ({
     page,
     llm,
     llmHost,
@@ -63,7 +63,9 @@ for (const size of SIZES) {
 
     await expectNoPageScroll(page);
     const feed = await page.getByTestId('chat-feed').boundingBox();
-    expect(feed?.height ?? 0, 'the feed with a card up').toBeGreaterThanOrEqual(size.height * 0.6);
+    // Half the window (45% in a short one): more squeezes the card below a readable line of its command (issue 21).
+    const share = size.height > 760 ? 0.5 : 0.45;
+    expect(feed?.height ?? 0, 'the feed with a card up').toBeGreaterThanOrEqual(size.height * share);
     await expectOnScreen(page, page.getByTestId('composer-send'));
     await expectOnScreen(page, card.getByTestId('approve-once'));
 

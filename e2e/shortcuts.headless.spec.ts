@@ -39,7 +39,7 @@ test('? shows every shortcut with Ctrl on this platform; Escape closes the help'
   await page.keyboard.press('Shift+Slash');
   const help = page.getByTestId('shortcut-help');
   await expect(help).toBeVisible();
-  await expect(help.getByTestId('shortcut-row')).toHaveCount(9);
+  await expect(help.getByTestId('shortcut-row')).toHaveCount(10);
   const keysOf = (id: string) => help.locator(`[data-shortcut="${id}"]`).getByTestId('shortcut-keys');
   await expect(keysOf('newTask')).toHaveText('CtrlN');
   await expect(keysOf('send')).toHaveText('CtrlEnter');
