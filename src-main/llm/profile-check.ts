@@ -5,7 +5,7 @@ import OpenAI from 'openai';
 import type { JobErrorCode } from '../../src-shared/entities';
 import { contextWindowOf } from './context-window';
 import type { LlmProfile } from './profiles';
-import { ModelServerSdk } from './sdk';
+import { oneOffSdk } from './sdk';
 
 export const PROFILE_CHECK_TIMEOUT_MS = 10_000;
 /** More model ids than a picker can show are cut. */
@@ -22,16 +22,7 @@ export interface ProfileCheck {
 }
 
 export async function checkProfile(profile: LlmProfile, timeoutMs = PROFILE_CHECK_TIMEOUT_MS): Promise<ProfileCheck> {
-  const sdk = new ModelServerSdk({
-    baseURL: profile.baseURL,
-    apiKey: profile.apiKey || 'no-key',
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    timeout: timeoutMs,
-    logLevel: 'off',
-    ...(profile.extraHeaders ? { defaultHeaders: profile.extraHeaders } : {}),
-  });
+  const sdk = oneOffSdk(profile, timeoutMs);
   try {
     const page = await sdk.models.list();
     const listed = page.data.slice(0, MAX_MODELS);

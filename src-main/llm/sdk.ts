@@ -1,5 +1,6 @@
 // The openai SDK with the server's words kept: its status errors read the message from every error-body shape.
-import OpenAI, { type APIError } from 'openai';
+import OpenAI, { type APIError, type ClientOptions } from 'openai';
+import type { LlmProfile } from './profiles';
 import { serverMessage } from './server-message';
 
 /**
@@ -15,6 +16,25 @@ export class ModelServerSdk extends OpenAI {
   ): APIError {
     return super.makeStatusError(status, { error: errorFields(status, body ?? text) }, text, headers);
   }
+}
+
+/**
+ * An SDK for one short request to a profile's server outside a job (its model list, a task's title): no retries, no
+ * SDK logging, the profile's headers; `more` adds options such as a metered fetch.
+ */
+export function oneOffSdk(profile: LlmProfile, timeoutMs: number, more: ClientOptions = {}): ModelServerSdk {
+  return new ModelServerSdk({
+    baseURL: profile.baseURL,
+    // The SDK refuses an empty key; local servers need none.
+    apiKey: profile.apiKey || 'no-key',
+    organization: null,
+    project: null,
+    maxRetries: 0,
+    timeout: timeoutMs,
+    logLevel: 'off',
+    ...(profile.extraHeaders ? { defaultHeaders: profile.extraHeaders } : {}),
+    ...more,
+  });
 }
 
 function errorFields(status: number, body: unknown): Record<string, unknown> {

@@ -1,10 +1,10 @@
 // The one request that names a new task: a small non-streaming chat completion to the task's own LLM profile, through
-// the SDK set up as the engine's client sets it up (ModelServerSdk, no SDK retries, the profile's headers, the reply
+// the SDK set up as the engine's client sets it up (oneOffSdk: no SDK retries, the profile's headers, the reply
 // metered). The instruction goes in as data to be named, never as orders; the answer is untrusted and sanitized to one
 // short line. Any failure is a reason (the key cut out of it), never a throw: the task keeps its first-line title.
 import { meteredFetch, meteredRequest, ReplyMeter } from '../llm/metered-fetch';
 import type { LlmProfile } from '../llm/profiles';
-import { ModelServerSdk } from '../llm/sdk';
+import { oneOffSdk } from '../llm/sdk';
 import { sanitizeTitle } from './title-text';
 
 /** A title is a few words: enough for a CJK title or eight English words, too few for an essay. */
@@ -29,18 +29,7 @@ export async function requestTitle(
   signal?: AbortSignal,
   timeoutMs = TITLE_TIMEOUT_MS,
 ): Promise<TitleOutcome> {
-  const sdk = new ModelServerSdk({
-    baseURL: profile.baseURL,
-    // The SDK refuses an empty key; local servers need none.
-    apiKey: profile.apiKey || 'no-key',
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    timeout: timeoutMs,
-    logLevel: 'off',
-    fetch: meteredFetch(),
-    ...(profile.extraHeaders ? { defaultHeaders: profile.extraHeaders } : {}),
-  });
+  const sdk = oneOffSdk(profile, timeoutMs, { fetch: meteredFetch() });
   try {
     const completion = await sdk.chat.completions.create(
       {
