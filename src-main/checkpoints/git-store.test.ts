@@ -232,6 +232,32 @@ describe('snapshot store in a git workspace (issue 22)', () => {
     expect(gitIn(repo, t.env, 'for-each-ref', 'refs/maestro')).toBe('');
   });
 
+  it('kept refs are git’s own: from a linked worktree they land in the main repository, git lists them and fsck passes; a held ref lock is left to git, which refuses and writes nothing', async () => {
+    const t = base();
+    const repo = personRepo(t, { 'a.txt': 'a\n' });
+    const worktree = path.join(t.base, 'linked');
+    gitIn(repo, t.env, 'worktree', 'add', '-q', worktree, 'feature');
+    const store = await open(t, worktree);
+    fs.writeFileSync(path.join(worktree, 'a.txt'), 'b\n');
+    const sealed = await store.seal(await store.capture(), 'tasks/t1/1', null);
+    // A first seal lists no files (nothing is counted before a task's first checkpoint).
+    expect(sealed.files).toEqual([]);
+    await store.keepRefs([{ ref: 'tasks/t1/1', commit: sealed.commit }]);
+    expect(fs.readFileSync(path.join(repo, '.git/refs/maestro/tasks/t1/1'), 'utf8')).toBe(`${sealed.commit}\n`);
+    expect(gitIn(repo, t.env, 'for-each-ref', '--format=%(objectname) %(refname)', 'refs/maestro')).toBe(
+      `${sealed.commit} refs/maestro/tasks/t1/1\n`,
+    );
+    expect(gitIn(worktree, t.env, 'rev-parse', 'refs/maestro/tasks/t1/1').trim()).toBe(sealed.commit);
+    gitIn(repo, t.env, 'fsck', '--strict', '--no-dangling');
+
+    fs.writeFileSync(path.join(repo, '.git/refs/maestro/tasks/t1/2.lock'), '');
+    await expect(store.keepRefs([{ ref: 'tasks/t1/2', commit: sealed.commit }])).rejects.toThrow(
+      /update-ref failed.*remove the file manually/,
+    );
+    expect(exists(repo, '.git/refs/maestro/tasks/t1/2')).toBe(false);
+    expect(fs.readFileSync(path.join(repo, '.git/refs/maestro/tasks/t1/2.lock'), 'utf8')).toBe('');
+  });
+
   it('a merge in progress in the person’s repository: snapshots work, a conflicted file left out stays as it is', async () => {
     const t = base();
     const repo = personRepo(t, { 'f.txt': 'base\n', 'big.txt': 'base\n' });

@@ -51,6 +51,8 @@ export class GitSnapshotStore implements SnapshotStore {
       workspace: located.workspace,
       prefix: located.prefix,
       indexFile: taskIndexFile(options.dataDir, options.taskId),
+      commonDir: located.commonDir,
+      objects: located.objects,
     });
     this.captures = new FastCaptures(this.git, {
       maxFileBytes: options.maxFileBytes,
@@ -88,7 +90,10 @@ export class GitSnapshotStore implements SnapshotStore {
     // A seal reads objects and writes a commit, never the index: it runs beside the next capture. Its ref is written
     // by keepRefs (unreferenced objects this young are never pruned: git's gc keeps them two weeks, and the private
     // repositories are collected only while no job runs).
-    const next = this.sealQueue.then(() => sealSnapshot(this.git, captured, { ref, previous, writeRef: false }));
+    // A task's first checkpoint lists no files (nothing changed before it): no process lists them all.
+    const next = this.sealQueue.then(() =>
+      sealSnapshot(this.git, captured, { ref, previous, writeRef: false, listFirst: false }),
+    );
     this.sealQueue = next.catch(() => {});
     return next;
   }
@@ -106,9 +111,7 @@ export class GitSnapshotStore implements SnapshotStore {
   }
 
   async keepRefs(refs: readonly { ref: string; commit: string }[]) {
-    if (refs.length === 0) return;
-    const input = refs.map((r) => `update ${maestroRef(r.ref)} ${r.commit}\n`).join('');
-    await this.git.run(['update-ref', '--stdin'], { input });
+    await this.git.keepRefs(refs.map((r) => ({ ref: maestroRef(r.ref), commit: r.commit })));
   }
 
   async dropRefs(refs: readonly string[]) {

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runHostGit } from '../workspace/host-git';
+import type { ObjectDb } from './loose-object';
 import type { NoStore } from './types';
 
 /** `git add --pathspec-from-file` (a first snapshot of many files) came with git 2.26. */
@@ -19,6 +20,10 @@ export interface Located {
   prefix: string;
   /** The person's index file (git mode), copied to start the task's index. */
   personIndex: string | null;
+  /** Where refs go (a linked worktree's are its main repository's): the git dir itself in `plain` mode. */
+  commonDir: string;
+  /** Where loose objects go and their hash, when the same look told (git mode); else the store asks git later. */
+  objects: ObjectDb | null;
 }
 
 /** The folder of every checkpoint file below the data dir. */
@@ -54,27 +59,35 @@ export async function locateStore(workspacePath: string, dataDir: string): Promi
     );
   }
   // Both asked at once (each process is a step's wait at a task's first checkpoint); the answer about the folder
-  // counts only for a git new enough.
-  const where = runHostGit(['rev-parse', '--is-inside-work-tree', '--absolute-git-dir', '--show-toplevel'], {
-    cwd: workspace,
-  });
-  where.catch(() => {});
-  let version: string;
-  try {
-    const r = await runHostGit(['version'], { cwd: workspace });
-    version = r.stdout;
-  } catch {
+  // counts only for a git new enough. Either failing to start says git is missing (the version is remembered).
+  const [version, r] = await Promise.all([
+    gitVersion(),
+    runHostGit(
+      [
+        'rev-parse',
+        '--is-inside-work-tree',
+        '--absolute-git-dir',
+        '--show-toplevel',
+        '--git-common-dir',
+        '--git-path',
+        'objects',
+        '--show-object-format',
+      ],
+      { cwd: workspace },
+    ).catch(() => null),
+  ]);
+  if (version === null || r === null) {
     return off('no_git', 'Checkpoints are off: git was not found on this machine. Install git to have them.');
   }
   const v = /(\d+)\.(\d+)/.exec(version);
   if (!v || Number(v[1]) < MIN_GIT[0] || (Number(v[1]) === MIN_GIT[0] && Number(v[2]) < MIN_GIT[1])) {
     return off('unusable', `Checkpoints are off: ${version.trim()} is older than git ${MIN_GIT.join('.')}.`);
   }
-  const r = await where;
-  const [inside, gitDir, top] = r.stdout.split('\n');
-  if (r.code === 0 && inside === 'true' && gitDir && top) {
+  const [inside, gitDir, top, common, objects, format] = r.stdout.split('\n');
+  if (r.code === 0 && inside === 'true' && gitDir && top && common) {
     const workTree = safeRealpath(top);
     const rel = path.relative(workTree, workspace);
+    const objectsDir = objects ? path.resolve(workspace, objects) : null;
     return {
       kind: 'git',
       gitDir,
@@ -82,6 +95,11 @@ export async function locateStore(workspacePath: string, dataDir: string): Promi
       workspace,
       prefix: rel === '' ? '' : `${rel.split(path.sep).join('/')}/`,
       personIndex: path.join(gitDir, 'index'),
+      commonDir: path.resolve(workspace, common),
+      objects:
+        objectsDir && (format === 'sha1' || format === 'sha256') && fs.existsSync(objectsDir)
+          ? { dir: objectsDir, format }
+          : null,
     };
   }
   if (r.code === 0 && inside === 'false') {
@@ -95,7 +113,26 @@ export async function locateStore(workspacePath: string, dataDir: string): Promi
     workspace,
     prefix: '',
     personIndex: null,
+    commonDir: path.join(plainReposDir(dataDir), `${id}.git`),
+    objects: null,
   };
+}
+
+let knownVersion: Promise<string | null> | null = null;
+/**
+ * `git version`, asked once per process while git answers (a process is a step's wait at each task's first
+ * checkpoint); asked again after git was not found, so installing it turns checkpoints on for the next task.
+ */
+function gitVersion(): Promise<string | null> {
+  knownVersion ??= runHostGit(['version'], { cwd: os.tmpdir() }).then(
+    (r) => r.stdout,
+    () => null,
+  );
+  const asked = knownVersion;
+  void asked.then((v) => {
+    if (v === null && knownVersion === asked) knownVersion = null;
+  });
+  return asked;
 }
 
 function safeRealpath(p: string): string {

@@ -19,7 +19,7 @@ export class JobCheckpoints implements RunCheckpoints {
   /** Steps that may change files begun in this run: a capture taken at an earlier count is stale. */
   private steps = 0;
   /** A capture started when the model was asked (the state after the last step), for the step it may call. */
-  private prefetched: { captured: Promise<Captured>; steps: number } | null = null;
+  private prefetched: { captured: Promise<Captured | null>; steps: number } | null = null;
   /** Captured trees being made checkpoints, in order, while the steps go on. */
   private sealing: Promise<unknown> = Promise.resolve();
   /** Checkpoints sealed whose refs are not written yet (flush writes them). */
@@ -31,7 +31,8 @@ export class JobCheckpoints implements RunCheckpoints {
 
   constructor(
     private readonly service: CheckpointService,
-    private readonly snapshots: SnapshotStore,
+    /** The task's store, being opened; null when its workspace has none (the run then takes no checkpoint). */
+    private readonly snapshots: Promise<SnapshotStore | null>,
     private readonly task: Task,
     private readonly job: JobRecord,
   ) {}
@@ -53,7 +54,7 @@ export class JobCheckpoints implements RunCheckpoints {
    */
   prefetch(): void {
     if (this.prefetched?.steps === this.steps) return;
-    const captured = this.service.capture(this.snapshots, this.task.id);
+    const captured = this.snapshots.then((s) => (s ? this.service.capture(s, this.task.id) : null));
     captured.catch(() => {}); // its failure is the step's to note, if the step uses it
     this.prefetched = { captured, steps: this.steps };
   }
@@ -69,10 +70,15 @@ export class JobCheckpoints implements RunCheckpoints {
     await this.take('step', { callId, changedBy }, fresh);
   }
 
-  /** When the run ends (done, parked or failed): what its last step changed, recorded before the job's state is. */
+  /**
+   * When the run ends (done, parked or failed): what its last step changed, recorded before the job's state is — from
+   * the capture taken while the model wrote its last answer, when it was asked after that step.
+   */
   async atEnd(): Promise<void> {
     await this.invoking;
-    if (this.lastStep !== null) await this.take('step', { callId: null, changedBy: this.lastStep }, null);
+    const fresh = this.prefetched?.steps === this.steps ? this.prefetched.captured : null;
+    this.prefetched = null;
+    if (this.lastStep !== null) await this.take('step', { callId: null, changedBy: this.lastStep }, fresh);
     this.lastStep = null;
     await this.flush();
   }
@@ -84,14 +90,16 @@ export class JobCheckpoints implements RunCheckpoints {
   private async take(
     kind: 'send' | 'step',
     step: { callId: string | null; changedBy: string | null },
-    prefetched: Promise<Captured> | null,
+    prefetched: Promise<Captured | null> | null,
   ): Promise<void> {
-    const capture = prefetched ?? this.service.capture(this.snapshots, this.task.id);
+    const snapshots = await this.snapshots;
+    if (!snapshots) return;
+    const capture = prefetched ?? this.service.capture(snapshots, this.task.id);
     let timer: NodeJS.Timeout | undefined;
     const slow = new Promise<'slow'>((resolve) => {
       timer = setTimeout(() => resolve('slow'), this.service.slowMs);
     });
-    let captured: Captured;
+    let captured: Captured | null;
     try {
       const outcome = await Promise.race([capture, slow]);
       if (outcome === 'slow') {
@@ -105,11 +113,11 @@ export class JobCheckpoints implements RunCheckpoints {
     } finally {
       clearTimeout(timer);
     }
-    if (kind === 'step' && captured.tree === this.lastTree) return;
+    if (captured === null || (kind === 'step' && captured.tree === this.lastTree)) return;
     this.lastTree = captured.tree;
     this.sealing = this.sealing.then(() =>
       this.service
-        .seal(this.snapshots, this.task, this.job.id, kind, step, captured)
+        .seal(snapshots, this.task, this.job.id, kind, step, captured)
         .then((kept) => {
           if (kept) this.refs.push({ ref: kept.ref, commit: kept.snapshot });
         })
@@ -123,7 +131,9 @@ export class JobCheckpoints implements RunCheckpoints {
   private async flush(): Promise<void> {
     await this.sealing;
     const refs = this.refs.splice(0);
-    await this.snapshots
+    const snapshots = await this.snapshots;
+    if (refs.length === 0 || !snapshots) return;
+    await snapshots
       .keepRefs(refs)
       .catch((error: unknown) => this.missed('failed', `checkpoints could not be kept: ${(error as Error).message}`));
   }

@@ -82,20 +82,28 @@ export class CheckpointService implements CheckpointSource {
     return this.states.get(taskId) ?? { on: this.o.settings().enabled, store: null, note: null };
   }
 
-  /** The checkpoints of one job run (null when the task's workspace has none: said once in the task). */
+  /**
+   * The checkpoints of one job run (null when checkpoints are off in Settings). The task's store is opened while the
+   * run goes on to ask the model: its git processes are no step's wait unless the model answers first. A workspace
+   * with no store (said once in the task) leaves the run without checkpoints.
+   */
   async forJob(task: Task, job: JobRecord): Promise<JobCheckpoints | null> {
     // Checkpoints never take a job down: a store that cannot even be opened leaves the job without them.
-    const opened = await this.open(task).catch(
+    const opening = this.open(task).catch(
       (error: unknown): NoStore => ({ kind: 'off', reason: 'unusable', note: (error as Error).message }),
     );
-    if (opened.kind === 'off') {
-      if (opened.reason !== 'disabled') this.sayOffOnce(task, job, opened);
-      return null;
-    }
-    await this.prune(task.id, opened.store).catch((error) =>
-      console.error(`task ${task.id}: old checkpoints were not removed:`, error),
-    );
-    return new JobCheckpoints(this, opened.store, task, job);
+    if (!this.o.settings().enabled) return null;
+    const snapshots = opening.then(async (opened) => {
+      if (opened.kind === 'off') {
+        if (opened.reason !== 'disabled') this.sayOffOnce(task, job, opened);
+        return null;
+      }
+      await this.prune(task.id, opened.store).catch((error) =>
+        console.error(`task ${task.id}: old checkpoints were not removed:`, error),
+      );
+      return opened.store;
+    });
+    return new JobCheckpoints(this, snapshots, task, job);
   }
 
   /**

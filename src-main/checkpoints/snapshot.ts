@@ -129,12 +129,13 @@ export async function treeOf(git: StoreGit, staged: Staged): Promise<Captured> {
 
 /**
  * A captured tree as a snapshot: a commit whose parent is `previous`, under refs/maestro/<ref> (`writeRef: false`:
- * the caller writes it later, with others, in one process), with its changes.
+ * the caller writes it later, with others, in one process), with its changes (`listFirst: false`: none listed
+ * without a previous snapshot).
  */
 export async function sealSnapshot(
   git: StoreGit,
   { tree, skipped, started, base, changes }: Captured,
-  options: { ref: string; previous: string | null; writeRef?: boolean },
+  options: { ref: string; previous: string | null; writeRef?: boolean; listFirst?: boolean },
 ): Promise<Snapshot> {
   const ref = maestroRef(options.ref);
   const message = `MAESTRO checkpoint ${ref}\n\n${SKIPPED_TRAILER}${JSON.stringify(skipped)}\n`;
@@ -145,7 +146,11 @@ export async function sealSnapshot(
   const [, files] = await Promise.all([
     options.writeRef === false ? null : git.run(['update-ref', ref, commit]),
     known ??
-      (previous ? diffTrees(git, previous, commit, { renames: true }).then(toCheckpointFiles) : allFiles(git, tree)),
+      (previous
+        ? diffTrees(git, previous, commit, { renames: true }).then(toCheckpointFiles)
+        : options.listFirst === false
+          ? []
+          : allFiles(git, tree)),
   ]);
   return { commit, tree, files, skipped, ms: Math.round(performance.now() - started) };
 }

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type HostGitOptions, type HostGitResult, runHostGit, runHostGitBytes } from '../workspace/host-git';
 import { commitBody, type ObjectDb, writeLooseObject } from './loose-object';
+import { writeLooseRef, writesLooseRefs } from './loose-ref';
 
 export interface StoreRepo {
   /** The git dir objects and refs go to (GIT_DIR). */
@@ -17,6 +18,10 @@ export interface StoreRepo {
   prefix: string;
   /** The task's index file (GIT_INDEX_FILE). */
   indexFile: string;
+  /** Where refs go (the main repository's git dir for a linked worktree). */
+  commonDir: string;
+  /** Where loose objects go, when known already (else asked of git at the first capture). */
+  objects?: ObjectDb | null;
 }
 
 /** No store git takes this long unless something is wrong (a hung filesystem): it is stopped, the operation fails. */
@@ -97,7 +102,9 @@ export class StoreGit {
   private readonly trees = new Map<string, string>();
   private objects: Promise<ObjectDb | null> | null = null;
 
-  constructor(readonly repo: StoreRepo) {}
+  constructor(readonly repo: StoreRepo) {
+    if (repo.objects) this.objects = Promise.resolve(repo.objects);
+  }
 
   get coreConfig(): ReadonlyMap<string, string> {
     return this.core;
@@ -189,6 +196,14 @@ export class StoreGit {
         ).trim();
     this.trees.set(commit, tree);
     return commit;
+  }
+
+  /** Points each ref at its commit: as loose ref files where they can be written here, else by `git update-ref`. */
+  async keepRefs(refs: readonly { ref: string; commit: string }[]): Promise<void> {
+    const local = writesLooseRefs(this.repo.commonDir, this.core);
+    const left = refs.filter((r) => !(local && writeLooseRef(this.repo.commonDir, r.ref, r.commit)));
+    if (left.length === 0) return;
+    await this.run(['update-ref', '--stdin'], { input: left.map((r) => `update ${r.ref} ${r.commit}\n`).join('') });
   }
 
   /**

@@ -39,7 +39,10 @@ export interface SnapshotStore {
    * seal() makes it the snapshot under `ref` afterwards (commit, ref, changes) while the step runs.
    */
   capture(): Promise<Captured>;
-  /** Writes no ref: keepRefs() writes the refs of several seals in one go. */
+  /**
+   * Writes no ref: keepRefs() writes the refs of several seals in one go. Without `previous` (a task's first
+   * checkpoint, where its changes are counted from) it lists no files.
+   */
   seal(captured: Captured, ref: string, previous: string | null): Promise<Snapshot>;
   /** Points each ref (below refs/maestro/) at its snapshot commit. */
   keepRefs(refs: readonly { ref: string; commit: string }[]): Promise<void>;
