@@ -54,6 +54,7 @@ export class GitSnapshotStore implements SnapshotStore {
       commonDir: located.commonDir,
       objects: located.objects,
     });
+    if (located.config !== null) this.git.sawConfig(located.config);
     this.captures = new FastCaptures(this.git, {
       maxFileBytes: options.maxFileBytes,
       personIndex: located.personIndex,

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runHostGit } from '../workspace/host-git';
 import type { ObjectDb } from './loose-object';
+import { lookAtConfig } from './store-git';
 import type { NoStore } from './types';
 
 /** `git add --pathspec-from-file` (a first snapshot of many files) came with git 2.26. */
@@ -24,6 +25,8 @@ export interface Located {
   commonDir: string;
   /** Where loose objects go and their hash, when the same look told (git mode); else the store asks git later. */
   objects: ObjectDb | null;
+  /** The store's look at the repository's config (store-git.ts), made with the same look (git mode). */
+  config: string | null;
 }
 
 /** The folder of every checkpoint file below the data dir. */
@@ -58,9 +61,10 @@ export async function locateStore(workspacePath: string, dataDir: string): Promi
       `Checkpoints are off: the workspace is ${workspace === home ? 'your home folder' : 'the root folder'} itself, too much to snapshot. Pick a project folder to have them.`,
     );
   }
-  // Both asked at once (each process is a step's wait at a task's first checkpoint); the answer about the folder
-  // counts only for a git new enough. Either failing to start says git is missing (the version is remembered).
-  const [version, r] = await Promise.all([
+  // Asked at once (each process is a step's wait at a task's first checkpoint): the answers about the folder count
+  // only for a git new enough, the config only in a repository. Failing to start says git is missing (the version
+  // is remembered).
+  const [version, r, config] = await Promise.all([
     gitVersion(),
     runHostGit(
       [
@@ -75,6 +79,7 @@ export async function locateStore(workspacePath: string, dataDir: string): Promi
       ],
       { cwd: workspace },
     ).catch(() => null),
+    lookAtConfig(workspace).catch(() => null),
   ]);
   if (version === null || r === null) {
     return off('no_git', 'Checkpoints are off: git was not found on this machine. Install git to have them.');
@@ -96,6 +101,7 @@ export async function locateStore(workspacePath: string, dataDir: string): Promi
       prefix: rel === '' ? '' : `${rel.split(path.sep).join('/')}/`,
       personIndex: path.join(gitDir, 'index'),
       commonDir: path.resolve(workspace, common),
+      config,
       objects:
         objectsDir && (format === 'sha1' || format === 'sha256') && fs.existsSync(objectsDir)
           ? { dir: objectsDir, format }
@@ -115,6 +121,7 @@ export async function locateStore(workspacePath: string, dataDir: string): Promi
     personIndex: null,
     commonDir: path.join(plainReposDir(dataDir), `${id}.git`),
     objects: null,
+    config: null,
   };
 }
 

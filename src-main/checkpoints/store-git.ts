@@ -73,6 +73,23 @@ function coreSettings(configOutput: string): Map<string, string> {
   return core;
 }
 
+/** The look at the filter and core settings; the core settings come along (the fast capture is made where they let it). */
+const CONFIG_LOOK = ['config', '-z', '--get-regexp', '^(filter|core)\\.'];
+
+/** The settings a look found; 1 says there are none, which is the common case. */
+function configOf(r: HostGitResult): string {
+  if (r.code !== 0 && r.code !== 1) throw new GitFailed(['config'], r.code, r.stderr);
+  return r.stdout;
+}
+
+/**
+ * The look at the config of the repository git finds from `cwd`, as a store's own look makes it (the same `-c`
+ * settings): asked while the repository is located, it spares the first capture a process.
+ */
+export async function lookAtConfig(cwd: string): Promise<string> {
+  return configOf(await runHostGit(CONFIG_LOOK, { cwd, config: STORE_CONFIG }));
+}
+
 export interface RunExtra {
   input?: string | Buffer;
   env?: NodeJS.ProcessEnv;
@@ -231,13 +248,15 @@ export class StoreGit {
     // The agent cannot write a config git reads (.git/config and the home folder are out of its reach): a look per
     // GUARD_FRESH_MS catches a driver the person configures meanwhile, without a process before every step.
     if (!force && this.guardAt !== null && now - this.guardAt < GUARD_FRESH_MS) return;
-    // The core settings come along: the fast capture (fast-state.ts) is only made where they let it.
-    const r = await runHostGit(['config', '-z', '--get-regexp', '^(filter|core)\\.'], this.options({}));
-    // 1: no such key, which is the common case.
-    if (r.code !== 0 && r.code !== 1) throw new GitFailed(['config'], r.code, r.stderr);
-    this.guard = emptiedFilters(r.stdout);
-    this.core = coreSettings(r.stdout);
-    this.configSeen = r.stdout;
+    const r = await runHostGit(CONFIG_LOOK, this.options({}));
+    this.sawConfig(configOf(r), now);
+  }
+
+  /** What a look at the config (configOf) found, now: the guard and the core settings follow it. */
+  sawConfig(text: string, now = performance.now()): void {
+    this.guard = emptiedFilters(text);
+    this.core = coreSettings(text);
+    this.configSeen = text;
     this.guardAt = now;
   }
 }
