@@ -70,7 +70,8 @@ export function decideToolRequest(
     const record = store.toolRequests.get(decision.requestId);
     const job = decidableJob(store, 'decideToolRequest', record, decision);
     const { approved } = decision;
-    const grant = approved && decision.scope === 'task' ? (decision.grant?.(record as ToolRequestRecord) ?? null) : null;
+    const grant =
+      approved && decision.scope === 'task' ? (decision.grant?.(record as ToolRequestRecord) ?? null) : null;
     const decided = store.toolRequests.decide(
       decision.requestId,
       approved ? 'approved' : 'denied',

@@ -1,8 +1,9 @@
 // How a run of a job ends, one command each, for the worker that holds it: succeed, park for the person, wait for
 // subtasks, retry later, fail. Each applies only to a job running under that worker (anything else is refused, as
 // `conflict`, and nothing is written); each decides the status and the patch, so callers only say what happened.
-import { WHAT_NOW } from '../../src-shared/entities';
+
 import type { CommentNotice, JobErrorCode } from '../../src-shared/entities';
+import { WHAT_NOW } from '../../src-shared/entities';
 import type { JobPatch, JobRecord } from '../db/repos/jobs';
 import type { NewPackageRequest } from '../db/repos/package-requests';
 import type { NewToolRequest } from '../db/repos/tool-requests';
