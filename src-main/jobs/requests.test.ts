@@ -6,7 +6,6 @@ import { insertTask } from '../../test-support/db';
 import { jobIn, RUN, snapshot } from '../../test-support/job-states';
 import type { Store } from '../db/store';
 import { grantOf } from '../tools/grants';
-import { claim } from './claim';
 import { cancelJobTree } from './lifecycle';
 import { decidePackageRequest, decideToolRequest, markCallStarted } from './requests';
 import { park } from './run-outcomes';
@@ -127,29 +126,5 @@ describe('decideToolRequest / decidePackageRequest (issue 24)', () => {
     onceDecision(store, request.id, job.taskId);
     expect(markCallStarted(store, { kind: 'tool', id: request.id })).toBe(true);
     expect(markCallStarted(store, { kind: 'tool', id: request.id })).toBe(false);
-  });
-});
-
-describe('cancel and claim (issue 24)', () => {
-  it('P1.22 a cancel denies the pending requests; P1.23 a second cancel answers undefined and writes nothing', () => {
-    const { store, job, request } = parkedOnTool();
-    expect(cancelJobTree(store, job)?.status).toBe('cancelled');
-    expect(store.toolRequests.get(request.id)?.status).toBe('denied');
-    const cancelled = store.jobs.get(job.id) as typeof job;
-    const before = snapshot(store);
-    expect(cancelJobTree(store, cancelled)).toBeUndefined();
-    expect(snapshot(store)).toEqual(before);
-  });
-
-  it('P2.01 P2.07 claim takes the queued job (attempt +1, event) and, with nothing claimable, writes nothing', () => {
-    const { store, job } = jobIn('queued');
-    expect(claim(store, { workerId: 'w9', profiles: null })).toMatchObject({
-      id: job.id,
-      status: 'running',
-      attempt: 1,
-    });
-    const before = snapshot(store);
-    expect(claim(store, { workerId: 'w9', profiles: null })).toBeUndefined();
-    expect(snapshot(store)).toEqual(before);
   });
 });
