@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { jobIn, RUN, snapshot } from '../../test-support/job-states';
 import type { JobRecord } from '../db/repos/jobs';
+import { handlePieceResult } from './apply-result';
 import { claim, heartbeat, recover } from './claim';
 import { cancelJobTree } from './lifecycle';
 
@@ -21,7 +22,7 @@ describe('claim, heartbeat, recover, cancel (issue 24)', () => {
     expect(snapshot(store)).toEqual(before);
   });
 
-  it('P2.34 the heartbeat holds only for the worker that holds the job', () => {
+  it('the heartbeat holds only for the worker that holds the job', () => {
     const { store, job } = jobIn('running');
     expect(heartbeat(store, job.id, RUN.workerId)).toBe(true);
     expect(heartbeat(store, job.id, 'w2')).toBe(false);
@@ -29,18 +30,29 @@ describe('claim, heartbeat, recover, cancel (issue 24)', () => {
     expect(heartbeat(store, job.id, RUN.workerId)).toBe(false);
   });
 
-  it('P2.35 recover hands over a stale job of another worker, and leaves a fresh one, its own, or an ended one', () => {
+  it('P2.35 recover sends a stale job of another worker back to retry, and leaves a fresh one, its own, or an ended one', () => {
     const { store, job } = jobIn('running');
     const beat = Date.parse(store.jobs.get(job.id)?.heartbeatAt as string);
-    const handed: string[] = [];
-    const sendBack = (j: JobRecord & { workerId: string }) => handed.push(`${j.id} ${j.workerId}`);
+    const retry = { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 60_000 };
+    const sendBack = (j: JobRecord & { workerId: string }) =>
+      handlePieceResult(
+        store,
+        j,
+        { kind: 'error', message: 'its worker stopped', retryable: true },
+        {
+          workerId: j.workerId,
+          retry,
+        },
+      );
+    const before = snapshot(store);
     expect(recover(store, job.id, { cutoff: beat, self: 'w2' }, sendBack)).toBeUndefined();
     expect(recover(store, job.id, { cutoff: beat + 1, self: RUN.workerId }, sendBack)).toBeUndefined();
-    expect(handed).toEqual([]);
-    expect(recover(store, job.id, { cutoff: beat + 1, self: 'w2' }, sendBack)).toBe(1);
-    expect(handed).toEqual([`${job.id} ${RUN.workerId}`]);
-    cancelJobTree(store, store.jobs.get(job.id) as JobRecord);
+    expect(snapshot(store)).toEqual(before);
+    const back = recover(store, job.id, { cutoff: beat + 1, self: 'w2' }, sendBack);
+    expect(back).toMatchObject({ status: 'retry', workerId: null, attempt: 1, error: 'its worker stopped' });
+    const after = snapshot(store);
     expect(recover(store, job.id, { cutoff: beat + 1, self: 'w2' }, sendBack)).toBeUndefined();
+    expect(snapshot(store)).toEqual(after);
   });
 
   it('P1.22 a cancel denies the pending requests; P1.23 a second cancel answers undefined and writes nothing', () => {

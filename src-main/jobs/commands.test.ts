@@ -6,6 +6,7 @@ import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import { decline, routed } from './claim';
 import { openFollowUp } from './follow-up';
+import { cancelJobTree } from './lifecycle';
 import { answerAsk, commentForNextRun, interject } from './person-comments';
 import { JobCommandError, type RefusalCode } from './refusal';
 import { retryNow } from './retry-now';
@@ -96,7 +97,7 @@ const COMMANDS: Command[] = [
   },
   {
     name: 'openFollowUp',
-    about: 'P1.11 P1.16 P1.18',
+    about: 'P1.11 P1.18',
     refusal: 'job_not_terminal',
     run: (store, job) =>
       openFollowUp(
@@ -122,32 +123,44 @@ const COMMANDS: Command[] = [
   },
   ...(
     [
-      [
-        'succeed P2.21',
-        (s, j) => succeed(s, j.id, RUN, 'ok'),
-        { status: 'succeeded', result: 'ok', resumeMovement: null },
-      ],
+      ['succeed', (s, j) => succeed(s, j.id, RUN, 'ok'), { status: 'succeeded', result: 'ok', resumeMovement: null }],
       [
         'park P2.22',
         (s, j) => park(s, j.id, RUN, { reason: 'ask', movement: 'review', question: 'why?' }),
         { status: 'waiting_human', waitReason: 'ask', resumeMovement: 'review', askCount: 1, pendingInvoke: null },
       ],
       [
-        'waitForSubtasks P2.26 P2.32',
+        'park (approval) P2.23 P2.24',
+        (s, j) =>
+          park(s, j.id, RUN, {
+            reason: 'approval',
+            movement: 'review',
+            toolRequests: [],
+            packageRequests: [{ callId: 'c', manager: 'pip', name: 'requests', version: null, reason: 'http' }],
+          }),
+        { status: 'waiting_human', waitReason: 'package_request', resumeMovement: 'review' },
+      ],
+      [
+        'park (browser) P2.25',
+        (s, j) => park(s, j.id, RUN, { reason: 'browser', movement: 'review', message: 'log in, please' }),
+        { status: 'waiting_human', waitReason: 'browser', resumeMovement: 'review' },
+      ],
+      [
+        'waitForSubtasks',
         (s, j) => waitForSubtasks(s, j.id, RUN, 'fanout'),
         // No child open: nothing to wait for, it goes on at once with a Notify.
         { status: 'queued', resumeMovement: 'fanout', pendingInvoke: 'Notify' },
       ],
       [
-        'retryLater P2.28 P2.39',
+        'retryLater',
         (s, j) => retryLater(s, j.id, RUN, { ...failure, nextRetryAt: Date.now() + 1000, counted: false }),
         // Not the job's fault: the attempt its claim counted is given back.
         { status: 'retry', attempt: 0, workerId: null, error: 'boom' },
       ],
-      ['fail P2.29', (s, j) => fail(s, j.id, RUN, failure), { status: 'failed', error: 'boom' }],
+      ['fail', (s, j) => fail(s, j.id, RUN, failure), { status: 'failed', error: 'boom' }],
       ['decline P2.13', (s, j) => decline(s, j.id, RUN.workerId), { status: 'queued', attempt: 0, workerId: null }],
       [
-        'routed P10.05',
+        'routed',
         (s, j) => routed(s, j.id, RUN.workerId, { pieceId: 'chat', warning: null }),
         { status: 'running', pieceId: 'chat' },
       ],
@@ -171,7 +184,7 @@ describe('job commands: state before → state after, and refusals (issue 24)', 
   });
 
   it.each(cases.filter((c) => !(c.state in c.command.applies)))(
-    '$label on $state is refused with its code; nothing is written (P2.38 P2.40)',
+    '$label on $state is refused with its code; nothing is written',
     ({ command, state }) => {
       const { store, job } = jobIn(state);
       const before = snapshot(store);
@@ -187,17 +200,22 @@ describe('job commands: state before → state after, and refusals (issue 24)', 
     },
   );
 
-  it('a run outcome from a worker that does not hold the job is refused (conflict): a presumed-dead worker cannot write', () => {
+  it('P2.38 a run outcome for a job cancelled meanwhile, or from a worker that does not hold it, is refused and writes nothing', () => {
     const { store, job } = jobIn('running');
-    const before = snapshot(store);
     const other = { workerId: 'w2', engineRan: true };
-    for (const outcome of [
+    const outcomes = [
       () => succeed(store, job.id, other, 'late'),
       () => fail(store, job.id, other, failure),
       () => decline(store, job.id, 'w2'),
-    ]) {
-      expect(outcome).toThrow(expect.objectContaining({ code: 'conflict' }));
-    }
+      () => succeed(store, job.id, RUN, 'late'),
+    ];
+    const before = snapshot(store);
+    for (const outcome of outcomes.slice(0, 3)) expect(outcome).toThrow(expect.objectContaining({ code: 'conflict' }));
     expect(snapshot(store)).toEqual(before);
+    cancelJobTree(store, job);
+    const cancelled = snapshot(store);
+    expect(outcomes[3]).toThrow(expect.objectContaining({ code: 'conflict', command: 'succeed' }));
+    expect(snapshot(store)).toEqual(cancelled);
+    expect(store.comments.listForJob(job.id).map((c) => c.kind)).not.toContain('result');
   });
 });

@@ -1,7 +1,7 @@
 // openFollowUp: a new job goes on with a task after its previous one, and takes with it what the person said to the
 // previous job that it never got to read (its undelivered interjections). One command for the three ways a task
 // goes on: a comment or Continue after the job ended, an answer to its question, messages left after it completed.
-import type { Comment } from '../../src-shared/entities';
+import { type Comment, isTerminal } from '../../src-shared/entities';
 import type { NewComment } from '../db/repos/comments';
 import type { JobRecord, NewJob } from '../db/repos/jobs';
 import type { Store } from '../db/store';
@@ -25,7 +25,7 @@ export function openFollowUp(
 ): { job: JobRecord; comment: Comment } {
   return store.transact(() => {
     const now = previous && store.jobs.get(previous.id);
-    if (now && !['succeeded', 'failed', 'cancelled'].includes(now.status)) {
+    if (now && !isTerminal(now.status)) {
       throw new JobCommandError(
         'openFollowUp',
         'job_not_terminal',

@@ -61,11 +61,11 @@ export function park(store: Store, jobId: string, run: RunHolder, why: Park): Jo
   return store.transact(() => {
     switch (why.reason) {
       case 'ask': {
-        const asked = heldJob(store, 'park', jobId, run.workerId).askCount + 1;
+        const { askCount } = heldJob(store, 'park', jobId, run.workerId);
         const parked = end(store, 'park', jobId, run, 'waiting_human', {
           waitReason: 'ask',
           resumeMovement: why.movement,
-          askCount: asked,
+          askCount: askCount + 1,
         });
         const { question: body, choices } = why;
         postComment(store, { taskId: parked.taskId, jobId, author: 'agent', kind: 'question', body, choices });
