@@ -14,11 +14,11 @@ import { chooseStartMovement } from '../engine/pieces/schema';
 import { routed as pieceRouted } from '../jobs/claim';
 import { postNote } from '../jobs/lifecycle';
 import type { PieceRunResult } from '../jobs/piece-run-result';
+import { JobCommandError } from '../jobs/refusal';
 import { appliesTo, resumeSettingsWaits, settingsWaitResult, unreviewedSettings } from '../jobs/settings-wait';
+import { wakeParked } from '../jobs/wake';
 import type { McpJobServers, McpSession } from '../mcp/session';
 import { AcceptedSettings } from '../workspace/accepted-settings';
-import { JobCommandError } from '../jobs/refusal';
-import { wakeParked } from '../jobs/wake';
 import { ConfigFileError } from '../workspace/json-file';
 import { runtimeDir } from '../workspace/paths';
 

@@ -10,7 +10,7 @@ import type { Engine } from '../engine/piece-result';
 import type { PieceCatalog, PieceDefinition } from '../engine/pieces/catalog';
 import type { JobAborts } from '../jobs/aborts';
 import { handlePieceResult } from '../jobs/apply-result';
-import { claim, decline, heartbeat as beat, recover } from '../jobs/claim';
+import { heartbeat as beat, claim, decline, recover } from '../jobs/claim';
 import { publishJobMetrics } from '../jobs/metrics';
 import type { PieceRunResult } from '../jobs/piece-run-result';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../jobs/retry-policy';
