@@ -13,6 +13,7 @@ import { handlePieceResult } from '../jobs/apply-result';
 import { heartbeat as beat, claim, decline, recover } from '../jobs/claim';
 import { publishJobMetrics } from '../jobs/metrics';
 import type { PieceRunResult } from '../jobs/piece-run-result';
+import { JobCommandError } from '../jobs/refusal';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../jobs/retry-policy';
 import { retryLater } from '../jobs/run-outcomes';
 import type { McpJobServers, McpSession } from '../mcp/session';
@@ -179,7 +180,12 @@ export class Worker {
     if (prepared.kind === 'requeue') {
       // Decided before anything ran; the job is left to other workers for a while instead of blocking this queue.
       this.declined.set(job.id, Date.now());
-      decline(store, job.id, this.id);
+      try {
+        decline(store, job.id, this.id);
+      } catch (error) {
+        // Cancelled (by another process) between the claim and now: it is not ours to give back any more.
+        if (!(error instanceof JobCommandError)) throw error;
+      }
       return undefined;
     }
     const run: RunningJob = { job, done: this.executeJob(job, prepared) };
