@@ -3,12 +3,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { STATE_REPOS } from '../src-main/db/repos/write-surface';
 
 export interface SourceFile {
   /** Repository-relative, with forward slashes. */
   file: string;
   /** Every module specifier it imports or re-exports, static, dynamic or `require`d, type-only included. */
   imports: string[];
+  /** Its uses of the Store's state repositories, as `repo.method` (see stateRepoUses below). */
+  repoUses?: string[];
 }
 
 const PRODUCT_ROOTS = ['src-main/', 'src-shared/', 'src-renderer/', 'src-preload/'];
@@ -25,7 +28,7 @@ export function readSources(repo: string, roots: readonly string[]): SourceFile[
       else if (/\.(ts|tsx|mts)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
         const text = fs.readFileSync(path.join(repo, rel), 'utf8');
         const scanned = ts.preProcessFile(text, true, true);
-        files.push({ file: rel, imports: scanned.importedFiles.map((f) => f.fileName) });
+        files.push({ file: rel, imports: scanned.importedFiles.map((f) => f.fileName), repoUses: stateRepoUses(text) });
       }
     }
   };
@@ -82,6 +85,7 @@ export function checkBoundaries(sources: readonly SourceFile[]): string[] {
       }
     }
   }
+  problems.push(...checkStateWriters(sources));
   for (const cycle of folderCycles(edges)) {
     const via = cycle.slice(0, -1).map((f, i) => edges.get(f)?.get(cycle[i + 1] as string));
     problems.push(`src-main folders import each other in a circle: ${cycle.join(' → ')} (via ${via.join(', ')})`);
@@ -106,4 +110,103 @@ function folderCycles(edges: ReadonlyMap<string, ReadonlyMap<string, string>>): 
     visit(start, [start]);
   }
   return cycles;
+}
+
+// One writer of job, comment and request state (issue 24): outside src-main/jobs/ and src-main/db/, product code
+// neither imports jobs/job-writes.ts (the generic job patch) nor calls a write of the Store's state repositories
+// (the table of db/repos/write-surface.ts says which methods write), nor takes such a repository whole as a value,
+// where its writes could no longer be seen. Callers say what happened through the commands of jobs/.
+
+/** The job patch and the write primitives the commands are made of. */
+const JOB_WRITES_MODULE = 'src-main/jobs/job-writes';
+
+/**
+ * Today's writers in engine/, left to issue 24's point 2 (the engine behind the JobJournal of jobs/journal.ts): the
+ * merger of that work empties this list, and from then on engine/ is held to the rule like every other folder.
+ */
+export const ENGINE_WRITES_TO_MOVE: readonly string[] = [
+  'src-main/engine/piece-runner.ts jobs.clearPendingInvoke',
+  'src-main/engine/piece-runner.ts jobs.setResumeMovement',
+  'src-main/engine/job-run.ts comments.markDelivered',
+  'src-main/engine/decisions.ts toolRequests.markStarted',
+  'src-main/engine/decisions.ts packageRequests.markStarted',
+];
+
+const mayWriteState = (file: string) => file.startsWith('src-main/jobs/') || file.startsWith('src-main/db/');
+
+export function checkStateWriters(sources: readonly SourceFile[]): string[] {
+  const problems: string[] = [];
+  for (const { file, imports, repoUses = [] } of sources) {
+    if (!isProduct(file) || !file.startsWith('src-main/') || mayWriteState(file)) continue;
+    for (const specifier of imports) {
+      if (resolve(file, specifier) === JOB_WRITES_MODULE)
+        problems.push(
+          `${file}: only src-main/jobs/ patches a job; say what happened through a job command (imports '${specifier}')`,
+        );
+    }
+    for (const use of new Set(repoUses)) {
+      const [repo, method] = use.split('.') as [keyof typeof STATE_REPOS, string];
+      const surface: Readonly<Record<string, 'read' | 'write'>> = STATE_REPOS[repo];
+      if (method === '*')
+        problems.push(
+          `${file}: takes store.${repo} whole, where its writes cannot be checked; call its reads or a job command`,
+        );
+      else if (surface[method] === 'write' && !ENGINE_WRITES_TO_MOVE.includes(`${file} ${use}`))
+        problems.push(
+          `${file}: writes ${repo} state (${use}) outside src-main/jobs/ and src-main/db/; use a job command`,
+        );
+    }
+  }
+  return problems;
+}
+
+const STATE_REPO_NAMES = new Set(Object.keys(STATE_REPOS));
+
+/** `store` or `….store`: how product code names the Store. */
+const isStore = (node: ts.Node): boolean =>
+  (ts.isIdentifier(node) && node.text === 'store') ||
+  (ts.isPropertyAccessExpression(node) && node.name.text === 'store');
+
+/**
+ * Every use of a state repository in `text`: `x.jobs.insert(…)`, `x.jobs['insert']` and `const { insert } = x.jobs`
+ * as `jobs.insert`; the Store's repository taken as a value (`const repo = store.jobs`, `f(ctx.store.jobs)`,
+ * `const { jobs } = store`) as `jobs.*`. Found on the syntax tree, so comments and strings do not count.
+ */
+export function stateRepoUses(text: string): string[] {
+  const uses: string[] = [];
+  const source = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(node) && STATE_REPO_NAMES.has(node.name.text)) {
+      const repo = node.name.text;
+      const parent = node.parent;
+      if (ts.isPropertyAccessExpression(parent) && parent.expression === node) uses.push(`${repo}.${parent.name.text}`);
+      else if (ts.isElementAccessExpression(parent) && parent.expression === node)
+        uses.push(
+          `${repo}.${ts.isStringLiteralLike(parent.argumentExpression) ? parent.argumentExpression.text : '*'}`,
+        );
+      else if (
+        ts.isVariableDeclaration(parent) &&
+        parent.initializer === node &&
+        ts.isObjectBindingPattern(parent.name)
+      )
+        for (const element of parent.name.elements) {
+          const name = element.propertyName ?? element.name;
+          uses.push(`${repo}.${ts.isIdentifier(name) ? name.text : '*'}`);
+        }
+      else if (isStore(node.expression)) uses.push(`${repo}.*`);
+    }
+    if (
+      ts.isVariableDeclaration(node) &&
+      node.initializer &&
+      isStore(node.initializer) &&
+      ts.isObjectBindingPattern(node.name)
+    )
+      for (const element of node.name.elements) {
+        const name = element.propertyName ?? element.name;
+        if (ts.isIdentifier(name) && STATE_REPO_NAMES.has(name.text)) uses.push(`${name.text}.*`);
+      }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return uses;
 }

@@ -6,7 +6,7 @@ import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
 import { type JobRecord, toJob } from '../db/repos/jobs';
 import type { Store } from '../db/store';
-import { changeJob } from '../jobs/lifecycle';
+import { wakeParked } from '../jobs/wake';
 import { type McpServerConfig, mcpFile, takesToken } from '../mcp/config';
 import { needsToken } from '../mcp/servers';
 import { resolveWorkspaceFolder } from '../tasks/create';
@@ -102,8 +102,7 @@ export function resumeParked(store: Store, workspace: string): JobRecord[] {
       if (task.workspacePath !== workspace || store.tasks.workspaceKind(task.id) !== 'persistent') return [];
       const job = store.jobs.latestForTask(task.id);
       if (job?.status !== 'waiting_human' || job.waitReason !== 'mcp_auth_required') return [];
-      const queued = changeJob(store, job, 'queued');
-      return queued ? [queued] : [];
+      return [wakeParked(store, job.id, 'token_saved')];
     }),
   );
 }

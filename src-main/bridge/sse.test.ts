@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Comment, Job, ToolRequest } from '../../src-shared/entities';
 import { MaestroEvent } from '../../src-shared/events';
 import { openSse, type SseReader, type TestBridge, testBridge } from '../../test-support/bridge-harness';
-import { changeJob } from '../jobs/lifecycle';
+import { changeJob } from '../jobs/job-writes';
 
 const seqs = (events: MaestroEvent[]) => events.map((e) => e.seq);
 const lastSeq = (b: TestBridge) => b.maestro.store.events.lastSeq();

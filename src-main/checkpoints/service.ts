@@ -15,7 +15,7 @@ import type { StoredCheckpoint } from '../db/repos/checkpoints';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import type { CheckpointSource } from '../engine/job-run';
-import { postComment } from '../jobs/lifecycle';
+import { postNote } from '../jobs/lifecycle';
 import { removeTaskIndex } from './housekeeping';
 import { JobCheckpoints } from './run-checkpoints';
 import { maestroRef } from './snapshot';
@@ -157,8 +157,7 @@ export class CheckpointService implements CheckpointSource {
   }
 
   comment(taskId: string, jobId: string, body: string, notice: CommentNotice): void {
-    const { store } = this.o;
-    store.transact(() => postComment(store, { taskId, jobId, author: 'system', kind: 'comment', body, notice }));
+    postNote(this.o.store, { taskId, jobId, body, notice });
   }
 
   /** Runs `op` after the task's other snapshot work (they share the task's temporary index). */

@@ -5,7 +5,7 @@ import { tempDir, testMaestro } from '../../test-support/temp-maestro';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import { handlePieceResult } from './apply-result';
-import { insertJob } from './lifecycle';
+import { insertJob } from './job-writes';
 import type { PieceRunResult } from './piece-run-result';
 import type { RetryPolicy } from './retry-policy';
 

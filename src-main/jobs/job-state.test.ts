@@ -3,7 +3,7 @@ import { isTerminal, JOB_STATUSES, type JobStatus } from '../../src-shared/entit
 import { forceStatus, insertJob, insertTask, rawJob, rowCounts, tempStore } from '../../test-support/db';
 import type { JobPatch } from '../db/repos/jobs';
 import { assertTransition, canTransition, IllegalTransitionError, JOB_TRANSITIONS } from './job-state';
-import { changeJob } from './lifecycle';
+import { changeJob } from './job-writes';
 
 /** The columns a transition into `to` needs. */
 const patchFor = (to: JobStatus): JobPatch =>

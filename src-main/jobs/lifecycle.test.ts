@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { MaestroEvent } from '../../src-shared/events';
 import { insertChildJob, moveTo, setup } from '../../test-support/tasks';
-import { cancelJobTree, changeJob, wakeParentIfDone } from './lifecycle';
+import { changeJob, wakeParentIfDone } from './job-writes';
+import { cancelJobTree } from './lifecycle';
 
 /** A parent job in waiting_subtasks (movement `fanout`) with `n` child jobs, each running. */
 function family(n: number) {

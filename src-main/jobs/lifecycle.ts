@@ -1,46 +1,18 @@
-// Job and comment writes shared by task operations and the Worker: every change is published as an event, cancels
-// reach the whole job tree, and a parent waiting for subtasks is woken when its last child ends.
+// Commands that open and close whole jobs: a task with its first job (task creation, subtasks, a fork), a cancel that
+// reaches the whole job tree, the parents of deleted subtasks, and the system's notes in a task.
 import {
   type AttachmentInfo,
   type CommentAuthor,
+  type CommentNotice,
   isTerminal,
-  type JobStatus,
   type Task,
 } from '../../src-shared/entities';
 import type { InvokeKind } from '../../src-shared/events';
-import type { NewComment } from '../db/repos/comments';
-import { type JobPatch, type JobRecord, toJob } from '../db/repos/jobs';
+import type { JobRecord } from '../db/repos/jobs';
 import type { NewTask } from '../db/repos/tasks';
-import { toToolRequest } from '../db/repos/tool-requests';
 import type { Store } from '../db/store';
-import { assertTransition } from './job-state';
-
-export function changeJob(
-  store: Store,
-  job: Pick<JobRecord, 'id' | 'status'>,
-  to: JobStatus,
-  patch: JobPatch = {},
-  owner: string | null = null,
-): JobRecord | undefined {
-  assertTransition(job.status, to);
-  const changed = store.jobs.transition(job.id, job.status, to, patch, { owner });
-  if (!changed) return undefined;
-  store.publish({ type: 'job.changed', taskId: changed.taskId, jobId: changed.id, job: toJob(changed) });
-  if (isTerminal(to)) wakeParentIfDone(store, changed);
-  return changed;
-}
-
-export function insertJob(store: Store, job: Parameters<Store['jobs']['insert']>[0]): JobRecord {
-  const created = store.jobs.insert(job);
-  store.publish({ type: 'job.changed', taskId: created.taskId, jobId: created.id, job: toJob(created) });
-  return created;
-}
-
-export function postComment(store: Store, comment: NewComment) {
-  const created = store.comments.insert(comment);
-  store.publish({ type: 'comment.created', taskId: created.taskId, jobId: created.jobId, comment: created });
-  return created;
-}
+import { changeJob, insertJob, postComment, wakeParentIfDone } from './job-writes';
+import { denyPendingRequests } from './requests';
 
 export interface NewTaskWithJob extends Omit<NewTask, 'createdAt'> {
   parentJobId: string | null;
@@ -51,7 +23,7 @@ export interface NewTaskWithJob extends Omit<NewTask, 'createdAt'> {
   attachments?: readonly AttachmentInfo[];
 }
 
-/** A task, its instruction comment and its queued job, in one transaction (task creation and subtasks). */
+/** openTask: a task, its instruction comment and its queued job, in one transaction (task creation and subtasks). */
 export function insertTaskWithJob(store: Store, input: NewTaskWithJob): { task: Task; job: JobRecord } {
   const { parentJobId, invoke, author, attachments, ...task } = input;
   return store.transact(() => {
@@ -84,8 +56,8 @@ export function titleFrom(instruction: string): string {
 }
 
 /**
- * Cancels a non-terminal job, denies its pending requests and cancels every open descendant job.
- * Returns the cancelled job, or undefined when it was already terminal or changed under us.
+ * cancel: a non-terminal job is cancelled, its pending requests denied and every open descendant job cancelled.
+ * Returns the cancelled job, or undefined when it was already terminal or changed under us (cancel is idempotent).
  */
 export function cancelJobTree(store: Store, job: JobRecord): JobRecord | undefined {
   return store.transact(() => {
@@ -111,23 +83,14 @@ export function cancelJobTree(store: Store, job: JobRecord): JobRecord | undefin
   });
 }
 
-function denyPendingRequests(store: Store, jobId: string): void {
-  for (const r of store.toolRequests.listForJob(jobId)) {
-    const denied = r.status === 'pending' && store.toolRequests.decide(r.id, 'denied', null);
-    if (denied)
-      store.publish({ type: 'tool_request.changed', taskId: r.taskId, jobId, request: toToolRequest(denied) });
-  }
-  for (const r of store.packageRequests.listForJob(jobId)) {
-    const denied = r.status === 'pending' && store.packageRequests.decide(r.id, 'denied');
-    if (denied) store.publish({ type: 'package_request.changed', taskId: r.taskId, jobId, request: denied });
-  }
+/** The jobs of deleted subtasks are gone: a parent outside them that waited for them goes on (Invoke Notify). */
+export function subtasksDeleted(store: Store, jobs: readonly Pick<JobRecord, 'parentJobId'>[]): void {
+  store.transact(() => {
+    for (const job of jobs) wakeParentIfDone(store, job);
+  });
 }
 
-/** When `child` ended and its parent waits for subtasks with none left open, the parent is queued (Invoke Notify). */
-export function wakeParentIfDone(store: Store, child: Pick<JobRecord, 'parentJobId'>): void {
-  if (!child.parentJobId) return;
-  const parent = store.jobs.get(child.parentJobId);
-  if (parent?.status !== 'waiting_subtasks') return;
-  if (store.jobs.openChildCount(parent.id) > 0) return;
-  changeJob(store, parent, 'queued', { pendingInvoke: 'Notify' });
+/** A system comment in the task (a warning about an MCP server, checkpoints turned off): no job state changes. */
+export function postNote(store: Store, note: { taskId: string; jobId: string; body: string; notice: CommentNotice }) {
+  return store.transact(() => postComment(store, { ...note, author: 'system', kind: 'comment' }));
 }

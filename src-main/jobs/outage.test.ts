@@ -11,7 +11,7 @@ import type { Store } from '../db/store';
 import { LlmClient } from '../llm/client';
 import { isLlmError } from '../llm/errors';
 import { handlePieceResult } from './apply-result';
-import { insertJob } from './lifecycle';
+import { insertJob } from './job-writes';
 import type { PieceRunResult } from './piece-run-result';
 import { DEFAULT_OUTAGE_POLICY, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 

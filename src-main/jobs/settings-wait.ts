@@ -7,8 +7,8 @@
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import { type AcceptedSettings, SETTINGS_FILES } from '../workspace/accepted-settings';
-import { changeJob } from './lifecycle';
 import type { PieceRunResult } from './piece-run-result';
+import { wakeParked } from './wake';
 
 /** The settings files a job of this workspace applies: an ephemeral workspace has no MCP servers or pieces of its own. */
 export function appliesTo(persistent: boolean): (file: string) => boolean {
@@ -49,8 +49,7 @@ export function resumeSettingsWaits(store: Store, accepted: AcceptedSettings, wo
       if (!task || (workspacePath !== undefined && task.workspacePath !== workspacePath)) return [];
       const persistent = store.tasks.workspaceKind(task.id) === 'persistent';
       if (unreviewedSettings(accepted, task.workspacePath, persistent).length > 0) return [];
-      const queued = changeJob(store, job, 'queued');
-      return queued ? [queued] : [];
+      return [wakeParked(store, job.id, 'settings_reviewed')];
     }),
   );
 }

@@ -12,7 +12,8 @@ import type { CheckpointService } from '../checkpoints/service';
 import { newId } from '../db/ids';
 import { toJob } from '../db/repos/jobs';
 import { keptConversation, putConversation } from '../engine/conversation-points';
-import { insertJob, insertTaskWithJob, postComment } from '../jobs/lifecycle';
+import { openFollowUp } from '../jobs/follow-up';
+import { insertTaskWithJob } from '../jobs/lifecycle';
 import { runtimeDir } from '../workspace/paths';
 import type { TaskContext } from './context';
 import { invalid } from './errors';
@@ -114,13 +115,13 @@ export function forkTask(ctx: CheckpointContext, input: OpParsedInput<'forkTask'
       const task = requireTask(ctx, id);
       store.publish({ type: 'task.created', taskId: id, jobId: null, task });
       if (!input.instruction) return { task };
-      const job = insertJob(store, {
-        taskId: id,
-        pieceId: task.pieceId,
-        profile: task.profile,
-        pendingInvoke: 'UserSend',
-      });
-      postComment(store, { taskId: id, jobId: job.id, author: 'user', kind: 'handoff', body: input.instruction });
+      // The fork's first job goes on from the kept conversation: no job of its own came before it.
+      const { job } = openFollowUp(
+        store,
+        undefined,
+        { taskId: id, pieceId: task.pieceId, profile: task.profile },
+        { author: 'user', kind: 'handoff', body: input.instruction },
+      );
       return { task: requireTask(ctx, id), job: toJob(job) };
     });
   } catch (error) {

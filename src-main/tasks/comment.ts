@@ -1,13 +1,14 @@
 // POST /tasks/:id/comments: the task write gate of spec §1. What a comment does depends on the latest job's state,
-// read and written in one IMMEDIATE transaction so the disposition matches the state it committed against.
+// read and written in one IMMEDIATE transaction so the disposition matches the state it committed against; the job
+// commands (jobs/person-comments.ts, jobs/follow-up.ts) write it.
 
 import { assertNever } from '../../src-shared/assert-never';
 import { commentGate } from '../../src-shared/comment-gate';
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
-import type { JobRecord } from '../db/repos/jobs';
 import { toJob } from '../db/repos/jobs';
-import { changeJob, insertJob, postComment } from '../jobs/lifecycle';
+import { openFollowUp } from '../jobs/follow-up';
+import { answerAsk, commentForNextRun, interject } from '../jobs/person-comments';
 import type { TaskContext } from './context';
 import { invalid } from './errors';
 import { requireTask } from './queries';
@@ -22,8 +23,10 @@ export function addComment(ctx: TaskContext, input: OpParsedInput<'addComment'>)
     const task = requireTask(ctx, input.taskId);
     const latest = store.jobs.latestForTask(task.id);
     const gate = commentGate(latest);
-    const post = (jobId: string, kind: 'interjection' | 'comment' | 'answer') =>
-      postComment(store, { taskId: task.id, jobId, author: 'user', kind, body: input.body });
+    // Every disposition but a first follow-up is about the latest job (the gate of no job is a follow-up).
+    const latestId = latest?.id as string;
+    // Another profile for this job only: the task keeps its own, the next follow-up picks again.
+    const next = { pieceId: task.pieceId, profile: input.profile ?? task.profile };
     switch (gate.disposition) {
       case 'conflict':
         throw new MaestroError(
@@ -31,35 +34,27 @@ export function addComment(ctx: TaskContext, input: OpParsedInput<'addComment'>)
           `a ${gate.waitsFor === 'tool_request' ? 'tool' : 'package'} request of this task waits for a decision; approve or deny it first`,
         );
       case 'interjection': {
-        const job = latest as JobRecord;
-        const comment = post(job.id, 'interjection');
-        const woken = gate.wake ? changeJob(store, job, 'queued') : undefined;
-        return { comment, disposition: 'interjection', job: toJob(woken ?? job) };
+        const { comment, job } = interject(store, latestId, input.body);
+        return { comment, disposition: 'interjection', job: toJob(job) };
       }
       case 'reused_job': {
-        const job = latest as JobRecord;
-        const comment = post(job.id, 'comment');
+        const { comment, job } = commentForNextRun(store, latestId, input.body);
         return { comment, disposition: 'reused_job', job: toJob(job) };
       }
       case 'followup_job': {
-        // A succeeded job is done with its movement; after failed/cancelled the follow-up resumes where it stopped.
-        const resumeMovement = latest && latest.status !== 'succeeded' ? latest.resumeMovement : null;
-        const job = insertJob(store, {
-          taskId: task.id,
-          pieceId: task.pieceId,
-          // Another profile for this job only: the task keeps its own, the next follow-up picks again.
-          profile: input.profile ?? task.profile,
-          pendingInvoke: 'UserSend',
-          resumeMovement: gate.answer ? latest?.resumeMovement : resumeMovement,
-          askCount: latest?.askCount ?? 0,
-          // The answered subtask goes on in the follow-up: its parent keeps waiting for it, not for the ASK job.
-          parentJobId: gate.answer ? latest?.parentJobId : null,
-        });
-        // What the user said to the previous job that it never got to read goes on to this one.
-        if (latest) store.comments.moveUndelivered(latest.id, job.id);
-        // Only now, with the follow-up open, may the ASK job end (ending it first would wake a waiting parent).
-        if (gate.answer) changeJob(store, latest as JobRecord, 'succeeded', { result: 'answered' });
-        const comment = post(job.id, gate.answer ? 'answer' : 'comment');
+        const { comment, job } = gate.answer
+          ? answerAsk(store, latestId, { body: input.body, next })
+          : openFollowUp(
+              store,
+              latest,
+              {
+                ...next,
+                taskId: task.id,
+                // A succeeded job is done with its movement; after failed/cancelled the follow-up resumes there.
+                resumeMovement: latest && latest.status !== 'succeeded' ? latest.resumeMovement : null,
+              },
+              { author: 'user', kind: 'comment', body: input.body },
+            );
         return { comment, disposition: 'followup_job', job: toJob(job) };
       }
       default:

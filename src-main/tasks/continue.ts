@@ -4,7 +4,7 @@ import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import { isTerminal } from '../../src-shared/entities';
 import { MaestroError } from '../../src-shared/errors';
 import { toJob } from '../db/repos/jobs';
-import { insertJob, postComment } from '../jobs/lifecycle';
+import { openFollowUp } from '../jobs/follow-up';
 import type { TaskContext } from './context';
 import { invalid } from './errors';
 import { requireTask } from './queries';
@@ -27,24 +27,18 @@ export function continueTask(ctx: TaskContext, input: OpParsedInput<'continueTas
       );
     }
     if (pieceId !== task.pieceId) store.tasks.setPiece(task.id, pieceId);
-    const job = insertJob(store, {
-      taskId: task.id,
-      pieceId,
-      profile: task.profile,
-      pendingInvoke: 'UserSend',
-      continuedFromJobId: previous.id,
-      askCount: previous.askCount,
-    });
-    store.comments.moveUndelivered(previous.id, job.id);
-    postComment(store, {
-      taskId: task.id,
-      jobId: job.id,
-      author: 'user',
-      kind: 'handoff',
-      body: input.instruction ?? DEFAULT_HANDOFF,
-      // Without words of the person's, the body is the model's instruction: the chat words it from the notice.
-      ...(input.instruction === undefined ? { notice: { code: 'continued' as const } } : {}),
-    });
+    const { job } = openFollowUp(
+      store,
+      previous,
+      { taskId: task.id, pieceId, profile: task.profile, continuedFromJobId: previous.id },
+      {
+        author: 'user',
+        kind: 'handoff',
+        body: input.instruction ?? DEFAULT_HANDOFF,
+        // Without words of the person's, the body is the model's instruction: the chat words it from the notice.
+        ...(input.instruction === undefined ? { notice: { code: 'continued' as const } } : {}),
+      },
+    );
     return { job: toJob(job) };
   });
 }

@@ -5,7 +5,7 @@ import type { OpOutput } from '../../src-shared/contract';
 import type { Task } from '../../src-shared/entities';
 import { MaestroError } from '../../src-shared/errors';
 import type { Store } from '../db/store';
-import { wakeParentIfDone } from '../jobs/lifecycle';
+import { subtasksDeleted } from '../jobs/lifecycle';
 import { ephemeralWorkspace, runtimeDir } from '../workspace/paths';
 import type { TaskContext } from './context';
 import { requireTask } from './queries';
@@ -59,7 +59,7 @@ export function deleteTask(ctx: TaskContext, { taskId }: { taskId: string }): Op
     const refs = ids.map((id) => ctx.checkpoints?.refsOf(id) ?? []);
     store.tasks.removeTrees(ids);
     // A parent outside the deleted tree that waited for one of these subtasks would otherwise wait for ever.
-    for (const job of jobs) wakeParentIfDone(store, job);
+    subtasksDeleted(store, jobs);
     store.publish({ type: 'task.deleted', taskId, jobId: null, taskIds: ids });
     return tasks.map((task, i) => ({ task, refs: refs[i] ?? [] }));
   });

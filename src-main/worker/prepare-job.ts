@@ -11,9 +11,12 @@ import { openSnapshot } from '../engine/auto-prompter-snapshot';
 import type { Engine } from '../engine/piece-result';
 import type { PieceCatalog, PieceDefinition } from '../engine/pieces/catalog';
 import { chooseStartMovement } from '../engine/pieces/schema';
-import { changeJob, postComment } from '../jobs/lifecycle';
+import { routed as pieceRouted } from '../jobs/claim';
+import { postNote } from '../jobs/lifecycle';
 import type { PieceRunResult } from '../jobs/piece-run-result';
+import { JobCommandError } from '../jobs/refusal';
 import { appliesTo, resumeSettingsWaits, settingsWaitResult, unreviewedSettings } from '../jobs/settings-wait';
+import { wakeParked } from '../jobs/wake';
 import type { McpJobServers, McpSession } from '../mcp/session';
 import { AcceptedSettings } from '../workspace/accepted-settings';
 import { ConfigFileError } from '../workspace/json-file';
@@ -85,16 +88,7 @@ export class JobPreparation {
   private warnMcp(job: JobRecord, server: string, message: string): void {
     const { store } = this.o;
     try {
-      store.transact(() =>
-        postComment(store, {
-          taskId: job.taskId,
-          jobId: job.id,
-          author: 'system',
-          kind: 'comment',
-          body: message,
-          notice: { code: 'mcp_warning', server },
-        }),
-      );
+      postNote(store, { taskId: job.taskId, jobId: job.id, body: message, notice: { code: 'mcp_warning', server } });
     } catch (error) {
       console.error(`job ${job.id}: ${message} (not recorded: ${(error as Error).message})`);
     }
@@ -105,7 +99,13 @@ export class JobPreparation {
     const { store, mcp } = this.o;
     if (after?.waitReason !== 'mcp_auth_required' || savedCount === undefined || !mcp?.tokenSavedSince(savedCount))
       return after;
-    return store.transact(() => changeJob(store, after, 'queued')) ?? after;
+    try {
+      return wakeParked(store, after.id, 'token_saved');
+    } catch (error) {
+      // The save woke it first (or it was cancelled meanwhile): nothing left to do.
+      if (error instanceof JobCommandError) return store.jobs.get(after.id) ?? after;
+      throw error;
+    }
   }
 
   /**
@@ -139,13 +139,8 @@ export class JobPreparation {
     const available = this.piecesOf(task).pieces;
     const outcome = await engine.routePiece({ job, task, pieces: available, signal });
     const pieceId = outcome.kind === 'chosen' ? outcome.pieceId : task.pieceId;
-    const routed = store.transact(() => {
-      store.tasks.setChosenPiece(task.id, pieceId, outcome.kind === 'chosen' ? 'routed' : 'default');
-      const changed = store.jobs.setPiece(job.id, pieceId);
-      const warning = outcome.kind === 'fallback' ? `${outcome.reason}; running the ${pieceId} piece` : null;
-      store.publish({ type: 'task.routed', taskId: task.id, jobId: job.id, pieceId, routed: !warning, warning });
-      return changed;
-    });
+    const warning = outcome.kind === 'fallback' ? `${outcome.reason}; running the ${pieceId} piece` : null;
+    const routed = pieceRouted(store, job.id, job.workerId as string, { pieceId, warning });
     if (outcome.kind === 'fallback') console.warn(`task ${task.id}: ${outcome.reason}; running the ${pieceId} piece`);
     const again = this.check(routed ?? { ...job, pieceId }, task);
     return again.kind === 'requeue' ? fatalPrepared(`this worker does not serve the routed piece ${pieceId}`) : again;

@@ -8,7 +8,7 @@ import type { Maestro } from '../app/create-maestro';
 import { Store } from '../db/store';
 import type { PieceRunContext } from '../engine/piece-result';
 import { JobAborts } from '../jobs/aborts';
-import { insertJob } from '../jobs/lifecycle';
+import { insertJob } from '../jobs/job-writes';
 import type { PieceRunResult } from '../jobs/piece-run-result';
 import { dbFile, runtimeDir } from '../workspace/paths';
 import { Worker } from './worker';

@@ -3,17 +3,19 @@
 // at start, when this host holds the data dir's lock, every job left running by an earlier host, without waiting.
 
 import { randomBytes } from 'node:crypto';
-import { type JobRecord, toJob } from '../db/repos/jobs';
+import type { JobRecord } from '../db/repos/jobs';
 import { StorageAlarm } from '../db/storage-fault';
 import type { Store } from '../db/store';
 import type { Engine } from '../engine/piece-result';
 import type { PieceCatalog, PieceDefinition } from '../engine/pieces/catalog';
 import type { JobAborts } from '../jobs/aborts';
 import { handlePieceResult } from '../jobs/apply-result';
-import { changeJob } from '../jobs/lifecycle';
+import { heartbeat as beat, claim, decline, recover } from '../jobs/claim';
 import { publishJobMetrics } from '../jobs/metrics';
 import type { PieceRunResult } from '../jobs/piece-run-result';
+import { JobCommandError } from '../jobs/refusal';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../jobs/retry-policy';
+import { retryLater } from '../jobs/run-outcomes';
 import type { McpJobServers, McpSession } from '../mcp/session';
 import type { AnyToolDef } from '../tools/types';
 import { JobPreparation, type Prepared } from './prepare-job';
@@ -163,13 +165,12 @@ export class Worker {
     if (this.stopping || this.running.size >= this.o.concurrency) return undefined;
     const { store } = this.o;
     for (const [id, at] of this.declined) if (Date.now() - at > DECLINE_MS) this.declined.delete(id);
-    const job = store.jobs.claimNext({
+    const job = claim(store, {
       workerId: this.id,
       profiles: this.o.profiles ?? null,
       exclude: [...this.declined.keys()],
     });
     if (!job) return undefined;
-    store.publish({ type: 'job.changed', taskId: job.taskId, jobId: job.id, job: toJob(job) });
     let prepared: Prepared;
     try {
       prepared = this.preparation.prepare(job);
@@ -179,9 +180,12 @@ export class Worker {
     if (prepared.kind === 'requeue') {
       // Decided before anything ran; the job is left to other workers for a while instead of blocking this queue.
       this.declined.set(job.id, Date.now());
-      store.transact(() =>
-        changeJob(store, job, 'queued', { workerId: null, heartbeatAt: null, attempt: job.attempt - 1 }, this.id),
-      );
+      try {
+        decline(store, job.id, this.id);
+      } catch (error) {
+        // Cancelled (by another process) between the claim and now: it is not ours to give back any more.
+        if (!(error instanceof JobCommandError)) throw error;
+      }
       return undefined;
     }
     const run: RunningJob = { job, done: this.executeJob(job, prepared) };
@@ -221,19 +225,14 @@ export class Worker {
     for (const stale of store.jobs.staleRunning(cutoff)) {
       // This worker's own running job is alive whatever its heartbeat says (a lock may have held the heartbeat back).
       if (this.running.has(stale.id)) continue;
-      const back = store.transact(() => {
-        // Checked again under the write lock: the worker may have been slow, not dead, and beaten us to it.
-        const job = store.jobs.get(stale.id);
-        if (job?.status !== 'running' || !job.workerId || !job.heartbeatAt || job.workerId === this.id)
-          return undefined;
-        if (Date.parse(job.heartbeatAt) >= cutoff) return undefined;
-        return handlePieceResult(
+      const back = recover(store, stale.id, { cutoff, self: this.id }, (job) =>
+        handlePieceResult(
           store,
           job,
           { kind: 'error', message: why(job), retryable: true },
           { workerId: job.workerId, retry: this.o.retry, now },
-        );
-      });
+        ),
+      );
       if (back) recovered.push(back);
     }
     return recovered;
@@ -247,7 +246,7 @@ export class Worker {
     const signal = aborts.register(job.id);
     const heartbeat = setInterval(() => {
       try {
-        if (!store.jobs.heartbeat(job.id, this.id)) aborts.abort(job.id, 'the job is no longer held by this worker');
+        if (!beat(store, job.id, this.id)) aborts.abort(job.id, 'the job is no longer held by this worker');
         this.storage.cleared();
       } catch (error) {
         // Missed beats while the storage refuses writes are harmless: recover() skips this worker's running jobs.
@@ -366,15 +365,14 @@ export class Worker {
   /** Not the job's fault (host shutting down): back to retry, due now, and this attempt does not count. */
   private backToRetryUncounted(job: JobRecord): JobRecord | undefined {
     const { store } = this.o;
-    return store.transact(() =>
-      changeJob(
-        store,
-        job,
-        'retry',
-        { nextRetryAt: Date.now(), workerId: null, attempt: job.attempt - 1, error: SHUTDOWN, pendingInvoke: null },
-        this.id,
-      ),
-    );
+    const run = { workerId: this.id, engineRan: true };
+    const back = { nextRetryAt: Date.now(), counted: false, error: SHUTDOWN, errorCode: null };
+    return store.transact(() => {
+      // A job cancelled (or recovered) meanwhile is no longer this worker's to send back.
+      const current = store.jobs.get(job.id);
+      if (current?.status !== 'running' || current.workerId !== this.id) return undefined;
+      return retryLater(store, job.id, run, { ...back, resumeMovement: current.resumeMovement });
+    });
   }
 }
 
