@@ -7,6 +7,7 @@ import type { OpOutput, ProfileView } from '../../../src-shared/contract';
 import { effectiveKind, PROVIDER_PRESETS, ProviderKind } from '../../../src-shared/contract/profiles';
 import { english, type Translate, useT } from '../i18n';
 import { useAppStore } from '../store/store';
+import { errorsOn } from './field-errors';
 import { ErrorNotice } from './OutcomeNotice';
 import { LIMIT_FIELDS, ProfileLimitsFields, useProfileLimits } from './ProfileLimitsFields';
 import { ProfilePriceFields } from './ProfilePriceFields';
@@ -67,11 +68,7 @@ export function ProfileForm({ profile, onDone, preset, firstRun, openedAt }: Pro
       set('apiKey', '');
       return onDone(outcome.profile);
     }
-    const byField: Errors = {};
-    for (const field of FIELDS) {
-      const message = outcome.error.issueFor(field);
-      if (message) byField[field] = message;
-    }
+    const byField = errorsOn(outcome.error, FIELDS);
     setErrors(byField);
     if (Object.keys(byField).length === 0) setFormError(outcome.error.message);
   }
