@@ -57,7 +57,7 @@ describe('the event contract', () => {
     expect([...INVOKE_KINDS]).toEqual(['UserSend', 'Notify', 'PodEvent', 'SystemReminder', 'Wakeup']);
   });
 
-  it('P9.13 P9.14 LLM and tool progress events and the chat steps (stored in the log) are transient; the rest are persisted', () => {
+  it('LLM and tool progress events and the chat steps (stored in the log) are transient; the rest are persisted', () => {
     expect([...TRANSIENT_EVENT_TYPES].sort()).toEqual([
       'LlmCallEnd',
       'LlmCallStart',

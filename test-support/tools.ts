@@ -56,6 +56,29 @@ export function tempWorkspace(): TempWorkspace {
  */
 export const machineSandbox: SandboxChoice = openSandbox(hiddenPaths([]));
 
+/**
+ * An OS sandbox as a decision sees it (permission.ts only asks whether there is one): for tables of what a call gets,
+ * which are pure and must hold on every machine. It never runs anything — a test that runs a command needs the
+ * machine's (`machineSandbox`, skipped loudly by `withoutSandbox` where there is none).
+ */
+export const DECLARED_SANDBOX: SandboxChoice = {
+  ok: true,
+  sandbox: {
+    kind: 'bubblewrap',
+    wrap: () => Promise.reject(new Error('DECLARED_SANDBOX only answers decisions; this test ran a command')),
+  },
+};
+
+/**
+ * For `it.skipIf` / `describe.skipIf` of a test that truly runs a sandboxed command: true where the machine has no OS
+ * sandbox, and then it says so on the console, so a skip is never silent.
+ */
+export function withoutSandbox(what: string): boolean {
+  if (machineSandbox.ok) return false;
+  console.warn(`SKIPPED ${what}: no OS sandbox on this machine (${machineSandbox.reason})`);
+  return true;
+}
+
 /** A call of `tool` as the dispatcher makes it: withheld (refused, or waiting for a person) or run. */
 export async function dispatchCall<P>(
   tool: ToolDef<P>,

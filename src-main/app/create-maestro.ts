@@ -31,6 +31,7 @@ import { Worker, type WorkerOptions } from '../worker/worker';
 import { AcceptedSettings, type SettingsText } from '../workspace/accepted-settings';
 import { dbFile } from '../workspace/paths';
 import type { AppContext } from './context';
+import { DisposableStore } from './disposable-store';
 import { acquireHostLock } from './host-lock';
 import { invoke, type OpAnswer } from './operations';
 import { loadSettings } from './settings-file';
@@ -128,18 +129,31 @@ const CHECKPOINT_GC_MS = 60 * 60 * 1000;
 
 export function createMaestro(options: MaestroOptions): Maestro {
   const dataDir = prepareDataDir(options.dataDir);
+  // Everything the host holds is released through `held`, in the reverse order it was taken: the lock last.
+  const held = new DisposableStore();
   // One host per data dir (headless or desktop): with the lock held, a job left running was left by a dead host.
-  const lock = acquireHostLock(dataDir);
+  held.add('the host lock', acquireHostLock(dataDir).release);
   try {
-    return openMaestro(options, dataDir, lock.release);
+    return openMaestro(options, dataDir, held);
   } catch (error) {
-    lock.release();
+    // Only synchronous releases are held yet (the DB, the lock): they are done when dispose returns.
+    void held.dispose();
     throw error;
   }
 }
 
-function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () => void): Maestro {
-  const defaultWorkspace = options.defaultWorkspace ? resolveWorkspaceFolder(options.defaultWorkspace) : null;
+/** What the host is made of before anything runs: each part may fail on its own, and none needs closing but the DB. */
+interface Core {
+  store: Store;
+  sandbox: SandboxChoice;
+  accepted: AcceptedSettings;
+  mcp: McpServers;
+  agentTokens: McpTokenStore;
+  profiles: ProfileRegistry;
+  checkpoints: CheckpointService;
+}
+
+function openCore(options: MaestroOptions, dataDir: string, held: DisposableStore): Core {
   // Everything that can fail on its own comes before the DB is opened, so a failure leaves nothing open.
   // One box seals every secret of the data dir: the profiles' API keys and the MCP servers' tokens.
   const secretBox = options.secretBox ?? fileSecretBox(path.join(dataDir, SECRET_KEY_FILE));
@@ -157,6 +171,7 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
   const agentTokens = new McpTokenStore(path.join(dataDir, AGENT_TOKENS_FILE), secretBox);
   const profiles = ProfileRegistry.fromEnv(options.env ?? process.env, profileStore);
   const store = Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });
+  held.add('the database', () => store.close());
   const checkpoints = new CheckpointService({
     store,
     dataDir,
@@ -171,99 +186,130 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
       }
     },
   });
-  // The private repositories' unreferenced objects go when the host is idle: after a job, when none runs and the
-  // last collection is an hour old.
+  return { store, sandbox, accepted, mcp, agentTokens, profiles, checkpoints };
+}
+
+/**
+ * The private repositories' unreferenced objects go when the host is idle: after a job, when none runs and the last
+ * collection is an hour old.
+ */
+function checkpointCollector(store: Store, dataDir: string): () => void {
   let collectedAt = Date.now();
-  const collectIfIdle = () => {
+  return () => {
     if (Date.now() - collectedAt < CHECKPOINT_GC_MS || store.jobs.staleRunning(Number.MAX_SAFE_INTEGER).length > 0)
       return;
     collectedAt = Date.now();
     gcCheckpointStores(dataDir).catch((error) => console.error('checkpoint gc failed:', error));
   };
-  const ctx: AppContext = {
-    checkpoints,
+}
+
+/** The engine the options name or make; by default the Piece engine, once an LLM profile exists. */
+function engineFor(options: MaestroOptions, core: Core, pieces: PieceCatalog): Engine | undefined {
+  const { store, profiles, sandbox, accepted, agentTokens, checkpoints } = core;
+  if (typeof options.engine === 'function') {
+    return options.engine({
+      store,
+      profiles,
+      pieces,
+      sandbox,
+      readSettings: accepted.inForce,
+      agentTokens,
+      checkpoints,
+    });
+  }
+  if (options.engine) return options.engine;
+  if (!profiles.defaultName) return undefined;
+  return createEngine({
+    store,
+    profiles,
+    options: { sandbox, checkpoints },
+    pieceExists: (id, ws) => pieces.get(id, ws) !== undefined,
+    readSettings: accepted.inForce,
+    agentTokens,
+  });
+}
+
+/** A Worker for the engine, or null without one. */
+function makeWorker(options: MaestroOptions, core: Core, ctx: AppContext): Worker | null {
+  const engine = engineFor(options, core, ctx.pieces);
+  if (!engine) return null;
+  const collectIfIdle = checkpointCollector(core.store, ctx.dataDir);
+  return new Worker({
+    // Jobs mostly wait on the model: several tasks (and a parent's subtasks) can run side by side.
+    concurrency: DEFAULT_CONCURRENCY,
+    // The host lock is held: every job left running was left by a host that is gone.
+    recoverAllOnStart: true,
+    ...options.worker,
+    store: core.store,
+    engine,
+    pieces: ctx.pieces,
+    aborts: ctx.aborts,
+    mcp: core.mcp,
+    dataDir: ctx.dataDir,
+    afterSucceeded: async (job) => {
+      await core.checkpoints.commitSucceeded(job);
+      collectIfIdle();
+    },
+  });
+}
+
+/** What every operation reads: the core, the pieces, the titles, the running jobs' aborts, the host's settings. */
+function appContext(options: MaestroOptions, dataDir: string, core: Core): AppContext {
+  const { store, accepted, profiles } = core;
+  return {
+    checkpoints: core.checkpoints,
     store,
     pieces: new PieceCatalog(options.piecesDir, accepted),
     accepted,
     profiles,
     titles: new TaskTitles(store, profiles),
-    mcp,
-    agentTokens,
+    mcp: core.mcp,
+    agentTokens: core.agentTokens,
     aborts: new JobAborts(),
     dataDir,
-    defaultWorkspace,
+    defaultWorkspace: options.defaultWorkspace ? resolveWorkspaceFolder(options.defaultWorkspace) : null,
     version: options.version,
     pieceRouter: options.pieceRouter ?? (options.env ?? process.env).MAESTRO_PIECE_ROUTER === '1',
   };
-  let worker: Worker | null = null;
-  let started = false;
-  let closed = false;
-  const makeWorker = (): Worker | null => {
-    const engine =
-      typeof options.engine === 'function'
-        ? options.engine({
-            store,
-            profiles,
-            pieces: ctx.pieces,
-            sandbox,
-            readSettings: accepted.inForce,
-            agentTokens,
-            checkpoints,
-          })
-        : (options.engine ??
-          (profiles.defaultName
-            ? createEngine({
-                store,
-                profiles,
-                options: { sandbox, checkpoints },
-                pieceExists: (id, ws) => ctx.pieces.get(id, ws) !== undefined,
-                readSettings: accepted.inForce,
-                agentTokens,
-              })
-            : undefined));
-    return engine
-      ? new Worker({
-          // Jobs mostly wait on the model: several tasks (and a parent's subtasks) can run side by side.
-          concurrency: DEFAULT_CONCURRENCY,
-          // The host lock is held: every job left running was left by a host that is gone.
-          recoverAllOnStart: true,
-          ...options.worker,
-          store,
-          engine,
-          pieces: ctx.pieces,
-          aborts: ctx.aborts,
-          mcp,
-          dataDir,
-          afterSucceeded: async (job) => {
-            await checkpoints.commitSucceeded(job);
-            collectIfIdle();
-          },
-        })
-      : null;
-  };
-  try {
-    worker = makeWorker();
-  } catch (error) {
-    store.close();
-    throw error;
-  }
-  // Started without any profile: the Worker comes when the first profile is saved in the app.
-  const offProfiles = profiles.onChange(() => {
-    if (worker || closed || !profiles.defaultName) return;
-    worker = makeWorker();
-    if (started) worker?.start();
-  });
-  const unsubscribe = store.subscribe((event) => {
-    if (event.type === 'job.changed' && (event.job.status === 'queued' || event.job.status === 'retry')) worker?.poke();
-  });
+}
+
+function openMaestro(options: MaestroOptions, dataDir: string, held: DisposableStore): Maestro {
+  const core = openCore(options, dataDir, held);
+  const { store, accepted, profiles } = core;
+  // Kept until the Worker has stopped, so the ends of the jobs it finishes while stopping are still notified.
   // Only with <dataDir>/webhooks.json; a broken file is logged and leaves them off.
   const attention = new AttentionProjection(store).start();
+  held.add('the attention projection', () => attention.dispose());
   const webhooks = startWebhooks(attention, dataDir, {
     dropped: ({ taskId, jobId, ...failure }) => store.publish({ type: 'webhook.failed', taskId, jobId, ...failure }),
   });
+  if (webhooks) held.add('the webhooks', () => webhooks.dispose());
+  const ctx = appContext(options, dataDir, core);
+  held.add('the task titles', () => ctx.titles.close());
 
+  let worker = makeWorker(options, core, ctx);
+  let started = false;
+  // Stopping persists the running jobs for the next start; their MCP servers are closed as each job ends.
+  held.add('the Worker', () => worker?.stop());
+  // Started without any profile: the Worker comes when the first profile is saved in the app.
+  held.add(
+    'the profiles listener',
+    profiles.onChange(() => {
+      if (worker || held.disposed || !profiles.defaultName) return;
+      worker = makeWorker(options, core, ctx);
+      if (started) worker?.start();
+    }),
+  );
+  held.add(
+    'the queue listener',
+    store.subscribe((event) => {
+      if (event.type === 'job.changed' && (event.job.status === 'queued' || event.job.status === 'retry'))
+        worker?.poke();
+    }),
+  );
   // Only with <dataDir>/schedules.json (read at start); a broken file is logged and leaves the Scheduler off.
   const scheduler = Scheduler.fromDataDir(ctx);
+  if (scheduler) held.add('the Scheduler', () => scheduler.stop());
 
   return {
     ctx,
@@ -285,18 +331,6 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
       worker?.start();
       scheduler?.start();
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      offProfiles();
-      scheduler?.stop();
-      await ctx.titles.close();
-      await worker?.stop();
-      unsubscribe();
-      webhooks?.dispose();
-      attention.dispose();
-      store.close();
-      releaseLock();
-    },
+    close: () => held.dispose(),
   };
 }

@@ -7,7 +7,8 @@ import {
   type OpOutput,
   type OpParsedInput,
 } from '../../src-shared/contract';
-import { type ErrorIssue, MaestroError } from '../../src-shared/errors';
+import { MaestroError } from '../../src-shared/errors';
+import { describeIssues, errorIssues } from '../../src-shared/issues';
 import { summarize } from '../engine/pieces/catalog';
 import { getTaskAttachment } from '../tasks/attachments';
 import { cancelTask } from '../tasks/cancel';
@@ -147,12 +148,8 @@ export function parseInput<N extends OperationName>(name: N, raw: unknown): OpPa
   const schema = (contract as Contract)[name].input;
   const parsed = schema.safeParse(raw ?? {});
   if (!parsed.success) {
-    const issues: ErrorIssue[] = parsed.error.issues.map((i) => ({
-      path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-      message: i.message,
-    }));
-    const summary = issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
-    throw new MaestroError('invalid_input', `invalid input for ${name}: ${summary}`, issues);
+    const summary = describeIssues(parsed.error.issues, { whole: 'input' });
+    throw new MaestroError('invalid_input', `invalid input for ${name}: ${summary}`, errorIssues(parsed.error.issues));
   }
   return parsed.data as OpParsedInput<N>;
 }

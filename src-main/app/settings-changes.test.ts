@@ -7,7 +7,7 @@ import type { MaestroEvent } from '../../src-shared/events';
 import { call, complete, engineHarness, type Harness, SETTLED } from '../../test-support/engine-harness';
 import { startedPids, stdioServerEntry, writeMcpConfig } from '../../test-support/mcp-fixtures';
 import { tempDir } from '../../test-support/temp-maestro';
-import { machineSandbox } from '../../test-support/tools';
+import { DECLARED_SANDBOX, machineSandbox, withoutSandbox } from '../../test-support/tools';
 
 const POLICY = '.maestro/policy.json';
 const RUN_ANYTHING = `${JSON.stringify({ run_command: { allow: ['*'] } }, null, 2)}\n`;
@@ -46,7 +46,7 @@ describe('settings the agent can write are not trusted', () => {
   it('a policy changed behind the app’s back is not applied: run_command still asks, and the job says why', async () => {
     const h = await engineHarness([call('run_command', { command: 'echo hi' })], {
       policyTools: true,
-      sandbox: machineSandbox,
+      sandbox: DECLARED_SANDBOX,
       acceptSettings: false,
     });
     const accepted = acceptAsWritten(h, POLICY, '{}\n');
@@ -64,21 +64,24 @@ describe('settings the agent can write are not trusted', () => {
     expect(accepted).toBe('{}\n');
   });
 
-  it('accepting applies the change from the next job; the card is gone', async () => {
-    const h = await engineHarness(
-      [call('run_command', { command: 'echo first' }), call('run_command', { command: 'echo second' }), complete()],
-      { policyTools: true, sandbox: machineSandbox, acceptSettings: false },
-    );
-    acceptAsWritten(h, POLICY, '{}\n');
-    writeBehindTheBack(h.workspace, POLICY, RUN_ANYTHING);
-    const first = h.createTask('Run a command');
-    expect((await h.waitFor(first.jobId, SETTLED)).waitReason).toBe('tool_request');
-    expect(accept(h, POLICY).changes).toEqual([]);
-    const second = h.createTask('Run another');
-    expect((await h.waitFor(second.jobId, SETTLED)).status).toBe('succeeded');
-    expect(h.maestro.invoke('listToolRequests', { taskId: second.taskId }).requests).toEqual([]);
-    expect(settingsEvents(h, second.taskId)).toEqual([]);
-  });
+  it.skipIf(withoutSandbox('settings: an accepted policy runs the next job’s command'))(
+    'accepting applies the change from the next job; the card is gone',
+    async () => {
+      const h = await engineHarness(
+        [call('run_command', { command: 'echo first' }), call('run_command', { command: 'echo second' }), complete()],
+        { policyTools: true, sandbox: machineSandbox, acceptSettings: false },
+      );
+      acceptAsWritten(h, POLICY, '{}\n');
+      writeBehindTheBack(h.workspace, POLICY, RUN_ANYTHING);
+      const first = h.createTask('Run a command');
+      expect((await h.waitFor(first.jobId, SETTLED)).waitReason).toBe('tool_request');
+      expect(accept(h, POLICY).changes).toEqual([]);
+      const second = h.createTask('Run another');
+      expect((await h.waitFor(second.jobId, SETTLED)).status).toBe('succeeded');
+      expect(h.maestro.invoke('listToolRequests', { taskId: second.taskId }).requests).toEqual([]);
+      expect(settingsEvents(h, second.taskId)).toEqual([]);
+    },
+  );
 
   it('accepting refuses a file that changed again since the card showed it', async () => {
     const h = await engineHarness([], { acceptSettings: false });
@@ -95,35 +98,42 @@ describe('settings the agent can write are not trusted', () => {
     expect(changes(h)).toHaveLength(1);
   });
 
-  it('a Settings edit applies without a card; rejecting a later rewrite restores the accepted text', async () => {
-    const h = await engineHarness(
-      [call('run_command', { command: 'echo from settings' }), complete(), call('write_file', {}), complete()],
-      { policyTools: true, sandbox: machineSandbox, acceptSettings: false },
-    );
-    const saved = h.maestro.invoke('saveToolPolicy', {
-      workspacePath: h.workspace,
-      policy: { tools: { deny: ['write_file'] }, run_command: { allow: ['*'] } },
-    });
-    expect(saved.policy.run_command.allow).toEqual(['*']);
-    expect(changes(h)).toEqual([]);
-    const accepted = fs.readFileSync(path.join(h.workspace, POLICY), 'utf8');
-    const first = h.createTask('Run a command');
-    expect((await h.waitFor(first.jobId, SETTLED)).status).toBe('succeeded');
-    expect(h.maestro.invoke('listToolRequests', { taskId: first.taskId }).requests).toEqual([]);
+  it.skipIf(withoutSandbox('settings: a policy saved in Settings runs the next job’s command'))(
+    'a Settings edit applies without a card; rejecting a later rewrite restores the accepted text',
+    async () => {
+      const h = await engineHarness(
+        [call('run_command', { command: 'echo from settings' }), complete(), call('write_file', {}), complete()],
+        { policyTools: true, sandbox: machineSandbox, acceptSettings: false },
+      );
+      const saved = h.maestro.invoke('saveToolPolicy', {
+        workspacePath: h.workspace,
+        policy: { tools: { deny: ['write_file'] }, run_command: { allow: ['*'] } },
+      });
+      expect(saved.policy.run_command.allow).toEqual(['*']);
+      expect(changes(h)).toEqual([]);
+      const accepted = fs.readFileSync(path.join(h.workspace, POLICY), 'utf8');
+      const first = h.createTask('Run a command');
+      expect((await h.waitFor(first.jobId, SETTLED)).status).toBe('succeeded');
+      expect(h.maestro.invoke('listToolRequests', { taskId: first.taskId }).requests).toEqual([]);
 
-    // The agent lifts the deny; the accepted version (write_file denied) stays in force until a person decides.
-    writeBehindTheBack(h.workspace, POLICY, RUN_ANYTHING);
-    expect(h.maestro.invoke('getToolPolicy', { workspacePath: h.workspace }).policy.tools.deny).toEqual(['write_file']);
-    const second = h.createTask('Write a file');
-    expect((await h.waitFor(second.jobId, SETTLED)).status).toBe('succeeded');
-    const tools = (h.server.requests[2]?.body?.tools ?? []) as { function: { name: string } }[];
-    expect(tools.map((t) => t.function.name)).not.toContain('write_file');
-    expect(settingsEvents(h, second.taskId)).toMatchObject([{ file: POLICY, inForce: 'accepted' }]);
+      // The agent lifts the deny; the accepted version (write_file denied) stays in force until a person decides.
+      writeBehindTheBack(h.workspace, POLICY, RUN_ANYTHING);
+      expect(h.maestro.invoke('getToolPolicy', { workspacePath: h.workspace }).policy.tools.deny).toEqual([
+        'write_file',
+      ]);
+      const second = h.createTask('Write a file');
+      expect((await h.waitFor(second.jobId, SETTLED)).status).toBe('succeeded');
+      const tools = (h.server.requests[2]?.body?.tools ?? []) as { function: { name: string } }[];
+      expect(tools.map((t) => t.function.name)).not.toContain('write_file');
+      expect(settingsEvents(h, second.taskId)).toMatchObject([{ file: POLICY, inForce: 'accepted' }]);
 
-    expect(changes(h)[0]).toMatchObject({ hasAccepted: true });
-    expect(h.maestro.invoke('rejectSettingsChange', { workspacePath: h.workspace, file: POLICY }).changes).toEqual([]);
-    expect(fs.readFileSync(path.join(h.workspace, POLICY), 'utf8')).toBe(accepted);
-  });
+      expect(changes(h)[0]).toMatchObject({ hasAccepted: true });
+      expect(h.maestro.invoke('rejectSettingsChange', { workspacePath: h.workspace, file: POLICY }).changes).toEqual(
+        [],
+      );
+      expect(fs.readFileSync(path.join(h.workspace, POLICY), 'utf8')).toBe(accepted);
+    },
+  );
 
   it('rejecting a file that was never accepted removes it', async () => {
     const h = await engineHarness([], { acceptSettings: false });
@@ -153,7 +163,7 @@ describe('settings the agent can write are not trusted', () => {
   it('Auto Prompter rules written behind the app’s back do not approve run_command', async () => {
     const h = await engineHarness([call('run_command', { command: 'echo hi' })], {
       policyTools: true,
-      sandbox: machineSandbox,
+      sandbox: DECLARED_SANDBOX,
       acceptSettings: false,
     });
     const approveAll = {

@@ -24,7 +24,7 @@ function caught(fn: () => unknown): MaestroError {
 }
 
 describe('tool policy operations', () => {
-  it('P2.18 no policy file: the defaults, every known tool listed, nothing written by reading', () => {
+  it('no policy file: the defaults, every known tool listed, nothing written by reading', () => {
     const workspace = tempDir('maestro-ws-');
     const maestro = testMaestro({ defaultWorkspace: workspace });
     const view = maestro.invoke('getToolPolicy', { workspacePath: workspace });
@@ -39,7 +39,7 @@ describe('tool policy operations', () => {
     expect(fs.existsSync(path.join(workspace, '.maestro'))).toBe(false);
   });
 
-  it('P2.18 limits in a saved policy read back as written, reach the engine, and a bad one is refused naming the field', () => {
+  it('limits in a saved policy read back as written, reach the engine, and a bad one is refused naming the field', () => {
     const workspace = tempDir('maestro-ws-');
     const maestro = testMaestro({ defaultWorkspace: workspace });
     const limits = { subtasks: { max_count: 7 }, delegate: { max_depth: 0 } };
@@ -57,7 +57,7 @@ describe('tool policy operations', () => {
     expect(fs.readFileSync(policyFile(workspace), 'utf8')).toBe(text);
   });
 
-  it('P2.18 a saved policy is the file the engine reads, and reads back the same (defaults filled in)', () => {
+  it('a saved policy is the file the engine reads, and reads back the same (defaults filled in)', () => {
     const workspace = tempDir('maestro-ws-');
     const maestro = testMaestro({ defaultWorkspace: workspace });
     const saved = maestro.invoke('saveToolPolicy', {
@@ -80,7 +80,7 @@ describe('tool policy operations', () => {
     expect(fs.readdirSync(path.join(workspace, '.maestro'))).toEqual(['policy.json']);
   });
 
-  it('P2.18 a bad policy → 400 naming the field; the file stays byte for byte', async () => {
+  it('a bad policy → 400 naming the field; the file stays byte for byte', async () => {
     const workspace = tempDir('maestro-ws-');
     const b = await testBridge({ maestro: { defaultWorkspace: workspace } });
     b.maestro.invoke('saveToolPolicy', { workspacePath: workspace, policy: { tools: { deny: ['edit_file'] } } });
@@ -104,7 +104,7 @@ describe('tool policy operations', () => {
     expect(fs.readdirSync(path.join(workspace, '.maestro'))).toEqual(['policy.json']);
   });
 
-  it('P2.18 a folder that is neither a space nor the default workspace → 404, nothing written there', async () => {
+  it('a folder that is neither a space nor the default workspace → 404, nothing written there', async () => {
     const workspace = tempDir('maestro-ws-');
     const stranger = tempDir('maestro-other-');
     const b = await testBridge({ maestro: { defaultWorkspace: workspace } });
@@ -129,7 +129,7 @@ describe('tool policy operations', () => {
     expect(loadPolicy(stranger).deniedTools).toEqual(['glob']);
   });
 
-  it('P2.18 a broken file is reported naming the file and the field; the defaults are shown; a save fixes it', () => {
+  it('a broken file is reported naming the file and the field; the defaults are shown; a save fixes it', () => {
     const workspace = tempDir('maestro-ws-');
     const maestro = testMaestro({ defaultWorkspace: workspace });
     fs.mkdirSync(path.join(workspace, '.maestro'));

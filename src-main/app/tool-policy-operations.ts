@@ -5,7 +5,8 @@
 // version a person accepted: Settings shows that version, and a save is accepted as it is written.
 import fs from 'node:fs';
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
-import { type ErrorIssue, MaestroError } from '../../src-shared/errors';
+import { MaestroError } from '../../src-shared/errors';
+import { describeIssues, errorIssues } from '../../src-shared/issues';
 import type { ToolPolicyDocument } from '../../src-shared/tool-policy';
 import { notFound } from '../tasks/errors';
 import { POLICY_TOOL_NAMES } from '../tools/names';
@@ -52,12 +53,9 @@ export function saveToolPolicy(ctx: AppContext, input: OpParsedInput<'saveToolPo
   const workspacePath = knownWorkspace(ctx, input.workspacePath);
   const parsed = PolicyFile.safeParse(input.policy);
   if (!parsed.success) {
-    const issues: ErrorIssue[] = parsed.error.issues.map((i) => ({
-      path: ['policy', ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
-      message: i.message,
-    }));
-    const summary = issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new MaestroError('invalid_input', `invalid tool policy: ${summary}`, issues);
+    const { issues } = parsed.error;
+    const summary = describeIssues(issues, { whole: 'policy', under: ['policy'] });
+    throw new MaestroError('invalid_input', `invalid tool policy: ${summary}`, errorIssues(issues, ['policy']));
   }
   // The file as the engine reads it: every key written out, so what Settings shows is what is on disk. Written by a
   // person in Settings, so accepted in the same step.

@@ -1,6 +1,5 @@
 // The local HTTP bridge: every contract operation under /api/local (bearer token, loopback Host only), SSE events,
 // and the built renderer at /. Errors always have the shape { error: { code, message, issues? } }.
-import { timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_PREFIX, EVENTS_PATH } from '../../src-shared/contract';
@@ -10,8 +9,9 @@ import { a2aHost } from '../app/a2a-host';
 import type { Maestro } from '../app/create-maestro';
 import { STORAGE_RETRY_AFTER_S, storageErrorBody, storageFault } from '../db/storage-fault';
 import { A2A_PATH, A2aEndpoint } from './a2a-endpoint';
-import { readJson, sendJson } from './json-http';
-import { matchRoute } from './routes';
+import { bearerGate } from './bearer';
+import { sendJson } from './json-http';
+import { serveOperation } from './operation-request';
 import { streamEvents } from './sse';
 import { serveStatic } from './static-files';
 
@@ -32,8 +32,7 @@ export interface Bridge {
 }
 
 export async function startBridge(options: BridgeOptions): Promise<Bridge> {
-  if (options.token.length < 16) throw new Error('the bridge token must be at least 16 characters');
-  const expected = Buffer.from(options.token);
+  const authorized = bearerGate(options.token);
   // Error messages may quote what the caller sent (a path, an id); the token never goes back out.
   // A locked, full or failing database is the caller's to retry (503 + Retry-After with a stable code), never a bare
   // 500: nothing of the request was written (each operation is one transaction).
@@ -41,6 +40,10 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     const fault = storageFault(error);
     if (fault) res.setHeader('retry-after', String(STORAGE_RETRY_AFTER_S));
     sendError(res, fault ? storageErrorBody(fault) : errorBody(error), options.token);
+  };
+  const onlyMethod = (res: ServerResponse, method: string, req: IncomingMessage, pathname: string) => {
+    res.setHeader('allow', method);
+    fail(res, new MaestroError('method_not_allowed', `${req.method} is not allowed on ${pathname}`));
   };
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error) => {
@@ -53,19 +56,6 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   // Made once the port is known (its card names the endpoint), before the first request can arrive.
   let a2a: A2aEndpoint;
 
-  /** The bearer token of the request: the Authorization header, or `?token=` on the event stream only. */
-  const givenToken = (req: IncomingMessage, url: URL): string | undefined => {
-    const header = req.headers.authorization;
-    if (header !== undefined) return /^Bearer +(\S+) *$/i.exec(header)?.[1];
-    return url.pathname === API_PREFIX + EVENTS_PATH ? (url.searchParams.get('token') ?? undefined) : undefined;
-  };
-  const authorized = (req: IncomingMessage, url: URL): boolean => {
-    const token = givenToken(req, url);
-    if (token === undefined) return false;
-    const given = Buffer.from(token);
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  };
-
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // DNS rebinding: only our own loopback names are served.
     const host = (req.headers.host ?? '').toLowerCase();
@@ -76,9 +66,7 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     if (!url) return fail(res, new MaestroError('invalid_input', 'malformed request target'));
     if (url.pathname === AGENT_CARD_PATH) {
       // The Agent Card is public, as A2A discovery needs; it names the token it takes, never the token.
-      if (req.method === 'GET') return a2a.serveCard(req, res);
-      res.setHeader('allow', 'GET');
-      return fail(res, new MaestroError('method_not_allowed', `${req.method} is not allowed on ${url.pathname}`));
+      return req.method === 'GET' ? a2a.serveCard(req, res) : onlyMethod(res, 'GET', req, url.pathname);
     }
     if (!url.pathname.startsWith(`${API_PREFIX}/`)) {
       if (req.method === 'GET' && options.staticDir && serveStatic(options.staticDir, url.pathname, res)) return;
@@ -88,56 +76,23 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
       res.setHeader('www-authenticate', 'Bearer');
       return fail(res, new MaestroError('unauthorized', 'missing or wrong bearer token'));
     }
-
     if (url.pathname === A2A_PATH) {
-      if (req.method === 'POST') return a2a.serveRpc(req, res);
-      res.setHeader('allow', 'POST');
-      return fail(res, new MaestroError('method_not_allowed', `${req.method} is not allowed on ${url.pathname}`));
+      return req.method === 'POST' ? a2a.serveRpc(req, res) : onlyMethod(res, 'POST', req, url.pathname);
     }
     const pathname = url.pathname.slice(API_PREFIX.length);
     if (pathname === EVENTS_PATH) {
       if (req.method === 'GET') return streamEvents(options.maestro.store, req, res, url);
-      res.setHeader('allow', 'GET');
-      return fail(res, new MaestroError('method_not_allowed', `${req.method} is not allowed on ${pathname}`));
+      return onlyMethod(res, 'GET', req, pathname);
     }
     try {
-      const match = matchRoute(req.method ?? 'GET', pathname);
-      if (match.kind === 'none') throw new MaestroError('not_found', `no route ${req.method} ${pathname}`);
-      if (match.kind === 'wrong_method') {
-        res.setHeader('allow', match.allowed.join(', '));
-        throw new MaestroError('method_not_allowed', `${req.method} is not allowed on ${pathname}`);
-      }
-      const body = req.method === 'GET' ? {} : await readJson(req);
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw new MaestroError('invalid_input', 'the body must be a JSON object', [
-          { path: [], message: 'must be a JSON object' },
-        ]);
-      }
-      for (const name of match.route.params) {
-        if (Object.hasOwn(body, name)) {
-          throw new MaestroError('invalid_input', `${name} belongs in the path, not the body`, [
-            { path: [name], message: 'belongs in the path, not the body' },
-          ]);
-        }
-      }
-      // Awaited so an operation that becomes async still answers with its value.
-      const output = await options.maestro.invoke(match.route.name, { ...body, ...match.params });
-      sendJson(res, match.route.status, output);
+      await serveOperation(options.maestro, req, res, pathname);
     } catch (error) {
       if (error instanceof MaestroError) return fail(res, error);
       throw error;
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  server.on('error', (error) => console.error('bridge server error:', error));
-  port = (server.address() as AddressInfo).port;
+  port = await listenOnLoopback(server, options.port ?? 0);
   const url = `http://127.0.0.1:${port}`;
   a2a = new A2aEndpoint(a2aHost(options.maestro.ctx), url);
   return {
@@ -150,6 +105,19 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
         server.closeAllConnections();
       }),
   };
+}
+
+/** Listens on 127.0.0.1 (port 0: any free one) and answers the port; a later server error is logged. */
+async function listenOnLoopback(server: http.Server, port: number): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (error) => console.error('bridge server error:', error));
+  return (server.address() as AddressInfo).port;
 }
 
 /** The request target as a URL; only origin-form (`/path?query`) is accepted. */

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { describeIssues } from '../../src-shared/issues';
 import { runHostGit } from '../workspace/host-git';
 import { jobCommitMessage } from './commit-message';
 import {
@@ -93,8 +94,7 @@ function named(paths: readonly string[]): string {
 function parseInput(raw: WorkspaceCommitInput) {
   const parsed = WorkspaceCommitInput.safeParse(raw);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
-    throw new Error(`workspace commit: bad input (${issues})`);
+    throw new Error(`workspace commit: bad input (${describeIssues(parsed.error.issues, { whole: 'input' })})`);
   }
   jobCommitMessage(parsed.data); // throws now, before anything is read, if the ids cannot be trailers
   return parsed.data;

@@ -10,7 +10,7 @@ import { chooseStartMovement } from './pieces/schema';
 const pieces = new PieceCatalog(path.resolve(__dirname, '..', '..', 'pieces'));
 
 describe('runPiece through the Worker and a scripted model', () => {
-  it('P2.37 P3.14 P4.03 P4.47 P2.21 the default piece completes: succeeded, result comment, transcript written (without tools)', async () => {
+  it('P2.37 P3.14 P4.03 P4.47 the default piece completes: succeeded, result comment, transcript written (without tools)', async () => {
     const h = await engineHarness([complete('All done.')]);
     const { taskId, jobId } = h.createTask('Say hello');
     const job = await h.waitFor(jobId, SETTLED);

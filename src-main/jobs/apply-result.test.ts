@@ -75,7 +75,7 @@ function claimAtAttempt(store: Store, job: JobRecord, attempt: number): JobRecor
 }
 
 describe('handlePieceResult', () => {
-  it('P2.21 completed → succeeded, result set, resumeMovement cleared, result comment by agent, event', () => {
+  it('completed → succeeded, result set, resumeMovement cleared, result comment by agent, event', () => {
     const { store, job, handle, comments, jobEvents } = running({ resumeMovement: 'review' });
     expect(job.resumeMovement).toBe('review');
     const done = must(handle({ kind: 'completed', result: 'all done' }));

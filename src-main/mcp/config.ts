@@ -4,8 +4,9 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { MCP_SERVER_NAME } from '../../src-shared/contract';
+import { describeIssues } from '../../src-shared/issues';
 import { onDisk, SETTINGS_FILES, type SettingsText } from '../workspace/accepted-settings';
-import { ConfigFileError, describeIssues, parseConfigJson } from '../workspace/json-file';
+import { ConfigFileError, parseConfigJson } from '../workspace/json-file';
 import { expandValue, type TokenSpot, VariableError } from './config-variables';
 
 export const MCP_FILE = SETTINGS_FILES.mcp;
@@ -117,7 +118,7 @@ export type McpServerConfig = StdioServerConfig | HttpServerConfig;
 const badServer = (file: string, at: string[], why: string) =>
   new ConfigFileError(file, `${at.join('.')}: ${why}`, { field: at.join('.') });
 const badFields = (file: string, issues: readonly z.core.$ZodIssue[], at: string[]) =>
-  new ConfigFileError(file, describeIssues(issues, at), {
+  new ConfigFileError(file, describeIssues(issues, { whole: '(top level)', under: at }), {
     field: [...at, ...(issues[0]?.path ?? [])].map(String).join('.'),
   });
 

@@ -3,7 +3,7 @@
 // may not, with the machine's OS sandbox and with none. The decision is pure: the sandbox changes nothing. A server's
 // hints only ever add asking: a call runs without a card only when read-only AND closed-world, or the policy allows it.
 import { describe, expect, it } from 'vitest';
-import { machineSandbox, tempWorkspace } from '../../test-support/tools';
+import { DECLARED_SANDBOX, tempWorkspace } from '../../test-support/tools';
 import type { SandboxChoice } from '../tools/os-sandbox';
 import { decideCall, type ToolRule } from '../tools/permission';
 import { MCP_NETWORK_NOTE, mcpToolDef } from './mcp-tools';
@@ -72,7 +72,7 @@ const toolOf = (a: Record<string, boolean>) =>
 
 describe('P4.34 MCP tools: what a call does decides, not what a server claims', () => {
   for (const [label, sandbox] of [
-    ['with the OS sandbox', machineSandbox],
+    ['with the OS sandbox', DECLARED_SANDBOX],
     ['without an OS sandbox', NO_SANDBOX],
   ] as const) {
     it(`the table: 27 annotation combinations × no rule / allow / ask / deny × edit or not, ${label}`, () => {

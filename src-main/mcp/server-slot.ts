@@ -2,6 +2,7 @@
 // was lost) is started again for the next call, after a short wait that grows, at most MAX_RESTARTS times in a job:
 // a server that keeps crashing is left down and said so, never restarted in a loop.
 import { type Backoff, backoffMs } from '../../src-shared/backoff';
+import { describeIssues, type IssueLike } from '../../src-shared/issues';
 import { fail } from '../tools/outcome';
 import type { ToolContext, ToolOutcome } from '../tools/types';
 import type { McpServerConfig, McpTimeouts } from './config';
@@ -56,10 +57,9 @@ export class ServerSlot {
       this.options.onWarning?.(this.name, `MCP server "${this.name}" ${reason}; ${next}.`);
       return `${reason}; ${next}`;
     }
-    const issues = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
+    const issues = (error as { issues?: IssueLike[] }).issues;
     if (Array.isArray(issues)) {
-      const fields = issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || 'result'}: ${i.message}`);
-      return `answered ${tool} with a malformed result (${fields.join('; ')})`;
+      return `answered ${tool} with a malformed result (${describeIssues(issues, { whole: 'result', limit: 3 })})`;
     }
     return error instanceof Error ? error.message : String(error);
   }

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Result } from '../../src-shared/errors';
+import { describeIssues, errorIssues } from '../../src-shared/issues';
 import type { PickFolderInput, PickFolderOutput } from '../../src-shared/preload-api';
 
 const PickFolderInputSchema = z
@@ -24,9 +25,8 @@ export type ShowOpenDialog = (options: OpenDialogOptions) => Promise<OpenDialogA
 export async function pickFolder(raw: unknown, show: ShowOpenDialog): Promise<Result<PickFolderOutput>> {
   const parsed = PickFolderInputSchema.safeParse(raw ?? {});
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message }));
-    const summary = issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
-    return { ok: false, error: { code: 'invalid_input', message: `invalid input for pickFolder: ${summary}`, issues } };
+    const message = `invalid input for pickFolder: ${describeIssues(parsed.error.issues, { whole: 'input' })}`;
+    return { ok: false, error: { code: 'invalid_input', message, issues: errorIssues(parsed.error.issues) } };
   }
   const { defaultPath } = parsed.data;
   const answer = await show({

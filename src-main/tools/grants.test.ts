@@ -1,7 +1,7 @@
 // What a task grant covers, decided from a call's tool and arguments alone: the exact grant of each kind of tool, the
 // prefix rules a command card offers, the checks on a person's choice, and the blanket grant only when chosen.
 import { describe, expect, it } from 'vitest';
-import { machineSandbox, tempWorkspace } from '../../test-support/tools';
+import { DECLARED_SANDBOX, tempWorkspace } from '../../test-support/tools';
 import { type GrantScope, grantCovers, grantOf, grantOptions, grantTarget, prefixChoices } from './grants';
 import { decideCall } from './permission';
 import { toolRules } from './policy';
@@ -162,7 +162,7 @@ describe('task grants: as narrow as what the card showed', () => {
     const outside = { command: 'npm test', outside_sandbox: true };
     const anyCommand = made('run_command', outside, { kind: 'tool' });
     const rule = toolRules(DEFAULT_POLICY, () => [anyCommand]).ruleFor('run_command', outside);
-    const decided = decideCall(run, outside, t.ctx({ sandbox: machineSandbox }), rule, false);
+    const decided = decideCall(run, outside, t.ctx({ sandbox: DECLARED_SANDBOX }), rule, false);
     expect(decided).toMatchObject({ kind: 'ask', always: true });
   });
 });

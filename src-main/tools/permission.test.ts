@@ -1,11 +1,14 @@
 // The permission model as a table: every built-in tool and an MCP tool with each annotation, under each policy rule
-// (none, allow, ask, deny), in a movement that may edit and in one with `edit: false`.
+// (none, allow, ask, deny), in a movement that may edit and in one with `edit: false`, with an OS sandbox and without.
+// decideCall is pure: the table runs on every machine (the sandbox is declared, nothing is run).
 
 import { describe, expect, it } from 'vitest';
 import { openFilesystemServer } from '../../test-support/connection-kit';
-import { machineSandbox, tempWorkspace } from '../../test-support/tools';
+import { NO_SANDBOX } from '../../test-support/temp-maestro';
+import { DECLARED_SANDBOX, tempWorkspace } from '../../test-support/tools';
 import { mcpToolDef } from '../mcp/mcp-tools';
 import { builtinTools } from './builtins';
+import type { SandboxChoice } from './os-sandbox';
 import { decideCall, type ToolRule } from './permission';
 import { DEFAULT_POLICY } from './policy-schema';
 import type { AnyToolDef } from './types';
@@ -65,15 +68,24 @@ const EXPECTED: Record<string, { edit: Row; noEdit: Row }> = {
 const RULES: ToolRule[] = [undefined, 'allow', 'ask', 'deny'];
 
 describe('one permission model for every tool', () => {
-  it.skipIf(!machineSandbox.ok)('the table: built-in and MCP tools × allow / ask / deny × edit or not', () => {
+  const table = (sandbox: SandboxChoice) => {
     const t = tempWorkspace();
     const seen: Record<string, { edit: string[]; noEdit: string[] }> = {};
     for (const [label, { tool, args }] of Object.entries(tools)) {
       const row = (canEdit: boolean) =>
-        RULES.map((rule) => decideCall(tool, args, t.ctx({ canEdit, sandbox: machineSandbox }), rule, false).kind);
+        RULES.map((rule) => decideCall(tool, args, t.ctx({ canEdit, sandbox }), rule, false).kind);
       seen[label] = { edit: row(true), noEdit: row(false) };
     }
-    expect(seen).toEqual(EXPECTED);
+    return seen;
+  };
+
+  it('P4.34 the table: built-in and MCP tools × no rule / allow / ask / deny × edit or not, with an OS sandbox', () => {
+    expect(table(DECLARED_SANDBOX)).toEqual(EXPECTED);
+  });
+
+  it('P4.34 the table without an OS sandbox: run_command asks even where the policy allows it; the rest is unchanged', () => {
+    const run_command = { edit: ['ask', 'ask', 'ask', 'refuse'], noEdit: ['ask', 'ask', 'ask', 'refuse'] };
+    expect(table(NO_SANDBOX)).toEqual({ ...EXPECTED, run_command });
   });
 
   it('a one-time approval (the Auto Prompter) runs a call that would ask, but not one the policy denies or edit: false binds', () => {

@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dispatchCall, machineSandbox, tempWorkspace, text } from '../../test-support/tools';
+import {
+  DECLARED_SANDBOX,
+  dispatchCall,
+  machineSandbox,
+  tempWorkspace,
+  text,
+  withoutSandbox,
+} from '../../test-support/tools';
 import { ConfigFileError } from '../workspace/json-file';
 import type { GrantScope } from './grants';
 import { BUILTIN_TOOL_NAMES } from './names';
@@ -23,7 +30,9 @@ describe('Workspace Tool Policy', () => {
     const tools = resolveTools(loadPolicy(t.ws), []);
     expect(tools.map((x) => x.name)).toEqual([...BUILTIN_TOOL_NAMES]);
     const run = tools.find((x) => x.name === 'run_command') as AnyToolDef;
-    expect((await dispatchCall(run, { command: 'git status' }, t.ctx({ sandbox: machineSandbox }))).kind).toBe('wait');
+    expect((await dispatchCall(run, { command: 'git status' }, t.ctx({ sandbox: DECLARED_SANDBOX }))).kind).toBe(
+      'wait',
+    );
   });
 
   it('reads deny and run_command.allow from .maestro/policy.json', () => {
@@ -101,36 +110,42 @@ describe('Workspace Tool Policy', () => {
     expect(resolveTools(policy, [anyCall('run_command')]).map((t) => t.name)).toContain('run_command');
   });
 
-  it('P4.35 a command allowed by the policy runs without asking', async () => {
-    const t = tempWorkspace();
-    writePolicy(t.ws, JSON.stringify({ run_command: { allow: ['echo *'] } }));
-    const run = resolveTools(loadPolicy(t.ws), []).find((x) => x.name === 'run_command') as AnyToolDef;
-    const ctx = t.ctx({ sandbox: machineSandbox });
-    expect(text(await dispatchCall(run, { command: 'echo ok' }, ctx))).toBe('Exit code: 0\nok\n');
-    expect((await dispatchCall(run, { command: 'echo ok; touch x' }, ctx)).kind).toBe('wait');
-  });
+  it.skipIf(withoutSandbox('policy: a command allowed by the policy runs'))(
+    'P4.35 a command allowed by the policy runs without asking',
+    async () => {
+      const t = tempWorkspace();
+      writePolicy(t.ws, JSON.stringify({ run_command: { allow: ['echo *'] } }));
+      const run = resolveTools(loadPolicy(t.ws), []).find((x) => x.name === 'run_command') as AnyToolDef;
+      const ctx = t.ctx({ sandbox: machineSandbox });
+      expect(text(await dispatchCall(run, { command: 'echo ok' }, ctx))).toBe('Exit code: 0\nok\n');
+      expect((await dispatchCall(run, { command: 'echo ok; touch x' }, ctx)).kind).toBe('wait');
+    },
+  );
 
-  it('P7.04 a task grant of run_command → later calls it covers run without asking; others and a task without it ask', async () => {
-    const t = tempWorkspace();
-    const run = resolveTools(DEFAULT_POLICY, []).find((x) => x.name === 'run_command') as AnyToolDef;
-    const ctx = t.ctx({ sandbox: machineSandbox });
-    const exact = {
-      tool: 'run_command',
-      kind: 'exact' as const,
-      target: { kind: 'command' as const, value: 'echo granted' },
-      rule: null,
-    };
-    const granted = toolRules(DEFAULT_POLICY, () => [exact]);
-    const call = { command: 'echo granted' };
-    expect(text(await dispatchCall(run, call, ctx, granted.ruleFor('run_command', call)))).toBe(
-      'Exit code: 0\ngranted\n',
-    );
-    const other = { command: 'echo granted; touch x' };
-    expect((await dispatchCall(run, other, ctx, granted.ruleFor('run_command', other))).kind).toBe('wait');
-    expect(fs.existsSync(path.join(t.ws, 'x'))).toBe(false);
-    const none = toolRules(DEFAULT_POLICY, () => []).ruleFor('run_command', call);
-    expect((await dispatchCall(run, call, ctx, none)).kind).toBe('wait');
-  });
+  it.skipIf(withoutSandbox('policy: a task grant of run_command runs the calls it covers'))(
+    'P7.04 a task grant of run_command → later calls it covers run without asking; others and a task without it ask',
+    async () => {
+      const t = tempWorkspace();
+      const run = resolveTools(DEFAULT_POLICY, []).find((x) => x.name === 'run_command') as AnyToolDef;
+      const ctx = t.ctx({ sandbox: machineSandbox });
+      const exact = {
+        tool: 'run_command',
+        kind: 'exact' as const,
+        target: { kind: 'command' as const, value: 'echo granted' },
+        rule: null,
+      };
+      const granted = toolRules(DEFAULT_POLICY, () => [exact]);
+      const call = { command: 'echo granted' };
+      expect(text(await dispatchCall(run, call, ctx, granted.ruleFor('run_command', call)))).toBe(
+        'Exit code: 0\ngranted\n',
+      );
+      const other = { command: 'echo granted; touch x' };
+      expect((await dispatchCall(run, other, ctx, granted.ruleFor('run_command', other))).kind).toBe('wait');
+      expect(fs.existsSync(path.join(t.ws, 'x'))).toBe(false);
+      const none = toolRules(DEFAULT_POLICY, () => []).ruleFor('run_command', call);
+      expect((await dispatchCall(run, call, ctx, none)).kind).toBe('wait');
+    },
+  );
 
   it('tools.allow / ask / deny name any tool, MCP ones by pattern; the strictest rule that names a tool wins', () => {
     const t = tempWorkspace();

@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dispatchCall, machineSandbox, tempWorkspace, text } from '../../test-support/tools';
+import {
+  DECLARED_SANDBOX,
+  dispatchCall,
+  machineSandbox,
+  tempWorkspace,
+  text,
+  withoutSandbox,
+} from '../../test-support/tools';
 import { DEFAULT_POLICY, type WorkspaceToolPolicy } from './policy-schema';
 import {
   allowedWithoutApproval,
@@ -36,7 +43,7 @@ describe('run_command: asking (P4.34)', () => {
   it('by default parks with a tool request whose summary (and display, for the UI to word) shows the exact command, cwd and timeout', async () => {
     const t = tempWorkspace();
     fs.mkdirSync(path.join(t.ws, 'pkg'));
-    expect(await dispatchCall(asking, { command: 'npm test' }, t.ctx({ sandbox: machineSandbox }))).toEqual({
+    expect(await dispatchCall(asking, { command: 'npm test' }, t.ctx({ sandbox: DECLARED_SANDBOX }))).toEqual({
       kind: 'wait',
       toolRequest: {
         tool: 'run_command',
@@ -49,7 +56,7 @@ describe('run_command: asking (P4.34)', () => {
     const outside = await dispatchCall(
       asking,
       { command: 'ls', outside_sandbox: true },
-      t.ctx({ sandbox: machineSandbox }),
+      t.ctx({ sandbox: DECLARED_SANDBOX }),
     );
     expect(outside).toMatchObject({
       toolRequest: { display: { unsandboxed: { why: 'asked', reason: 'it asks to run outside the OS sandbox' } } },
@@ -57,7 +64,7 @@ describe('run_command: asking (P4.34)', () => {
     const out = await dispatchCall(
       asking,
       { command: 'make', cwd: 'pkg', timeout_ms: 5000 },
-      t.ctx({ sandbox: machineSandbox }),
+      t.ctx({ sandbox: DECLARED_SANDBOX }),
     );
     expect(out).toMatchObject({
       toolRequest: { summary: '$ make\n(runs in pkg/ in the workspace folder; stopped after 5 s)' },
@@ -91,27 +98,35 @@ describe('run_command: asking (P4.34)', () => {
 });
 
 describe('run_command: running (P4.35)', () => {
-  it('allowed by the policy → runs in the workspace; exit code + combined output', async () => {
-    const t = tempWorkspace();
-    const tool = runCommandTool(policy('echo out; echo err >&2; exit 3'));
-    expect(
-      text(await dispatchCall(tool, { command: 'echo out; echo err >&2; exit 3' }, t.ctx({ sandbox: machineSandbox }))),
-    ).toBe('Exit code: 3\nout\nerr\n');
-  });
+  it.skipIf(withoutSandbox('run_command: a command allowed by the policy runs'))(
+    'allowed by the policy → runs in the workspace; exit code + combined output',
+    async () => {
+      const t = tempWorkspace();
+      const tool = runCommandTool(policy('echo out; echo err >&2; exit 3'));
+      expect(
+        text(
+          await dispatchCall(tool, { command: 'echo out; echo err >&2; exit 3' }, t.ctx({ sandbox: machineSandbox })),
+        ),
+      ).toBe('Exit code: 3\nout\nerr\n');
+    },
+  );
 
-  it('granted for the task (P7.04) → runs without asking; an approved call runs in its cwd', async () => {
-    const t = tempWorkspace();
-    fs.mkdirSync(path.join(t.ws, 'sub'));
-    const granted = runCommandTool(DEFAULT_POLICY);
-    const sandboxed = t.ctx({ sandbox: machineSandbox });
-    expect(text(await dispatchCall(granted, { command: 'pwd' }, sandboxed, 'allow'))).toBe(`Exit code: 0\n${t.ws}\n`);
-    expect(text(await asking.execute({ command: 'pwd; true', cwd: 'sub' }, t.ctx()))).toBe(
-      `Exit code: 0\n${path.join(t.ws, 'sub')}\n`,
-    );
-    expect(text(await dispatchCall(granted, { command: 'true' }, sandboxed, 'allow'))).toBe(
-      'Exit code: 0\n(no output)',
-    );
-  });
+  it.skipIf(withoutSandbox('run_command: a command granted for the task runs'))(
+    'granted for the task (P7.04) → runs without asking; an approved call runs in its cwd',
+    async () => {
+      const t = tempWorkspace();
+      fs.mkdirSync(path.join(t.ws, 'sub'));
+      const granted = runCommandTool(DEFAULT_POLICY);
+      const sandboxed = t.ctx({ sandbox: machineSandbox });
+      expect(text(await dispatchCall(granted, { command: 'pwd' }, sandboxed, 'allow'))).toBe(`Exit code: 0\n${t.ws}\n`);
+      expect(text(await asking.execute({ command: 'pwd; true', cwd: 'sub' }, t.ctx()))).toBe(
+        `Exit code: 0\n${path.join(t.ws, 'sub')}\n`,
+      );
+      expect(text(await dispatchCall(granted, { command: 'true' }, sandboxed, 'allow'))).toBe(
+        'Exit code: 0\n(no output)',
+      );
+    },
+  );
 
   it('long output is cut in the middle with a note', async () => {
     const t = tempWorkspace();

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import type { z } from 'zod';
 import { CodedError } from '../../src-shared/errors';
+import { describeIssues, dottedPath } from '../../src-shared/issues';
 import { writeFileAtomic } from './atomic-write';
 
 export interface ConfigFileErrorOptions {
@@ -32,7 +33,6 @@ export class ConfigFileError extends CodedError {
 
 /** How a data-dir file names a field in its messages: `a.0.b` unless the file says otherwise (`a[0].b`). */
 export type FieldName = (path: readonly PropertyKey[]) => string;
-const dotted: FieldName = (at) => at.map(String).join('.');
 
 export type JsonFileRead<T> =
   | { kind: 'absent' }
@@ -42,7 +42,11 @@ export type JsonFileRead<T> =
 type BrokenRead = Extract<JsonFileRead<unknown>, { kind: 'broken' }>;
 
 /** A data-dir file read and checked; the problem never quotes its text, only the fields (at most three) at fault. */
-export function readJsonFile<T>(file: string, schema: z.ZodType<T>, fieldName: FieldName = dotted): JsonFileRead<T> {
+export function readJsonFile<T>(
+  file: string,
+  schema: z.ZodType<T>,
+  fieldName: FieldName = dottedPath,
+): JsonFileRead<T> {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -59,9 +63,8 @@ export function readJsonFile<T>(file: string, schema: z.ZodType<T>, fieldName: F
   }
   const parsed = schema.safeParse(json);
   if (parsed.success) return { kind: 'ok', value: parsed.data };
-  const issues = parsed.error.issues.slice(0, 3);
-  const fields = issues.map((i) => `${fieldName(i.path) || '(root)'}: ${i.message}`).join('; ');
-  const field = fieldName(issues[0]?.path ?? []) || undefined;
+  const fields = describeIssues(parsed.error.issues, { whole: '(root)', limit: 3, name: fieldName });
+  const field = fieldName(parsed.error.issues[0]?.path ?? []) || undefined;
   return { kind: 'broken', problem: `is not valid: ${fields}`, invalid: fields, ...(field ? { field } : {}) };
 }
 
@@ -88,10 +91,6 @@ export function readConfigText(file: string): string | null {
   }
 }
 
-/** Every issue as "<field>: <message>", fields under `prefix`; "(top level)" for the file as a whole. */
-export const describeIssues = (issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []) =>
-  issues.map((i) => `${dotted([...prefix, ...i.path]) || '(top level)'}: ${i.message}`).join('; ');
-
 /** A workspace config file's JSON, checked against its schema; `file` is used in error messages only. */
 export function parseConfigJson<T>(text: string, file: string, schema: z.ZodType<T>): T {
   let json: unknown;
@@ -102,8 +101,12 @@ export function parseConfigJson<T>(text: string, file: string, schema: z.ZodType
   }
   const parsed = schema.safeParse(json);
   if (parsed.success) return parsed.data;
-  const field = dotted(parsed.error.issues[0]?.path ?? []) || undefined;
-  throw new ConfigFileError(file, describeIssues(parsed.error.issues), field ? { field } : {});
+  const field = dottedPath(parsed.error.issues[0]?.path ?? []) || undefined;
+  throw new ConfigFileError(
+    file,
+    describeIssues(parsed.error.issues, { whole: '(top level)' }),
+    field ? { field } : {},
+  );
 }
 
 /**

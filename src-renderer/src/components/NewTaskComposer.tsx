@@ -3,7 +3,7 @@
 // Cmd+Enter sends. It is the empty view (no task open) and the "New task" dialog. The title is not asked for: the host
 // names the task from its message (src-main/tasks/task-titles.ts) and the task list renames it. The server validates
 // again; a 400 names its field and shows beside it, with everything typed, chosen and attached still there.
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_TOTAL_MAX_BYTES, formatBytes } from '../../../src-shared/attachments';
 import type { OpInput } from '../api/client';
 import { useAttachments } from '../hooks/useAttachments';
@@ -11,6 +11,7 @@ import { IS_MAC } from '../hooks/useShortcuts';
 import { useT } from '../i18n';
 import { useAppStore } from '../store/store';
 import { AttachmentChips } from './AttachmentChips';
+import { errorsOn } from './field-errors';
 import { FolderChip, ModelChip, PieceChip } from './NewTaskChips';
 import { ErrorNotice } from './OutcomeNotice';
 
@@ -55,8 +56,6 @@ export function NewTaskComposer(props: Props) {
 
 function ComposerForm({ place, headingId, onCancel, onCreated }: Props) {
   const createTask = useAppStore((s) => s.createTask);
-  const loadProfiles = useAppStore((s) => s.loadProfiles);
-  const focusAsked = useAppStore((s) => s.composerFocus);
   const [instruction, setInstruction] = useState('');
   const [pieceId, setPieceId] = useState<string | null>(null);
   const [profile, setProfile] = useState<string | null>(null);
@@ -67,19 +66,8 @@ function ComposerForm({ place, headingId, onCancel, onCreated }: Props) {
   const ownId = useId();
   const titleId = headingId ?? ownId;
   const t = useT();
-  const textRef = useRef<HTMLTextAreaElement>(null);
+  const textRef = useComposerFocus(place);
   const attach = useAttachments();
-
-  // The dialog may open before the profiles are known, or after one was added; App loads them for the empty view.
-  useEffect(() => {
-    if (place === 'dialog') void loadProfiles();
-  }, [place, loadProfiles]);
-  // The dialog's takes the focus when it opens; the empty view's only when "New task" asks (Ctrl+N, the button): on
-  // its own it would hold the keys meant for the window (Ctrl+J, Ctrl+B) as typing.
-  const focusAtMount = useRef(focusAsked);
-  useEffect(() => {
-    if (place === 'dialog' || focusAsked !== focusAtMount.current) textRef.current?.focus();
-  }, [place, focusAsked]);
 
   async function submit(e?: FormEvent) {
     e?.preventDefault();
@@ -87,21 +75,10 @@ function ComposerForm({ place, headingId, onCancel, onCreated }: Props) {
     setSubmitting(true);
     setErrors({});
     setFormError(null);
-    const input: OpInput<'createTask'> = { instruction };
-    if (pieceId !== null) input.pieceId = pieceId;
-    if (profile !== null) input.profile = profile;
-    if (workspacePath.trim() !== '') input.workspacePath = workspacePath.trim();
-    if (attach.list.length > 0) {
-      input.attachments = attach.list.map(({ name, mediaType, data }) => ({ name, mediaType, data }));
-    }
-    const outcome = await createTask(input);
+    const outcome = await createTask(taskInput({ instruction, pieceId, profile, workspacePath }, attach.list));
     setSubmitting(false);
     if (outcome.ok) return onCreated?.();
-    const byField: FieldErrors = {};
-    for (const field of FIELDS) {
-      const message = outcome.error.issueFor(field);
-      if (message) byField[field] = message;
-    }
+    const byField = errorsOn(outcome.error, FIELDS);
     setErrors(byField);
     if (Object.keys(byField).length === 0) setFormError(outcome.error.message);
   }
@@ -175,28 +152,7 @@ function ComposerForm({ place, headingId, onCancel, onCreated }: Props) {
             invalid={Boolean(errors.profile)}
             error={fieldError('profile')}
           />
-          <label
-            className="chip chip-button attachment-add-button"
-            title={t('create.attachHint', {
-              each: formatBytes(ATTACHMENT_MAX_BYTES),
-              total: formatBytes(ATTACHMENTS_TOTAL_MAX_BYTES),
-            })}
-            data-testid="attachments-field"
-          >
-            <span aria-hidden="true">📎</span> {t('newTask.attach')}
-            <input
-              type="file"
-              multiple
-              className="visually-hidden"
-              onChange={(e) => {
-                attach.add([...(e.target.files ?? [])], false);
-                // Cleared, so the same file can be chosen again after it was removed.
-                e.target.value = '';
-              }}
-              aria-invalid={errors.attachments ? true : undefined}
-              data-testid="field-attachments"
-            />
-          </label>
+          <AttachButton onFiles={(files) => attach.add(files, false)} invalid={Boolean(errors.attachments)} />
           <span className="new-task-actions">
             {onCancel ? (
               <button type="button" className="button" onClick={onCancel}>
@@ -215,18 +171,86 @@ function ComposerForm({ place, headingId, onCancel, onCreated }: Props) {
           </span>
         </div>
         {attach.dragging ? <p className="field-hint">{t('create.dropHere')}</p> : null}
-        {attach.problems.length > 0 ? (
-          <ul className="attachment-errors" role="alert" data-testid="attachment-errors">
-            {attach.problems.map((p) => (
-              <li key={p.key} className="field-error" data-testid="attachment-error" data-name={p.name}>
-                {p.text}
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <AttachmentProblems problems={attach.problems} />
         {fieldError('attachments')}
         <ErrorNotice error={formError} testId="create-task-error" />
       </div>
     </form>
+  );
+}
+
+/**
+ * The composer's text field, focused when the dialog opens; the empty view's only when "New task" asks (Ctrl+N, the
+ * button): on its own it would hold the keys meant for the window (Ctrl+J, Ctrl+B) as typing. The dialog may open
+ * before the profiles are known, or after one was added, so it loads them (App does for the empty view).
+ */
+function useComposerFocus(place: Props['place']): RefObject<HTMLTextAreaElement | null> {
+  const loadProfiles = useAppStore((s) => s.loadProfiles);
+  const focusAsked = useAppStore((s) => s.composerFocus);
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (place === 'dialog') void loadProfiles();
+  }, [place, loadProfiles]);
+  const focusAtMount = useRef(focusAsked);
+  useEffect(() => {
+    if (place === 'dialog' || focusAsked !== focusAtMount.current) textRef.current?.focus();
+  }, [place, focusAsked]);
+  return textRef;
+}
+
+/** What the composer sends: the text, and each choice only when one was made. */
+function taskInput(
+  chosen: { instruction: string; pieceId: string | null; profile: string | null; workspacePath: string },
+  attachments: readonly { name: string; mediaType: string; data: string }[],
+): OpInput<'createTask'> {
+  const input: OpInput<'createTask'> = { instruction: chosen.instruction };
+  if (chosen.pieceId !== null) input.pieceId = chosen.pieceId;
+  if (chosen.profile !== null) input.profile = chosen.profile;
+  if (chosen.workspacePath.trim() !== '') input.workspacePath = chosen.workspacePath.trim();
+  if (attachments.length > 0)
+    input.attachments = attachments.map(({ name, mediaType, data }) => ({ name, mediaType, data }));
+  return input;
+}
+
+/** The 📎 chip: picks files (the same one again after it was removed). */
+function AttachButton({ onFiles, invalid }: { onFiles(files: File[]): void; invalid: boolean }) {
+  const t = useT();
+  return (
+    <label
+      className="chip chip-button attachment-add-button"
+      title={t('create.attachHint', {
+        each: formatBytes(ATTACHMENT_MAX_BYTES),
+        total: formatBytes(ATTACHMENTS_TOTAL_MAX_BYTES),
+      })}
+      data-testid="attachments-field"
+    >
+      <span aria-hidden="true">📎</span> {t('newTask.attach')}
+      <input
+        type="file"
+        multiple
+        className="visually-hidden"
+        onChange={(e) => {
+          onFiles([...(e.target.files ?? [])]);
+          // Cleared, so the same file can be chosen again after it was removed.
+          e.target.value = '';
+        }}
+        aria-invalid={invalid ? true : undefined}
+        data-testid="field-attachments"
+      />
+    </label>
+  );
+}
+
+/** Why files were not attached, one line each. */
+function AttachmentProblems({ problems }: { problems: readonly { key: number; name: string; text: string }[] }) {
+  if (problems.length === 0) return null;
+  return (
+    <ul className="attachment-errors" role="alert" data-testid="attachment-errors">
+      {problems.map((p) => (
+        <li key={p.key} className="field-error" data-testid="attachment-error" data-name={p.name}>
+          {p.text}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -2,15 +2,16 @@
 // keeps the stored key, a value replaces it, and "Remove key" clears it. Picking a kind fills its preset base URL
 // unless one was typed. "Test connection" asks the server for its models before anything is saved, and they become
 // the model picker. A 400 shows under the field it names.
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import type { OpOutput, ProfileView } from '../../../src-shared/contract';
 import { effectiveKind, PROVIDER_PRESETS, ProviderKind } from '../../../src-shared/contract/profiles';
-import type { OpInput } from '../api/client';
 import { english, type Translate, useT } from '../i18n';
 import { useAppStore } from '../store/store';
+import { errorsOn } from './field-errors';
 import { ErrorNotice } from './OutcomeNotice';
 import { LIMIT_FIELDS, ProfileLimitsFields, useProfileLimits } from './ProfileLimitsFields';
 import { ProfilePriceFields } from './ProfilePriceFields';
+import { initialDraft, modelsInput, type ProfileDraft, saveInput, withBaseURL, withKind } from './profile-draft';
 import { CheckField } from './SettingsFields';
 
 const FIELDS = ['name', 'kind', 'baseURL', 'model', 'apiKey', 'contextWindow', 'temperature', ...LIMIT_FIELDS] as const;
@@ -36,89 +37,48 @@ interface Props {
 }
 
 type DraftTest = { state: 'running' } | ({ state: 'done' } & OpOutput<'listModels'>);
+type Errors = Partial<Record<Field, string>>;
+type SetDraft = <K extends keyof ProfileDraft>(key: K, value: ProfileDraft[K]) => void;
 
 export function ProfileForm({ profile, onDone, preset, firstRun, openedAt }: Props) {
   const form = useRef<HTMLFormElement>(null);
-  const openedField = openedAt === undefined ? undefined : openedAt.field;
   const saveProfile = useAppStore((s) => s.saveProfile);
   const listModels = useAppStore((s) => s.listModels);
-  const [name, setName] = useState(profile?.name ?? (preset ? presetName(preset) : ''));
-  const [kind, setKind] = useState<ProviderKind>(profile?.kind ?? preset ?? 'generic');
-  const [baseURL, setBaseURL] = useState(profile?.baseURL ?? (preset ? PROVIDER_PRESETS[preset].baseURL : ''));
-  // A URL the user typed (or the profile's own) is never replaced by a preset.
-  const [urlTyped, setUrlTyped] = useState(profile !== null);
-  const [model, setModel] = useState(profile?.model ?? '');
-  const [apiKey, setApiKey] = useState('');
-  const [removeKey, setRemoveKey] = useState(false);
-  const [contextWindow, setContextWindow] = useState(profile?.contextWindow?.toString() ?? '');
-  const [temperature, setTemperature] = useState(profile?.temperature?.toString() ?? '');
-  const [makeDefault, setMakeDefault] = useState(firstRun !== undefined);
-  const [images, setImages] = useState(profile?.media?.includes('image') ?? false);
+  const [draft, setDraft] = useState(() => initialDraft(profile, preset, firstRun !== undefined));
+  const set: SetDraft = (key, value) => setDraft((d) => ({ ...d, [key]: value }));
   const limits = useProfileLimits(profile);
   const [test, setTest] = useState<DraftTest | null>(null);
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [errors, setErrors] = useState<Errors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const id = useId();
   const t = useT();
-
-  useEffect(() => {
-    if (openedField === undefined || !form.current) return;
-    const named = openedField ? `[data-testid="profile-field-${openedField}"]` : null;
-    const target =
-      (named && form.current.querySelector<HTMLElement>(named)) ||
-      form.current.querySelector<HTMLElement>('input:not([readonly]):not([disabled]), select');
-    form.current.scrollIntoView({ block: 'start' });
-    target?.focus({ preventScroll: true });
-  }, [openedField]);
+  useFocusOpenedField(form, openedAt === undefined ? undefined : openedAt.field);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     setSaving(true);
     setErrors({});
     setFormError(null);
-    const input: OpInput<'saveProfile'> = { name: name.trim(), kind, baseURL: baseURL.trim(), model };
-    if (removeKey) input.apiKey = '';
-    else if (apiKey !== '') input.apiKey = apiKey;
-    if (contextWindow.trim() !== '') input.contextWindow = Number(contextWindow);
-    if (temperature.trim() !== '') input.temperature = Number(temperature);
+    const input = saveInput(draft, profile);
     limits.apply(input);
-    if (profile?.parallelToolCalls !== undefined) input.parallelToolCalls = profile.parallelToolCalls;
-    // Images from the form; audio as it was saved (the bridge can set it).
-    const media = [...(images ? (['image'] as const) : []), ...(profile?.media ?? []).filter((m) => m !== 'image')];
-    if (media.length > 0 || profile?.media) input.media = media;
-    if (makeDefault) input.makeDefault = true;
     const outcome = await saveProfile(input);
     setSaving(false);
     if (outcome.ok) {
-      setApiKey('');
+      set('apiKey', '');
       return onDone(outcome.profile);
     }
-    const byField: Partial<Record<Field, string>> = {};
-    for (const field of FIELDS) {
-      const message = outcome.error.issueFor(field);
-      if (message) byField[field] = message;
-    }
+    const byField = errorsOn(outcome.error, FIELDS);
     setErrors(byField);
     if (Object.keys(byField).length === 0) setFormError(outcome.error.message);
   }
 
-  function pickKind(next: ProviderKind) {
-    setKind(next);
-    if (!urlTyped) setBaseURL(PROVIDER_PRESETS[next].baseURL);
-  }
-
   async function testConnection() {
     setTest({ state: 'running' });
-    const draft: OpInput<'listModels'> = { baseURL: baseURL.trim(), kind };
-    if (apiKey !== '' && !removeKey) draft.apiKey = apiKey;
-    else if (removeKey) draft.apiKey = '';
-    // An edited profile's stored key is used by main only for the URL it was saved with.
-    else if (profile) draft.name = profile.name;
-    const answer = await listModels(draft);
+    const answer = await listModels(modelsInput(draft, profile));
     setTest({ state: 'done', ...answer });
     // Nothing chosen yet: the server's first model is the likeliest choice, and the picker shows the others.
-    if (answer.ok && model.trim() === '' && answer.models[0]) setModel(answer.models[0]);
+    if (answer.ok && draft.model.trim() === '' && answer.models[0]) set('model', answer.models[0]);
   }
 
   const fieldError = (field: Field) =>
@@ -131,162 +91,31 @@ export function ProfileForm({ profile, onDone, preset, firstRun, openedAt }: Pro
     'aria-invalid': errors[field] ? true : undefined,
     'aria-describedby': errors[field] ? `${id}-${field}-error` : undefined,
   });
+  const fields = { draft, set, put: setDraft, fieldError, invalid };
 
   return (
     <form ref={form} className="profile-form" onSubmit={submit} data-testid="profile-form" noValidate>
       <h3 className="settings-section">{profile ? t('profile.edit', { name: profile.name }) : t('profile.new')}</h3>
-      <label className="field">
-        <span>{t('profile.name')}</span>
-        <input
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          readOnly={profile !== null}
-          placeholder={t('profile.namePlaceholder')}
-          data-testid="profile-field-name"
-          {...invalid('name')}
-        />
-        {fieldError('name')}
-      </label>
-      <label className="field">
-        <span>
-          {t('profile.kind')}
-          <ActsAs kind={kind} baseURL={baseURL} t={t} />
-        </span>
-        <select
-          value={kind}
-          onChange={(e) => pickKind(e.target.value as ProviderKind)}
-          data-testid="profile-field-kind"
-          {...invalid('kind')}
-        >
-          {ProviderKind.options.map((k) => (
-            <option key={k} value={k}>
-              {kindLabel(k, t)}
-            </option>
-          ))}
-        </select>
-        {fieldError('kind')}
-      </label>
-      <label className="field">
-        <span>{t('profile.baseURL')}</span>
-        <input
-          value={baseURL}
-          onChange={(e) => {
-            setBaseURL(e.target.value);
-            setUrlTyped(e.target.value.trim() !== '');
-          }}
-          placeholder="http://127.0.0.1:8080/v1"
-          data-testid="profile-field-baseURL"
-          {...invalid('baseURL')}
-        />
-        {fieldError('baseURL')}
-      </label>
-      <label className="field">
-        <span>
-          {t('profile.apiKey')}{' '}
-          <em>{profile?.hasKey ? t('profile.stored', { key: keyLabel(profile, t) }) : t('profile.optional')}</em>
-        </span>
-        <input
-          type="password"
-          value={apiKey}
-          onChange={(e) => setApiKey(e.target.value)}
-          disabled={removeKey}
-          autoComplete="off"
-          placeholder={
-            profile?.hasKey
-              ? t('profile.replacePlaceholder', { key: keyLabel(profile, t) })
-              : t('profile.keyPlaceholder')
-          }
-          data-testid="profile-field-apiKey"
-          {...invalid('apiKey')}
-        />
-        {fieldError('apiKey')}
-      </label>
-      {profile?.hasKey ? (
-        <CheckField checked={removeKey} onChange={setRemoveKey} testId="profile-field-removeKey">
-          {t('profile.removeKey')}
-        </CheckField>
-      ) : null}
-      <label className="field">
-        <span>{t('profile.model')}</span>
-        <input
-          value={model}
-          onChange={(e) => setModel(e.target.value)}
-          data-testid="profile-field-model"
-          {...invalid('model')}
-        />
-        {fieldError('model')}
-      </label>
-      {test?.state === 'done' && test.models.length > 0 ? (
-        <label className="field">
-          <span>{t('profile.modelPick')}</span>
-          <select
-            value={test.models.includes(model) ? model : ''}
-            onChange={(e) => setModel(e.target.value)}
-            data-testid="profile-field-modelPick"
-          >
-            <option value="" disabled>
-              {t('profile.modelPickNone')}
-            </option>
-            {test.models.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
-          </select>
-        </label>
-      ) : null}
-      {firstRun ? null : (
-        <div className="field-row">
-          <label className="field">
-            <span>
-              {t('profile.contextWindow')} <em>{t('profile.optional')}</em>
-            </span>
-            <input
-              inputMode="numeric"
-              value={contextWindow}
-              onChange={(e) => setContextWindow(e.target.value)}
-              placeholder={t('profile.tokens')}
-              data-testid="profile-field-contextWindow"
-              {...invalid('contextWindow')}
-            />
-            {fieldError('contextWindow')}
-          </label>
-          <label className="field">
-            <span>
-              {t('profile.temperature')} <em>{t('profile.optional')}</em>
-            </span>
-            <input
-              inputMode="decimal"
-              value={temperature}
-              onChange={(e) => setTemperature(e.target.value)}
-              placeholder="0–2"
-              data-testid="profile-field-temperature"
-              {...invalid('temperature')}
-            />
-            {fieldError('temperature')}
-          </label>
-        </div>
-      )}
-      {firstRun ? null : <ProfileLimitsFields limits={limits} fieldError={fieldError} />}
-      {firstRun ? null : <ProfilePriceFields prices={limits.prices} model={model} kind={kind} baseURL={baseURL} />}
-      {firstRun ? null : (
-        <CheckField checked={images} onChange={setImages} testId="profile-field-images">
-          {t('profile.images')}
-        </CheckField>
-      )}
+      <ConnectionFields {...fields} profile={profile} />
+      <ModelFields {...fields} test={test} />
+      {firstRun ? null : <TuningFields {...fields} limits={limits} />}
       {profile?.isDefault || firstRun ? null : (
-        <CheckField checked={makeDefault} onChange={setMakeDefault} testId="profile-field-makeDefault">
+        <CheckField
+          checked={draft.makeDefault}
+          onChange={(v) => set('makeDefault', v)}
+          testId="profile-field-makeDefault"
+        >
           {t('profile.makeDefault')}
         </CheckField>
       )}
-      <TestOutcome test={test} model={model} />
+      <TestOutcome test={test} model={draft.model} />
       <ErrorNotice error={formError} testId="profile-form-error" />
       <div className="dialog-actions">
         <button
           type="button"
           className="button"
           onClick={() => void testConnection()}
-          disabled={test?.state === 'running' || baseURL.trim() === ''}
+          disabled={test?.state === 'running' || draft.baseURL.trim() === ''}
           data-testid="profile-form-test"
         >
           {test?.state === 'running' ? t('profile.testing') : t('profile.test')}
@@ -304,6 +133,204 @@ export function ProfileForm({ profile, onDone, preset, firstRun, openedAt }: Pro
         </button>
       </div>
     </form>
+  );
+}
+
+/**
+ * Opened from a failed model call: the form scrolled into view and the field that fixes it focused (the first field
+ * that can be changed when none is named). `field` undefined: opened as usual.
+ */
+function useFocusOpenedField(form: RefObject<HTMLFormElement | null>, field: Field | null | undefined) {
+  useEffect(() => {
+    if (field === undefined || !form.current) return;
+    const named = field ? `[data-testid="profile-field-${field}"]` : null;
+    const target =
+      (named && form.current.querySelector<HTMLElement>(named)) ||
+      form.current.querySelector<HTMLElement>('input:not([readonly]):not([disabled]), select');
+    form.current.scrollIntoView({ block: 'start' });
+    target?.focus({ preventScroll: true });
+  }, [form, field]);
+}
+
+/** What each group of fields is given: the draft, its setter, and a field's error and aria attributes. */
+interface FieldsProps {
+  draft: ProfileDraft;
+  set: SetDraft;
+  /** The whole draft at once, for a change that moves several fields (a kind's preset URL). */
+  put(next: ProfileDraft): void;
+  fieldError(field: Field): ReactNode;
+  invalid(field: Field): { 'aria-invalid'?: boolean; 'aria-describedby'?: string };
+}
+
+/** Where the server is and how to reach it: name, kind, base URL, key. */
+function ConnectionFields({
+  draft,
+  set,
+  put,
+  fieldError,
+  invalid,
+  profile,
+}: FieldsProps & { profile: ProfileView | null }) {
+  const t = useT();
+  return (
+    <>
+      <label className="field">
+        <span>{t('profile.name')}</span>
+        <input
+          value={draft.name}
+          onChange={(e) => set('name', e.target.value)}
+          readOnly={profile !== null}
+          placeholder={t('profile.namePlaceholder')}
+          data-testid="profile-field-name"
+          {...invalid('name')}
+        />
+        {fieldError('name')}
+      </label>
+      <label className="field">
+        <span>
+          {t('profile.kind')}
+          <ActsAs kind={draft.kind} baseURL={draft.baseURL} t={t} />
+        </span>
+        <select
+          value={draft.kind}
+          onChange={(e) => put(withKind(draft, e.target.value as ProviderKind))}
+          data-testid="profile-field-kind"
+          {...invalid('kind')}
+        >
+          {ProviderKind.options.map((k) => (
+            <option key={k} value={k}>
+              {kindLabel(k, t)}
+            </option>
+          ))}
+        </select>
+        {fieldError('kind')}
+      </label>
+      <label className="field">
+        <span>{t('profile.baseURL')}</span>
+        <input
+          value={draft.baseURL}
+          onChange={(e) => put(withBaseURL(draft, e.target.value))}
+          placeholder="http://127.0.0.1:8080/v1"
+          data-testid="profile-field-baseURL"
+          {...invalid('baseURL')}
+        />
+        {fieldError('baseURL')}
+      </label>
+      <label className="field">
+        <span>
+          {t('profile.apiKey')}{' '}
+          <em>{profile?.hasKey ? t('profile.stored', { key: keyLabel(profile, t) }) : t('profile.optional')}</em>
+        </span>
+        <input
+          type="password"
+          value={draft.apiKey}
+          onChange={(e) => set('apiKey', e.target.value)}
+          disabled={draft.removeKey}
+          autoComplete="off"
+          placeholder={
+            profile?.hasKey
+              ? t('profile.replacePlaceholder', { key: keyLabel(profile, t) })
+              : t('profile.keyPlaceholder')
+          }
+          data-testid="profile-field-apiKey"
+          {...invalid('apiKey')}
+        />
+        {fieldError('apiKey')}
+      </label>
+      {profile?.hasKey ? (
+        <CheckField checked={draft.removeKey} onChange={(v) => set('removeKey', v)} testId="profile-field-removeKey">
+          {t('profile.removeKey')}
+        </CheckField>
+      ) : null}
+    </>
+  );
+}
+
+/** The model, typed or picked from what "Test connection" listed. */
+function ModelFields({ draft, set, fieldError, invalid, test }: FieldsProps & { test: DraftTest | null }) {
+  const t = useT();
+  return (
+    <>
+      <label className="field">
+        <span>{t('profile.model')}</span>
+        <input
+          value={draft.model}
+          onChange={(e) => set('model', e.target.value)}
+          data-testid="profile-field-model"
+          {...invalid('model')}
+        />
+        {fieldError('model')}
+      </label>
+      {test?.state === 'done' && test.models.length > 0 ? (
+        <label className="field">
+          <span>{t('profile.modelPick')}</span>
+          <select
+            value={test.models.includes(draft.model) ? draft.model : ''}
+            onChange={(e) => set('model', e.target.value)}
+            data-testid="profile-field-modelPick"
+          >
+            <option value="" disabled>
+              {t('profile.modelPickNone')}
+            </option>
+            {test.models.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+    </>
+  );
+}
+
+/** The optional tuning the first run leaves out: context window, temperature, limits, prices, images. */
+function TuningFields({
+  draft,
+  set,
+  fieldError,
+  invalid,
+  limits,
+}: FieldsProps & { limits: ReturnType<typeof useProfileLimits> }) {
+  const t = useT();
+  return (
+    <>
+      <div className="field-row">
+        <label className="field">
+          <span>
+            {t('profile.contextWindow')} <em>{t('profile.optional')}</em>
+          </span>
+          <input
+            inputMode="numeric"
+            value={draft.contextWindow}
+            onChange={(e) => set('contextWindow', e.target.value)}
+            placeholder={t('profile.tokens')}
+            data-testid="profile-field-contextWindow"
+            {...invalid('contextWindow')}
+          />
+          {fieldError('contextWindow')}
+        </label>
+        <label className="field">
+          <span>
+            {t('profile.temperature')} <em>{t('profile.optional')}</em>
+          </span>
+          <input
+            inputMode="decimal"
+            value={draft.temperature}
+            onChange={(e) => set('temperature', e.target.value)}
+            placeholder="0–2"
+            data-testid="profile-field-temperature"
+            {...invalid('temperature')}
+          />
+          {fieldError('temperature')}
+        </label>
+      </div>
+      <ProfileLimitsFields limits={limits} fieldError={fieldError} />
+      <ProfilePriceFields prices={limits.prices} model={draft.model} kind={draft.kind} baseURL={draft.baseURL} />
+      <CheckField checked={draft.images} onChange={(v) => set('images', v)} testId="profile-field-images">
+        {t('profile.images')}
+      </CheckField>
+    </>
   );
 }
 
@@ -331,11 +358,6 @@ function TestOutcome({ test, model }: { test: DraftTest | null; model: string })
       {lines.join(' ')}
     </p>
   );
-}
-
-/** The name a new profile of a preset starts with: the kind itself, or "default" for a generic server. */
-function presetName(kind: ProviderKind): string {
-  return kind === 'generic' ? 'default' : kind;
 }
 
 /** A stored key as the UI shows it: never the key, at most its last 4 characters. */

@@ -62,7 +62,7 @@ const request = (patch: Partial<ToolRequest>): ToolRequest => ({
 const count = (text: string, part: string) => text.split(part).length - 1;
 
 describe("issue 23 point 6: a denial in the person's words", () => {
-  it('P7.05 one line with the reason, in English and Japanese; the model’s Error text is nowhere', () => {
+  it('one line with the reason, in English and Japanese; the model’s Error text is nowhere', () => {
     const en = html('en', <StepTools jobId="j1" calls={[call(deniedResult(REASON))]} />);
     expect(en).toContain('data-status="denied"');
     expect(en).toContain('You denied this — reason: <q class="step-denial-reason" data-testid="step-denial-reason">');

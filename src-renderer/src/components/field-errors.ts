@@ -17,3 +17,16 @@ export function fieldErrors(issues: readonly Issue[], prefix = ''): FieldErrors 
   }
   return out;
 }
+
+/** Main's 400 placed on a form's own fields: the message of each field it names (none: it names none of them). */
+export function errorsOn<F extends string>(
+  error: { issueFor(field: string): string | undefined },
+  fields: readonly F[],
+): Partial<Record<F, string>> {
+  const out: Partial<Record<F, string>> = {};
+  for (const field of fields) {
+    const message = error.issueFor(field);
+    if (message) out[field] = message;
+  }
+  return out;
+}

@@ -8,7 +8,7 @@ const en = translator('en');
 const ja = translator('ja');
 
 describe('grant words', () => {
-  it('P7.04 each kind says what it covers; the blanket grant says ANY', () => {
+  it('each kind says what it covers; the blanket grant says ANY', () => {
     const command = { kind: 'command' as const, value: 'npm test' };
     expect(grantWords(en, { tool: 'run_command', kind: 'exact', target: command, rule: null })).toBe(
       'This command only: npm test',

@@ -1,5 +1,5 @@
-// P9.21 in the chat: the Sends a conversation rewind took back are folded under their own header, marked, and open
-// to read; the Sends before and after, and the live generation, are not folded.
+// A conversation rewind in the chat (issue 22): the Sends it took back are folded under their own header, marked,
+// and open to read; the Sends before and after, and the live generation, are not folded.
 import { describe, expect, it } from 'vitest';
 import { atSecond, commentFixture, streamTurnFixture } from '../test-fixtures';
 import type { FeedInvoke, FeedRow } from './feed-rows';
@@ -44,7 +44,7 @@ const REWOUND_AT = atSecond(100);
 const rewound = (seq: number) => (seq >= 5 && seq < 12 ? REWOUND_AT : null);
 
 describe('foldRewound', () => {
-  it('P9.21 folds the rows of each rewound Send under its header, leaving the Sends around them as they were', () => {
+  it('folds the rows of each rewound Send under its header, leaving the Sends around them as they were', () => {
     const folded = foldRewound(rows, rewound, new Set());
     expect(keys(folded)).toEqual([
       'invoke:1',

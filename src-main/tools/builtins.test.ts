@@ -1,10 +1,12 @@
+// The built-in tools as the model sees them (bridge-api.md's table) and as the Workspace Tool Policy resolves them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tempWorkspace } from '../../test-support/tools';
 import { ConfigFileError } from '../workspace/json-file';
-import { builtinTools, loadPolicy, resolveTools } from './index';
+import { builtinTools } from './builtins';
+import { loadPolicy, resolveTools } from './policy';
 
 const schema = (t: { parameters: z.ZodType }) =>
   z.toJSONSchema(t.parameters, { io: 'input' }) as {

@@ -1,0 +1,38 @@
+// One contract operation over HTTP: the route of the method and path, the JSON body (an object; path parameters
+// only in the path), the operation's answer with the route's status. A caller's mistake is thrown as a MaestroError.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MaestroError } from '../../src-shared/errors';
+import type { Maestro } from '../app/create-maestro';
+import { readJson, sendJson } from './json-http';
+import { matchRoute } from './routes';
+
+/** `pathname` is below /api/local. */
+export async function serveOperation(
+  maestro: Maestro,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+): Promise<void> {
+  const match = matchRoute(req.method ?? 'GET', pathname);
+  if (match.kind === 'none') throw new MaestroError('not_found', `no route ${req.method} ${pathname}`);
+  if (match.kind === 'wrong_method') {
+    res.setHeader('allow', match.allowed.join(', '));
+    throw new MaestroError('method_not_allowed', `${req.method} is not allowed on ${pathname}`);
+  }
+  const body = req.method === 'GET' ? {} : await readJson(req);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new MaestroError('invalid_input', 'the body must be a JSON object', [
+      { path: [], message: 'must be a JSON object' },
+    ]);
+  }
+  for (const name of match.route.params) {
+    if (Object.hasOwn(body, name)) {
+      throw new MaestroError('invalid_input', `${name} belongs in the path, not the body`, [
+        { path: [name], message: 'belongs in the path, not the body' },
+      ]);
+    }
+  }
+  // Awaited so an operation that becomes async still answers with its value.
+  const output = await maestro.invoke(match.route.name, { ...body, ...match.params });
+  sendJson(res, match.route.status, output);
+}
