@@ -11,7 +11,7 @@ export function TaskGrants({ taskId }: { taskId: string }) {
   const refresh = useAppStore((s) => s.refreshGrants);
   const revoke = useAppStore((s) => s.revokeGrant);
   const approvedForTask = useAppStore((s) =>
-    s.requests?.taskId === taskId ? s.requests.tool.filter((r) => r.scope === 'task').length : 0,
+    s.entities.requests?.taskId === taskId ? s.entities.requests.tool.filter((r) => r.scope === 'task').length : 0,
   );
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
