@@ -31,8 +31,9 @@ export function reduceEntities(state: Entities, input: EntityInput): Entities {
     }
     case 'chat.latest': {
       const { taskId, page } = input;
-      const jobs = mergeById(state.jobs[taskId] ?? [], page.jobs, newerJob);
-      const next = closeStream({ ...state, jobs: { ...state.jobs, [taskId]: jobs } }, taskId, page.comments);
+      const jobs = page.jobs.filter((j) => j.taskId === taskId);
+      const merged = { ...state.jobs, [taskId]: mergeById(state.jobs[taskId] ?? [], jobs, newerJob) };
+      const next = closeStream({ ...state, jobs: merged }, taskId, page.comments);
       return withChat(next, taskId, (chat) => ({
         task: page.task,
         ...foldLatestPage(chat, page),
