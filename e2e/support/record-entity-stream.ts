@@ -93,9 +93,12 @@ async function readEvents(host: HeadlessHost, signal: AbortSignal, take: (event:
   const response = await fetch(`${host.url}/api/local/events?token=${host.token}`, { signal });
   if (!response.body) throw new Error('no event stream');
   const decoder = new TextDecoder();
+  const reader = response.body.getReader();
   let buffer = '';
-  for await (const chunk of response.body) {
-    buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
     let end = buffer.indexOf('\n\n');
     while (end >= 0) {
       const block = buffer.slice(0, end);
