@@ -16,7 +16,7 @@ import { Toasts } from './components/Toasts';
 import { nextWaitingTaskId } from './components/task-nav';
 import { ariaKeyShortcuts, shortcutKeys } from './hooks/shortcuts';
 import { decideFocusedCard, focusPendingDecision, IS_MAC, useShortcuts } from './hooks/useShortcuts';
-import { useT } from './i18n';
+import { useT } from './hooks/useT';
 import { selectTasks } from './store/entity-selectors';
 import { useAppStore } from './store/store';
 import { applyTheme } from './theme';

@@ -3,7 +3,7 @@
 // the tokens of each LlmCall the usage panel loaded, as bars.
 import { useEffect, useMemo, useState } from 'react';
 import { plainUntrusted } from '../../../src-shared/untrusted-text';
-import { useLocale, useT } from '../i18n';
+import { useLocale, useT } from '../hooks/useT';
 import { ACTIVITY_KINDS, type ActivityKind } from '../store/activity';
 import { formatClock, formatDuration } from '../store/activity-format';
 import { type ActivityRow, activityRows, filterRows } from '../store/activity-rows';

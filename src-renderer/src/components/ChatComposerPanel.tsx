@@ -7,7 +7,7 @@
 // (StopJob) sits beside Send while the job works.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Comment, Job } from '../../../src-shared/entities';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { selectDetailOf } from '../store/entity-selectors';
 import { pendingRequests } from '../store/requests-slice';
 import { useAppStore } from '../store/store';

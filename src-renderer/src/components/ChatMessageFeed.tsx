@@ -9,8 +9,8 @@
 import { type FocusEvent, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatStep, Comment } from '../../../src-shared/entities';
 import type { InvokeKind } from '../../../src-shared/events';
+import { useLocale, useT } from '../hooks/useT';
 import { useVirtualFeed } from '../hooks/useVirtualFeed';
-import { useLocale, useT } from '../i18n';
 import { chatItems } from '../store/chat-items';
 import { changedOutside, rewoundBy, selectCheckpointIndex } from '../store/checkpoint-index';
 import type { Disposition, TaskDetail } from '../store/detail-slice';

@@ -3,7 +3,7 @@
 import { useDeferredValue } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useJobStreamTurns } from '../hooks/useJobStream';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { selectDetail } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
 import { ChatComposerPanel } from './ChatComposerPanel';

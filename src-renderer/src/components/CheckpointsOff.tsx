@@ -1,7 +1,7 @@
 // Said once in the task when it has no checkpoints, with the host's reason ("git is not installed", the home folder):
 // then nothing can be rewound and the files-changed view is empty. While the host's own comment saying so is loaded in
 // the chat, it says it alone.
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { selectDetail } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
 

@@ -1,7 +1,7 @@
 // "Committed abc1234" on a job's result: the workspace commit the succeeded job made of the files it changed (P2.21),
 // from its checkpoints. The host also says so (or why the commit was skipped) in a system comment: while that comment
 // is loaded in the chat, it says it alone.
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { selectCheckpointIndex } from '../store/checkpoint-index';
 import { selectDetail } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';

@@ -5,7 +5,8 @@
 import { useEffect, useState } from 'react';
 import type { Job, JobStatus } from '../../../src-shared/entities';
 import type { UseJobStream } from '../hooks/useJobStream';
-import { type Locale, useT } from '../i18n';
+import { useT } from '../hooks/useT';
+import type { Locale } from '../i18n';
 import { selectDetail } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
 import { ErrorNotice } from './OutcomeNotice';

@@ -6,7 +6,7 @@
 import { type CSSProperties, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useModalDialog } from '../hooks/useModalDialog';
-import { useLocale, useT } from '../i18n';
+import { useLocale, useT } from '../hooks/useT';
 import { type ActionItem, actionItems } from '../store/action-items';
 import { selectLatestJobs, selectTasks } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';

@@ -1,7 +1,7 @@
 // The notices of a form: what a save came to (a green or a red line, with `data-ok` for the tests), and an error;
 // and a job's error in the person's words, said once, with its fix at hand.
 import { type Comment, type Job, WHAT_NOW } from '../../../src-shared/entities';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { selectDetail } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
 import { ErrorActions } from './ErrorActions';

@@ -7,7 +7,7 @@ import { type KeyboardEvent, useCallback, useEffect, useId, useLayoutEffect, use
 import { createPortal } from 'react-dom';
 import { REWIND_MODES, type RewindMode } from '../../../src-shared/checkpoints';
 import { isTerminal, type Job } from '../../../src-shared/entities';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { selectCheckpointIndex } from '../store/checkpoint-index';
 import { selectDetail } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';

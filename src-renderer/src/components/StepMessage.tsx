@@ -6,7 +6,7 @@
 import { assertNever } from '../../../src-shared/assert-never';
 import { isTerminal, type StepToolCall, type ToolCallDenial, type ToolRequest } from '../../../src-shared/entities';
 import { untrustedLine } from '../../../src-shared/untrusted-text';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { selectCheckpointIndex } from '../store/checkpoint-index';
 import { selectDetail } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';

@@ -2,7 +2,7 @@
 // the job as the header's Cancel does; what streamed stays in the chat, marked stopped. Esc does the same (App).
 import { useCallback, useContext, useState } from 'react';
 import type { Job } from '../../../src-shared/entities';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { translate } from '../i18n/translate';
 import { selectDetailOf } from '../store/entity-selectors';
 import { StoreContext } from '../store/store';

@@ -1,7 +1,7 @@
 // The selected task's grants in force — what a person approved "for this task" and what each covers — each with
 // Revoke: from the next call on it covers nothing and such calls ask again. Nothing is shown while there are none.
 import { useEffect, useState } from 'react';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { grantWords } from './grant-words';
 

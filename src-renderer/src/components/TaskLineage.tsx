@@ -3,7 +3,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { Task } from '../../../src-shared/entities';
 import { untrustedLine } from '../../../src-shared/untrusted-text';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { selectTasks } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
 

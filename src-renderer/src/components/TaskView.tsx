@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/entities';
 import { useJobStream } from '../hooks/useJobStream';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import type { TaskDetail } from '../store/detail-slice';
 import { selectDetail } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';

@@ -5,8 +5,8 @@ import {
   type PendingAttachment,
   readAttachment,
   uniqueName,
-} from '../components/attachment-files';
-import { useT } from '../i18n';
+} from './attachment-files';
+import { useT } from './useT';
 
 interface ShownProblem {
   key: number;
