@@ -1,11 +1,6 @@
 // useAttachments: the CreateTaskDialog's attachment list and the ways files get into it (file input, drop, paste).
 import { type ClipboardEvent, type DragEvent, useRef, useState } from 'react';
-import {
-  attachmentProblemText,
-  type PendingAttachment,
-  readAttachment,
-  uniqueName,
-} from './attachment-files';
+import { attachmentProblemText, type PendingAttachment, readAttachment, uniqueName } from './attachment-files';
 import { useT } from './useT';
 
 interface ShownProblem {
