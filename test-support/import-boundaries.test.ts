@@ -43,6 +43,15 @@ describe('import boundaries', () => {
       ],
       /circle: engine → worker → tasks → engine \(via src-main\/engine\/b.ts, src-main\/worker\/c.ts, src-main\/tasks\/a.ts\)/,
     ],
+    [
+      'two src-renderer folders importing each other (one through its index)',
+      [
+        { file: 'src-renderer/src/store/a.ts', imports: ['../i18n'] },
+        { file: 'src-renderer/src/i18n/index.ts', imports: ['./use-locale'] },
+        { file: 'src-renderer/src/i18n/use-locale.ts', imports: ['../store/a'] },
+      ],
+      /src-renderer folders import each other in a circle: i18n → store → i18n \(via src-renderer\/src\/i18n\/use-locale.ts, src-renderer\/src\/store\/a.ts\)/,
+    ],
   ];
   it.each(broken)('catches %s', (_what, sources, message) => {
     const problems = checkBoundaries(sources);

@@ -90,7 +90,40 @@ export function checkBoundaries(sources: readonly SourceFile[]): string[] {
     const via = cycle.slice(0, -1).map((f, i) => edges.get(f)?.get(cycle[i + 1] as string));
     problems.push(`src-main folders import each other in a circle: ${cycle.join(' → ')} (via ${via.join(', ')})`);
   }
+  problems.push(...rendererFolderCircles(sources));
   return problems;
+}
+
+/**
+ * The renderer's folders (src-renderer/src/<folder>/) in a circle, from product files, as for src-main. An import of a
+ * folder's index ('../i18n') counts as one of that folder; files at src-renderer/src/ itself are in no folder.
+ */
+export function rendererFolderCircles(sources: readonly SourceFile[]): string[] {
+  const inRenderer = (module: string) => {
+    const parts = module.split('/');
+    return parts[0] === 'src-renderer' && parts[1] === 'src' ? parts.slice(2) : [];
+  };
+  const folders = new Set(sources.flatMap(({ file }) => (inRenderer(file).length > 1 ? [inRenderer(file)[0]] : [])));
+  const folderOf = (module: string) => {
+    const [first, ...rest] = inRenderer(module);
+    return first && (rest.length > 0 || folders.has(first)) ? first : null;
+  };
+  const edges = new Map<string, Map<string, string>>();
+  for (const { file, imports } of sources) {
+    const from = isProduct(file) ? folderOf(file) : null;
+    for (const specifier of imports) {
+      const target = resolve(file, specifier);
+      const to = target ? folderOf(target) : null;
+      if (!from || !to || from === to) continue;
+      const out = edges.get(from) ?? new Map<string, string>();
+      if (!out.has(to)) out.set(to, file);
+      edges.set(from, out);
+    }
+  }
+  return folderCycles(edges).map((cycle) => {
+    const via = cycle.slice(0, -1).map((f, i) => edges.get(f)?.get(cycle[i + 1] as string));
+    return `src-renderer folders import each other in a circle: ${cycle.join(' → ')} (via ${via.join(', ')})`;
+  });
 }
 
 const isNodeBuiltin = (specifier: string) =>

@@ -16,7 +16,8 @@ import { Toasts } from './components/Toasts';
 import { nextWaitingTaskId } from './components/task-nav';
 import { ariaKeyShortcuts, shortcutKeys } from './hooks/shortcuts';
 import { decideFocusedCard, focusPendingDecision, IS_MAC, useShortcuts } from './hooks/useShortcuts';
-import { useT } from './i18n';
+import { useT } from './hooks/useT';
+import { selectTasks } from './store/entity-selectors';
 import { useAppStore } from './store/store';
 import { applyTheme } from './theme';
 
@@ -52,7 +53,7 @@ export function App() {
   const loadProfiles = useAppStore((s) => s.loadProfiles);
   const theme = useAppStore((s) => s.theme);
   const locale = useAppStore((s) => s.locale);
-  const tasks = useAppStore((s) => s.tasks);
+  const tasks = useAppStore((s) => selectTasks(s));
   const selectedTaskId = useAppStore((s) => s.selectedTaskId);
   const selectTask = useAppStore((s) => s.selectTask);
   const pushToast = useAppStore((s) => s.pushToast);

@@ -3,10 +3,11 @@
 // the tokens of each LlmCall the usage panel loaded, as bars.
 import { useEffect, useMemo, useState } from 'react';
 import { plainUntrusted } from '../../../src-shared/untrusted-text';
-import { useLocale, useT } from '../i18n';
+import { useLocale, useT } from '../hooks/useT';
 import { ACTIVITY_KINDS, type ActivityKind } from '../store/activity';
 import { formatClock, formatDuration } from '../store/activity-format';
 import { type ActivityRow, activityRows, filterRows } from '../store/activity-rows';
+import { selectActivity } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
 import type { TaskUsage } from '../store/usage-slice';
 import { formatTokens } from './invoke-headers';
@@ -19,7 +20,7 @@ const DETAIL_CHARS = 240;
 /** `shown`: its tab is open. While it is not, the events still fold into the store, but no row is worked out or drawn. */
 export function ActivityTimeline({ taskId, shown = true }: { taskId: string; shown?: boolean }) {
   const loadActivity = useAppStore((s) => s.loadActivity);
-  const activity = useAppStore((s) => (s.activity?.taskId === taskId ? s.activity : null));
+  const activity = useAppStore((s) => (selectActivity(s)?.taskId === taskId ? selectActivity(s) : null));
   const usage = useAppStore((s) => (s.usage?.taskId === taskId ? s.usage.data : null));
   const [enabled, setEnabled] = useState<ReadonlySet<ActivityKind>>(() => new Set(ACTIVITY_KINDS));
   const t = useT();

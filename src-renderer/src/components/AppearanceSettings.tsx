@@ -1,5 +1,7 @@
 // Settings: the language and the theme (light, dark, or as the system says).
-import { LOCALE_NAMES, LOCALES, type Locale, useT } from '../i18n';
+
+import { useT } from '../hooks/useT';
+import { LOCALE_NAMES, LOCALES, type Locale } from '../i18n';
 import { useAppStore } from '../store/store';
 import { THEME_CHOICES, type ThemeChoice } from '../theme';
 

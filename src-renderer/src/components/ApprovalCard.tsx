@@ -6,7 +6,7 @@ import { type ReactNode, useRef } from 'react';
 import { ariaKeyShortcuts } from '../hooks/shortcuts';
 import { useLongerThanShown } from '../hooks/useLongerThanShown';
 import { IS_MAC } from '../hooks/useShortcuts';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 
 interface ApprovalCardProps {
   testId: string;

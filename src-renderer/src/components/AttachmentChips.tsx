@@ -1,7 +1,7 @@
 // Attached files, one chip each: a thumbnail for an image, the name and the size. In the CreateTaskDialog each chip
 // has a remove button and the total follows; on an instruction in the chat (InstructionAttachments) they only show.
 import { formatBytes } from '../../../src-shared/attachments';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 
 export interface ChipFile {
   /** Stable key for the list. */

@@ -2,7 +2,7 @@
 // value), its action with the words that go with it, and moving it up or down or removing it. Errors show under the
 // field they concern.
 import { POLICY_ACTIONS, type PolicyAction } from '../../../src-shared/auto-prompter';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { ARG_KINDS, type ArgDraft, type ArgKind, type RuleDraft } from './auto-prompter-drafts';
 import { FormField } from './FormField';
 import type { FieldErrors } from './field-errors';

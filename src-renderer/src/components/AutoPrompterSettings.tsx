@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import { AutoPrompterSettings as RulesSchema } from '../../../src-shared/auto-prompter';
 import type { OpInput } from '../api/client';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { AutoPrompterRuleForm } from './AutoPrompterRuleForm';
 import { duplicateArgs, emptyRule, type RuleDraft, ruleErrors, toDraft, toRule } from './auto-prompter-drafts';

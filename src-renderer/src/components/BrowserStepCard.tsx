@@ -3,7 +3,7 @@
 // (P1.12). Any comment typed in the composer wakes it the same way.
 import type { Comment } from '../../../src-shared/entities';
 import { useCardAction } from '../hooks/useCardAction';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { noticeText } from './notice-text';
 

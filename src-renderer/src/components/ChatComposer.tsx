@@ -5,7 +5,7 @@
 import { type FormEvent, type KeyboardEvent, type ReactNode, useState } from 'react';
 import { isShortcut, shortcutKeys } from '../hooks/shortcuts';
 import { IS_MAC } from '../hooks/useShortcuts';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import type { Disposition } from '../store/detail-slice';
 import { useAppStore } from '../store/store';
 import { ComposerProfile } from './ComposerProfile';

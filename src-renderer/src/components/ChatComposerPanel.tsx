@@ -7,7 +7,8 @@
 // (StopJob) sits beside Send while the job works.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Comment, Job } from '../../../src-shared/entities';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
+import { selectDetailOf } from '../store/entity-selectors';
 import { pendingRequests } from '../store/requests-slice';
 import { useAppStore } from '../store/store';
 import { BrowserStepCard } from './BrowserStepCard';
@@ -29,11 +30,11 @@ interface Props {
 }
 
 export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
-  const requests = useAppStore((s) => (s.requests?.taskId === taskId ? s.requests : null));
+  const requests = useAppStore((s) => (s.entities.requests?.taskId === taskId ? s.entities.requests : null));
   const pending = useMemo(() => pendingRequests(requests, jobs), [requests, jobs]);
   const job = jobs.at(-1);
-  const workspacePath = useAppStore((s) => (s.detail?.taskId === taskId ? s.detail.task?.workspacePath : undefined));
-  const taskProfile = useAppStore((s) => (s.detail?.taskId === taskId ? (s.detail.task?.profile ?? null) : null));
+  const workspacePath = useAppStore((s) => selectDetailOf(s, taskId)?.task?.workspacePath);
+  const taskProfile = useAppStore((s) => selectDetailOf(s, taskId)?.task?.profile ?? null);
   const settingsChanges = useAppStore((s) =>
     s.settingsChanges && s.settingsChanges.workspacePath === workspacePath ? s.settingsChanges.changes : NO_CHANGES,
   );

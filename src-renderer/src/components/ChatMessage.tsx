@@ -3,7 +3,7 @@
 // workspace commit its job made (P2.21). Memoized: a row of the feed re-renders only when its own comment changes.
 import { memo } from 'react';
 import type { Comment } from '../../../src-shared/entities';
-import { useLocale, useT } from '../i18n';
+import { useLocale, useT } from '../hooks/useT';
 import type { Disposition } from '../store/detail-slice';
 import { formatTime } from './format';
 import { InstructionAttachments } from './InstructionAttachments';

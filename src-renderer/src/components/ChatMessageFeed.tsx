@@ -9,11 +9,12 @@
 import { type FocusEvent, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatStep, Comment } from '../../../src-shared/entities';
 import type { InvokeKind } from '../../../src-shared/events';
+import { useLocale, useT } from '../hooks/useT';
 import { useVirtualFeed } from '../hooks/useVirtualFeed';
-import { useLocale, useT } from '../i18n';
 import { chatItems } from '../store/chat-items';
 import { changedOutside, rewoundBy, selectCheckpointIndex } from '../store/checkpoint-index';
 import type { Disposition, TaskDetail } from '../store/detail-slice';
+import { selectDetail } from '../store/entity-selectors';
 import type { JobStream } from '../store/job-stream';
 import { useAppStore } from '../store/store';
 import { ChatMessage } from './ChatMessage';
@@ -30,9 +31,9 @@ import { besidePersisted, rowKeys, streamedKeys, streamRows, unreplaced } from '
 import { TurnRow } from './TurnRow';
 
 export interface ChatMessageFeedProps {
-  comments: Comment[];
+  comments: readonly Comment[];
   /** The agent's recorded turns, in the same range of the conversation as `comments`. */
-  steps?: ChatStep[];
+  steps?: readonly ChatStep[];
   dispositions: Record<string, Disposition>;
   /** The live generation of the task's job, shown after the persisted comments until they replace it. */
   stream?: JobStream | null;
@@ -71,7 +72,7 @@ export const ChatMessageFeed = memo(function ChatMessageFeed({
   }, [invokes, t]);
   // The cancelled jobs of the task shown, as one string so the selector's answer is stable between renders.
   const cancelledIds = useAppStore((s) =>
-    (s.detail?.jobs ?? [])
+    (selectDetail(s)?.jobs ?? [])
       .filter((j) => j.status === 'cancelled')
       .map((j) => j.id)
       .join(' '),

@@ -3,7 +3,8 @@
 import { useDeferredValue } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useJobStreamTurns } from '../hooks/useJobStream';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
+import { selectDetail } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
 import { ChatComposerPanel } from './ChatComposerPanel';
 import { ChatMessageFeed, type ChatMessageFeedProps } from './ChatMessageFeed';
@@ -13,12 +14,12 @@ import { openQuestion } from './composer-mode';
 export function ChatPane({ taskId }: { taskId: string }) {
   const { comments, steps, olderCount, olderLoad, loadOlderComments, jobs, dispositions, invokes } = useAppStore(
     useShallow((s) => ({
-      comments: s.detail?.comments ?? NO_COMMENTS,
-      steps: s.detail?.steps ?? NO_STEPS,
-      olderCount: s.detail?.olderCount ?? 0,
-      olderLoad: s.detail?.olderLoad ?? 'idle',
+      comments: selectDetail(s)?.comments ?? NO_COMMENTS,
+      steps: selectDetail(s)?.steps ?? NO_STEPS,
+      olderCount: selectDetail(s)?.olderCount ?? 0,
+      olderLoad: selectDetail(s)?.olderLoad ?? 'idle',
       loadOlderComments: s.loadOlderComments,
-      jobs: s.detail?.jobs ?? NO_JOBS,
+      jobs: selectDetail(s)?.jobs ?? NO_JOBS,
       dispositions: s.dispositions,
       invokes: (s.usage?.taskId === taskId ? s.usage.data?.invokes : undefined) ?? NO_INVOKES,
     })),

@@ -8,7 +8,7 @@ import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { RewindMode } from '../../../src-shared/checkpoints';
 import { useModalDialog } from '../hooks/useModalDialog';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import type { CheckpointDialog, RewindPreview } from '../store/checkpoints-slice';
 import { useAppStore } from '../store/store';
 import { listed } from './RestoreNotice';

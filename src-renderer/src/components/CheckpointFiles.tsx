@@ -5,7 +5,7 @@
 // writes: they go through the untrusted-text renderer.
 import { useState } from 'react';
 import type { Checkpoint, CheckpointFile, FileChangeKind } from '../../../src-shared/checkpoints';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { changedOutside } from '../store/checkpoint-index';
 import { UntrustedLine } from './UntrustedText';
 

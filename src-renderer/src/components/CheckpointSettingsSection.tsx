@@ -3,7 +3,7 @@
 // settings.json's `checkpoints`; and how much of the disk the checkpoints take, and where.
 import { useEffect, useState } from 'react';
 import type { CheckpointSettings } from '../../../src-shared/checkpoints';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { ErrorNotice, type Outcome, OutcomeNotice } from './OutcomeNotice';
 import { CheckField, SaveActions } from './SettingsFields';

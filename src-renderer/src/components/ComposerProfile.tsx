@@ -1,7 +1,7 @@
 // The composer's LLM profile for the task's next job: a picker while sending would start one (a follow-up or an
 // answer), with the task's profile selected until the person picks another; while a message would join a job that
 // exists, a note that it keeps the profile that job runs on. Shown only when there is another profile to pick.
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 
 interface Props {

@@ -1,6 +1,6 @@
 // The context gauge beside the composer: the last call's prompt tokens against the model's context window, as the
 // server's model list or else the profile states it. An unknown window shows nothing: a guessed gauge would mislead.
-import { useLocale, useT } from '../i18n';
+import { useLocale, useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 
 /** Past these shares of the window the bar warns, then alarms (a long task nears summarising or refusing). */

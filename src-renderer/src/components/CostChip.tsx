@@ -1,7 +1,7 @@
 // A cost as the UI shows it: $ rounded for people (src-shared/pricing.ts formats it), or nothing at all when a model
 // in the sum has no price — never a "$0.00" that is not known.
 import { formatUsd } from '../../../src-shared/pricing';
-import { useLocale, useT } from '../i18n';
+import { useLocale, useT } from '../hooks/useT';
 
 interface Props {
   usd: number | null;

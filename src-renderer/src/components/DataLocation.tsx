@@ -1,6 +1,6 @@
 // Settings: where MAESTRO keeps its data.
 import { useState } from 'react';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { ErrorNotice } from './OutcomeNotice';
 

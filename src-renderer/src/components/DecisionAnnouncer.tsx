@@ -7,7 +7,9 @@ import { useShallow } from 'zustand/react/shallow';
 import { untrustedLine } from '../../../src-shared/untrusted-text';
 import { shortcutKeys } from '../hooks/shortcuts';
 import { IS_MAC } from '../hooks/useShortcuts';
-import { type Translate, useT } from '../i18n';
+import { useT } from '../hooks/useT';
+import type { Translate } from '../i18n';
+import { selectDetailOf } from '../store/entity-selectors';
 import { type PendingRequests, pendingRequests } from '../store/requests-slice';
 import { useAppStore } from '../store/store';
 import { openQuestion } from './composer-mode';
@@ -30,9 +32,9 @@ export function announcement(pending: PendingRequests, question: string | null, 
 export function DecisionAnnouncer({ taskId }: { taskId: string }) {
   const { requests, jobs, comments } = useAppStore(
     useShallow((s) => ({
-      requests: s.requests?.taskId === taskId ? s.requests : null,
-      jobs: s.detail?.taskId === taskId ? s.detail.jobs : NONE,
-      comments: s.detail?.taskId === taskId ? s.detail.comments : NONE,
+      requests: s.entities.requests?.taskId === taskId ? s.entities.requests : null,
+      jobs: selectDetailOf(s, taskId)?.jobs ?? NONE,
+      comments: selectDetailOf(s, taskId)?.comments ?? NONE,
     })),
   );
   const t = useT();

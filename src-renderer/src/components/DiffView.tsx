@@ -2,7 +2,7 @@
 // file and the counts in its header; a long diff shows its first lines and opens whole on request. Long lines wrap,
 // never cut; the text goes through the untrusted-text renderer, so hidden characters show as ⟨U+…⟩.
 import { useMemo, useState } from 'react';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { type DiffLine, parseDiff } from './diff-lines';
 import { UntrustedLine, UntrustedText } from './UntrustedText';
 

@@ -4,7 +4,7 @@
 import { useEffect, useRef } from 'react';
 import type { Job } from '../../../src-shared/entities';
 import { isStopped, useRetryTask } from '../hooks/useRetryTask';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { type ErrorCase, fixField } from './error-words';
 

@@ -1,7 +1,7 @@
 // A job's "Files changed (N)" block after its closing comment: each file its steps wrote or edited, with the lines
 // added and removed, opening to the diff of each change (files-changed.ts works the list out from the steps loaded).
 import { memo, useState } from 'react';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { DiffView } from './DiffView';
 import type { FeedRow } from './feed-rows';
 import type { ChangedFile } from './files-changed';

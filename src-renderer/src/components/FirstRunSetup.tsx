@@ -3,7 +3,7 @@
 // the profile as the default. Saved, the setup closes and `onDone` leads on (to the composer).
 import { useState } from 'react';
 import type { ProviderKind } from '../../../src-shared/contract/profiles';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { ProfileForm } from './ProfileForm';
 

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { ToolRequest } from '../../../src-shared/entities';
 import type { GrantChoice as Choice } from '../../../src-shared/grants';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { grantWords } from './grant-words';
 
 const encode = (c: Choice) => (c.kind === 'prefix' ? `prefix:${c.rule}` : c.kind);

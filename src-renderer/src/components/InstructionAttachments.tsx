@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { isImageMediaType } from '../../../src-shared/attachments';
 import type { AttachmentInfo } from '../../../src-shared/entities';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { AttachmentChips } from './AttachmentChips';
 

@@ -1,8 +1,9 @@
 // "Committed abc1234" on a job's result: the workspace commit the succeeded job made of the files it changed (P2.21),
 // from its checkpoints. The host also says so (or why the commit was skipped) in a system comment: while that comment
 // is loaded in the chat, it says it alone.
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { selectCheckpointIndex } from '../store/checkpoint-index';
+import { selectDetail } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
 
 export function JobCommit({ jobId }: { jobId: string }) {
@@ -10,8 +11,9 @@ export function JobCommit({ jobId }: { jobId: string }) {
   const hash = useAppStore((s) => selectCheckpointIndex(s).commits.get(jobId));
   const said = useAppStore(
     (s) =>
-      s.detail?.comments.some((c) => c.jobId === jobId && c.notice?.code === 'workspace_commit' && c.notice.hash) ??
-      false,
+      selectDetail(s)?.comments.some(
+        (c) => c.jobId === jobId && c.notice?.code === 'workspace_commit' && c.notice.hash,
+      ) ?? false,
   );
   if (!hash || said) return null;
   return (

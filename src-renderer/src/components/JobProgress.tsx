@@ -5,7 +5,9 @@
 import { useEffect, useState } from 'react';
 import type { Job, JobStatus } from '../../../src-shared/entities';
 import type { UseJobStream } from '../hooks/useJobStream';
-import { type Locale, useT } from '../i18n';
+import { useT } from '../hooks/useT';
+import type { Locale } from '../i18n';
+import { selectDetail } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
 import { ErrorNotice } from './OutcomeNotice';
 
@@ -14,7 +16,7 @@ interface Props extends UseJobStream {
 }
 
 export function JobProgress(props: Props) {
-  const job = useAppStore((s) => s.detail?.jobs.at(-1));
+  const job = useAppStore((s) => selectDetail(s)?.jobs.at(-1));
   return (
     <>
       {job?.status === 'queued' ? <ProfileWait job={job} /> : null}

@@ -1,7 +1,7 @@
 // The generation in progress: the tool calls of a streamed AgentTurn with their state (a finished call's result
 // folded away; TurnRow shows the rest of the turn), a sub-agent's turns nested in its delegate call, and the marker
 // where the job entered another movement.
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import type { StreamToolCall, StreamTurn } from '../store/job-stream';
 import { COMPLETE_TOOL, turnView } from '../store/stream-answer';
 import { ToolCallProgress } from './ToolCallProgress';

@@ -4,7 +4,7 @@
 // modal <dialog> (useModalDialog), so the focus stays in it, Escape cancels, and the focus goes back where it was.
 import { useEffect, useId, useRef, useState } from 'react';
 import { useModalDialog } from '../hooks/useModalDialog';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { installLinkGuard, openOutside } from '../link-guard';
 import { type LinkParts, linkParts } from '../link-parts';
 import { UntrustedText } from './UntrustedText';

@@ -17,7 +17,8 @@ import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import { createLowlight } from 'lowlight';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
-import { type MessageKey, useT } from '../i18n';
+import { useT } from '../hooks/useT';
+import type { MessageKey } from '../i18n';
 import { lastUsed } from './lru-cache';
 
 const GRAMMARS: Record<string, LanguageFn> = {

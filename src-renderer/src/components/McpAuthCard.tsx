@@ -3,7 +3,7 @@
 // main then queues the parked job again (P2.16). The token is sent once and never comes back.
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import type { McpServerView } from '../../../src-shared/contract';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { serversWaitingForToken } from '../store/mcp-slice';
 import { useAppStore } from '../store/store';
 

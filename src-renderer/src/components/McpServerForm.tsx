@@ -4,7 +4,7 @@
 // password field and kept sealed by main as the server's token, never written to the file.
 import { type FormEvent, useState } from 'react';
 import { McpServerDraft } from '../../../src-shared/contract';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { FormField } from './FormField';
 import { type FieldErrors, fieldErrors } from './field-errors';

@@ -5,7 +5,7 @@
 // written to the file and checked at once; "Remove" takes one out after a second click that confirms it.
 import { useState } from 'react';
 import type { McpServerView } from '../../../src-shared/contract';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { McpServerForm } from './McpServerForm';
 import { ErrorNotice } from './OutcomeNotice';

@@ -4,7 +4,8 @@
 // left as it is sends nothing, and the server's default (or a space's pinned piece) applies.
 import { type ReactNode, useEffect, useState } from 'react';
 import type { PieceSummary } from '../../../src-shared/entities';
-import { type MessageKey, useT } from '../i18n';
+import { useT } from '../hooks/useT';
+import type { MessageKey } from '../i18n';
 import { en } from '../i18n/en';
 import { useAppStore } from '../store/store';
 

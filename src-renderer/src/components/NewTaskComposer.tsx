@@ -8,7 +8,7 @@ import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_TOTAL_MAX_BYTES, formatBytes } from '
 import type { OpInput } from '../api/client';
 import { useAttachments } from '../hooks/useAttachments';
 import { IS_MAC } from '../hooks/useShortcuts';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { AttachmentChips } from './AttachmentChips';
 import { errorsOn } from './field-errors';

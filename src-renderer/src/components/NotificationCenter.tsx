@@ -6,15 +6,16 @@
 import { type CSSProperties, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useModalDialog } from '../hooks/useModalDialog';
-import { useLocale, useT } from '../i18n';
+import { useLocale, useT } from '../hooks/useT';
 import { type ActionItem, actionItems } from '../store/action-items';
+import { selectLatestJobs, selectTasks } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
 import { formatTime } from './format';
 import { UntrustedLine } from './UntrustedText';
 
 export function NotificationCenter() {
   const { tasks, latestJobs, dismissed } = useAppStore(
-    useShallow((s) => ({ tasks: s.tasks, latestJobs: s.latestJobs, dismissed: s.dismissedFailures })),
+    useShallow((s) => ({ tasks: selectTasks(s), latestJobs: selectLatestJobs(s), dismissed: s.dismissedFailures })),
   );
   const items = useMemo(() => actionItems(tasks, latestJobs, dismissed), [tasks, latestJobs, dismissed]);
   /** Where the list shows while open (under the bell, its right edge on the bell's), or null when closed. */

@@ -2,7 +2,7 @@
 // of notice. Each switch saves at once to the data dir's settings.json; main reads it for every notice.
 import { useEffect, useState } from 'react';
 import { NOTICE_KINDS, type NotificationSettings as Prefs } from '../../../src-shared/settings';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { ErrorNotice, type Outcome, OutcomeNotice } from './OutcomeNotice';
 import { CheckField } from './SettingsFields';

@@ -1,7 +1,8 @@
 // The notices of a form: what a save came to (a green or a red line, with `data-ok` for the tests), and an error;
 // and a job's error in the person's words, said once, with its fix at hand.
 import { type Comment, type Job, WHAT_NOW } from '../../../src-shared/entities';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
+import { selectDetail } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
 import { ErrorActions } from './ErrorActions';
 import { errorCase, errorHeadline } from './error-words';
@@ -74,7 +75,7 @@ export function JobError({ job, detail, testId }: { job: Job | undefined; detail
  * it): JobError with the comment's text, the English hint main appends left out.
  */
 export function ErrorComment({ comment }: { comment: Comment }) {
-  const job = useAppStore((s) => s.detail?.jobs.find((j) => j.id === comment.jobId));
+  const job = useAppStore((s) => selectDetail(s)?.jobs.find((j) => j.id === comment.jobId));
   const detail = comment.body.endsWith(WHAT_NOW) ? comment.body.slice(0, -WHAT_NOW.length).trimEnd() : comment.body;
   return <JobError job={job} detail={detail} testId="error-comment" />;
 }

@@ -6,7 +6,7 @@ import { useMemo, useState } from 'react';
 import type { PackageRequest } from '../../../src-shared/entities';
 import { renderUntrusted } from '../../../src-shared/untrusted-text';
 import { useCardAction } from '../hooks/useCardAction';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { ApprovalCard, DecisionButton, DenyReason, reasonOf } from './ApprovalCard';
 import { HiddenCharsFlag, UntrustedLine, UntrustedText } from './UntrustedText';

@@ -5,7 +5,8 @@
 import { type FormEvent, type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import type { OpOutput, ProfileView } from '../../../src-shared/contract';
 import { effectiveKind, PROVIDER_PRESETS, ProviderKind } from '../../../src-shared/contract/profiles';
-import { english, type Translate, useT } from '../i18n';
+import { useT } from '../hooks/useT';
+import { english, type Translate } from '../i18n';
 import { useAppStore } from '../store/store';
 import { errorsOn } from './field-errors';
 import { ErrorNotice } from './OutcomeNotice';

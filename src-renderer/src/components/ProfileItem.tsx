@@ -3,7 +3,7 @@
 // scrolled into view and marked.
 import { useEffect, useRef, useState } from 'react';
 import type { ProfileView } from '../../../src-shared/contract';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { ErrorNotice } from './OutcomeNotice';
 import { ActsAs, keyLabel, kindLabel } from './ProfileForm';

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { ProfileView } from '../../../src-shared/contract';
 import { REPLY_LIMIT_DEFAULTS, type ReplyLimitName } from '../../../src-shared/contract/profiles';
 import type { OpInput } from '../api/client';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useProfilePrices } from './ProfilePriceFields';
 
 const MIB = 1024 * 1024;

@@ -8,7 +8,7 @@ import { effectiveKind } from '../../../src-shared/contract/profiles';
 import { ModelPrices } from '../../../src-shared/model-prices';
 import { formatUsd, presetPrices } from '../../../src-shared/pricing';
 import type { OpInput } from '../api/client';
-import { useLocale, useT } from '../i18n';
+import { useLocale, useT } from '../hooks/useT';
 
 const PRICE_FIELDS = ['input', 'cachedInput', 'output'] as const;
 type PriceField = (typeof PRICE_FIELDS)[number];

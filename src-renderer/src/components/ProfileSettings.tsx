@@ -4,7 +4,7 @@
 // its form, scrolled to and focused at the field that fixes it; once saved, Retry of the stopped task is offered.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ProfileView } from '../../../src-shared/contract';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { SavedRetryPrompt } from './ErrorActions';
 import { ErrorNotice } from './OutcomeNotice';

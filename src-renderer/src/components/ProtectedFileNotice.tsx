@@ -3,7 +3,7 @@
 // that an approval covers this write only.
 import type { ProtectedFileDisplay } from '../../../src-shared/entities';
 import { plainUntrusted } from '../../../src-shared/untrusted-text';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 
 export function ProtectedFileNotice({ display }: { display: ProtectedFileDisplay }) {
   const t = useT();

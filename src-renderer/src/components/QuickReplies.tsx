@@ -1,7 +1,7 @@
 // The choices an open question offers, as buttons under it: a click sends that choice as the answer, the same way
 // the composer sends a typed one (sendComment, with the profile picked for the task's next job).
 import { useState } from 'react';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 
 interface Props {

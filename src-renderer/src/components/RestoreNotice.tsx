@@ -3,7 +3,8 @@
 // view. Paths come from the workspace: they go through the untrusted-text renderer.
 import { useState } from 'react';
 import { untrustedLine } from '../../../src-shared/untrusted-text';
-import { type Translate, useT } from '../i18n';
+import { useT } from '../hooks/useT';
+import type { Translate } from '../i18n';
 import type { Restore } from '../store/checkpoints-slice';
 import { useAppStore } from '../store/store';
 

@@ -7,8 +7,9 @@ import { type KeyboardEvent, useCallback, useEffect, useId, useLayoutEffect, use
 import { createPortal } from 'react-dom';
 import { REWIND_MODES, type RewindMode } from '../../../src-shared/checkpoints';
 import { isTerminal, type Job } from '../../../src-shared/entities';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { selectCheckpointIndex } from '../store/checkpoint-index';
+import { selectDetail } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
 import type { FeedInvoke } from './feed-rows';
 
@@ -24,7 +25,7 @@ export function SendMenu({ invoke, send }: { invoke: FeedInvoke; send: number })
   const t = useT();
   const taskId = useAppStore((s) => s.selectedTaskId);
   const checkpointId = useAppStore((s) => selectCheckpointIndex(s).atSend.get(invoke.seq)?.id ?? null);
-  const refusal = useAppStore((s) => rewindRefusal(s.detail?.jobs ?? [], checkpointId));
+  const refusal = useAppStore((s) => rewindRefusal(selectDetail(s)?.jobs ?? [], checkpointId));
   const openDialog = useAppStore((s) => s.openCheckpointDialog);
   const [open, setOpen] = useState(false);
   const [place, setPlace] = useState<{ top: number; right: number } | null>(null);

@@ -5,7 +5,7 @@
 // decided (`holdsTask`), and the card says so.
 import type { SettingsChangeView } from '../../../src-shared/contract';
 import { useCardAction } from '../hooks/useCardAction';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { ApprovalCard, DecisionButton } from './ApprovalCard';
 import { UntrustedText } from './UntrustedText';

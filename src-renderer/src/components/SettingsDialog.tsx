@@ -5,7 +5,8 @@
 // profile, the profile's form scrolls itself into view (ProfileForm). Escape closes it.
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useModalDialog } from '../hooks/useModalDialog';
-import { type MessageKey, useT } from '../i18n';
+import { useT } from '../hooks/useT';
+import type { MessageKey } from '../i18n';
 import { SETTINGS_SECTIONS, type SettingsSection } from '../store/settings-slice';
 import { useAppStore } from '../store/store';
 import { AppearanceSettings } from './AppearanceSettings';

@@ -1,7 +1,7 @@
 // The workspace a Settings section is about: a space's folder, or the default workspace when it is not a space yet.
 // Sections keyed by a workspace (the Tool Policy, the MCP servers) choose it with this select.
 import { useEffect } from 'react';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 
 interface Props {

@@ -4,7 +4,7 @@ import { Fragment, useEffect, useId, useRef } from 'react';
 import { type Binding, bindingKeys, SHORTCUTS } from '../hooks/shortcuts';
 import { useModalDialog } from '../hooks/useModalDialog';
 import { IS_MAC } from '../hooks/useShortcuts';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 
 interface Props {
   onClose(): void;

@@ -1,6 +1,6 @@
 // A job status as a coloured pill; "no job" when a task has none.
 import type { JobStatus, WaitReason } from '../../../src-shared/entities';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 
 interface Props {
   status: JobStatus | null;

@@ -6,8 +6,9 @@
 import { assertNever } from '../../../src-shared/assert-never';
 import { isTerminal, type StepToolCall, type ToolCallDenial, type ToolRequest } from '../../../src-shared/entities';
 import { untrustedLine } from '../../../src-shared/untrusted-text';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { selectCheckpointIndex } from '../store/checkpoint-index';
+import { selectDetail } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
 import { CheckpointFiles } from './CheckpointFiles';
 import { DiffView } from './DiffView';
@@ -17,7 +18,7 @@ import { UntrustedText } from './UntrustedText';
 export function StepTools({ jobId, calls }: { jobId: string; calls: readonly StepToolCall[] }) {
   const t = useT();
   const jobEnded = useAppStore((s) => {
-    const status = s.detail?.jobs.find((j) => j.id === jobId)?.status;
+    const status = selectDetail(s)?.jobs.find((j) => j.id === jobId)?.status;
     return status === undefined || isTerminal(status) || status === 'waiting_human' || status === 'retry';
   });
   return (
@@ -41,7 +42,7 @@ export function callState(call: StepToolCall, request: ToolRequest | undefined, 
 
 function ToolCallBlock({ call, jobEnded }: { call: StepToolCall; jobEnded: boolean }) {
   const t = useT();
-  const request = useAppStore((s) => s.requests?.tool.find((r) => r.callId === call.id));
+  const request = useAppStore((s) => s.entities.requests?.tool.find((r) => r.callId === call.id));
   const checkpoint = useAppStore((s) => selectCheckpointIndex(s).underCall.get(call.id));
   const state = callState(call, request, jobEnded);
   const args = parseArgs(call.arguments);

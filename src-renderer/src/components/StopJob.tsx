@@ -2,8 +2,9 @@
 // the job as the header's Cancel does; what streamed stays in the chat, marked stopped. Esc does the same (App).
 import { useCallback, useContext, useState } from 'react';
 import type { Job } from '../../../src-shared/entities';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { translate } from '../i18n/translate';
+import { selectDetailOf } from '../store/entity-selectors';
 import { StoreContext } from '../store/store';
 
 /** A job that generates, runs a tool, or waits for its turn to: one a person stops from where they type. */
@@ -20,8 +21,7 @@ export function useStopJob(): (taskId: string) => Promise<void> {
   return useCallback(
     async (taskId: string) => {
       const state = store?.getState();
-      const job = state?.detail?.taskId === taskId ? state.detail.jobs.at(-1) : undefined;
-      if (!state || !canStop(job)) return;
+      if (!state || !canStop(selectDetailOf(state, taskId)?.jobs.at(-1))) return;
       const outcome = await state.cancelTask(taskId);
       if (outcome.ok) return;
       const text = translate(state.locale, 'composer.stopFailed', { error: outcome.error.message });

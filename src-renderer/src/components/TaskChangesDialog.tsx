@@ -7,7 +7,7 @@ import { createPortal } from 'react-dom';
 import type { TaskFileChange } from '../../../src-shared/checkpoints';
 import { untrustedLine } from '../../../src-shared/untrusted-text';
 import { useModalDialog } from '../hooks/useModalDialog';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { ChangedFileName } from './CheckpointFiles';
 import { DiffView } from './DiffView';

@@ -5,7 +5,7 @@ import { createPortal } from 'react-dom';
 import type { Task } from '../../../src-shared/entities';
 import { untrustedLine } from '../../../src-shared/untrusted-text';
 import { useModalDialog } from '../hooks/useModalDialog';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 
 interface Props {

@@ -1,7 +1,7 @@
 // The selected task's grants in force — what a person approved "for this task" and what each covers — each with
 // Revoke: from the next call on it covers nothing and such calls ask again. Nothing is shown while there are none.
 import { useEffect, useState } from 'react';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { grantWords } from './grant-words';
 
@@ -11,7 +11,7 @@ export function TaskGrants({ taskId }: { taskId: string }) {
   const refresh = useAppStore((s) => s.refreshGrants);
   const revoke = useAppStore((s) => s.revokeGrant);
   const approvedForTask = useAppStore((s) =>
-    s.requests?.taskId === taskId ? s.requests.tool.filter((r) => r.scope === 'task').length : 0,
+    s.entities.requests?.taskId === taskId ? s.entities.requests.tool.filter((r) => r.scope === 'task').length : 0,
   );
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);

@@ -3,15 +3,16 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { Task } from '../../../src-shared/entities';
 import { untrustedLine } from '../../../src-shared/untrusted-text';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
+import { selectTasks } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
 
 export function TaskLineage({ task }: { task: Task }) {
   const t = useT();
   const selectTask = useAppStore((s) => s.selectTask);
   const from = task.forkedFrom ?? null;
-  const origin = useAppStore((s) => (from ? (s.tasks.find((x) => x.id === from.taskId) ?? null) : null));
-  const forks = useAppStore(useShallow((s) => s.tasks.filter((x) => x.forkedFrom?.taskId === task.id)));
+  const origin = useAppStore((s) => (from ? (selectTasks(s).find((x) => x.id === from.taskId) ?? null) : null));
+  const forks = useAppStore(useShallow((s) => selectTasks(s).filter((x) => x.forkedFrom?.taskId === task.id)));
   if (!from && forks.length === 0) return null;
   return (
     <div className="task-lineage" data-testid="task-lineage">

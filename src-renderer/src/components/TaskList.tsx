@@ -6,7 +6,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Task } from '../../../src-shared/entities';
 import { untrustedLine } from '../../../src-shared/untrusted-text';
-import { useLocale, useT } from '../i18n';
+import { useLocale, useT } from '../hooks/useT';
+import { selectTasks } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
 import { formatTime } from './format';
 import { StatusBadge } from './StatusBadge';
@@ -15,7 +16,7 @@ import { descendantCount, type TaskRow, taskRows } from './task-nav';
 import { UntrustedLine } from './UntrustedText';
 
 export function TaskList() {
-  const tasks = useAppStore((s) => s.tasks);
+  const tasks = useAppStore((s) => selectTasks(s));
   const load = useAppStore((s) => s.tasksLoad);
   const error = useAppStore((s) => s.tasksError);
   const t = useT();

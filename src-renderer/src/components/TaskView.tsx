@@ -6,8 +6,9 @@
 import { useState } from 'react';
 import { isTerminal, type Task } from '../../../src-shared/entities';
 import { useJobStream } from '../hooks/useJobStream';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import type { TaskDetail } from '../store/detail-slice';
+import { selectDetail } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
 import { ActivityTimeline } from './ActivityTimeline';
 import { ChatPane } from './ChatPane';
@@ -26,7 +27,7 @@ import { UntrustedLine } from './UntrustedText';
 import { UsageChip } from './UsageChip';
 
 export function TaskView() {
-  const detail = useAppStore((s) => s.detail);
+  const detail = useAppStore((s) => selectDetail(s));
   const load = useAppStore((s) => s.detailLoad);
   const error = useAppStore((s) => s.detailError);
   const t = useT();

@@ -3,7 +3,7 @@
 // (Cancel, Continue, a status badge, Send). The newest comes first; each goes after a few seconds or when closed, one
 // about a task opens it when clicked, and a text too long for the stretch is cut with its whole on hover.
 import { useEffect } from 'react';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import type { Toast } from '../store/notices-slice';
 import { useAppStore } from '../store/store';
 

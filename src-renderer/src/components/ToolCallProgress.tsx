@@ -1,6 +1,6 @@
 // A running tool call's progress as its tool reports it (an MCP server's progress notifications): a bar when the
 // total is known, the count and the tool's own message.
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import type { StreamToolCall } from '../store/job-stream';
 
 export function ToolCallProgress({ progress }: { progress: NonNullable<StreamToolCall['progress']> }) {

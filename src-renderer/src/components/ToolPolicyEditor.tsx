@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { RUN_ANY_COMMAND, type ToolPolicyDocument } from '../../../src-shared/tool-policy';
 import type { ApiError } from '../api/client';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { asksBeforeEdits, withAskBeforeEdits } from '../store/tool-policy-slice';
 import { ErrorNotice } from './OutcomeNotice';

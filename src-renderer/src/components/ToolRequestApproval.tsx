@@ -9,7 +9,7 @@ import type { CommandDisplay, ToolRequest } from '../../../src-shared/entities';
 import type { GrantChoice as GrantChoiceInput } from '../../../src-shared/grants';
 import { plainUntrusted, type RenderedText, renderUntrusted } from '../../../src-shared/untrusted-text';
 import { useCardAction } from '../hooks/useCardAction';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { ApprovalCard, DecisionButton, DenyReason, reasonOf } from './ApprovalCard';
 import { DiffView } from './DiffView';

@@ -4,7 +4,7 @@
 // component in the same shape, and a step takes over the key of the streamed row it replaces (feed-rows.ts), so when
 // a turn is recorded React keeps its text's DOM: nothing is parsed, built or laid out again.
 import { memo } from 'react';
-import { useLocale, useT } from '../i18n';
+import { useLocale, useT } from '../hooks/useT';
 import type { LlmState } from '../store/job-stream';
 import type { FeedRow } from './feed-rows';
 import { formatTime } from './format';

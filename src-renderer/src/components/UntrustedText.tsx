@@ -9,7 +9,7 @@ import {
   type TextSegment,
   type UntrustedRenderOptions,
 } from '../../../src-shared/untrusted-text';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 
 /** The rendered segments, escapes and gaps marked. */
 export const UntrustedSegments = memo(function UntrustedSegments({ shown }: { shown: RenderedText }) {

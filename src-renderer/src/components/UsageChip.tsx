@@ -2,7 +2,7 @@
 // its details opened: the details float over the chat instead of pushing the composer down, and a click elsewhere
 // or Escape closes them (a native popover, so the browser gives the focus back to the chip).
 import { type ToggleEvent, useId, useRef } from 'react';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { selectTaskUsd } from '../store/usage-slice';
 import { CostChip } from './CostChip';

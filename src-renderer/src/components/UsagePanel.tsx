@@ -3,7 +3,7 @@
 // rendered at all: a long task has thousands of LlmCalls, and the panel is read now and then. Each sum shows its
 // estimated $ where every model in it has a price (CostChip), and tokens only where one has none.
 import { useState } from 'react';
-import { useT } from '../i18n';
+import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import type { TaskUsage } from '../store/usage-slice';
 import { CostChip } from './CostChip';

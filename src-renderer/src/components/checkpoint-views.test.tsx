@@ -10,6 +10,7 @@ import type { MaestroApi, MaestroClient } from '../api/client';
 import { english } from '../i18n';
 import { indexCheckpoints } from '../store/checkpoint-index';
 import type { Restore } from '../store/checkpoints-slice';
+import { NO_ENTITIES } from '../store/entities';
 import { type AppState, createAppStore, StoreContext } from '../store/store';
 import { commentFixture, jobFixture, taskFixture } from '../test-fixtures';
 import { ChatMessage } from './ChatMessage';
@@ -115,7 +116,7 @@ describe('TaskLineage', () => {
   const tasks: Task[] = [origin, fork];
 
   it('links a fork to the task and Send it came from, hidden characters of the title shown', () => {
-    const out = render(<TaskLineage task={fork} />, { tasks });
+    const out = render(<TaskLineage task={fork} />, { entities: { ...NO_ENTITIES, tasks } });
     expect(out).toContain('data-testid="task-forked-from-link"');
     expect(out).toContain('at Send #2');
     expect(out).not.toContain('\u202E');
@@ -123,10 +124,12 @@ describe('TaskLineage', () => {
   });
 
   it("lists a task's forks, and nothing for a task with neither", () => {
-    const out = render(<TaskLineage task={origin} />, { tasks });
+    const out = render(<TaskLineage task={origin} />, { entities: { ...NO_ENTITIES, tasks } });
     expect(out).toContain('Forks of this task:');
     expect(out).toContain('Try two (at Send #2)');
-    expect(render(<TaskLineage task={taskFixture({ id: 'lone' })} />, { tasks })).toBe('');
+    expect(render(<TaskLineage task={taskFixture({ id: 'lone' })} />, { entities: { ...NO_ENTITIES, tasks } })).toBe(
+      '',
+    );
   });
 });
 
@@ -144,8 +147,8 @@ describe('the task notes', () => {
       kind: 'comment',
       notice: { code: 'checkpoints_off', reason: 'no_git' },
     });
-    const detail = { taskId: 't', task: null, jobs: [], comments: [said], steps: [], olderCount: 0 };
-    const state = { ...loaded([], false, 'git is not installed'), detail: { ...detail, olderLoad: 'idle' as const } };
+    const chat = { taskId: 't', task: null, comments: [said], steps: [], olderCount: 0 };
+    const state = { ...loaded([], false, 'git is not installed'), entities: { ...NO_ENTITIES, chat } };
     expect(render(<CheckpointsOff taskId="t" />, state)).toBe('');
   });
 
@@ -162,8 +165,8 @@ describe('the task notes', () => {
       jobId: 'j1',
       notice: { code: 'workspace_commit', hash: 'abc1234', files: 1, skipped: null },
     });
-    const detail = { taskId: 't', task: null, jobs: [], comments: [result, note], steps: [], olderCount: 0 };
-    const withNote = { ...state, detail: { ...detail, olderLoad: 'idle' as const } };
+    const chat = { taskId: 't', task: null, comments: [result, note], steps: [], olderCount: 0 };
+    const withNote = { ...state, entities: { ...NO_ENTITIES, chat } };
     expect(render(<ChatMessage comment={result} />, withNote)).not.toContain('Committed');
     const question = commentFixture('q', 1, { author: 'agent', kind: 'question', jobId: 'j1' });
     expect(render(<ChatMessage comment={question} />, state)).not.toContain('Committed');

@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { StepToolCall, ToolCallResult, ToolRequest } from '../../../src-shared/entities';
 import type { MaestroApi, MaestroClient } from '../api/client';
 import type { Locale } from '../i18n/translate';
+import { NO_ENTITIES } from '../store/entities';
 import { foldStreamEvent, type JobStream, type StreamEvent } from '../store/job-stream';
 import { type AppStore, createAppStore, StoreContext } from '../store/store';
 import { commentFixture } from '../test-fixtures';
@@ -93,7 +94,8 @@ describe("issue 23 point 6: a denial in the person's words", () => {
 
   it('a denial known from its request alone (a log written before the flag) still hides the model’s text', () => {
     const old: ToolCallResult = { ok: false, content: MODEL_TEXT, chars: MODEL_TEXT.length };
-    const setup = (store: AppStore) => store.setState({ requests: { taskId: 't1', tool: [request({})], package: [] } });
+    const requests = { taskId: 't1', tool: [request({})], package: [] };
+    const setup = (store: AppStore) => store.setState({ entities: { ...NO_ENTITIES, requests } });
     const en = html('en', <StepTools jobId="j1" calls={[call(old)]} />, setup);
     expect(en).toContain('You denied this — reason: ');
     expect(count(en, REASON)).toBe(1);

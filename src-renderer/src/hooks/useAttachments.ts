@@ -1,12 +1,7 @@
 // useAttachments: the CreateTaskDialog's attachment list and the ways files get into it (file input, drop, paste).
 import { type ClipboardEvent, type DragEvent, useRef, useState } from 'react';
-import {
-  attachmentProblemText,
-  type PendingAttachment,
-  readAttachment,
-  uniqueName,
-} from '../components/attachment-files';
-import { useT } from '../i18n';
+import { attachmentProblemText, type PendingAttachment, readAttachment, uniqueName } from './attachment-files';
+import { useT } from './useT';
 
 interface ShownProblem {
   key: number;

@@ -5,6 +5,7 @@
 // state (LLM state, attempt, movement), which changes a few times per AgentTurn, for the task's header and its
 // progress; useJobStreamTurns gives the whole stream (text, reasoning, tool calls per AgentTurn), for the feed.
 import { useShallow } from 'zustand/react/shallow';
+import { selectDetailOf } from '../store/entity-selectors';
 import type { JobStream } from '../store/job-stream';
 import { type AppState, useAppStore } from '../store/store';
 
@@ -20,8 +21,7 @@ export interface UseJobStream {
 const NO_MOVEMENTS: readonly string[] = [];
 
 /** The id of the task's latest job while it is the selected task; null before its detail loaded. */
-const latestJobId = (s: AppState, taskId: string) =>
-  s.detail?.taskId === taskId ? (s.detail.jobs.at(-1)?.id ?? null) : null;
+const latestJobId = (s: AppState, taskId: string) => selectDetailOf(s, taskId)?.jobs.at(-1)?.id ?? null;
 
 /** The stream, when it belongs to the latest job (a stream of an older job is not shown). */
 function current<S extends { jobId: string }>(stream: S | undefined, jobId: string | null): S | null {
@@ -32,13 +32,13 @@ export function useJobStream(taskId: string): UseJobStream {
   const jobId = useAppStore((s) => latestJobId(s, taskId));
   const state = useAppStore(
     useShallow((s): JobStreamState | null => {
-      const stream = s.jobStreams[taskId];
+      const stream = s.entities.streams[taskId];
       return stream
         ? { jobId: stream.jobId, llm: stream.llm, attempt: stream.attempt, movement: stream.movement }
         : null;
     }),
   );
-  const movements = useAppStore((s) => (jobId ? s.movementTrails[jobId] : undefined) ?? NO_MOVEMENTS);
+  const movements = useAppStore((s) => (jobId ? s.entities.movementTrails[jobId] : undefined) ?? NO_MOVEMENTS);
   return { stream: current(state ?? undefined, jobId), movements };
 }
 
@@ -46,7 +46,7 @@ export function useJobStream(taskId: string): UseJobStream {
 export function useJobStreamTurns(taskId: string): JobStream | null {
   const jobId = useAppStore((s) => latestJobId(s, taskId));
   return current(
-    useAppStore((s) => s.jobStreams[taskId]),
+    useAppStore((s) => s.entities.streams[taskId]),
     jobId,
   );
 }

@@ -3,11 +3,12 @@
 // tries again now. Offered only while that job is the task's latest and stopped.
 import type { Job } from '../../../src-shared/entities';
 import type { ApiError } from '../api/client';
+import { selectDetailOf } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
 import { useCardAction } from './useCardAction';
 
 export function useRetryTask(taskId: string) {
-  const latest = useAppStore((s) => (s.detail?.taskId === taskId ? s.detail.jobs.at(-1) : undefined));
+  const latest = useAppStore((s) => selectDetailOf(s, taskId)?.jobs.at(-1));
   const continueTask = useAppStore((s) => s.continueTask);
   const retryNow = useAppStore((s) => s.retryNow);
   const action = useCardAction();

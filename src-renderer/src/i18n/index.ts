@@ -1,4 +1,5 @@
-// The renderer's UI text: messages per locale, the translator, and the hook that reads the locale from the store.
+// The renderer's UI text: messages per locale and the translator (the hook that reads the locale from the store is
+// hooks/useT.ts: the store translates its toasts, so i18n imports nothing of it).
 export type { MessageKey, Messages } from './en';
 export {
   english,
@@ -12,4 +13,3 @@ export {
   translate,
   translator,
 } from './translate';
-export { useLocale, useT } from './useT';

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MaestroEvent } from '../../../src-shared/events';
 import type { MaestroApi, MaestroClient } from '../api/client';
+import { selectActivity } from './entity-selectors';
 import { createAppStore } from './store';
 
 const tool = (seq: number, taskId = 't1'): MaestroEvent => ({
@@ -38,7 +39,7 @@ describe('the activity slice', () => {
     await loading;
     store.getState().applyEvent(tool(3));
     store.getState().applyEvent(tool(3));
-    const activity = store.getState().activity;
+    const activity = selectActivity(store.getState());
     expect(activity?.load).toBe('ready');
     expect(activity?.events.map((e) => e.seq)).toEqual([1, 2, 3]);
   });
@@ -52,6 +53,6 @@ describe('the activity slice', () => {
       }),
     );
     await store.getState().loadActivity('t1');
-    expect(store.getState().activity).toMatchObject({ taskId: 't1', load: 'error', error: 'down', events: [] });
+    expect(selectActivity(store.getState())).toMatchObject({ taskId: 't1', load: 'error', error: 'down', events: [] });
   });
 });

@@ -1,48 +1,33 @@
-// The open task's activity (P7.18): its latest persisted events loaded with listTaskEvents, then every pushed event
-// of that task folded in (persisted ones once per seq, transient LlmCall ends as they come).
+// The open task's activity (P7.18): its latest persisted events loaded with listTaskEvents into the entities, where
+// every pushed event of that task folds in (persisted ones once per seq, transient LlmCall ends as they come); here
+// only whether that load is on its way or failed (selectActivity shows both together).
 import type { StateCreator } from 'zustand';
-import type { MaestroEvent } from '../../../src-shared/events';
 import { type MaestroApi, toApiError } from '../api/client';
-import { type ActivityEvent, appendActivity, mergeActivity } from './activity';
 import type { AppState, LoadState } from './types';
 
 export interface ActivitySlice {
-  /** For one task (the open one); null before it is loaded. */
-  activity: { taskId: string; events: readonly ActivityEvent[]; load: LoadState; error: string | null } | null;
+  /** For one task (the open timeline's); null before one is loaded. */
+  activityLoad: { taskId: string; load: LoadState; error: string | null } | null;
   /** (Re)loads the task's events and merges them with those that arrived live. */
   loadActivity(taskId: string): Promise<void>;
-  foldActivityEvent(event: MaestroEvent): void;
 }
 
 export const createActivitySlice =
   (api: MaestroApi): StateCreator<AppState, [], [], ActivitySlice> =>
   (set, get) => ({
-    activity: null,
+    activityLoad: null,
 
     async loadActivity(taskId) {
-      set((state) => {
-        const kept = state.activity?.taskId === taskId ? state.activity.events : [];
-        return { activity: { taskId, events: kept, load: 'loading', error: null } };
-      });
+      get().fold({ kind: 'activity.open', taskId });
+      set({ activityLoad: { taskId, load: 'loading', error: null } });
+      const stillOpen = () => get().activityLoad?.taskId === taskId;
       try {
         const { events } = await api.listTaskEvents({ taskId });
-        set((state) =>
-          state.activity?.taskId === taskId
-            ? { activity: { taskId, events: mergeActivity(state.activity.events, events), load: 'ready', error: null } }
-            : {},
-        );
+        get().fold({ kind: 'activity.page', taskId, events });
+        if (stillOpen()) set({ activityLoad: { taskId, load: 'ready', error: null } });
       } catch (error) {
         const message = toApiError(error).message;
-        set((state) =>
-          state.activity?.taskId === taskId ? { activity: { ...state.activity, load: 'error', error: message } } : {},
-        );
+        if (stillOpen()) set({ activityLoad: { taskId, load: 'error', error: message } });
       }
-    },
-
-    foldActivityEvent(event) {
-      const current = get().activity;
-      if (current?.taskId !== event.taskId) return;
-      const events = appendActivity(current.events, event);
-      if (events !== current.events) set({ activity: { ...current, events } });
     },
   });

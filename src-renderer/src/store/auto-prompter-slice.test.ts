@@ -6,6 +6,7 @@ import type { MaestroEvent } from '../../../src-shared/events';
 import { ApiError, type MaestroApi, type MaestroClient } from '../api/client';
 import { translate } from '../i18n/translate';
 import { activityRows } from './activity-rows';
+import { selectActivity } from './entity-selectors';
 import { createAppStore } from './store';
 
 const fakeClient = (api: Partial<MaestroApi>): MaestroClient => ({
@@ -44,7 +45,7 @@ describe('the Policy Event in the activity timeline', () => {
     store.getState().applyEvent(fired(7));
     store.getState().applyEvent(fired(7)); // the same persisted event twice (reconnect) is one row
     store.getState().applyEvent(fired(8, { action: 'approve_once', ruleId: 'tests-once', ruleIndex: 0 }));
-    const rows = activityRows(store.getState().activity?.events ?? []);
+    const rows = activityRows(selectActivity(store.getState())?.events ?? []);
     expect(rows.map((r) => [r.kind, r.title, r.detail, r.status, r.error])).toEqual([
       ['tool', 'Auto Prompter denied run_command', 'rule rules[2]', 'deny', false],
       ['tool', 'Auto Prompter approved one run_command call', 'rule tests-once', 'approve_once', false],

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Checkpoint } from '../../../src-shared/checkpoints';
 import { ApiError, type MaestroApi, type MaestroClient, type OpInput, type OpOutput } from '../api/client';
 import { taskFixture } from '../test-fixtures';
+import { selectTasks } from './entity-selectors';
 import { createAppStore } from './store';
 
 const fakeClient = (api: Partial<MaestroApi>): MaestroClient => ({
@@ -104,7 +105,7 @@ describe('the checkpoints slice', () => {
       edited: ['a.txt'],
       undoCheckpointId: 'cp-before',
     });
-    expect(store.getState().tasks.find((t) => t.id === 't')?.title).toBe('after');
+    expect(selectTasks(store.getState()).find((t) => t.id === 't')?.title).toBe('after');
     expect(listed).toBeGreaterThan(0);
 
     await store.getState().undoRestore();
@@ -128,7 +129,7 @@ describe('the checkpoints slice', () => {
     expect(asked).toEqual([{ taskId: 't', checkpointId: 'cp-send2', mode: 'files', dryRun: true }]);
     expect(preview).toEqual({ ok: true, restored: ['a.txt'], removed: [], edited: ['a.txt'] });
     expect(store.getState().restore).toBeNull();
-    expect(store.getState().tasks).toEqual([]);
+    expect(selectTasks(store.getState())).toEqual([]);
   });
 
   it('a refused rewind changes nothing and says why', async () => {
@@ -144,7 +145,7 @@ describe('the checkpoints slice', () => {
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.error.message).toBe('a job of the task is active');
     expect(store.getState().restore).toBeNull();
-    expect(store.getState().tasks).toEqual([]);
+    expect(selectTasks(store.getState())).toEqual([]);
   });
 
   it('reverts one file, then loads the files-changed view again', async () => {
@@ -191,9 +192,8 @@ describe('the checkpoints slice', () => {
     ]);
     expect(store.getState().selectedTaskId).toBe('fork2');
     expect(
-      store
-        .getState()
-        .tasks.map((t) => t.forkedFrom?.send)
+      selectTasks(store.getState())
+        .map((t) => t.forkedFrom?.send)
         .sort(),
     ).toEqual([2, 3]);
   });

@@ -94,7 +94,7 @@ export const createCheckpointsSlice =
     ): Promise<ActionOutcome> => {
       try {
         const done = await run();
-        if (done.task) get().upsertTask(done.task);
+        if (done.task) get().fold({ kind: 'task', task: done.task });
         set({
           restore: {
             taskId,
@@ -183,8 +183,7 @@ export const createCheckpointsSlice =
       async forkTask(taskId, send, instruction) {
         try {
           const { task, job } = await api.forkTask({ taskId, send, ...(instruction ? { instruction } : {}) });
-          if (job) get().noteJob(job);
-          get().upsertTask(job ? { ...task, status: job.status } : task);
+          get().fold({ kind: 'task', task }, ...(job ? [{ kind: 'job' as const, job }] : []));
           void get().selectTask(task.id);
           return { ok: true };
         } catch (error) {

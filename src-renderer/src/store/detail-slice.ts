@@ -1,29 +1,17 @@
-// The selected task with its jobs and comments, the dispositions of comments sent from here, and the task actions.
-// Comments come a page at a time: the latest page on select and refresh, earlier pages as the reader scrolls up.
+// The selected task and the actions on it: selecting and refreshing it (its latest page into the entities), loading
+// the page of earlier comments as the reader scrolls up, sending comments (with what the write gate did with each),
+// stopping and continuing. The task's jobs, comments and steps are entities (selectDetail shows them).
 import type { StateCreator } from 'zustand';
-import type { ChatStep, Comment, Job, Task, ToolCallResult } from '../../../src-shared/entities';
+import type { Comment, Job } from '../../../src-shared/entities';
 import { type ApiError, type MaestroApi, type OpOutput, toApiError } from '../api/client';
 import { translate } from '../i18n/translate';
-import { type ChatItem, chatItems, isStep } from './chat-items';
-import { mergeById, upsertById } from './merge';
+import { firstItem } from './chat-fold';
+import type { TaskDetail } from './entity-selectors';
 import type { AppState, LoadState } from './types';
 
 export type Disposition = OpOutput<'addComment'>['disposition'];
 
-export interface TaskDetail {
-  taskId: string;
-  /** Null until the first getTaskRecent answer; events that arrive earlier still land in jobs and comments. */
-  task: Task | null;
-  jobs: Job[];
-  /** The comments loaded: the task's latest ones, oldest first, without a gap (with the steps, see chat-items.ts). */
-  comments: Comment[];
-  /** The steps loaded (the agent's recorded turns with their tool calls), oldest first, in the same range. */
-  steps: ChatStep[];
-  /** How many of the task's comments and steps are older than the first item loaded. */
-  olderCount: number;
-  /** The page of earlier comments: being loaded, or failed (then the feed offers to load it again). */
-  olderLoad: 'idle' | 'loading' | 'error';
-}
+export type { TaskDetail };
 
 export type SendOutcome = { ok: true; disposition: Disposition; comment: Comment } | { ok: false; error: ApiError };
 export type ActionOutcome = { ok: true } | { ok: false; error: ApiError };
@@ -31,7 +19,8 @@ export type AttachmentRead = { ok: true; file: OpOutput<'getTaskAttachment'> } |
 
 export interface DetailSlice {
   selectedTaskId: string | null;
-  detail: TaskDetail | null;
+  /** The page of earlier comments of the selected task: being loaded, or failed (the feed offers to load it again). */
+  olderLoad: TaskDetail['olderLoad'];
   detailLoad: LoadState;
   detailError: string | null;
   /** What the write gate did with each comment sent from this window, by comment id. */
@@ -53,31 +42,16 @@ export interface DetailSlice {
   readAttachment(taskId: string, name: string): Promise<AttachmentRead>;
   cancelTask(taskId: string): Promise<ActionOutcome>;
   continueTask(taskId: string): Promise<ActionOutcome>;
-  /** Folds a job, comment, step or a step's answer into the detail when it belongs to the selected task. */
-  foldJob(job: Job): void;
-  foldComment(comment: Comment): void;
-  foldStep(step: ChatStep): void;
-  foldStepAnswer(taskId: string, stepSeq: number, callId: string, result: ToolCallResult): void;
 }
 
 export const createDetailSlice =
   (api: MaestroApi): StateCreator<AppState, [], [], DetailSlice> =>
   (set, get) => {
-    const withDetail = (taskId: string, change: (detail: TaskDetail) => Partial<TaskDetail>) =>
-      set((state) =>
-        state.detail && state.detail.taskId === taskId ? { detail: { ...state.detail, ...change(state.detail) } } : {},
-      );
-
-    const takeJob = (job: Job) => {
-      get().noteJob(job);
-      get().foldJob(job);
-      // A cancelled job's stream stops at once, not only when its event arrives (P7.22).
-      get().foldStreamJob(job);
-    };
+    const takeJob = (job: Job) => get().fold({ kind: 'job', job });
 
     return {
       selectedTaskId: null,
-      detail: null,
+      olderLoad: 'idle',
       detailLoad: 'idle',
       detailError: null,
       dispositions: {},
@@ -96,16 +70,9 @@ export const createDetailSlice =
       },
 
       async selectTask(taskId) {
-        if (taskId === get().selectedTaskId && get().detail) return get().refreshDetail();
-        set({
-          selectedTaskId: taskId,
-          detail: taskId
-            ? { taskId, task: null, jobs: [], comments: [], steps: [], olderCount: 0, olderLoad: 'idle' }
-            : null,
-          detailLoad: taskId ? 'loading' : 'idle',
-          detailError: null,
-        });
-        get().resetRequests(taskId);
+        if (taskId === get().selectedTaskId && get().entities.chat) return get().refreshDetail();
+        set({ selectedTaskId: taskId, olderLoad: 'idle', detailLoad: taskId ? 'loading' : 'idle', detailError: null });
+        get().fold({ kind: 'chat.open', taskId });
         remember(taskId);
         if (!taskId) return;
         // The chat first: the host answers one request at a time, and the usage of a long task costs more.
@@ -116,7 +83,8 @@ export const createDetailSlice =
 
       async restoreSelection() {
         const taskId = remembered();
-        if (taskId && !get().selectedTaskId && get().tasks.some((t) => t.id === taskId)) await get().selectTask(taskId);
+        if (taskId && !get().selectedTaskId && get().entities.tasks.some((t) => t.id === taskId))
+          await get().selectTask(taskId);
       },
 
       async refreshDetail() {
@@ -124,18 +92,7 @@ export const createDetailSlice =
         if (!taskId) return;
         const requests = get().refreshRequests(taskId);
         try {
-          const answer = await api.getTaskRecent({ taskId });
-          withDetail(taskId, (current) => {
-            const jobs = mergeById(current.jobs, answer.jobs, newerJob);
-            return {
-              task: { ...answer.task, status: latestStatus(jobs) ?? answer.task.status },
-              jobs,
-              ...foldLatestPage(current, answer),
-            };
-          });
-          const latest = get().detail?.jobs.at(-1);
-          if (latest && latest.taskId === taskId) get().noteJob(latest);
-          get().foldStreamComments(taskId, answer.comments);
+          get().fold({ kind: 'chat.latest', taskId, page: await api.getTaskRecent({ taskId }) });
           if (get().selectedTaskId === taskId) set({ detailLoad: 'ready', detailError: null });
         } catch (error) {
           if (get().selectedTaskId === taskId) set({ detailLoad: 'error', detailError: toApiError(error).message });
@@ -144,26 +101,18 @@ export const createDetailSlice =
       },
 
       async loadOlderComments() {
-        const detail = get().detail;
-        const first = detail && firstItem(detail);
-        if (!detail || !first || detail.olderCount === 0 || detail.olderLoad === 'loading') return;
-        const { taskId } = detail;
-        withDetail(taskId, () => ({ olderLoad: 'loading' }));
+        const { chat } = get().entities;
+        const first = chat && firstItem(chat);
+        if (!chat || !first || chat.olderCount === 0 || get().olderLoad === 'loading') return;
+        const { taskId } = chat;
+        const stillOpen = () => get().entities.chat?.taskId === taskId;
+        set({ olderLoad: 'loading' });
         try {
           const page = await api.listChatBefore({ taskId, itemId: first.id });
-          withDetail(taskId, (current) =>
-            // A refresh that replaced the items meanwhile (see foldLatestPage) makes this page a stale one.
-            firstItem(current)?.id === first.id
-              ? {
-                  comments: mergeById(page.comments, current.comments),
-                  steps: mergeById(page.steps, current.steps),
-                  olderCount: page.olderCount,
-                  olderLoad: 'idle',
-                }
-              : { olderLoad: 'idle' },
-          );
+          get().fold({ kind: 'chat.older', taskId, beforeId: first.id, page });
+          if (stillOpen()) set({ olderLoad: 'idle' });
         } catch {
-          withDetail(taskId, () => ({ olderLoad: 'error' }));
+          if (stillOpen()) set({ olderLoad: 'error' });
         }
       },
 
@@ -173,7 +122,7 @@ export const createDetailSlice =
           const { comment, disposition, job } = await api.addComment({ taskId, body, ...(profile ? { profile } : {}) });
           set((state) => ({ dispositions: { ...state.dispositions, [comment.id]: disposition } }));
           if (job) takeJob(job);
-          get().foldComment(comment);
+          get().fold({ kind: 'comment', comment });
           const { locale } = get();
           const news = translate(locale, `toast.commentNews.${disposition}`);
           get().pushToast({ tone: 'ok', text: translate(locale, 'toast.commentSent', { news }), taskId });
@@ -203,37 +152,6 @@ export const createDetailSlice =
           return { ok: false, error: toApiError(error) };
         }
       },
-
-      foldJob(job) {
-        withDetail(job.taskId, (current) => {
-          // An HTTP answer (the job a comment started) can arrive after the events of that job's run.
-          const known = current.jobs.find((j) => j.id === job.id);
-          const jobs = upsertById(current.jobs, known ? newerJob(known, job) : job);
-          return { jobs, task: current.task && { ...current.task, status: latestStatus(jobs) } };
-        });
-      },
-
-      foldComment(comment) {
-        withDetail(comment.taskId, (current) => ({ comments: upsertById(current.comments, comment) }));
-      },
-
-      foldStep(step) {
-        withDetail(step.taskId, (current) => {
-          // An answer already folded (a page read after it) is kept: the event carries the step without answers.
-          const known = current.steps.find((s) => s.id === step.id);
-          return { steps: upsertById(current.steps, known ? withAnswers(step, known) : step) };
-        });
-      },
-
-      foldStepAnswer(taskId, stepSeq, callId, result) {
-        withDetail(taskId, (current) => {
-          const at = current.steps.findIndex((s) => s.seq === stepSeq);
-          const step = current.steps[at];
-          if (!step) return {};
-          const toolCalls = step.toolCalls.map((c) => (c.id === callId ? { ...c, result } : c));
-          return { steps: current.steps.map((s, i) => (i === at ? { ...step, toolCalls } : s)) };
-        });
-      },
     };
   };
 
@@ -255,65 +173,4 @@ function remembered(): string | null {
   } catch {
     return null;
   }
-}
-
-/** The first item loaded (the anchor of the page before it). */
-function firstItem(detail: Pick<TaskDetail, 'comments' | 'steps'>): ChatItem | undefined {
-  const [comment] = detail.comments;
-  const [step] = detail.steps;
-  if (!comment || !step) return comment ?? step;
-  return chatItems([comment], [step])[0];
-}
-
-/** `step` with the answers `known` has for calls `step` has none for. */
-function withAnswers(step: ChatStep, known: ChatStep): ChatStep {
-  return {
-    ...step,
-    toolCalls: step.toolCalls.map((c) =>
-      c.result ? c : { ...c, result: known.toolCalls.find((k) => k.id === c.id)?.result ?? null },
-    ),
-  };
-}
-
-/**
- * The latest page folded into the items loaded (comments and steps). When it overlaps them (or starts at the task's
- * first item), the two are merged and the earlier pages loaded stay. When it does not (the first answer, or one after
- * a disconnection during which more than a page arrived), the items loaded before it are dropped, so the list never
- * has a gap; those pushed after the answer left the server are kept.
- */
-export function foldLatestPage(
-  current: Pick<TaskDetail, 'comments' | 'steps' | 'olderCount'>,
-  page: { comments: readonly Comment[]; steps: readonly ChatStep[]; olderCount: number },
-): Pick<TaskDetail, 'comments' | 'steps' | 'olderCount'> {
-  const items = chatItems(page.comments, page.steps);
-  const first = items[0];
-  const last = items.at(-1);
-  const merged = () => ({
-    comments: mergeById(current.comments, page.comments),
-    steps: mergeById(current.steps, page.steps, keepAnswers),
-  });
-  if (!first || !last) return { comments: current.comments, steps: current.steps, olderCount: 0 };
-  if (page.olderCount === 0) return { ...merged(), olderCount: 0 };
-  const known = isStep(first) ? current.steps : current.comments;
-  if (known.some((i) => i.id === first.id)) return { ...merged(), olderCount: current.olderCount };
-  const pushed = <T extends ChatItem>(list: readonly T[]) => list.filter((i) => i.createdAt >= last.createdAt);
-  return {
-    comments: mergeById(page.comments, pushed(current.comments)),
-    steps: mergeById(page.steps, pushed(current.steps), keepAnswers),
-    olderCount: page.olderCount,
-  };
-}
-
-/** A step read again keeps the answers already folded into it from events (a page is a moment earlier). */
-function keepAnswers(known: ChatStep, fresh: ChatStep): ChatStep {
-  return withAnswers(fresh, known);
-}
-
-/** An answer that left the server before a pushed change must not undo it: the later updatedAt wins. */
-function newerJob(known: Job, fresh: Job): Job {
-  return fresh.updatedAt < known.updatedAt ? known : fresh;
-}
-
-function latestStatus(jobs: Job[]): Task['status'] {
-  return jobs.at(-1)?.status ?? null;
 }

@@ -1,4 +1,5 @@
-// The live event stream: connection state and the fold of each pushed event into the other slices.
+// The live event stream: connection state, the fold of each pushed event into the entities, and what an event
+// asks of the other slices (a toast when a job ends, the usage, checkpoints and settings changes to load again).
 import type { StateCreator } from 'zustand';
 import { isTerminal, type Job, type JobStatus } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
@@ -6,6 +7,7 @@ import { untrustedLine } from '../../../src-shared/untrusted-text';
 import type { MaestroClient } from '../api/client';
 import type { MessageKey } from '../i18n/en';
 import { translate } from '../i18n/translate';
+import { selectLatestJobs, selectTasks } from './entity-selectors';
 import type { AppState } from './types';
 
 export type LiveState = 'connecting' | 'live' | 'down';
@@ -24,20 +26,15 @@ export const createLiveSlice =
 
     applyEvent(event) {
       const state = get();
-      state.foldActivityEvent(event);
+      if (event.type === 'job.changed') announceEnd(state, event.job);
+      state.fold({ kind: 'event', event });
       switch (event.type) {
-        case 'task.created':
-        case 'task.changed':
-          state.upsertTask(event.task);
+        case 'task.deleted': {
+          const selected = state.selectedTaskId;
+          if (selected && event.taskIds.includes(selected)) void state.selectTask(null);
           return;
-        case 'task.deleted':
-          state.removeTasks(event.taskIds);
-          return;
+        }
         case 'job.changed':
-          announceEnd(state, event.job);
-          state.noteJob(event.job);
-          state.foldJob(event.job);
-          state.foldStreamJob(event.job);
           if (isTerminal(event.job.status)) {
             void state.refreshUsage(event.taskId);
             // The job's last changes and its workspace commit are in its checkpoints now.
@@ -45,16 +42,8 @@ export const createLiveSlice =
           }
           return;
         case 'comment.created':
-          state.foldComment(event.comment);
-          state.foldStreamComments(event.taskId, [event.comment]);
           // The workspace commit is recorded on the job's checkpoints after the job ended.
           if (event.comment.notice?.code === 'workspace_commit') void state.refreshCheckpoints(event.taskId);
-          return;
-        case 'tool_request.changed':
-          state.foldToolRequest(event.request);
-          return;
-        case 'package_request.changed':
-          state.foldPackageRequest(event.request);
           return;
         case 'InvokeStart':
           void state.refreshUsage(event.taskId);
@@ -62,33 +51,11 @@ export const createLiveSlice =
           void state.refreshCheckpoints(event.taskId);
           return;
         case 'TurnEnd':
-          state.foldStreamEvent(event);
           void state.refreshUsage(event.taskId);
           return;
         case 'tool.finished':
           // The step's checkpoint was taken before the call ran.
-          state.foldStreamEvent(event);
           void state.refreshCheckpoints(event.taskId);
-          return;
-        case 'TurnStart':
-        case 'LlmCallStart':
-        case 'LlmCallEnd':
-        case 'movement.entered':
-        case 'tool.progress':
-        case 'stream.delta':
-          state.foldStreamEvent(event);
-          return;
-        case 'policy.fired':
-          // The chat marks the call it fired on (P8.07); the timeline has it too (folded above).
-          state.foldStreamEvent(event);
-          return;
-        case 'step.recorded':
-          // The step replaces its turn of the stream in the same render.
-          state.foldStep(event.step);
-          state.foldStreamEvent(event);
-          return;
-        case 'step.answered':
-          state.foldStepAnswer(event.taskId, event.stepSeq, event.callId, event.result);
           return;
         case 'task.routed':
           // The task now names the routed piece: the list and the open task view show it.
@@ -97,14 +64,27 @@ export const createLiveSlice =
           return;
         case 'settings.changed':
           // The open task's workspace: its card shows the change.
-          if (state.detail?.task?.workspacePath === event.workspacePath) {
+          if (state.entities.chat?.task?.workspacePath === event.workspacePath) {
             void state.loadSettingsChanges(event.workspacePath);
           }
           return;
+        case 'task.created':
+        case 'task.changed':
+        case 'tool_request.changed':
+        case 'package_request.changed':
+        case 'TurnStart':
+        case 'LlmCallStart':
+        case 'LlmCallEnd':
+        case 'movement.entered':
+        case 'tool.progress':
+        case 'stream.delta':
+        case 'policy.fired':
+        case 'step.recorded':
+        case 'step.answered':
         case 'job.metrics':
         case 'prompt.guarded':
         case 'webhook.failed':
-          // Only the activity timeline shows it (folded above).
+          // Folded into the entities above, nothing else to do.
           return;
         default: {
           const unknown: never = event;
@@ -182,11 +162,11 @@ const END_NEWS: Partial<Record<JobStatus, { tone: 'ok' | 'error' | 'info'; key: 
 function announceEnd(state: AppState, job: Job): void {
   const news = END_NEWS[job.status];
   if (!news) return;
-  const known = state.latestJobs[job.taskId];
+  const known = selectLatestJobs(state)[job.taskId];
   if (known?.id === job.id && isTerminal(known.status)) return;
   // A job that a newer one took over from (an answered question ends the asking job) did not finish the task.
   if (known && known.id !== job.id && known.createdAt > job.createdAt) return;
-  const knownTitle = state.tasks.find((t) => t.id === job.taskId)?.title;
+  const knownTitle = selectTasks(state).find((t) => t.id === job.taskId)?.title;
   const title = knownTitle === undefined ? translate(state.locale, 'toast.aTask') : untrustedLine(knownTitle, 200);
   state.pushToast({ tone: news.tone, text: translate(state.locale, news.key, { title }), taskId: job.taskId });
 }

@@ -6,7 +6,8 @@ import type { ChatStep, Comment, Job, Task } from '../../../src-shared/entities'
 import type { MaestroEvent } from '../../../src-shared/events';
 import { ApiError, type MaestroApi, type MaestroClient } from '../api/client';
 import { jobFixture, stepFixture, taskFixture } from '../test-fixtures';
-import { foldLatestPage } from './detail-slice';
+import { foldLatestPage } from './chat-fold';
+import { selectDetail } from './entity-selectors';
 import { createAppStore } from './store';
 
 const at = (s: number) => new Date(Date.UTC(2025, 0, 1) + s * 1000).toISOString();
@@ -120,18 +121,18 @@ describe('comment paging in the store', () => {
     const s = () => store.getState();
     await s().selectTask('t');
     expect(server.asked).toEqual(['recent t']);
-    expect(ids(s().detail?.comments)).toEqual(ids(server.comments.t?.slice(-CHAT_PAGE_SIZE)));
-    expect(s().detail?.olderCount).toBe(total - CHAT_PAGE_SIZE);
+    expect(ids(selectDetail(s())?.comments)).toEqual(ids(server.comments.t?.slice(-CHAT_PAGE_SIZE)));
+    expect(selectDetail(s())?.olderCount).toBe(total - CHAT_PAGE_SIZE);
 
     const counts: number[] = [];
-    while ((s().detail?.olderCount ?? 0) > 0) {
+    while ((selectDetail(s())?.olderCount ?? 0) > 0) {
       await s().loadOlderComments();
-      counts.push(s().detail?.olderCount ?? -1);
+      counts.push(selectDetail(s())?.olderCount ?? -1);
     }
     expect(counts).toEqual([50, 0]);
-    expect(ids(s().detail?.comments)).toEqual(ids(server.comments.t));
+    expect(ids(selectDetail(s())?.comments)).toEqual(ids(server.comments.t));
     expect(server.asked.slice(1)).toEqual([`before t-c${total - CHAT_PAGE_SIZE}`, 'before t-c50']);
-    expect(s().detail?.olderLoad).toBe('idle');
+    expect(selectDetail(s())?.olderLoad).toBe('idle');
 
     // Nothing older: no request.
     await s().loadOlderComments();
@@ -146,22 +147,22 @@ describe('comment paging in the store', () => {
     const release = server.hold();
     const first = s().loadOlderComments();
     const second = s().loadOlderComments();
-    expect(s().detail?.olderLoad).toBe('loading');
+    expect(selectDetail(s())?.olderLoad).toBe('loading');
     release();
     await Promise.all([first, second]);
     expect(server.asked.filter((a) => a.startsWith('before'))).toHaveLength(1);
-    expect(s().detail?.comments).toHaveLength(CHAT_PAGE_SIZE + 10);
+    expect(selectDetail(s())?.comments).toHaveLength(CHAT_PAGE_SIZE + 10);
 
     const other = pagedServer({ t: CHAT_PAGE_SIZE + 10 });
     const failing = createAppStore(other.client);
     await failing.getState().selectTask('t');
     other.failOnce();
     await failing.getState().loadOlderComments();
-    expect(failing.getState().detail).toMatchObject({ olderLoad: 'error', olderCount: 10 });
-    expect(failing.getState().detail?.comments).toHaveLength(CHAT_PAGE_SIZE);
+    expect(selectDetail(failing.getState())).toMatchObject({ olderLoad: 'error', olderCount: 10 });
+    expect(selectDetail(failing.getState())?.comments).toHaveLength(CHAT_PAGE_SIZE);
     await failing.getState().loadOlderComments();
-    expect(failing.getState().detail).toMatchObject({ olderLoad: 'idle', olderCount: 0 });
-    expect(ids(failing.getState().detail?.comments)).toEqual(ids(other.comments.t));
+    expect(selectDetail(failing.getState())).toMatchObject({ olderLoad: 'idle', olderCount: 0 });
+    expect(ids(selectDetail(failing.getState())?.comments)).toEqual(ids(other.comments.t));
   });
 
   it('pushed comments join the end; a refresh keeps the earlier pages loaded and adds what it missed', async () => {
@@ -173,12 +174,12 @@ describe('comment paging in the store', () => {
     const [live] = server.add('t', 1);
     s().applyEvent(pushed(live as Comment));
     s().applyEvent(pushed(live as Comment));
-    expect(ids(s().detail?.comments)).toEqual(ids(server.comments.t));
+    expect(ids(selectDetail(s())?.comments)).toEqual(ids(server.comments.t));
     // Two more arrive while the stream is down; the refresh on reconnecting brings them.
     server.add('t', 2);
     await s().refreshDetail();
-    expect(ids(s().detail?.comments)).toEqual(ids(server.comments.t));
-    expect(s().detail?.olderCount).toBe(0);
+    expect(ids(selectDetail(s())?.comments)).toEqual(ids(server.comments.t));
+    expect(selectDetail(s())?.olderCount).toBe(0);
   });
 
   it('a refresh after more than a page arrived unseen replaces the comments, so no gap is left', async () => {
@@ -189,11 +190,11 @@ describe('comment paging in the store', () => {
     server.add('t', CHAT_PAGE_SIZE + 5);
     await s().refreshDetail();
     const all = server.comments.t as Comment[];
-    expect(ids(s().detail?.comments)).toEqual(ids(all.slice(-CHAT_PAGE_SIZE)));
-    expect(s().detail?.olderCount).toBe(all.length - CHAT_PAGE_SIZE);
+    expect(ids(selectDetail(s())?.comments)).toEqual(ids(all.slice(-CHAT_PAGE_SIZE)));
+    expect(selectDetail(s())?.olderCount).toBe(all.length - CHAT_PAGE_SIZE);
     // Paging back from there fills in what was skipped.
-    while ((s().detail?.olderCount ?? 0) > 0) await s().loadOlderComments();
-    expect(ids(s().detail?.comments)).toEqual(ids(all));
+    while ((selectDetail(s())?.olderCount ?? 0) > 0) await s().loadOlderComments();
+    expect(ids(selectDetail(s())?.comments)).toEqual(ids(all));
   });
 
   it('a page that arrives after a refresh replaced the comments, or after a task switch, is dropped', async () => {
@@ -208,16 +209,16 @@ describe('comment paging in the store', () => {
     release();
     await late;
     const all = server.comments.t as Comment[];
-    expect(ids(s().detail?.comments)).toEqual(ids(all.slice(-CHAT_PAGE_SIZE)));
-    expect(s().detail).toMatchObject({ olderCount: all.length - CHAT_PAGE_SIZE, olderLoad: 'idle' });
+    expect(ids(selectDetail(s())?.comments)).toEqual(ids(all.slice(-CHAT_PAGE_SIZE)));
+    expect(selectDetail(s())).toMatchObject({ olderCount: all.length - CHAT_PAGE_SIZE, olderLoad: 'idle' });
 
     release = server.hold();
     const switched = s().loadOlderComments();
     await s().selectTask('u');
     release();
     await switched;
-    expect(ids(s().detail?.comments)).toEqual(['u-c0', 'u-c1', 'u-c2']);
-    expect(s().detail).toMatchObject({ taskId: 'u', olderCount: 0, olderLoad: 'idle' });
+    expect(ids(selectDetail(s())?.comments)).toEqual(['u-c0', 'u-c1', 'u-c2']);
+    expect(selectDetail(s())).toMatchObject({ taskId: 'u', olderCount: 0, olderLoad: 'idle' });
   });
 
   it('foldLatestPage: an overlapping page merges, a disjoint one replaces but keeps what was pushed after it', () => {

@@ -7,6 +7,7 @@ import type { MaestroEvent } from '../../../src-shared/events';
 import { ApiError, type MaestroApi, type MaestroClient } from '../api/client';
 import { jobFixture, taskFixture } from '../test-fixtures';
 import { actionItems } from './action-items';
+import { selectDetail, selectLatestJobs, selectTasks } from './entity-selectors';
 import { pendingRequests } from './requests-slice';
 import { createAppStore } from './store';
 
@@ -55,20 +56,20 @@ describe('approval requests in the store', () => {
     );
     await store.getState().selectTask('t');
     const s = () => store.getState();
-    expect(pendingRequests(s().requests, s().detail?.jobs ?? []).tool.map((r) => r.id)).toEqual(['r1']);
+    expect(pendingRequests(s().entities.requests, selectDetail(s())?.jobs ?? []).tool.map((r) => r.id)).toEqual(['r1']);
 
     s().applyEvent(event({ type: 'tool_request.changed', request: request('r1', 'approved') }));
     // An answer that left the server before the decision.
     await s().refreshRequests('t');
-    expect(s().requests?.tool.map((r) => r.status)).toEqual(['approved']);
-    expect(pendingRequests(s().requests, s().detail?.jobs ?? []).tool).toEqual([]);
+    expect(s().entities.requests?.tool.map((r) => r.status)).toEqual(['approved']);
+    expect(pendingRequests(s().entities.requests, selectDetail(s())?.jobs ?? []).tool).toEqual([]);
 
     // Another request of the same job arrives; then the job is cancelled: no card is left for it.
     listed = [request('r1', 'approved'), request('r2')];
     s().applyEvent(event({ type: 'tool_request.changed', request: request('r2') }));
-    expect(pendingRequests(s().requests, s().detail?.jobs ?? []).tool.map((r) => r.id)).toEqual(['r2']);
+    expect(pendingRequests(s().entities.requests, selectDetail(s())?.jobs ?? []).tool.map((r) => r.id)).toEqual(['r2']);
     s().applyEvent(event({ type: 'job.changed', job: job('j1', 5, 'cancelled') }));
-    expect(pendingRequests(s().requests, s().detail?.jobs ?? []).tool).toEqual([]);
+    expect(pendingRequests(s().entities.requests, selectDetail(s())?.jobs ?? []).tool).toEqual([]);
   });
 
   it('folds a decision, and on already_decided reports it and reloads', async () => {
@@ -100,7 +101,7 @@ describe('approval requests in the store', () => {
     await expect(s().decideToolRequest({ taskId: 't', requestId: 'r1', decision: 'approve' })).resolves.toEqual({
       ok: true,
     });
-    expect(s().requests?.tool.map((r) => r.status)).toEqual(['approved']);
+    expect(s().entities.requests?.tool.map((r) => r.status)).toEqual(['approved']);
   });
 
   it('reloads the task when a comment meets approval_pending, so the card shows', async () => {
@@ -125,8 +126,8 @@ describe('approval requests in the store', () => {
     view = parked;
     const outcome = await store.getState().sendComment('t', 'hurry');
     expect(outcome.ok).toBe(false);
-    expect(store.getState().requests?.tool.map((r) => r.id)).toEqual(['r1']);
-    expect(store.getState().detail?.jobs.at(-1)?.status).toBe('waiting_human');
+    expect(store.getState().entities.requests?.tool.map((r) => r.id)).toEqual(['r1']);
+    expect(selectDetail(store.getState())?.jobs.at(-1)?.status).toBe('waiting_human');
   });
 
   it('learns why a listed task waits, and toasts the end of a job once', async () => {
@@ -144,12 +145,14 @@ describe('approval requests in the store', () => {
     );
     const s = () => store.getState();
     await s().loadTasks();
-    expect(actionItems(s().tasks, s().latestJobs, s().dismissedFailures)).toMatchObject([{ reason: 'tool_request' }]);
+    expect(actionItems(selectTasks(s()), selectLatestJobs(s()), s().dismissedFailures)).toMatchObject([
+      { reason: 'tool_request' },
+    ]);
 
     s().applyEvent(event({ type: 'job.changed', job: job('j1', 6, 'succeeded') }));
     s().applyEvent(event({ type: 'job.changed', job: job('j1', 6, 'succeeded') }));
     expect(s().toasts.map((t) => t.tone)).toEqual(['ok']);
-    expect(actionItems(s().tasks, s().latestJobs, s().dismissedFailures)).toEqual([]);
+    expect(actionItems(selectTasks(s()), selectLatestJobs(s()), s().dismissedFailures)).toEqual([]);
   });
 });
 
@@ -184,8 +187,8 @@ describe('a job answered over HTTP after its events', () => {
     const running = { ...job('j2', 5, 'running'), createdAt: at(4) };
     s().applyEvent(event({ type: 'job.changed', jobId: 'j2', job: running }));
     await s().sendComment('t', 'Blue');
-    expect(s().detail?.jobs.at(-1)?.status).toBe('running');
-    expect(s().tasks).toEqual([]);
-    expect(s().latestJobs.t?.status).toBe('running');
+    expect(selectDetail(s())?.jobs.at(-1)?.status).toBe('running');
+    expect(selectTasks(s())).toEqual([]);
+    expect(selectLatestJobs(s()).t?.status).toBe('running');
   });
 });

@@ -4,6 +4,7 @@ import type { Comment, Job, Task } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import type { MaestroApi, MaestroClient } from '../api/client';
 import { jobFixture, taskFixture } from '../test-fixtures';
+import { selectDetail, selectTasks } from './entity-selectors';
 import { createAppStore } from './store';
 
 const at = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString();
@@ -36,11 +37,11 @@ describe('the app store', () => {
   it('keeps the task list newest first and without duplicates as tasks arrive', async () => {
     const store = createAppStore(fakeClient({ listTasks: async () => ({ tasks: [task('a', 1), task('b', 2)] }) }));
     await store.getState().loadTasks();
-    expect(store.getState().tasks.map((t) => t.id)).toEqual(['b', 'a']);
+    expect(selectTasks(store.getState()).map((t) => t.id)).toEqual(['b', 'a']);
 
     store.getState().applyEvent(event({ type: 'task.created', taskId: 'c', task: task('c', 3) }));
     store.getState().applyEvent(event({ type: 'task.created', taskId: 'c', task: task('c', 3) }));
-    expect(store.getState().tasks.map((t) => t.id)).toEqual(['c', 'b', 'a']);
+    expect(selectTasks(store.getState()).map((t) => t.id)).toEqual(['c', 'b', 'a']);
   });
 
   it("moves a task's status with its latest job only", () => {
@@ -50,7 +51,7 @@ describe('the app store', () => {
     store.getState().applyEvent(event({ type: 'job.changed', taskId: 't', job: job('j2', 't', 5, 'running') }));
     // A late change of the older job does not overwrite the newer job's status.
     store.getState().applyEvent(event({ type: 'job.changed', taskId: 't', job: job('j1', 't', 1, 'succeeded') }));
-    expect(store.getState().tasks[0]?.status).toBe('running');
+    expect(selectTasks(store.getState())[0]?.status).toBe('running');
   });
 
   it('folds comments and jobs into the selected task, including those pushed before its detail loaded', async () => {
@@ -75,14 +76,14 @@ describe('the app store', () => {
     });
     await selecting;
 
-    const detail = store.getState().detail;
+    const detail = selectDetail(store.getState());
     expect(detail?.task?.id).toBe('t');
     expect(detail?.comments.map((c) => c.id)).toEqual(['c1', 'c2']);
 
     store.getState().applyEvent(event({ type: 'comment.created', taskId: 't', comment: comment('c2', 't', 2) }));
     store.getState().applyEvent(event({ type: 'job.changed', taskId: 't', job: job('j1', 't', 1, 'cancelled') }));
-    expect(store.getState().detail?.comments).toHaveLength(2);
-    expect(store.getState().detail?.task?.status).toBe('cancelled');
+    expect(selectDetail(store.getState())?.comments).toHaveLength(2);
+    expect(selectDetail(store.getState())?.task?.status).toBe('cancelled');
   });
 
   it('records the disposition of a sent comment and keeps the error of a refused one', async () => {
@@ -109,7 +110,7 @@ describe('the app store', () => {
       disposition: 'reused_job',
     });
     expect(store.getState().dispositions.hello).toBe('reused_job');
-    expect(store.getState().detail?.comments.map((c) => c.id)).toEqual(['hello']);
+    expect(selectDetail(store.getState())?.comments.map((c) => c.id)).toEqual(['hello']);
 
     refuse = true;
     const refused = await store.getState().sendComment('t', 'again');
@@ -149,13 +150,13 @@ describe('the app store', () => {
     e({ type: 'LlmCallStart', llmCallCount: 1, attempt: 1 });
     e({ type: 'stream.delta', seq: 0, text: 'Hello ', reasoning: '', toolCalls: [] });
     e({ type: 'stream.delta', seq: 0, text: 'world', reasoning: '', toolCalls: [] });
-    expect(s().jobStreams.t?.turns[0]?.text).toBe('Hello world');
-    expect(s().movementTrails.j1).toEqual(['work']);
+    expect(s().entities.streams.t?.turns[0]?.text).toBe('Hello world');
+    expect(s().entities.movementTrails.j1).toEqual(['work']);
 
     // A getTaskRecent answer that left the server before the claim does not undo the running status.
     await s().refreshDetail();
-    expect(s().detail?.jobs[0]?.status).toBe('running');
-    expect(s().jobStreams.t?.turns[0]?.text).toBe('Hello world');
+    expect(selectDetail(s())?.jobs[0]?.status).toBe('running');
+    expect(s().entities.streams.t?.turns[0]?.text).toBe('Hello world');
 
     e({
       type: 'LlmCallEnd',
@@ -173,14 +174,14 @@ describe('the app store', () => {
 
     const done = { ...job('j1', 't', 1, 'succeeded'), updatedAt: at(3) };
     e({ type: 'job.changed', job: done });
-    expect(s().jobStreams.t?.llm).toBe('idle');
+    expect(s().entities.streams.t?.llm).toBe('idle');
     const result: Comment = { ...comment('r1', 't', 3, 'result'), author: 'agent', jobId: 'j1', body: 'Hello world' };
     e({ type: 'comment.created', comment: result });
     e({ type: 'comment.created', comment: result });
-    expect(s().jobStreams.t).toBeUndefined();
-    expect(s().detail?.comments.map((c) => c.id)).toEqual(['c1', 'r1']);
+    expect(s().entities.streams.t).toBeUndefined();
+    expect(selectDetail(s())?.comments.map((c) => c.id)).toEqual(['c1', 'r1']);
     // The trail of movements outlives the transient stream.
-    expect(s().movementTrails.j1).toEqual(['work']);
+    expect(s().entities.movementTrails.j1).toEqual(['work']);
   });
 });
 
@@ -201,10 +202,10 @@ describe('the live stream', () => {
     push(event({ type: 'task.created', taskId: 'b', task: task('b', 2) }));
     push(event({ type: 'task.created', taskId: 'c', task: task('c', 3) }));
     // Nothing yet within the task that received them...
-    expect(store.getState().tasks).toEqual([]);
+    expect(selectTasks(store.getState())).toEqual([]);
     // ...then all of them at once, in order (a MessageChannel message has no fixed place among Node's timers, so wait).
-    await vi.waitFor(() => expect(store.getState().tasks.length).toBeGreaterThan(0));
-    expect(store.getState().tasks.map((t) => t.id)).toEqual(['c', 'b', 'a']);
+    await vi.waitFor(() => expect(selectTasks(store.getState()).length).toBeGreaterThan(0));
+    expect(selectTasks(store.getState()).map((t) => t.id)).toEqual(['c', 'b', 'a']);
     stop();
   });
 });

@@ -6,9 +6,9 @@ import { createActivitySlice } from './activity-slice';
 import { createAutoPrompterSlice } from './auto-prompter-slice';
 import { createCheckpointsSlice } from './checkpoints-slice';
 import { createDetailSlice } from './detail-slice';
+import { createEntitySlice } from './entity-slice';
 import { createFoldersSlice } from './folders-slice';
 import { createGrantsSlice } from './grants-slice';
-import { createJobStreamSlice } from './job-stream-slice';
 import { createLiveSlice } from './live-slice';
 import { createMcpSettingsSlice } from './mcp-settings-slice';
 import { createMcpSlice } from './mcp-slice';
@@ -28,6 +28,7 @@ export type AppStore = StoreApi<AppState>;
 
 export function createAppStore(client: MaestroClient): AppStore {
   return createStore<AppState>()((...a) => ({
+    ...createEntitySlice(...a),
     ...createTasksSlice(client.api)(...a),
     ...createDetailSlice(client.api)(...a),
     ...createRequestsSlice(client.api)(...a),
@@ -38,7 +39,6 @@ export function createAppStore(client: MaestroClient): AppStore {
     ...createProfilesSlice(client.api)(...a),
     ...createAutoPrompterSlice(client.api)(...a),
     ...createLiveSlice(client)(...a),
-    ...createJobStreamSlice(...a),
     ...createUsageSlice(client.api)(...a),
     ...createNoticesSlice(...a),
     ...createActivitySlice(client.api)(...a),

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHttpClient } from '../api/client';
 import { taskFixture } from '../test-fixtures';
+import { selectDetail, selectTasks } from './entity-selectors';
 import { createAppStore } from './store';
 
 const offline = () =>
@@ -13,18 +14,16 @@ describe('tasks slice', () => {
     const store = offline();
     const open = taskFixture({ id: 'a', title: 'Walk me through the arc of the retry queue' });
     const other = taskFixture({ id: 'b', title: 'Other' });
-    store.getState().upsertTask(open);
-    store.getState().upsertTask(other);
-    store.setState({
-      detail: { ...(store.getState().detail ?? {}), taskId: 'a', task: open } as never,
-    });
+    const { fold } = store.getState();
+    fold({ kind: 'task', task: open }, { kind: 'task', task: other }, { kind: 'chat.open', taskId: 'a' });
+    fold({ kind: 'chat.latest', taskId: 'a', page: { task: open, jobs: [], comments: [], steps: [], olderCount: 0 } });
 
-    store.getState().upsertTask({ ...open, title: 'Retry queue backoff' });
-    expect(store.getState().tasks.find((t) => t.id === 'a')?.title).toBe('Retry queue backoff');
-    expect(store.getState().detail?.task?.title).toBe('Retry queue backoff');
+    fold({ kind: 'task', task: { ...open, title: 'Retry queue backoff' } });
+    expect(selectTasks(store.getState()).find((t) => t.id === 'a')?.title).toBe('Retry queue backoff');
+    expect(selectDetail(store.getState())?.task?.title).toBe('Retry queue backoff');
 
-    store.getState().upsertTask({ ...other, title: 'Renamed other' });
-    expect(store.getState().detail?.task?.title).toBe('Retry queue backoff');
+    fold({ kind: 'task', task: { ...other, title: 'Renamed other' } });
+    expect(selectDetail(store.getState())?.task?.title).toBe('Retry queue backoff');
   });
 
   it('"New task" asks the page composer for the focus with a counter it can watch', () => {

@@ -1,10 +1,10 @@
-// The task list: newest first, kept current by task.created, task.changed, task.deleted and job.changed events, with
-// each task's latest job (its wait reason and error feed the notification center); renaming, archiving and deleting;
+// The task list's actions and UI state: loading it (into the entities, with the latest job of each task that waits
+// for the person: its wait reason and error feed the notification center), creating, renaming, archiving and deleting;
 // and a nudge for the empty view's new-task composer ("New task" with no task open focuses it instead of a dialog).
 import type { StateCreator } from 'zustand';
-import type { Job, JobStatus, Task } from '../../../src-shared/entities';
+import type { JobStatus, Task } from '../../../src-shared/entities';
 import { type ApiError, type MaestroApi, type OpInput, toApiError } from '../api/client';
-import { newestFirst } from './merge';
+import { selectLatestJobs } from './entity-selectors';
 import type { AppState, LoadState } from './types';
 
 export type CreateOutcome = { ok: true; task: Task } | { ok: false; error: ApiError };
@@ -12,11 +12,8 @@ export type CreateOutcome = { ok: true; task: Task } | { ok: false; error: ApiEr
 export type ManageFailure = ApiError | null;
 
 export interface TasksSlice {
-  tasks: Task[];
   tasksLoad: LoadState;
   tasksError: string | null;
-  /** The newest job seen per task: a job.changed event moves the task's status only when it is about this job. */
-  latestJobs: Record<string, Job>;
   /** Whether the empty view's composer is on screen ("New task" then focuses it instead of opening a dialog). */
   pageComposer: boolean;
   setPageComposer(shown: boolean): void;
@@ -28,10 +25,6 @@ export interface TasksSlice {
   focusComposer(): void;
   loadTasks(): Promise<void>;
   createTask(input: OpInput<'createTask'>): Promise<CreateOutcome>;
-  /** Folds a task into the list (new, or a newer copy). */
-  upsertTask(task: Task): void;
-  /** Folds a job's status into its task when it is that task's latest job. */
-  noteJob(job: Job): void;
   renameTask(taskId: string, title: string): Promise<ManageFailure>;
   archiveTask(taskId: string, archived: boolean): Promise<ManageFailure>;
   deleteTask(taskId: string): Promise<ManageFailure>;
@@ -47,15 +40,16 @@ export const createTasksSlice =
      * the user and whose job this window has not seen is loaded, so the notification center is right after a reload.
      */
     const loadNeedyJobs = async (tasks: readonly Task[]) => {
+      const latestJobs = selectLatestJobs(get());
       const unknown = tasks.filter(
-        (t) => NEEDS_USER.includes(t.status ?? 'queued') && get().latestJobs[t.id]?.status !== t.status,
+        (t) => NEEDS_USER.includes(t.status ?? 'queued') && latestJobs[t.id]?.status !== t.status,
       );
       await Promise.all(
         unknown.map(async (t) => {
           try {
             // The latest page, not every comment: only the jobs are wanted.
             const latest = (await api.getTaskRecent({ taskId: t.id })).jobs.at(-1);
-            if (latest) get().noteJob(latest);
+            if (latest) get().fold({ kind: 'job', job: latest });
           } catch {
             // The entry stays generic ("waits for you") until the job is seen.
           }
@@ -63,10 +57,8 @@ export const createTasksSlice =
       );
     };
     return {
-      tasks: [],
       tasksLoad: 'idle',
       tasksError: null,
-      latestJobs: {},
       pageComposer: false,
       dialogComposer: false,
       composerFocus: 0,
@@ -84,10 +76,11 @@ export const createTasksSlice =
       },
 
       async loadTasks() {
-        set({ tasksLoad: get().tasks.length > 0 ? 'ready' : 'loading' });
+        set({ tasksLoad: get().entities.tasks.length > 0 ? 'ready' : 'loading' });
         try {
           const { tasks } = await api.listTasks({});
-          set({ tasks: [...tasks].sort(newestFirst), tasksLoad: 'ready', tasksError: null });
+          get().fold({ kind: 'tasks.page', tasks });
+          set({ tasksLoad: 'ready', tasksError: null });
           await loadNeedyJobs(tasks);
         } catch (error) {
           set({ tasksLoad: 'error', tasksError: toApiError(error).message });
@@ -97,8 +90,7 @@ export const createTasksSlice =
       async createTask(input) {
         try {
           const { task, job } = await api.createTask(input);
-          get().noteJob(job);
-          get().upsertTask({ ...task, status: job.status });
+          get().fold({ kind: 'job', job }, { kind: 'task', task: { ...task, status: job.status } });
           void get().selectTask(task.id);
           return { ok: true, task };
         } catch (error) {
@@ -106,21 +98,9 @@ export const createTasksSlice =
         }
       },
 
-      upsertTask(task) {
-        set((state) => {
-          const others = state.tasks.filter((t) => t.id !== task.id);
-          const open = state.detail?.task?.id === task.id ? state.detail : null;
-          return {
-            tasks: [task, ...others].sort(newestFirst),
-            // The open task's header shows its name as the list does (a rename, the title the host made).
-            ...(open?.task ? { detail: { ...open, task: { ...open.task, title: task.title } } } : {}),
-          };
-        });
-      },
-
       async renameTask(taskId, title) {
         try {
-          get().upsertTask((await api.renameTask({ taskId, title })).task);
+          get().fold({ kind: 'task', task: (await api.renameTask({ taskId, title })).task });
           return null;
         } catch (error) {
           return toApiError(error);
@@ -129,7 +109,8 @@ export const createTasksSlice =
 
       async archiveTask(taskId, archived) {
         try {
-          for (const task of (await api.archiveTask({ taskId, archived })).tasks) get().upsertTask(task);
+          const { tasks } = await api.archiveTask({ taskId, archived });
+          get().fold(...tasks.map((task) => ({ kind: 'task' as const, task })));
           return null;
         } catch (error) {
           return toApiError(error);
@@ -146,27 +127,9 @@ export const createTasksSlice =
       },
 
       removeTasks(taskIds) {
-        const gone = new Set(taskIds);
-        set((state) => ({
-          tasks: state.tasks.filter((t) => !gone.has(t.id)),
-          latestJobs: Object.fromEntries(Object.entries(state.latestJobs).filter(([id]) => !gone.has(id))),
-        }));
+        get().fold({ kind: 'tasks.removed', taskIds });
         const selected = get().selectedTaskId;
-        if (selected && gone.has(selected)) void get().selectTask(null);
-      },
-
-      noteJob(job) {
-        set((state) => {
-          const known = state.latestJobs[job.taskId];
-          // Jobs of one task are created in order, so a job no older than the latest known one is the latest.
-          if (known && known.id !== job.id && job.createdAt < known.createdAt) return {};
-          // A copy of the same job that left the server before a pushed change must not undo it.
-          if (known && known.id === job.id && job.updatedAt < known.updatedAt) return {};
-          return {
-            latestJobs: { ...state.latestJobs, [job.taskId]: job },
-            tasks: state.tasks.map((t) => (t.id === job.taskId ? { ...t, status: job.status } : t)),
-          };
-        });
+        if (selected && taskIds.includes(selected)) void get().selectTask(null);
       },
     };
   };

@@ -3,9 +3,9 @@ import type { ActivitySlice } from './activity-slice';
 import type { AutoPrompterSlice } from './auto-prompter-slice';
 import type { CheckpointsSlice } from './checkpoints-slice';
 import type { DetailSlice } from './detail-slice';
+import type { EntitySlice } from './entity-slice';
 import type { FoldersSlice } from './folders-slice';
 import type { GrantsSlice } from './grants-slice';
-import type { JobStreamSlice } from './job-stream-slice';
 import type { LiveSlice } from './live-slice';
 import type { McpSettingsSlice } from './mcp-settings-slice';
 import type { McpSlice } from './mcp-slice';
@@ -22,7 +22,8 @@ import type { UsageSlice } from './usage-slice';
 
 export type LoadState = 'idle' | 'loading' | 'ready' | 'error';
 
-export type AppState = TasksSlice &
+export type AppState = EntitySlice &
+  TasksSlice &
   DetailSlice &
   RequestsSlice &
   GrantsSlice &
@@ -32,7 +33,6 @@ export type AppState = TasksSlice &
   ProfilesSlice &
   AutoPrompterSlice &
   LiveSlice &
-  JobStreamSlice &
   UsageSlice &
   NoticesSlice &
   ActivitySlice &

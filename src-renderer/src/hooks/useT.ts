@@ -2,8 +2,8 @@
 // function only when the locale changes.
 import { useContext, useMemo } from 'react';
 import { createStore, type StoreApi, useStore } from 'zustand';
+import { type Locale, type Translate, translator } from '../i18n/translate';
 import { StoreContext } from '../store/store';
-import { type Locale, type Translate, translator } from './translate';
 
 type LocaleState = { locale: Locale };
 const NO_STORE: StoreApi<LocaleState> = createStore<LocaleState>(() => ({ locale: 'en' }));
