@@ -15,6 +15,7 @@ import { PieceCatalog } from '../engine/pieces/catalog';
 import { AttentionProjection } from '../events/attention';
 import { startWebhooks } from '../events/webhooks';
 import { JobAborts } from '../jobs/aborts';
+import { jobJournals } from '../jobs/journal';
 import { resumeSettingsWaits } from '../jobs/settings-wait';
 import { ProfileStore, SECRET_KEY_FILE } from '../llm/profile-store';
 import { ProfileRegistry } from '../llm/profiles';
@@ -213,7 +214,7 @@ function openMaestro(options: MaestroOptions, dataDir: string, releaseLock: () =
         : (options.engine ??
           (profiles.defaultName
             ? createEngine({
-                store,
+                journals: jobJournals(store),
                 profiles,
                 options: { sandbox, checkpoints },
                 pieceExists: (id, ws) => ctx.pieces.get(id, ws) !== undefined,

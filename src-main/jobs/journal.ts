@@ -1,0 +1,92 @@
+// The engine's JobJournal over the store: each operation one repository call or one transaction, so a job's run
+// writes the DB through this port only (the engine imports nothing from db/). The loop guards' state is kept in
+// job_guards, parsed with zod when a run reads it back.
+import type { Task } from '../../src-shared/entities';
+import { newId } from '../db/ids';
+import type { Store } from '../db/store';
+import { type LoopState, parseLoopState } from '../engine/guards/loop-state';
+import type { EngineJob, JobJournal, JobJournals } from '../engine/job-journal';
+import { insertTaskWithJob, titleFrom } from './lifecycle';
+
+/** The journals of the jobs that run over `store`. */
+export const jobJournals =
+  (store: Store): JobJournals =>
+  (task, job) =>
+    storeJournal(store, task, job);
+
+export function storeJournal(store: Store, task: Task, job: EngineJob): JobJournal {
+  const taskId = task.id;
+  const jobId = job.id;
+  const saveGuards = (guards: LoopState) => store.jobGuards.put(jobId, JSON.stringify(guards));
+  return {
+    task,
+    job,
+    step: (record) => store.transact(record),
+    publish: (event) => store.publish(event),
+    transient: (event) => store.emitTransient(event),
+
+    append: (entry, now) => store.logEntries.append({ ...entry, taskId, jobId }, now),
+    lastInvokeSeq: () => store.logEntries.lastInvokeSeq(taskId),
+    turnOfCall: (callId) => store.logEntries.turnOfCall(taskId, jobId, callId),
+    invokes: () => store.logEntries.invokes(taskId),
+    rewinds: () =>
+      store.checkpoints
+        .rewinds(taskId)
+        .filter((r) => !r.undone)
+        .map(({ fromSeq, untilSeq }) => ({ fromSeq, untilSeq })),
+
+    invokeOpened: () => store.jobs.clearPendingInvoke(jobId),
+    recordMovement: (movement, guards) =>
+      store.transact(() => {
+        store.jobs.setResumeMovement(jobId, movement);
+        saveGuards(guards);
+        store.publish({ type: 'movement.entered', taskId, jobId, movement });
+      }),
+    saveGuards,
+    guards: () => {
+      const stored = store.jobGuards.get(jobId);
+      return stored === undefined ? null : parseLoopState(stored, jobId);
+    },
+    otherJob: (id) => store.jobs.get(id),
+    taskJobs: () => store.jobs.listForTask(taskId),
+    otherTask: (id) => store.tasks.get(id),
+
+    jobComments: () => store.comments.listForJob(jobId),
+    taskComments: () => store.comments.listForTask(taskId),
+    undeliveredInterjections: () => store.comments.undeliveredInterjections(jobId),
+    markDelivered: (commentId) => store.comments.markDelivered(commentId),
+    onInterjection: (listener) =>
+      store.subscribe((e) => {
+        if (e.type === 'comment.created' && e.jobId === jobId && e.comment.kind === 'interjection') listener();
+      }),
+
+    toolRequests: () => store.toolRequests.listForJob(jobId),
+    packageRequests: () => store.packageRequests.listForJob(jobId),
+    markToolCallStarted: (requestId) => store.toolRequests.markStarted(requestId),
+    markPackageStarted: (requestId) => store.packageRequests.markStarted(requestId),
+    activeGrants: () => store.taskGrants.activeForTask(taskId),
+
+    childJobs: () => store.jobs.children(jobId),
+    openChildCount: () => store.jobs.openChildCount(jobId),
+    spawnSubtask: (draft, refuse) =>
+      store.transact(() => {
+        const { rootId, depth } = store.tasks.ancestry(taskId) ?? { rootId: taskId, depth: 0 };
+        const refusal = refuse({ depth, count: store.tasks.subtaskCount(rootId) });
+        if (refusal !== null) return refusal;
+        return insertTaskWithJob(store, {
+          id: newId('task'),
+          title: draft.title ?? titleFrom(draft.instruction),
+          instruction: draft.instruction,
+          pieceId: draft.pieceId,
+          workspacePath: task.workspacePath,
+          workspaceKind: store.tasks.workspaceKind(taskId) ?? 'persistent',
+          spaceId: store.tasks.spaceId(taskId),
+          profile: task.profile,
+          parentTaskId: taskId,
+          parentJobId: jobId,
+          invoke: 'PodEvent',
+          author: 'agent',
+        });
+      }),
+  };
+}
