@@ -169,7 +169,11 @@ async function openInvoke(
   run.log.invoke(job.pendingInvoke, notice ?? instruction);
   const at = journal.lastInvokeSeq();
   if (at !== null) keepConversation(ctx.runtimeDir, String(at));
-  journal.invokeOpened();
+  journal.step(() => {
+    journal.invokeOpened();
+    run.guards.newInvoke();
+    run.saveGuards();
+  });
   await checkpoints?.atInvoke();
   return notice;
 }

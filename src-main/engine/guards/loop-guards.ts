@@ -35,6 +35,15 @@ export class LoopGuards {
     this.state.movement = freshCounts(name);
   }
 
+  /**
+   * New input from outside (a Send, an answer, the subtasks' results: a new Invoke): the call counts and the movement's
+   * streaks start over. The movements entered, their visits and iterations are the lineage's and go on.
+   */
+  newInvoke(): void {
+    for (const key of Object.keys(this.state.calls)) delete this.state.calls[key];
+    if (this.state.movement) Object.assign(this.state.movement, { textOnly: 0, lastText: '', sinceProgress: 0 });
+  }
+
   /** A movement that ended in a transition, for the loop monitors. */
   ended(name: string): void {
     this.state.history.push(name);
