@@ -80,6 +80,31 @@ describe('loop guards across parks, retries and restarts (issue 24)', () => {
     expect(lastUser(h.server.requests[6])).toContain('Step 4 of 4, time 2 in b.');
   }, 60_000);
 
+  it('P3.08 P3.15 a question is no way around max_movements: the answer’s follow-up job goes on with the asking job’s count', async () => {
+    const ws = pingPongWorkspace({ maxMovements: 3, revisitLimit: 10 });
+    const h = await engineHarness(
+      [
+        transition('b'), // a 1 → b 2
+        complete('Which way?', 'needs_user_input'), // parks in b
+        transition('a'), // the follow-up resumes in b: a 3
+        transition('b'), // b 4: past max_movements
+        complete('reached only if the guard forgot'),
+      ],
+      { workspace: ws },
+    );
+    const { taskId, jobId } = h.createTask('Loop', { pieceId: 'ping-pong' });
+    expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'waiting_human', waitReason: 'ask' });
+    const answer = h.maestro.invoke('addComment', { taskId, body: 'Go on' });
+    expect(answer.disposition).toBe('followup_job');
+    const failed = await h.waitFor(answer.job?.id as string, ['succeeded', 'failed']);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: 'movement loop: 3 movements entered, the piece allows 3 (max_movements)',
+    });
+    expect(lastUser(h.server.requests[2])).toContain('Go on');
+    expect(lastUser(h.server.requests[3])).toContain('Step 3 of 3, time 2 in a.');
+  }, 30_000);
+
   it('P3.09 a movement revisited past the revisit limit across a retry', async () => {
     const ws = pingPongWorkspace({ maxMovements: 100, revisitLimit: 1 });
     const h = await engineHarness(

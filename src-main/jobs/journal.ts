@@ -44,8 +44,11 @@ export function storeJournal(store: Store, task: Task, job: EngineJob): JobJourn
       }),
     saveGuards,
     guards: () => {
-      const stored = store.jobGuards.get(jobId);
-      return stored === undefined ? null : parseLoopState(stored, jobId);
+      const own = store.jobGuards.get(jobId);
+      if (own !== undefined) return parseLoopState(own, jobId);
+      const asking = askingJob(store, taskId, jobId);
+      const inherited = asking ? store.jobGuards.get(asking) : undefined;
+      return asking && inherited !== undefined ? parseLoopState(inherited, asking) : null;
     },
     otherJob: (id) => store.jobs.get(id),
     taskJobs: () => store.jobs.listForTask(taskId),
@@ -89,4 +92,14 @@ export function storeJournal(store: Store, task: Task, job: EngineJob): JobJourn
         });
       }),
   };
+}
+
+/**
+ * The job whose question `jobId` answers: the answer to an ASK opens a follow-up job, which goes on with the asking
+ * job's guards (one lineage), so a question is no way around max_movements. Any other follow-up starts them over.
+ */
+function askingJob(store: Store, taskId: string, jobId: string): string | undefined {
+  if (!store.comments.listForJob(jobId).some((c) => c.kind === 'answer')) return undefined;
+  const jobs = store.jobs.listForTask(taskId);
+  return jobs[jobs.findIndex((j) => j.id === jobId) - 1]?.id;
 }
