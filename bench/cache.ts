@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createMaestro, type Maestro } from '../src-main/app/create-maestro';
 import { createEngine } from '../src-main/engine/engine';
+import { jobJournals } from '../src-main/jobs/journal';
 import type { ScriptedStep } from '../test-support/scripted-llm-server';
 import { startScriptedLlmServer } from '../test-support/scripted-llm-server';
 import { acceptBenchSettings } from './accept-settings';
@@ -109,7 +110,7 @@ export async function measureCache(env: Record<string, string | undefined>): Pro
     defaultWorkspace: makeWorkspace(root),
     env,
     // The engine of the app, without its `prompt_cache` debug line per LlmCall (the bench prints its own).
-    engine: ({ store, profiles }) => createEngine({ store, profiles, llm: { log: () => {} } }),
+    engine: ({ store, profiles }) => createEngine({ journals: jobJournals(store), profiles, llm: { log: () => {} } }),
   });
   try {
     acceptBenchSettings(maestro, maestro.ctx.defaultWorkspace as string);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createMaestro } from '../src-main/app/create-maestro';
 import { createEngine } from '../src-main/engine/engine';
 import { DEFAULT_LIMITS } from '../src-main/engine/job-run';
+import { jobJournals } from '../src-main/jobs/journal';
 import { type ScriptedStep, startScriptedLlmServer } from '../test-support/scripted-llm-server';
 import { acceptBenchSettings } from './accept-settings';
 
@@ -62,7 +63,7 @@ async function timeJob(root: string, checkpoints: boolean): Promise<number> {
     env: { MAESTRO_LLM_BASE_URL: server.baseURL, MAESTRO_LLM_MODEL: 'scripted', MAESTRO_LLM_API_KEY: 'sk-bench' },
     engine: ({ store, profiles, checkpoints: service }) =>
       createEngine({
-        store,
+        journals: jobJournals(store),
         profiles,
         options: { limits: DEFAULT_LIMITS, ...(checkpoints ? { checkpoints: service } : {}) },
         llm: { log: () => {} },

@@ -305,6 +305,23 @@ export const ChatStep = z.object({
 export type ChatStep = z.infer<typeof ChatStep>;
 export type StepToolCall = ChatStep['toolCalls'][number];
 
+/** The kinds of the conversation log's entries (the Invoke/Turn/LlmCall vocabulary). */
+export type LogKind = 'Invoke' | 'UserTurn' | 'AgentTurn' | 'LlmCall' | 'ToolTurn' | 'SystemTurn';
+
+/** The prefix of a step's id; a comment's id never starts with it. */
+export const STEP_ID_PREFIX = 'step:';
+export const stepId = (seq: number) => `${STEP_ID_PREFIX}${seq}`;
+
+/** The AgentTurn log entry's body, as the engine writes it (entries written before steps were recorded have none). */
+export interface StepBody {
+  movement: string | null;
+  depth: number;
+  text: string;
+  reasoning: string;
+  toolCalls: { id: string; name: string; arguments: string }[];
+  error?: string;
+}
+
 /** How much of a tool result the log keeps (the transcript keeps it whole): a write's diff fits whole. */
 export const STEP_RESULT_CHARS = 16_000;
 

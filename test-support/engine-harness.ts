@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Maestro } from '../src-main/app/create-maestro';
 import { createEngine } from '../src-main/engine/engine';
 import { DEFAULT_LIMITS, type EngineOptions } from '../src-main/engine/job-run';
+import { jobJournals } from '../src-main/jobs/journal';
 import type { OutagePolicy } from '../src-main/jobs/retry-policy';
 import type { SandboxChoice } from '../src-main/tools/os-sandbox';
 import type { AnyToolDef } from '../src-main/tools/types';
@@ -95,7 +96,7 @@ export async function engineHarness(
     ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
     engine: ({ store, profiles, pieces, sandbox, readSettings, agentTokens, checkpoints }) =>
       createEngine({
-        store,
+        journals: jobJournals(store),
         profiles,
         readSettings,
         agentTokens,

@@ -153,18 +153,6 @@ function folderCycles(edges: ReadonlyMap<string, ReadonlyMap<string, string>>): 
 /** The job patch and the write primitives the commands are made of. */
 const JOB_WRITES_MODULE = 'src-main/jobs/job-writes';
 
-/**
- * Today's writers in engine/, left to issue 24's point 2 (the engine behind the JobJournal of jobs/journal.ts): the
- * merger of that work empties this list, and from then on engine/ is held to the rule like every other folder.
- */
-export const ENGINE_WRITES_TO_MOVE: readonly string[] = [
-  'src-main/engine/piece-runner.ts jobs.clearPendingInvoke',
-  'src-main/engine/piece-runner.ts jobs.setResumeMovement',
-  'src-main/engine/job-run.ts comments.markDelivered',
-  'src-main/engine/decisions.ts toolRequests.markStarted',
-  'src-main/engine/decisions.ts packageRequests.markStarted',
-];
-
 const mayWriteState = (file: string) => file.startsWith('src-main/jobs/') || file.startsWith('src-main/db/');
 
 export function checkStateWriters(sources: readonly SourceFile[]): string[] {
@@ -184,7 +172,7 @@ export function checkStateWriters(sources: readonly SourceFile[]): string[] {
         problems.push(
           `${file}: takes store.${repo} whole, where its writes cannot be checked; call its reads or a job command`,
         );
-      else if (surface[method] === 'write' && !ENGINE_WRITES_TO_MOVE.includes(`${file} ${use}`))
+      else if (surface[method] === 'write')
         problems.push(
           `${file}: writes ${repo} state (${use}) outside src-main/jobs/ and src-main/db/; use a job command`,
         );

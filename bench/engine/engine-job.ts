@@ -6,6 +6,7 @@ import path from 'node:path';
 import { createMaestro, type Maestro } from '../../src-main/app/create-maestro';
 import { createEngine } from '../../src-main/engine/engine';
 import { DEFAULT_LIMITS } from '../../src-main/engine/job-run';
+import { jobJournals } from '../../src-main/jobs/journal';
 import type { ScriptedStep } from '../../test-support/scripted-llm-server';
 import { acceptBenchSettings } from '../accept-settings';
 import { clock, cpuNow, since, type Timing } from './figures';
@@ -49,7 +50,7 @@ export async function runEngineJob(
     env: { MAESTRO_LLM_BASE_URL: server.baseURL, MAESTRO_LLM_MODEL: 'scripted', MAESTRO_LLM_API_KEY: 'sk-bench' },
     engine: ({ store, profiles }) =>
       createEngine({
-        store,
+        journals: jobJournals(store),
         profiles,
         tools: () => [probeFile],
         options: { limits: DEFAULT_LIMITS },

@@ -15,6 +15,7 @@ import { PieceCatalog } from '../engine/pieces/catalog';
 import { AttentionProjection } from '../events/attention';
 import { startWebhooks } from '../events/webhooks';
 import { JobAborts } from '../jobs/aborts';
+import { jobJournals } from '../jobs/journal';
 import { resumeSettingsWaits } from '../jobs/settings-wait';
 import { ProfileStore, SECRET_KEY_FILE } from '../llm/profile-store';
 import { ProfileRegistry } from '../llm/profiles';
@@ -220,7 +221,7 @@ function engineFor(options: MaestroOptions, core: Core, pieces: PieceCatalog): E
   if (options.engine) return options.engine;
   if (!profiles.defaultName) return undefined;
   return createEngine({
-    store,
+    journals: jobJournals(store),
     profiles,
     options: { sandbox, checkpoints },
     pieceExists: (id, ws) => pieces.get(id, ws) !== undefined,

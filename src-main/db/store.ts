@@ -8,6 +8,7 @@ import { createChatPagesRepo } from './repos/chat-pages';
 import { createCheckpointsRepo } from './repos/checkpoints';
 import { createCommentsRepo } from './repos/comments';
 import { createEventsRepo } from './repos/events';
+import { createJobGuardsRepo } from './repos/job-guards';
 import { createJobsRepo } from './repos/jobs';
 import { createLogEntriesRepo } from './repos/log-entries';
 import { createPackageRequestsRepo } from './repos/package-requests';
@@ -27,6 +28,7 @@ export class Store {
   readonly packageRequests;
   readonly taskGrants;
   readonly checkpoints;
+  readonly jobGuards;
   readonly events;
   readonly logEntries;
   readonly spaces;
@@ -48,6 +50,7 @@ export class Store {
     this.packageRequests = createPackageRequestsRepo(db);
     this.taskGrants = createTaskGrantsRepo(db);
     this.checkpoints = createCheckpointsRepo(db);
+    this.jobGuards = createJobGuardsRepo(db);
     this.events = createEventsRepo(db);
     this.logEntries = createLogEntriesRepo(db);
     this.spaces = createSpacesRepo(db);

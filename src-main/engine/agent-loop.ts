@@ -1,9 +1,13 @@
-// executeMovement: the iteration loop of one movement (spec §3) — cancel/deadline check, pending user messages,
-// watchdog, prompt guard, one LLM iteration, regular tool dispatch, then the complete/transition decision.
+// executeMovement: the iteration loop of one movement (spec §3) — cancel/deadline check, the iteration guard and
+// watchdog, pending user messages, prompt guard, one LLM iteration, the tool-loop guard, regular tool dispatch, then
+// the complete/transition decision. The guards count on the job lineage's loop state (guards/), stored with each step.
 
+import { describeIssues } from '../../src-shared/issues';
 import { fail, ok } from '../tools/outcome';
+import { abortOf, JobAbort, stoppedBy } from './abort';
 import { isQuestion } from './assistant-reply';
 import { type AutoPrompter, autoPrompterOf } from './auto-prompter';
+import type { IterationGuard } from './guards/iteration-guard';
 import type { JobRun } from './job-run';
 import { runLlmIteration } from './llm-iteration';
 import type { MovementResult } from './movement-result';
@@ -21,12 +25,6 @@ const WATCHDOG_WARNING =
 const callKey = (c: ToolCall) => toolCallKey(c.name, c.arguments);
 
 export async function executeMovement(run: JobRun, movement: MovementDefinition): Promise<MovementResult> {
-  const { limits } = run.options;
-  let iterations = 0;
-  let textOnly = 0;
-  /** The latest non-blank text of the replies without calls in a row. */
-  let lastText = '';
-  let sinceProgress = 0;
   // The job's Policy Snapshot, taken before its first LLM request and fixed for the job (P8.01); null when off.
   let prompter: AutoPrompter | null;
   try {
@@ -34,47 +32,14 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
   } catch (error) {
     return { kind: 'error', message: (error as Error).message, retryable: false };
   }
+  // The movement's counts: the lineage's when the job resumes in it (a park, a retry, a restart), else from zero.
+  const guard = run.guards.iterations(movement);
   for (;;) {
-    if (run.signal.aborted) return { kind: 'cancelled', reason: abortReason(run.signal) };
-    if (run.deadline !== null && Date.now() > run.deadline) {
-      return {
-        kind: 'error',
-        message: 'deadline_exceeded: the job ran past its deadline',
-        retryable: false,
-        code: 'deadline_exceeded',
-      };
-    }
-    iterations++;
-    if (iterations > movement.maxIterations) {
-      return {
-        kind: 'error',
-        message: `movement ${movement.name} reached its limit of ${movement.maxIterations} iterations without calling complete or transition`,
-        retryable: false,
-        code: 'iteration_limit',
-      };
-    }
-    if (sinceProgress >= limits.watchdogIterations) {
-      run.queueNote(WATCHDOG_WARNING);
-      sinceProgress = 0;
-    }
+    const stop = beforeIteration(run, movement, guard);
+    if (stop) return stop;
     run.deliverPendingUserMessages();
-
-    const guarded = await run.options.promptGuard.check(run.conversation.messages, run.toolSpecs);
-    if (guarded.kind !== 'unchanged' && guarded.report) {
-      run.log.event({
-        type: 'prompt.guarded',
-        taskId: run.job.taskId,
-        jobId: run.job.id,
-        outcome: guarded.kind,
-        steps: guarded.report.steps.map((s) => s.step),
-        tokensBefore: guarded.report.beforeTokens,
-        tokensAfter: guarded.report.afterTokens,
-      });
-    }
-    if (guarded.kind === 'overflow') {
-      return { kind: 'error', message: guarded.message, retryable: false, code: 'context_overflow' };
-    }
-    if (guarded.kind === 'rewrite') run.conversation.rewrite(guarded.messages);
+    const overflow = await guardPrompt(run);
+    if (overflow) return overflow;
 
     const iteration = await runLlmIteration(run, movement.name);
     if (iteration.kind !== 'ok') return iteration.result;
@@ -84,36 +49,23 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
     const { toolCalls } = turn;
 
     if (toolCalls.length === 0) {
-      textOnly++;
-      sinceProgress++;
-      lastText = iteration.reply.text.trim() || lastText;
-      if (textOnly > limits.textOnlyReplies) return textOutcome(run, lastText, textOnly);
+      const verdict = guard.textOnly(iteration.reply.text);
+      if (verdict === 'stop') {
+        const outcome = textOutcome(run, guard.lastText, guard.textReplies);
+        guard.streakEnded();
+        run.saveGuards();
+        return outcome;
+      }
+      run.saveGuards();
       run.queueNote(TEXT_ONLY_WARNING);
       continue;
     }
-    textOnly = 0;
-    lastText = '';
+    guard.called();
 
     const regular = toolCalls.filter((c) => c.name !== COMPLETE && c.name !== TRANSITION);
     const terminal = toolCalls.filter((c) => c.name === COMPLETE || c.name === TRANSITION);
-
-    for (const call of regular) {
-      const key = callKey(call);
-      const seen = (run.callCounts.get(key) ?? 0) + 1;
-      run.callCounts.set(key, seen);
-      if (seen >= limits.repeatedCalls) {
-        const stop = fail(`not run — the job stops: ${call.name} was called ${seen} times with the same arguments`);
-        run.recordStep(() => {
-          for (const c of toolCalls) run.answer(c, stop);
-        });
-        return {
-          kind: 'error',
-          message: `tool loop: ${call.name} was called ${seen} times with the same arguments`,
-          retryable: false,
-          code: 'tool_loop',
-        };
-      }
-    }
+    const loop = countCalls(run, regular, toolCalls);
+    if (loop) return loop;
 
     const gate = prompter?.gate(run); // undefined when off: the Auto Prompter path is not entered (P8.09)
     const dispatched = await dispatchRegularToolCalls(
@@ -125,11 +77,81 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
       run.rules,
       gate,
     );
-    // The step's results are recorded (transcript, then one transaction of the log) before the loop goes on.
-    const settled = run.recordStep(() => settle(run, movement, dispatched, terminal, iteration.reply.text));
-    sinceProgress = settled.progressed ? 0 : sinceProgress + 1;
+    // The step's results and the guards' counts are recorded (transcript, then one transaction) before the loop goes on.
+    const settled = run.recordStep(() => {
+      const s = settle(run, movement, dispatched, terminal, iteration.reply.text);
+      guard.settled(s.progressed);
+      run.saveGuards();
+      return s;
+    });
     if (settled.result) return settled.result;
   }
+}
+
+/** At the loop's top: a cancel, the deadline or the iteration limit ends the movement; the watchdog may warn. */
+function beforeIteration(run: JobRun, movement: MovementDefinition, guard: IterationGuard): MovementResult | null {
+  if (run.signal.aborted) return stoppedBy(abortOf(run.signal));
+  if (run.deadline !== null && Date.now() > run.deadline) {
+    return stoppedBy(new JobAbort('deadline', 'the job ran past its deadline'));
+  }
+  switch (guard.next()) {
+    case 'limit':
+      return {
+        kind: 'error',
+        message: `movement ${movement.name} reached its limit of ${movement.maxIterations} iterations without calling complete or transition`,
+        retryable: false,
+        code: 'iteration_limit',
+      };
+    case 'watchdog':
+      run.queueNote(WATCHDOG_WARNING);
+      return null;
+    case 'go':
+      return null;
+  }
+}
+
+/** The prompt guard before the request: an event when it acted, the rewrite, or the overflow that ends the movement. */
+async function guardPrompt(run: JobRun): Promise<MovementResult | null> {
+  const guarded = await run.options.promptGuard.check(run.conversation.messages, run.toolSpecs);
+  if (guarded.kind !== 'unchanged' && guarded.report) {
+    run.log.event({
+      type: 'prompt.guarded',
+      taskId: run.job.taskId,
+      jobId: run.job.id,
+      outcome: guarded.kind,
+      steps: guarded.report.steps.map((s) => s.step),
+      tokensBefore: guarded.report.beforeTokens,
+      tokensAfter: guarded.report.afterTokens,
+    });
+  }
+  if (guarded.kind === 'overflow') {
+    return { kind: 'error', message: guarded.message, retryable: false, code: 'context_overflow' };
+  }
+  if (guarded.kind === 'rewrite') run.conversation.rewrite(guarded.messages);
+  return null;
+}
+
+/**
+ * Counts the reply's regular calls on the tool-loop guard: one made `repeatedCalls` times in the job's lineage stops
+ * the job, every call of the reply answered that it did not run (and the counts stored with the answers).
+ */
+function countCalls(run: JobRun, regular: readonly ToolCall[], toolCalls: readonly ToolCall[]): MovementResult | null {
+  for (const call of regular) {
+    const { times, loop } = run.guards.calls.count(callKey(call));
+    if (!loop) continue;
+    const stop = fail(`not run — the job stops: ${call.name} was called ${times} times with the same arguments`);
+    run.recordStep(() => {
+      for (const c of toolCalls) run.answer(c, stop);
+      run.saveGuards();
+    });
+    return {
+      kind: 'error',
+      message: `tool loop: ${call.name} was called ${times} times with the same arguments`,
+      retryable: false,
+      code: 'tool_loop',
+    };
+  }
+  return null;
 }
 
 /**
@@ -164,7 +186,7 @@ function settle(
     if (d.outcome.kind === 'wait') waits.push({ call: d.call, outcome: d.outcome });
     else {
       run.answer(d.call, d.outcome);
-      if (d.outcome.ok && (run.callCounts.get(callKey(d.call)) ?? 0) === 1) progressed = true;
+      if (d.outcome.ok && run.guards.calls.times(callKey(d.call)) === 1) progressed = true;
     }
   }
   if (waits.length > 0) {
@@ -226,7 +248,7 @@ function judgeComplete(run: JobRun, call: ToolCall): Verdict {
   if (!args.ok) return { kind: 'rejected', message: `complete: ${args.message}` };
   const parsed = CompleteCall.safeParse(args.value);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
+    const issues = describeIssues(parsed.error.issues, { whole: 'arguments' });
     return { kind: 'rejected', message: `complete: invalid arguments — ${issues}` };
   }
   const { status, message } = parsed.data;
@@ -270,9 +292,4 @@ function judgeTransition(run: JobRun, movement: MovementDefinition, call: ToolCa
   const { reason } = args.value as { reason?: string };
   const output = [replyText.trim(), reason?.trim() ?? ''].filter(Boolean).join('\n\n');
   return { kind: 'accepted', ack: `Moving on to ${next}.`, result: { kind: 'next', movement: next, output } };
-}
-
-export function abortReason(signal: AbortSignal): string {
-  const reason = signal.reason as unknown;
-  return reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'cancelled';
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { engineHarness, SETTLED } from '../../test-support/engine-harness';
 import { tempDir, testMaestro } from '../../test-support/temp-maestro';
+import { jobJournals } from '../jobs/journal';
 import type { ChatMessage, LlmRequest, LlmResult, LlmToolCall } from '../llm/types';
 import { NO_RULES } from '../tools/permission';
 import { runtimeDir } from '../workspace/paths';
@@ -170,7 +171,7 @@ function portMaestro(replies: Reply[]) {
       runPiece: (ctx) =>
         runPiece(
           {
-            store,
+            journals: jobJournals(store),
             llmFor: () => port,
             toolsFor: () => ({ tools: [], allows: () => true, rules: NO_RULES }),
             options: {

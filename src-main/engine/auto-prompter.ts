@@ -4,10 +4,9 @@
 // firing is recorded, best effort, as a Policy Event of allowlisted fields. Off → no gate: the path is not entered.
 import { ruleLabel } from '../../src-shared/auto-prompter';
 import type { NewEvent } from '../../src-shared/events';
-import type { JobRecord } from '../db/repos/jobs';
-import type { Store } from '../db/store';
 import { type CompiledRule, compileRules, ruleMatches } from './auto-prompter-rules';
 import { openSnapshot, type PolicySnapshot, saveSnapshot } from './auto-prompter-snapshot';
+import type { EngineJob, JobJournal } from './job-journal';
 import type { JobRun } from './job-run';
 import type { MovementDefinition } from './pieces/schema';
 import type { GateVerdict, ToolGate } from './tool-dispatch';
@@ -20,7 +19,7 @@ export const denialMessage = (tool: string, label: string, reason: string) =>
   `the Auto Prompter denied this ${tool} call (rule ${label}): ${reason}`;
 
 interface JobPlace {
-  store: Store;
+  journal: JobJournal;
   taskId: string;
   jobId: string;
   workspacePath: string;
@@ -111,7 +110,7 @@ export class AutoPrompter {
       tool,
     };
     try {
-      this.place.store.publish(event);
+      this.place.journal.publish(event);
     } catch (error) {
       // Best effort (P8.11): the decision applies whether or not it could be recorded.
       console.warn(
@@ -123,7 +122,7 @@ export class AutoPrompter {
 }
 
 /** By the job record a run (and its delegated sub-agents) shares: one Auto Prompter per run of a job. */
-const prompters = new WeakMap<JobRecord, AutoPrompter | null>();
+const prompters = new WeakMap<EngineJob, AutoPrompter | null>();
 
 /**
  * The job's Auto Prompter, or null when it is off. The snapshot is taken at the job's first movement, before its
@@ -136,7 +135,7 @@ export function autoPrompterOf(run: JobRun, movement: MovementDefinition): AutoP
   const { workspacePath, runtimeDir, taskId, jobId } = run.toolContext(movement);
   const snapshot = openSnapshot(workspacePath, runtimeDir, jobId);
   const prompter = snapshot.settings.enabled
-    ? new AutoPrompter(snapshot, { store: run.store, taskId, jobId, workspacePath, runtimeDir })
+    ? new AutoPrompter(snapshot, { journal: run.journal, taskId, jobId, workspacePath, runtimeDir })
     : null;
   prompters.set(run.job, prompter);
   return prompter;

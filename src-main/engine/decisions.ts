@@ -3,19 +3,18 @@
 // approved call runs at most once: its start is committed before it runs, and one that started but left no result
 // (the host died while it ran) is answered with an Error instead of running again.
 import type { PackageRequest } from '../../src-shared/entities';
-import type { ToolRequestRecord } from '../db/repos/tool-requests';
-import type { Store } from '../db/store';
 import type { ChatMessage } from '../llm/types';
 import { fail, ok } from '../tools/outcome';
 import type { ToolContext, ToolResult } from '../tools/types';
 import { BROWSER_HANDOFF, BROWSER_HANDOFF_RESUMED } from './browser-handoff-tool';
 import { unansweredCalls } from './call-pairs';
+import type { DecidedToolRequest, JobJournal } from './job-journal';
 import type { JobRun } from './job-run';
 import { SUBTASKS_DONE, WAIT_FOR_SUBTASKS } from './subtask-tool';
 import { execute, type ToolCall } from './tool-dispatch';
 
 export type Decision =
-  | { kind: 'tool'; request: ToolRequestRecord }
+  | { kind: 'tool'; request: DecidedToolRequest }
   | { kind: 'package'; request: PackageRequest }
   /** The person replied to a browser_handoff (their comment woke the job and follows as a user message). */
   | { kind: 'browser_reply' }
@@ -43,12 +42,12 @@ export function interruptedByRestart(what: string): ToolResult {
 }
 
 /** The job's decided requests by call id (pending ones are not decisions yet). */
-export function decidedCalls(store: Store, jobId: string): Map<string, Decision> {
+export function decidedCalls(journal: JobJournal): Map<string, Decision> {
   const decided = new Map<string, Decision>();
-  for (const request of store.toolRequests.listForJob(jobId)) {
+  for (const request of journal.toolRequests()) {
     if (request.status !== 'pending') decided.set(request.callId, { kind: 'tool', request });
   }
-  for (const request of store.packageRequests.listForJob(jobId)) {
+  for (const request of journal.packageRequests()) {
     if (request.status !== 'pending') decided.set(request.callId, { kind: 'package', request });
   }
   return decided;
@@ -99,7 +98,7 @@ async function outcomeOf(
   if (decision.kind === 'package') {
     if (!install) return fail('packages cannot be installed by this host');
     const { manager, name } = decision.request;
-    if (!run.store.packageRequests.markStarted(decision.request.id)) {
+    if (!run.journal.markPackageStarted(decision.request.id)) {
       return interruptedByRestart(`the approved install of ${name} (${manager})`);
     }
     try {
@@ -115,7 +114,7 @@ async function outcomeOf(
   if (!args.success) {
     return fail(`${call.name}: the approved arguments are not valid (${args.error.issues[0]?.message ?? 'unknown'})`);
   }
-  if (!run.store.toolRequests.markStarted(decision.request.id)) {
+  if (!run.journal.markToolCallStarted(decision.request.id)) {
     return interruptedByRestart(`the approved ${call.name} call (${firstLine(decision.request.summary)})`);
   }
   const { outcome } = await execute(call, tool, args.data, { ...ctx, approvedByPerson: true });

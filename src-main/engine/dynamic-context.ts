@@ -3,8 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Task } from '../../src-shared/entities';
-import type { JobRecord } from '../db/repos/jobs';
-import type { Store } from '../db/store';
+import type { JobJournal } from './job-journal';
 import { oneLine } from './prompt';
 
 /** What the dynamic context may carry besides time, task and files (each only when given). */
@@ -49,15 +48,16 @@ export function dynamicContext(
  * The optional parts of a job's dynamic context (P2.20), built before it runs: the Mission of a subtask (its root
  * task's title) and where the task came from when the user did not start it. A part that does not apply is null.
  */
-export function taskContext(store: Store, task: Task): DynamicExtras {
-  const parent = task.parentTaskId ? store.tasks.get(task.parentTaskId) : undefined;
+export function taskContext(journal: JobJournal): DynamicExtras {
+  const { task } = journal;
+  const parent = task.parentTaskId ? journal.otherTask(task.parentTaskId) : undefined;
   let root = parent;
   for (let depth = 0; root?.parentTaskId && depth < 100; depth++) {
-    const above = store.tasks.get(root.parentTaskId);
+    const above = journal.otherTask(root.parentTaskId);
     if (!above) break;
     root = above;
   }
-  const author = store.comments.listForTask(task.id).find((c) => c.kind === 'instruction')?.author;
+  const author = journal.taskComments().find((c) => c.kind === 'instruction')?.author;
   const provenance = parent
     ? `a subtask of the task "${oneLine(parent.title)}"`
     : author === 'system'
@@ -72,12 +72,13 @@ export function taskContext(store: Store, task: Task): DynamicExtras {
  * The task instruction with what this job adds: follow-up comments, the question and answer that resume an ASK,
  * the handoff of a Continue, and what the subtasks of a parent returned.
  */
-export function jobInstruction(store: Store, task: Task, job: JobRecord, runtimeDir?: string): string {
+export function jobInstruction(journal: JobJournal, runtimeDir?: string): string {
+  const { task } = journal;
   const parts = [`# Task\n${task.instruction}`];
   const attached = runtimeDir ? attachmentsSection(path.join(runtimeDir, 'attachments')) : null;
   if (attached) parts.push(attached);
-  const taskComments = store.comments.listForTask(task.id);
-  for (const c of store.comments.listForJob(job.id)) {
+  const taskComments = journal.taskComments();
+  for (const c of journal.jobComments()) {
     if (c.kind === 'comment') parts.push(`# Follow-up from the user\n${c.body}`);
     else if (c.kind === 'handoff') parts.push(`# Continue\n${c.body}`);
     else if (c.kind === 'answer') {
@@ -87,7 +88,7 @@ export function jobInstruction(store: Store, task: Task, job: JobRecord, runtime
       );
     }
   }
-  const notice = subtaskNotice(store, job.id);
+  const notice = subtaskNotice(journal);
   if (notice) parts.push(notice);
   return parts.join('\n\n');
 }
@@ -119,11 +120,11 @@ export function attachmentsSection(dir: string): string | null {
 }
 
 /** What the job's subtasks came to, or null when it has none. */
-export function subtaskNotice(store: Store, jobId: string): string | null {
-  const children = store.jobs.children(jobId);
+export function subtaskNotice(journal: JobJournal): string | null {
+  const children = journal.childJobs();
   if (children.length === 0) return null;
   const lines = children.map((child) => {
-    const title = store.tasks.get(child.taskId)?.title ?? child.taskId;
+    const title = journal.otherTask(child.taskId)?.title ?? child.taskId;
     const outcome = child.status === 'succeeded' ? (child.result ?? '') : (child.error ?? '');
     return `- ${title} (${child.status}): ${outcome}`.trimEnd();
   });

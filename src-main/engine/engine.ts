@@ -1,6 +1,5 @@
 // The engine the Worker runs jobs with: runPiece over an LLM client per profile and the job's tools.
 import { CodedError } from '../../src-shared/errors';
-import type { Store } from '../db/store';
 import { LlmClient, type LlmClientOptions } from '../llm/client';
 import type { LlmProfile, ProfileRegistry } from '../llm/profiles';
 import { type AgentTokens, a2aSendTools } from '../tools/a2a-send';
@@ -9,6 +8,7 @@ import { NO_RULES } from '../tools/permission';
 import { loadPolicy, resolveTools, toolAllowed, toolRules } from '../tools/policy';
 import type { AnyToolDef } from '../tools/types';
 import { onDisk, type SettingsText } from '../workspace/accepted-settings';
+import type { JobJournal, JobJournals } from './job-journal';
 import { DEFAULT_LIMITS, type EngineOptions } from './job-run';
 import type { LlmPort } from './llm-port';
 import type { Engine, PieceRunContext } from './piece-result';
@@ -17,7 +17,8 @@ import { type JobTools, runPiece } from './piece-runner';
 import { type PromptGuard, passThroughGuard, profilePromptGuard } from './prompt-guard';
 
 export interface EngineConfig {
-  store: Store;
+  /** Opens the journal each job's run records through (jobs/journal.ts: jobJournals(store)). */
+  journals: JobJournals;
   profiles: ProfileRegistry;
   /** The regular tools a job may use; default: the Workspace Tool Policy's (tests pass their own). */
   tools?: (ctx: PieceRunContext) => readonly AnyToolDef[];
@@ -36,19 +37,19 @@ export interface EngineConfig {
  * grants unioned in, and a2a_send when the workspace has remote agents. Throws on a broken policy or agents file.
  */
 export function policyTools(
-  store: Store,
+  journal: JobJournal,
   ctx: PieceRunContext,
   read?: SettingsText,
   agentTokens?: AgentTokens,
 ): JobTools {
   // Which tools a job gets is fixed for the run (byte-stable `tools`); which calls a grant covers is read per call.
-  const grants = store.taskGrants.activeForTask(ctx.task.id);
+  const grants = journal.activeGrants();
   const policy = loadPolicy(ctx.workspacePath, read);
   const a2a = agentTokens ? a2aSendTools(ctx.workspacePath, read ?? onDisk, agentTokens) : [];
   return {
     tools: [...resolveTools(policy, grants), ...a2a.filter((t) => toolAllowed(policy, grants, t.name))],
     allows: (name) => toolAllowed(policy, grants, name),
-    rules: toolRules(policy, () => store.taskGrants.activeForTask(ctx.task.id)),
+    rules: toolRules(policy, () => journal.activeGrants()),
     ...(policy.limits ? { limits: policy.limits } : {}),
   };
 }
@@ -119,11 +120,11 @@ export function createEngine(config: EngineConfig): Engine {
     runPiece: (ctx) =>
       runPiece(
         {
-          store: config.store,
+          journals: config.journals,
           llmFor,
           toolsFor: config.tools
             ? (ctx) => ({ tools: config.tools?.(ctx) ?? [], allows: () => true, rules: NO_RULES })
-            : (ctx) => policyTools(config.store, ctx, config.readSettings, config.agentTokens),
+            : (ctx, journal) => policyTools(journal, ctx, config.readSettings, config.agentTokens),
           options: config.options?.promptGuard ? options : { ...options, promptGuard: guardFor(ctx.job.profile) },
           ...(config.pieceExists ? { pieceExists: config.pieceExists } : {}),
         },

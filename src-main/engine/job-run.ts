@@ -2,13 +2,13 @@
 // loop needs (answer a call, queue a note, deliver pending user messages).
 import type { z } from 'zod';
 import type { Task } from '../../src-shared/entities';
-import type { JobRecord } from '../db/repos/jobs';
-import type { Store } from '../db/store';
 import type { ToolSpec } from '../llm/types';
 import type { SandboxChoice } from '../tools/os-sandbox';
 import type { ToolRules } from '../tools/permission';
 import type { AnyToolDef, ToolContext, ToolResult } from '../tools/types';
 import type { Conversation } from './conversation';
+import { LoopGuards } from './guards/loop-guards';
+import type { EngineJob, JobJournal } from './job-journal';
 import type { JobStream } from './job-stream';
 import type { LlmPort } from './llm-port';
 import { type MediaFromCall, mediaParts } from './media-parts';
@@ -45,7 +45,7 @@ export interface RunCheckpoints {
 
 /** Where a job run gets its checkpoints: null when its workspace has none. */
 export interface CheckpointSource {
-  forJob(task: Task, job: JobRecord): Promise<RunCheckpoints | null>;
+  forJob(task: Task, job: EngineJob): Promise<RunCheckpoints | null>;
 }
 
 export interface EngineOptions {
@@ -61,8 +61,10 @@ export interface EngineOptions {
 }
 
 export interface JobRunInit {
-  store: Store;
-  job: JobRecord;
+  /** The job's journal: everything the run records and reads back goes through it. */
+  journal: JobJournal;
+  /** The loop guards over the lineage's state (a delegated sub-agent's start from zero and are not stored). */
+  guards: LoopGuards;
   piece: PieceDefinition;
   workspacePath: string;
   runtimeDir: string;
@@ -88,8 +90,9 @@ export interface JobRunInit {
 const INTERJECTION_POLL_MS = 1000;
 
 export class JobRun {
-  readonly store: Store;
-  readonly job: JobRecord;
+  readonly journal: JobJournal;
+  readonly job: EngineJob;
+  readonly guards: LoopGuards;
   readonly piece: PieceDefinition;
   readonly signal: AbortSignal;
   readonly llm: LlmPort;
@@ -103,7 +106,6 @@ export class JobRun {
   readonly options: EngineOptions;
   readonly deadline: number | null;
   readonly depth: number;
-  readonly callCounts = new Map<string, number>();
   readonly toolCache: ToolCache;
   private readonly workspacePath: string;
   private readonly init: JobRunInit;
@@ -118,8 +120,9 @@ export class JobRun {
   private readonly turnOfCall = new Map<string, number>();
 
   constructor(init: JobRunInit) {
-    this.store = init.store;
-    this.job = init.job;
+    this.journal = init.journal;
+    this.job = init.journal.job;
+    this.guards = init.guards;
     this.piece = init.piece;
     this.signal = init.signal;
     this.llm = init.llm;
@@ -136,10 +139,8 @@ export class JobRun {
     this.depth = init.depth ?? 0;
     this.toolCache = init.toolCache ?? new ToolCache();
     this.deadline = init.options.deadlineMs === null ? null : Date.now() + init.options.deadlineMs;
-    this.unsubscribe = this.store.subscribe((e) => {
-      if (e.type === 'comment.created' && e.jobId === this.job.id && e.comment.kind === 'interjection') {
-        this.interjectionDue = true;
-      }
+    this.unsubscribe = this.journal.onInterjection(() => {
+      this.interjectionDue = true;
     });
   }
 
@@ -157,7 +158,13 @@ export class JobRun {
       toolSpecs,
       depth: this.depth + 1,
       toolCache: this.toolCache,
+      guards: LoopGuards.fresh(this.options.limits),
     });
+  }
+
+  /** Stores the loop guards' state (within the step being recorded, when there is one); a sub-agent's stay here. */
+  saveGuards(): void {
+    if (this.depth === 0) this.journal.saveGuards(this.guards.state);
   }
 
   /** Ends the run's subscriptions. */
@@ -170,7 +177,7 @@ export class JobRun {
   }
 
   openChildCount(): number {
-    return this.store.jobs.openChildCount(this.job.id);
+    return this.journal.openChildCount();
   }
 
   toolContext(movement: MovementDefinition): ToolContext {
@@ -195,7 +202,7 @@ export class JobRun {
     if (!this.interjectionDue && now - this.lastInterjectionPoll < INTERJECTION_POLL_MS) return [];
     this.interjectionDue = false;
     this.lastInterjectionPoll = now;
-    return this.store.comments.undeliveredInterjections(this.job.id);
+    return this.journal.undeliveredInterjections();
   }
 
   /**
@@ -203,7 +210,7 @@ export class JobRun {
    * first (a failed write rolls the transaction back).
    */
   recordStep<T>(record: () => T): T {
-    return this.store.transact(() => this.conversation.asOneStep(record));
+    return this.journal.step(() => this.conversation.asOneStep(record));
   }
 
   /** Notes the AgentTurn that made `calls` (see answer). */
@@ -222,8 +229,7 @@ export class JobRun {
     const taken = (result.media ?? []).filter((m) => this.llm.media?.includes(m.kind));
     if (taken.length > 0) this.media.push({ call: call.name, callId: call.id, media: taken });
     this.stream.flushProgress();
-    const turnSeq =
-      this.turnOfCall.get(call.id) ?? this.store.logEntries.turnOfCall(this.job.taskId, this.job.id, call.id);
+    const turnSeq = this.turnOfCall.get(call.id) ?? this.journal.turnOfCall(call.id);
     this.log.toolTurn(turnSeq, call.id, call.name, result);
     this.log.event({
       type: 'tool.finished',
@@ -259,7 +265,7 @@ export class JobRun {
       }
       this.notes = [];
       for (const c of interjections) {
-        if (!this.store.comments.markDelivered(c.id)) continue;
+        if (!this.journal.markDelivered(c.id)) continue;
         parts.push(`Message from the user: ${c.body}`);
         this.log.userTurn(c.body);
       }

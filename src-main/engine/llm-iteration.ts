@@ -3,7 +3,7 @@
 import { assertNever } from '../../src-shared/assert-never';
 import { LlmError, profileErrorCode } from '../llm/errors';
 import type { LlmResult } from '../llm/types';
-import { abortReason } from './agent-loop';
+import { abortOf, stoppedBy } from './abort';
 import { type AssistantTurn, assistantTurn } from './assistant-reply';
 import type { JobRun } from './job-run';
 import type { MovementResult } from './movement-result';
@@ -55,7 +55,7 @@ export async function runLlmIteration(run: JobRun, movement: string): Promise<It
     const cancelled = run.signal.aborted || (error instanceof LlmError && error.kind === 'aborted');
     if (cancelled) Object.assign(step, streamed);
     else step.error = error instanceof Error ? error.message : String(error);
-    if (run.signal.aborted) return { kind: 'stop', result: { kind: 'cancelled', reason: abortReason(run.signal) } };
+    if (run.signal.aborted) return { kind: 'stop', result: stoppedBy(abortOf(run.signal)) };
     if (error instanceof LlmError) {
       const profileCode = profileErrorCode(error);
       const coded = profileCode ? { code: profileCode } : {};

@@ -2,9 +2,7 @@
 // task, the movement counts, what the previous movement ended with, the reports written so far and what the user said.
 // It goes in a user message (the first one, or the note that enters the movement), never in the system message, so the
 // system message stays the same for every job of the piece.
-import type { Task } from '../../src-shared/entities';
-import type { JobRecord } from '../db/repos/jobs';
-import type { Store } from '../db/store';
+import type { JobJournal } from './job-journal';
 import { fillPlaceholders } from './pieces/placeholders';
 import type { MovementDefinition, PieceDefinition } from './pieces/schema';
 
@@ -15,9 +13,7 @@ export class MovementBriefs {
   private readonly reports = new Map<string, string>();
 
   constructor(
-    private readonly store: Store,
-    private readonly task: Task,
-    private readonly job: JobRecord,
+    private readonly journal: JobJournal,
     private readonly piece: PieceDefinition,
   ) {}
 
@@ -31,13 +27,13 @@ export class MovementBriefs {
   instruction(movement: MovementDefinition, counts: { iteration: number; stepIteration: number; cycleCount?: number }) {
     const template = movement.instruction ?? '';
     if (!template) return '';
-    const userInputs = this.store.comments
-      .listForJob(this.job.id)
+    const userInputs = this.journal
+      .jobComments()
       .filter((c) => c.author === 'user' && USER_KINDS.has(c.kind))
       .map((c) => c.body)
       .join('\n');
     return fillPlaceholders(template, {
-      task: this.task.instruction,
+      task: this.journal.task.instruction,
       iteration: counts.iteration,
       maxSteps: this.piece.maxMovements,
       stepIteration: counts.stepIteration,

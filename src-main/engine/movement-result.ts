@@ -1,8 +1,11 @@
 // How a movement ends (architecture rule 5): the piece runner maps each to the next movement or a PieceRunResult.
 import type { JobErrorCode } from '../../src-shared/entities';
-import type { NewPackageRequest } from '../db/repos/package-requests';
-import type { NewToolRequest } from '../db/repos/tool-requests';
-import type { BrowserStep } from '../tools/types';
+import type { BrowserStep, ToolOutcome } from '../tools/types';
+
+type Wait = Extract<ToolOutcome, { kind: 'wait' }>;
+/** A call that waits for a person: what the tool asked for, and the call it answers. */
+export type ToolRequestDraft = NonNullable<Wait['toolRequest']> & { callId: string };
+export type PackageRequestDraft = NonNullable<Wait['packageRequest']> & { callId: string };
 
 export type MovementResult =
   /** `output`: what the movement ended with (the reply's text and the transition's reason), for the next one. */
@@ -10,7 +13,7 @@ export type MovementResult =
   | { kind: 'complete'; message: string }
   /** `choices`: the quick replies the question offers (none for a question asked in text). */
   | { kind: 'ask'; question: string; choices?: string[] }
-  | { kind: 'wait_approval'; toolRequests: NewToolRequest[]; packageRequests: NewPackageRequest[] }
+  | { kind: 'wait_approval'; toolRequests: ToolRequestDraft[]; packageRequests: PackageRequestDraft[] }
   | { kind: 'wait_subtasks' }
   | { kind: 'wait_browser'; step: BrowserStep }
   | { kind: 'cancelled'; reason: string }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, complete, engineHarness, SETTLED, transition } from '../../test-support/engine-harness';
+import { pingPongWorkspace } from '../../test-support/loop-pieces';
 import { runtimeDir } from '../workspace/paths';
 import { parseTranscript, TRANSCRIPT_FILE } from './conversation';
 import { PieceCatalog } from './pieces/catalog';
@@ -111,14 +112,34 @@ describe('runPiece through the Worker and a scripted model', () => {
     expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'failed', error: 'Cannot be done.', attempt: 1 });
   });
 
-  it('P3.08 P3.09 a movement revisited past the limit stops the job as a movement loop', async () => {
+  it('P3.08 movements entered past max_movements stop the job as a movement loop, the limit named', async () => {
+    // Revisits allowed aplenty: the max-movements guard is the one that fires.
+    const ws = pingPongWorkspace({ maxMovements: 5, revisitLimit: 10 });
+    const loop = [transition('b'), transition('a'), transition('b'), transition('a'), transition('b')];
+    const h = await engineHarness([...loop, complete('reached only past the limit')], { workspace: ws });
+    const { jobId } = h.createTask('x', { pieceId: 'ping-pong' });
+    const job = await h.waitFor(jobId, SETTLED);
+    expect(job).toMatchObject({
+      status: 'failed',
+      error: 'movement loop: 5 movements entered, the piece allows 5 (max_movements)',
+    });
+    const entered = h.events.flatMap((e) => (e.type === 'movement.entered' ? [e.movement] : []));
+    expect(entered).toEqual(['a', 'b', 'a', 'b', 'a']);
+    expect(h.server.requests).toHaveLength(5);
+  });
+
+  it('P3.09 a movement revisited past the revisit limit stops the job as a movement loop, the limit named', async () => {
     const loop: ReturnType<typeof transition>[] = [transition('implement')];
     for (let i = 0; i < 6; i++) loop.push(transition('review'), transition('implement'));
     const h = await engineHarness(loop);
     const { jobId } = h.createTask('x', { pieceId: 'plan-implement-review' });
     const job = await h.waitFor(jobId, SETTLED);
-    expect(job.status).toBe('failed');
-    expect(job.error).toMatch(/movement loop/);
+    expect(job).toMatchObject({
+      status: 'failed',
+      error: 'movement loop: implement was revisited more than 4 times (revisit_limit)',
+    });
+    // implement's sixth entry is the twelfth movement: within max_movements (12), past the revisit limit (4).
+    expect(h.events.filter((e) => e.type === 'movement.entered')).toHaveLength(11);
   });
 
   it('P3.04 P3.05 P3.06 P3.07 start movement: resume > override > piece start; an unknown name falls through', () => {

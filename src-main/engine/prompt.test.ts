@@ -7,6 +7,7 @@ import type { Task } from '../../src-shared/entities';
 import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import { setup } from '../../test-support/tasks';
 import { tempDir } from '../../test-support/temp-maestro';
+import { storeJournal } from '../jobs/journal';
 import { createTask } from '../tasks/create';
 import type { AnyToolDef } from '../tools/types';
 import { dynamicContext, jobInstruction, taskContext } from './dynamic-context';
@@ -122,12 +123,16 @@ describe('prompt: static preamble and dynamic context', () => {
 
   it('P2.20 who started a task and the Mission it serves: the scheduler, another agent, a parent; none for the user', () => {
     const { m, store, create } = setup({ defaultWorkspace: tempDir('maestro-ws-') });
-    const mine = create({ title: 'Mine' }).task;
-    expect(taskContext(store, mine)).toEqual({ mission: null, provenance: null });
+    const { task: mine, job: created } = create({ title: 'Mine' });
+    const job = { ...created, pendingInvoke: null };
+    expect(taskContext(storeJournal(store, mine, job))).toEqual({ mission: null, provenance: null });
     const scheduled = createTask(m.ctx, { instruction: 'Nightly check' }, { invoke: 'Wakeup', author: 'system' }).task;
-    expect(taskContext(store, scheduled)).toEqual({ mission: null, provenance: 'the scheduler (a scheduled run)' });
+    expect(taskContext(storeJournal(store, scheduled, job))).toEqual({
+      mission: null,
+      provenance: 'the scheduler (a scheduled run)',
+    });
     const asked = createTask(m.ctx, { instruction: 'Summarize' }, { invoke: 'PodEvent', author: 'agent' }).task;
-    expect(taskContext(store, asked).provenance).toBe('another agent, over the bridge');
+    expect(taskContext(storeJournal(store, asked, job)).provenance).toBe('another agent, over the bridge');
     // A subtask of a subtask: the Mission is the root's; the provenance names the direct parent.
     const child = { ...asked, id: 'child', title: 'Child', parentTaskId: mine.id };
     const grandchild = { ...asked, id: 'grandchild', parentTaskId: 'child' };
@@ -136,7 +141,10 @@ describe('prompt: static preamble and dynamic context', () => {
         'INSERT INTO tasks SELECT ?, ?, instruction, piece_id, workspace_path, workspace_kind, profile, ?, created_at, space_id, piece_choice, archived_at, NULL, NULL FROM tasks WHERE id = ?',
       )
       .run(child.id, child.title, mine.id, asked.id);
-    expect(taskContext(store, grandchild)).toEqual({ mission: 'Mine', provenance: 'a subtask of the task "Child"' });
+    expect(taskContext(storeJournal(store, grandchild, job))).toEqual({
+      mission: 'Mine',
+      provenance: 'a subtask of the task "Child"',
+    });
   });
 
   it('P2.20 the first request of a subtask carries its Mission and who started it; that of its parent neither', async () => {
@@ -181,14 +189,14 @@ describe('the job instruction (prepareMovementContext)', () => {
     const { task, job } = create({ instruction: 'Fix the build' });
     const first = store.jobs.get(job.id);
     if (!first) throw new Error('no job');
-    expect(jobInstruction(store, task, first)).toBe('# Task\nFix the build');
+    expect(jobInstruction(storeJournal(store, task, first))).toBe('# Task\nFix the build');
 
     store.jobs.transition(job.id, 'queued', 'running', { workerId: 'w1', heartbeatAt: Date.now() });
     store.jobs.transition(job.id, 'running', 'succeeded', { result: 'done' });
     const followup = m.invoke('addComment', { taskId: task.id, body: 'Also update the changelog.' });
     const next = store.jobs.get(followup.job?.id as string);
     if (!next) throw new Error('no follow-up job');
-    const text = jobInstruction(store, task, next);
+    const text = jobInstruction(storeJournal(store, task, next));
     expect(text).toBe('# Task\nFix the build\n\n# Follow-up from the user\nAlso update the changelog.');
     expect(text).not.toMatch(/# (Continue|Your question|Subtasks)/);
   });

@@ -3,12 +3,18 @@
 // together, in one transaction, when its generation ends (endAgentTurn). The agent loop groups a step's other writes
 // in one transaction. An AgentTurn holds the LlmCalls made with identical input (retries); a new input opens a new
 // AgentTurn. LLM progress events and the chat's step events are transient (pushed live; the log holds what they say).
-import { type ChatStep, STEP_RESULT_CHARS, type ToolCallDenial } from '../../src-shared/entities';
+import {
+  type ChatStep,
+  STEP_RESULT_CHARS,
+  type StepBody,
+  stepId,
+  type ToolCallDenial,
+  type ToolCallResult,
+  type UsageSums,
+} from '../../src-shared/entities';
 import type { InvokeKind, NewEvent } from '../../src-shared/events';
-import { type StepBody, stepId, toolCallResult } from '../db/repos/chat-pages';
-import type { LogKind, UsageSums } from '../db/repos/log-entries';
-import type { Store } from '../db/store';
 import type { LlmCallRecord } from '../llm/types';
+import type { JobJournal, LogKind } from './job-journal';
 
 /** Reasoning a step keeps for the chat (the transcript keeps it whole). */
 const STEP_REASONING_CHARS = 20_000;
@@ -25,21 +31,22 @@ export class RunLog {
   turnCount = 0;
   llmCallCount = 0;
 
-  constructor(
-    private readonly store: Store,
-    private readonly taskId: string,
-    private readonly jobId: string,
-  ) {
+  private readonly taskId: string;
+  private readonly jobId: string;
+
+  constructor(private readonly journal: JobJournal) {
+    this.taskId = journal.task.id;
+    this.jobId = journal.job.id;
     // A resumed job (approval, retry) continues the Invoke range it belongs to.
-    this.invokeSeq = store.logEntries.lastInvokeSeq(taskId);
+    this.invokeSeq = journal.lastInvokeSeq();
   }
 
   /** An idle → active start: the Invoke marker, then the Turn carrying its content. */
   invoke(kind: InvokeKind, content: string): void {
-    this.store.transact(() => {
+    this.journal.step(() => {
       this.invokeSeq = this.append('Invoke', undefined, kind);
       this.append(kind === 'UserSend' ? 'UserTurn' : 'SystemTurn', { text: content });
-      this.store.publish({ type: 'InvokeStart', taskId: this.taskId, jobId: this.jobId, kind });
+      this.journal.publish({ type: 'InvokeStart', taskId: this.taskId, jobId: this.jobId, kind });
     });
   }
 
@@ -73,9 +80,7 @@ export class RunLog {
       // A denial as data, so the chat words it for the person instead of showing the model's text.
       ...(result.denial === undefined ? {} : { denial: result.denial }),
     };
-    this.store.logEntries.append({
-      taskId: this.taskId,
-      jobId: this.jobId,
+    this.journal.append({
       kind: 'ToolTurn',
       invokeSeq: this.invokeSeq,
       agentTurnSeq: turnSeq,
@@ -88,13 +93,13 @@ export class RunLog {
       jobId: this.jobId,
       stepSeq: turnSeq,
       callId: toolCallId,
-      result: toolCallResult(body),
+      result: answered(body, result.denial),
     });
   }
 
   /** A persisted event that belongs with the entries around it (e.g. tool.finished). */
   event(event: NewEvent): void {
-    this.store.publish(event);
+    this.journal.publish(event);
   }
 
   /** `depth` > 0: a delegated sub-agent's turn. */
@@ -154,12 +159,10 @@ export class RunLog {
     this.turnCalls = [];
     const body: StepBody = { ...content, reasoning: content.reasoning.slice(0, STEP_REASONING_CHARS) };
     const now = Date.now();
-    const seq = this.store.transact(() => {
+    const seq = this.journal.step(() => {
       const agentTurnSeq = this.append('AgentTurn', body, undefined, now);
       for (const { count, end, usage } of calls) {
-        this.store.logEntries.append({
-          taskId: this.taskId,
-          jobId: this.jobId,
+        this.journal.append({
           kind: 'LlmCall',
           invokeSeq: this.invokeSeq,
           agentTurnSeq,
@@ -211,14 +214,12 @@ export class RunLog {
 
   /** A transient event (LLM progress, the UI stream), sent now, or when the surrounding transaction commits. */
   transient(event: NewEvent): void {
-    this.store.emitTransient(event);
+    this.journal.transient(event);
   }
 
   private append(kind: LogKind, body: unknown, invokeKind?: InvokeKind, now = Date.now()): number {
-    return this.store.logEntries.append(
+    return this.journal.append(
       {
-        taskId: this.taskId,
-        jobId: this.jobId,
         kind,
         invokeSeq: kind === 'Invoke' ? null : this.invokeSeq,
         agentTurnSeq: null,
@@ -228,6 +229,20 @@ export class RunLog {
       now,
     );
   }
+}
+
+/** The answer as the chat's step shows it. */
+function answered(
+  body: { result: string; chars: number; ok: boolean; display?: string },
+  denial: ToolCallDenial | undefined,
+): ToolCallResult {
+  return {
+    ok: body.ok,
+    content: body.result,
+    chars: body.chars,
+    ...(body.display === undefined ? {} : { display: body.display }),
+    ...(denial === undefined ? {} : { denial }),
+  };
 }
 
 const zero = (): UsageSums => ({ llmCalls: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 });

@@ -3,13 +3,9 @@
 // The tree under the top task is bounded in depth and size (spend-limits.ts), counted in the DB, so a park, a
 // restart or a subtask's own subtasks never reset the count.
 import { z } from 'zod';
-import type { Task } from '../../src-shared/entities';
-import { newId } from '../db/ids';
-import type { JobRecord } from '../db/repos/jobs';
-import type { Store } from '../db/store';
-import { insertTaskWithJob, titleFrom } from '../jobs/lifecycle';
 import { fail, ok } from '../tools/outcome';
 import type { AnyToolDef } from '../tools/types';
+import type { JobJournal } from './job-journal';
 import { limitReached, type SpendLimits } from './spend-limits';
 
 export const DEFAULT_SUBTASK_PIECE = 'default';
@@ -21,9 +17,7 @@ const Args = z.strictObject({
 });
 
 export function createSubtaskTool(
-  store: Store,
-  task: Task,
-  job: JobRecord,
+  journal: JobJournal,
   pieceExists: (pieceId: string) => boolean,
   limits: Pick<SpendLimits, 'subtaskDepth' | 'subtaskCount'>,
   policyFile: string,
@@ -38,32 +32,18 @@ export function createSubtaskTool(
       const pieceId = args.pieceId ?? DEFAULT_SUBTASK_PIECE;
       if (!pieceExists(pieceId)) return fail(`no piece named ${pieceId}`);
       // Checked and created in one write transaction: two jobs of one tree cannot both take the last place.
-      const created = store.transact(() => {
-        const { rootId, depth } = store.tasks.ancestry(task.id) ?? { rootId: task.id, depth: 0 };
+      const draft = { instruction: args.instruction, pieceId, title: args.title?.trim() || undefined };
+      const created = journal.spawnSubtask(draft, ({ depth, count }) => {
         const { subtaskDepth, subtaskCount } = limits;
         if (depth + 1 > subtaskDepth.value) {
           const what = `a subtask of this task would be ${depth + 1} levels below its top task`;
           return limitReached(what, subtaskDepth, policyFile);
         }
-        const count = store.tasks.subtaskCount(rootId);
         if (count >= subtaskCount.value) {
           const what = `the tree under this task's top task already has ${count} subtasks`;
           return limitReached(what, subtaskCount, policyFile);
         }
-        return insertTaskWithJob(store, {
-          id: newId('task'),
-          title: args.title?.trim() || titleFrom(args.instruction),
-          instruction: args.instruction,
-          pieceId,
-          workspacePath: task.workspacePath,
-          workspaceKind: store.tasks.workspaceKind(task.id) ?? 'persistent',
-          spaceId: store.tasks.spaceId(task.id),
-          profile: task.profile,
-          parentTaskId: task.id,
-          parentJobId: job.id,
-          invoke: 'PodEvent',
-          author: 'agent',
-        });
+        return null;
       });
       if (typeof created === 'string') return fail(created);
       return ok(
@@ -82,7 +62,7 @@ export const SUBTASKS_DONE = 'The subtasks have finished; their results are in t
  * wait_for_subtasks {}: parks the job `waiting_subtasks` until its open subtasks end (P4.42), then it goes on in the
  * same movement with their results — without completing first. With none open it answers at once.
  */
-export function waitForSubtasksTool(store: Store, job: JobRecord): AnyToolDef {
+export function waitForSubtasksTool(journal: JobJournal): AnyToolDef {
   return {
     name: WAIT_FOR_SUBTASKS,
     description:
@@ -90,7 +70,7 @@ export function waitForSubtasksTool(store: Store, job: JobRecord): AnyToolDef {
     parameters: z.strictObject({}),
     readOnly: false,
     async execute() {
-      if (store.jobs.openChildCount(job.id) === 0) {
+      if (journal.openChildCount() === 0) {
         return ok('No subtask is open; there is nothing to wait for.');
       }
       return { kind: 'wait', subtasks: true };

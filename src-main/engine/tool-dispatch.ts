@@ -11,6 +11,7 @@ import { callKey, type ToolCache } from './tool-cache';
 
 export type { LlmToolCall as ToolCall } from '../llm/types';
 
+import { describeIssues } from '../../src-shared/issues';
 import type { LlmToolCall as ToolCall } from '../llm/types';
 
 export interface DispatchedCall {
@@ -61,7 +62,7 @@ function checkCall(call: ToolCall, tools: ReadonlyMap<string, AnyToolDef>, movem
   if (!args.ok) return refuse(`${call.name}: ${args.message}`);
   const parsed = tool.parameters.safeParse(args.value);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
+    const issues = describeIssues(parsed.error.issues, { whole: 'arguments' });
     return refuse(`${call.name}: invalid arguments — ${issues}`);
   }
   return { ok: true, tool, args: parsed.data };

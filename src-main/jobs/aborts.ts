@@ -1,4 +1,7 @@
-// Abort signals of the jobs running in this process, so a cancel reaches the running agent at once.
+// Abort signals of the jobs running in this process, so a cancel reaches the running agent at once. The reason is a
+// typed JobAbort (engine/abort.ts): whoever reads it asks its kind, never its words.
+import { type AbortKind, JobAbort } from '../engine/abort';
+
 export class JobAborts {
   private readonly controllers = new Map<string, AbortController>();
 
@@ -13,10 +16,10 @@ export class JobAborts {
     if (!signal || this.controllers.get(jobId)?.signal === signal) this.controllers.delete(jobId);
   }
 
-  /** True when the job was running here and is now told to stop. */
-  abort(jobId: string, reason: string): boolean {
+  /** True when the job was running here and is now told to stop, for `reason` (of `kind`). */
+  abort(jobId: string, reason: string, kind: AbortKind = 'cancelled'): boolean {
     const controller = this.controllers.get(jobId);
-    controller?.abort(new Error(reason));
+    controller?.abort(new JobAbort(kind, reason));
     return controller !== undefined;
   }
 }

@@ -6,6 +6,7 @@ import { tempDir, testMaestro } from '../../test-support/temp-maestro';
 import { createEngine } from '../engine/engine';
 import { DEFAULT_LIMITS } from '../engine/job-run';
 import { DEFAULT_RETRY } from '../llm/retry';
+import { jobJournals } from './journal';
 import { DEFAULT_RETRY_POLICY } from './retry-policy';
 
 async function runTask(script: ScriptEntry[]) {
@@ -16,7 +17,7 @@ async function runTask(script: ScriptEntry[]) {
     env: { MAESTRO_LLM_BASE_URL: server.baseURL, MAESTRO_LLM_MODEL: 'scripted', MAESTRO_LLM_API_KEY: 'sk-test' },
     engine: ({ store, profiles, pieces }) =>
       createEngine({
-        store,
+        journals: jobJournals(store),
         profiles,
         pieceExists: (id, ws) => pieces.get(id, ws) !== undefined,
         tools: () => [],

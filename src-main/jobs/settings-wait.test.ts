@@ -61,7 +61,7 @@ async function staysIn(h: Harness, jobId: string, status: JobStatus): Promise<Jo
 }
 
 describe("a new folder's settings files are shown before its first job (issue 21 point 8)", () => {
-  it('P2.14 P7.20 the first job waits on settings before any model request: no MCP server started, a comment names each file', async () => {
+  it('P7.20 the first job waits on settings before any model request: no MCP server started, a comment names each file', async () => {
     const { workspace, pidFile } = newFolder();
     const h = await engineHarness([complete('should not run yet')], { workspace, acceptSettings: false });
     const { taskId, jobId } = h.createTask('Work in my folder');

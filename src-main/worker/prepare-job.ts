@@ -8,9 +8,9 @@ import type { Task } from '../../src-shared/entities';
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import { openSnapshot } from '../engine/auto-prompter-snapshot';
-import type { Engine } from '../engine/piece-result';
+import type { Engine, StartMovement } from '../engine/piece-result';
 import type { PieceCatalog, PieceDefinition } from '../engine/pieces/catalog';
-import { chooseStartMovement } from '../engine/pieces/schema';
+import { startOf } from '../engine/pieces/schema';
 import { routed as pieceRouted } from '../jobs/claim';
 import { postNote } from '../jobs/lifecycle';
 import type { PieceRunResult } from '../jobs/piece-run-result';
@@ -34,7 +34,7 @@ export interface PreparationOptions {
 }
 
 export type Prepared =
-  | { kind: 'run'; piece: PieceDefinition; workspacePath: string; runtimeDir: string }
+  | { kind: 'run'; piece: PieceDefinition; start: StartMovement; workspacePath: string; runtimeDir: string }
   | { kind: 'requeue' }
   | { kind: 'fatal'; result: PieceRunResult }
   /** Parked before it began: its folder's settings files wait to be reviewed. */
@@ -66,7 +66,7 @@ export class JobPreparation {
         onWarning: (server, message) => this.warnMcp(job, server, message),
       });
       if (opened.kind === 'ready') return { kind: 'run', session: opened.session };
-      const movement = chooseStartMovement(prepared.piece, job.resumeMovement, null, () => {}).name;
+      const movement = prepared.start.name;
       return {
         kind: 'stop',
         result: {
@@ -214,7 +214,8 @@ export class JobPreparation {
     if (this.o.serves && !this.o.serves(job, piece)) return { kind: 'requeue' };
     const dir = runtimeDir(dataDir, task.id);
     fs.mkdirSync(dir, { recursive: true });
-    return { kind: 'run', piece, workspacePath: task.workspacePath, runtimeDir: dir };
+    const start = startOf(piece, job.resumeMovement);
+    return { kind: 'run', piece, start, workspacePath: task.workspacePath, runtimeDir: dir };
   }
 }
 

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { JobRecord } from '../db/repos/jobs';
 import { StorageAlarm } from '../db/storage-fault';
 import type { Store } from '../db/store';
-import type { Engine } from '../engine/piece-result';
+import { abortOf } from '../engine/abort';
+import type { Engine, PieceRunContext } from '../engine/piece-result';
 import type { PieceCatalog, PieceDefinition } from '../engine/pieces/catalog';
 import type { JobAborts } from '../jobs/aborts';
 import { handlePieceResult } from '../jobs/apply-result';
@@ -139,7 +140,7 @@ export class Worker {
     this.pollTimer = undefined;
     clearImmediate(this.poked);
     this.poked = undefined;
-    for (const id of this.running.keys()) this.o.aborts.abort(id, SHUTDOWN);
+    for (const id of this.running.keys()) this.o.aborts.abort(id, SHUTDOWN, 'shutdown');
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<true>((resolve) => {
       timer = setTimeout(() => resolve(true), this.o.stopTimeoutMs);
@@ -246,7 +247,8 @@ export class Worker {
     const signal = aborts.register(job.id);
     const heartbeat = setInterval(() => {
       try {
-        if (!beat(store, job.id, this.id)) aborts.abort(job.id, 'the job is no longer held by this worker');
+        if (!beat(store, job.id, this.id))
+          aborts.abort(job.id, 'the job is no longer held by this worker', 'lease_lost');
         this.storage.cleared();
       } catch (error) {
         // Missed beats while the storage refuses writes are harmless: recover() skips this worker's running jobs.
@@ -304,17 +306,17 @@ export class Worker {
 
   private async runEngine(
     job: JobRecord,
-    prepared: { piece: PieceDefinition; workspacePath: string; runtimeDir: string; mcpTools: readonly AnyToolDef[] },
+    prepared: Omit<PieceRunContext, 'job' | 'task' | 'signal'> & { mcpTools: readonly AnyToolDef[] },
     signal: AbortSignal,
   ): Promise<PieceRunResult> {
     const task = this.o.store.tasks.get(job.taskId);
     if (!task) return { kind: 'error', message: `task ${job.taskId} does not exist`, retryable: false };
-    const { piece, workspacePath, runtimeDir, mcpTools } = prepared;
-    return this.o.engine.runPiece({ job, task, signal, piece, workspacePath, runtimeDir, mcpTools });
+    const { piece, start, workspacePath, runtimeDir, mcpTools } = prepared;
+    return this.o.engine.runPiece({ job, task, signal, piece, start, workspacePath, runtimeDir, mcpTools });
   }
 
   private finish(job: JobRecord, result: PieceRunResult, signal: AbortSignal, engineRan: boolean) {
-    const shutdown = signal.aborted && (signal.reason as Error | undefined)?.message === SHUTDOWN;
+    const shutdown = signal.aborted && abortOf(signal).kind === 'shutdown';
     // Only the outcome of the abort itself is the shutdown's; an answer the run reached (complete, ASK, approval,
     // subtasks) is persisted as it is.
     if (shutdown && (result.kind === 'cancelled' || result.kind === 'error')) return this.backToRetryUncounted(job);

@@ -18,6 +18,7 @@ import * as a2aTasks from './0014-a2a-tasks';
 import * as taskGrants from './0015-task-grants';
 import * as settingsWait from './0016-settings-wait';
 import * as checkpoints from './0017-checkpoints';
+import * as jobGuards from './0018-job-guards';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -45,6 +46,7 @@ export const MIGRATIONS: readonly Migration[] = [
   taskGrants,
   settingsWait,
   checkpoints,
+  jobGuards,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

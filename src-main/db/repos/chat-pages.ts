@@ -7,7 +7,10 @@ import type { Database } from 'better-sqlite3';
 import {
   type ChatStep,
   type Comment,
+  STEP_ID_PREFIX,
+  type StepBody,
   type StepToolCall,
+  stepId,
   ToolCallDenial,
   type ToolCallResult,
 } from '../../../src-shared/entities';
@@ -21,9 +24,7 @@ export interface ChatPage {
   olderCount: number;
 }
 
-/** The prefix of a step's id; a comment's id never starts with it. */
-export const STEP_ID_PREFIX = 'step:';
-export const stepId = (seq: number) => `${STEP_ID_PREFIX}${seq}`;
+export { STEP_ID_PREFIX, type StepBody, stepId } from '../../../src-shared/entities';
 
 /** Where an item sits in the chat's order: its time, its rank within the millisecond, its rowid. */
 interface Position {
@@ -35,16 +36,6 @@ interface Position {
 /** A person's comment, the agent's turn, then the agent's and the system's comments (see the file comment). */
 const COMMENT_RANK = "CASE author WHEN 'user' THEN 0 ELSE 2 END";
 const STEP_RANK = 1;
-
-/** The AgentTurn entry's body as RunLog writes it (entries written before steps were recorded have none). */
-export interface StepBody {
-  movement: string | null;
-  depth: number;
-  text: string;
-  reasoning: string;
-  toolCalls: { id: string; name: string; arguments: string }[];
-  error?: string;
-}
 
 /** A ToolTurn entry's body; `ok` is missing on entries written before it was recorded. */
 interface ToolTurnBody {

@@ -1,14 +1,12 @@
 // Repository of log_entries: the flat Invoke/Turn/LlmCall log (one seq for all), and the usage roll-up
 // LlmCall → AgentTurn → Invoke → job → task.
 import type { Database } from 'better-sqlite3';
-import type { UsageSums } from '../../../src-shared/entities';
+import type { LogKind, UsageSums } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import { iso } from '../ids';
 import type { InvokeKind } from './jobs';
 
-export type LogKind = 'Invoke' | 'UserTurn' | 'AgentTurn' | 'LlmCall' | 'ToolTurn' | 'SystemTurn';
-
-export type { UsageSums };
+export type { LogKind, UsageSums };
 
 export interface LlmCallRow {
   seq: number;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import type { z } from 'zod';
 import type { PieceLoadError, PieceSummary } from '../../../src-shared/entities';
+import { describeIssues } from '../../../src-shared/issues';
 import { type AcceptedSettings, onDisk, pieceFilesOnDisk } from '../../workspace/accepted-settings';
 import { fromPieceFile, type PieceDefinition, PieceFile } from './schema';
 import { convertTakt, looksLikeTakt } from './takt';
@@ -95,10 +96,12 @@ function parseTakt(text: string, file: string, source: PieceDefinition['source']
   if (conversion.kind === 'callable') return { ok: true, piece: null, reads: reads.seen };
   const converted = PieceFile.safeParse(conversion.piece);
   if (!converted.success) {
-    const issue = converted.error.issues[0] as z.core.$ZodIssue;
     return {
       ok: false,
-      error: { file, message: `TAKT piece (converted): ${issue.path.join('.') || 'piece'}: ${issue.message}` },
+      error: {
+        file,
+        message: `TAKT piece (converted): ${describeIssues(converted.error.issues, { whole: 'piece', limit: 1 })}`,
+      },
       reads: reads.seen,
     };
   }

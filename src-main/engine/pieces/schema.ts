@@ -230,3 +230,10 @@ export function chooseStartMovement(
   }
   return movementOf(piece, piece.startMovement) as MovementDefinition;
 }
+
+/** Where a job's run starts and what fell through on the way (P3.04–P3.07): chosen once, when the job is prepared. */
+export function startOf(piece: PieceDefinition, resume: string | null): { name: string; warnings: string[] } {
+  const warnings: string[] = [];
+  const { name } = chooseStartMovement(piece, resume, null, (w) => warnings.push(w));
+  return { name, warnings };
+}

@@ -33,7 +33,7 @@ const SPACE = {
 };
 
 describe('the tool policy slice', () => {
-  it('P2.18 lists the spaces, loads a workspace’s policy, and a save replaces it with main’s answer', async () => {
+  it('lists the spaces, loads a workspace’s policy, and a save replaces it with main’s answer', async () => {
     const saved: unknown[] = [];
     const store = createAppStore(
       fakeClient({

@@ -1,0 +1,26 @@
+// The tool-loop guard (TAKT's LoopDetector): the same call — name and arguments — made `repeatedCalls` times in one
+// job's lineage stops it, however many parks, retries and restarts lie between the calls.
+import { createHash } from 'node:crypto';
+
+/** A call's name and arguments as a short digest: the state stores no arguments. */
+const digest = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 22);
+
+export class CallLoopGuard {
+  constructor(
+    private readonly calls: Record<string, number>,
+    private readonly limit: number,
+  ) {}
+
+  /** Counts a call by its key; true when this makes it a loop. */
+  count(key: string): { times: number; loop: boolean } {
+    const id = digest(key);
+    const times = (this.calls[id] ?? 0) + 1;
+    this.calls[id] = times;
+    return { times, loop: times >= this.limit };
+  }
+
+  /** How often the call was made (counted before). */
+  times(key: string): number {
+    return this.calls[digest(key)] ?? 0;
+  }
+}

@@ -1,0 +1,54 @@
+// The loop guards' state of one job lineage, as it is stored beside the job (job_guards): what the movement, iteration
+// and call guards have counted, so a park, a retry or a restart continues the count instead of starting it over.
+import { z } from 'zod';
+
+/** The counts of the movement the job is in: they go on when it resumes there, and start over in the next one. */
+export const MovementCounts = z.object({
+  name: z.string(),
+  iterations: z.number().int().nonnegative(),
+  /** Replies without a tool call in a row, and the latest non-blank text among them. */
+  textOnly: z.number().int().nonnegative(),
+  lastText: z.string(),
+  /** Iterations since the last progress (a first successful call), for the watchdog. */
+  sinceProgress: z.number().int().nonnegative(),
+});
+export type MovementCounts = z.infer<typeof MovementCounts>;
+
+export const LoopState = z.object({
+  /** Movements entered, each movement's entries, and the movements that ended in a transition (loop monitors). */
+  entered: z.number().int().nonnegative(),
+  visits: z.record(z.string(), z.number().int().nonnegative()),
+  history: z.array(z.string()),
+  movement: MovementCounts.nullable(),
+  /** How often each call (a digest of its name and arguments) was made. */
+  calls: z.record(z.string(), z.number().int().positive()),
+});
+export type LoopState = z.infer<typeof LoopState>;
+
+export const freshLoopState = (): LoopState => ({ entered: 0, visits: {}, history: [], movement: null, calls: {} });
+
+export const freshCounts = (name: string): MovementCounts => ({
+  name,
+  iterations: 0,
+  textOnly: 0,
+  lastText: '',
+  sinceProgress: 0,
+});
+
+/** Reads a stored state; what does not parse is an error naming the job and the field (never a silent reset). */
+export function parseLoopState(json: string, jobId: string): LoopState {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    throw new Error(`job ${jobId}: its loop guards' state is not JSON (${(error as Error).message})`);
+  }
+  const parsed = LoopState.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(
+      `job ${jobId}: its loop guards' state is broken at ${issue?.path.join('.') || 'the top'}: ${issue?.message}`,
+    );
+  }
+  return parsed.data;
+}

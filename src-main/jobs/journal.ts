@@ -1,0 +1,107 @@
+// The engine's JobJournal over the store: each operation a job command (run-progress.ts, requests.ts), a read or one
+// transaction, so a job's run writes the DB through this port only (the engine imports nothing from db/). The loop guards' state is kept in
+// job_guards, parsed with zod when a run reads it back.
+import type { Task } from '../../src-shared/entities';
+import { newId } from '../db/ids';
+import type { Store } from '../db/store';
+import { type LoopState, parseLoopState } from '../engine/guards/loop-state';
+import type { EngineJob, JobJournal, JobJournals } from '../engine/job-journal';
+import { insertTaskWithJob, titleFrom } from './lifecycle';
+import { markCallStarted } from './requests';
+import { consumeInvoke, markDelivered, recordMovement } from './run-progress';
+
+/** The journals of the jobs that run over `store`. */
+export const jobJournals =
+  (store: Store): JobJournals =>
+  (task, job) =>
+    storeJournal(store, task, job);
+
+export function storeJournal(store: Store, task: Task, job: EngineJob): JobJournal {
+  const taskId = task.id;
+  const jobId = job.id;
+  const saveGuards = (guards: LoopState) => store.jobGuards.put(jobId, JSON.stringify(guards));
+  return {
+    task,
+    job,
+    step: (record) => store.transact(record),
+    publish: (event) => store.publish(event),
+    transient: (event) => store.emitTransient(event),
+
+    append: (entry, now) => store.logEntries.append({ ...entry, taskId, jobId }, now),
+    lastInvokeSeq: () => store.logEntries.lastInvokeSeq(taskId),
+    turnOfCall: (callId) => store.logEntries.turnOfCall(taskId, jobId, callId),
+    invokes: () => store.logEntries.invokes(taskId),
+    rewinds: () =>
+      store.checkpoints
+        .rewinds(taskId)
+        .filter((r) => !r.undone)
+        .map(({ fromSeq, untilSeq }) => ({ fromSeq, untilSeq })),
+
+    invokeOpened: () => consumeInvoke(store, jobId),
+    recordMovement: (movement, guards) =>
+      store.transact(() => {
+        recordMovement(store, jobId, movement);
+        saveGuards(guards);
+        store.publish({ type: 'movement.entered', taskId, jobId, movement });
+      }),
+    saveGuards,
+    guards: () => {
+      const own = store.jobGuards.get(jobId);
+      if (own !== undefined) return parseLoopState(own, jobId);
+      const asking = askingJob(store, taskId, jobId);
+      const inherited = asking ? store.jobGuards.get(asking) : undefined;
+      return asking && inherited !== undefined ? parseLoopState(inherited, asking) : null;
+    },
+    otherJob: (id) => store.jobs.get(id),
+    taskJobs: () => store.jobs.listForTask(taskId),
+    otherTask: (id) => store.tasks.get(id),
+
+    jobComments: () => store.comments.listForJob(jobId),
+    taskComments: () => store.comments.listForTask(taskId),
+    undeliveredInterjections: () => store.comments.undeliveredInterjections(jobId),
+    markDelivered: (commentId) => markDelivered(store, commentId),
+    onInterjection: (listener) =>
+      store.subscribe((e) => {
+        if (e.type === 'comment.created' && e.jobId === jobId && e.comment.kind === 'interjection') listener();
+      }),
+
+    toolRequests: () => store.toolRequests.listForJob(jobId),
+    packageRequests: () => store.packageRequests.listForJob(jobId),
+    markToolCallStarted: (requestId) => markCallStarted(store, { kind: 'tool', id: requestId }),
+    markPackageStarted: (requestId) => markCallStarted(store, { kind: 'package', id: requestId }),
+    activeGrants: () => store.taskGrants.activeForTask(taskId),
+
+    childJobs: () => store.jobs.children(jobId),
+    openChildCount: () => store.jobs.openChildCount(jobId),
+    spawnSubtask: (draft, refuse) =>
+      store.transact(() => {
+        const { rootId, depth } = store.tasks.ancestry(taskId) ?? { rootId: taskId, depth: 0 };
+        const refusal = refuse({ depth, count: store.tasks.subtaskCount(rootId) });
+        if (refusal !== null) return refusal;
+        return insertTaskWithJob(store, {
+          id: newId('task'),
+          title: draft.title ?? titleFrom(draft.instruction),
+          instruction: draft.instruction,
+          pieceId: draft.pieceId,
+          workspacePath: task.workspacePath,
+          workspaceKind: store.tasks.workspaceKind(taskId) ?? 'persistent',
+          spaceId: store.tasks.spaceId(taskId),
+          profile: task.profile,
+          parentTaskId: taskId,
+          parentJobId: jobId,
+          invoke: 'PodEvent',
+          author: 'agent',
+        });
+      }),
+  };
+}
+
+/**
+ * The job whose question `jobId` answers: the answer to an ASK opens a follow-up job, which goes on with the asking
+ * job's guards (one lineage), so a question is no way around max_movements. Any other follow-up starts them over.
+ */
+function askingJob(store: Store, taskId: string, jobId: string): string | undefined {
+  if (!store.comments.listForJob(jobId).some((c) => c.kind === 'answer')) return undefined;
+  const jobs = store.jobs.listForTask(taskId);
+  return jobs[jobs.findIndex((j) => j.id === jobId) - 1]?.id;
+}
