@@ -1,5 +1,6 @@
 // Streams a job's generation to the UI as transient events, coalesced so that a fast stream does not flood IPC/SSE:
-// deltas are gathered and sent at most every `intervalMs`, and flushed at the end of each LlmCall. A running tool
+// deltas are gathered and sent at most every `intervalMs` — the first after a quiet interval at once, so a token is
+// never held back waiting out a window — and flushed at the end of each LlmCall. A running tool
 // call's progress goes the same way: its latest report per call, at most every `intervalMs`.
 import type { NewEvent } from '../../src-shared/events';
 import type { LlmDelta } from '../llm/types';
@@ -10,6 +11,8 @@ export class JobStream {
   private reasoning = '';
   private toolCalls = new Map<number, { id?: string; name?: string; arguments: string }>();
   private timer: NodeJS.Timeout | undefined;
+  /** When the last delta event went (Date.now()): the next waits out the rest of its interval, if any. */
+  private sentAt = Number.NEGATIVE_INFINITY;
   private progress = new Map<string, { name: string; update: ToolProgress }>();
   private progressTimer: NodeJS.Timeout | undefined;
 
@@ -31,7 +34,8 @@ export class JobStream {
       call.arguments += delta.argumentsDelta;
       this.toolCalls.set(delta.index, call);
     }
-    this.timer ??= setTimeout(() => this.flush(), this.intervalMs);
+    // A 0 ms timer still gathers the rest of the chunk the SDK hands over in the same tick.
+    this.timer ??= setTimeout(() => this.flush(), Math.max(0, this.sentAt + this.intervalMs - Date.now()));
   }
 
   flush(): void {
@@ -50,6 +54,7 @@ export class JobStream {
         arguments: c.arguments,
       })),
     });
+    this.sentAt = Date.now();
     this.text = '';
     this.reasoning = '';
     this.toolCalls.clear();
