@@ -54,11 +54,11 @@ for (const theme of ['light', 'dark'] as const) {
     expect(await seriousViolations(page), 'no task').toEqual([]);
 
     const thinking = Array.from({ length: 40 }, (_, i) => `Reading file ${i + 1} of the project.`).join(' ');
-    // Streamed over 18 s, so that axe-core reads the page while it streams.
+    // Streamed over 7 s, so that axe-core reads the page while it streams.
     llm.push({
       text: thinking,
       textChunks: 60,
-      chunkDelayMs: 300,
+      chunkDelayMs: 120,
       toolCalls: [{ name: 'run_command', arguments: { command: 'npm test' } }],
     });
     await selectTask(page, llmHost, 'Fix the date test');
