@@ -308,6 +308,17 @@ export type StepToolCall = ChatStep['toolCalls'][number];
 /** The kinds of the conversation log's entries (the Invoke/Turn/LlmCall vocabulary). */
 export type LogKind = 'Invoke' | 'UserTurn' | 'AgentTurn' | 'LlmCall' | 'ToolTurn' | 'SystemTurn';
 
+/** What an LlmCall log entry records of the call (its outcome, timing and tokens). */
+export interface LlmCallRecord {
+  attempt: number;
+  outcome: string;
+  latencyMs: number | null;
+  ttftMs: number | null;
+  promptTokens: number;
+  completionTokens: number;
+  cachedPromptTokens: number;
+}
+
 /** The prefix of a step's id; a comment's id never starts with it. */
 export const STEP_ID_PREFIX = 'step:';
 export const stepId = (seq: number) => `${STEP_ID_PREFIX}${seq}`;

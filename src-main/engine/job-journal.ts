@@ -1,7 +1,15 @@
 // The engine's one port to the store, as llm-port.ts is its port to the model: what a job's run records (its log,
 // its movement, delivered comments, started calls, subtasks, loop guards) and what it reads back. jobs/journal.ts
 // implements it over the DB; the engine imports nothing from db/.
-import type { Comment, Job, LogKind, PackageRequest, Task, ToolRequest } from '../../src-shared/entities';
+import type {
+  Comment,
+  Job,
+  LlmCallRecord,
+  LogKind,
+  PackageRequest,
+  Task,
+  ToolRequest,
+} from '../../src-shared/entities';
 import type { InvokeKind, NewEvent } from '../../src-shared/events';
 import type { TaskGrant } from '../../src-shared/grants';
 import type { LoopState } from './guards/loop-state';
@@ -23,15 +31,7 @@ export interface JournalEntry {
   agentTurnSeq: number | null;
   invokeKind?: InvokeKind | null;
   body?: unknown;
-  llmCall?: {
-    attempt: number;
-    outcome: string;
-    latencyMs: number | null;
-    ttftMs: number | null;
-    promptTokens: number;
-    completionTokens: number;
-    cachedPromptTokens: number;
-  };
+  llmCall?: LlmCallRecord;
 }
 
 /** A subtask as the agent asks for it; the journal checks the tree's limits and creates it in one transaction. */

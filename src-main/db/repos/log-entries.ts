@@ -1,7 +1,7 @@
 // Repository of log_entries: the flat Invoke/Turn/LlmCall log (one seq for all), and the usage roll-up
 // LlmCall → AgentTurn → Invoke → job → task.
 import type { Database } from 'better-sqlite3';
-import type { LogKind, UsageSums } from '../../../src-shared/entities';
+import type { LlmCallRecord, LogKind, UsageSums } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import { iso } from '../ids';
 import type { InvokeKind } from './jobs';
@@ -81,15 +81,7 @@ export interface NewLogEntry {
   agentTurnSeq?: number | null;
   invokeKind?: InvokeKind | null;
   body?: unknown;
-  llmCall?: {
-    attempt: number;
-    outcome: string;
-    latencyMs: number | null;
-    ttftMs: number | null;
-    promptTokens: number;
-    completionTokens: number;
-    cachedPromptTokens: number;
-  };
+  llmCall?: LlmCallRecord;
 }
 
 const zero = (): UsageSums => ({ llmCalls: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 });
