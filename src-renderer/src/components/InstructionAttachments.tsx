@@ -12,6 +12,11 @@ const previews = new Map<string, string>();
 const PREVIEWS_KEPT = 24;
 /** Thumbnails on their way, so two rows showing the same file read it once. */
 const reading = new Set<string>();
+/**
+ * The rows on screen, told when a thumbnail arrives: the row that asked for it may have been drawn again (a new list
+ * of attachments from the store) or replaced (scrolled out and back) while it was read, and the one on screen shows it.
+ */
+const shown = new Set<() => void>();
 
 interface Props {
   taskId: string;
@@ -25,6 +30,14 @@ export function InstructionAttachments({ taskId, attachments }: Props) {
   const [problem, setProblem] = useState<{ name: string; error: string } | null>(null);
 
   useEffect(() => {
+    const arrived = () => setLoaded((n) => n + 1);
+    shown.add(arrived);
+    return () => {
+      shown.delete(arrived);
+    };
+  }, []);
+
+  useEffect(() => {
     let live = true;
     for (const a of attachments) {
       const k = key(taskId, a.name);
@@ -34,9 +47,7 @@ export function InstructionAttachments({ taskId, attachments }: Props) {
         reading.delete(k);
         // Kept even when this row has gone meanwhile: the next one to show the file needs it.
         if (read.ok) remember(k, `data:${read.file.mediaType};base64,${read.file.data}`);
-        if (!live) return;
-        if (read.ok) setLoaded((n) => n + 1);
-        else setProblem({ name: a.name, error: read.error.message });
+        else if (live) setProblem({ name: a.name, error: read.error.message });
       });
     }
     return () => {
@@ -64,4 +75,5 @@ function remember(k: string, url: string) {
   previews.set(k, url);
   // The oldest go first: a Map keeps insertion order.
   while (previews.size > PREVIEWS_KEPT) previews.delete(previews.keys().next().value as string);
+  for (const arrived of shown) arrived();
 }
