@@ -1,4 +1,4 @@
-// Records the fixture of the renderer's entity reducer test (src-renderer/src/store/entity-stream.fixture.ts): the
+// Records the fixture of the renderer's entity reducer test (src-renderer/src/store/entity-stream.fixture.json): the
 // built headless host runs a task against the scripted model (a command approved from its request, a result, then a
 // follow-up comment answered with text and a result) while this script reads every event over SSE as a window
 // does; it reads the pages a window loads (the list, the latest chat page, the requests, the activity) while the
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { startScriptedLlmServer } from '../../test-support/scripted-llm-server';
 import { APP_ROOT, type HeadlessHost, startHeadlessHost } from './headless-host';
 
-const OUT = path.join(APP_ROOT, 'src-renderer', 'src', 'store', 'entity-stream.fixture.ts');
+const OUT = path.join(APP_ROOT, 'src-renderer', 'src', 'store', 'entity-stream.fixture.json');
 const API_KEY = 'sk-record';
 
 async function main() {
@@ -59,12 +59,8 @@ async function main() {
     controller.abort();
     await reading.catch(() => undefined);
     const pages = await readPages(host, taskId);
-    // A module, not a .json file: the renderer's tsconfig reads no JSON; typed unknown, the test parses it with zod.
-    const head = '// Recorded by e2e/support/record-entity-stream.ts (see there); the entity reducer test reads it.\n';
-    fs.writeFileSync(
-      OUT,
-      `${head}export const RECORDED: unknown = ${JSON.stringify({ taskId, events, waiting, pages }, null, 1)};\n`,
-    );
+    // Data, one line: the test parses it with zod (biome leaves *.fixture.json as recorded).
+    fs.writeFileSync(OUT, `${JSON.stringify({ taskId, events, waiting, pages })}\n`);
     console.log(`recorded ${events.length} events of task ${taskId} → ${path.relative(APP_ROOT, OUT)}`);
   } finally {
     controller.abort();

@@ -1,4 +1,4 @@
-// The entity reducer against a recorded run (entity-stream.fixture.ts: the headless host and the scripted model, a
+// The entity reducer against a recorded run (entity-stream.fixture.json: the headless host and the scripted model, a
 // command approved from its request, a result, a follow-up answered): the rows a window shows — the task list, the
 // jobs, the chat, the request cards, the activity timeline — are the same whether it folded the live events, the
 // pages it loads, or any mix of the two (a page in the middle, events sent again after a reconnect).
@@ -11,7 +11,7 @@ import { chatItems } from './chat-items';
 import { type Entities, type EntityInput, NO_ENTITIES } from './entities';
 import { reduceEntities } from './entity-reducer';
 import { selectActivity, selectDetail, selectLatestJobs, selectTasks } from './entity-selectors';
-import { RECORDED } from './entity-stream.fixture';
+import RECORDED from './entity-stream.fixture.json';
 
 const Pages = z.object({
   listTasks: contract.listTasks.output,
