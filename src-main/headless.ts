@@ -59,11 +59,6 @@ async function main(): Promise<void> {
     await maestro.close();
     throw error;
   }
-  maestro.start();
-  writeBridgeFile(maestro.ctx.dataDir, { url: bridge.url, token, pid: process.pid });
-  console.log(`MAESTRO bridge listening on ${bridge.url}`);
-  if (values['print-ui-url']) console.log(`MAESTRO UI: ${bridge.url}/#token=${token}`);
-
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -79,8 +74,13 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
+  // Before the address is announced: whoever reads it may signal at once.
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  maestro.start();
+  writeBridgeFile(maestro.ctx.dataDir, { url: bridge.url, token, pid: process.pid });
+  console.log(`MAESTRO bridge listening on ${bridge.url}`);
+  if (values['print-ui-url']) console.log(`MAESTRO UI: ${bridge.url}/#token=${token}`);
 }
 
 /** Without --port: the port the host listened on last time (host.json), else a free one. */
