@@ -83,16 +83,18 @@ test('P7.01 a card that appears is announced by name, and Ctrl+G from the compos
   llmHost,
 }) => {
   test.slow();
-  llm.push(runCommand('npm run build'));
+  // The model asks after a moment: the person is in the composer when the card comes (which then stays, locked).
+  llm.push({ ...runCommand('npm run build'), delayMs: 2500 });
   await openUi(page, llmHost);
   const announcer = page.getByTestId('decision-announcer');
   await selectTask(page, llmHost, 'Build it');
   await expect(announcer).toHaveAttribute('role', 'status');
+  await page.getByTestId('composer-input').focus();
   await expect(page.getByTestId('tool-request')).toBeVisible({ timeout: 20_000 });
   await expect(announcer).toHaveText('Approval needed: run_command. Ctrl+G goes to it.');
 
   // From the composer, where the person types: one key, and Enter approves.
-  await page.getByTestId('composer-input').focus();
+  await expect(page.getByTestId('composer-input')).toBeFocused();
   await page.keyboard.press('Control+g');
   const approve = page.getByTestId('tool-request').getByTestId('approve-once');
   await expect(approve).toBeFocused();

@@ -1,6 +1,6 @@
 // The human in the loop, in the browser against a headless host and the scripted model: a run_command waits on its
 // approval card until approved or denied and the model gets the real output or the denial; an ASK shows its question
-// and takes the next message as the answer; the composer is locked while a card waits and a 409 points at the card;
+// and takes the next message as the answer; the card takes the idle composer's place (a composer in use stays, locked) and a 409 points at the card;
 // a reload or a cancel leaves the cards right; the bell counts what needs the user.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -41,11 +41,9 @@ test('P7.01 P7.03 P7.19 P7.20 a command approved once from its card runs; the mo
   expect((await summary.textContent())?.split('\n')[0]).toBe('$ echo approved-output');
   await expect(jobStatus(page)).toHaveAttribute('data-status', 'waiting_human');
 
-  // While the card waits: the composer says why it does not send, and the bell counts the task.
+  // While the card waits it takes the place of the composer (locked, empty, not in use), and the bell counts the task.
   await expect(page.getByTestId('chat-composer')).toHaveAttribute('data-locked', 'true');
-  await expect(page.getByTestId('composer-locked')).toContainText('tool request waits for your decision');
-  await page.getByTestId('composer-input').fill('Is it done yet?');
-  await expect(page.getByTestId('composer-send')).toBeDisabled();
+  await expect(page.getByTestId('chat-composer')).toBeHidden();
   await expect(bell(page)).toHaveAttribute('data-count', '1');
   await bell(page).click();
   await expect(page.getByTestId('notification-entry')).toHaveAttribute('data-reason', 'tool_request');
@@ -59,8 +57,8 @@ test('P7.01 P7.03 P7.19 P7.20 a command approved once from its card runs; the mo
   await expect(result.getByTestId('message-body')).toHaveText('Printed the word.');
   await expect(bell(page)).toHaveAttribute('data-count', '0');
   await expect(page.getByTestId('toast').filter({ hasText: 'is done.' })).toBeVisible();
-  // The typed text outlived the lock, and the composer now offers a follow-up.
-  await expect(page.getByTestId('composer-input')).toHaveValue('Is it done yet?');
+  // The composer is back and offers a follow-up.
+  await expect(page.getByTestId('chat-composer')).toBeVisible();
   await expect(page.getByTestId('chat-composer')).toHaveAttribute('data-mode', 'followup');
 
   const taskId = await taskIdOf(page);
@@ -192,7 +190,10 @@ test('P7.21 a send that meets 409 approval_pending shows why, points at the card
   const cards = page.getByTestId('approval-cards');
   await expect(cards.getByTestId('tool-request-summary')).toContainText('$ echo hello');
   await expect(cards).toBeFocused();
+  // Locked, it stays with what was typed (it gives way to the card only when empty and not in use) and says why.
   await expect(page.getByTestId('chat-composer')).toHaveAttribute('data-locked', 'true');
+  await expect(page.getByTestId('chat-composer')).toBeVisible();
+  await expect(page.getByTestId('composer-locked')).toContainText('tool request waits for your decision');
   await expect(page.getByTestId('composer-send')).toBeDisabled();
   expect((await llmHost.call<{ comments: unknown[] }>('GET', `/tasks/${taskId}`)).body.comments).toHaveLength(1);
 
@@ -290,7 +291,8 @@ test('P7.01 P7.10 a package request shows manager, name, version and reason; den
   await expect(card.getByTestId('package-name')).toHaveText('left-pad');
   await expect(card.getByTestId('package-version')).toHaveText('1.3.0');
   await expect(card.getByTestId('package-reason')).toHaveText('To pad the report columns.');
-  await expect(page.getByTestId('composer-locked')).toContainText('package request waits');
+  await expect(page.getByTestId('chat-composer')).toHaveAttribute('data-locked', 'true');
+  await expect(page.getByTestId('chat-composer')).toBeHidden();
   await bell(page).click();
   await expect(page.getByTestId('notification-entry')).toHaveAttribute('data-reason', 'package_request');
   await clickWhereTheBellIs(page);

@@ -1,6 +1,6 @@
 // Room for the conversation (issue 23, point 4), at 1280×800 and 1024×700: nothing but the feed scrolls (the page is
-// exactly the window), the feed keeps half the window's height (47% in a short one) beside a command's whole card, Send and Approve
-// are on screen and clickable, the usage details open in a popover that does not move the composer, the composer
+// exactly the window), the feed keeps 60% of the window's height beside a command's whole card, which takes the idle
+// composer's place, Approve and (after the decision) Send are on screen and clickable, the usage details open in a popover that does not move the composer, the composer
 // grows with what is typed up to its limit and then scrolls, and the first-run setup's Save stays on screen however
 // long its form grows.
 import type { Locator, Page } from '@playwright/test';
@@ -63,22 +63,21 @@ for (const size of SIZES) {
 
     await expectNoPageScroll(page);
     const feed = await page.getByTestId('chat-feed').boundingBox();
-    // A command's card is whole (nothing to scroll to) beside half the window for the feed (47% in a short one): the
-    // locked composer keeps one line, the card's buttons two rows. A longer card scrolls; the feed keeps half (45%).
+    // A command's card is whole (nothing to scroll to) beside 60% of the window for the feed: it takes the place of
+    // the locked composer, which holds nothing and is not in use.
     await expect(card.getByTestId('approval-longer')).toHaveCount(0);
-    const share = size.height > 760 ? 0.5 : 0.47;
-    expect(feed?.height ?? 0, 'the feed with a card up').toBeGreaterThanOrEqual(size.height * share);
-    await expectOnScreen(page, page.getByTestId('composer-send'));
+    expect(feed?.height ?? 0, 'the feed with a card up').toBeGreaterThanOrEqual(size.height * 0.6);
+    await expect(page.getByTestId('chat-composer')).toBeHidden();
     await expectOnScreen(page, card.getByTestId('approve-once'));
 
-    // The usage details float over the chat: the composer stays where it was.
-    const send = page.getByTestId('composer-send');
-    const before = await send.boundingBox();
+    // The usage details float over the chat: the card stays where it was.
+    const approve = card.getByTestId('approve-once');
+    const before = await approve.boundingBox();
     await page.getByTestId('usage-chip').click();
     const popover = page.getByTestId('usage-popover');
     await expect(popover).toBeVisible();
     await expect(popover.getByTestId('usage-total')).toBeVisible();
-    expect(await send.boundingBox()).toEqual(before);
+    expect(await approve.boundingBox()).toEqual(before);
     await expectNoPageScroll(page);
     await page.keyboard.press('Escape');
     await expect(popover).toBeHidden();

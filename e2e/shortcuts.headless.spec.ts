@@ -88,12 +88,14 @@ test('P7.03 A approves the focused tool request card once and the job goes on; a
   llmHost,
 }) => {
   let toolResult = '';
-  llm.push(runCommand('echo approved-by-key'), (request) => {
+  // The model asks after a moment: the person is typing in the composer when the card comes (which then stays).
+  llm.push({ ...runCommand('echo approved-by-key'), delayMs: 2500 }, (request) => {
     toolResult = lastToolResult(request);
     return complete(toolResult.includes('approved-by-key') ? 'success' : 'failure', 'Ran it.');
   });
   await openUi(page, llmHost);
   await createInUi(page, { instruction: 'Print a word.', title: 'Key approve' });
+  await page.getByTestId('composer-input').focus();
   const card = page.getByTestId('tool-request');
   await expect(card).toHaveCount(1, { timeout: 20_000 });
   await expect(card.getByTestId('approve-once')).toHaveAttribute('aria-keyshortcuts', 'A Control+Shift+A');

@@ -70,18 +70,20 @@ test('issue 14: subtasks under their parent, search, rename, archive, delete wit
   await expect(row(page, 'Count files')).toBeVisible();
 
   // 1024×700 with the approval card up: the conversation keeps 120 px (the card takes the rest to show what it
-  // approves: see untrusted-cards.headless.spec.ts), and a toast stays off the composer.
+  // approves: see untrusted-cards.headless.spec.ts), the card's buttons are in sight (it has the idle composer's
+  // place), and a toast stays off them.
   const feed = page.getByTestId('chat-feed');
   const feedHeight = (await feed.boundingBox())?.height ?? 0;
   expect(feedHeight).toBeGreaterThanOrEqual(120);
   await expect(page.getByTestId('approval-cards')).toBeInViewport();
-  await expect(page.getByTestId('composer-send')).toBeInViewport({ ratio: 1 });
+  const approve = page.getByTestId('approval-cards').getByTestId('approve-once');
+  await expect(approve).toBeInViewport({ ratio: 1 });
   await page.getByTestId('task-view-title').click();
   await page.keyboard.press('Control+j');
   const toast = page.getByTestId('toast').filter({ hasText: 'No other task waits for you.' });
   await expect(toast).toBeVisible();
-  expect(await overlap(toast, page.getByTestId('chat-composer'))).toBe(false);
-  expect(await overlap(toast, page.getByTestId('composer-send'))).toBe(false);
+  expect(await overlap(toast, approve)).toBe(false);
+  expect(await overlap(toast, page.getByTestId('approval-cards').getByTestId('deny'))).toBe(false);
 
   // A second window sees what this one changes.
   const other = await context.newPage();

@@ -1,8 +1,9 @@
 // ChatComposer: sends a comment to the task, says beforehand what sending will do (interjection, answer, follow-up,
 // added to the queued job) and afterwards what the write gate did. While an approval card waits it does not send;
 // a send that still meets 409 approval_pending shows the message, points at the card and keeps the text (P7.21). A
-// message that starts a new job may pick its LLM profile (ComposerProfile).
-import { type FormEvent, type KeyboardEvent, type ReactNode, useState } from 'react';
+// message that starts a new job may pick its LLM profile (ComposerProfile). Locked, empty and not in use, it gives
+// its room to the card it waits for (hidden, its state kept); one being typed in when a card comes stays, locked.
+import { type FocusEvent, type FormEvent, type KeyboardEvent, type ReactNode, useState } from 'react';
 import { isShortcut, shortcutKeys } from '../hooks/shortcuts';
 import { IS_MAC } from '../hooks/useShortcuts';
 import { useT } from '../hooks/useT';
@@ -33,7 +34,9 @@ export function ChatComposer({ taskId, mode, taskProfile, jobProfile, onPointAtC
   const [body, setBody] = useState('');
   const [sending, setSending] = useState(false);
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const [inUse, setInUse] = useState(false);
   const locked = mode.kind === 'locked';
+  const givesWay = locked && body === '' && !inUse;
   const t = useT();
 
   async function send(e?: FormEvent) {
@@ -66,6 +69,11 @@ export function ChatComposer({ taskId, mode, taskProfile, jobProfile, onPointAtC
       data-testid="chat-composer"
       data-mode={mode.kind}
       data-locked={locked ? 'true' : 'false'}
+      hidden={givesWay}
+      onFocus={() => setInUse(true)}
+      onBlur={(e: FocusEvent<HTMLFormElement>) => {
+        if (!e.currentTarget.contains(e.relatedTarget)) setInUse(false);
+      }}
     >
       <p className={locked ? 'composer-hint composer-hint-locked' : 'composer-hint'} data-testid="composer-hint">
         <span data-testid={locked ? 'composer-locked' : undefined}>{composerHint(mode, t)}</span>

@@ -1,10 +1,10 @@
 // ChatComposerPanel: the approval cards of the selected task's waiting tool and package requests (read from the DB,
-// so a reload shows them again, P7.01, P7.17) above the ChatComposer, which stays locked while a card waits; and the
-// McpAuthCard while the latest job waits for an MCP token, the BrowserStepCard while it waits on a browser step (the
-// composer stays open for both: a comment is an interjection, and wakes a browser wait); and a SettingsChangeCard for
-// each settings file of the task's workspace changed outside MAESTRO (the composer stays open). While the job waits
-// on settings (a folder's files nobody accepted yet), the cards say that the task starts once each is decided. Stop
-// (StopJob) sits beside Send while the job works.
+// so a reload shows them again, P7.01, P7.17) in the ChatComposer's place (locked while a card waits, it shows only
+// while in use); and the McpAuthCard while the latest job waits for an MCP token, the BrowserStepCard while it waits
+// on a browser step (the composer stays open for both: a comment is an interjection, and wakes a browser wait); and a
+// SettingsChangeCard for each settings file of the task's workspace changed outside MAESTRO (the composer stays
+// open). While the job waits on settings (a folder's files nobody accepted yet), the cards say that the task starts
+// once each is decided. Stop (StopJob) sits beside Send while the job works.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Comment, Job } from '../../../src-shared/entities';
 import { useT } from '../hooks/useT';
