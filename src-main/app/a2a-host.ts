@@ -3,8 +3,8 @@
 // For a caller's token (`view`), the caller's rules hold as on every other route: only its spaces' tasks exist for it,
 // a new task lands in one of its spaces, and what it writes is recorded as its action.
 import type { A2aHost } from '../a2a/request-handler';
-import { callersRepo } from '../db/repos/callers';
 import { BY_AGENT, createTask } from '../tasks/create';
+import { recordCallerWrite } from './caller-invoke';
 import type { CallerView } from './caller-view';
 import type { AppContext } from './context';
 import { invoke, parseInput } from './operations';
@@ -25,10 +25,10 @@ export function a2aHost(ctx: AppContext, view?: CallerView): A2aHost {
     };
   }
   // The A2A handler's writes are synchronous (inside its transaction); invokeAs answers these ones at once.
-  const asCaller = <T>(name: 'addComment' | 'continueTask' | 'cancelTask', input: object): T => {
-    view.requireTask(String((input as { taskId?: unknown }).taskId));
+  const asCaller = <T>(name: 'addComment' | 'continueTask' | 'cancelTask', input: Record<string, unknown>): T => {
+    view.requireTask(String(input.taskId));
     const output = invoke(ctx, name, input) as T;
-    callersRepo(store.db).recordAction(view.caller.id, name, String((input as { taskId: string }).taskId));
+    recordCallerWrite(ctx, view, name, input, output);
     return output;
   };
   return {
@@ -39,7 +39,7 @@ export function a2aHost(ctx: AppContext, view?: CallerView): A2aHost {
       const parsed = parseInput('createTask', input);
       view.requirePlacement(parsed);
       const created = createTask(ctx, parsed, BY_AGENT);
-      callersRepo(store.db).recordAction(view.caller.id, 'createTask', created.task.id);
+      recordCallerWrite(ctx, view, 'createTask', {}, created);
       return created;
     },
     addComment: (input) => asCaller('addComment', input),

@@ -35,10 +35,19 @@ export async function invokeAs(
       assertNever(scope);
   }
   const output = await invoke(ctx, name, input);
-  if (contract[name].method !== 'GET') {
-    const made = (output as { task?: { id?: unknown } }).task?.id;
-    const taskId = typeof made === 'string' ? made : typeof input.taskId === 'string' ? input.taskId : null;
-    callersRepo(ctx.store.db).recordAction(view.caller.id, name, taskId);
-  }
+  if (contract[name].method !== 'GET') recordCallerWrite(ctx, view, name, input, output);
   return output;
+}
+
+/** The audit of a write the caller made: the task it made (its answer's `task`), or else the task it wrote to. */
+export function recordCallerWrite(
+  ctx: AppContext,
+  view: CallerView,
+  name: OperationName,
+  input: Record<string, unknown>,
+  output: unknown,
+): void {
+  const made = (output as { task?: { id?: unknown } } | undefined)?.task?.id;
+  const taskId = typeof made === 'string' ? made : typeof input.taskId === 'string' ? input.taskId : null;
+  callersRepo(ctx.store.db).recordAction(view.caller.id, name, taskId);
 }
