@@ -19,7 +19,14 @@ const owner = { kind: 'owner' } as const;
 
 export const CALLER_SCOPES: { [N in OperationName]: CallerScope<N> } = {
   health: open,
-  listPieces: open,
+  // The host's default folder's own pieces (and its broken piece files' paths) only to a caller of its space.
+  listPieces: {
+    kind: 'list',
+    filter: (view, { pieces, errors }) =>
+      view.seesDefaultFolder()
+        ? { pieces, errors }
+        : { pieces: pieces.filter((p) => p.source === 'builtin'), errors: [] },
+  },
   createTask: create,
   runTask: create,
   listTasks: { kind: 'list', filter: (view, { tasks }) => ({ tasks: tasks.filter((t) => view.seesTask(t.id)) }) },

@@ -51,6 +51,11 @@ export class CallerView {
     if (!given || !this.seesFolder(given)) throw refused();
   }
 
+  /** Whether the host's default folder (--workspace) is in a space the caller sees; false when there is none. */
+  seesDefaultFolder(): boolean {
+    return this.defaultWorkspace !== null && this.seesFolder(this.defaultWorkspace);
+  }
+
   /** Whether the folder (an absolute path, its links resolved) is the folder of a space the caller sees. */
   seesFolder(given: string): boolean {
     if (this.spaces === 'all') return true;

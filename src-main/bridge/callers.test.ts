@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { contract, type OperationName } from '../../src-shared/contract';
 import { expectErrorShape, pathOf, seedParkedTask, snapshot, VALID_BODY } from '../../test-support/bridge-fixtures';
 import { testBridge } from '../../test-support/bridge-harness';
-import { tempDir } from '../../test-support/temp-maestro';
+import { acceptWorkspaceSettings, tempDir } from '../../test-support/temp-maestro';
 import { CALLER_SCOPES } from '../app/caller-scope';
 import { callersRepo } from '../db/repos/callers';
 import { ROUTES } from './routes';
@@ -81,7 +81,7 @@ describe('callers: what a caller sees (P1.20, P10.08)', () => {
     expect(snapshot(b.maestro)).toBe(before);
   });
 
-  it('P1.20 a caller continues, comments on and decides only its own tasks; the owner sees what the caller did, the hidden task never moved', async () => {
+  it('P1.20 a caller comments on its own task (recorded as its action); continuing a hidden task, or deciding its request through the caller’s own task → 404, the hidden task unchanged', async () => {
     const { b, seen, hidden, caller, as } = await twoSpaces();
     const hiddenBefore = JSON.stringify(b.maestro.invoke('getTask', { taskId: hidden.task.id }));
     // Its own task: a comment is written and recorded as the caller's action.
@@ -100,8 +100,23 @@ describe('callers: what a caller sees (P1.20, P10.08)', () => {
     ]);
   });
 
-  it('P10.08 lists hold only the caller’s spaces: GET /tasks, /spaces, /workspaces/recent; a caller of "all" sees both', async () => {
-    const { b, seen, hidden, folderA, spaceA, as } = await twoSpaces();
+  it('P10.08 lists hold only the caller’s spaces: GET /tasks, /spaces, /workspaces/recent, the default folder’s pieces; a caller of "all" sees both', async () => {
+    const { b, seen, hidden, folderA, folderB, spaceA, as } = await twoSpaces();
+    // The host's default folder (B) has a piece of its own and a broken piece file.
+    const piecesDir = path.join(folderB, '.maestro', 'pieces');
+    fs.mkdirSync(piecesDir, { recursive: true });
+    fs.writeFileSync(path.join(piecesDir, 'secret-b.yaml'), 'id: secret-b\nname: B only\nmovements:\n  - name: go\n');
+    fs.writeFileSync(path.join(piecesDir, 'bad.yaml'), 'id: Not An Id\nname: Bad\nmovements: []\n');
+    acceptWorkspaceSettings(b.maestro, folderB);
+    const ownerPieces = await b.api('GET', '/pieces');
+    expect(ownerPieces.text).toContain('secret-b');
+    expect(ownerPieces.json.errors).toHaveLength(1);
+    const pieces = await as('GET', '/pieces');
+    expect(pieces.json.pieces.length).toBeGreaterThan(0);
+    expect(pieces.json.pieces.every((p: { source: string }) => p.source === 'builtin')).toBe(true);
+    expect(pieces.text).not.toContain(folderB);
+    expect(pieces.json.errors).toEqual([]);
+
     const tasks = await as('GET', '/tasks');
     expect(tasks.json.tasks.map((t: { id: string }) => t.id)).toEqual([seen.task.id]);
     const spaces = await as('GET', '/spaces');
@@ -216,8 +231,8 @@ describe('callers: revocation and the event stream', () => {
 });
 
 describe('callers: A2A with a caller token', () => {
-  it('P10.08 tasks/get and tasks/cancel of a hidden task are "not found" to a caller and change nothing; the owner gets it', async () => {
-    const { b, hidden, token } = await twoSpaces();
+  it('P10.08 tasks/get, tasks/cancel and messages of a hidden task are "not found" to a caller and change nothing; a caller of the default space starts a task there', async () => {
+    const { b, hidden, token, spaceB } = await twoSpaces();
     const a2aId = randomUUID();
     b.maestro.store.a2aTasks.insert({
       id: a2aId,
@@ -262,5 +277,24 @@ describe('callers: A2A with a caller token', () => {
     expect(start.error?.code, JSON.stringify(start)).toBe(-32001);
     expect(snapshot(b.maestro)).toBe(before);
     expect((await rpc('tasks/get', { id: a2aId }, b.token)).result.id).toBe(a2aId);
+
+    // A caller of the host's default space (B) starts a task there; it is recorded as that caller's action.
+    const peer = await b.api('POST', '/callers', { name: 'peer agent', spaces: [spaceB], role: 'agent' });
+    const started = await rpc(
+      'message/send',
+      {
+        message: { kind: 'message', role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text: 'start' }] },
+        configuration: { blocking: false },
+      },
+      peer.json.token,
+    );
+    expect(started.result?.kind, JSON.stringify(started)).toBe('task');
+    const record = b.maestro.store.a2aTasks.get(started.result.id);
+    expect(b.maestro.store.tasks.spaceId(record?.taskId as string)).toBe(spaceB);
+    expect(callersRepo(b.maestro.store.db).actions(peer.json.caller.id)).toEqual([
+      { operation: 'createTask', taskId: record?.taskId, at: expect.any(Number) },
+    ]);
+    // And the first caller (space A) still cannot read it.
+    expect((await rpc('tasks/get', { id: started.result.id }, token)).error.code).toBe(-32001);
   });
 });
