@@ -2,9 +2,10 @@
 // SHA-256 is stored), and revoked at once — the revocation is told to whoever holds the caller's open streams.
 import { createHash, randomBytes } from 'node:crypto';
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
+import { MaestroError } from '../../src-shared/errors';
 import { callersRepo } from '../db/repos/callers';
 import type { Store } from '../db/store';
-import { invalid, notFound } from '../tasks/errors';
+import { notFound } from '../tasks/errors';
 import type { AppContext } from './context';
 
 /** 32 random bytes: a token nobody guesses, so one unsalted SHA-256 is a sound way to keep it. */
@@ -16,7 +17,10 @@ export function createCaller(ctx: AppContext, input: OpParsedInput<'createCaller
   return store.transact(() => {
     if (input.spaces !== 'all') {
       for (const [i, spaceId] of input.spaces.entries()) {
-        if (!store.spaces.get(spaceId)) throw invalid(`spaces.${i}`, `no space ${spaceId} (GET /spaces lists them)`);
+        if (!store.spaces.get(spaceId)) {
+          const message = `no space ${spaceId} (GET /spaces lists them)`;
+          throw new MaestroError('invalid_input', `spaces.${i}: ${message}`, [{ path: ['spaces', i], message }]);
+        }
       }
     }
     const token = newCallerToken();

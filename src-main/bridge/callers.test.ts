@@ -166,7 +166,8 @@ describe('callers: managed by the owner only, tokens kept hashed', () => {
     expectErrorShape(await as('DELETE', `/callers/${caller.id}`), 403, 'forbidden');
     const unknown = await b.api('POST', '/callers', { name: 'x', spaces: ['spc_nope'], role: 'agent' });
     expectErrorShape(unknown, 400, 'invalid_input');
-    expect(unknown.json.error.issues[0].path).toEqual(['spaces.0']);
+    expect(unknown.json.error.issues[0].path).toEqual(['spaces', 0]);
+    expect(unknown.json.error.message).toContain('spc_nope');
     expectErrorShape(
       await b.api('POST', '/callers', { name: 'x', spaces: 'some', role: 'agent' }),
       400,
