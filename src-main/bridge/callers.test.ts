@@ -12,6 +12,7 @@ import { testBridge } from '../../test-support/bridge-harness';
 import { acceptWorkspaceSettings, tempDir } from '../../test-support/temp-maestro';
 import { CALLER_SCOPES } from '../app/caller-scope';
 import { callersRepo } from '../db/repos/callers';
+import { REVOCATION_RECHECK_MS } from './callers';
 import { ROUTES } from './routes';
 import { REVOKED_FRAME } from './sse';
 
@@ -228,6 +229,17 @@ describe('callers: revocation and the event stream', () => {
     expect((await b.api('GET', '/callers')).json).toEqual({ callers: [] });
     // The owner's token is untouched.
     expect((await b.api('GET', '/tasks')).status).toBe(200);
+  });
+
+  it('a caller revoked in the DB by another process (no notice to this host): its open stream still ends within the recheck period', async () => {
+    const { b, caller, token } = await twoSpaces();
+    const stream = await fetch(`${b.url}/api/local/events`, { headers: { authorization: `Bearer ${token}` } });
+    const started = Date.now();
+    // What another host sharing the DB would do: the row revoked, no listener of this process told.
+    b.maestro.store.db.prepare('UPDATE callers SET revoked_at = 1 WHERE id = ?').run(caller.id);
+    const text = await stream.text();
+    expect(text.endsWith(REVOKED_FRAME)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(REVOCATION_RECHECK_MS * 2 + 1000);
   });
 });
 

@@ -14,6 +14,9 @@ import { bearerGate, givenToken } from './bearer';
 import type { OperationInvoker } from './operation-request';
 import type { StreamGate } from './sse';
 
+/** How often a caller's open event stream checks that the caller was not revoked behind this host's back. */
+export const REVOCATION_RECHECK_MS = 2_000;
+
 export type Principal = { kind: 'owner' } | { kind: 'caller'; view: CallerView };
 
 export class BridgeCallers {
@@ -81,10 +84,20 @@ export class BridgeCallers {
         }
         return sees;
       },
-      whenRevoked: (end) =>
-        onCallerRevoked(this.maestro.store, (callerId) => {
+      whenRevoked: (end) => {
+        const stop = onCallerRevoked(this.maestro.store, (callerId) => {
           if (callerId === view.caller.id) end();
-        }),
+        });
+        // A revocation this host was not told of (written to the DB by another process) ends the stream too.
+        const recheck = setInterval(() => {
+          if (!callersRepo(this.maestro.store.db).get(view.caller.id)) end();
+        }, REVOCATION_RECHECK_MS);
+        recheck.unref();
+        return () => {
+          stop();
+          clearInterval(recheck);
+        };
+      },
     };
   }
 
