@@ -1,7 +1,6 @@
 // `invoke` for a caller's token: the operation's scope (caller-scope.ts) is applied before anything runs — a hidden
 // task's route is 404 before its input is even read, so nothing is written — lists are filtered after, and each
 // write the caller made is recorded in caller_actions (the audit says which caller did what).
-
 import { assertNever } from '../../src-shared/assert-never';
 import { contract, type OperationName } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
