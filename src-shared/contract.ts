@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { agentOperations } from './contract/agents';
 import { appOperations } from './contract/app';
+import { callerOperations } from './contract/callers';
 import { checkpointOperations } from './contract/checkpoints';
 import { grantOperations } from './contract/grants';
 import { mcpOperations } from './contract/mcp';
@@ -19,6 +20,7 @@ import type { OperationName } from './operation-names';
 
 export { ATTACHMENT_MAX_BYTES, ATTACHMENTS_TOTAL_MAX_BYTES, base64Bytes, MIB } from './attachments';
 export { REMOTE_AGENT_NAME, RemoteAgentView } from './contract/agents';
+export { Caller, CallerRole, CallerSpaces } from './contract/callers';
 export { ENV_NAME, MCP_SERVER_NAME, McpServerDraft, McpServerView } from './contract/mcp';
 export type { OperationDef } from './contract/operation';
 export { ProfileLoadError, ProfileName, ProfileView, SaveProfileInput } from './contract/profiles';
@@ -44,6 +46,7 @@ export const contract = table({
   ...settingsChangeOperations,
   ...mcpOperations,
   ...agentOperations,
+  ...callerOperations,
 });
 
 export type Contract = typeof contract;

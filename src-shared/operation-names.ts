@@ -58,6 +58,9 @@ export const OPERATION_NAMES = [
   'archiveTask',
   'deleteTask',
   'getTaskAttachment',
+  'createCaller',
+  'listCallers',
+  'revokeCaller',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

@@ -67,6 +67,9 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   archiveTask: { archived: true },
   deleteTask: undefined,
   getTaskAttachment: undefined,
+  createCaller: { name: 'ci', spaces: 'all', role: 'script' },
+  listCallers: undefined,
+  revokeCaller: undefined,
 };
 
 /** A task whose job waits on one tool request and one package request. */
@@ -96,7 +99,8 @@ export const pathOf = (name: OperationName, ids: { taskId: string; requestId: st
     .replace(':taskId', encodeURIComponent(ids.taskId))
     .replace(':requestId', ids.requestId)
     .replace(':itemId', ids.itemId ?? 'cmt_nope')
-    .replace(':grantId', 'grant_nope');
+    .replace(':grantId', 'grant_nope')
+    .replace(':callerId', 'caller_nope');
 
 /** Every row of every table, and every file of the data dir but the DB's own: what "nothing changed" compares. */
 export function snapshot(maestro: Maestro): string {

@@ -37,6 +37,8 @@ import { isFinal, stateName, viewTask } from './task-view';
 export interface A2aHost {
   store: Store;
   version: string;
+  /** Whether the caller sees the MAESTRO task (a caller's token sees only its spaces' tasks); others do not exist. */
+  seesTask(taskId: string): boolean;
   /** A task another agent starts (POST /tasks/run's way): Invoke PodEvent, the instruction by an agent. */
   createTask(input: OpInput<'createTask'>): OpOutput<'createTask'>;
   addComment(input: OpInput<'addComment'>): OpOutput<'addComment'>;
@@ -85,7 +87,15 @@ export class MaestroRequestHandler extends DefaultRequestHandler {
     private readonly card: () => AgentCard,
   ) {
     const watcher = new JobWatcher(host.store, (taskId) => host.cancelTask({ taskId }));
-    super(card(), new MaestroTaskStore(host.store), watcher, undefined, undefined, undefined, async () => card());
+    super(
+      card(),
+      new MaestroTaskStore(host.store, (taskId) => host.seesTask(taskId)),
+      watcher,
+      undefined,
+      undefined,
+      undefined,
+      async () => card(),
+    );
     this.watcher = watcher;
   }
 
@@ -121,7 +131,8 @@ export class MaestroRequestHandler extends DefaultRequestHandler {
 
   private existing(id: string): { record: A2aTaskRecord; task: Task } {
     if (!id?.trim()) throw new RequestMalformedError('the task id must not be empty');
-    const record = this.host.store.a2aTasks.get(id);
+    const found = this.host.store.a2aTasks.get(id);
+    const record = found && this.host.seesTask(found.taskId) ? found : undefined;
     const task = record && viewTask(this.host.store, record)?.task;
     if (!record || !task) throw new TaskNotFoundError(`Task not found: ${id}`);
     return { record, task };

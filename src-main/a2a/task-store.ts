@@ -11,11 +11,15 @@ import { viewTask } from './task-view';
 const LIST_SCAN_MAX = 10_000;
 
 export class MaestroTaskStore implements TaskStore {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** Whether the caller sees a MAESTRO task: the ones it does not are neither loaded nor listed. */
+    private readonly seesTask: (taskId: string) => boolean,
+  ) {}
 
   async load(taskId: string): Promise<Task | undefined> {
     const record = this.store.a2aTasks.get(taskId);
-    return record && viewTask(this.store, record)?.task;
+    return record && this.seesTask(record.taskId) ? viewTask(this.store, record)?.task : undefined;
   }
 
   async save(): Promise<void> {}
@@ -29,6 +33,7 @@ export class MaestroTaskStore implements TaskStore {
     const pageSize = params.pageSize ?? 50;
     const records = this.store.a2aTasks.list(params.contextId || null, LIST_SCAN_MAX, 0).tasks;
     const tasks = records.flatMap((record) => {
+      if (!this.seesTask(record.taskId)) return [];
       const task = viewTask(this.store, record)?.task;
       if (!task?.status) return [];
       if (params.status && task.status.state !== params.status) return [];

@@ -42,6 +42,7 @@ import { runTask } from '../tasks/run-task';
 import { listSpaces, updateSpace } from '../tasks/spaces';
 import { getContextGauge, getUsage } from '../tasks/usage';
 import { getAutoPrompter, saveAutoPrompter } from './auto-prompter-operations';
+import { createCaller, listCallers, revokeCaller } from './caller-operations';
 import type { AppContext } from './context';
 import { checkMcpServer, listMcpServers, saveMcpToken, setMcpServerEnabled } from './mcp-operations';
 import { addMcpServer, removeMcpServer } from './mcp-server-operations';
@@ -142,6 +143,9 @@ export const operations: Operations = {
   archiveTask,
   deleteTask,
   getTaskAttachment,
+  createCaller,
+  listCallers,
+  revokeCaller,
 };
 
 export function parseInput<N extends OperationName>(name: N, raw: unknown): OpParsedInput<N> {

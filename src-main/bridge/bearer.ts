@@ -16,7 +16,8 @@ export function bearerGate(token: string): (req: IncomingMessage, url: URL) => b
   };
 }
 
-function givenToken(req: IncomingMessage, url: URL): string | undefined {
+/** The bearer token the request carries, if any (a caller's or the owner's). */
+export function givenToken(req: IncomingMessage, url: URL): string | undefined {
   const header = req.headers.authorization;
   if (header !== undefined) return /^Bearer +(\S+) *$/i.exec(header)?.[1];
   return url.pathname === API_PREFIX + EVENTS_PATH ? (url.searchParams.get('token') ?? undefined) : undefined;

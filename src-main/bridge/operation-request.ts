@@ -1,14 +1,17 @@
 // One contract operation over HTTP: the route of the method and path, the JSON body (an object; path parameters
 // only in the path), the operation's answer with the route's status. A caller's mistake is thrown as a MaestroError.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { OperationName } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
-import type { Maestro } from '../app/create-maestro';
 import { readJson, sendJson } from './json-http';
 import { matchRoute } from './routes';
 
+/** Runs an operation for whoever sent the request (the owner, or a caller within its spaces: callers.ts). */
+export type OperationInvoker = (name: OperationName, input: Record<string, unknown>) => unknown;
+
 /** `pathname` is below /api/local. */
 export async function serveOperation(
-  maestro: Maestro,
+  invoke: OperationInvoker,
   req: IncomingMessage,
   res: ServerResponse,
   pathname: string,
@@ -33,6 +36,6 @@ export async function serveOperation(
     }
   }
   // Awaited so an operation that becomes async still answers with its value.
-  const output = await maestro.invoke(match.route.name, { ...body, ...match.params });
+  const output = await invoke(match.route.name, { ...body, ...match.params });
   sendJson(res, match.route.status, output);
 }

@@ -92,6 +92,10 @@ const BRIDGE_API_TABLE = [
   ['GET', '/tasks/:id/changes', 200],
   ['POST', '/tasks/:id/changes/revert', 200],
   ['GET', '/checkpoints/usage', 200],
+  // bridge-api.md (several hosts): the callers besides the owner, each seeing only its spaces; the owner's to manage.
+  ['POST', '/callers', 201],
+  ['GET', '/callers', 200],
+  ['DELETE', '/callers/:id', 200],
 ] as const;
 
 /** Param names differ between the doc (`:id`, `:rid`) and the contract (`:taskId`, `:requestId`); shapes must not. */
@@ -163,11 +167,13 @@ describe('contract coverage', () => {
       expect(found.params).toEqual(Object.fromEntries(route.params.map((p) => [p, `${p}-value`])));
       const other = method === 'GET' ? 'POST' : 'GET';
       const wrong = matchRoute(other, concrete);
-      // GET and POST share /tasks, /profiles, /auto-prompter and /settings, GET /tasks/run is getTask of a task
-      // named "run" (a 404), and /tasks/:taskId answers GET, PATCH and DELETE; every other path one method only.
+      // GET and POST share /tasks, /profiles, /auto-prompter, /settings and /callers, GET /tasks/run is getTask of a
+      // task named "run" (a 404), and /tasks/:taskId answers GET, PATCH and DELETE; every other path one method only.
       const task = '/tasks/taskId-value';
       if (wrong.kind === 'found')
-        expect(['/tasks', '/profiles', '/auto-prompter', '/settings', '/tasks/run', task]).toContain(concrete);
+        expect(['/tasks', '/profiles', '/auto-prompter', '/settings', '/callers', '/tasks/run', task]).toContain(
+          concrete,
+        );
       else
         expect(wrong).toEqual({
           kind: 'wrong_method',

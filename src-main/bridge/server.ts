@@ -9,7 +9,7 @@ import { a2aHost } from '../app/a2a-host';
 import type { Maestro } from '../app/create-maestro';
 import { STORAGE_RETRY_AFTER_S, storageErrorBody, storageFault } from '../db/storage-fault';
 import { A2A_PATH, A2aEndpoint } from './a2a-endpoint';
-import { bearerGate } from './bearer';
+import { BridgeCallers } from './callers';
 import { sendJson } from './json-http';
 import { serveOperation } from './operation-request';
 import { streamEvents } from './sse';
@@ -32,7 +32,13 @@ export interface Bridge {
 }
 
 export async function startBridge(options: BridgeOptions): Promise<Bridge> {
-  const authorized = bearerGate(options.token);
+  // The owner's token (bridge.json) or a caller's (POST /callers), each answered as callers.ts says.
+  const callers = new BridgeCallers(
+    options.maestro,
+    options.token,
+    () => a2a,
+    () => bridgeUrl,
+  );
   // Error messages may quote what the caller sent (a path, an id); the token never goes back out.
   // A locked, full or failing database is the caller's to retry (503 + Retry-After with a stable code), never a bare
   // 500: nothing of the request was written (each operation is one transaction).
@@ -53,6 +59,7 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     });
   });
   let port = 0;
+  let bridgeUrl = '';
   // Made once the port is known (its card names the endpoint), before the first request can arrive.
   let a2a: A2aEndpoint;
 
@@ -72,20 +79,22 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
       if (req.method === 'GET' && options.staticDir && serveStatic(options.staticDir, url.pathname, res)) return;
       return fail(res, new MaestroError('not_found', 'nothing here'));
     }
-    if (!authorized(req, url)) {
+    const who = callers.authenticate(req, url);
+    if (!who) {
       res.setHeader('www-authenticate', 'Bearer');
       return fail(res, new MaestroError('unauthorized', 'missing or wrong bearer token'));
     }
     if (url.pathname === A2A_PATH) {
-      return req.method === 'POST' ? a2a.serveRpc(req, res) : onlyMethod(res, 'POST', req, url.pathname);
+      return req.method === 'POST' ? callers.a2a(who).serveRpc(req, res) : onlyMethod(res, 'POST', req, url.pathname);
     }
     const pathname = url.pathname.slice(API_PREFIX.length);
-    if (pathname === EVENTS_PATH) {
-      if (req.method === 'GET') return streamEvents(options.maestro.store, req, res, url);
-      return onlyMethod(res, 'GET', req, pathname);
-    }
     try {
-      await serveOperation(options.maestro, req, res, pathname);
+      if (pathname === EVENTS_PATH) {
+        if (req.method !== 'GET') return onlyMethod(res, 'GET', req, pathname);
+        const gate = callers.streamGate(who, url.searchParams.get('taskId') || undefined);
+        return streamEvents(options.maestro.store, req, res, url, gate);
+      }
+      await serveOperation(callers.invoker(who), req, res, pathname);
     } catch (error) {
       if (error instanceof MaestroError) return fail(res, error);
       throw error;
@@ -93,14 +102,15 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   }
 
   port = await listenOnLoopback(server, options.port ?? 0);
-  const url = `http://127.0.0.1:${port}`;
-  a2a = new A2aEndpoint(a2aHost(options.maestro.ctx), url);
+  bridgeUrl = `http://127.0.0.1:${port}`;
+  a2a = new A2aEndpoint(a2aHost(options.maestro.ctx), bridgeUrl);
   return {
-    url,
+    url: bridgeUrl,
     port,
     close: () =>
       new Promise<void>((resolve) => {
         a2a.close();
+        callers.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -17,8 +17,27 @@ function lastEventId(req: IncomingMessage, url: URL): number | undefined {
   return /^\d+$/.test(raw) ? Number(raw) : undefined;
 }
 
-export function streamEvents(store: Store, req: IncomingMessage, res: ServerResponse, url: URL): void {
+/** A caller's stream (callers.ts): only the events of the tasks it sees, and an end when it is revoked. */
+export interface StreamGate {
+  seesTask(taskId: string): boolean;
+  /** Calls `end` once the caller is revoked; answers the disposer. */
+  whenRevoked(end: () => void): () => void;
+}
+
+/** The last frame of a revoked caller's stream: an `error` event with the 401 body, before the stream ends. */
+export const REVOKED_FRAME = `event: error\ndata: ${JSON.stringify({
+  error: { code: 'unauthorized', message: 'this caller was revoked' },
+})}\n\n`;
+
+export function streamEvents(
+  store: Store,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  gate?: StreamGate,
+): void {
   const taskId = url.searchParams.get('taskId') || undefined;
+  const sees = (event: MaestroEvent) => !gate || gate.seesTask(event.taskId);
   const head = store.events.lastSeq();
   // Without Last-Event-ID a subscriber starts at the present; an id beyond the log (another data dir) as well.
   let lastSent = Math.min(lastEventId(req, url) ?? head, head);
@@ -45,6 +64,7 @@ export function streamEvents(store: Store, req: IncomingMessage, res: ServerResp
       let full = false;
       for (const event of page) {
         lastSent = event.seq;
+        if (!sees(event)) continue;
         full = !res.write(sseFrame(event)) || full;
       }
       if (full) {
@@ -80,21 +100,28 @@ export function streamEvents(store: Store, req: IncomingMessage, res: ServerResp
     // keeps naming the last persisted event. No pull here (it may be dispatched inside an open transaction), and
     // dropped while persisted events wait to be sent, so it never overtakes them; the log has the final state.
     if (event.seq <= 0) {
-      if (!draining) res.write(`data: ${JSON.stringify(event)}\n\n`);
+      if (!draining && sees(event)) res.write(`data: ${JSON.stringify(event)}\n\n`);
     } else if (event.seq > lastSent) pull();
   });
   pull();
   // Then the turns being generated now, whole so far (their deltas are not in the log), without ids: a window that
   // joins mid-stream shows them as one that watched from the start; what follows comes live.
-  for (const event of store.liveEvents(taskId)) res.write(`data: ${JSON.stringify(event)}\n\n`);
+  for (const event of store.liveEvents(taskId)) if (sees(event)) res.write(`data: ${JSON.stringify(event)}\n\n`);
 
   const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
   keepalive.unref();
+  // A revoked caller's stream ends at once: its last frame says why, and the EventSource's reconnect is answered 401
+  // (which ends an EventSource for good).
+  const stopGate = gate?.whenRevoked(() => {
+    if (!closed) res.end(REVOKED_FRAME);
+    close();
+  });
   const close = () => {
     closed = true;
     clearInterval(keepalive);
     clearTimeout(reread);
     unsubscribe();
+    stopGate?.();
   };
   req.on('close', close);
   res.on('close', close);

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { CALLER_ROLES } from '../../../src-shared/contract/callers';
 import {
   COMMENT_AUTHORS,
   COMMENT_KINDS,
@@ -95,6 +96,12 @@ const COLUMNS: Record<string, Column> = {
     values: REQUEST_STATUSES,
     sql: `INSERT INTO package_requests (id, task_id, job_id, call_id, manager, name, reason, status, created_at)
          VALUES ('p', 't', 'j', 'c', 'npm', 'x', 'r', @value, 1)`,
+  },
+  'callers.role': {
+    list: 'CALLER_ROLES',
+    values: CALLER_ROLES,
+    sql: `INSERT INTO callers (id, name, role, spaces, token_hash, created_at)
+         VALUES ('c', 'n', @value, '"all"', '${'0'.repeat(64)}', 1)`,
   },
 };
 

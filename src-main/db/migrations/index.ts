@@ -19,6 +19,7 @@ import * as taskGrants from './0015-task-grants';
 import * as settingsWait from './0016-settings-wait';
 import * as checkpoints from './0017-checkpoints';
 import * as jobGuards from './0018-job-guards';
+import * as callers from './0019-callers';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -47,6 +48,7 @@ export const MIGRATIONS: readonly Migration[] = [
   settingsWait,
   checkpoints,
   jobGuards,
+  callers,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

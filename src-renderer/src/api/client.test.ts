@@ -248,6 +248,14 @@ const CASES: Record<OperationName, Case> = {
     method: 'GET',
     path: `/api/local/tasks/${TASK_IN_PATH}/attachments/shot%201%23.png`,
   },
+  createCaller: {
+    input: { name: 'ci', spaces: ['spc_1'], role: 'script' },
+    method: 'POST',
+    path: '/api/local/callers',
+    body: { name: 'ci', spaces: ['spc_1'], role: 'script' },
+  },
+  listCallers: { input: {}, method: 'GET', path: '/api/local/callers' },
+  revokeCaller: { input: { callerId: 'caller 1/ä' }, method: 'DELETE', path: '/api/local/callers/caller%201%2F%C3%A4' },
 };
 
 describe('both transports cover the contract', () => {
