@@ -342,6 +342,7 @@ describe('headless host', { timeout: 60_000 }, () => {
       // Checked before the core opens: no data dir, no DB, no bridge.json.
       expect(fs.existsSync(dataDirs[i] as string), args.join(' ')).toBe(false);
     }
+    for (const made of [cert, other, noNames]) fs.rmSync(made.dir, { recursive: true, force: true });
     // Ten starts that each compile the entry, two at a time.
   }, 180_000);
 

@@ -1,13 +1,14 @@
 // The headless host serving a team: `--bind 0.0.0.0 --tls-cert --tls-key` with a real self-signed certificate made by
 // openssl. A client that trusts it gets /health; plain HTTP, a client that does not trust it, a name the certificate
 // does not cover and a rebound Host header get nothing.
+import fs from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostProcess, startHostProcess } from '../../test-support/headless-process';
 import { makeSelfSignedCert, type SelfSignedCert } from '../../test-support/self-signed-cert';
-import { tempDir } from '../../test-support/temp-maestro';
 
 interface Answer {
   status: number;
@@ -67,10 +68,12 @@ describe('headless host over TLS', { timeout: 60_000 }, () => {
   let cert: SelfSignedCert;
   let host: HostProcess;
   let port: number;
+  let root: string;
 
   beforeAll(async () => {
     cert = makeSelfSignedCert(['DNS:localhost', 'IP:127.0.0.1']);
-    const root = tempDir();
+    // Kept for the whole file (tempDir() is emptied after each test).
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'maestro-tls-host-'));
     host = await startHostProcess(path.join(root, 'data'), root, {}, [
       '--bind',
       '0.0.0.0',
@@ -86,6 +89,8 @@ describe('headless host over TLS', { timeout: 60_000 }, () => {
   afterAll(async () => {
     host.child.kill('SIGTERM');
     expect(await host.exited).toEqual({ code: 0, signal: null });
+    fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(cert.dir, { recursive: true, force: true });
   });
 
   it('P1.28 announces an https URL named by the certificate and answers /health, with its --host-name, to a client that trusts the certificate', async () => {
@@ -114,6 +119,7 @@ describe('headless host over TLS', { timeout: 60_000 }, () => {
     });
     // Trusting another certificate is not trusting this one.
     const other = makeSelfSignedCert(['DNS:localhost']);
+    fs.rmSync(other.dir, { recursive: true, force: true });
     await expect(httpsGet(port, '/health', { ca: other.cert, token: host.token })).rejects.toMatchObject({
       code: expect.stringMatching(/SELF_SIGNED|UNABLE_TO_VERIFY/),
     });
