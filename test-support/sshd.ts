@@ -22,6 +22,8 @@ export interface TestSshd {
   /** `ssh-keygen -l` of the host key: `SHA256:…`. */
   hostKeyFingerprint: string;
   output(): string;
+  /** Kills the per-connection sshd processes (children of the listener): every SSH session drops at once. */
+  dropConnections(): void;
   stop(): Promise<void>;
 }
 
@@ -93,6 +95,12 @@ export async function startSshd(authorized: KeyPair[]): Promise<TestSshd> {
     hostKey,
     hostKeyFingerprint: sshFingerprint(hostKey),
     output: () => log,
+    dropConnections() {
+      const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)], { encoding: 'utf8' }).split(
+        '\n',
+      );
+      for (const pid of children.map((p) => Number(p.trim())).filter((p) => p > 0)) process.kill(pid, 'SIGKILL');
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

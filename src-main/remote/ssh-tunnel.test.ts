@@ -132,6 +132,18 @@ describe.skipIf(!SSHD)('SSH tunnel to a host', { timeout: 60_000 }, () => {
     expect(await connectable(tunnel.localPort)).toBe(false);
   });
 
+  it('a dropped SSH connection ends the tunnel: closed settles and the local port is free', async () => {
+    const tunnel = await openSshTunnel({
+      ...base,
+      knownHostsFile: knownHosts,
+      auth: { kind: 'key', file: clientKey.file },
+    });
+    expect((await get(tunnel, '/health', host.token)).status).toBe(200);
+    sshd.dropConnections();
+    await tunnel.closed;
+    expect(await connectable(tunnel.localPort)).toBe(false);
+  });
+
   it('an unknown host key is refused before authenticating, with its fingerprint; nothing is forwarded', async () => {
     const before = accepted(sshd.output());
     const elsewhere = path.join(dir, 'known_hosts_other');
