@@ -290,48 +290,21 @@ describe('headless host', { timeout: 60_000 }, () => {
   });
 
   it('serving beyond loopback without TLS, or with a certificate or key that does not check out → exit 1 naming the flag and file, nothing started', async () => {
+    // Each way a certificate or key can be wrong is in tls-identity.test.ts; here, that the host stops on them.
     const cert = makeSelfSignedCert();
     const other = makeSelfSignedCert();
-    const noNames = makeSelfSignedCert([]);
-    const dir = tempDir();
-    const missing = path.join(dir, 'missing.pem');
-    const notPem = path.join(dir, 'not-pem.pem');
-    fs.writeFileSync(notPem, 'just some text\n');
-    const tls = (certFile: string, keyFile: string) => ['--tls-cert', certFile, '--tls-key', keyFile];
     const cases: [string[], RegExp][] = [
       [['--bind', '0.0.0.0'], /--bind 0\.0\.0\.0 serves beyond this machine: give --tls-cert FILE and --tls-key FILE/],
-      [['--bind', '::'], /--bind :: serves beyond this machine/],
-      [['--bind', 'maestro.example.com'], /--bind must be an IP address .* got "maestro\.example\.com"/],
-      [['--bind', '0.0.0.0', '--tls-cert', cert.certFile], /--tls-cert and --tls-key go together/],
       [
-        ['--bind', '0.0.0.0', ...tls(missing, cert.keyFile)],
-        new RegExp(`--tls-cert ${missing} cannot be read \\(ENOENT\\)`),
-      ],
-      [
-        ['--bind', '0.0.0.0', ...tls(notPem, cert.keyFile)],
-        new RegExp(`--tls-cert ${notPem} holds no PEM certificate`),
-      ],
-      [
-        ['--bind', '0.0.0.0', ...tls(cert.certFile, cert.certFile)],
-        new RegExp(`--tls-key ${cert.certFile} holds no PEM private key`),
-      ],
-      [
-        ['--bind', '0.0.0.0', ...tls(cert.certFile, other.keyFile)],
+        ['--bind', '0.0.0.0', '--tls-cert', cert.certFile, '--tls-key', other.keyFile],
         new RegExp(`--tls-key ${other.keyFile} is not the private key of the certificate in ${cert.certFile}`),
       ],
-      [
-        ['--bind', '0.0.0.0', ...tls(noNames.certFile, noNames.keyFile)],
-        new RegExp(`--tls-cert ${noNames.certFile} names no host`),
-      ],
-      [['--host-name', 'two words'], /--host-name must be 1 to 64 letters/],
+      [['--bind', '0.0.0.0', '--tls-cert', cert.certFile], /--tls-cert and --tls-key go together/],
     ];
     const dataDirs = cases.map(() => path.join(tempDir(), 'data'));
     const results: Awaited<ReturnType<typeof failing>>[] = [];
-    for (let i = 0; i < cases.length; i += 2) {
-      const pair = cases
-        .slice(i, i + 2)
-        .map(([args], j) => failing(['--data-dir', dataDirs[i + j] as string, '--port', '0', ...args]));
-      results.push(...(await Promise.all(pair)));
+    for (const [i, [args]] of cases.entries()) {
+      results.push(await failing(['--data-dir', dataDirs[i] as string, '--port', '0', ...args]));
     }
     for (const [i, result] of results.entries()) {
       const [args, message] = cases[i] as [string[], RegExp];
@@ -342,9 +315,8 @@ describe('headless host', { timeout: 60_000 }, () => {
       // Checked before the core opens: no data dir, no DB, no bridge.json.
       expect(fs.existsSync(dataDirs[i] as string), args.join(' ')).toBe(false);
     }
-    for (const made of [cert, other, noNames]) fs.rmSync(made.dir, { recursive: true, force: true });
-    // Ten starts that each compile the entry, two at a time.
-  }, 180_000);
+    for (const made of [cert, other]) fs.rmSync(made.dir, { recursive: true, force: true });
+  }, 120_000);
 
   it('a port already in use → non-zero exit naming the port', async () => {
     const blocker = net.createServer();
