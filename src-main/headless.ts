@@ -1,6 +1,7 @@
 // Headless entry: the same core as the desktop app (DB, Worker, engine) with the HTTP bridge and the built renderer,
-// no Electron. `node out/main/headless.js --data-dir DIR [--port N] [--workspace DIR] [--print-ui-url]`; `npm run
-// headless` (scripts/headless.mjs) installs, builds and starts it with a default data dir, printing the UI's address.
+// no Electron. `node out/main/headless.js --data-dir DIR [--port N] [--workspace DIR] [--print-ui-url]` (and, to serve
+// a team, `--bind ADDRESS --tls-cert FILE --tls-key FILE`); `npm run headless` (scripts/headless.mjs) installs, builds
+// and starts it with a default data dir, printing the UI's address.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,10 +9,13 @@ import { removeBridgeFile, writeBridgeFile } from './app/bridge-file';
 import { createMaestro } from './app/create-maestro';
 import { VERSION } from './app/version';
 import { startBridgeAtKeptAddress } from './bridge/kept-address';
+import { DEFAULT_BIND, type ListenPlan, listenPlanProblem } from './bridge/listener';
 import type { Bridge } from './bridge/server';
+import { loadTlsIdentity } from './bridge/tls-identity';
 
 const USAGE =
-  'usage: node out/main/headless.js --data-dir DIR [--port N] [--workspace DIR] [--print-ui-url] [--new-token]';
+  'usage: node out/main/headless.js --data-dir DIR [--port N] [--workspace DIR] [--print-ui-url] [--new-token]\n' +
+  '         [--bind ADDRESS --tls-cert FILE --tls-key FILE] [--host-name NAME]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -24,6 +28,11 @@ async function main(): Promise<void> {
       'print-ui-url': { type: 'boolean' },
       // The host keeps its token across restarts (host.json); this replaces it, e.g. after it was shown to someone.
       'new-token': { type: 'boolean' },
+      // Beyond loopback only over TLS; the certificate's names are the ones the bridge then answers to.
+      bind: { type: 'string' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'host-name': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -36,12 +45,19 @@ async function main(): Promise<void> {
   const port = parsePort(values.port);
   const workspace = values.workspace === undefined ? null : path.resolve(values.workspace);
   if (workspace !== null && !isFolder(workspace)) throw new Error(`--workspace ${workspace} is not an existing folder`);
+  // Checked before anything starts: a bad certificate or a bind without TLS leaves no DB opened, no port taken.
+  const plan = listenPlanFrom(values);
+  const hostName = values['host-name'];
+  if (hostName !== undefined && !/^[\w.-]{1,64}$/.test(hostName)) {
+    throw new Error(`--host-name must be 1 to 64 letters, digits, dots, dashes or underscores, got "${hostName}"`);
+  }
 
   const appRoot = findAppRoot(__dirname);
   const maestro = createMaestro({
     dataDir,
     piecesDir: path.join(appRoot, 'pieces'),
     version: VERSION,
+    hostName,
     defaultWorkspace: workspace,
   });
   let bridge: Bridge;
@@ -51,6 +67,7 @@ async function main(): Promise<void> {
       maestro,
       port,
       newToken: values['new-token'],
+      ...plan,
       staticDir: path.join(appRoot, 'out', 'renderer'),
     });
     ({ bridge, token } = started);
@@ -81,6 +98,22 @@ async function main(): Promise<void> {
   writeBridgeFile(maestro.ctx.dataDir, { url: bridge.url, token, pid: process.pid });
   console.log(`MAESTRO bridge listening on ${bridge.url}`);
   if (values['print-ui-url']) console.log(`MAESTRO UI: ${bridge.url}/#token=${token}`);
+}
+
+function listenPlanFrom(values: { bind?: string; 'tls-cert'?: string; 'tls-key'?: string }): ListenPlan {
+  const { bind = DEFAULT_BIND, 'tls-cert': certFile, 'tls-key': keyFile } = values;
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new Error(`--tls-cert and --tls-key go together: give both or neither\n${USAGE}`);
+  }
+  const plan: ListenPlan = {
+    bind,
+    ...(certFile !== undefined && keyFile !== undefined
+      ? { tls: loadTlsIdentity(path.resolve(certFile), path.resolve(keyFile)) }
+      : {}),
+  };
+  const problem = listenPlanProblem(plan);
+  if (problem) throw new Error(problem);
+  return plan;
 }
 
 /** Without --port: the port the host listened on last time (host.json), else a free one. */

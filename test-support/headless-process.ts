@@ -7,7 +7,7 @@ import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..');
 const ENTRY = path.join(ROOT, 'src-main', 'headless.ts');
-const LISTENING = /^MAESTRO bridge listening on (http:\/\/127\.0\.0\.1:\d+)$/m;
+const LISTENING = /^MAESTRO bridge listening on (https?:\/\/\S+:\d+)$/m;
 const READY_TIMEOUT_MS = 30_000;
 
 export interface HostProcess {
@@ -33,11 +33,13 @@ export async function startHostProcess(
   dataDir: string,
   workspace: string,
   env: Record<string, string> = {},
+  /** More flags, e.g. --bind and --tls-cert/--tls-key (then `call`, which uses fetch, cannot verify the host). */
+  extraArgs: string[] = [],
 ): Promise<HostProcess> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(childEnv)) if (key.startsWith('MAESTRO_')) delete childEnv[key];
   Object.assign(childEnv, env);
-  const args = ['--import', 'tsx', ENTRY, '--data-dir', dataDir, '--port', '0', '--workspace', workspace];
+  const args = ['--import', 'tsx', ENTRY, '--data-dir', dataDir, '--port', '0', '--workspace', workspace, ...extraArgs];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let log = '';

@@ -19,7 +19,7 @@ export interface HeadlessHost extends BridgeInfo {
   workspace: string;
   /** The page address with the token in its fragment. */
   pageUrl: string;
-  /** Calls the bridge over HTTP with the bearer token; `path` is under /api/local. */
+  /** Calls the bridge over HTTP with the bearer token; `path` is under /api/local (not over TLS: fetch trusts only public CAs). */
   call<T = unknown>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: T }>;
   /** What the host printed, for failure messages. */
   output(): string;
@@ -32,10 +32,10 @@ const READY_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 /**
- * `env` is added to the host's environment. The MAESTRO_LLM_* variables of the Playwright process are not passed on,
+ * `env` is added to the host's environment, `args` to its command line (e.g. --bind with --tls-cert and --tls-key). The MAESTRO_LLM_* variables of the Playwright process are not passed on,
  * so a host runs jobs only when the test gives it an LLM profile (without one, every job stays `queued`).
  */
-export async function startHeadlessHost(env: NodeJS.ProcessEnv = {}): Promise<HeadlessHost> {
+export async function startHeadlessHost(env: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<HeadlessHost> {
   if (!fs.existsSync(HEADLESS_ENTRY)) {
     throw new Error(`${HEADLESS_ENTRY} is missing: run \`npx electron-vite build\` first`);
   }
@@ -49,7 +49,7 @@ export async function startHeadlessHost(env: NodeJS.ProcessEnv = {}): Promise<He
   const launch = (portArgs: string[]) => {
     const started = spawn(
       process.execPath,
-      [HEADLESS_ENTRY, '--data-dir', dataDir, ...portArgs, '--workspace', workspace],
+      [HEADLESS_ENTRY, '--data-dir', dataDir, ...portArgs, '--workspace', workspace, ...args],
       { cwd: APP_ROOT, env: { ...withoutLlmProfile(process.env), ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const append = (chunk: Buffer) => {

@@ -18,4 +18,6 @@ export interface AppContext extends TaskContext {
   /** Names the tasks people start (a short title from their profile's model). */
   titles: TaskTitles;
   version: string;
+  /** The name this host goes by (--host-name; default the machine's name). */
+  hostName: string;
 }

@@ -2,6 +2,7 @@
 // `invoke`, the one door to every contract operation.
 
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { OperationName } from '../../src-shared/contract';
 import { CodedError } from '../../src-shared/errors';
@@ -42,6 +43,8 @@ export interface MaestroOptions {
   /** Folder of the built-in pieces (the repository's pieces/ or the packaged app's resources). */
   piecesDir: string;
   version: string;
+  /** The name this host goes by; default the machine's name. */
+  hostName?: string;
   defaultWorkspace?: string | null;
   env?: NodeJS.ProcessEnv;
   /**
@@ -270,6 +273,7 @@ function appContext(options: MaestroOptions, dataDir: string, core: Core): AppCo
     dataDir,
     defaultWorkspace: options.defaultWorkspace ? resolveWorkspaceFolder(options.defaultWorkspace) : null,
     version: options.version,
+    hostName: options.hostName ?? os.hostname(),
     pieceRouter: options.pieceRouter ?? (options.env ?? process.env).MAESTRO_PIECE_ROUTER === '1',
   };
 }

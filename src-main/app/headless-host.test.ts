@@ -3,8 +3,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { makeSelfSignedCert } from '../../test-support/self-signed-cert';
 import { tempDir, testMaestro } from '../../test-support/temp-maestro';
 import type { BridgeInfo } from './bridge-file';
 
@@ -114,7 +116,7 @@ describe('headless host', { timeout: 60_000 }, () => {
     expect(host.stdout()).not.toContain(host.info.token);
 
     const health = await call(host, 'GET', '/health');
-    expect(health).toEqual({ status: 200, json: { ok: true, version: expect.any(String) } });
+    expect(health).toEqual({ status: 200, json: { ok: true, version: expect.any(String), host: os.hostname() } });
     expect((await fetch(`${host.url}/api/local/health`)).status).toBe(401);
     const created = await call(host, 'POST', '/tasks', { instruction: 'survive a clean stop' });
     expect(created.status).toBe(201);
@@ -286,6 +288,35 @@ describe('headless host', { timeout: 60_000 }, () => {
       expect(result.stderr, args.join(' ')).toMatch(message);
     }
   });
+
+  it('serving beyond loopback without TLS, or with a certificate or key that does not check out → exit 1 naming the flag and file, nothing started', async () => {
+    // Each way a certificate or key can be wrong is in tls-identity.test.ts; here, that the host stops on them.
+    const cert = makeSelfSignedCert();
+    const other = makeSelfSignedCert();
+    const cases: [string[], RegExp][] = [
+      [['--bind', '0.0.0.0'], /--bind 0\.0\.0\.0 serves beyond this machine: give --tls-cert FILE and --tls-key FILE/],
+      [
+        ['--bind', '0.0.0.0', '--tls-cert', cert.certFile, '--tls-key', other.keyFile],
+        new RegExp(`--tls-key ${other.keyFile} is not the private key of the certificate in ${cert.certFile}`),
+      ],
+      [['--bind', '0.0.0.0', '--tls-cert', cert.certFile], /--tls-cert and --tls-key go together/],
+    ];
+    const dataDirs = cases.map(() => path.join(tempDir(), 'data'));
+    const results: Awaited<ReturnType<typeof failing>>[] = [];
+    for (const [i, [args]] of cases.entries()) {
+      results.push(await failing(['--data-dir', dataDirs[i] as string, '--port', '0', ...args]));
+    }
+    for (const [i, result] of results.entries()) {
+      const [args, message] = cases[i] as [string[], RegExp];
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stderr, args.join(' ')).toMatch(/^MAESTRO could not start: /);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+      expect(result.stdout, args.join(' ')).not.toMatch(LISTENING);
+      // Checked before the core opens: no data dir, no DB, no bridge.json.
+      expect(fs.existsSync(dataDirs[i] as string), args.join(' ')).toBe(false);
+    }
+    for (const made of [cert, other]) fs.rmSync(made.dir, { recursive: true, force: true });
+  }, 120_000);
 
   it('a port already in use → non-zero exit naming the port', async () => {
     const blocker = net.createServer();

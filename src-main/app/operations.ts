@@ -71,7 +71,7 @@ export type OpAnswer<N extends OperationName> = N extends AsyncOperation ? Promi
 export type Operations = { [N in OperationName]: (ctx: AppContext, input: OpParsedInput<N>) => OpAnswer<N> };
 
 export const operations: Operations = {
-  health: (ctx) => ({ ok: true, version: ctx.version }),
+  health: (ctx) => ({ ok: true, version: ctx.version, host: ctx.hostName }),
   listPieces: (ctx) => {
     const { pieces, errors } = ctx.pieces.load(ctx.defaultWorkspace);
     return { pieces: pieces.map(summarize), errors };

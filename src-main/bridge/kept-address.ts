@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { writeFileAtomic } from '../workspace/atomic-write';
 import { hostAddressFile } from '../workspace/paths';
+import { DEFAULT_BIND } from './listener';
 import { type Bridge, type BridgeOptions, startBridge } from './server';
 
 const HostAddress = z.object({ port: z.number().int().min(1).max(65535), token: z.string().min(32) }).strict();
@@ -44,7 +45,7 @@ export async function startBridgeAtKeptAddress(options: KeptAddressOptions): Pro
   } catch (error) {
     const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
     if (requested !== undefined || !taken)
-      throw new Error(`cannot listen on 127.0.0.1:${port}: ${(error as Error).message}`);
+      throw new Error(`cannot listen on ${options.bind ?? DEFAULT_BIND}:${port}: ${(error as Error).message}`);
     bridge = await startBridge({ ...bridgeOptions, token, port: 0 });
     notes.push(`port ${port} is taken: listening on ${bridge.port} instead (open tabs need the new address)`);
   }

@@ -1,5 +1,6 @@
 // The HTTP bridge against a real server on 127.0.0.1:0: health, auth, Host check, static files, CORS (refusals: server-errors.test.ts).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src-shared/contract';
@@ -10,11 +11,11 @@ import { ROUTES } from './routes';
 import { CONTENT_SECURITY_POLICY } from './static-files';
 
 describe('bridge: health and pieces', () => {
-  it('P1.28 GET /health → { ok: true, version }', async () => {
+  it("P1.28 GET /health → { ok: true, version, host } (host: the machine's name unless --host-name names it)", async () => {
     const b = await testBridge();
     const res = await b.api('GET', '/health');
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ ok: true, version: 'test' });
+    expect(res.json).toEqual({ ok: true, version: 'test', host: os.hostname() });
   });
 
   it('P1.29 GET /pieces lists built-in and workspace pieces, and a broken workspace file as an error', async () => {

@@ -1,7 +1,7 @@
-// The local HTTP bridge: every contract operation under /api/local (bearer token, loopback Host only), SSE events,
-// and the built renderer at /. Errors always have the shape { error: { code, message, issues? } }.
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// The HTTP bridge: every contract operation under /api/local (bearer token, our own Host names only), SSE events, and
+// the built renderer at /; plain HTTP on loopback, HTTPS beyond. Errors always have the shape
+// { error: { code, message, issues? } }.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { API_PREFIX, EVENTS_PATH } from '../../src-shared/contract';
 import { ERROR_STATUS, type ErrorBody, errorBody, MaestroError } from '../../src-shared/errors';
 import { AGENT_CARD_PATH } from '../a2a/agent-card';
@@ -10,10 +10,13 @@ import type { Maestro } from '../app/create-maestro';
 import { STORAGE_RETRY_AFTER_S, storageErrorBody, storageFault } from '../db/storage-fault';
 import { A2A_PATH, A2aEndpoint } from './a2a-endpoint';
 import { BridgeCallers } from './callers';
+import { type HostCheck, hostCheck } from './host-check';
 import { sendJson } from './json-http';
+import { bridgeUrl, createBridgeServer, DEFAULT_BIND, listen } from './listener';
 import { serveOperation } from './operation-request';
 import { streamEvents } from './sse';
 import { serveStatic } from './static-files';
+import type { TlsIdentity } from './tls-identity';
 
 export { MAX_BODY_BYTES } from './json-http';
 
@@ -23,6 +26,10 @@ export interface BridgeOptions {
   port?: number;
   /** The built renderer; without it / answers 404. */
   staticDir?: string;
+  /** The address to listen on (default 127.0.0.1); beyond loopback only with `tls`. */
+  bind?: string;
+  /** Serves HTTPS with this certificate, and answers the names it covers besides loopback. */
+  tls?: TlsIdentity;
 }
 
 export interface Bridge {
@@ -37,7 +44,7 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     options.maestro,
     options.token,
     () => a2a,
-    () => bridgeUrl,
+    () => publicUrl,
   );
   // Error messages may quote what the caller sent (a path, an id); the token never goes back out.
   // A locked, full or failing database is the caller's to retry (503 + Retry-After with a stable code), never a bare
@@ -51,24 +58,22 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     res.setHeader('allow', method);
     fail(res, new MaestroError('method_not_allowed', `${req.method} is not allowed on ${pathname}`));
   };
-  const server = http.createServer((req, res) => {
+  const plan = { bind: options.bind ?? DEFAULT_BIND, tls: options.tls };
+  const server = createBridgeServer(plan, (req, res) => {
     handle(req, res).catch((error) => {
       if (!storageFault(error)) console.error('bridge request failed:', error);
       if (!res.headersSent) fail(res, error);
       else res.destroy();
     });
   });
-  let port = 0;
-  let bridgeUrl = '';
-  // Made once the port is known (its card names the endpoint), before the first request can arrive.
+  // Made once the port is known (the Host check and the card name it), before the first request can arrive.
+  let publicUrl = '';
   let a2a: A2aEndpoint;
+  let hostAllowed: HostCheck;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // DNS rebinding: only our own loopback names are served.
-    const host = (req.headers.host ?? '').toLowerCase();
-    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
-      return fail(res, new MaestroError('forbidden', 'unexpected Host header'));
-    }
+    // DNS rebinding: only our own names are served.
+    if (!hostAllowed(req.headers.host)) return fail(res, new MaestroError('forbidden', 'unexpected Host header'));
     const url = requestUrl(req.url);
     if (!url) return fail(res, new MaestroError('invalid_input', 'malformed request target'));
     if (url.pathname === AGENT_CARD_PATH) {
@@ -101,11 +106,12 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     }
   }
 
-  port = await listenOnLoopback(server, options.port ?? 0);
-  bridgeUrl = `http://127.0.0.1:${port}`;
-  a2a = new A2aEndpoint(a2aHost(options.maestro.ctx), bridgeUrl);
+  const port = await listen(server, plan, options.port ?? 0);
+  publicUrl = bridgeUrl(plan, port);
+  hostAllowed = hostCheck(port, plan.tls);
+  a2a = new A2aEndpoint(a2aHost(options.maestro.ctx), publicUrl);
   return {
-    url: bridgeUrl,
+    url: publicUrl,
     port,
     close: () =>
       new Promise<void>((resolve) => {
@@ -115,19 +121,6 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
         server.closeAllConnections();
       }),
   };
-}
-
-/** Listens on 127.0.0.1 (port 0: any free one) and answers the port; a later server error is logged. */
-async function listenOnLoopback(server: http.Server, port: number): Promise<number> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  server.on('error', (error) => console.error('bridge server error:', error));
-  return (server.address() as AddressInfo).port;
 }
 
 /** The request target as a URL; only origin-form (`/path?query`) is accepted. */

@@ -9,7 +9,8 @@ export const appOperations = {
     path: '/health',
     status: 200,
     input: empty,
-    output: z.object({ ok: z.literal(true), version: z.string() }),
+    // host: the name this host goes by (--host-name, default the machine's name), so a caller sees which one answers.
+    output: z.object({ ok: z.literal(true), version: z.string(), host: z.string() }),
   }),
   listPieces: op({
     method: 'GET',
