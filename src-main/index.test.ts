@@ -90,15 +90,21 @@ beforeAll(async () => {
     MAESTRO_LLM_MODEL: 'scripted',
   });
   await import('./index');
-  // The entry writes bridge.json as its last step before the Worker starts.
-  await vi.waitFor(() => expect(fs.existsSync(path.join(dataDir, 'bridge.json'))).toBe(true), { timeout: 15_000 });
-});
+  // The core (in its own process) writes bridge.json once it serves; main then opens the window.
+  await vi.waitFor(
+    () => {
+      expect(fs.existsSync(path.join(dataDir, 'bridge.json'))).toBe(true);
+      expect(records.ipcHandlers.length).toBeGreaterThan(0);
+    },
+    { timeout: 45_000, interval: 100 },
+  );
+}, 60_000);
 
 afterAll(async () => {
   // Quit as Electron would: will-quit, which the shell defers until the bridge and the core are closed.
   let prevented = false;
   for (const listener of app.listeners('will-quit')) listener({ preventDefault: () => (prevented = true) });
-  await vi.waitFor(() => expect(app.quits.length).toBeGreaterThan(0), { timeout: 15_000 });
+  await vi.waitFor(() => expect(app.quits.length).toBeGreaterThan(0), { timeout: 20_000 });
   expect(prevented).toBe(true);
   expect(fs.existsSync(path.join(dataDir, 'bridge.json'))).toBe(false);
   await llm?.close();
@@ -108,7 +114,7 @@ afterAll(async () => {
   }
   delete (process.versions as Record<string, string | undefined>).electron;
   fs.rmSync(root, { recursive: true, force: true });
-});
+}, 30_000);
 
 describe('the Electron shell, booted in Node', () => {
   it('started without an error box or an exit', () => {
@@ -309,6 +315,8 @@ describe('the Electron shell, booted in Node', () => {
     const before = contents.sent.length;
     const joined = records.ipcListeners.find((l) => l.channel === EVENTS_JOINED_CHANNEL);
     joined?.listener({ sender: contents, senderFrame: contents.mainFrame });
+    // The core answers from its own process.
+    await vi.waitFor(() => expect(events(before).length).toBeGreaterThan(0));
     const resent = events(before);
     expect(resent.map((e) => e.type)).toEqual(['movement.entered', 'TurnStart', 'LlmCallStart', 'stream.delta']);
     expect(resent.at(-1)?.text).toBe('Half of a thought');
@@ -316,6 +324,7 @@ describe('the Electron shell, booted in Node', () => {
     const stranger = new StandInWebContents();
     const count = contents.sent.length;
     joined?.listener({ sender: stranger, senderFrame: stranger.mainFrame });
+    await new Promise((r) => setTimeout(r, 200));
     expect(contents.sent.length).toBe(count);
     await callIpc(ipcChannel('cancelTask'), { taskId });
   });
