@@ -10,7 +10,7 @@ import { type CoreProcess, startCoreProcess } from './shell/core-process';
 import { registerIpc } from './shell/ipc';
 import { electronSqliteBinding } from './shell/native';
 import { lockDownPermissions } from './shell/permissions';
-import { keychainDataKey } from './shell/secret-box';
+import { keychainDataKey, resealKeychainValues } from './shell/secret-box';
 import { appOrigins, createMainWindow, lockDownWebContents } from './shell/window';
 
 let core: CoreProcess | undefined;
@@ -22,6 +22,7 @@ async function boot(): Promise<void> {
   const rendererDir = path.join(outDir, 'renderer');
   const dataDir = prepareDataDir(process.env.MAESTRO_DATA_DIR ?? path.join(app.getPath('userData'), 'data'));
   const keychainKey = keychainDataKey(dataDir);
+  if (keychainKey) resealKeychainValues(dataDir, keychainKey);
   // Built beside this file (electron.vite.config.mts: the main side's `core-process` entry).
   core = await startCoreProcess(path.join(__dirname, 'core-process.js'), {
     dataDir,

@@ -11,7 +11,7 @@ type Listener = (...args: unknown[]) => unknown;
 type Handler = (...args: unknown[]) => unknown;
 
 /** What the test sets before it imports the entry. */
-export const standInConfig = { appPath: '', userData: '' };
+export const standInConfig = { appPath: '', userData: '', keychain: false, keychainId: 'this-machine' };
 
 /** A web contents: records what main sends it and the window-open handler the shell sets. */
 export class StandInWebContents extends EventEmitter {
@@ -190,8 +190,21 @@ export const shell = {
 
 export const Menu = { buildFromTemplate: (template: unknown[]) => ({ template }) };
 export const nativeImage = { createFromPath: (file: string) => ({ file }) };
-// No keychain: the data dir's secret.key is used, as on a Linux desktop without one.
-export const safeStorage = { isEncryptionAvailable: () => false };
+/**
+ * No keychain by default: the data dir's secret.key is used, as on a Linux desktop without one. With
+ * `standInConfig.keychain`, a keychain whose "encryption" is reversible but keyed by `keychainId` (another id is
+ * another machine's keychain: it does not open what this one sealed).
+ */
+export const safeStorage = {
+  isEncryptionAvailable: () => standInConfig.keychain,
+  getSelectedStorageBackend: () => 'gnome_libsecret',
+  encryptString: (plain: string) => Buffer.from(`${standInConfig.keychainId}:${Buffer.from(plain).toString('hex')}`),
+  decryptString(sealed: Buffer): string {
+    const [id, hex] = sealed.toString().split(':');
+    if (id !== standInConfig.keychainId || hex === undefined) throw new Error('Error while decrypting the ciphertext');
+    return Buffer.from(hex, 'hex').toString();
+  },
+};
 
 export const BrowserWindow = StandInBrowserWindow;
 export const Tray = StandInTray;
