@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES } from '../src-shared/contract';
 import {
+  CORE_STATUS_CHANNEL,
   EVENTS_JOINED_CHANNEL,
   OPEN_DATA_FOLDER_CHANNEL,
   OPEN_TASK_CHANNEL,
@@ -21,6 +22,7 @@ import {
   StandInBrowserWindow,
   StandInNotification,
   StandInTray,
+  StandInUtilityProcess,
   StandInWebContents,
   standInConfig,
 } from '../test-support/electron-stand-in';
@@ -328,4 +330,29 @@ describe('the Electron shell, booted in Node', () => {
     expect(contents.sent.length).toBe(count);
     await callIpc(ipcChannel('cancelTask'), { taskId });
   });
+
+  it('runs the core in its own process: killed, it is reported in the window, answers core_restarting meanwhile, and comes back', async () => {
+    const [core] = StandInUtilityProcess.all;
+    expect(core?.pid).toBeDefined();
+    expect(core?.pid).not.toBe(process.pid);
+    const { pid } = JSON.parse(fs.readFileSync(path.join(dataDir, 'bridge.json'), 'utf8')) as { pid: number };
+    expect(pid).toBe(core?.pid);
+    const contents = theWindow().webContents;
+    const statuses = (from: number) =>
+      contents.sent
+        .slice(from)
+        .filter((s) => s.channel === CORE_STATUS_CHANNEL)
+        .map((s) => s.args[0]);
+    const before = contents.sent.length;
+    core?.child.kill('SIGKILL');
+    await vi.waitFor(() => expect(statuses(before)).toEqual([expect.objectContaining({ state: 'restarting' })]));
+    expect(await callIpc(ipcChannel('listTasks'), {})).toMatchObject({ ok: false, error: { code: 'core_restarting' } });
+    await vi.waitFor(() => expect(statuses(before).at(-1)).toEqual({ state: 'running' }), { timeout: 45_000 });
+    const listed = await callIpc(ipcChannel('listTasks'), {});
+    expect(listed.ok).toBe(true);
+    // What the first core acknowledged is there for the second.
+    const titles = (listed.value as { tasks: { title: string }[] }).tasks.map((t) => t.title);
+    expect(titles).toEqual(expect.arrayContaining(['Shell test', 'Reload test']));
+    expect(StandInUtilityProcess.all.at(-1)?.pid).not.toBe(core?.pid);
+  }, 60_000);
 });
