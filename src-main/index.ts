@@ -3,7 +3,7 @@
 // never stalls the window.
 import path from 'node:path';
 import { app, BrowserWindow, dialog, session } from 'electron';
-import { prepareDataDir } from './app/create-maestro';
+import { prepareDataDir } from './app/data-dir';
 import { registerAppScheme, serveAppProtocol } from './shell/app-protocol';
 import { showAttention } from './shell/attention';
 import { type CoreProcess, startCoreProcess } from './shell/core-process';

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { safeStorage } from 'electron';
-import { AGENT_TOKENS_FILE } from '../app/create-maestro';
+import { AGENT_TOKENS_FILE } from '../app/data-dir';
 import { PROFILES_FILE } from '../llm/profile-store';
 import { keyedSecretBox, newDataKey, SecretBoxError } from '../llm/secret-box';
 import { MCP_TOKENS_FILE } from '../mcp/token-store';
