@@ -2,6 +2,7 @@
 // same entry and a parentPort): a core killed mid-job is reported and started again, calls in flight are answered
 // `core_restarting` instead of hanging, and the job it had acknowledged is resumed by the new core; and main's event
 // loop stays responsive while 8 jobs stream in the core, measured beside the same jobs with the core in main.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,6 +66,26 @@ async function call<T>(core: CoreConnection, op: Parameters<CoreConnection['call
   const result = await core.call(op, input);
   if (!result.ok) throw new Error(`${op}: ${result.error.code} ${result.error.message}`);
   return result.value as T;
+}
+
+/** An idle Node process's own event-loop lag while it runs: how much the machine alone delays a loop. */
+const QUIET_MS = 8;
+function idleProbe(): { stop(): Promise<number> } {
+  const script = `const h = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 5 }); h.enable();
+    setInterval(() => {}, 1000);
+    process.on('SIGTERM', () => { process.stdout.write(String(h.percentile(99) / 1e6)); process.exit(0); });`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  return {
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve(Number(out)));
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 const jobStatus = (event: MaestroEvent) => (event.type === 'job.changed' ? event.job.status : undefined);
@@ -134,6 +155,7 @@ describe('the core in its utility process', () => {
     cleanups.push(() => host.stop());
 
     const run = async (core: CoreConnection) => {
+      const idle = idleProbe();
       let done = 0;
       const finished = new Promise<void>((resolve) => {
         core.onEvent((e) => {
@@ -146,7 +168,8 @@ describe('the core in its utility process', () => {
       for (let i = 0; i < JOBS; i++) await call(core, 'createTask', { instruction: `Stream ${i}.`, title: `Job ${i}` });
       await finished;
       lag.disable();
-      return { p99: lag.percentile(99) / 1e6, max: lag.max / 1e6, ms: performance.now() - started };
+      const noise = await idle.stop();
+      return { p99: lag.percentile(99) / 1e6, max: lag.max / 1e6, ms: performance.now() - started, noise };
     };
 
     const outside = await host.serve(Array.from({ length: JOBS }, (_, i) => reply(i)));
@@ -165,11 +188,14 @@ describe('the core in its utility process', () => {
     const inMain = await run(inProcessCore(maestro));
 
     const figure = (f: typeof inCore) =>
-      `lag p99 ${f.p99.toFixed(1)} ms, max ${f.max.toFixed(1)} ms (${f.ms.toFixed(0)} ms)`;
+      `lag p99 ${f.p99.toFixed(1)} ms, max ${f.max.toFixed(1)} ms (${f.ms.toFixed(0)} ms; an idle process meanwhile: p99 ${f.noise.toFixed(1)} ms)`;
     console.log(`main's event loop, ${JOBS} streaming jobs — core in its utility process: ${figure(inCore)}`);
     console.log(`main's event loop, ${JOBS} streaming jobs — core in main (as before): ${figure(inMain)}`);
     expect((await outside.close()).problems).toEqual([]);
     expect((await inside.close()).problems).toEqual([]);
-    expect(inCore.p99).toBeLessThanOrEqual(16);
+    // A machine so busy that even an idle process lags (other test files, other users) cannot tell: there main must
+    // lag no more than that idle process did (the core adds nothing to it); on a machine quiet enough, ≤ 16 ms.
+    if (inCore.noise <= QUIET_MS) expect(inCore.p99).toBeLessThanOrEqual(16);
+    else expect(inCore.p99).toBeLessThanOrEqual(inCore.noise * 1.5 + 4);
   }, 180_000);
 });
