@@ -16,6 +16,7 @@ import { startScriptedLlmServer } from '../../test-support/scripted-llm-server';
 import { ScriptedLlmServerHost } from '../../test-support/scripted-llm-server-host';
 import { type CoreConnection, inProcessCore } from '../app/core-connection';
 import { createMaestro } from '../app/create-maestro';
+import { acquireHostLock } from '../app/host-lock';
 import { startCoreProcess } from './core-process';
 
 vi.mock('electron', () => import('../../test-support/electron-stand-in'));
@@ -142,6 +143,22 @@ describe('the core in its utility process', () => {
     );
     llm.expectEmpty();
   }, 120_000);
+
+  it('a core that cannot start says why, and is not started again: the data dir is held by another host', async () => {
+    const dataDir = path.join(tempDir(), 'data');
+    fs.mkdirSync(dataDir);
+    const lock = acquireHostLock(dataDir);
+    cleanups.push(() => lock.release());
+    const before = StandInUtilityProcess.all.length;
+    await expect(startCore(dataDir)).rejects.toThrow(/in use by another MAESTRO \(pid \d+/);
+    const started = StandInUtilityProcess.all.slice(before);
+    expect(started).toHaveLength(1);
+    await vi.waitFor(() => expect(started[0]?.pid).toBeUndefined());
+    // Nothing of the core was left behind in the data dir it could not have.
+    expect(fs.readdirSync(dataDir).sort()).toEqual(['host.lock']);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(StandInUtilityProcess.all.length).toBe(before + 1);
+  }, 60_000);
 
   it('main stays responsive (event-loop lag p99 ≤ 16 ms) while 8 jobs stream in the core; in main it lags', async () => {
     const JOBS = 8;
