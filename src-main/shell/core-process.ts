@@ -102,8 +102,8 @@ export function startCoreProcess(entry: string, options: CoreStartOptions): Prom
       child = undefined;
       serving = false;
       // Whatever was asked of it is not answered now: said at once, not left to hang.
-      for (const [id, settle] of pending) {
-        settle({ kind: 'result', id, result: restarting('the core stopped before it answered; it is starting again') });
+      for (const [id, answer] of pending) {
+        answer({ kind: 'result', id, result: restarting('the core stopped before it answered; it is starting again') });
       }
       pending.clear();
       if (closing) {
