@@ -1,4 +1,4 @@
-// Builds main (Electron entry + headless entry), preload and renderer into out/.
+// Builds main (Electron entry, the core's utility-process entry, headless entry), preload and renderer into out/.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
@@ -15,6 +15,7 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(import.meta.dirname, 'src-main/index.ts'),
+          'core-process': resolve(import.meta.dirname, 'src-main/core-process.ts'),
           headless: resolve(import.meta.dirname, 'src-main/headless.ts'),
         },
       },

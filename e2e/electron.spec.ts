@@ -68,13 +68,21 @@ test.describe('desktop app (Electron)', () => {
     }));
     // The contract's operations, the event subscription and the desktop-only calls; nothing else.
     expect(exposed.keys).toEqual(
-      [...OPERATION_NAMES, 'onEvent', 'onOpenTask', 'openDataFolder', 'pickFolder', 'setViewingTask'].sort(),
+      [
+        ...OPERATION_NAMES,
+        'onCoreStatus',
+        'onEvent',
+        'onOpenTask',
+        'openDataFolder',
+        'pickFolder',
+        'setViewingTask',
+      ].sort(),
     );
     expect(exposed.hasRequire).toBe('undefined');
     expect(exposed.hasProcess).toBe('undefined');
   });
 
-  test('P7.23 a task created over IPC is stored in the data dir and invalid input is refused in main', async () => {
+  test('P7.23 a task created over IPC is stored in the data dir and invalid input is refused by the core', async () => {
     const result = await page.evaluate(async () => {
       const api = (window as unknown as { maestro: Record<string, (i: unknown) => Promise<unknown>> }).maestro;
       const created = (await api.createTask?.({ instruction: 'from the desktop' })) as { ok: boolean };

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES } from '../src-shared/contract';
 import {
+  CORE_STATUS_CHANNEL,
   EVENTS_JOINED_CHANNEL,
   OPEN_DATA_FOLDER_CHANNEL,
   OPEN_TASK_CHANNEL,
@@ -21,6 +22,7 @@ import {
   StandInBrowserWindow,
   StandInNotification,
   StandInTray,
+  StandInUtilityProcess,
   StandInWebContents,
   standInConfig,
 } from '../test-support/electron-stand-in';
@@ -90,15 +92,21 @@ beforeAll(async () => {
     MAESTRO_LLM_MODEL: 'scripted',
   });
   await import('./index');
-  // The entry writes bridge.json as its last step before the Worker starts.
-  await vi.waitFor(() => expect(fs.existsSync(path.join(dataDir, 'bridge.json'))).toBe(true), { timeout: 15_000 });
-});
+  // The core (in its own process) writes bridge.json once it serves; main then opens the window.
+  await vi.waitFor(
+    () => {
+      expect(fs.existsSync(path.join(dataDir, 'bridge.json'))).toBe(true);
+      expect(records.ipcHandlers.length).toBeGreaterThan(0);
+    },
+    { timeout: 45_000, interval: 100 },
+  );
+}, 60_000);
 
 afterAll(async () => {
   // Quit as Electron would: will-quit, which the shell defers until the bridge and the core are closed.
   let prevented = false;
   for (const listener of app.listeners('will-quit')) listener({ preventDefault: () => (prevented = true) });
-  await vi.waitFor(() => expect(app.quits.length).toBeGreaterThan(0), { timeout: 15_000 });
+  await vi.waitFor(() => expect(app.quits.length).toBeGreaterThan(0), { timeout: 20_000 });
   expect(prevented).toBe(true);
   expect(fs.existsSync(path.join(dataDir, 'bridge.json'))).toBe(false);
   await llm?.close();
@@ -108,7 +116,7 @@ afterAll(async () => {
   }
   delete (process.versions as Record<string, string | undefined>).electron;
   fs.rmSync(root, { recursive: true, force: true });
-});
+}, 30_000);
 
 describe('the Electron shell, booted in Node', () => {
   it('started without an error box or an exit', () => {
@@ -309,6 +317,8 @@ describe('the Electron shell, booted in Node', () => {
     const before = contents.sent.length;
     const joined = records.ipcListeners.find((l) => l.channel === EVENTS_JOINED_CHANNEL);
     joined?.listener({ sender: contents, senderFrame: contents.mainFrame });
+    // The core answers from its own process.
+    await vi.waitFor(() => expect(events(before).length).toBeGreaterThan(0));
     const resent = events(before);
     expect(resent.map((e) => e.type)).toEqual(['movement.entered', 'TurnStart', 'LlmCallStart', 'stream.delta']);
     expect(resent.at(-1)?.text).toBe('Half of a thought');
@@ -316,7 +326,33 @@ describe('the Electron shell, booted in Node', () => {
     const stranger = new StandInWebContents();
     const count = contents.sent.length;
     joined?.listener({ sender: stranger, senderFrame: stranger.mainFrame });
+    await new Promise((r) => setTimeout(r, 200));
     expect(contents.sent.length).toBe(count);
     await callIpc(ipcChannel('cancelTask'), { taskId });
   });
+
+  it('runs the core in its own process: killed, it is reported in the window, answers core_restarting meanwhile, and comes back', async () => {
+    const [core] = StandInUtilityProcess.all;
+    expect(core?.pid).toBeDefined();
+    expect(core?.pid).not.toBe(process.pid);
+    const { pid } = JSON.parse(fs.readFileSync(path.join(dataDir, 'bridge.json'), 'utf8')) as { pid: number };
+    expect(pid).toBe(core?.pid);
+    const contents = theWindow().webContents;
+    const statuses = (from: number) =>
+      contents.sent
+        .slice(from)
+        .filter((s) => s.channel === CORE_STATUS_CHANNEL)
+        .map((s) => s.args[0]);
+    const before = contents.sent.length;
+    core?.child.kill('SIGKILL');
+    await vi.waitFor(() => expect(statuses(before)).toEqual([expect.objectContaining({ state: 'restarting' })]));
+    expect(await callIpc(ipcChannel('listTasks'), {})).toMatchObject({ ok: false, error: { code: 'core_restarting' } });
+    await vi.waitFor(() => expect(statuses(before).at(-1)).toEqual({ state: 'running' }), { timeout: 45_000 });
+    const listed = await callIpc(ipcChannel('listTasks'), {});
+    expect(listed.ok).toBe(true);
+    // What the first core acknowledged is there for the second.
+    const titles = (listed.value as { tasks: { title: string }[] }).tasks.map((t) => t.title);
+    expect(titles).toEqual(expect.arrayContaining(['Shell test', 'Reload test']));
+    expect(StandInUtilityProcess.all.at(-1)?.pid).not.toBe(core?.pid);
+  }, 60_000);
 });

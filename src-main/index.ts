@@ -1,44 +1,43 @@
-// Electron entry: single instance, the locked-down window, IPC, and the local HTTP bridge over the shared core.
+// Electron entry: single instance, the locked-down window, the tray and notifications, and IPC forwarded to the core,
+// which runs in its own utility process (core-process.ts: DB, Worker, engine, MCP, the HTTP bridge), so a busy core
+// never stalls the window.
 import path from 'node:path';
 import { app, BrowserWindow, dialog, session } from 'electron';
-import { removeBridgeFile, writeBridgeFile } from './app/bridge-file';
-import { createMaestro, type Maestro } from './app/create-maestro';
-import { startBridgeAtKeptAddress } from './bridge/kept-address';
-import type { Bridge } from './bridge/server';
+import { prepareDataDir } from './app/data-dir';
 import { registerAppScheme, serveAppProtocol } from './shell/app-protocol';
 import { showAttention } from './shell/attention';
+import { type CoreProcess, startCoreProcess } from './shell/core-process';
 import { registerIpc } from './shell/ipc';
 import { electronSqliteBinding } from './shell/native';
 import { lockDownPermissions } from './shell/permissions';
-import { safeStorageSecretBox } from './shell/secret-box';
+import { keychainDataKey, resealKeychainValues } from './shell/secret-box';
 import { appOrigins, createMainWindow, lockDownWebContents } from './shell/window';
 
-let maestro: Maestro | undefined;
-let bridge: Bridge | undefined;
+let core: CoreProcess | undefined;
 
 async function boot(): Promise<void> {
   const appRoot = app.isPackaged ? process.resourcesPath : app.getAppPath();
   // electron-vite builds main, preload and renderer side by side into out/ (package.json "main").
   const outDir = path.join(app.getAppPath(), 'out');
   const rendererDir = path.join(outDir, 'renderer');
-  maestro = createMaestro({
-    dataDir: process.env.MAESTRO_DATA_DIR ?? path.join(app.getPath('userData'), 'data'),
+  const dataDir = prepareDataDir(process.env.MAESTRO_DATA_DIR ?? path.join(app.getPath('userData'), 'data'));
+  const keychainKey = keychainDataKey(dataDir);
+  if (keychainKey) resealKeychainValues(dataDir, keychainKey);
+  // Built beside this file (electron.vite.config.mts: the main side's `core-process` entry).
+  core = await startCoreProcess(path.join(__dirname, 'core-process.js'), {
+    dataDir,
     piecesDir: path.join(appRoot, 'pieces'),
+    rendererDir,
     version: app.getVersion(),
     nativeBinding: electronSqliteBinding(),
-    secretBox: safeStorageSecretBox() ?? undefined,
+    ...(keychainKey ? { keychainKey: keychainKey.toString('base64') } : {}),
   });
   lockDownWebContents();
   lockDownPermissions(session.defaultSession, appOrigins());
   serveAppProtocol(rendererDir);
   const window = createMainWindow(path.join(outDir, 'preload'));
-  const ipc = registerIpc(maestro, window);
-  showAttention(maestro, window, ipc.view, path.join(appRoot, 'resources'));
-  const started = await startBridgeAtKeptAddress({ maestro, staticDir: rendererDir });
-  bridge = started.bridge;
-  if (started.note) console.log(`MAESTRO: ${started.note}`);
-  maestro.start();
-  writeBridgeFile(maestro.ctx.dataDir, { url: bridge.url, token: started.token, pid: process.pid });
+  const ipc = registerIpc(core, window);
+  showAttention(core, window, ipc.view, path.join(appRoot, 'resources'));
 }
 
 registerAppScheme();
@@ -57,16 +56,11 @@ if (!app.requestSingleInstanceLock()) {
   app.on('window-all-closed', () => app.quit());
   let quitting = false;
   app.on('will-quit', (event) => {
-    if (quitting || !maestro) return;
+    if (quitting || !core) return;
     event.preventDefault();
     quitting = true;
-    const m = maestro;
-    void (async () => {
-      await bridge?.close();
-      await m.close();
-      removeBridgeFile(m.ctx.dataDir);
-      app.quit();
-    })();
+    // The core closes its bridge, persists its running jobs and removes bridge.json before it exits.
+    void core.close().then(() => app.quit());
   });
 }
 

@@ -1,10 +1,12 @@
 // The preload facade: exactly the contract's operations and one event subscription, derived from the contract, plus
 // the desktop shell's own calls (the OS folder picker, the task being viewed, opening a task from a notification,
-// showing the data folder). No ipcRenderer, no generic channel access, no Node.
+// showing the data folder, the core process's status). No ipcRenderer, no generic channel access, no Node.
 import { contextBridge, type IpcRendererEvent, ipcRenderer } from 'electron';
 import type { MaestroEvent } from '../src-shared/events';
 import { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES } from '../src-shared/operation-names';
 import {
+  CORE_STATUS_CHANNEL,
+  type CoreStatus,
   EVENTS_JOINED_CHANNEL,
   OPEN_DATA_FOLDER_CHANNEL,
   OPEN_TASK_CHANNEL,
@@ -46,6 +48,13 @@ const api = {
   },
   openDataFolder() {
     return ipcRenderer.invoke(OPEN_DATA_FOLDER_CHANNEL);
+  },
+  onCoreStatus(listener: (status: CoreStatus) => void) {
+    const handler = (_: IpcRendererEvent, status: CoreStatus) => listener(status);
+    ipcRenderer.on(CORE_STATUS_CHANNEL, handler);
+    return () => {
+      ipcRenderer.removeListener(CORE_STATUS_CHANNEL, handler);
+    };
   },
 } as PreloadApi;
 

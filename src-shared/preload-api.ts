@@ -32,12 +32,19 @@ export const OPEN_TASK_CHANNEL = 'maestro:shell:openTask';
  */
 export const OPEN_DATA_FOLDER_CHANNEL = 'maestro:shell:openDataFolder';
 
+/** Main → renderer: the desktop's core process is running, or stopped unasked and is being started again. */
+export const CORE_STATUS_CHANNEL = 'maestro:shell:coreStatus';
+export type CoreStatus =
+  | { state: 'running' }
+  | { state: 'restarting'; attempt: number; inMs: number; exitCode: number | null };
+
 export type PreloadApi = { [N in OperationName]: (input: OpInput<N>) => Promise<Result<OpOutput<N>>> } & {
   onEvent(listener: (event: MaestroEvent) => void): () => void;
   pickFolder(input: PickFolderInput): Promise<Result<PickFolderOutput>>;
   setViewingTask(taskId: string | null): void;
   onOpenTask(listener: (taskId: string) => void): () => void;
   openDataFolder(): Promise<Result<{ opened: true }>>;
+  onCoreStatus(listener: (status: CoreStatus) => void): () => void;
 };
 
 export const PRELOAD_GLOBAL = 'maestro';

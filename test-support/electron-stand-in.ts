@@ -1,13 +1,17 @@
 // A recording stand-in for the `electron` module, so the Electron entry (src-main/index.ts) boots in Node under
 // Vitest: every API the shell touches records what it was asked and returns the least object that lets the shell go
 // on. It decides nothing; a test reads the records and calls the recorded handlers itself. Tests only.
+import { type ChildProcess, fork, type Serializable } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import { constants as osConstants } from 'node:os';
+import path from 'node:path';
 
 type Listener = (...args: unknown[]) => unknown;
 type Handler = (...args: unknown[]) => unknown;
 
 /** What the test sets before it imports the entry. */
-export const standInConfig = { appPath: '', userData: '' };
+export const standInConfig = { appPath: '', userData: '', keychain: false, keychainId: 'this-machine' };
 
 /** A web contents: records what main sends it and the window-open handler the shell sets. */
 export class StandInWebContents extends EventEmitter {
@@ -186,9 +190,64 @@ export const shell = {
 
 export const Menu = { buildFromTemplate: (template: unknown[]) => ({ template }) };
 export const nativeImage = { createFromPath: (file: string) => ({ file }) };
-// No keychain: the data dir's secret.key is used, as on a Linux desktop without one.
-export const safeStorage = { isEncryptionAvailable: () => false };
+/**
+ * No keychain by default: the data dir's secret.key is used, as on a Linux desktop without one. With
+ * `standInConfig.keychain`, a keychain whose "encryption" is reversible but keyed by `keychainId` (another id is
+ * another machine's keychain: it does not open what this one sealed).
+ */
+export const safeStorage = {
+  isEncryptionAvailable: () => standInConfig.keychain,
+  getSelectedStorageBackend: () => 'gnome_libsecret',
+  encryptString: (plain: string) => Buffer.from(`${standInConfig.keychainId}:${Buffer.from(plain).toString('hex')}`),
+  decryptString(sealed: Buffer): string {
+    const [id, hex] = sealed.toString().split(':');
+    if (id !== standInConfig.keychainId || hex === undefined) throw new Error('Error while decrypting the ciphertext');
+    return Buffer.from(hex, 'hex').toString();
+  },
+};
 
 export const BrowserWindow = StandInBrowserWindow;
 export const Tray = StandInTray;
 export const Notification = StandInNotification;
+
+/**
+ * Electron's utility process, as a Node child: `fork` runs the entry (its TypeScript source when the built .js is
+ * absent, as under Vitest) through utility-process-child.ts, which gives it a parentPort; messages are structured
+ * clones both ways, as over Electron's port. Every child is kept in `all`, so a test can kill one as a crash would.
+ */
+export class StandInUtilityProcess extends EventEmitter {
+  static readonly all: StandInUtilityProcess[] = [];
+  readonly child: ChildProcess;
+  pid: number | undefined;
+  constructor(modulePath: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}) {
+    super();
+    const source = modulePath.replace(/\.js$/, '.ts');
+    const entry = !fs.existsSync(modulePath) && fs.existsSync(source) ? source : modulePath;
+    this.child = fork(path.join(import.meta.dirname, 'utility-process-child.ts'), [entry, ...args], {
+      execArgv: ['--import', 'tsx'],
+      serialization: 'advanced',
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.pid = this.child.pid;
+    this.child.on('spawn', () => this.emit('spawn'));
+    this.child.on('message', (message) => this.emit('message', message));
+    this.child.on('exit', (code, signal) => {
+      this.pid = undefined;
+      // Electron reports a killed child with a code too.
+      this.emit('exit', code ?? (signal ? 128 + (osConstants.signals[signal] ?? 0) : 0));
+    });
+    StandInUtilityProcess.all.push(this);
+  }
+  postMessage(message: unknown): void {
+    if (this.child.connected) this.child.send(message as Serializable);
+  }
+  kill(): boolean {
+    return this.child.kill('SIGTERM');
+  }
+}
+
+export const utilityProcess = {
+  fork: (modulePath: string, args: string[] = [], options: { env?: NodeJS.ProcessEnv } = {}) =>
+    new StandInUtilityProcess(modulePath, args, options),
+};

@@ -1,11 +1,9 @@
 // The composition root used by both entries (Electron and headless): data dir, DB, pieces, profiles, Worker, and
 // `invoke`, the one door to every contract operation.
 
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { OperationName } from '../../src-shared/contract';
-import { CodedError } from '../../src-shared/errors';
 import { openSnapshotStore } from '../checkpoints/git-store';
 import { gcCheckpointStores } from '../checkpoints/housekeeping';
 import { CheckpointService } from '../checkpoints/service';
@@ -33,6 +31,7 @@ import { Worker, type WorkerOptions } from '../worker/worker';
 import { AcceptedSettings, type SettingsText } from '../workspace/accepted-settings';
 import { dbFile } from '../workspace/paths';
 import type { AppContext } from './context';
+import { AGENT_TOKENS_FILE, prepareDataDir } from './data-dir';
 import { DisposableStore } from './disposable-store';
 import { acquireHostLock } from './host-lock';
 import { invoke, type OpAnswer } from './operations';
@@ -82,18 +81,12 @@ export interface MaestroOptions {
   worker?: Partial<Omit<WorkerOptions, 'store' | 'engine' | 'pieces' | 'aborts' | 'mcp' | 'dataDir'>>;
 }
 
-/** The remote agents' tokens in the data dir (sealed, 0600). */
-export const AGENT_TOKENS_FILE = 'agent-tokens.json';
+// Kept here for the code that imports them from the composition root; they live apart so the desktop's main process
+// can prepare the data dir without loading the core.
+export { AGENT_TOKENS_FILE, DataDirError, prepareDataDir } from './data-dir';
 
 /** Jobs one Worker runs at once (one per task at most: the per-task lock still holds). */
 export const DEFAULT_CONCURRENCY = 3;
-
-export class DataDirError extends CodedError {
-  readonly code = 'data_dir_unusable';
-  constructor(dataDir: string, problem: string) {
-    super(`the data dir ${dataDir} ${problem}`);
-  }
-}
 
 export interface Maestro {
   readonly ctx: AppContext;
@@ -108,24 +101,6 @@ export interface Maestro {
   start(): void;
   /** Stops claiming, persists running jobs for the next start, closes the DB. */
   close(): Promise<void>;
-}
-
-export function prepareDataDir(dataDir: string): string {
-  const resolved = path.resolve(dataDir);
-  if (fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory() === false) {
-    throw new DataDirError(resolved, 'is not a folder');
-  }
-  try {
-    fs.mkdirSync(resolved, { recursive: true, mode: 0o700 });
-  } catch (error) {
-    throw new DataDirError(resolved, `cannot be created: ${(error as Error).message}`);
-  }
-  try {
-    fs.accessSync(resolved, fs.constants.W_OK | fs.constants.R_OK);
-  } catch {
-    throw new DataDirError(resolved, 'is not readable and writable');
-  }
-  return resolved;
 }
 
 /** How often the checkpoints' private repositories are collected, when no job runs. */

@@ -32,7 +32,7 @@ export function desktopNotice(
 ): DesktopNotice | null {
   // `kinds` is keyed by every Notice kind (a new kind without its switch does not compile).
   if (!prefs.os || !prefs.kinds[notice.kind]) return null;
-  if (view.focused && view.viewingTaskId === notice.taskId) return null;
+  if (hiddenByView(view, notice.taskId)) return null;
   const shown: DesktopNotice = {
     taskId: notice.taskId,
     title: notice.title,
@@ -48,6 +48,9 @@ export function desktopNotice(
     ? { ...shown, decide: { requestId: only.id } }
     : shown;
 }
+
+/** The person is looking at the task in a focused window: they see it there, no notification. */
+export const hiddenByView = (view: ViewState, taskId: string): boolean => view.focused && view.viewingTaskId === taskId;
 
 /**
  * A run_command request whose command the notification's body shows whole and as it is: one line, not cut, with no

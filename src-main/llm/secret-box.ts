@@ -52,9 +52,36 @@ export function fileSecretBox(keyFile: string): SecretBox {
     return key;
   };
 
+  return aesBox(FILE_BOX_KIND, keyFile, keyForSealing, () => {
+    const key = readKey();
+    if (!key) throw new SecretBoxError(`${keyFile} is missing (the key was sealed with it)`);
+    return key;
+  });
+}
+
+/**
+ * The desktop's box: AES-256-GCM under a data key that the OS keychain wraps. Main opens the wrapped key (safeStorage
+ * exists in the main process only) and hands it to the core in its own process, which seals and opens synchronously.
+ */
+export const KEYCHAIN_KEY_KIND = 'aes-256-gcm+os-keychain';
+
+export function keyedSecretBox(key: Buffer, where: string): SecretBox {
+  if (key.length !== KEY_BYTES) throw new SecretBoxError(`the key from ${where} is not ${KEY_BYTES} bytes`);
+  return aesBox(
+    KEYCHAIN_KEY_KIND,
+    where,
+    () => key,
+    () => key,
+  );
+}
+
+/** A fresh data key, for the keychain to wrap. */
+export const newDataKey = (): Buffer => randomBytes(KEY_BYTES);
+
+function aesBox(kind: string, where: string, keyForSealing: () => Buffer, keyForOpening: () => Buffer): SecretBox {
   return {
-    kind: FILE_BOX_KIND,
-    where: keyFile,
+    kind,
+    where,
     seal(plain, context) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', keyForSealing(), iv);
@@ -63,8 +90,7 @@ export function fileSecretBox(keyFile: string): SecretBox {
       return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
     },
     open(sealed, context) {
-      const key = readKey();
-      if (!key) throw new SecretBoxError(`${keyFile} is missing (the key was sealed with it)`);
+      const key = keyForOpening();
       const raw = Buffer.from(sealed, 'base64');
       if (raw.length < IV_BYTES + TAG_BYTES) throw new SecretBoxError('the sealed value is truncated');
       try {
@@ -73,7 +99,7 @@ export function fileSecretBox(keyFile: string): SecretBox {
         decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
         return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
       } catch {
-        throw new SecretBoxError(`${keyFile} does not open it (another secret.key, or the value was altered)`);
+        throw new SecretBoxError(`${where} does not open it (another key, or the value was altered)`);
       }
     },
   };

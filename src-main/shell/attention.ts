@@ -1,21 +1,19 @@
 // The desktop side of the notification projection: a tray icon counting the tasks that wait for the person (with a
 // menu of them), the dock/taskbar badge, and OS notifications for waits and terminal states that never steal focus.
 // What a notification says and when it is left out (the person's Settings included) is decided in
-// events/desktop-notices.ts.
+// events/desktop-notices.ts, in the core; main leaves out the one for the task the window shows.
 import path from 'node:path';
 import { app, type BrowserWindow, Menu, Notification, nativeImage, Tray } from 'electron';
-import type { Maestro } from '../app/create-maestro';
-import { loadSettings } from '../app/settings-file';
-import { desktopNotice } from '../events/desktop-notices';
+import type { AttentionUpdate, CoreConnection } from '../app/core-connection';
+import { type DesktopNotice, hiddenByView } from '../events/desktop-notices';
 import type { WindowView } from './ipc';
 
 export function showAttention(
-  maestro: Maestro,
+  core: CoreConnection,
   window: BrowserWindow,
   windowView: WindowView,
   resourcesDir: string,
 ): () => void {
-  const projection = maestro.attention;
   const icon = nativeImage.createFromPath(
     path.join(resourcesDir, process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'),
   );
@@ -31,8 +29,7 @@ export function showAttention(
     windowView.openTask(taskId);
   };
 
-  const refresh = () => {
-    const items = projection.list();
+  const refresh = (items: AttentionUpdate['items']) => {
     tray.setToolTip(items.length > 0 ? `MAESTRO — ${items.length} waiting for you` : 'MAESTRO');
     if (process.platform === 'darwin') tray.setTitle(items.length > 0 ? String(items.length) : '');
     app.setBadgeCount(items.length);
@@ -49,7 +46,7 @@ export function showAttention(
     );
   };
 
-  const notify = (shown: NonNullable<ReturnType<typeof desktopNotice>>) => {
+  const notify = (shown: DesktopNotice) => {
     if (!Notification.isSupported()) return;
     // Approve / Deny buttons: macOS shows them on the notification; elsewhere a click opens the card.
     const actions = shown.decide && process.platform === 'darwin' ? ['Approve once', 'Deny'] : [];
@@ -62,31 +59,26 @@ export function showAttention(
     n.on('click', () => open(shown.taskId));
     n.on('action', (_event, index) => {
       if (!shown.decide) return;
-      try {
-        maestro.invoke('decideToolRequest', {
+      void core
+        .call('decideToolRequest', {
           taskId: shown.taskId,
           requestId: shown.decide.requestId,
           decision: index === 0 ? 'approve' : 'deny',
+        })
+        .then((result) => {
+          if (result.ok) return;
+          // Decided meanwhile in the window (409), gone, or the core is restarting: the window shows the state.
+          console.warn(`deciding from the notification failed: ${result.error.message}`);
+          open(shown.taskId);
         });
-      } catch (error) {
-        // Decided meanwhile in the window (409) or gone: the window shows the state; open it there.
-        console.warn(`deciding from the notification failed: ${(error as Error).message}`);
-        open(shown.taskId);
-      }
     });
     n.show();
   };
 
   tray.on('click', reveal);
-  refresh();
-  const off = projection.onChange((notice) => {
-    refresh();
-    if (!notice) return;
-    // Read per notice (a small file, a rare event), so a change in Settings applies to the next one; a broken file
-    // means the defaults (Settings shows why).
-    const prefs = loadSettings(maestro.ctx.dataDir).settings.notifications;
-    const shown = desktopNotice(notice, windowView.view(), maestro.store, prefs);
-    if (shown) notify(shown);
+  const off = core.onAttention(({ items, notice }) => {
+    refresh(items);
+    if (notice && !hiddenByView(windowView.view(), notice.taskId)) notify(notice);
   });
   return () => {
     off();

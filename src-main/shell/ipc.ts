@@ -1,19 +1,22 @@
-// IPC registration derived from the contract: one ipcMain.handle per operation, answering a Result; only our own
-// window may call, and every input is validated by `invoke` before use. Events are pushed to the window. Beside the
+// IPC registration derived from the contract: one ipcMain.handle per operation, forwarded to the core (in its own
+// process) and answering its Result; only our own window may call, and every input is validated by the core's
+// `invoke` before use. The core's events, and its status when it restarts, are pushed to the window. Beside the
 // contract, the desktop-only folder picker, the task the window shows, opening a task in it, and showing the data
 // folder.
 import { BrowserWindow, dialog, type IpcMainEvent, type IpcMainInvokeEvent, ipcMain, shell } from 'electron';
 import { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES } from '../../src-shared/contract';
-import { errorBody, MaestroError, type Result } from '../../src-shared/errors';
+import type { Result } from '../../src-shared/errors';
+import type { MaestroEvent } from '../../src-shared/events';
 import {
+  CORE_STATUS_CHANNEL,
+  type CoreStatus,
   EVENTS_JOINED_CHANNEL,
   OPEN_DATA_FOLDER_CHANNEL,
   OPEN_TASK_CHANNEL,
   PICK_FOLDER_CHANNEL,
   VIEWING_TASK_CHANNEL,
 } from '../../src-shared/preload-api';
-import type { Maestro } from '../app/create-maestro';
-import { storageErrorBody, storageFault } from '../db/storage-fault';
+import type { CoreConnection } from '../app/core-connection';
 import { parseViewingTask, type ViewState } from '../events/desktop-notices';
 import { openDataFolder } from './data-folder';
 import { pickFolder } from './folder-picker';
@@ -24,7 +27,10 @@ export interface WindowView {
   openTask(taskId: string): void;
 }
 
-export function registerIpc(maestro: Maestro, window: BrowserWindow): { view: WindowView; dispose: () => void } {
+export function registerIpc(
+  core: CoreConnection & { onStatus?(listener: (status: CoreStatus) => void): () => void },
+  window: BrowserWindow,
+): { view: WindowView; dispose: () => void } {
   const fromOurWindow = (event: IpcMainInvokeEvent | IpcMainEvent) =>
     !window.isDestroyed() && event.sender === window.webContents && event.senderFrame === window.webContents.mainFrame;
 
@@ -33,15 +39,7 @@ export function registerIpc(maestro: Maestro, window: BrowserWindow): { view: Wi
       if (!fromOurWindow(event)) {
         return { ok: false, error: { code: 'forbidden', message: 'IPC from an unknown sender' } };
       }
-      try {
-        return { ok: true, value: await maestro.invoke(name, input) };
-      } catch (error) {
-        // A locked, full or failing database: the same retryable code the bridge answers (nothing was written).
-        const fault = storageFault(error);
-        if (fault) return { ok: false, error: storageErrorBody(fault) };
-        if (!(error instanceof MaestroError)) console.error(`IPC ${name} failed:`, error);
-        return { ok: false, error: errorBody(error) };
-      }
+      return core.call(name, input);
     });
   }
   ipcMain.handle(PICK_FOLDER_CHANNEL, async (event, input: unknown): Promise<Result<unknown>> => {
@@ -60,7 +58,7 @@ export function registerIpc(maestro: Maestro, window: BrowserWindow): { view: Wi
     if (!fromOurWindow(event))
       return { ok: false, error: { code: 'forbidden', message: 'IPC from an unknown sender' } };
     try {
-      return await openDataFolder(maestro.ctx.dataDir, (folder) => shell.openPath(folder));
+      return await openDataFolder(core.dataDir, (folder) => shell.openPath(folder));
     } catch (error) {
       console.error('IPC openDataFolder failed:', error);
       return { ok: false, error: { code: 'internal', message: 'internal error' } };
@@ -72,14 +70,28 @@ export function registerIpc(maestro: Maestro, window: BrowserWindow): { view: Wi
     if (fromOurWindow(event) && taskId !== undefined) viewingTaskId = taskId;
   };
   ipcMain.on(VIEWING_TASK_CHANNEL, onViewing);
+  const toWindow = (event: MaestroEvent) => {
+    if (!window.isDestroyed()) window.webContents.send(IPC_EVENT_CHANNEL, event);
+  };
+  let held: MaestroEvent[] | undefined;
   // A window (re)loaded mid-stream: the turns being generated, whole so far, ahead of every event that follows.
   const onJoined = (event: IpcMainEvent) => {
     if (!fromOurWindow(event) || window.isDestroyed()) return;
-    for (const live of maestro.store.liveEvents()) window.webContents.send(IPC_EVENT_CHANNEL, live);
+    // The core answers from its own process: what it sends meanwhile waits, so the turns so far still come first.
+    held ??= [];
+    void core.liveEvents().then((live) => {
+      const after = held ?? [];
+      held = undefined;
+      for (const e of [...live, ...after]) toWindow(e);
+    });
   };
   ipcMain.on(EVENTS_JOINED_CHANNEL, onJoined);
-  const unsubscribe = maestro.store.subscribe((event) => {
-    if (!window.isDestroyed()) window.webContents.send(IPC_EVENT_CHANNEL, event);
+  const unsubscribe = core.onEvent((event) => {
+    if (held) held.push(event);
+    else toWindow(event);
+  });
+  const unwatch = core.onStatus?.((status) => {
+    if (!window.isDestroyed()) window.webContents.send(CORE_STATUS_CHANNEL, status);
   });
   const view: WindowView = {
     view: () => ({ focused: !window.isDestroyed() && window.isFocused() && window.isVisible(), viewingTaskId }),
@@ -89,6 +101,7 @@ export function registerIpc(maestro: Maestro, window: BrowserWindow): { view: Wi
   };
   const dispose = () => {
     unsubscribe();
+    unwatch?.();
     for (const name of OPERATION_NAMES) ipcMain.removeHandler(ipcChannel(name));
     ipcMain.removeHandler(PICK_FOLDER_CHANNEL);
     ipcMain.removeHandler(OPEN_DATA_FOLDER_CHANNEL);

@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { connect } from './api/client';
+import { CoreNotice } from './components/CoreNotice';
 import { linkShell } from './shell-link';
 import { initialLocale, initialTheme } from './store/prefs-slice';
 import { createAppStore, StoreContext } from './store/store';
@@ -22,6 +23,7 @@ if (choice.ok) {
   root.render(
     <StrictMode>
       <StoreContext value={store}>
+        <CoreNotice shell={choice.client.shell} />
         <App />
       </StoreContext>
     </StrictMode>,

@@ -37,6 +37,7 @@ function setup() {
         open = () => {};
       };
     },
+    onCoreStatus: () => () => {},
   };
   return { store, shell, viewing, open: (taskId: string) => open(taskId) };
 }

@@ -2,6 +2,7 @@
 // IPC, and the bridge token taken from the page's address.
 import { describe, expect, it } from 'vitest';
 import type { MaestroEvent } from '../../../src-shared/events';
+import type { CoreStatus } from '../../../src-shared/preload-api';
 import { createHttpClient, createIpcClient, type EventSourceLike, takeToken } from './client';
 import { BASE, fakeFetch, fakePreload } from './client-test-kit';
 
@@ -108,6 +109,24 @@ describe('event stream', () => {
     expect(received).toEqual([EVENT]);
     dispose();
     expect(listeners).toHaveLength(0);
+  });
+
+  it('a core that restarts reads as a dropped stream, and its return as a reconnect (the caller reloads)', async () => {
+    const { preload, statusListeners } = fakePreload(() => ({ ok: true, value: null }));
+    const client = createIpcClient(preload);
+    const seen: string[] = [];
+    const dispose = client.subscribe(() => {}, { onOpen: () => seen.push('open'), onDown: () => seen.push('down') });
+    await Promise.resolve();
+    const tell = (status: CoreStatus) => {
+      for (const l of statusListeners) l(status);
+    };
+    tell({ state: 'running' });
+    tell({ state: 'restarting', attempt: 1, inMs: 500, exitCode: 137 });
+    tell({ state: 'restarting', attempt: 2, inMs: 1000, exitCode: 137 });
+    tell({ state: 'running' });
+    expect(seen).toEqual(['open', 'down', 'open']);
+    dispose();
+    expect(statusListeners).toHaveLength(0);
   });
 });
 

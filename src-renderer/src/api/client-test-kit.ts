@@ -2,7 +2,7 @@
 import { OPERATION_NAMES, type OperationName } from '../../../src-shared/contract';
 import type { Result } from '../../../src-shared/errors';
 import type { MaestroEvent } from '../../../src-shared/events';
-import type { PreloadApi } from '../../../src-shared/preload-api';
+import type { CoreStatus, PreloadApi } from '../../../src-shared/preload-api';
 import type { MaestroApi } from './client';
 
 export interface Recorded {
@@ -26,6 +26,7 @@ export const call = (api: MaestroApi, name: OperationName, input: unknown) =>
 export function fakePreload(answer: (name: OperationName, input: unknown) => Result<unknown>) {
   const calls: [OperationName, unknown][] = [];
   const listeners: ((event: MaestroEvent) => void)[] = [];
+  const statusListeners: ((status: CoreStatus) => void)[] = [];
   const operations = Object.fromEntries(
     OPERATION_NAMES.map((name) => [
       name,
@@ -41,6 +42,10 @@ export function fakePreload(answer: (name: OperationName, input: unknown) => Res
       listeners.push(listener);
       return () => listeners.splice(listeners.indexOf(listener), 1);
     },
+    onCoreStatus(listener: (status: CoreStatus) => void) {
+      statusListeners.push(listener);
+      return () => statusListeners.splice(statusListeners.indexOf(listener), 1);
+    },
   } as unknown as PreloadApi;
-  return { preload, calls, listeners };
+  return { preload, calls, listeners, statusListeners };
 }

@@ -13,7 +13,12 @@ import {
 } from '../../../src-shared/contract';
 import { CodedError, type ErrorCode, type ErrorIssue, type Result } from '../../../src-shared/errors';
 import { MaestroEvent } from '../../../src-shared/events';
-import { type PickFolderInput, PRELOAD_GLOBAL, type PreloadApi } from '../../../src-shared/preload-api';
+import {
+  type CoreStatus,
+  type PickFolderInput,
+  PRELOAD_GLOBAL,
+  type PreloadApi,
+} from '../../../src-shared/preload-api';
 
 /** `network` is the client's own: the backend could not be reached or answered something that is not our JSON. */
 export type ApiErrorCode = ErrorCode | 'network';
@@ -50,6 +55,8 @@ export interface ShellLink {
   setViewingTask(taskId: string | null): void;
   /** A notification or the tray menu was clicked: open this task. Returns the disposer. */
   onOpenTask(listener: (taskId: string) => void): () => void;
+  /** The core's process stopped unasked and is being started again, or runs again. Returns the disposer. */
+  onCoreStatus(listener: (status: CoreStatus) => void): () => void;
 }
 
 export interface MaestroClient {
@@ -108,6 +115,7 @@ export function createIpcClient(preload: PreloadApi): MaestroClient {
     shell: {
       setViewingTask: (taskId) => preload.setViewingTask(taskId),
       onOpenTask: (listener) => preload.onOpenTask(listener),
+      onCoreStatus: (listener) => preload.onCoreStatus(listener),
     },
     openDataFolder: async () => {
       await unwrapIpc('openDataFolder', () => preload.openDataFolder());
@@ -119,7 +127,18 @@ export function createIpcClient(preload: PreloadApi): MaestroClient {
       });
       // IPC pushes are registered synchronously, so a load started now misses nothing.
       queueMicrotask(() => options?.onOpen?.());
-      return dispose;
+      // A core that restarted may have changed things while it was down: the stream "reconnects", and the caller
+      // reloads as after any reconnect.
+      let down = false;
+      const stopStatus = preload.onCoreStatus((status) => {
+        if (status.state === 'restarting' && !down) options?.onDown?.();
+        else if (status.state === 'running' && down) options?.onOpen?.();
+        down = status.state === 'restarting';
+      });
+      return () => {
+        dispose();
+        stopStatus();
+      };
     },
   };
 }

@@ -5,6 +5,7 @@ import { enA11y } from './en-a11y';
 import { enChat } from './en-chat';
 import { enCheckpoints } from './en-checkpoints';
 import { enComposer } from './en-composer';
+import { enCore } from './en-core';
 import { enCost } from './en-cost';
 import { enEdits } from './en-edits';
 import { enErrors } from './en-errors';
@@ -341,6 +342,7 @@ export const en = {
   ...enGrants,
   ...enCheckpoints,
   ...enCost,
+  ...enCore,
   ...enErrors,
   ...enWords,
   ...enFeed,

@@ -5,6 +5,7 @@ import { jaA11y } from './ja-a11y';
 import { jaChat } from './ja-chat';
 import { jaCheckpoints } from './ja-checkpoints';
 import { jaComposer } from './ja-composer';
+import { jaCore } from './ja-core';
 import { jaCost } from './ja-cost';
 import { jaEdits } from './ja-edits';
 import { jaErrors } from './ja-errors';
@@ -342,6 +343,7 @@ export const ja: Messages = {
   ...jaGrants,
   ...jaCheckpoints,
   ...jaCost,
+  ...jaCore,
   ...jaErrors,
   ...jaWords,
   ...jaFeed,
