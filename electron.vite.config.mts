@@ -16,6 +16,8 @@ export default defineConfig({
         input: {
           index: resolve(import.meta.dirname, 'src-main/index.ts'),
           headless: resolve(import.meta.dirname, 'src-main/headless.ts'),
+          // The checkpoints' object worker thread (src-main/checkpoints/object-writer.ts loads it beside the entries).
+          'object-worker': resolve(import.meta.dirname, 'src-main/checkpoints/object-worker.ts'),
         },
       },
     },

@@ -115,11 +115,7 @@ export async function fastCapture(git: StoreGit, state: FastState): Promise<Capt
 type Seen = NonNullable<ReturnType<typeof lstatKey>>;
 
 /** Applies the changes to the state and its tree: the capture. */
-async function commit(
-  state: FastState,
-  changed: Map<string, SavedFile | null>,
-  started: number,
-): Promise<Captured> {
+async function commit(state: FastState, changed: Map<string, SavedFile | null>, started: number): Promise<Captured> {
   const base = state.tree;
   const added: string[] = [];
   const removed: string[] = [];

@@ -2,9 +2,9 @@
 // as requests the object worker (object-worker.ts) runs off the main thread, or object-writer.ts runs here when no
 // worker can: one implementation for both.
 import { assertNever } from '../../src-shared/assert-never';
+import { hashFile } from './fast-state';
 import type { StatKey } from './index-file';
 import { type ObjectDb, type ObjectType, writeLooseObject } from './loose-object';
-import { hashFile } from './fast-state';
 
 /** A file to store as a blob, with the stat it was seen with (a capture compares it again after reading). */
 export interface BlobJob {

@@ -105,9 +105,10 @@ describe('the object worker (issue 22, step overhead)', () => {
     expectStored(t, repo, (await store.seal(onMain.result, 'tasks/t1/2', sealed.commit)).tree);
 
     // Hashing and compressing 24 MB holds the main thread for the whole capture; on the worker, only stats do.
-    expect(onWorker.stall, `stall on the worker ${onWorker.stall} ms, on the main thread ${onMain.stall} ms`).toBeLessThan(
-      onMain.stall / 2,
-    );
+    expect(
+      onWorker.stall,
+      `stall on the worker ${onWorker.stall} ms, on the main thread ${onMain.stall} ms`,
+    ).toBeLessThan(onMain.stall / 2);
   }, 120_000);
 
   it('a worker that dies in the middle of a capture: the capture is finished on the main thread, its objects stored, its snapshot kept; the next capture starts a new worker', async () => {

@@ -59,6 +59,11 @@ export class ObjectWriter {
     });
   }
 
+  /** Starts the worker if none runs (a job is about to capture: its start then overlaps the model's first answer). */
+  warm(): void {
+    this.start();
+  }
+
   /** The worker thread, while one runs. */
   get worker(): Worker | null {
     return this.thread;

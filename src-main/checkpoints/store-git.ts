@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type HostGitOptions, type HostGitResult, runHostGit, runHostGitBytes } from '../workspace/host-git';
 import { commitBody, type ObjectDb } from './loose-object';
-import { objectWriter } from './object-writer';
 import { writeLooseRef, writesLooseRefs } from './loose-ref';
+import { objectWriter } from './object-writer';
 
 export interface StoreRepo {
   /** The git dir objects and refs go to (GIT_DIR). */
