@@ -94,7 +94,6 @@ export class CheckpointService implements CheckpointSource {
       (error: unknown): NoStore => ({ kind: 'off', reason: 'unusable', note: (error as Error).message }),
     );
     if (!this.o.settings().enabled) return null;
-    objectWriter().warm();
     const snapshots = opening.then(async (opened) => {
       if (opened.kind === 'off') {
         if (opened.reason !== 'disabled') this.sayOffOnce(task, job, opened);
