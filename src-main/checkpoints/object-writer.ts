@@ -62,7 +62,7 @@ export class ObjectWriter {
   private nextId = 0;
   private crashes = 0;
   private entry: WorkerEntry | null | undefined;
-  /** How many requests ran on the worker and how many here (what the tests and the bench look at). */
+  /** How many requests ran on the worker and how many here (what the tests look at). */
   readonly ran = { worker: 0, here: 0 };
 
   /** Runs a large `request` on the worker when it is up, else here. Rejects with what the request threw. */
