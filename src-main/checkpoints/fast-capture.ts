@@ -90,7 +90,6 @@ export async function fastCapture(git: StoreGit, state: FastState): Promise<Capt
       toStore.push({ rel: f.rel, now, saved: null });
     }
   }
-  if (toStore.some((f) => RULE_NAMES.has(path.posix.basename(f.rel)))) return { kind: 'git', why: 'rules' };
   // Too big: git decides (and lists it as skipped).
   if (toStore.some((f) => f.now.st.isFile() && f.now.st.size > BigInt(state.maxFileBytes))) return GIT;
   const stored = await objectWriter().run({
