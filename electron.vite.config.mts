@@ -17,6 +17,8 @@ export default defineConfig({
           index: resolve(import.meta.dirname, 'src-main/index.ts'),
           'core-process': resolve(import.meta.dirname, 'src-main/core-process.ts'),
           headless: resolve(import.meta.dirname, 'src-main/headless.ts'),
+          // The checkpoints' object worker thread (src-main/checkpoints/object-writer.ts loads it beside the entries).
+          'object-worker': resolve(import.meta.dirname, 'src-main/checkpoints/object-worker.ts'),
         },
       },
     },

@@ -165,6 +165,7 @@ function openCore(options: MaestroOptions, dataDir: string, held: DisposableStor
       }
     },
   });
+  held.add('the checkpoints’ object worker', () => checkpoints.close());
   return { store, sandbox, accepted, mcp, agentTokens, profiles, checkpoints };
 }
 

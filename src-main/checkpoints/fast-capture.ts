@@ -2,15 +2,15 @@
 // capture's stat data (fast-state.ts) — every saved file and every folder that is not ignored is stat-ed; a file whose
 // stat changed (or is too recent to trust, git's racy-git rule) is hashed again, a folder whose stat changed is read
 // again and a name not seen before is asked about (`git check-ignore`, the only process, and only then). Changed
-// blobs and the trees on their paths are written as loose objects. Anything it does not handle itself (a new or
-// removed folder, a changed .gitignore or config, a file grown too big, a file turned into a folder, …) gives it back
-// to git (snapshot.ts), after which the state is built again.
+// files are read and stored, and the trees on their paths written, by the object worker (object-writer.ts), off the
+// main thread. Anything it does not handle itself (a new or removed folder, a changed .gitignore or config, a file
+// grown too big, a file turned into a folder, …) gives it back to git (snapshot.ts), after which the state is built
+// again.
 import path from 'node:path';
 import type { CheckpointFile } from '../../src-shared/checkpoints';
 import {
   buildFastState,
   type FastState,
-  hashFile,
   ignoredAmong,
   lstatKey,
   nowNs,
@@ -20,7 +20,7 @@ import {
   stamp,
 } from './fast-state';
 import { sameStat } from './index-file';
-import { writeLooseObject } from './loose-object';
+import { objectWriter } from './object-writer';
 import { changesOf } from './skipped';
 import { type Captured, prepareIndex } from './snapshot';
 import type { StoreGit } from './store-git';
@@ -55,7 +55,8 @@ export async function fastCapture(git: StoreGit, state: FastState): Promise<Capt
   if (fresh.some((e) => RULE_NAMES.has(e.name))) return { kind: 'git', why: 'rules' };
   const startedNs = nowNs();
   const changed = new Map<string, SavedFile | null>();
-  let hashed = 0;
+  /** Files to read and store: those whose stat changed (`saved`: what they held) and new ones. */
+  const toStore: { rel: string; now: Seen; saved: SavedFile | null }[] = [];
   for (const [rel, saved] of state.files) {
     const abs = path.join(workspace, rel);
     const now = lstatKey(abs);
@@ -66,11 +67,8 @@ export async function fastCapture(git: StoreGit, state: FastState): Promise<Capt
     if (!now.st.isFile() && !now.st.isSymbolicLink()) return GIT;
     if (saved.stat !== null && sameStat(saved.stat, now.key)) continue;
     // Many files to hash (a stale stat cache, a command that rewrote a tree): git's capture also refreshes the index.
-    if (++hashed > MAX_HASHED) return GIT;
-    const taken = take(state, abs, now, startedNs);
-    if (taken === null) return GIT;
-    if (taken.oid !== saved.oid || taken.mode !== saved.mode) changed.set(rel, taken);
-    else saved.stat = taken.stat;
+    if (toStore.length >= MAX_HASHED) return GIT;
+    toStore.push({ rel, now, saved });
   }
   for (const [rel, was] of state.skippedStats) {
     const now = lstatKey(path.join(workspace, rel));
@@ -87,13 +85,25 @@ export async function fastCapture(git: StoreGit, state: FastState): Promise<Capt
         continue;
       }
       if (f.dir) return GIT; // a new folder: git looks into it
-      const abs = path.join(workspace, f.rel);
-      const now = lstatKey(abs);
+      const now = lstatKey(path.join(workspace, f.rel));
       if (!now || (!now.st.isFile() && !now.st.isSymbolicLink())) return GIT;
-      const taken = take(state, abs, now, startedNs);
-      if (taken === null) return GIT;
-      changed.set(f.rel, taken);
+      toStore.push({ rel: f.rel, now, saved: null });
     }
+  }
+  // Too big: git decides (and lists it as skipped).
+  if (toStore.some((f) => f.now.st.isFile() && f.now.st.size > BigInt(state.maxFileBytes))) return GIT;
+  const stored = await objectWriter().run({
+    op: 'blobs',
+    db: state.db,
+    files: toStore.map((f) => ({ abs: path.join(workspace, f.rel), key: f.now.key })),
+    startedNs,
+  });
+  for (const [i, f] of toStore.entries()) {
+    const blob = stored[i];
+    if (!blob) return GIT; // unreadable, or gone meanwhile
+    const taken: SavedFile = { mode: f.now.key.mode, oid: blob.oid, stat: blob.stat };
+    if (f.saved && taken.oid === f.saved.oid && taken.mode === f.saved.mode) f.saved.stat = taken.stat;
+    else changed.set(f.rel, taken);
   }
   if ([...changed.keys()].some((rel) => RULE_NAMES.has(path.posix.basename(rel)))) {
     return { kind: 'git', why: 'rules' };
@@ -101,26 +111,10 @@ export async function fastCapture(git: StoreGit, state: FastState): Promise<Capt
   return commit(state, changed, started);
 }
 
-/** A file's blob, written; null when git must decide about it (too big, unreadable). */
-function take(
-  state: FastState,
-  abs: string,
-  now: NonNullable<ReturnType<typeof lstatKey>>,
-  startedNs: bigint,
-): SavedFile | null {
-  if (now.st.isFile() && now.st.size > BigInt(state.maxFileBytes)) return null;
-  let hashed: ReturnType<typeof hashFile>;
-  try {
-    hashed = hashFile(state.db, abs, now.key, startedNs);
-  } catch {
-    return null; // unreadable, or gone meanwhile
-  }
-  writeLooseObject(state.db, 'blob', hashed.body);
-  return { mode: now.key.mode, oid: hashed.oid, stat: hashed.stat };
-}
+type Seen = NonNullable<ReturnType<typeof lstatKey>>;
 
 /** Applies the changes to the state and its tree: the capture. */
-function commit(state: FastState, changed: Map<string, SavedFile | null>, started: number): Captured {
+async function commit(state: FastState, changed: Map<string, SavedFile | null>, started: number): Promise<Captured> {
   const base = state.tree;
   const added: string[] = [];
   const removed: string[] = [];
@@ -138,6 +132,7 @@ function commit(state: FastState, changed: Map<string, SavedFile | null>, starte
     state.unsynced.set(rel, file);
   }
   state.tree = changed.size === 0 ? base : state.builder.tree(true);
+  await objectWriter().run({ op: 'objects', db: state.db, objects: state.builder.drain() });
   const updated = [...changed].filter(([, f]) => f !== null).map(([rel]) => rel);
   const changes: CheckpointFile[] | null = changesOf(updated, removed, new Set(added));
   return { tree: state.tree, skipped: state.skipped, started, base, changes };
@@ -198,7 +193,13 @@ export class FastCaptures {
     prepareIndex(this.git.repo.indexFile, this.options.personIndex);
     const [db] = await Promise.all([this.git.objectDb(), this.git.refreshFilterGuard()]);
     if (!db) return null;
-    return buildFastState(this.git, db, null, this.options.maxFileBytes).catch(() => null);
+    // The index's trees are written before the state is used: a capture's tree names them.
+    return buildFastState(this.git, db, null, this.options.maxFileBytes)
+      .then(async (state) => {
+        if (state) await objectWriter().run({ op: 'objects', db, objects: state.builder.drain() });
+        return state;
+      })
+      .catch(() => null);
   }
 }
 

@@ -111,7 +111,8 @@ function ruleFiles(git: StoreGit): string[] | null {
 /**
  * The state after a capture git made (`tree`, `skipped`), read from the task's index and a walk of the workspace;
  * null where the fast capture would not see what git sees. Without a capture (a task's first, from the index it
- * starts with): the index's tree, its missing trees written; the files not in it are the next capture's.
+ * starts with): the index's tree, its trees left to write (the builder's drain); the files not in it are the next
+ * capture's.
  */
 export async function buildFastState(
   git: StoreGit,

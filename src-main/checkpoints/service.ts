@@ -17,6 +17,7 @@ import type { Store } from '../db/store';
 import type { CheckpointSource } from '../engine/job-run';
 import { postNote } from '../jobs/lifecycle';
 import { removeTaskIndex } from './housekeeping';
+import { objectWriter } from './object-writer';
 import { JobCheckpoints } from './run-checkpoints';
 import { maestroRef } from './snapshot';
 import type { Captured, NoStore, OpenSnapshotStore, Snapshot, SnapshotStore } from './types';
@@ -218,6 +219,11 @@ export class CheckpointService implements CheckpointSource {
     const kept = await this.seal(snapshots, task, jobId, kind, { callId: null, changedBy: null }, captured);
     if (kept) await snapshots.keepRefs([{ ref: kept.ref, commit: kept.snapshot }]);
     return kept;
+  }
+
+  /** Stops the process's object worker (the host is closing; a capture still running is finished here). */
+  close(): Promise<void> {
+    return objectWriter().close();
   }
 
   get store(): Store {

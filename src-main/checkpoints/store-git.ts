@@ -4,8 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type HostGitOptions, type HostGitResult, runHostGit, runHostGitBytes } from '../workspace/host-git';
-import { commitBody, type ObjectDb, writeLooseObject } from './loose-object';
+import { commitBody, type ObjectDb } from './loose-object';
 import { writeLooseRef, writesLooseRefs } from './loose-ref';
+import { objectWriter } from './object-writer';
 
 export interface StoreRepo {
   /** The git dir objects and refs go to (GIT_DIR). */
@@ -204,8 +205,9 @@ export class StoreGit {
   async commit(tree: string, parent: string | null, message: string): Promise<string> {
     const db = await this.objectDb();
     const seconds = Math.floor(Date.now() / 1000);
+    const body = commitBody({ tree, parent, ident: SNAPSHOT_IDENT, seconds, message });
     const commit = db
-      ? writeLooseObject(db, 'commit', commitBody({ tree, parent, ident: SNAPSHOT_IDENT, seconds, message }))
+      ? ((await objectWriter().run({ op: 'objects', db, objects: [{ type: 'commit', body }] }))[0] as string)
       : (
           await this.run(['commit-tree', '--no-gpg-sign', ...(parent ? ['-p', parent] : []), '-F', '-', tree], {
             input: message,

@@ -1,6 +1,7 @@
-// The workspace's tree kept in memory and written in-process (as `git write-tree` would, byte for byte): a step's fast
-// capture (fast-capture.ts) changes a few files, and only the trees on their paths are hashed and written again.
-import { type ObjectDb, objectName, writeLooseObject } from './loose-object';
+// The workspace's tree kept in memory and named in-process (as `git write-tree` would, byte for byte): a step's fast
+// capture (fast-capture.ts) changes a few files, and only the trees on their paths are hashed again; those to write
+// are handed to the object worker (object-writer.ts).
+import { type ObjectDb, objectName } from './loose-object';
 
 interface FileNode {
   kind: 'file';
@@ -19,6 +20,8 @@ const newDir = (): DirNode => ({ kind: 'dir', children: new Map(), oid: null });
 
 export class TreeBuilder {
   private readonly root = newDir();
+  /** The trees named with `write` since the last drain, to be written before their name is used. */
+  private unwritten: Buffer[] = [];
 
   constructor(private readonly db: ObjectDb) {}
 
@@ -44,8 +47,8 @@ export class TreeBuilder {
   }
 
   /**
-   * The root tree's name. `write`: the trees changed since the last call are written as loose objects; without, they
-   * are only named — for trees known to be stored already (the tree git just wrote, checked against the name).
+   * The root tree's name. `write`: the trees changed since the last call are kept to be written (drain); without,
+   * they are only named — for trees known to be stored already (the tree git just wrote, checked against the name).
    */
   tree(write: boolean): string {
     return this.dirOid(this.root, write) ?? objectName(this.db.format, 'tree', Buffer.alloc(0));
@@ -69,7 +72,15 @@ export class TreeBuilder {
     if (rows.length === 0) return null;
     rows.sort((a, b) => Buffer.compare(a.key, b.key));
     const body = Buffer.concat(rows.map((r) => r.entry));
-    dir.oid = write ? writeLooseObject(this.db, 'tree', body) : objectName(this.db.format, 'tree', body);
+    dir.oid = objectName(this.db.format, 'tree', body);
+    if (write) this.unwritten.push(body);
     return dir.oid;
+  }
+
+  /** The trees to write since the last drain (a builder whose trees could not be written is dropped). */
+  drain(): { type: 'tree'; body: Buffer }[] {
+    const trees = this.unwritten.map((body) => ({ type: 'tree' as const, body }));
+    this.unwritten = [];
+    return trees;
   }
 }
