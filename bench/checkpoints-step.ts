@@ -1,7 +1,10 @@
 // A step's cost with checkpoints against without (issue 22, target ≤ 1.2× on a 10-file repository): the same job —
 // STEPS write_file steps, each against a model with 20 ms to first token — through the real app (createMaestro →
 // Worker → createEngine with the built-in tools), once with the checkpoint service and once without, on a fresh copy
-// of a 10-file git repository each time. Rounds alternate which goes first; the median ratio is quoted.
+// of a 10-file git repository each time. Rounds alternate which goes first; the median ratio is quoted. The target is
+// judged on the steps: the time from the model's first request to its last (each step's tool call, its checkpoint and
+// the next model call), which is what a step costs; the whole job's ratio is printed beside it, with what the job's
+// start (to the first request) and end (after the last) cost once per job.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -50,8 +53,15 @@ const script = (): ScriptedStep[] => [
   { toolCalls: [{ name: 'complete', arguments: { status: 'success', message: 'done' } }] },
 ];
 
-/** The wall time of one job of STEPS writes, from createTask to its end, with or without checkpoints. */
-async function timeJob(root: string, checkpoints: boolean): Promise<number> {
+interface JobTimes {
+  /** From createTask to the job's end. */
+  total: number;
+  /** From the model's first request to its last: the STEPS steps. */
+  steps: number;
+}
+
+/** One job of STEPS writes, with or without checkpoints. */
+async function timeJob(root: string, checkpoints: boolean): Promise<JobTimes> {
   const repo = tenFileRepo(root);
   const server = await startScriptedLlmServer({ script: script(), ttftMs: TTFT_MS });
   const dataDir = fs.mkdtempSync(path.join(root, 'data-'));
@@ -73,6 +83,7 @@ async function timeJob(root: string, checkpoints: boolean): Promise<number> {
     acceptBenchSettings(maestro, repo);
     maestro.start();
     const started = performance.now();
+    const startedAt = performance.timeOrigin + started;
     const { job } = maestro.invoke('createTask', { instruction: 'Write the files.' });
     for (;;) {
       const now = maestro.store.jobs.get(job.id);
@@ -82,11 +93,13 @@ async function timeJob(root: string, checkpoints: boolean): Promise<number> {
       }
       await new Promise((r) => setTimeout(r, 2));
     }
-    const ms = performance.now() - started;
+    const total = performance.now() - started;
     if (checkpoints && maestro.store.checkpoints.listForJob(job.id).length < STEPS) {
       throw new Error('the job took fewer checkpoints than it made steps');
     }
-    return ms;
+    const first = server.requests[0]?.receivedAt ?? startedAt;
+    const last = server.requests.at(-1)?.receivedAt ?? first;
+    return { total, steps: last - first };
   } finally {
     await maestro.close();
     await server.close();
@@ -100,25 +113,34 @@ export async function measureStepOverhead(): Promise<boolean> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'maestro-bench-step-'));
   try {
     await timeJob(root, true); // warm-up: module loading, the first git
-    const ratios: number[] = [];
-    const on: number[] = [];
-    const off: number[] = [];
+    const stepRatios: number[] = [];
+    const jobRatios: number[] = [];
+    const on: JobTimes[] = [];
+    const off: JobTimes[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       const first = r % 2 === 0;
       const a = await timeJob(root, first);
       const b = await timeJob(root, !first);
-      const [withMs, withoutMs] = first ? [a, b] : [b, a];
-      on.push(withMs);
-      off.push(withoutMs);
-      ratios.push(withMs / withoutMs);
+      const [withCp, without] = first ? [a, b] : [b, a];
+      on.push(withCp);
+      off.push(without);
+      stepRatios.push(withCp.steps / without.steps);
+      jobRatios.push(withCp.total / without.total);
     }
-    const ratio = median(ratios);
-    const per = (median(on) - median(off)) / STEPS;
+    const ratio = median(stepRatios);
+    const m = (xs: JobTimes[], k: keyof JobTimes) => median(xs.map((x) => x[k]));
+    const per = (m(on, 'steps') - m(off, 'steps')) / STEPS;
+    const once = m(on, 'total') - m(on, 'steps') - (m(off, 'total') - m(off, 'steps'));
     console.log(
       `step overhead (${STEPS} write_file steps at ${TTFT_MS} ms TTFT, 10-file git repository, medians of ${ROUNDS}): ` +
-        `with checkpoints ${median(on).toFixed(0)} ms, without ${median(off).toFixed(0)} ms, ` +
+        `the steps with checkpoints ${m(on, 'steps').toFixed(0)} ms, without ${m(off, 'steps').toFixed(0)} ms, ` +
         `${ratio.toFixed(2)}× (target ≤ 1.2×), ${per.toFixed(1)} ms per step ` +
-        `[rounds: ${ratios.map((x) => `${x.toFixed(2)}×`).join(', ')}] ${ratio <= 1.2 ? 'OK' : 'MISSED'}`,
+        `[rounds: ${stepRatios.map((x) => `${x.toFixed(2)}×`).join(', ')}] ${ratio <= 1.2 ? 'OK' : 'MISSED'}`,
+    );
+    console.log(
+      `  the whole job: with checkpoints ${m(on, 'total').toFixed(0)} ms, without ${m(off, 'total').toFixed(0)} ms, ` +
+        `${median(jobRatios).toFixed(2)}×; the job's start and end cost ${once.toFixed(0)} ms more once per job ` +
+        `(opening the checkpoints, the last seal, the workspace commit)`,
     );
     return ratio <= 1.2;
   } finally {
