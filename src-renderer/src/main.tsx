@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { connect } from './api/client';
 import { CoreNotice } from './components/CoreNotice';
+import { warmGrammars } from './components/MarkdownCode';
 import { linkShell } from './shell-link';
 import { initialLocale, initialTheme } from './store/prefs-slice';
 import { createAppStore, StoreContext } from './store/store';
@@ -28,6 +29,7 @@ if (choice.ok) {
       </StoreContext>
     </StrictMode>,
   );
+  warmGrammars();
 } else {
   root.render(
     <main className="empty-view" data-testid="no-token">

@@ -77,6 +77,24 @@ export function highlightCode(code: string, language: string | undefined): React
   }
 }
 
+/**
+ * Compiles the grammars ahead of need, one per idle moment: highlight.js compiles a language the first time it is
+ * used, and the first code block of that language (often in an answer as it streams) would hold the main thread for
+ * tens of milliseconds.
+ */
+export function warmGrammars(): void {
+  const names = Object.keys(GRAMMARS);
+  const later = (fn: () => void) =>
+    typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 5000 }) : setTimeout(fn, 50);
+  const next = () => {
+    const name = names.shift();
+    if (name === undefined) return;
+    highlightCode('x', name);
+    later(next);
+  };
+  later(next);
+}
+
 /** Highlighted code remembered by language and text: a block shown again is not highlighted again. */
 const highlighted = lastUsed((key: string) => {
   const at = key.indexOf('\n');
