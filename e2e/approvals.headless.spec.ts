@@ -196,6 +196,11 @@ test('P7.21 a send that meets 409 approval_pending shows why, points at the card
   await expect(page.getByTestId('composer-locked')).toContainText('tool request waits for your decision');
   await expect(page.getByTestId('composer-send')).toBeDisabled();
   expect((await llmHost.call<{ comments: unknown[] }>('GET', `/tasks/${taskId}`)).body.comments).toHaveLength(1);
+  // Emptied, it stays while the person is in it; left, it gives way to the card.
+  await page.getByTestId('composer-input').fill('');
+  await expect(page.getByTestId('chat-composer')).toBeVisible();
+  await cards.focus();
+  await expect(page.getByTestId('chat-composer')).toBeHidden();
 
   await cards.getByTestId('approve-once').click();
   await expect(page.getByTestId('tool-request')).toHaveCount(0);
