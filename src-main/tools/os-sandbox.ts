@@ -5,8 +5,9 @@
 // of those folders — the library protects those only in the host's own working directory; the system folders, the
 // toolchain folders of the home folder and the scope's folders are readable, the rest of the home folder, /tmp, the
 // host's data dir and the secret stores are hidden (sandbox-reads.ts); the host's processes are invisible (own PID
-// namespace); the network reaches only the hosts the scope names; the process dies with the host. Where there is no
-// such sandbox (Windows, bubblewrap missing), `openSandbox` says why, and callers ask a person before anything runs.
+// namespace); the network reaches only the hosts the scope names; the process dies with the host, and so do the
+// library's network bridges (sandbox-bridge-socat.ts). Where there is no such sandbox (Windows, bubblewrap missing),
+// `openSandbox` says why, and callers ask a person before anything runs.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { protectionsOf, sweepAfter } from './runs-outside-scan';
+import { bridgeSocat } from './sandbox-bridge-socat';
 import {
   hiddenFolders,
   hiddenNote,
@@ -106,6 +108,7 @@ export function sandboxUnavailableReason(): string | null {
 let started: Promise<void> | null = null;
 const start = () => {
   started ??= SandboxManager.initialize({
+    ...(process.platform === 'linux' ? { socatPath: bridgeSocat() } : {}),
     network: { allowedDomains: [], deniedDomains: [] },
     filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
   } satisfies SandboxRuntimeConfig).catch((error: unknown) => {
@@ -168,6 +171,7 @@ export function openSandbox(hidden: readonly string[], home: string = os.homedir
             ...toolchainFolders(home),
             ...caches,
             SECCOMP_HELPERS,
+            ...(process.platform === 'linux' ? [path.dirname(bridgeSocat())] : []),
           ],
         };
         // The library's own sockets to its network proxy live in the host's temp folder, which is hidden.
