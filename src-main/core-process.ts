@@ -7,6 +7,7 @@
 import { assertNever } from '../src-shared/assert-never';
 import type { MaestroEvent } from '../src-shared/events';
 import { removeBridgeFile, writeBridgeFile } from './app/bridge-file';
+import { concurrencyFrom } from './app/concurrency';
 import { answer, attentionUpdates } from './app/core-connection';
 import { type CoreStartOptions, type FromCore, ToCore } from './app/core-messages';
 import { createMaestro, type Maestro } from './app/create-maestro';
@@ -47,6 +48,7 @@ export function serveCore(port: CorePort, exit: (code: number) => void): void {
       piecesDir: options.piecesDir,
       version: options.version,
       nativeBinding: options.nativeBinding,
+      worker: { concurrency: concurrencyFrom(process.env.MAESTRO_CONCURRENCY, 'MAESTRO_CONCURRENCY') },
       secretBox: options.keychainKey
         ? keyedSecretBox(Buffer.from(options.keychainKey, 'base64'), 'the OS keychain (Electron safeStorage)')
         : undefined,

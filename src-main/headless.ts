@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { removeBridgeFile, writeBridgeFile } from './app/bridge-file';
+import { concurrencyFrom } from './app/concurrency';
 import { createMaestro } from './app/create-maestro';
 import { VERSION } from './app/version';
 import { startBridgeAtKeptAddress } from './bridge/kept-address';
@@ -15,7 +16,7 @@ import { loadTlsIdentity } from './bridge/tls-identity';
 
 const USAGE =
   'usage: node out/main/headless.js --data-dir DIR [--port N] [--workspace DIR] [--print-ui-url] [--new-token]\n' +
-  '         [--bind ADDRESS --tls-cert FILE --tls-key FILE] [--host-name NAME]';
+  '         [--bind ADDRESS --tls-cert FILE --tls-key FILE] [--host-name NAME] [--concurrency JOBS]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
       'host-name': { type: 'string' },
+      // Jobs run at once (default 16; MAESTRO_CONCURRENCY too): each profile's own limit holds back its model.
+      concurrency: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -52,6 +55,11 @@ async function main(): Promise<void> {
     throw new Error(`--host-name must be 1 to 64 letters, digits, dots, dashes or underscores, got "${hostName}"`);
   }
 
+  const concurrency =
+    values.concurrency !== undefined
+      ? concurrencyFrom(values.concurrency, '--concurrency')
+      : concurrencyFrom(process.env.MAESTRO_CONCURRENCY, 'MAESTRO_CONCURRENCY');
+
   const appRoot = findAppRoot(__dirname);
   const maestro = createMaestro({
     dataDir,
@@ -59,6 +67,7 @@ async function main(): Promise<void> {
     version: VERSION,
     hostName,
     defaultWorkspace: workspace,
+    worker: { concurrency },
   });
   let bridge: Bridge;
   let token: string;

@@ -15,6 +15,7 @@ const SHAPES: Record<string, string[]> = {
   TurnStart: ['depth', 'jobId', 'seq', 'taskId', 'ts', 'turnCount', 'type'],
   TurnEnd: ['jobId', 'seq', 'taskId', 'ts', 'turnCount', 'type', 'usage'],
   LlmCallStart: ['attempt', 'jobId', 'llmCallCount', 'seq', 'taskId', 'ts', 'type'],
+  LlmWait: ['jobId', 'reason', 'seq', 'taskId', 'ts', 'type', 'until'],
   LlmCallEnd: [
     'attempt',
     'cachedPromptTokens',
@@ -61,6 +62,7 @@ describe('the event contract', () => {
     expect([...TRANSIENT_EVENT_TYPES].sort()).toEqual([
       'LlmCallEnd',
       'LlmCallStart',
+      'LlmWait',
       'TurnEnd',
       'TurnStart',
       'step.answered',

@@ -42,6 +42,16 @@ export const MaestroEvent = z.discriminatedUnion('type', [
   }),
   z.object({ ...base, type: z.literal('TurnEnd'), turnCount: z.number().int(), usage: UsageSums }),
   z.object({ ...base, type: z.literal('LlmCallStart'), llmCallCount: z.number().int(), attempt: z.number().int() }),
+  /**
+   * The next LlmCall waits for its profile's capacity: a place under the profile's limit of calls at once (`limit`),
+   * or the end of a pause the server asked for with a 429 or its rate-limit headers (`rate_limited`, until `until`).
+   */
+  z.object({
+    ...base,
+    type: z.literal('LlmWait'),
+    reason: z.enum(['limit', 'rate_limited']),
+    until: z.string().optional(),
+  }),
   z.object({
     ...base,
     type: z.literal('LlmCallEnd'),
@@ -170,6 +180,7 @@ export const TRANSIENT_EVENT_TYPES: readonly MaestroEventType[] = [
   'TurnStart',
   'TurnEnd',
   'LlmCallStart',
+  'LlmWait',
   'LlmCallEnd',
   'step.recorded',
   'step.answered',

@@ -30,6 +30,7 @@ import { loadPolicy } from '../tools/policy';
 import { Worker, type WorkerOptions } from '../worker/worker';
 import { AcceptedSettings, type SettingsText } from '../workspace/accepted-settings';
 import { dbFile } from '../workspace/paths';
+import { DEFAULT_CONCURRENCY } from './concurrency';
 import type { AppContext } from './context';
 import { AGENT_TOKENS_FILE, prepareDataDir } from './data-dir';
 import { DisposableStore } from './disposable-store';
@@ -84,9 +85,6 @@ export interface MaestroOptions {
 // Kept here for the code that imports them from the composition root; they live apart so the desktop's main process
 // can prepare the data dir without loading the core.
 export { AGENT_TOKENS_FILE, DataDirError, prepareDataDir } from './data-dir';
-
-/** Jobs one Worker runs at once (one per task at most: the per-task lock still holds). */
-export const DEFAULT_CONCURRENCY = 3;
 
 export interface Maestro {
   readonly ctx: AppContext;
@@ -216,7 +214,7 @@ function makeWorker(options: MaestroOptions, core: Core, ctx: AppContext): Worke
   const collectIfIdle = checkpointCollector(core.store, ctx.dataDir);
   return new Worker({
     // Jobs mostly wait on the model: several tasks (and a parent's subtasks) can run side by side.
-    concurrency: DEFAULT_CONCURRENCY,
+    concurrency: DEFAULT_CONCURRENCY, // one per task at most: the per-task lock still holds
     // The host lock is held: every job left running was left by a host that is gone.
     recoverAllOnStart: true,
     ...options.worker,

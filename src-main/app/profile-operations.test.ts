@@ -95,6 +95,7 @@ describe('profiles over the bridge', () => {
       contextWindow: 32768,
       temperature: 0.3,
       parallelToolCalls: false,
+      maxConcurrentCalls: 4,
       makeDefault: true,
     });
     expect(saved.status, saved.text).toBe(201);
@@ -107,6 +108,7 @@ describe('profiles over the bridge', () => {
         contextWindow: 32768,
         temperature: 0.3,
         parallelToolCalls: false,
+        maxConcurrentCalls: 4,
         hasKey: true,
         keyHint: 'abcd',
         source: 'saved',
@@ -147,6 +149,8 @@ describe('profiles over the bridge', () => {
       [{ ...ok, contextWindow: 1.5 }, 'contextWindow'],
       [{ ...ok, parallelToolCalls: 'yes' }, 'parallelToolCalls'],
       [{ ...ok, kind: 'kimi' }, 'kind'],
+      [{ ...ok, maxConcurrentCalls: 0 }, 'maxConcurrentCalls'],
+      [{ ...ok, maxConcurrentCalls: 2.5 }, 'maxConcurrentCalls'],
       [{ ...ok, bogus: true }, ''],
       [{ baseURL: ok.baseURL, model: 'm' }, 'name'],
     ];

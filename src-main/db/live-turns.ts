@@ -13,6 +13,7 @@ const TURN_EVENTS: ReadonlySet<MaestroEvent['type']> = new Set([
   'TurnStart',
   'TurnEnd',
   'LlmCallStart',
+  'LlmWait',
   'LlmCallEnd',
   'stream.delta',
   'tool.finished',

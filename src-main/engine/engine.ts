@@ -1,5 +1,6 @@
 // The engine the Worker runs jobs with: runPiece over an LLM client per profile and the job's tools.
 import { CodedError } from '../../src-shared/errors';
+import { ProfileCapacities } from '../llm/capacity';
 import { LlmClient, type LlmClientOptions } from '../llm/client';
 import type { LlmProfile, ProfileRegistry } from '../llm/profiles';
 import { type AgentTokens, a2aSendTools } from '../tools/a2a-send';
@@ -66,6 +67,8 @@ export class NoProfileError extends CodedError {
 
 export function createEngine(config: EngineConfig): Engine {
   const clients = new Map<string, LlmPort>();
+  // A profile's capacity outlives its clients: an edit of the profile must not forget a server's pause.
+  const capacities = new ProfileCapacities();
   // Clients and guards are made from a profile as it was: when any profile changes, they are made again.
   let profilesVersion = config.profiles.version;
   const dropStale = () => {
@@ -79,7 +82,8 @@ export function createEngine(config: EngineConfig): Engine {
     const profileName = name ?? config.profiles.defaultName;
     const profile = profileName ? config.profiles.get(profileName) : undefined;
     if (!profile) throw new NoProfileError(profileName);
-    const client = clients.get(profile.name) ?? new LlmClient({ ...config.llm, profile });
+    const client =
+      clients.get(profile.name) ?? new LlmClient({ ...config.llm, profile, capacity: capacities.of(profile) });
     clients.set(profile.name, client);
     return client;
   };
@@ -109,7 +113,7 @@ export function createEngine(config: EngineConfig): Engine {
       guards.get(profile.name) ??
       profilePromptGuard(
         profile,
-        () => (summarizer ??= new LlmClient({ ...config.llm, profile })),
+        () => (summarizer ??= new LlmClient({ ...config.llm, profile, capacity: capacities.of(profile) })),
         config.llm?.outputReserveTokens,
       );
     guards.set(profile.name, guard);

@@ -33,6 +33,7 @@ export async function runLlmIteration(run: JobRun, movement: string): Promise<It
           streamed.reasoning = '';
           run.log.llmCallStart(info.attempt);
         },
+        onCapacityWait: (wait) => run.log.llmWait(wait),
         onLlmCallEnd: (end) => {
           run.stream.flush();
           run.log.llmCallEnd(end);

@@ -13,6 +13,7 @@ import {
   type UsageSums,
 } from '../../src-shared/entities';
 import type { InvokeKind, NewEvent } from '../../src-shared/events';
+import type { CapacityWait } from '../llm/capacity';
 import type { LlmCallRecord } from '../llm/types';
 import type { JobJournal, LogKind } from './job-journal';
 
@@ -124,6 +125,17 @@ export class RunLog {
       jobId: this.jobId,
       llmCallCount: this.llmCallCount,
       attempt,
+    });
+  }
+
+  /** The next LlmCall waits for the profile's capacity (llm/capacity.ts). */
+  llmWait(wait: CapacityWait): void {
+    this.transient({
+      type: 'LlmWait',
+      taskId: this.taskId,
+      jobId: this.jobId,
+      reason: wait.reason,
+      ...(wait.reason === 'rate_limited' ? { until: new Date(wait.untilMs).toISOString() } : {}),
     });
   }
 

@@ -4,6 +4,7 @@ import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { OptionalParameter, SentBack } from '../../src-shared/contract/profiles';
 import { askedBack } from './asked-back';
+import { CapacityAborted, ProfileCapacity } from './capacity';
 import { LlmError } from './errors';
 import { hintFor } from './hints';
 import { runLlmCall } from './llm-call';
@@ -28,6 +29,10 @@ export interface LlmClientOptions {
   idleTimeoutMs?: number;
   /** For jitter; tests make it deterministic. */
   random?: () => number;
+  /** The profile's capacity, shared by every client of the profile (capacity.ts). Default: one of its own. */
+  capacity?: ProfileCapacity;
+  /** How long a generation may wait out a server's 429s before it fails like any retried error. Default 15 min. */
+  maxThrottledMs?: number;
 }
 
 export class LlmClient {
@@ -44,6 +49,7 @@ export class LlmClient {
   private readonly rejected: Set<OptionalParameter>;
   /** Extras the server asked back in a 400: sent back in every request (issue 21). */
   private readonly sendBack: Set<SentBack>;
+  private readonly capacity: ProfileCapacity;
 
   constructor(private readonly options: LlmClientOptions) {
     const { profile } = options;
@@ -53,6 +59,8 @@ export class LlmClient {
     this.limits = replyLimitsOf(profile);
     this.rejected = new Set(profile.rejectedParameters);
     this.sendBack = new Set(profile.sendBack);
+    const capacity = options.capacity ?? new ProfileCapacity(profile.maxConcurrentCalls);
+    this.capacity = capacity;
     this.sdk = new ModelServerSdk({
       baseURL: profile.baseURL,
       // The SDK refuses an empty key; local servers need none.
@@ -62,7 +70,12 @@ export class LlmClient {
       maxRetries: 0, // every attempt is ours, so every attempt is an LlmCall on record
       timeout: this.idleTimeoutMs + 1_000,
       logLevel: 'off',
-      fetch: meteredFetch(),
+      // Every response's rate-limit headers reach the profile's capacity, which pauses before the server refuses.
+      fetch: meteredFetch(async (input, init) => {
+        const response = await fetch(input, init);
+        capacity.observe(response.headers);
+        return response;
+      }),
       ...(profile.extraHeaders ? { defaultHeaders: profile.extraHeaders } : {}),
     });
   }
@@ -94,8 +107,18 @@ export class LlmClient {
     let added = false;
     const calls: LlmCallRecord[] = [];
     let callNumber = this.calls;
+    /** Attempts answered 429: waited out on the profile's capacity, not counted against maxRetries. */
+    let throttled = 0;
+    const throttledSince = Date.now();
     for (let attempt = 1; ; attempt++) {
       if (request.signal?.aborted) throw this.aborted(calls);
+      let release: () => void;
+      try {
+        release = await this.capacity.acquire(request.signal, (wait) => hooks.onCapacityWait?.(wait));
+      } catch (error) {
+        if (error instanceof CapacityAborted) throw this.aborted(calls);
+        throw error;
+      }
       callNumber++;
       this.calls++;
       const startedAt = Date.now();
@@ -108,7 +131,7 @@ export class LlmClient {
         limits: this.limits,
         callNumber,
         onDelta: (d) => hooks.onDelta?.(d),
-      });
+      }).finally(release);
       const base = {
         callNumber,
         attempt,
@@ -122,6 +145,7 @@ export class LlmClient {
         ...(result.requestId ? { requestId: result.requestId } : {}),
       };
       if (result.ok) {
+        this.capacity.succeeded();
         this.unreachableSince = undefined;
         const record: LlmCallRecord = { ...base, outcome: 'ok', finishReason: result.output.finishReason };
         this.end(record, calls, hooks);
@@ -149,9 +173,29 @@ export class LlmClient {
         body = this.body(request);
         continue;
       }
+      // A 429 is the server's capacity, not this request's fault: the profile pauses (every job of it with it) and
+      // the call waits its turn, for as long as maxThrottledMs; the pause is the capacity's to wait, not this loop's.
+      const maxThrottledMs = this.options.maxThrottledMs ?? 15 * 60_000;
+      if (failure.status === 429 && Date.now() - throttledSince < maxThrottledMs) {
+        throttled++;
+        const asked = failure.retryAfterMs;
+        const pause = this.capacity.throttled(
+          asked === undefined ? undefined : Math.min(asked, this.retry.maxRetryAfterMs),
+        );
+        const record: LlmCallRecord = {
+          ...base,
+          outcome: 'retryable_error',
+          error: this.redact(failure.message),
+          status: 429,
+          retryInMs: pause,
+        };
+        this.end(record, calls, hooks);
+        continue;
+      }
       const transient = failure.disposition === 'retry' || failure.disposition === 'unreachable';
-      const retrying = transient && attempt <= this.retry.maxRetries;
-      const waitMs = retrying ? retryDelayMs(attempt, failure, this.retry, this.options.random) : undefined;
+      const retries = attempt - throttled;
+      const retrying = transient && retries <= this.retry.maxRetries;
+      const waitMs = retrying ? retryDelayMs(retries, failure, this.retry, this.options.random) : undefined;
       const record: LlmCallRecord = {
         ...base,
         outcome: OUTCOME[failure.disposition],

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ProfileName } from '../../src-shared/contract';
 import {
+  MaxConcurrentCalls,
   MediaKind,
   OptionalParameter,
   ProviderKind,
@@ -37,6 +38,8 @@ const StoredProfile = z
     maxReplyBytes: ReplyLimitFields.maxReplyBytes.optional(),
     maxToolArgumentBytes: ReplyLimitFields.maxToolArgumentBytes.optional(),
     maxCallSeconds: ReplyLimitFields.maxCallSeconds.optional(),
+    /** Absent in files written before issue 28: no limit. */
+    maxConcurrentCalls: MaxConcurrentCalls.optional(),
     /** Absent in files written before issue 23: the preset's prices, if any. */
     prices: ModelPrices.optional(),
     apiKey: SealedKey.nullable(),
@@ -67,6 +70,7 @@ export interface ProfileChange {
   maxReplyBytes?: number;
   maxToolArgumentBytes?: number;
   maxCallSeconds?: number;
+  maxConcurrentCalls?: number;
   prices?: ModelPrices;
   makeDefault?: boolean;
 }
@@ -161,6 +165,7 @@ export class ProfileStore {
       ...(change.maxReplyBytes !== undefined ? { maxReplyBytes: change.maxReplyBytes } : {}),
       ...(change.maxToolArgumentBytes !== undefined ? { maxToolArgumentBytes: change.maxToolArgumentBytes } : {}),
       ...(change.maxCallSeconds !== undefined ? { maxCallSeconds: change.maxCallSeconds } : {}),
+      ...(change.maxConcurrentCalls !== undefined ? { maxConcurrentCalls: change.maxConcurrentCalls } : {}),
       ...(change.prices !== undefined ? { prices: change.prices } : {}),
       apiKey,
     };

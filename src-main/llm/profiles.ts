@@ -41,6 +41,8 @@ export interface LlmProfile {
   maxReplyBytes?: number;
   maxToolArgumentBytes?: number;
   maxCallSeconds?: number;
+  /** LlmCalls at once across all jobs (capacity.ts); absent: no limit but the server's 429s. */
+  maxConcurrentCalls?: number;
   /** The model's prices (USD per million tokens); absent: its preset's, if any (src-shared/pricing.ts). */
   prices?: ModelPrices;
   /** Set by the registry: remembers parameters the server rejected (profiles.json, or memory for the env profile). */
@@ -65,7 +67,7 @@ export class ProfileRegistry {
   }
 
   /**
-   * MAESTRO_LLM_BASE_URL / _API_KEY / _MODEL / _CONTEXT_WINDOW / _KIND, when the base URL is set, as the profile "env",
+   * MAESTRO_LLM_BASE_URL / _API_KEY / _MODEL / _CONTEXT_WINDOW / _KIND / _MAX_CONCURRENT_CALLS, when the base URL is set, as the profile "env",
    * and the LlmCall limits _MAX_REPLY_BYTES / _MAX_TOOL_ARGUMENT_BYTES / _MAX_CALL_SECONDS. A kind that is not one of
    * ours is ignored (generic), like a context window that is not a number; a limit out of its range throws, naming the
    * variable (a limit must never be silently dropped).
@@ -81,6 +83,8 @@ export class ProfileRegistry {
     };
     const contextWindow = positiveInt(env.MAESTRO_LLM_CONTEXT_WINDOW);
     if (contextWindow !== undefined) profile.contextWindow = contextWindow;
+    const maxConcurrentCalls = positiveInt(env.MAESTRO_LLM_MAX_CONCURRENT_CALLS);
+    if (maxConcurrentCalls !== undefined) profile.maxConcurrentCalls = maxConcurrentCalls;
     const kind = ProviderKind.safeParse(env.MAESTRO_LLM_KIND?.trim().toLowerCase());
     if (kind.success) profile.kind = kind.data;
     Object.assign(profile, replyLimitsFromEnv(env));
@@ -212,6 +216,7 @@ export class ProfileRegistry {
       ...(base.maxReplyBytes !== undefined ? { maxReplyBytes: base.maxReplyBytes } : {}),
       ...(base.maxToolArgumentBytes !== undefined ? { maxToolArgumentBytes: base.maxToolArgumentBytes } : {}),
       ...(base.maxCallSeconds !== undefined ? { maxCallSeconds: base.maxCallSeconds } : {}),
+      ...(base.maxConcurrentCalls !== undefined ? { maxConcurrentCalls: base.maxConcurrentCalls } : {}),
       ...(base.prices !== undefined ? { prices: base.prices } : {}),
       hasKey: fixed ? fixed.apiKey !== '' : stored?.apiKey != null,
       keyHint: keyHint(key),

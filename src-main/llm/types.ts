@@ -1,4 +1,5 @@
 // The LLM layer's vocabulary: chat messages and tools as the OpenAI chat API has them, LlmCall records, results.
+import type { CapacityWait } from './capacity';
 
 export interface AssistantToolCall {
   id: string;
@@ -96,6 +97,8 @@ export interface LlmHooks {
   onLlmCallEnd?(record: LlmCallRecord): void;
   /** Deltas of the LlmCall last started. */
   onDelta?(delta: LlmDelta): void;
+  /** The next LlmCall waits for the profile's capacity (capacity.ts): a place under its limit, or a server's pause. */
+  onCapacityWait?(wait: CapacityWait): void;
 }
 
 export interface LlmRequest {

@@ -131,6 +131,9 @@ export const ReplyLimitFields = {
 };
 export type ReplyLimitName = keyof typeof ReplyLimitFields;
 
+/** LlmCalls of one profile at once, across all jobs (src-main/llm/capacity.ts); absent: no limit but the server's. */
+export const MaxConcurrentCalls = z.number().int().min(1).max(1000);
+
 export const ProfileView = z.object({
   name: z.string(),
   baseURL: z.string(),
@@ -151,6 +154,7 @@ export const ProfileView = z.object({
   maxReplyBytes: z.number().int().optional(),
   maxToolArgumentBytes: z.number().int().optional(),
   maxCallSeconds: z.number().int().optional(),
+  maxConcurrentCalls: z.number().int().optional(),
   /** The model's prices set on the profile (USD per million tokens); absent: its preset's, if it has one. */
   prices: ModelPrices.optional(),
   hasKey: z.boolean(),
@@ -198,6 +202,8 @@ export const SaveProfileInput = z
     maxReplyBytes: ReplyLimitFields.maxReplyBytes.optional(),
     maxToolArgumentBytes: ReplyLimitFields.maxToolArgumentBytes.optional(),
     maxCallSeconds: ReplyLimitFields.maxCallSeconds.optional(),
+    /** Absent: no limit of our own (the server's 429s still pause the profile's calls). */
+    maxConcurrentCalls: MaxConcurrentCalls.optional(),
     /** The model's prices in USD per million tokens (input, cached input, output); absent: the preset's, if any. */
     prices: ModelPrices.optional(),
     makeDefault: z.boolean().optional(),

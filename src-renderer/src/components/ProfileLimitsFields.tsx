@@ -1,4 +1,5 @@
-// The LlmCall limits of a profile in its form: the reply's and one tool call's size in MiB, the total time in seconds.
+// The LlmCall limits of a profile in its form: the reply's and one tool call's size in MiB, the total time in seconds,
+// and the calls of the profile at once across all tasks.
 // Empty means the default (shown as the placeholder); main checks the ranges and a 400 shows under the field.
 import { useState } from 'react';
 import type { ProfileView } from '../../../src-shared/contract';
@@ -8,20 +9,26 @@ import { useT } from '../hooks/useT';
 import { useProfilePrices } from './ProfilePriceFields';
 
 const MIB = 1024 * 1024;
-/** The unit each field is typed in, as a number of the limit's own unit (bytes or seconds). */
-const UNIT: Record<ReplyLimitName, number> = { maxReplyBytes: MIB, maxToolArgumentBytes: MIB, maxCallSeconds: 1 };
-export const LIMIT_FIELDS = Object.keys(UNIT) as ReplyLimitName[];
+type LimitName = ReplyLimitName | 'maxConcurrentCalls';
+/** The unit each field is typed in, as a number of the limit's own unit (bytes, seconds, calls). */
+const UNIT: Record<LimitName, number> = {
+  maxReplyBytes: MIB,
+  maxToolArgumentBytes: MIB,
+  maxCallSeconds: 1,
+  maxConcurrentCalls: 1,
+};
+export const LIMIT_FIELDS = Object.keys(UNIT) as LimitName[];
 
-const shown = (value: number | undefined, name: ReplyLimitName) =>
-  value === undefined ? '' : String(value / UNIT[name]);
+const shown = (value: number | undefined, name: LimitName) => (value === undefined ? '' : String(value / UNIT[name]));
 
 /** The limits, and the prices beside them (ProfilePriceFields): both applied to a save by `apply`. */
 export function useProfileLimits(profile: ProfileView | null) {
   const prices = useProfilePrices(profile);
-  const [text, setText] = useState<Record<ReplyLimitName, string>>({
+  const [text, setText] = useState<Record<LimitName, string>>({
     maxReplyBytes: shown(profile?.maxReplyBytes, 'maxReplyBytes'),
     maxToolArgumentBytes: shown(profile?.maxToolArgumentBytes, 'maxToolArgumentBytes'),
     maxCallSeconds: shown(profile?.maxCallSeconds, 'maxCallSeconds'),
+    maxConcurrentCalls: shown(profile?.maxConcurrentCalls, 'maxConcurrentCalls'),
   });
   /** Puts the typed limits into a save; a field left empty is left out (the default). */
   const apply = (input: OpInput<'saveProfile'>) => {
@@ -38,7 +45,7 @@ export function ProfileLimitsFields({
   fieldError,
 }: {
   limits: ReturnType<typeof useProfileLimits>;
-  fieldError: (name: ReplyLimitName) => React.ReactNode;
+  fieldError: (name: LimitName) => React.ReactNode;
 }) {
   const t = useT();
   return (
@@ -52,7 +59,11 @@ export function ProfileLimitsFields({
             inputMode="decimal"
             value={limits.text[name]}
             onChange={(e) => limits.setText({ ...limits.text, [name]: e.target.value })}
-            placeholder={t('profile.limitDefault', { value: REPLY_LIMIT_DEFAULTS[name] / UNIT[name] })}
+            placeholder={
+              name === 'maxConcurrentCalls'
+                ? t('profile.noLimit')
+                : t('profile.limitDefault', { value: REPLY_LIMIT_DEFAULTS[name] / UNIT[name] })
+            }
             data-testid={`profile-field-${name}`}
           />
           {fieldError(name)}

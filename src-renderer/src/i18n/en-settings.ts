@@ -112,6 +112,8 @@ export const enSettings = {
   'profile.maxToolArgumentBytes': 'One tool call’s limit (MiB)',
   'profile.maxCallSeconds': 'Time limit per reply (s)',
   'profile.limitDefault': 'default {value}',
+  'profile.maxConcurrentCalls': 'Calls at once, all tasks',
+  'profile.noLimit': 'no limit (the server’s 429s still pause it)',
   'profile.makeDefault': 'Make it the default profile',
   'profile.images': 'The model takes images (tool results’ images reach it; otherwise they are described)',
   'profile.cancel': 'Cancel',

@@ -107,6 +107,8 @@ export const en = {
 
   'progress.movements': 'Stages',
   'progress.llm.waiting': 'waiting for the model',
+  'progress.llm.capacity': "waiting for the model's capacity (the profile's limit of calls at once)",
+  'progress.llm.rate_limited': "the model's server is busy: waiting as it asked",
   'progress.llm.streaming': 'model is writing',
   'progress.llm.retrying': 'retrying the model call',
   'progress.llm.tools': 'running tools',

@@ -116,6 +116,8 @@ export const jaSettings: Record<keyof typeof enSettings, string> = {
   'profile.maxToolArgumentBytes': 'ツール呼び出し 1 件の上限 (MiB)',
   'profile.maxCallSeconds': '応答 1 回の時間上限 (秒)',
   'profile.limitDefault': '既定 {value}',
+  'profile.maxConcurrentCalls': '同時呼び出し数（全タスク合計）',
+  'profile.noLimit': '上限なし（サーバーの 429 では一時停止）',
   'profile.makeDefault': 'デフォルトのプロファイルにする',
   'profile.images': 'モデルが画像を受け取れる（ツール結果の画像をそのまま渡す。オフなら説明文のみ）',
   'profile.cancel': 'キャンセル',

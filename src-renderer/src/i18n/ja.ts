@@ -107,6 +107,8 @@ export const ja: Messages = {
 
   'progress.movements': '段階',
   'progress.llm.waiting': 'モデルの応答待ち',
+  'progress.llm.capacity': 'モデルの空き待ち（プロファイルの同時呼び出し数の上限）',
+  'progress.llm.rate_limited': 'モデルのサーバーが混雑中：指示どおり待機しています',
   'progress.llm.streaming': 'モデルが書いています',
   'progress.llm.retrying': 'モデル呼び出しを再試行中',
   'progress.llm.tools': 'ツールを実行中',

@@ -16,6 +16,7 @@ type Unshown =
   | 'TurnStart'
   | 'TurnEnd'
   | 'LlmCallStart'
+  | 'LlmWait'
   | 'step.recorded'
   | 'step.answered'
   | 'task.changed'
@@ -29,6 +30,7 @@ export function isActivityEvent(event: MaestroEvent): event is ActivityEvent {
     case 'TurnStart':
     case 'TurnEnd':
     case 'LlmCallStart':
+    case 'LlmWait':
     case 'step.recorded':
     case 'step.answered':
     case 'task.changed':

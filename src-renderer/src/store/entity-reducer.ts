@@ -113,6 +113,7 @@ function foldEvent(state: Entities, event: MaestroEvent): Entities {
     case 'TurnStart':
     case 'TurnEnd':
     case 'LlmCallStart':
+    case 'LlmWait':
     case 'LlmCallEnd':
     case 'movement.entered':
     case 'tool.finished':

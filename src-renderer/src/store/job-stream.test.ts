@@ -25,6 +25,15 @@ const fold = (events: StreamEvent[], start?: JobStream) =>
   events.reduce<JobStream | undefined>((s, e) => foldStreamEvent(s, e), start) as JobStream;
 
 describe('the job stream fold', () => {
+  it("a call waiting for its profile's capacity says so until it starts (issue 28)", () => {
+    const start = [ev({ type: 'TurnStart', turnCount: 1 })];
+    expect(fold([...start, ev({ type: 'LlmWait', reason: 'limit' })]).llm).toBe('capacity');
+    const paused = fold([...start, ev({ type: 'LlmWait', reason: 'rate_limited', until: '2026-12-02T20:00:00Z' })]);
+    expect(paused.llm).toBe('rate_limited');
+    expect(fold([ev({ type: 'LlmCallStart', llmCallCount: 1, attempt: 1 })], paused).llm).toBe('waiting');
+    expect(fold([ev({ type: 'LlmCallStart', llmCallCount: 2, attempt: 2 })], paused).llm).toBe('retrying');
+  });
+
   it('a running call shows its latest progress; progress after it finished changes nothing', () => {
     const progress = (n: number, message: string | null = null) =>
       ev({ type: 'tool.progress', callId: 'c1', name: 'mcp__every__long', progress: n, total: 4, message });

@@ -6,7 +6,8 @@ import type { Comment, Job } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 
 /** What the model is doing now, for the indicator. */
-export type LlmState = 'waiting' | 'streaming' | 'retrying' | 'tools' | 'idle';
+/** `capacity`: the call waits for a place under its profile's limit; `rate_limited`: for the server's pause. */
+export type LlmState = 'waiting' | 'capacity' | 'rate_limited' | 'streaming' | 'retrying' | 'tools' | 'idle';
 
 export type ToolCallStatus = 'streaming' | 'running' | 'ok' | 'error';
 
@@ -74,6 +75,7 @@ export type StreamEvent = Extract<
       | 'TurnStart'
       | 'TurnEnd'
       | 'LlmCallStart'
+      | 'LlmWait'
       | 'LlmCallEnd'
       | 'movement.entered'
       | 'tool.finished'
@@ -138,6 +140,8 @@ export function foldStreamEvent(current: JobStream | undefined, event: StreamEve
         ),
       };
     }
+    case 'LlmWait':
+      return { ...stream, llm: event.reason === 'limit' ? 'capacity' : 'rate_limited' };
     case 'stream.delta':
       return {
         ...stream,

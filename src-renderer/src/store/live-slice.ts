@@ -74,6 +74,7 @@ export const createLiveSlice =
         case 'package_request.changed':
         case 'TurnStart':
         case 'LlmCallStart':
+        case 'LlmWait':
         case 'LlmCallEnd':
         case 'movement.entered':
         case 'tool.progress':
