@@ -36,7 +36,14 @@ export const OPEN_DATA_FOLDER_CHANNEL = 'maestro:shell:openDataFolder';
 export const CORE_STATUS_CHANNEL = 'maestro:shell:coreStatus';
 export type CoreStatus =
   | { state: 'running' }
-  | { state: 'restarting'; attempt: number; inMs: number; exitCode: number | null };
+  | {
+      state: 'restarting';
+      attempt: number;
+      inMs: number;
+      exitCode: number | null;
+      /** A remote host's name (Settings → Hosts) whose connection dropped and is being made again; absent: the core. */
+      host?: string;
+    };
 
 export type PreloadApi = { [N in OperationName]: (input: OpInput<N>) => Promise<Result<OpOutput<N>>> } & {
   onEvent(listener: (event: MaestroEvent) => void): () => void;
