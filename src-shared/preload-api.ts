@@ -4,6 +4,7 @@
 import type { OperationName, OpInput, OpOutput } from './contract';
 import type { Result } from './errors';
 import type { MaestroEvent } from './events';
+import type { HostChoiceInput, HostView } from './hosts';
 
 /**
  * The OS folder picker. It exists only inside Electron, so it is not a contract operation (the HTTP bridge has no
@@ -45,6 +46,14 @@ export type CoreStatus =
       host?: string;
     };
 
+/**
+ * Renderer → main, Settings → Hosts: the host the window shows, and showing another (main checks it, saves it and
+ * switches every operation and the event stream to it; the window then reloads). Electron only: a page served by a
+ * host shows that host.
+ */
+export const CURRENT_HOST_CHANNEL = 'maestro:shell:currentHost';
+export const CHOOSE_HOST_CHANNEL = 'maestro:shell:chooseHost';
+
 export type PreloadApi = { [N in OperationName]: (input: OpInput<N>) => Promise<Result<OpOutput<N>>> } & {
   onEvent(listener: (event: MaestroEvent) => void): () => void;
   pickFolder(input: PickFolderInput): Promise<Result<PickFolderOutput>>;
@@ -52,6 +61,8 @@ export type PreloadApi = { [N in OperationName]: (input: OpInput<N>) => Promise<
   onOpenTask(listener: (taskId: string) => void): () => void;
   openDataFolder(): Promise<Result<{ opened: true }>>;
   onCoreStatus(listener: (status: CoreStatus) => void): () => void;
+  currentHost(): Promise<Result<HostView>>;
+  chooseHost(input: HostChoiceInput): Promise<Result<HostView>>;
 };
 
 export const PRELOAD_GLOBAL = 'maestro';

@@ -154,7 +154,7 @@ describe('the desktop as a client of a host over TLS', { timeout: 120_000 }, () 
       token: host.token,
     });
 
-    await waitFor('the event stream', () => chooser.remoteConnection?.onStatus && true);
+    await waitFor('the event stream', () => chooser.remoteConnection?.streaming);
     llm.push(complete);
     const created = await chooser.connection.call('createTask', { instruction: 'remote work' });
     expect(created.ok).toBe(true);
@@ -205,6 +205,7 @@ describe('the desktop as a client of a host over TLS', { timeout: 120_000 }, () 
     const events: MaestroEvent[] = [];
     connection.onEvent((e) => events.push(e));
     connection.onStatus((s) => statuses.push(s));
+    await waitFor('the event stream', () => connection.streaming);
     llm.push(complete);
     const first = await connection.call('createTask', { instruction: 'before the drop' });
     expect(first.ok).toBe(true);
@@ -246,6 +247,7 @@ describe('the desktop as a client of a host over TLS', { timeout: 120_000 }, () 
     chooser.connection.onEvent((e) => events.push(e));
     const remote = chooser.remoteConnection;
     if (!remote) throw new Error('no remote connection');
+    await waitFor('the event stream', () => remote.streaming);
     llm.push(complete);
     const before = await chooser.connection.call('createTask', { instruction: 'before the restart' });
     expect(before.ok).toBe(true);

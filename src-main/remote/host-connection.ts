@@ -27,6 +27,8 @@ export interface HostConnection extends CoreConnection {
   readonly name: string;
   /** The last persisted event's seq the stream received: where it resumes. */
   readonly lastEventId: number | undefined;
+  /** The event stream is open now (events made from here on reach the listeners). */
+  readonly streaming: boolean;
   onStatus(listener: (status: CoreStatus) => void): () => void;
 }
 
@@ -163,6 +165,9 @@ export function connectHost(dial: DialHost, options: HostConnectionOptions): Hos
     dataDir: options.dataDir,
     get lastEventId() {
       return lastEventId;
+    },
+    get streaming() {
+      return response !== undefined;
     },
     async call(op: OperationName, input: unknown): Promise<Result<unknown>> {
       if (closing) return unreachable(new Error('it is no longer the chosen host'));

@@ -11,6 +11,7 @@ import {
 } from '../../../src-shared/contract';
 import { CodedError, type ErrorCode, type ErrorIssue, type Result } from '../../../src-shared/errors';
 import { MaestroEvent } from '../../../src-shared/events';
+import type { HostChoiceInput, HostView } from '../../../src-shared/hosts';
 import { type HttpRequest, operationRequest } from '../../../src-shared/http-request';
 import {
   type CoreStatus,
@@ -58,6 +59,12 @@ export interface ShellLink {
   onCoreStatus(listener: (status: CoreStatus) => void): () => void;
 }
 
+export interface HostsLink {
+  current(): Promise<HostView>;
+  /** Resolves once main checked, saved and switched to the host; an ApiError naming the field otherwise. */
+  choose(input: HostChoiceInput): Promise<HostView>;
+}
+
 export interface MaestroClient {
   readonly transport: 'ipc' | 'http';
   readonly api: MaestroApi;
@@ -70,6 +77,8 @@ export interface MaestroClient {
   readonly shell?: ShellLink;
   /** Shows MAESTRO's data folder in the OS file manager, only inside Electron (main opens its own data dir). */
   readonly openDataFolder?: () => Promise<void>;
+  /** Settings → Hosts, only inside Electron: the host the window shows, and showing another (checked by main). */
+  readonly hosts?: HostsLink;
   /** Subscribes to every event; returns the disposer. */
   subscribe(listener: EventListener, options?: SubscribeOptions): () => void;
 }
@@ -118,6 +127,10 @@ export function createIpcClient(preload: PreloadApi): MaestroClient {
     },
     openDataFolder: async () => {
       await unwrapIpc('openDataFolder', () => preload.openDataFolder());
+    },
+    hosts: {
+      current: () => unwrapIpc('currentHost', () => preload.currentHost()),
+      choose: (input) => unwrapIpc('chooseHost', () => preload.chooseHost(input)),
     },
     subscribe(listener, options) {
       const dispose = preload.onEvent((raw) => {
