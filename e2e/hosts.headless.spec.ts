@@ -3,9 +3,11 @@
 // in its IPC mode, whose `window.maestro` hands each call to main's REAL HostChooser running in this test's Node
 // process (src-main/remote, loaded from source) against REAL hosts: a wrong token and an untrusted certificate are
 // shown under their fields with nothing saved; the right ones switch the window to the TLS host, whose name it shows.
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { makeSelfSignedCert } from '../test-support/self-signed-cert';
 import { expect, test } from './support/fixtures';
 import { APP_ROOT, startHeadlessHost } from './support/headless-host';
@@ -101,6 +103,14 @@ test('the desktop form: a wrong token or certificate is named under its field an
     await expect(page.getByTestId('host-token-error')).toHaveCount(0);
     expect(fs.existsSync(path.join(dataDir, 'hosts.json'))).toBe(false);
     await expect(page.getByTestId('host-current')).toHaveText('This window shows: This computer');
+    // The form with its errors up is as accessible as the rest of Settings.
+    const axe = await new AxeBuilder({ page })
+      .include('[data-testid="host-settings"]')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual(
+      [],
+    );
 
     await page.getByTestId('host-certFile').fill(cert.certFile);
     await page.getByTestId('host-choose').click();

@@ -20,7 +20,8 @@ export class SseReader {
   push(chunk: string): void {
     this.buffer += chunk;
     let cut = this.buffer.search(/\r\n|\r|\n/);
-    while (cut >= 0) {
+    // A CR that ends the chunk may be the first half of a CRLF: it waits for the next chunk.
+    while (cut >= 0 && !(cut === this.buffer.length - 1 && this.buffer.endsWith('\r'))) {
       const line = this.buffer.slice(0, cut);
       const breakLength = this.buffer.startsWith('\r\n', cut) ? 2 : 1;
       this.buffer = this.buffer.slice(cut + breakLength);
