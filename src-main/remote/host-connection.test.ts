@@ -240,8 +240,8 @@ describe('the desktop as a client of a host over TLS', { timeout: 120_000 }, () 
     await cutter.cut();
   });
 
-  it('P10.15 the host restarted on its port: the stream reconnects by itself and resumes from the last id', async () => {
-    const { chooser } = desktop();
+  it('P10.15 the host restarted on its port: the stream reconnects by itself and resumes from the last id; an app started while it was down shows it and reaches it once back', async () => {
+    const { chooser, dataDir } = desktop();
     expect((await chooser.choose(tls())).ok).toBe(true);
     const events: MaestroEvent[] = [];
     chooser.connection.onEvent((e) => events.push(e));
@@ -260,7 +260,17 @@ describe('the desktop as a client of a host over TLS', { timeout: 120_000 }, () 
       error: { code: 'core_restarting', message: expect.stringContaining('build-box cannot be reached') },
     });
     const lastBefore = remote.lastEventId as number;
+    // The app started meanwhile: the saved host is shown, not dropped for this computer.
+    const { chooser: startedWhileDown } = desktop(dataDir);
+    expect(await startedWhileDown.restore()).toBeUndefined();
+    expect(startedWhileDown.current()).toMatchObject({ kind: 'tls', name: 'build-box' });
+    expect((await startedWhileDown.connection.call('health', {})).ok).toBe(false);
     host = await start(['--port', String(port)]);
+    expect(await startedWhileDown.connection.call('health', {})).toMatchObject({
+      ok: true,
+      value: { host: 'build-box' },
+    });
+    await startedWhileDown.connection.use(null);
     llm.push(complete);
     const after = await chooser.connection.call('createTask', { instruction: 'after the restart' });
     expect(after.ok).toBe(true);

@@ -57,27 +57,31 @@ const SSH_FIELDS: Record<SshTunnelErrorCode, string> = {
   forward_failed: 'remotePort',
 };
 
-/** How to (re)open the way to the host; the TLS endpoint's trust is settled once, here. */
+/** How to (re)open the way to the host; a certificate file is read here, so a bad one is said at once. */
 export async function dialerFor(choice: RemoteChoice, options: DialOptions = {}): Promise<DialHost> {
   switch (choice.kind) {
     case 'tls': {
-      let ca: Buffer | undefined;
-      if (choice.certFile) ca = trustedCertificate(choice.certFile);
-      else if (choice.spkiPin) {
+      // A pinned certificate is fetched at the first dial, not here: a saved host that is down at the app's start
+      // is reached again later instead of failing the start.
+      let ca = choice.certFile ? trustedCertificate(choice.certFile) : undefined;
+      const pinned = async (pin: string) => {
         try {
-          ca = await certificateForPin(choice.url, choice.spkiPin, options.timeoutMs ?? CHECK_TIMEOUT_MS);
+          return await certificateForPin(choice.url, pin, options.timeoutMs ?? CHECK_TIMEOUT_MS);
         } catch (error) {
           if (error instanceof HostError) throw wrong(error.code === 'certificate' ? 'spkiPin' : 'url', error.message);
           throw error;
         }
-      }
-      const endpoint: HostEndpoint = {
-        url: choice.url,
-        token: choice.token,
-        ...(ca ? { ca } : {}),
-        ...(choice.spkiPin ? { spkiPin: choice.spkiPin } : {}),
       };
-      return async () => ({ endpoint, close: async () => {} });
+      return async () => {
+        if (!ca && choice.spkiPin) ca = await pinned(choice.spkiPin);
+        const endpoint: HostEndpoint = {
+          url: choice.url,
+          token: choice.token,
+          ...(ca ? { ca } : {}),
+          ...(choice.spkiPin ? { spkiPin: choice.spkiPin } : {}),
+        };
+        return { endpoint, close: async () => {} };
+      };
     }
     case 'ssh':
       return async (): Promise<HostLink> => {
