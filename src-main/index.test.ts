@@ -9,7 +9,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES } from '../src-shared/contract';
 import {
+  CHOOSE_HOST_CHANNEL,
   CORE_STATUS_CHANNEL,
+  CURRENT_HOST_CHANNEL,
   EVENTS_JOINED_CHANNEL,
   OPEN_DATA_FOLDER_CHANNEL,
   OPEN_TASK_CHANNEL,
@@ -221,7 +223,13 @@ describe('the Electron shell, booted in Node', () => {
     const channels = records.ipcHandlers.map((h) => h.channel);
     expect(new Set(channels).size).toBe(channels.length);
     expect([...channels].sort()).toEqual(
-      [...OPERATION_NAMES.map(ipcChannel), PICK_FOLDER_CHANNEL, OPEN_DATA_FOLDER_CHANNEL].sort(),
+      [
+        ...OPERATION_NAMES.map(ipcChannel),
+        PICK_FOLDER_CHANNEL,
+        OPEN_DATA_FOLDER_CHANNEL,
+        CURRENT_HOST_CHANNEL,
+        CHOOSE_HOST_CHANNEL,
+      ].sort(),
     );
     expect(records.ipcListeners.map((l) => l.channel)).toEqual([VIEWING_TASK_CHANNEL, EVENTS_JOINED_CHANNEL]);
   });
@@ -231,6 +239,33 @@ describe('the Electron shell, booted in Node', () => {
     const stranger = new StandInWebContents();
     const answer = await found?.handler({ sender: stranger, senderFrame: stranger.mainFrame }, { instruction: 'x' });
     expect(answer).toEqual({ ok: false, error: { code: 'forbidden', message: 'IPC from an unknown sender' } });
+  });
+
+  it('Settings → Hosts over IPC: shows this computer; a host that is not valid is refused by zod in main, naming the fields, and nothing is saved; a stranger is refused', async () => {
+    const handler = (channel: string) => {
+      const found = records.ipcHandlers.find((h) => h.channel === channel);
+      if (!found) throw new Error(`no handler for ${channel}`);
+      return found.handler;
+    };
+    const ours = { sender: theWindow().webContents, senderFrame: theWindow().webContents.mainFrame };
+    expect(await handler(CURRENT_HOST_CHANNEL)(ours)).toEqual({
+      ok: true,
+      value: { kind: 'local', name: os.hostname(), address: '' },
+    });
+    const refused = (await handler(CHOOSE_HOST_CHANNEL)(ours, {
+      kind: 'tls',
+      url: 'http://buildbox:8443',
+      token: '',
+    })) as { ok: false; error: { code: string; issues: { path: string[] }[] } };
+    expect(refused.ok).toBe(false);
+    expect(refused.error.code).toBe('invalid_input');
+    expect(refused.error.issues.map((i) => i.path[0]).sort()).toEqual(['token', 'url']);
+    expect(fs.existsSync(path.join(dataDir, 'hosts.json'))).toBe(false);
+    const stranger = new StandInWebContents();
+    expect(
+      await handler(CHOOSE_HOST_CHANNEL)({ sender: stranger, senderFrame: stranger.mainFrame }, { kind: 'local' }),
+    ).toEqual({ ok: false, error: { code: 'forbidden', message: 'IPC from an unknown sender' } });
+    expect(fs.existsSync(path.join(dataDir, 'hosts.json'))).toBe(false);
   });
 
   it('serves the same renderer over the HTTP bridge', async () => {

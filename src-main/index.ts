@@ -4,16 +4,21 @@
 import path from 'node:path';
 import { app, BrowserWindow, dialog, session } from 'electron';
 import { prepareDataDir } from './app/data-dir';
+import { SECRET_KEY_FILE } from './llm/profile-store';
+import { fileSecretBox, keyedSecretBox } from './llm/secret-box';
+import { HostChooser } from './remote/host-chooser';
 import { registerAppScheme, serveAppProtocol } from './shell/app-protocol';
 import { showAttention } from './shell/attention';
-import { type CoreProcess, startCoreProcess } from './shell/core-process';
+import { startCoreProcess } from './shell/core-process';
+import { registerHostsIpc } from './shell/hosts-ipc';
 import { registerIpc } from './shell/ipc';
 import { electronSqliteBinding } from './shell/native';
 import { lockDownPermissions } from './shell/permissions';
 import { keychainDataKey, resealKeychainValues } from './shell/secret-box';
 import { appOrigins, createMainWindow, lockDownWebContents } from './shell/window';
 
-let core: CoreProcess | undefined;
+/** This computer's core, or the host chosen in Settings → Hosts: what the window's IPC forwards to. */
+let core: HostChooser['connection'] | undefined;
 
 async function boot(): Promise<void> {
   const appRoot = app.isPackaged ? process.resourcesPath : app.getAppPath();
@@ -24,7 +29,7 @@ async function boot(): Promise<void> {
   const keychainKey = keychainDataKey(dataDir);
   if (keychainKey) resealKeychainValues(dataDir, keychainKey);
   // Built beside this file (electron.vite.config.mts: the main side's `core-process` entry).
-  core = await startCoreProcess(path.join(__dirname, 'core-process.js'), {
+  const localCore = await startCoreProcess(path.join(__dirname, 'core-process.js'), {
     dataDir,
     piecesDir: path.join(appRoot, 'pieces'),
     rendererDir,
@@ -32,11 +37,22 @@ async function boot(): Promise<void> {
     nativeBinding: electronSqliteBinding(),
     ...(keychainKey ? { keychainKey: keychainKey.toString('base64') } : {}),
   });
+  // The saved host's token is sealed by the same box as the profiles' keys.
+  const hosts = new HostChooser(localCore, {
+    dataDir,
+    box: keychainKey
+      ? keyedSecretBox(keychainKey, 'the OS keychain (Electron safeStorage)')
+      : fileSecretBox(path.join(dataDir, SECRET_KEY_FILE)),
+  });
+  const restored = await hosts.restore();
+  if (restored) console.warn(`MAESTRO: ${restored}`);
+  core = hosts.connection;
   lockDownWebContents();
   lockDownPermissions(session.defaultSession, appOrigins());
   serveAppProtocol(rendererDir);
   const window = createMainWindow(path.join(outDir, 'preload'));
   const ipc = registerIpc(core, window);
+  registerHostsIpc(hosts, window);
   showAttention(core, window, ipc.view, path.join(appRoot, 'resources'));
 }
 
@@ -59,7 +75,8 @@ if (!app.requestSingleInstanceLock()) {
     if (quitting || !core) return;
     event.preventDefault();
     quitting = true;
-    // The core closes its bridge, persists its running jobs and removes bridge.json before it exits.
+    // The remote host's stream ends; the core closes its bridge, persists its running jobs and removes bridge.json
+    // before it exits.
     void core.close().then(() => app.quit());
   });
 }

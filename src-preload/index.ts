@@ -1,12 +1,14 @@
 // The preload facade: exactly the contract's operations and one event subscription, derived from the contract, plus
 // the desktop shell's own calls (the OS folder picker, the task being viewed, opening a task from a notification,
-// showing the data folder, the core process's status). No ipcRenderer, no generic channel access, no Node.
+// showing the data folder, the core process's status, the host shown and choosing another). No ipcRenderer, no generic channel access, no Node.
 import { contextBridge, type IpcRendererEvent, ipcRenderer } from 'electron';
 import type { MaestroEvent } from '../src-shared/events';
 import { IPC_EVENT_CHANNEL, ipcChannel, OPERATION_NAMES } from '../src-shared/operation-names';
 import {
+  CHOOSE_HOST_CHANNEL,
   CORE_STATUS_CHANNEL,
   type CoreStatus,
+  CURRENT_HOST_CHANNEL,
   EVENTS_JOINED_CHANNEL,
   OPEN_DATA_FOLDER_CHANNEL,
   OPEN_TASK_CHANNEL,
@@ -55,6 +57,12 @@ const api = {
     return () => {
       ipcRenderer.removeListener(CORE_STATUS_CHANNEL, handler);
     };
+  },
+  currentHost() {
+    return ipcRenderer.invoke(CURRENT_HOST_CHANNEL);
+  },
+  chooseHost(input: unknown) {
+    return ipcRenderer.invoke(CHOOSE_HOST_CHANNEL, input);
   },
 } as PreloadApi;
 

@@ -4,6 +4,7 @@
 import type { OperationName, OpInput, OpOutput } from './contract';
 import type { Result } from './errors';
 import type { MaestroEvent } from './events';
+import type { HostChoiceInput, HostView } from './hosts';
 
 /**
  * The OS folder picker. It exists only inside Electron, so it is not a contract operation (the HTTP bridge has no
@@ -36,7 +37,22 @@ export const OPEN_DATA_FOLDER_CHANNEL = 'maestro:shell:openDataFolder';
 export const CORE_STATUS_CHANNEL = 'maestro:shell:coreStatus';
 export type CoreStatus =
   | { state: 'running' }
-  | { state: 'restarting'; attempt: number; inMs: number; exitCode: number | null };
+  | {
+      state: 'restarting';
+      attempt: number;
+      inMs: number;
+      exitCode: number | null;
+      /** A remote host's name (Settings → Hosts) whose connection dropped and is being made again; absent: the core. */
+      host?: string;
+    };
+
+/**
+ * Renderer → main, Settings → Hosts: the host the window shows, and showing another (main checks it, saves it and
+ * switches every operation and the event stream to it; the window then reloads). Electron only: a page served by a
+ * host shows that host.
+ */
+export const CURRENT_HOST_CHANNEL = 'maestro:shell:currentHost';
+export const CHOOSE_HOST_CHANNEL = 'maestro:shell:chooseHost';
 
 export type PreloadApi = { [N in OperationName]: (input: OpInput<N>) => Promise<Result<OpOutput<N>>> } & {
   onEvent(listener: (event: MaestroEvent) => void): () => void;
@@ -45,6 +61,8 @@ export type PreloadApi = { [N in OperationName]: (input: OpInput<N>) => Promise<
   onOpenTask(listener: (taskId: string) => void): () => void;
   openDataFolder(): Promise<Result<{ opened: true }>>;
   onCoreStatus(listener: (status: CoreStatus) => void): () => void;
+  currentHost(): Promise<Result<HostView>>;
+  chooseHost(input: HostChoiceInput): Promise<Result<HostView>>;
 };
 
 export const PRELOAD_GLOBAL = 'maestro';

@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { CreateTaskDialog } from './components/CreateTaskDialog';
 import { FirstRunSetup } from './components/FirstRunSetup';
+import { HostBadge } from './components/HostSettings';
 import { LinkConfirmHost } from './components/LinkConfirm';
 import { NotificationCenter } from './components/NotificationCenter';
 import { SettingsDialog } from './components/SettingsDialog';
@@ -137,6 +138,7 @@ export function App() {
           ☰
         </button>
         <h1>MAESTRO</h1>
+        <HostBadge />
         <span className={`live live-${live}`} data-testid="live-indicator" data-live={live}>
           {t(`app.live.${live}`)}
         </span>

@@ -2,17 +2,17 @@
 // (window.maestro inside Electron) or HTTP + SSE (the headless bridge). Both transports are derived from the contract.
 import {
   API_PREFIX,
-  contract,
   EVENTS_PATH,
   type MaestroApi,
   OPERATION_NAMES,
   type OperationName,
   type OpInput,
   type OpOutput,
-  pathParams,
 } from '../../../src-shared/contract';
 import { CodedError, type ErrorCode, type ErrorIssue, type Result } from '../../../src-shared/errors';
 import { MaestroEvent } from '../../../src-shared/events';
+import type { HostChoiceInput, HostView } from '../../../src-shared/hosts';
+import { type HttpRequest, operationRequest } from '../../../src-shared/http-request';
 import {
   type CoreStatus,
   type PickFolderInput,
@@ -59,6 +59,12 @@ export interface ShellLink {
   onCoreStatus(listener: (status: CoreStatus) => void): () => void;
 }
 
+export interface HostsLink {
+  current(): Promise<HostView>;
+  /** Resolves once main checked, saved and switched to the host; an ApiError naming the field otherwise. */
+  choose(input: HostChoiceInput): Promise<HostView>;
+}
+
 export interface MaestroClient {
   readonly transport: 'ipc' | 'http';
   readonly api: MaestroApi;
@@ -71,6 +77,8 @@ export interface MaestroClient {
   readonly shell?: ShellLink;
   /** Shows MAESTRO's data folder in the OS file manager, only inside Electron (main opens its own data dir). */
   readonly openDataFolder?: () => Promise<void>;
+  /** Settings → Hosts, only inside Electron: the host the window shows, and showing another (checked by main). */
+  readonly hosts?: HostsLink;
   /** Subscribes to every event; returns the disposer. */
   subscribe(listener: EventListener, options?: SubscribeOptions): () => void;
 }
@@ -120,6 +128,10 @@ export function createIpcClient(preload: PreloadApi): MaestroClient {
     openDataFolder: async () => {
       await unwrapIpc('openDataFolder', () => preload.openDataFolder());
     },
+    hosts: {
+      current: () => unwrapIpc('currentHost', () => preload.currentHost()),
+      choose: (input) => unwrapIpc('chooseHost', () => preload.chooseHost(input)),
+    },
     subscribe(listener, options) {
       const dispose = preload.onEvent((raw) => {
         const event = parseEvent(raw);
@@ -145,29 +157,15 @@ export function createIpcClient(preload: PreloadApi): MaestroClient {
 
 // ---- HTTP --------------------------------------------------------------------------------------------------------
 
-export interface HttpRequest {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  /** Relative to the bridge origin, e.g. /api/local/tasks/t1/comments. */
-  path: string;
-  /** JSON body for POST and PATCH; GET and DELETE carry nothing but their path. */
-  body?: Record<string, unknown>;
-}
+export type { HttpRequest };
 
-/** The request for an operation, straight from the contract: `:params` from the input, the rest as the body. */
+/** The request for an operation, straight from the contract (src-shared/http-request.ts). */
 export function buildHttpRequest<N extends OperationName>(name: N, input: OpInput<N>): HttpRequest {
-  const { method, path } = contract[name];
-  const rest: Record<string, unknown> = { ...(input as Record<string, unknown> | undefined) };
-  let filled = path;
-  for (const param of pathParams(path)) {
-    const value = rest[param];
-    if (typeof value !== 'string' || value === '') {
-      throw new ApiError('invalid_input', `${name} needs ${param}`, [{ path: [param], message: 'required' }]);
-    }
-    filled = filled.replace(`:${param}`, encodeURIComponent(value));
-    delete rest[param];
-  }
-  const withBody = method === 'POST' || method === 'PATCH';
-  return withBody ? { method, path: API_PREFIX + filled, body: rest } : { method, path: API_PREFIX + filled };
+  const built = operationRequest(name, input);
+  if (built.ok) return built.request;
+  throw new ApiError('invalid_input', `${name} needs ${built.missing}`, [
+    { path: [built.missing], message: 'required' },
+  ]);
 }
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;

@@ -11,6 +11,7 @@ import { enEdits } from './en-edits';
 import { enErrors } from './en-errors';
 import { enFeed } from './en-feed';
 import { enGrants } from './en-grants';
+import { enHosts } from './en-hosts';
 import { enNewTask } from './en-newtask';
 import { enSettings } from './en-settings';
 import { enSettingsForms } from './en-settings-forms';
@@ -348,6 +349,7 @@ export const en = {
   ...enErrors,
   ...enWords,
   ...enFeed,
+  ...enHosts,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

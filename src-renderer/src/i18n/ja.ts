@@ -11,6 +11,7 @@ import { jaEdits } from './ja-edits';
 import { jaErrors } from './ja-errors';
 import { jaFeed } from './ja-feed';
 import { jaGrants } from './ja-grants';
+import { jaHosts } from './ja-hosts';
 import { jaNewTask } from './ja-newtask';
 import { jaSettings } from './ja-settings';
 import { jaSettingsForms } from './ja-settings-forms';
@@ -349,4 +350,5 @@ export const ja: Messages = {
   ...jaErrors,
   ...jaWords,
   ...jaFeed,
+  ...jaHosts,
 };

@@ -15,6 +15,7 @@ export const SETTINGS_SECTIONS = [
   'mcp',
   'autoPrompter',
   'profiles',
+  'hosts',
   'data',
 ] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];

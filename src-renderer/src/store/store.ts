@@ -9,6 +9,7 @@ import { createDetailSlice } from './detail-slice';
 import { createEntitySlice } from './entity-slice';
 import { createFoldersSlice } from './folders-slice';
 import { createGrantsSlice } from './grants-slice';
+import { createHostsSlice } from './hosts-slice';
 import { createLiveSlice } from './live-slice';
 import { createMcpSettingsSlice } from './mcp-settings-slice';
 import { createMcpSlice } from './mcp-slice';
@@ -46,6 +47,7 @@ export function createAppStore(client: MaestroClient): AppStore {
     ...createFoldersSlice(client)(...a),
     ...createToolPolicySlice(client.api)(...a),
     ...createSettingsSlice(client)(...a),
+    ...createHostsSlice(client)(...a),
     ...createSettingsChangesSlice(client.api)(...a),
     ...createCheckpointsSlice(client.api)(...a),
   }));

@@ -6,6 +6,7 @@ import type { DetailSlice } from './detail-slice';
 import type { EntitySlice } from './entity-slice';
 import type { FoldersSlice } from './folders-slice';
 import type { GrantsSlice } from './grants-slice';
+import type { HostsSlice } from './hosts-slice';
 import type { LiveSlice } from './live-slice';
 import type { McpSettingsSlice } from './mcp-settings-slice';
 import type { McpSlice } from './mcp-slice';
@@ -40,5 +41,6 @@ export type AppState = EntitySlice &
   FoldersSlice &
   ToolPolicySlice &
   SettingsSlice &
+  HostsSlice &
   SettingsChangesSlice &
   CheckpointsSlice;

@@ -1,0 +1,40 @@
+// 設定 → ホスト と、ウィンドウが表示しているホストの日本語 (ja.ts に統合)。
+import type { enHosts } from './en-hosts';
+
+export const jaHosts = {
+  'settings.hosts': 'ホスト',
+  'hosts.about':
+    'このウィンドウに表示する MAESTRO: このコンピューターのもの、または別の場所で動くホスト (つけたままのワークステーション、ビルドサーバー) を TLS か SSH 経由で。',
+  'hosts.showing': 'このウィンドウの表示: {name}',
+  'hosts.showingRemote': 'このウィンドウはホスト {name} ({address}) を表示しています',
+  'hosts.thisComputer': 'このコンピューター',
+  'hosts.kind': '表示するもの',
+  'hosts.kind.local': 'このコンピューター',
+  'hosts.kind.tls': 'TLS で接続するホスト',
+  'hosts.kind.ssh': 'SSH 経由のホスト',
+  'hosts.url': 'アドレス',
+  'hosts.url.hint': '例: https://buildbox.example.com:8443',
+  'hosts.token': 'トークン',
+  'hosts.token.hint': 'ホストの bridge.json にあるトークン。このコンピューターには封印して保存します',
+  'hosts.certFile': '証明書ファイル (任意)',
+  'hosts.certFile.hint': '自己署名のホストの場合: その証明書 (PEM) の絶対パス',
+  'hosts.spkiPin': 'または証明書の SPKI ピン (任意)',
+  'hosts.sshHost': 'SSH ホスト',
+  'hosts.sshPort': 'SSH ポート',
+  'hosts.sshUser': 'ユーザー',
+  'hosts.auth': 'サインイン方法',
+  'hosts.auth.agent': 'SSH エージェント',
+  'hosts.auth.key': '鍵ファイル',
+  'hosts.keyFile': '鍵ファイル',
+  'hosts.keyFile.hint': 'パスフレーズのない秘密鍵の絶対パス (保護された鍵はエージェントに追加してください)',
+  'hosts.remotePort': 'ホストのブリッジのポート',
+  'hosts.remotePort.hint': 'ホストが自分の 127.0.0.1 で待ち受けているポート',
+  'hosts.choose': '確認してこのホストを表示',
+  'hosts.checking': '確認中…',
+  'hosts.failed': '変更していません: {error}',
+  'hosts.served':
+    'このページはホスト {name} が配信しています。別のホストを選ぶのはデスクトップアプリの機能です (設定 → ホスト)。',
+  'hosts.badge': 'ホスト: {name}',
+  'hosts.reconnecting.title': '{host} に再接続しています…',
+  'hosts.reconnecting.body': '接続が切れました。{seconds} 秒後に再試行します。その間のイベントは再接続後に届きます。',
+} as const satisfies Record<keyof typeof enHosts, string>;
