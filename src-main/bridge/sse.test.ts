@@ -1,6 +1,6 @@
 // GET /api/local/events over a real server: frames, Last-Event-ID replay, the taskId filter, and REST agreeing with SSE.
 import net from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Comment, Job, ToolRequest } from '../../src-shared/entities';
 import { MaestroEvent } from '../../src-shared/events';
 import { openSse, type SseReader, type TestBridge, testBridge } from '../../test-support/bridge-harness';
@@ -35,7 +35,7 @@ describe('SSE /events', () => {
     const frames = sse
       .raw()
       .split('\n\n')
-      .filter((f) => f.startsWith('id: '));
+      .filter((f) => f.startsWith('id: ') && f.includes('\ndata: '));
     for (const frame of frames) expect(frame).toMatch(/^id: \d+\ndata: \{[^\n]*\}$/);
     expect(seqs(events)).toEqual([...seqs(events)].sort((x, y) => x - y));
     expect(events.at(-1)).toMatchObject({ type: 'comment.created', comment: { body: 'multi\nline\n\ncomment' } });
@@ -54,6 +54,23 @@ describe('SSE /events', () => {
       expect(events.every((e) => e.seq > head && e.taskId === after.task.id)).toBe(true);
       sse.close();
     }
+  });
+
+  it('a stream starts with its starting point as an id alone: a client dropped before any event resumes from there', async () => {
+    const b = await testBridge();
+    b.maestro.invoke('createTask', { instruction: 'before' });
+    const head = lastSeq(b);
+    const first = await openSse(b);
+    await vi.waitFor(() => expect(first.raw()).toContain(`id: ${head}\n\n`));
+    expect(first.raw().startsWith(`retry: 1000\n\nid: ${head}\n\n`)).toBe(true);
+    expect(first.frames).toEqual([]); // no data: no event
+    first.close();
+    // Created while that client was away; it comes back with the id it was given.
+    const missed = b.maestro.invoke('createTask', { instruction: 'while away' });
+    const again = await openSse(b, '', { 'last-event-id': String(head) });
+    const events = await waitForSeq(again, lastSeq(b));
+    expect(events.some((e) => e.type === 'task.created' && e.taskId === missed.task.id)).toBe(true);
+    again.close();
   });
 
   it('P10.15 reconnecting with Last-Event-ID gets every later event exactly once, then live ones', async () => {

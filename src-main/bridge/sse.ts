@@ -49,6 +49,9 @@ export function streamEvents(
     'x-content-type-options': 'nosniff',
   });
   res.write('retry: 1000\n\n');
+  // Where this stream starts, as an id of its own (no data, so no event): a client that drops before the first event
+  // resumes from here, not from the present of its reconnect, and misses nothing in between.
+  if (lastSent > 0) res.write(`id: ${lastSent}\n\n`);
 
   // The event log is the source: a notification only says "something after lastSent may exist", and what is sent
   // is read back from the log in seq order. So an event dispatched out of order (a listener that publishes while

@@ -251,7 +251,11 @@ describe('the desktop as a client of a host over TLS', { timeout: 120_000 }, () 
     llm.push(complete);
     const before = await chooser.connection.call('createTask', { instruction: 'before the restart' });
     expect(before.ok).toBe(true);
-    await waitFor('an event id', () => remote.lastEventId);
+    const beforeId = (before as { value: { task: { id: string } } }).value.task.id;
+    // Its job ends before the restart: the scripted reply pushed for the next task is that task's.
+    await waitFor('the first task done over the stream', () =>
+      events.some((e) => e.type === 'job.changed' && e.taskId === beforeId && e.job.status === 'succeeded'),
+    );
 
     host.child.kill('SIGTERM');
     expect(await host.exited).toEqual({ code: 0, signal: null });

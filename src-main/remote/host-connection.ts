@@ -97,6 +97,10 @@ export function connectHost(dial: DialHost, options: HostConnectionOptions): Hos
   });
 
   const deliver = (data: string, id: string | undefined) => {
+    // Transient events (no id: stream deltas) are never replayed, so only a persisted seq moves the resume point;
+    // so does the id alone that starts a stream.
+    if (id && /^[1-9]\d*$/.test(id)) lastEventId = Number(id);
+    if (data === '') return;
     let event: unknown;
     try {
       event = JSON.parse(data);
@@ -104,8 +108,6 @@ export function connectHost(dial: DialHost, options: HostConnectionOptions): Hos
       return;
     }
     if (!event || typeof (event as { type?: unknown }).type !== 'string') return;
-    // Transient events (no id: stream deltas) are never replayed, so only a persisted seq moves the resume point.
-    if (id && /^[1-9]\d*$/.test(id)) lastEventId = Number(id);
     for (const listener of eventListeners) listener(event as MaestroEvent);
   };
 

@@ -32,7 +32,10 @@ export class SseReader {
 
   private line(line: string): void {
     if (line === '') {
-      if (this.data.length > 0) this.onMessage({ id: this.id, event: this.event, data: this.data.join('\n') });
+      // An id alone (the bridge's starting point) is passed on with no data: it moves the resume point.
+      if (this.data.length > 0 || this.id !== undefined) {
+        this.onMessage({ id: this.id, event: this.event, data: this.data.join('\n') });
+      }
       this.id = undefined;
       this.event = 'message';
       this.data = [];
