@@ -26,7 +26,7 @@ export const snapshotFile = (runtimeDir: string, jobId: string) =>
 
 /**
  * The job's snapshot: the stored one when the job has started before, else taken now from the workspace's file (its
- * text as `read` gives it: the Worker takes it from the accepted version while preparing the job) and stored.
+ * text as `read` gives it: the Worker and the engine take it from the accepted version) and stored when it is on.
  * `runtimeDir` undefined (no data dir): taken and kept in memory only. Throws ConfigFileError for a broken rules file
  * or snapshot.
  */
@@ -50,7 +50,9 @@ export function openSnapshot(
     settings: settings?.enabled ? settings : AUTO_PROMPTER_OFF,
     usedApprovals: [],
   };
-  if (file !== null) writeSnapshot(file, snapshot);
+  // Only rules in force are stored (and fsynced): an off snapshot is taken again, from the accepted rules, at each
+  // start of the job, which keeps a job's start free of a write that fixes nothing (issue 28).
+  if (file !== null && snapshot.settings.enabled) writeSnapshot(file, snapshot);
   return snapshot;
 }
 

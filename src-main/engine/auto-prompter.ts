@@ -133,7 +133,8 @@ export function autoPrompterOf(run: JobRun, movement: MovementDefinition): AutoP
   const known = prompters.get(run.job);
   if (known !== undefined) return known;
   const { workspacePath, runtimeDir, taskId, jobId } = run.toolContext(movement);
-  const snapshot = openSnapshot(workspacePath, runtimeDir, jobId);
+  // From the accepted rules, as the Worker took it: an off snapshot is not stored (openSnapshot), so it is taken again.
+  const snapshot = openSnapshot(workspacePath, runtimeDir, jobId, run.options.readSettings);
   const prompter = snapshot.settings.enabled
     ? new AutoPrompter(snapshot, { journal: run.journal, taskId, jobId, workspacePath, runtimeDir })
     : null;

@@ -137,13 +137,15 @@ const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'out', 'build', 'target', 
 
 /**
  * Up to FILE_LIMIT paths, breadth first (top level, then one level down), folders marked with a slash; hidden
- * entries and bulky folders (node_modules, build output) are listed but not entered.
+ * entries and bulky folders (node_modules, build output) are listed but not entered. Once the list is full no further
+ * folder is read: a workspace of thousands of folders costs a job's start one or two reads, not all of them.
  */
-function workspaceFiles(root: string, limit = FILE_LIMIT): string {
+export function workspaceFiles(root: string, limit = FILE_LIMIT): string {
   const shown: string[] = [];
   let total = 0;
   const queue: { rel: string; depth: number }[] = [{ rel: '', depth: 0 }];
   while (queue.length > 0) {
+    if (shown.length >= limit) return `${shown.join(', ')}, … (more not listed)`;
     const { rel, depth } = queue.shift() as { rel: string; depth: number };
     let entries: fs.Dirent[];
     try {

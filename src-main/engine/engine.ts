@@ -94,6 +94,7 @@ export function createEngine(config: EngineConfig): Engine {
     // About a frame: text reaches the screen as fast as it can be shown, in a few dozen events a second at most.
     streamIntervalMs: 16,
     sandbox: NOT_SANDBOXED,
+    ...(config.readSettings ? { readSettings: config.readSettings } : {}),
     ...config.options,
   };
   // Prompt guard per profile: its context window, and an LLM summarizer on a client of its own (so a job's LlmCall

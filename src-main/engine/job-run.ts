@@ -6,6 +6,7 @@ import type { ToolSpec } from '../llm/types';
 import type { SandboxChoice } from '../tools/os-sandbox';
 import type { ToolRules } from '../tools/permission';
 import type { AnyToolDef, ToolContext, ToolResult } from '../tools/types';
+import type { SettingsText } from '../workspace/accepted-settings';
 import type { Conversation } from './conversation';
 import { LoopGuards } from './guards/loop-guards';
 import type { EngineJob, JobJournal } from './job-journal';
@@ -58,6 +59,8 @@ export interface EngineOptions {
   sandbox: SandboxChoice;
   /** Takes the tasks' checkpoints (issue 22); none in tests that do not need them. */
   checkpoints?: CheckpointSource;
+  /** The workspace's settings files as accepted (the Auto Prompter's rules among them); absent: as on disk. */
+  readSettings?: SettingsText;
 }
 
 export interface JobRunInit {

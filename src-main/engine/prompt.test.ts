@@ -10,7 +10,7 @@ import { tempDir } from '../../test-support/temp-maestro';
 import { storeJournal } from '../jobs/journal';
 import { createTask } from '../tasks/create';
 import type { AnyToolDef } from '../tools/types';
-import { dynamicContext, jobInstruction, taskContext } from './dynamic-context';
+import { dynamicContext, jobInstruction, taskContext, workspaceFiles } from './dynamic-context';
 import type { PieceDefinition } from './pieces/schema';
 import { staticPreamble } from './prompt';
 
@@ -199,5 +199,36 @@ describe('the job instruction (prepareMovementContext)', () => {
     const text = jobInstruction(storeJournal(store, task, next));
     expect(text).toBe('# Task\nFix the build\n\n# Follow-up from the user\nAlso update the changelog.');
     expect(text).not.toMatch(/# (Continue|Your question|Subtasks)/);
+  });
+});
+
+describe('the workspace listing of the dynamic context', () => {
+  it('lists top level then one level down, and stops reading folders once its list is full (issue 28)', () => {
+    const root = tempDir('maestro-listing-');
+    for (let d = 0; d < 30; d++) {
+      fs.mkdirSync(path.join(root, `dir${String(d).padStart(2, '0')}`));
+      for (let f = 0; f < 10; f++)
+        fs.writeFileSync(path.join(root, `dir${String(d).padStart(2, '0')}`, `f${f}.txt`), '');
+    }
+    const reads: string[] = [];
+    const readdir = fs.readdirSync;
+    const spied = ((dir: fs.PathLike, ...rest: unknown[]) => {
+      reads.push(String(dir));
+      return (readdir as (...a: unknown[]) => unknown)(dir, ...rest);
+    }) as typeof fs.readdirSync;
+    fs.readdirSync = spied;
+    try {
+      const text = workspaceFiles(root, 25);
+      expect(text.split(', ').slice(0, 3)).toEqual(['dir00/', 'dir01/', 'dir02/']);
+      expect(text.endsWith(', … (more not listed)')).toBe(true);
+      // The top level and no more than the folders needed to fill the list (none here: the top level fills it).
+      expect(reads).toEqual([root]);
+      expect(workspaceFiles(root, 50)).toContain('dir00/f9.txt');
+    } finally {
+      fs.readdirSync = readdir;
+    }
+    const small = tempDir('maestro-listing-');
+    fs.writeFileSync(path.join(small, 'a.txt'), '');
+    expect(workspaceFiles(small, 25)).toBe('a.txt');
   });
 });

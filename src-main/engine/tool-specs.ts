@@ -15,10 +15,26 @@ import {
   transitionDescription,
 } from './terminal-tools';
 
-export const toolSpec = (name: string, description: string, parameters: z.ZodType): ToolSpec => {
-  const { $schema: _schema, ...schema } = z.toJSONSchema(parameters, { io: 'input' }) as Record<string, unknown>;
-  return { type: 'function', function: { name, description, parameters: schema } };
-};
+/**
+ * JSON schemas by the zod schema they come from: most tools' parameters are module constants, and deriving their
+ * schema again for every job cost a job's start more than a millisecond (issue 28). Read only, never changed.
+ */
+const JSON_SCHEMAS = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+function jsonSchemaOf(parameters: z.ZodType): Record<string, unknown> {
+  let schema = JSON_SCHEMAS.get(parameters);
+  if (!schema) {
+    const { $schema: _schema, ...rest } = z.toJSONSchema(parameters, { io: 'input' }) as Record<string, unknown>;
+    schema = rest;
+    JSON_SCHEMAS.set(parameters, schema);
+  }
+  return schema;
+}
+
+export const toolSpec = (name: string, description: string, parameters: z.ZodType): ToolSpec => ({
+  type: 'function',
+  function: { name, description, parameters: jsonSchemaOf(parameters) },
+});
 
 /** A tool's spec: its own JSON schema verbatim when it brings one (MCP tools), else the one of its zod parameters. */
 export const specOf = (tool: AnyToolDef): ToolSpec =>

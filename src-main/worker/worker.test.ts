@@ -35,6 +35,37 @@ describe('Worker', () => {
     expect(engine.calls).toHaveLength(1);
   });
 
+  it('a burst of queued jobs is claimed one per turn of the event loop, not in one long task (issue 28)', async () => {
+    const hold = gate<PieceRunResult>();
+    const engine = new ScriptedEngine().answer(...Array.from({ length: 6 }, () => () => hold.promise));
+    const { m, w } = setup(engine, { concurrency: 6 });
+    for (let i = 0; i < 6; i++) seed(m);
+    // What else the loop runs meanwhile (a request, a stream's write): a tick of its own on every turn.
+    let ticks = 0;
+    const claimedAtTick: number[] = [];
+    const processNext = w.processNext.bind(w);
+    w.processNext = () => {
+      const running = processNext();
+      if (running) claimedAtTick.push(ticks);
+      return running;
+    };
+    let ticking = true;
+    const tick = () => {
+      ticks++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    m.start();
+    await vi.waitFor(() => expect(claimedAtTick).toHaveLength(6));
+    ticking = false;
+    // Never two claims without the loop turning between them.
+    for (let i = 1; i < claimedAtTick.length; i++) {
+      expect(claimedAtTick[i]).toBeGreaterThan(claimedAtTick[i - 1] as number);
+    }
+    hold.open({ kind: 'completed', result: 'ok' });
+    await w.idle();
+  });
+
   it('P2.02 a due retry job is claimed before older queued jobs; then queued jobs oldest first', async () => {
     const hold = gate<PieceRunResult>();
     const engine = new ScriptedEngine().answer(

@@ -114,14 +114,18 @@ export class Worker {
     clearImmediate(this.poked);
     this.poked = undefined;
     if (this.stopping) return;
+    let claimed = false;
     try {
       if (Date.now() - this.lastRecovery > this.o.staleAfterMs / 2) this.recover();
-      while (this.processNext()) {}
+      claimed = this.processNext() !== undefined;
     } catch (error) {
       // A locked or full database: nothing was claimed; the next poll tries again.
       if (!this.storage.noted(error)) console.error('worker poll failed:', error);
     }
-    this.schedule(this.o.pollIntervalMs);
+    // One claim per turn of the event loop: a burst of queued jobs starts one after another without holding the loop
+    // (a job's claim and preparation take milliseconds), so requests and streams go on between them.
+    if (claimed) this.poked ??= setImmediate(this.poll);
+    else this.schedule(this.o.pollIntervalMs);
   };
 
   private schedule(ms: number): void {
