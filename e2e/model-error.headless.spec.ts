@@ -138,6 +138,7 @@ test("Settings' side list moves to each section and marks it; Done closes", asyn
     'mcp',
     'autoPrompter',
     'profiles',
+    'hosts',
     'data',
   ]);
   // From the last up, so each jump really moves the pane (the first is at the top when Settings opens).
