@@ -112,7 +112,8 @@ export const operations: Operations = {
     requireTask(ctx, taskId);
     const stored = ctx.store.events.lastForTask(taskId, TASK_EVENTS_LIMIT);
     // The LlmCalls of the same span, rebuilt from the log (their events are sent, not stored), in time order.
-    const since = stored[0] ? Date.parse(stored[0].ts) : 0;
+    // (From the oldest stored event only when the limit cut older ones off.)
+    const since = stored.length === TASK_EVENTS_LIMIT && stored[0] ? Date.parse(stored[0].ts) : 0;
     const calls = ctx.store.logEntries.llmCallEvents(taskId, since, TASK_EVENTS_LIMIT);
     // And the comments whose events retention dropped (storage-upkeep.ts), rebuilt from the comments table.
     const logged = new Set(stored.flatMap((e) => (e.type === 'comment.created' ? [e.comment.id] : [])));
@@ -151,7 +152,7 @@ export const operations: Operations = {
   getStorageUsage: (ctx) => ctx.upkeep.usage(),
   cleanUpStorage: async (ctx) => {
     const before = await ctx.upkeep.usage();
-    const { tasks, events } = await ctx.upkeep.run();
+    const { tasks, events } = await ctx.upkeep.run(Date.now(), { convert: true });
     return { before, after: await ctx.upkeep.usage(), tasks, events };
   },
   listSettingsChanges,

@@ -79,9 +79,13 @@ export class StorageUpkeep {
     await this.running?.catch(() => {});
   }
 
-  /** The retention pass, then the vacuum and the WAL; one at a time (a second call joins the first). */
-  run(now = Date.now()): Promise<UpkeepResult> {
-    this.running ??= this.pass(now).finally(() => {
+  /**
+   * The retention pass, then the vacuum and the WAL; one at a time (a second call joins the first). `convert`: a file
+   * made before incremental vacuum becomes one (a VACUUM, which rewrites the whole file and holds the event loop for
+   * as long: only when a person asked, with "Clean up now").
+   */
+  run(now = Date.now(), { convert = false } = {}): Promise<UpkeepResult> {
+    this.running ??= this.pass(now, convert).finally(() => {
       this.running = null;
     });
     return this.running;
@@ -116,16 +120,13 @@ export class StorageUpkeep {
     return { free: Number(db.pragma('freelist_count', { simple: true })) * pageSize };
   }
 
-  private async pass(now: number): Promise<UpkeepResult> {
+  private async pass(now: number, convert: boolean): Promise<UpkeepResult> {
     const result = await this.compact(now);
     const db = this.store.db;
-    // A file made before incremental vacuum was the default becomes one now (once; VACUUM rewrites the file),
-    // only on an idle host; a busy one waits for the next pass.
-    if (Number(db.pragma('auto_vacuum', { simple: true })) !== 2 && this.idle()) {
+    if (Number(db.pragma('auto_vacuum', { simple: true })) === 2) db.pragma('incremental_vacuum');
+    else if (convert) {
       db.pragma('auto_vacuum = INCREMENTAL');
       db.exec('VACUUM');
-    } else {
-      db.pragma('incremental_vacuum');
     }
     if (this.idle()) db.pragma('wal_checkpoint(TRUNCATE)');
     return result;

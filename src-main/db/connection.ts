@@ -41,7 +41,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Database.
     // Touches the header: a file that is not a database fails here, with its path in the message.
     db.pragma('schema_version');
     // A new file gives freed pages back to the file system a little at a time (storage-upkeep.ts); it must be set
-    // before the first table exists. An older file is converted once by the upkeep, when the host is idle.
+    // before the first table exists. An older file is converted by Settings' "Clean up now".
     if (Number(db.pragma('page_count', { simple: true })) === 0) db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     // After a checkpoint the WAL file is cut back to this size instead of keeping its largest.
