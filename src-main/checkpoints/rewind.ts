@@ -64,7 +64,7 @@ export async function rewind(
     // checkpoint (the person's edits).
     const before = await service.record(snapshots, task, jobId, 'rewind');
     if (!before) throw new Error('a rewind checkpoint is always kept');
-    keepConversation(dir, `rewind-${before.id}`);
+    await keepConversation(dir, `rewind-${before.id}`);
     undoCheckpointId = before.id;
     if (mode !== 'conversation') {
       edited = last ? before.files.map((f) => f.path) : [];

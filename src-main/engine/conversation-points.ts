@@ -4,23 +4,18 @@
 // the one it replaces, under the rewind's checkpoint, for its undo); a fork starts from it byte for byte (P9.21).
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../workspace/atomic-write';
+import { writeFileAtomic, writeFileAtomicAsync } from '../workspace/atomic-write';
 import { TRANSCRIPT_FILE } from './conversation';
 
 const pointFile = (runtimeDir: string, name: string) => path.join(runtimeDir, 'conversation', `${name}.jsonl`);
 
-function readOrEmpty(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (error) {
+/** Keeps the transcript as it is now under `name` (an Invoke's seq, or `rewind-<checkpoint id>`), off the event loop. */
+export async function keepConversation(runtimeDir: string, name: string): Promise<void> {
+  const transcript = await fs.promises.readFile(path.join(runtimeDir, TRANSCRIPT_FILE), 'utf8').catch((error) => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
     throw error;
-  }
-}
-
-/** Keeps the transcript as it is now under `name` (an Invoke's seq, or `rewind-<checkpoint id>`). */
-export function keepConversation(runtimeDir: string, name: string): void {
-  writeFileAtomic(pointFile(runtimeDir, name), readOrEmpty(path.join(runtimeDir, TRANSCRIPT_FILE)));
+  });
+  await writeFileAtomicAsync(pointFile(runtimeDir, name), transcript);
 }
 
 /** The transcript kept under `name`, or null when none was (a Send made before they were kept). */

@@ -168,7 +168,7 @@ async function openInvoke(
   if (!job.pendingInvoke) return notice;
   run.log.invoke(job.pendingInvoke, notice ?? instruction);
   const at = journal.lastInvokeSeq();
-  if (at !== null) keepConversation(ctx.runtimeDir, String(at));
+  if (at !== null) await keepConversation(ctx.runtimeDir, String(at));
   journal.step(() => {
     journal.invokeOpened();
     run.guards.newInvoke();
