@@ -86,6 +86,8 @@ export interface SettingsChange {
 
 export class AcceptedSettings {
   readonly file: string;
+  /** The file as last read, by its identity on disk: every job start asks, and it only changes when a person decides. */
+  private last: { key: string; read: { data: AcceptedFile; error: ConfigFileError | null } } | null = null;
 
   constructor(dataDir: string) {
     this.file = path.join(dataDir, ACCEPTED_SETTINGS_FILE);
@@ -96,6 +98,13 @@ export class AcceptedSettings {
    * `record`, which will not overwrite it.
    */
   private read(): { data: AcceptedFile; error: ConfigFileError | null } {
+    // Written by rename (a new inode each time), so inode, size and mtime name one version of the file.
+    const key = fileKey(this.file);
+    if (this.last?.key !== key) this.last = { key, read: this.readFile() };
+    return this.last.read;
+  }
+
+  private readFile(): { data: AcceptedFile; error: ConfigFileError | null } {
     const read = readJsonFile(this.file, AcceptedFile);
     if (read.kind === 'ok') return { data: read.value, error: null };
     const data: AcceptedFile = { version: 1, workspaces: {} };
@@ -153,6 +162,7 @@ export class AcceptedSettings {
   }
 
   private write(data: AcceptedFile): void {
+    this.last = null;
     try {
       writeJsonFile(this.file, data);
     } catch (why) {
@@ -178,11 +188,21 @@ export class AcceptedSettings {
       .filter((rel) => !Object.values(SETTINGS_FILES).includes(rel as never))
       .sort();
     const files = [...Object.values(SETTINGS_FILES), ...this.pieceFiles(workspacePath), ...companions];
+    const decided = this.read().data.workspaces[workspacePath] ?? {};
     return files.flatMap((file) => {
       const current = onDisk(workspacePath, file);
-      const accepted = this.accepted(workspacePath, file);
+      const accepted = decided[file]?.content ?? null;
       return current === accepted ? [] : [{ file, accepted, current }];
     });
+  }
+}
+
+function fileKey(file: string): string {
+  try {
+    const stat = fs.statSync(file);
+    return `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return 'absent';
   }
 }
 
