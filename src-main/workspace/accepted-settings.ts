@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { ConfigFileError, readConfigText, readJsonFile, writeJsonFile } from './json-file';
+import { byVersion, ConfigFileError, readConfigText, readJsonFile, type Versioned, writeJsonFile } from './json-file';
 
 /** The settings files, as paths relative to the workspace folder with `/` between the parts. */
 export const SETTINGS_FILES = {
@@ -86,11 +86,12 @@ export interface SettingsChange {
 
 export class AcceptedSettings {
   readonly file: string;
-  /** The file as last read, by its identity on disk: every job start asks, and it only changes when a person decides. */
-  private last: { key: string; read: { data: AcceptedFile; error: ConfigFileError | null } } | null = null;
+  /** The file as last read, by its version on disk: every job start asks, and it only changes when a person decides. */
+  private readonly current: Versioned<{ data: AcceptedFile; error: ConfigFileError | null }>;
 
   constructor(dataDir: string) {
     this.file = path.join(dataDir, ACCEPTED_SETTINGS_FILE);
+    this.current = byVersion(this.file, () => this.readFile());
   }
 
   /**
@@ -98,10 +99,7 @@ export class AcceptedSettings {
    * `record`, which will not overwrite it.
    */
   private read(): { data: AcceptedFile; error: ConfigFileError | null } {
-    // Written by rename (a new inode each time), so inode, size and mtime name one version of the file.
-    const key = fileKey(this.file);
-    if (this.last?.key !== key) this.last = { key, read: this.readFile() };
-    return this.last.read;
+    return this.current.get();
   }
 
   private readFile(): { data: AcceptedFile; error: ConfigFileError | null } {
@@ -162,7 +160,7 @@ export class AcceptedSettings {
   }
 
   private write(data: AcceptedFile): void {
-    this.last = null;
+    this.current.forget();
     try {
       writeJsonFile(this.file, data);
     } catch (why) {
@@ -194,15 +192,6 @@ export class AcceptedSettings {
       const accepted = decided[file]?.content ?? null;
       return current === accepted ? [] : [{ file, accepted, current }];
     });
-  }
-}
-
-function fileKey(file: string): string {
-  try {
-    const stat = fs.statSync(file);
-    return `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
-  } catch {
-    return 'absent';
   }
 }
 

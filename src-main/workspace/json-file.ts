@@ -156,3 +156,34 @@ export class JsonFileStore<T> {
     this.current = next;
   }
 }
+
+/** A file's version on disk: inode, size and mtime (a file written by rename gets a new inode at every write). */
+export function fileVersion(file: string): string {
+  try {
+    const stat = fs.statSync(file);
+    return `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return 'absent';
+  }
+}
+
+/** `read()`'s answer, read again only when the file's version changed: for a file asked at every job start. */
+export interface Versioned<T> {
+  get(): T;
+  /** After a write of our own (its version could match the last read's within the clock's grain). */
+  forget(): void;
+}
+
+export function byVersion<T>(file: string, read: () => T): Versioned<T> {
+  let last: { version: string; value: T } | null = null;
+  return {
+    get() {
+      const version = fileVersion(file);
+      if (last?.version !== version) last = { version, value: read() };
+      return last.value;
+    },
+    forget() {
+      last = null;
+    },
+  };
+}
