@@ -168,7 +168,7 @@ function authConfig(auth: SshAuth): Pick<ConnectConfig, 'agent' | 'privateKey'> 
   }
 }
 
-function hostKeyAlgorithms(known: KnownKeys): ServerHostKeyAlgorithm[] {
+export function hostKeyAlgorithms(known: Pick<KnownKeys, 'types'>): ServerHostKeyAlgorithm[] {
   return known.types.flatMap((type) => (type === 'ssh-rsa' ? RSA_ALGORITHMS : [type as ServerHostKeyAlgorithm]));
 }
 
