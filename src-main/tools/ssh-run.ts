@@ -260,8 +260,8 @@ export function remoteCommandLine(command: string, cwd?: string): string {
 
 /**
  * Runs one command on an open connection: output interleaved and capped as for local commands; on timeout or cancel
- * the remote process group gets TERM (a channel signal, and the watchdog at the end of stdin), then KILL, and the
- * channel is closed; the call settles within two seconds of that either way.
+ * the remote process group gets TERM (a channel signal, and the watchdog at the end of stdin), then KILL from the
+ * watchdog, and the channel is closed; the call settles within two seconds of that either way.
  */
 function execute(target: SshTarget, connection: Connection, o: RemoteRunOptions): Promise<RemoteRunResult> {
   return new Promise((resolve) => {
@@ -297,16 +297,8 @@ function execute(target: SshTarget, connection: Connection, o: RemoteRunOptions)
       } catch {
         // the channel is gone already
       }
-      timers.push(
-        setTimeout(() => {
-          try {
-            channel?.signal('KILL');
-          } catch {
-            // gone
-          }
-          channel?.close();
-        }, KILL_GRACE_MS),
-      );
+      // The watchdog KILLs the group a second after TERM (a signal cannot follow the end of stdin on the channel).
+      timers.push(setTimeout(() => channel?.close(), KILL_GRACE_MS));
       timers.push(setTimeout(() => settle(), SETTLE_AFTER_STOP_MS));
     };
     const onAbort = () => {
