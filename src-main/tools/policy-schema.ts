@@ -1,6 +1,7 @@
 // The Workspace Tool Policy's file format (`<workspace>/.maestro/policy.json`); see README.md.
 import picomatch from 'picomatch';
 import { z } from 'zod';
+import { SSH_TARGET_NAME } from '../../src-shared/contract/ssh';
 import { POLICY_TOOL_NAMES } from './names';
 
 /** A tool name or a pattern of them (`mcp__github__*`): built-in and engine tools by name, MCP tools as `mcp__…`. */
@@ -40,9 +41,6 @@ export const LimitsFile = z.strictObject({
     .optional(),
 });
 export type LimitsFile = z.infer<typeof LimitsFile>;
-
-/** A name the policy gives an SSH target: what `run_command`'s `target` says and the card shows. */
-export const SSH_TARGET_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
 
 /**
  * One machine commands may run on over SSH (§2 M). `hostKey` is the only key accepted from it — a known_hosts line

@@ -4,13 +4,19 @@
 // without a chosen key is reached with the person's SSH agent (SSH_AUTH_SOCK).
 import fs from 'node:fs';
 import { utils } from 'ssh2';
-import type { McpTokenStore } from '../mcp/token-store';
 import type { SshTarget } from './policy-schema';
 import { agentCredential, type SshCredentials } from './ssh-run';
 
 export const SSH_KEYS_FILE = 'ssh-keys.json';
 
-export type SshKeys = Pick<McpTokenStore, 'open' | 'save' | 'forget' | 'state'>;
+/** The sealed keys (the app passes a McpTokenStore over ssh-keys.json), by workspace and target name. */
+export interface SshKeys {
+  /** The key's text, null when none is chosen; throws when it cannot be opened. */
+  open(workspace: string, target: string): string | null;
+  save(workspace: string, target: string, key: string): void;
+  forget(workspace: string, target: string): void;
+  state(workspace: string, target: string): { hasToken: boolean };
+}
 
 /** The key chosen for the target in this workspace when there is one, else the agent. */
 export function sshCredentials(workspace: string, keys: SshKeys | undefined, env: NodeJS.ProcessEnv): SshCredentials {

@@ -6,7 +6,7 @@
 import net from 'node:net';
 import { type AuthContext, type Connection, type ParsedKey, Server, type ServerChannel, utils } from 'ssh2';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fingerprint } from '../remote/known-hosts';
+import { fingerprint } from '../ssh/known-hosts';
 import type { SshTarget } from './policy-schema';
 import { remoteCommandLine, type SshCredential, SshSessions } from './ssh-run';
 

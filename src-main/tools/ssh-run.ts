@@ -4,8 +4,7 @@
 // call and reused; a run that ends or parks closes them (SshSessions.close). A failure is said in the call's result
 // and never retried behind the model's back: the next call connects again and says its own outcome.
 import { type ConnectConfig, Client as SshClient, utils } from 'ssh2';
-import { fingerprint, keyType } from '../remote/known-hosts';
-import { hostKeyAlgorithms } from '../remote/ssh-tunnel';
+import { fingerprint, hostKeyAlgorithms, keyType } from '../ssh/known-hosts';
 import type { SshTarget } from './policy-schema';
 import { KILL_GRACE_MS, OutputBuffer } from './process-run';
 import { shellQuote } from './shell-quote';
