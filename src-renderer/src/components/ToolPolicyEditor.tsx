@@ -11,6 +11,7 @@ import { asksBeforeEdits, withAskBeforeEdits } from '../store/tool-policy-slice'
 import { ErrorNotice } from './OutcomeNotice';
 import { CheckField, SaveActions } from './SettingsFields';
 import { SettingsWorkspace } from './SettingsWorkspace';
+import { SshTargetKeys } from './SshTargetKeys';
 
 type Mode = 'allow' | 'ask' | 'deny';
 
@@ -246,6 +247,7 @@ export function ToolPolicyEditor() {
             testId="tool-policy-save"
             label={t('settings.toolPolicy.save')}
           />
+          <SshTargetKeys workspacePath={view.workspacePath} />
         </>
       ) : null}
     </section>
