@@ -8,6 +8,7 @@ import { ApiError, type MaestroApi, type MaestroClient } from '../api/client';
 import type { Locale } from '../i18n/translate';
 import { type AppStore, createAppStore, StoreContext } from '../store/store';
 import { SshTargetKeys } from './SshTargetKeys';
+import { fromDocument, toDocument } from './ToolPolicyEditor';
 
 const fakeClient = (api: Partial<MaestroApi>): MaestroClient => ({
   transport: 'http',
@@ -93,5 +94,20 @@ describe('P2.18 SSH targets in Settings', () => {
     const out = html('en', store);
     expect(out).toContain('The policy names no SSH targets.');
     expect(out).toContain('ssh.targets.x.hostKey');
+  });
+
+  it('the Tool Policy form saves the policy’s ssh section back as it was (it does not edit it)', () => {
+    const ssh = { targets: { box: { host: 'h', user: 'me', hostKey: 'SHA256:x' } } };
+    const draft = fromDocument({
+      tools: { deny: [], ask: [], allow: [] },
+      run_command: { allow: [], network: [] },
+      ssh,
+    });
+    draft.deny = ['write_file'];
+    expect(toDocument(draft)).toMatchObject({ tools: { deny: ['write_file'] }, ssh });
+    expect(
+      'ssh' in
+        toDocument(fromDocument({ tools: { deny: [], ask: [], allow: [] }, run_command: { allow: [], network: [] } })),
+    ).toBe(false);
   });
 });
