@@ -27,6 +27,10 @@ export const agentCredential =
 
 const CONNECT_TIMEOUT_MS = 15_000;
 const SETTLE_AFTER_STOP_MS = 1800;
+const CLOSE_GRACE_MS = 2000;
+/** A connection that stops answering (a cable pulled, no RST) is found dead after about 45 s, with that reason. */
+const KEEPALIVE_MS = 15_000;
+const KEEPALIVE_MISSES = 3;
 
 export const where = (t: SshTarget) => `SSH target "${t.name}" (${t.user}@${t.host}:${t.port})`;
 
@@ -121,7 +125,9 @@ export class SshSessions {
         p.then(
           (c) => {
             c.client.end();
-            return c.closed;
+            // A server that never closes its side must not hold the run's end: the socket is destroyed after a while.
+            const timer = setTimeout(() => c.client.destroy(), CLOSE_GRACE_MS);
+            return c.closed.finally(() => clearTimeout(timer));
           },
           () => undefined,
         ),
@@ -198,6 +204,8 @@ function connect(
       port: target.port,
       username: target.user,
       readyTimeout: readyTimeoutMs,
+      keepaliveInterval: KEEPALIVE_MS,
+      keepaliveCountMax: KEEPALIVE_MISSES,
       ...auth,
       // Only public-key methods are configured (no password, no keyboard-interactive): no prompt is ever answered.
       tryKeyboard: false,
@@ -210,7 +218,11 @@ function connect(
         return refusal === undefined;
       },
     };
+    let settled = false;
     const fail = (error: Error & { level?: string }) => {
+      // Kept as the listener until ready: a second error of a failed handshake is not an unhandled one.
+      if (settled) return;
+      settled = true;
       client.end();
       if (refusal) return reject(new SshTargetError(refusal));
       if (error.level === 'client-authentication') {
@@ -219,8 +231,10 @@ function connect(
       }
       reject(new SshTargetError(`cannot connect to ${where(target)}: ${error.message}`));
     };
-    client.once('error', fail);
+    client.on('error', fail);
     client.once('ready', () => {
+      if (settled) return;
+      settled = true;
       client.off('error', fail);
       const connection: Connection = {
         client,
