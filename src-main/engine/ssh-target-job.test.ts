@@ -89,7 +89,7 @@ describe.skipIf(!SSHD)('P2.18 SSH targets in jobs (real sshd)', { timeout: 60_00
         call('run_command', { command: 'echo x', target: 'prod' }, 'c4'),
         complete('ran there'),
       ],
-      { policyTools: true, workspace, env: { SSH_AUTH_SOCK: '' } },
+      { policyTools: true, workspace },
     );
     // Settings list what the policy in force names (the accepted version; the agent cannot add a target).
     expect(h.maestro.invoke('listSshTargets', { workspacePath: workspace }).targets).toEqual([]);

@@ -262,8 +262,9 @@ function connect(
  * group, then KILLs it a second later. The command itself runs as /bin/sh -c, as local commands do, stdin empty.
  */
 const REMOTE_WATCHDOG =
-  // fd 3: a background list's own stdin is /dev/null in a shell without job control.
-  'exec 3<&0\n{ read -r _ <&3; kill -TERM 0; sleep 1; kill -KILL 0; } </dev/null >/dev/null 2>&1 &\nexec 3<&- /bin/sh -c "$1" </dev/null';
+  // fd 3: a background list's own stdin is /dev/null in a shell without job control. One line: csh-family login
+  // shells refuse a line break inside quotes.
+  'exec 3<&0; { read -r _ <&3; kill -TERM 0; sleep 1; kill -KILL 0; } </dev/null >/dev/null 2>&1 & exec 3<&- /bin/sh -c "$1" </dev/null';
 
 /** The line the target's login shell runs: the watchdog around the command, in `cwd` when given. */
 export function remoteCommandLine(command: string, cwd?: string): string {
