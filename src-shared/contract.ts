@@ -14,6 +14,7 @@ import { requestOperations } from './contract/requests';
 import { settingsOperations } from './contract/settings';
 import { settingsChangeOperations } from './contract/settings-changes';
 import { spaceOperations } from './contract/spaces';
+import { sshOperations } from './contract/ssh';
 import { taskOperations } from './contract/tasks';
 import { usageOperations } from './contract/usage';
 import type { OperationName } from './operation-names';
@@ -25,6 +26,7 @@ export { ENV_NAME, MCP_SERVER_NAME, McpServerDraft, McpServerView } from './cont
 export type { OperationDef } from './contract/operation';
 export { ProfileLoadError, ProfileName, ProfileView, SaveProfileInput } from './contract/profiles';
 export { SettingsChangeView } from './contract/settings-changes';
+export { SSH_TARGET_NAME, SshTargetView } from './contract/ssh';
 export { Attachment, Attachments, CHAT_PAGE_SIZE } from './contract/tasks';
 export { Usage } from './contract/usage';
 
@@ -46,6 +48,7 @@ export const contract = table({
   ...settingsChangeOperations,
   ...mcpOperations,
   ...agentOperations,
+  ...sshOperations,
   ...callerOperations,
 });
 

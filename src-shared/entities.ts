@@ -192,6 +192,8 @@ export const CommandDisplay = z.object({
   timeoutMs: z.number(),
   network: z.array(z.string()),
   unsandboxed: z.object({ why: z.enum(['asked', 'no_sandbox']), reason: z.string() }).nullable(),
+  /** A command on an SSH target of the policy: its name and `user@host:port` (the card says "on <target>"). */
+  target: z.object({ name: z.string(), address: z.string() }).optional(),
 });
 export type CommandDisplay = z.infer<typeof CommandDisplay>;
 

@@ -42,6 +42,8 @@ export const OPERATION_NAMES = [
   'saveMcpToken',
   'listRemoteAgents',
   'saveRemoteAgentToken',
+  'listSshTargets',
+  'saveSshTargetKey',
   'setMcpServerEnabled',
   'checkMcpServer',
   'addMcpServer',

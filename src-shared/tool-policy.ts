@@ -15,6 +15,8 @@ export const ToolPolicyDocument = z.object({
   limits: z.record(z.string(), z.unknown()).optional(),
   /** false: no workspace commit in this workspace (P2.21); Settings saves it back as it was. */
   workspace_commit: z.boolean().optional(),
+  /** SSH targets run_command may run on; Settings does not edit them and saves them back as they were. */
+  ssh: z.record(z.string(), z.unknown()).optional(),
 });
 export type ToolPolicyDocument = z.infer<typeof ToolPolicyDocument>;
 

@@ -47,6 +47,8 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   saveMcpToken: { workspacePath: '/no/such/workspace', server: 'github', token: 'ghp_test' },
   listRemoteAgents: undefined,
   saveRemoteAgentToken: { workspacePath: '/no/such/workspace', agent: 'helper', token: 'agent_test' },
+  listSshTargets: undefined,
+  saveSshTargetKey: { workspacePath: '/no/such/workspace', target: 'box', keyFile: '/no/such/key' },
   setMcpServerEnabled: { workspacePath: '/no/such/workspace', server: 'github', enabled: false },
   checkMcpServer: { workspacePath: '/no/such/workspace', server: 'github' },
   addMcpServer: {

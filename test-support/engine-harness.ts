@@ -94,12 +94,13 @@ export async function engineHarness(
       ...opts.env,
     },
     ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
-    engine: ({ store, profiles, pieces, sandbox, readSettings, agentTokens, checkpoints }) =>
+    engine: ({ store, profiles, pieces, sandbox, readSettings, agentTokens, sshKeys, checkpoints }) =>
       createEngine({
         journals: jobJournals(store),
         profiles,
         readSettings,
         agentTokens,
+        sshKeys,
         pieceExists: (id, ws) => pieces.get(id, ws) !== undefined,
         ...(opts.policyTools ? {} : { tools: () => opts.tools ?? [] }),
         options: {

@@ -78,6 +78,8 @@ export const CALLER_SCOPES: { [N in OperationName]: CallerScope<N> } = {
   saveMcpToken: owner,
   listRemoteAgents: owner,
   saveRemoteAgentToken: owner,
+  listSshTargets: owner,
+  saveSshTargetKey: owner,
   setMcpServerEnabled: owner,
   checkMcpServer: owner,
   addMcpServer: owner,

@@ -14,6 +14,8 @@ export interface AppContext extends TaskContext {
   mcp: McpServers;
   /** The tokens people saved for the workspaces' remote agents (a2a_send), sealed like the MCP tokens. */
   agentTokens: McpTokenStore;
+  /** The private keys people chose for the workspaces' SSH targets (ssh-keys.json), sealed like the tokens. */
+  sshKeys: McpTokenStore;
   /** The tasks' checkpoints: taken while jobs run, rewound and listed by the operations. */
   checkpoints: CheckpointService;
   /** Keeps the data dir in bounds: retention, vacuum, the WAL; and what the data dir takes. */

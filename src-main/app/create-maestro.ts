@@ -27,6 +27,7 @@ import { TaskTitles } from '../tasks/task-titles';
 import type { AgentTokens } from '../tools/a2a-send';
 import { hiddenPaths, openSandbox, type SandboxChoice } from '../tools/os-sandbox';
 import { loadPolicy } from '../tools/policy';
+import { SSH_KEYS_FILE, type SshKeys } from '../tools/ssh-keys';
 import { Worker, type WorkerOptions } from '../worker/worker';
 import { AcceptedSettings, type SettingsText } from '../workspace/accepted-settings';
 import { dbFile } from '../workspace/paths';
@@ -68,6 +69,7 @@ export interface MaestroOptions {
         sandbox: SandboxChoice;
         readSettings: SettingsText;
         agentTokens: AgentTokens;
+        sshKeys: SshKeys;
         checkpoints: CheckpointService;
       }) => Engine);
   /**
@@ -127,6 +129,8 @@ interface Core {
   accepted: AcceptedSettings;
   mcp: McpServers;
   agentTokens: McpTokenStore;
+  /** The keys people chose for SSH targets, sealed like the tokens. */
+  sshKeys: McpTokenStore;
   profiles: ProfileRegistry;
   checkpoints: CheckpointService;
 }
@@ -147,6 +151,7 @@ function openCore(options: MaestroOptions, dataDir: string, held: DisposableStor
   });
   // The remote agents' tokens (a2a_send) are kept as the MCP servers' are, in a file of their own.
   const agentTokens = new McpTokenStore(path.join(dataDir, AGENT_TOKENS_FILE), secretBox);
+  const sshKeys = new McpTokenStore(path.join(dataDir, SSH_KEYS_FILE), secretBox);
   const profiles = ProfileRegistry.fromEnv(options.env ?? process.env, profileStore);
   const store = Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });
   held.add('the database', () => store.close());
@@ -165,7 +170,7 @@ function openCore(options: MaestroOptions, dataDir: string, held: DisposableStor
     },
   });
   held.add('the checkpoints’ object worker', () => checkpoints.close());
-  return { store, sandbox, accepted, mcp, agentTokens, profiles, checkpoints };
+  return { store, sandbox, accepted, mcp, agentTokens, sshKeys, profiles, checkpoints };
 }
 
 /**
@@ -184,7 +189,7 @@ function checkpointCollector(store: Store, dataDir: string): () => void {
 
 /** The engine the options name or make; by default the Piece engine, once an LLM profile exists. */
 function engineFor(options: MaestroOptions, core: Core, pieces: PieceCatalog): Engine | undefined {
-  const { store, profiles, sandbox, accepted, agentTokens, checkpoints } = core;
+  const { store, profiles, sandbox, accepted, agentTokens, sshKeys, checkpoints } = core;
   if (typeof options.engine === 'function') {
     return options.engine({
       store,
@@ -193,6 +198,7 @@ function engineFor(options: MaestroOptions, core: Core, pieces: PieceCatalog): E
       sandbox,
       readSettings: accepted.inForce,
       agentTokens,
+      sshKeys,
       checkpoints,
     });
   }
@@ -205,6 +211,7 @@ function engineFor(options: MaestroOptions, core: Core, pieces: PieceCatalog): E
     pieceExists: (id, ws) => pieces.get(id, ws) !== undefined,
     readSettings: accepted.inForce,
     agentTokens,
+    sshKeys,
   });
 }
 
@@ -245,6 +252,7 @@ function appContext(options: MaestroOptions, dataDir: string, core: Core): AppCo
     upkeep: new StorageUpkeep(store, dataDir, dbFile(dataDir), () => loadSettings(dataDir).settings.retention),
     mcp: core.mcp,
     agentTokens: core.agentTokens,
+    sshKeys: core.sshKeys,
     aborts: new JobAborts(),
     dataDir,
     defaultWorkspace: options.defaultWorkspace ? resolveWorkspaceFolder(options.defaultWorkspace) : null,

@@ -51,6 +51,7 @@ import { deleteProfile, listModels, listProfiles, saveProfile, testProfile } fro
 import { listRemoteAgents, saveRemoteAgentToken } from './remote-agent-operations';
 import { acceptSettingsChange, listSettingsChanges, rejectSettingsChange } from './settings-change-operations';
 import { getSettings, saveSettings } from './settings-operations';
+import { listSshTargets, saveSshTargetKey } from './ssh-target-operations';
 import { getToolPolicy, saveToolPolicy } from './tool-policy-operations';
 
 /** How many of a task's latest events the activity timeline gets. */
@@ -140,6 +141,8 @@ export const operations: Operations = {
   saveMcpToken,
   listRemoteAgents,
   saveRemoteAgentToken,
+  listSshTargets,
+  saveSshTargetKey,
   setMcpServerEnabled,
   checkMcpServer,
   addMcpServer,

@@ -57,6 +57,32 @@ describe('tool policy operations', () => {
     expect(fs.readFileSync(policyFile(workspace), 'utf8')).toBe(text);
   });
 
+  it('P2.18 SSH targets read back as written and survive a save from Settings (which does not edit them)', () => {
+    const workspace = tempDir('maestro-ws-');
+    const maestro = testMaestro({ defaultWorkspace: workspace });
+    const ssh = {
+      targets: {
+        box: { host: 'h.example', user: 'me', hostKey: `SHA256:${'B'.repeat(43)}`, allow: ['echo *'], deny: [] },
+      },
+    };
+    const saved = maestro.invoke('saveToolPolicy', { workspacePath: workspace, policy: { ssh } });
+    expect(saved.policy).toEqual({ ...DEFAULTS, ssh });
+    // Settings sends back what it got with its own edits (ssh-target-keys.test.tsx: the form keeps `ssh`).
+    const edited = { ...saved.policy, tools: { ...saved.policy.tools, deny: ['write_file'] } };
+    const again = maestro.invoke('saveToolPolicy', { workspacePath: workspace, policy: edited });
+    expect(again.policy.ssh).toEqual(ssh);
+    expect(loadPolicy(workspace).sshTargets?.map((t) => t.name)).toEqual(['box']);
+    const text = fs.readFileSync(policyFile(workspace), 'utf8');
+    const error = caught(() =>
+      maestro.invoke('saveToolPolicy', {
+        workspacePath: workspace,
+        policy: { ssh: { targets: { box: { host: 'h', user: 'me', hostKey: 'nope' } } } },
+      }),
+    );
+    expect(error.message).toMatch(/policy\.ssh\.targets\.box\.hostKey/);
+    expect(fs.readFileSync(policyFile(workspace), 'utf8')).toBe(text);
+  });
+
   it('a saved policy is the file the engine reads, and reads back the same (defaults filled in)', () => {
     const workspace = tempDir('maestro-ws-');
     const maestro = testMaestro({ defaultWorkspace: workspace });

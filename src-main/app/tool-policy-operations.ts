@@ -32,6 +32,7 @@ const toDocument = (policy: WorkspaceToolPolicy): ToolPolicyDocument => ({
   run_command: { allow: [...policy.runCommandAllow], network: [...policy.runCommandNetwork] },
   ...(policy.limits ? { limits: policy.limits } : {}),
   ...(policy.workspaceCommit !== undefined ? { workspace_commit: policy.workspaceCommit } : {}),
+  ...(policy.ssh ? { ssh: policy.ssh } : {}),
 });
 
 function view(ctx: AppContext, workspacePath: string): OpOutput<'getToolPolicy'> {

@@ -7,6 +7,8 @@ import { type AgentTokens, a2aSendTools } from '../tools/a2a-send';
 import type { SandboxChoice } from '../tools/os-sandbox';
 import { NO_RULES } from '../tools/permission';
 import { loadPolicy, resolveTools, toolAllowed, toolRules } from '../tools/policy';
+import { type SshKeys, sshCredentials } from '../tools/ssh-keys';
+import { SshSessions } from '../tools/ssh-run';
 import type { AnyToolDef } from '../tools/types';
 import { onDisk, type SettingsText } from '../workspace/accepted-settings';
 import type { JobJournal, JobJournals } from './job-journal';
@@ -31,6 +33,10 @@ export interface EngineConfig {
   readSettings?: SettingsText;
   /** The tokens saved for remote agents; without them a job gets no a2a_send. */
   agentTokens?: AgentTokens;
+  /** The private keys people chose in Settings for SSH targets (sealed); a target without one uses the SSH agent. */
+  sshKeys?: SshKeys;
+  /** Where the SSH agent listens (default: SSH_AUTH_SOCK of this process). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -42,16 +48,22 @@ export function policyTools(
   ctx: PieceRunContext,
   read?: SettingsText,
   agentTokens?: AgentTokens,
+  ssh?: { keys?: SshKeys; env?: NodeJS.ProcessEnv },
 ): JobTools {
   // Which tools a job gets is fixed for the run (byte-stable `tools`); which calls a grant covers is read per call.
   const grants = journal.activeGrants();
   const policy = loadPolicy(ctx.workspacePath, read);
   const a2a = agentTokens ? a2aSendTools(ctx.workspacePath, read ?? onDisk, agentTokens) : [];
+  // Connections to the policy's SSH targets are made at a first call and closed when the run ends or parks.
+  const sessions = policy.sshTargets?.length
+    ? new SshSessions(sshCredentials(ctx.workspacePath, ssh?.keys, ssh?.env ?? process.env))
+    : undefined;
   return {
-    tools: [...resolveTools(policy, grants), ...a2a.filter((t) => toolAllowed(policy, grants, t.name))],
+    tools: [...resolveTools(policy, grants, sessions), ...a2a.filter((t) => toolAllowed(policy, grants, t.name))],
     allows: (name) => toolAllowed(policy, grants, name),
     rules: toolRules(policy, () => journal.activeGrants()),
     ...(policy.limits ? { limits: policy.limits } : {}),
+    ...(sessions ? { close: () => sessions.close() } : {}),
   };
 }
 
@@ -129,7 +141,11 @@ export function createEngine(config: EngineConfig): Engine {
           llmFor,
           toolsFor: config.tools
             ? (ctx) => ({ tools: config.tools?.(ctx) ?? [], allows: () => true, rules: NO_RULES })
-            : (ctx, journal) => policyTools(journal, ctx, config.readSettings, config.agentTokens),
+            : (ctx, journal) =>
+                policyTools(journal, ctx, config.readSettings, config.agentTokens, {
+                  ...(config.sshKeys ? { keys: config.sshKeys } : {}),
+                  ...(config.env ? { env: config.env } : {}),
+                }),
           options: config.options?.promptGuard ? options : { ...options, promptGuard: guardFor(ctx.job.profile) },
           ...(config.pieceExists ? { pieceExists: config.pieceExists } : {}),
         },

@@ -44,6 +44,8 @@ export interface JobTools {
   rules: ToolRules;
   /** The policy's spend limits (subtasks, delegate depth), when it sets any. */
   limits?: LimitsFile;
+  /** Ends what the tools hold for the run (SSH connections): called once when the run ends or parks. */
+  close?(): Promise<void>;
 }
 
 export interface PieceRunnerDeps {
@@ -69,6 +71,8 @@ interface RunSetup {
   /** The task instruction with what this job adds (jobInstruction). */
   instruction: string;
   now: () => Date;
+  /** Ends what the job's tools hold (JobTools.close). */
+  closeTools: () => Promise<void>;
 }
 
 export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Promise<PieceRunResult> {
@@ -86,6 +90,7 @@ export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Pro
   } finally {
     run.dispose();
     run.conversation.close();
+    await setup.closeTools();
     // What the run's last step changed, recorded before the job's state is (never throws: a miss is noted).
     await checkpoints?.atEnd();
   }
@@ -151,7 +156,20 @@ async function openRun(
     options: deps.options,
   });
   const instruction = jobInstruction(journal, ctx.runtimeDir);
-  return { journal, run, briefs: new MovementBriefs(journal, piece), checkpoints, tools: regular, instruction, now };
+  const closeTools = async () => {
+    // Never throws: a connection that will not close is not the job's outcome.
+    await jobTools.close?.().catch(() => undefined);
+  };
+  return {
+    journal,
+    run,
+    briefs: new MovementBriefs(journal, piece),
+    checkpoints,
+    tools: regular,
+    instruction,
+    now,
+    closeTools,
+  };
 }
 
 /**

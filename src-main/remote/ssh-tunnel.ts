@@ -4,8 +4,15 @@ import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { type ConnectConfig, type ServerHostKeyAlgorithm, Client as SshClient, utils } from 'ssh2';
-import { fingerprint, type KnownKeys, keyType, knownHostsName, knownKeysFor } from './known-hosts';
+import { type ConnectConfig, Client as SshClient, utils } from 'ssh2';
+import {
+  fingerprint,
+  hostKeyAlgorithms,
+  type KnownKeys,
+  keyType,
+  knownHostsName,
+  knownKeysFor,
+} from '../ssh/known-hosts';
 
 export type SshAuth = { kind: 'agent'; socket?: string } | { kind: 'key'; file: string };
 
@@ -58,8 +65,6 @@ export class SshTunnelError extends Error {
     this.name = new.target.name;
   }
 }
-
-const RSA_ALGORITHMS: ServerHostKeyAlgorithm[] = ['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa'];
 
 /** Connects, checks the host key, authenticates and starts forwarding; nothing is left open when it throws. */
 export async function openSshTunnel(options: SshTunnelOptions): Promise<SshTunnel> {
@@ -166,10 +171,6 @@ function authConfig(auth: SshAuth): Pick<ConnectConfig, 'agent' | 'privateKey'> 
       throw new Error(`unknown SSH auth ${JSON.stringify(never)}`);
     }
   }
-}
-
-function hostKeyAlgorithms(known: KnownKeys): ServerHostKeyAlgorithm[] {
-  return known.types.flatMap((type) => (type === 'ssh-rsa' ? RSA_ALGORITHMS : [type as ServerHostKeyAlgorithm]));
 }
 
 function hostKeyRefusal(

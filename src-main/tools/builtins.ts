@@ -7,10 +7,11 @@ import { DEFAULT_POLICY, type WorkspaceToolPolicy } from './policy-schema';
 import { readFileTool } from './read-file';
 import { requestPackageTool } from './request-package';
 import { runCommandTool } from './run-command';
+import type { SshSessions } from './ssh-run';
 import type { AnyToolDef } from './types';
 import { writeFileTool } from './write-file';
 
-export function builtinTools(policy: WorkspaceToolPolicy = DEFAULT_POLICY): AnyToolDef[] {
+export function builtinTools(policy: WorkspaceToolPolicy = DEFAULT_POLICY, ssh?: SshSessions): AnyToolDef[] {
   return [
     readFileTool,
     listDirTool,
@@ -18,7 +19,7 @@ export function builtinTools(policy: WorkspaceToolPolicy = DEFAULT_POLICY): AnyT
     grepTool,
     writeFileTool,
     editFileTool,
-    runCommandTool(policy),
+    runCommandTool(policy, ssh),
     requestPackageTool,
   ];
 }

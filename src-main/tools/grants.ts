@@ -32,7 +32,10 @@ export function normalPath(p: string): string {
  */
 export function grantTarget(tool: string, args: unknown): GrantTarget {
   const command = field(args, 'command');
-  if (tool === 'run_command' && typeof command === 'string') return { kind: 'command', value: command.trim() };
+  // A command on an SSH target is no local command: a prefix grant made from its card must not widen local ones.
+  const remote = field(args, 'target') !== undefined;
+  if (tool === 'run_command' && typeof command === 'string' && !remote)
+    return { kind: 'command', value: command.trim() };
   if (PATH_TOOLS.includes(tool)) {
     const p = field(args, 'path') ?? (tool === 'grep' ? '.' : undefined);
     if (typeof p === 'string') return { kind: 'path', value: normalPath(p) };

@@ -8,6 +8,7 @@ import { builtinTools } from './builtins';
 import { type GrantScope, grantCovers } from './grants';
 import type { ToolRules } from './permission';
 import { DEFAULT_POLICY, PolicyFile, policyRule, toPolicy, type WorkspaceToolPolicy } from './policy-schema';
+import type { SshSessions } from './ssh-run';
 import type { AnyToolDef } from './types';
 
 export { DEFAULT_POLICY, type WorkspaceToolPolicy } from './policy-schema';
@@ -50,6 +51,10 @@ export function toolRules(policy: WorkspaceToolPolicy, grants: () => readonly Gr
 }
 
 /** The built-in tools a job gets: the policy's (every built-in unless denied) ∪ the tools of the task's grants. */
-export function resolveTools(policy: WorkspaceToolPolicy, grants: readonly GrantScope[]): AnyToolDef[] {
-  return builtinTools(policy).filter((t) => toolAllowed(policy, grants, t.name));
+export function resolveTools(
+  policy: WorkspaceToolPolicy,
+  grants: readonly GrantScope[],
+  ssh?: SshSessions,
+): AnyToolDef[] {
+  return builtinTools(policy, ssh).filter((t) => toolAllowed(policy, grants, t.name));
 }

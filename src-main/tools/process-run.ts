@@ -113,7 +113,7 @@ function openLog(dir: string): { fd: number; path: string } | null {
   return null;
 }
 
-class OutputBuffer {
+export class OutputBuffer {
   private head = '';
   private tail = '';
   private dropped = 0;

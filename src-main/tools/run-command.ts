@@ -1,5 +1,6 @@
-// run_command { command, cwd?, timeout_ms?, network?, outside_sandbox? }: a shell command in the workspace, run in
-// the OS sandbox (os-sandbox.ts). It asks a person first (a tool request with a summary they can judge, P4.34) unless
+// run_command { command, cwd?, timeout_ms?, network?, outside_sandbox?, target? }: a shell command in the workspace,
+// run in the OS sandbox (os-sandbox.ts) — or, with `target`, on an SSH target the policy names (ssh-run.ts), where
+// nothing sandboxes it, so it asks unless that target's rules allow the command. It asks a person first (a tool request with a summary they can judge, P4.34) unless
 // the Workspace Tool Policy or a task grant allows it (P4.35) — and an allow only ever means "runs in the sandbox
 // without asking": without an OS sandbox every command asks, and so does one that needs a host the policy does not
 // list, or that asks to run outside the sandbox. The dispatcher decides (permission.ts) from reviewCommand.
@@ -9,16 +10,21 @@ import { z } from 'zod';
 import type { CommandDisplay } from '../../src-shared/entities';
 import { fail, ok } from './outcome';
 import { commandEnv } from './package-paths';
-import type { WorkspaceToolPolicy } from './policy-schema';
+import type { SshTarget, WorkspaceToolPolicy } from './policy-schema';
 import { runProcess } from './process-run';
 import { resolveInWorkspace } from './sandbox';
 import { runSandboxed } from './sandboxed-run';
+import { type SshSessions, where } from './ssh-run';
 import type { CallReview, ToolContext, ToolDef, ToolOutcome } from './types';
 
 export const RUN_DEFAULT_TIMEOUT_MS = 120_000;
 export const RUN_MAX_TIMEOUT_MS = 600_000;
 export const RUN_HEAD_CHARS = 10_000;
 export const RUN_TAIL_CHARS = 20_000;
+
+/** The same words with or without targets, so `tools` changes only by the enum (spec 3.4). */
+const TARGET_DESCRIPTION =
+  'The SSH target (named in the workspace policy) to run the command on instead of this machine; cwd is then a folder there. Leave it out to run here.';
 
 /** A host a sandboxed command may reach: a name, `*.` in front for its subdomains, `:port` after for one port. */
 const HOST =
@@ -52,6 +58,9 @@ export const RunCommandArgs = z.strictObject({
     .describe(
       'Run without the OS sandbox (full access to the machine). Only when the sandbox stops the command; a person always approves it.',
     ),
+  // A plain string here, so that a name the policy does not know gets an answer naming the known ones; the schema the
+  // model sees lists them (runCommandJsonSchema).
+  target: z.string().optional().describe(TARGET_DESCRIPTION),
 });
 export type RunCommandArgs = z.infer<typeof RunCommandArgs>;
 
@@ -177,16 +186,151 @@ export function reviewCommand(args: RunCommandArgs, ctx: ToolContext, policy: Wo
   return allowedWithoutApproval(args, policy) ? { kind: 'run' } : { kind: 'ask', summary, display };
 }
 
-/** run_command under a Workspace Tool Policy (its command rules and the hosts commands may reach). */
-export function runCommandTool(policy: WorkspaceToolPolicy): ToolDef<RunCommandArgs> {
+const JSON_SCHEMAS = new Map<string, Record<string, unknown>>();
+
+/**
+ * The schema the model sees: `target` always there, its enum the policy's targets in name order (none: no enum), so
+ * the bytes are the same for every job of a policy (spec 3.4). Derived once per set of names.
+ */
+export function runCommandJsonSchema(targets: readonly string[]): Record<string, unknown> {
+  const key = JSON.stringify(targets);
+  let schema = JSON_SCHEMAS.get(key);
+  if (!schema) {
+    const shown =
+      targets.length === 0
+        ? RunCommandArgs
+        : RunCommandArgs.extend({
+            target: z
+              .enum(targets as [string, ...string[]])
+              .optional()
+              .describe(TARGET_DESCRIPTION),
+          });
+    const { $schema: _schema, ...rest } = z.toJSONSchema(shown, { io: 'input' }) as Record<string, unknown>;
+    schema = rest;
+    JSON_SCHEMAS.set(key, schema);
+  }
+  return schema;
+}
+
+/** The policy's target of that name, or why there is none (naming the known ones). */
+function findTarget(
+  policy: WorkspaceToolPolicy,
+  name: string,
+): { ok: true; target: SshTarget } | { ok: false; error: string } {
+  const targets = policy.sshTargets ?? [];
+  const target = targets.find((t) => t.name === name);
+  if (target) return { ok: true, target };
+  const known =
+    targets.length === 0
+      ? 'the workspace policy names no SSH targets (they are set under "ssh.targets" in .maestro/policy.json)'
+      : `the workspace policy names: ${targets.map((t) => t.name).join(', ')}`;
+  return { ok: false, error: `no SSH target named ${JSON.stringify(name)}: ${known}` };
+}
+
+/** A prefix rule that names the command's start denies it whatever follows (a deny must not be dodged by `;`). */
+const denies = (command: string, rule: string) =>
+  commandMatchesRule(command, rule) ||
+  (rule.trim().endsWith(' *') && command.trim().startsWith(`${rule.trim().slice(0, -2).trimEnd()} `));
+
+/** What the card says for a command on a target: the command, the machine, the folder there, the time limit. */
+export function summarizeRemoteCommand(args: RunCommandArgs, target: SshTarget): string {
+  const folder = args.cwd === undefined || args.cwd === '.' ? 'the login folder' : `${args.cwd}/`;
+  return [
+    `$ ${args.command}`,
+    `(runs on ${where(target)} in ${folder}; stopped after ${seconds(args.timeout_ms ?? RUN_DEFAULT_TIMEOUT_MS)})`,
+    `NOT sandboxed: it runs on ${target.name} with that account's full access.`,
+  ].join('\n');
+}
+
+/**
+ * A call with a target: refused when the policy does not name the target, when it asks for what only a local command
+ * has (network, outside_sandbox) or when the target's `deny` covers it; run when its `allow` does; asked otherwise —
+ * always, since nothing sandboxes it there: no tool-wide allow, task grant or Auto Prompter approval covers it.
+ */
+export function reviewRemoteCommand(args: RunCommandArgs, policy: WorkspaceToolPolicy): CallReview {
+  const found = findTarget(policy, args.target ?? '');
+  if (!found.ok) return { kind: 'refuse', message: found.error };
+  const { target } = found;
+  if (args.network !== undefined) {
+    return {
+      kind: 'refuse',
+      message: `network is for commands on this machine; a command on SSH target "${target.name}" reaches what that machine reaches`,
+    };
+  }
+  if (args.outside_sandbox !== undefined) {
+    return {
+      kind: 'refuse',
+      message: `outside_sandbox is for commands on this machine; nothing sandboxes a command on SSH target "${target.name}"`,
+    };
+  }
+  if (args.cwd !== undefined && /[\0\r\n]/.test(args.cwd)) return { kind: 'refuse', message: 'cwd must be one line' };
+  const denied = target.deny.find((r) => denies(args.command, r));
+  if (denied !== undefined) {
+    return {
+      kind: 'refuse',
+      message: `the workspace policy denies this command on SSH target "${target.name}" (rule ${JSON.stringify(denied)})`,
+    };
+  }
+  if (target.allow.some((r) => commandMatchesRule(args.command, r))) return { kind: 'run' };
+  const display: CommandDisplay = {
+    kind: 'command',
+    command: args.command,
+    cwd: args.cwd ?? '.',
+    timeoutMs: args.timeout_ms ?? RUN_DEFAULT_TIMEOUT_MS,
+    network: [],
+    unsandboxed: null,
+    target: { name: target.name, address: `${target.user}@${target.host}:${target.port}` },
+  };
+  return { kind: 'ask', summary: summarizeRemoteCommand(args, target), display, always: true };
+}
+
+/** Runs an allowed or approved call on its target, over the run's connection to it. */
+export async function runRemoteCommand(
+  args: RunCommandArgs,
+  ctx: ToolContext,
+  policy: WorkspaceToolPolicy,
+  ssh: SshSessions | undefined,
+): Promise<ToolOutcome> {
+  const found = findTarget(policy, args.target ?? '');
+  if (!found.ok) return fail(found.error);
+  if (!ssh) return fail('this run has no SSH connections (commands on SSH targets run only in a job)');
+  const timeoutMs = args.timeout_ms ?? RUN_DEFAULT_TIMEOUT_MS;
+  const r = await ssh.run(found.target, {
+    command: args.command,
+    ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
+    timeoutMs,
+    signal: ctx.signal,
+    headChars: RUN_HEAD_CHARS,
+    tailChars: RUN_TAIL_CHARS,
+    ...(ctx.runtimeDir === undefined ? {} : { logDir: path.join(ctx.runtimeDir, 'outputs') }),
+  });
+  const output = r.output === '' ? '(no output)' : r.output;
+  if (r.connectError !== undefined) return fail(r.connectError);
+  if (r.aborted) return fail(`the command was cancelled and stopped on ${found.target.name}\n${output}`);
+  if (r.timedOut) {
+    return fail(`the command timed out after ${seconds(timeoutMs)} and was stopped on ${found.target.name}\n${output}`);
+  }
+  if (r.dropped !== undefined) return fail(`${r.dropped}\n${output}`);
+  const status = r.exitCode !== null ? `Exit code: ${r.exitCode}` : `Killed by signal ${r.exitSignal}`;
+  return ok(`${status}\n${output}`);
+}
+
+/**
+ * run_command under a Workspace Tool Policy (its command rules, the hosts commands may reach, its SSH targets);
+ * `ssh`: the run's connections to those targets.
+ */
+export function runCommandTool(policy: WorkspaceToolPolicy, ssh?: SshSessions): ToolDef<RunCommandArgs> {
   return {
     name: 'run_command',
     description:
       'Run a shell command in the workspace folder and return its exit code and output. A person may have to approve it first.',
     parameters: RunCommandArgs,
+    jsonSchema: runCommandJsonSchema((policy.sshTargets ?? []).map((t) => t.name)),
     readOnly: false,
     needs: ['run'],
-    review: (args, ctx) => reviewCommand(args, ctx, policy),
-    execute: runCommand,
+    review: (args, ctx) =>
+      args.target !== undefined ? reviewRemoteCommand(args, policy) : reviewCommand(args, ctx, policy),
+    execute: (args, ctx) =>
+      args.target !== undefined ? runRemoteCommand(args, ctx, policy, ssh) : runCommand(args, ctx),
   };
 }

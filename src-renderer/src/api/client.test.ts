@@ -149,6 +149,17 @@ const CASES: Record<OperationName, Case> = {
     path: '/api/local/agents/tokens',
     body: { workspacePath: '/ws', agent: 'helper', token: 'tok_x' },
   },
+  listSshTargets: {
+    input: { workspacePath: '/home/me/my project' },
+    method: 'GET',
+    path: '/api/local/ssh/targets/%2Fhome%2Fme%2Fmy%20project',
+  },
+  saveSshTargetKey: {
+    input: { workspacePath: '/ws', target: 'box', keyFile: '/home/me/.ssh/id_ed25519' },
+    method: 'POST',
+    path: '/api/local/ssh/keys',
+    body: { workspacePath: '/ws', target: 'box', keyFile: '/home/me/.ssh/id_ed25519' },
+  },
   setMcpServerEnabled: {
     input: { workspacePath: '/ws', server: 'github', enabled: false },
     method: 'POST',

@@ -11,6 +11,7 @@ import { asksBeforeEdits, withAskBeforeEdits } from '../store/tool-policy-slice'
 import { ErrorNotice } from './OutcomeNotice';
 import { CheckField, SaveActions } from './SettingsFields';
 import { SettingsWorkspace } from './SettingsWorkspace';
+import { SshTargetKeys } from './SshTargetKeys';
 
 type Mode = 'allow' | 'ask' | 'deny';
 
@@ -34,10 +35,11 @@ interface Draft {
     network: string[];
     limits: ToolPolicyDocument['limits'];
     workspaceCommit: ToolPolicyDocument['workspace_commit'];
+    ssh: ToolPolicyDocument['ssh'];
   };
 }
 
-const fromDocument = (doc: ToolPolicyDocument): Draft => ({
+export const fromDocument = (doc: ToolPolicyDocument): Draft => ({
   deny: [...doc.tools.deny],
   patterns: doc.run_command.allow.filter((r) => r.trim() !== RUN_ANY_COMMAND),
   allowAll: doc.run_command.allow.some((r) => r.trim() === RUN_ANY_COMMAND),
@@ -47,11 +49,12 @@ const fromDocument = (doc: ToolPolicyDocument): Draft => ({
     network: [...doc.run_command.network],
     limits: doc.limits,
     workspaceCommit: doc.workspace_commit,
+    ssh: doc.ssh,
   },
 });
 
 // The patterns first, so an error about run_command.allow.<i> is about the i-th pattern shown.
-const toDocument = (draft: Draft): ToolPolicyDocument => ({
+export const toDocument = (draft: Draft): ToolPolicyDocument => ({
   tools: { deny: draft.deny, ask: draft.ask, allow: draft.kept.allow },
   run_command: {
     allow: [...draft.patterns, ...(draft.allowAll ? [RUN_ANY_COMMAND] : [])],
@@ -59,6 +62,7 @@ const toDocument = (draft: Draft): ToolPolicyDocument => ({
   },
   ...(draft.kept.limits ? { limits: draft.kept.limits } : {}),
   ...(draft.kept.workspaceCommit !== undefined ? { workspace_commit: draft.kept.workspaceCommit } : {}),
+  ...(draft.kept.ssh ? { ssh: draft.kept.ssh } : {}),
 });
 
 function modeOf(draft: Draft, tool: string): Mode {
@@ -246,6 +250,7 @@ export function ToolPolicyEditor() {
             testId="tool-policy-save"
             label={t('settings.toolPolicy.save')}
           />
+          <SshTargetKeys workspacePath={view.workspacePath} />
         </>
       ) : null}
     </section>

@@ -81,11 +81,14 @@ export function ToolRequestApproval({ request }: { request: ToolRequest }) {
           >
             {t('approval.approveOnce')}
           </DecisionButton>
-          <GrantChoice
-            request={request}
-            busy={busy}
-            onApprove={(grant) => void choose({ decision: 'approve', scope: 'task', grant })}
-          />
+          {/* A command on an SSH target asks every time unless the policy allows it there: no grant would cover it. */}
+          {request.display?.kind === 'command' && request.display.target ? null : (
+            <GrantChoice
+              request={request}
+              busy={busy}
+              onApprove={(grant) => void choose({ decision: 'approve', scope: 'task', grant })}
+            />
+          )}
           <DenyReason value={reason} onChange={setReason} busy={busy} />
           <DecisionButton action="deny" busy={busy} onClick={() => void choose({ decision: 'deny' })} testId="deny">
             {t('approval.deny')}
@@ -132,6 +135,38 @@ function RequestSummary({ tool, summary, shown }: { tool: string; summary: strin
   );
 }
 
+/** A command on an SSH target: "on <target>" with its address, the folder there, and that nothing sandboxes it. */
+function RemoteCommandSummary({
+  display,
+  target,
+  shown,
+}: {
+  display: CommandDisplay;
+  target: NonNullable<CommandDisplay['target']>;
+  shown: RenderedText;
+}) {
+  const t = useT();
+  const name = plainUntrusted(target.name, { multiline: false });
+  const address = plainUntrusted(target.address, { multiline: false });
+  const where = display.cwd === '.' ? t('approval.cmd.loginFolder') : plainUntrusted(display.cwd, { mode: 'command' });
+  const seconds = Math.round(display.timeoutMs / 100) / 10;
+  return (
+    <div className="approval-command" data-testid="tool-request-summary" data-target={name}>
+      <pre className="approval-summary untrusted-command" data-testid="tool-request-command">
+        {'$ '}
+        <UntrustedSegments shown={shown} />
+        {'\n'}
+      </pre>
+      <p className="approval-note" data-testid="tool-request-target">
+        {t('approval.cmd.onTarget', { target: name, address, where, seconds })}
+      </p>
+      <p className="approval-warning" data-testid="tool-request-remote">
+        {t('approval.cmd.remote', { target: name })}
+      </p>
+    </div>
+  );
+}
+
 /** A command as the card words it: the command line (every line of it, in the order the shell reads it), where it
  * runs and for how long, its hosts, and a warning when it runs outside the OS sandbox. */
 function CommandSummary({ display, shown }: { display: CommandDisplay; shown: RenderedText }) {
@@ -139,6 +174,7 @@ function CommandSummary({ display, shown }: { display: CommandDisplay; shown: Re
   const where = display.cwd === '.' ? t('approval.cmd.workspace') : plainUntrusted(display.cwd, { mode: 'command' });
   const seconds = Math.round(display.timeoutMs / 100) / 10;
   const hosts = display.network.map((host) => plainUntrusted(host, { mode: 'command', multiline: false }));
+  if (display.target) return <RemoteCommandSummary display={display} target={display.target} shown={shown} />;
   return (
     <div className="approval-command" data-testid="tool-request-summary">
       <pre className="approval-summary untrusted-command" data-testid="tool-request-command">

@@ -57,6 +57,10 @@ export const enChat = {
   'approval.cmd.network': 'May reach: {hosts}',
   'approval.cmd.outside': 'NOT sandboxed: it asks to run outside the OS sandbox, with your full access.',
   'approval.cmd.noSandbox': 'NOT sandboxed: {reason}, so it would run with your full access.',
+  'approval.cmd.loginFolder': 'the login folder',
+  'approval.cmd.onTarget': 'Runs on {target} ({address}) in {where}; stopped after {seconds} s.',
+  'approval.cmd.remote':
+    'NOT sandboxed: it runs on {target} with that account’s full access. Only the workspace policy can let commands there run without asking.',
   'diff.label': 'Changes to {file}',
   'diff.showAll': 'Show all {count} lines',
   'diff.showLess': 'Show less',

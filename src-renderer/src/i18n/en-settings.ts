@@ -52,6 +52,18 @@ export const enSettings = {
   'settings.toolPolicy.remove': 'Remove',
   'settings.toolPolicy.save': 'Save policy',
   'settings.toolPolicy.saved': 'Saved. Runs from now on use it.',
+  'settings.ssh.targets': 'SSH targets',
+  'settings.ssh.about':
+    'Machines run_command may run on, named under "ssh.targets" in the policy file with the only host key accepted from each. A command there asks every time unless that target’s "allow" rules cover it. Each is reached with your SSH agent, or a private key file you choose here (kept sealed on this host).',
+  'settings.ssh.none': 'The policy names no SSH targets.',
+  'settings.ssh.address': '{address} · host key {hostKey}',
+  'settings.ssh.key.agent': 'Reached with your SSH agent (SSH_AUTH_SOCK).',
+  'settings.ssh.key.saved': 'Reached with the key file you chose (sealed).',
+  'settings.ssh.key.unreadable': 'The key you chose cannot be opened: choose it again, or use the agent.',
+  'settings.ssh.keyFile': 'Private key file for {target}',
+  'settings.ssh.keyPlaceholder': '/home/you/.ssh/id_ed25519 (no passphrase: a protected key belongs in the agent)',
+  'settings.ssh.useKey': 'Use this key',
+  'settings.ssh.useAgent': 'Use the SSH agent',
   'settings.mcp': 'MCP servers',
   'settings.mcp.about':
     'The MCP servers of a workspace’s .maestro/mcp.json (MAESTRO’s, Claude Code’s, Cursor’s or VS Code’s shape), as a person accepted it. Their tools are offered to the runs of that workspace; a server that fails is left out with a warning in the task. Turning one off or on applies from the next run.',

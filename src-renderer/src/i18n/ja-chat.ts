@@ -61,6 +61,10 @@ export const jaChat: Record<keyof typeof enChat, string> = {
   'approval.cmd.network': '接続先: {hosts}',
   'approval.cmd.outside': 'サンドボックス外: OS サンドボックスの外で、あなたの全権限で実行することを求めています。',
   'approval.cmd.noSandbox': 'サンドボックス外: {reason} のため、あなたの全権限で実行されます。',
+  'approval.cmd.loginFolder': 'ログイン時のフォルダー',
+  'approval.cmd.onTarget': '{target}（{address}）上の {where} で実行し、{seconds} 秒で停止します。',
+  'approval.cmd.remote':
+    'サンドボックス外: {target} 上で、そのアカウントの全権限で実行されます。確認なしで実行できるようにするには、ワークスペースのポリシーで許可してください。',
   'diff.label': '{file} の変更',
   'diff.showAll': '全 {count} 行を表示',
   'diff.showLess': '折りたたむ',

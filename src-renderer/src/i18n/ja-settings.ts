@@ -55,6 +55,18 @@ export const jaSettings: Record<keyof typeof enSettings, string> = {
   'settings.toolPolicy.remove': '削除',
   'settings.toolPolicy.save': 'ポリシーを保存',
   'settings.toolPolicy.saved': '保存しました。これ以降の実行に適用されます。',
+  'settings.ssh.targets': 'SSH ターゲット',
+  'settings.ssh.about':
+    'run_command が実行できるマシンです。ポリシーファイルの "ssh.targets" に、それぞれ受け入れる唯一のホスト鍵とともに記載します。ターゲットの "allow" ルールに該当しないコマンドは毎回確認します。接続には SSH エージェント、またはここで選んだ秘密鍵ファイル（このホストに封印して保存）を使います。',
+  'settings.ssh.none': 'ポリシーに SSH ターゲットはありません。',
+  'settings.ssh.address': '{address} · ホスト鍵 {hostKey}',
+  'settings.ssh.key.agent': 'SSH エージェント（SSH_AUTH_SOCK）で接続します。',
+  'settings.ssh.key.saved': '選んだ鍵ファイルで接続します（封印済み）。',
+  'settings.ssh.key.unreadable': '選んだ鍵を開けません。もう一度選ぶか、エージェントを使ってください。',
+  'settings.ssh.keyFile': '{target} の秘密鍵ファイル',
+  'settings.ssh.keyPlaceholder': '/home/you/.ssh/id_ed25519（パスフレーズなし。保護された鍵はエージェントへ）',
+  'settings.ssh.useKey': 'この鍵を使う',
+  'settings.ssh.useAgent': 'SSH エージェントを使う',
   'settings.mcp': 'MCP サーバー',
   'settings.mcp.about':
     'ワークスペースの .maestro/mcp.json（MAESTRO・Claude Code・Cursor・VS Code の形式）のうち、承認された版の MCP サーバーです。そのツールはこのワークスペースの実行に提供されます。失敗したサーバーは除外され、タスクに警告が出ます。オン・オフは次の実行から反映されます。',

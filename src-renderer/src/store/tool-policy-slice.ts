@@ -2,6 +2,7 @@
 // replaced by a save's answer), and why it could not be loaded. A broken file comes back as `error` in the view. The
 // "Ask before editing files" switch is the editing tools in `tools.ask`.
 import type { StateCreator } from 'zustand';
+import type { SshTargetView } from '../../../src-shared/contract';
 import type { Space } from '../../../src-shared/entities';
 import type { ToolPolicyDocument, ToolPolicyView } from '../../../src-shared/tool-policy';
 import { type ApiError, type MaestroApi, toApiError } from '../api/client';
@@ -30,6 +31,12 @@ export interface ToolPolicySlice {
   loadToolPolicy(workspacePath: string): Promise<void>;
   /** null when saved; otherwise why not (`issues` name the field: policy.run_command.allow.2). */
   saveToolPolicy(workspacePath: string, policy: ToolPolicyDocument): Promise<ApiError | null>;
+  /** The chosen workspace's SSH targets (its policy in force) and how each is reached; null until loaded. */
+  sshTargets: SshTargetView[] | null;
+  sshTargetsError: string | null;
+  loadSshTargets(workspacePath: string): Promise<void>;
+  /** Chooses the key file a target is reached with (null: the SSH agent); null when done, else why not. */
+  saveSshTargetKey(workspacePath: string, target: string, keyFile: string | null): Promise<ApiError | null>;
 }
 
 export const createToolPolicySlice =
@@ -40,6 +47,32 @@ export const createToolPolicySlice =
     toolPolicy: null,
     toolPolicyLoad: 'idle',
     toolPolicyError: null,
+    sshTargets: null,
+    sshTargetsError: null,
+
+    async loadSshTargets(workspacePath) {
+      set({ sshTargets: null, sshTargetsError: null });
+      try {
+        const { targets, error } = await api.listSshTargets({ workspacePath });
+        if (get().toolPolicyFor !== workspacePath) return;
+        set({ sshTargets: targets, sshTargetsError: error });
+      } catch (error) {
+        if (get().toolPolicyFor === workspacePath) set({ sshTargetsError: toApiError(error).message });
+      }
+    },
+
+    async saveSshTargetKey(workspacePath, target, keyFile) {
+      try {
+        const saved = await api.saveSshTargetKey({ workspacePath, target, keyFile });
+        const now = get().sshTargets;
+        if (get().toolPolicyFor === workspacePath && now) {
+          set({ sshTargets: now.map((t) => (t.name === saved.target.name ? saved.target : t)) });
+        }
+        return null;
+      } catch (error) {
+        return toApiError(error);
+      }
+    },
 
     async loadPolicySpaces() {
       try {

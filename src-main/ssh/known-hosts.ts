@@ -1,6 +1,7 @@
 // OpenSSH's known_hosts, read as `ssh` reads it: which host keys a host may present (plain and hashed `|1|` names,
 // `[host]:port`, `*`/`?` patterns and `!` negations, `@revoked` keys), and the SHA256 fingerprint `ssh` shows for a key.
 import { createHash, createHmac } from 'node:crypto';
+import type { ServerHostKeyAlgorithm } from 'ssh2';
 
 export interface KnownKeys {
   /** Keys the file accepts for the host, as SSH wire-format blobs. */
@@ -75,4 +76,11 @@ function globMatch(pattern: string, name: string): boolean {
     .replaceAll('*', '.*')
     .replaceAll('?', '.');
   return new RegExp(`^${source}$`).test(name);
+}
+
+const RSA_ALGORITHMS: ServerHostKeyAlgorithm[] = ['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa'];
+
+/** The host key algorithms to ask a server for, so that it shows a key of one of these types (RSA: any signature). */
+export function hostKeyAlgorithms(known: Pick<KnownKeys, 'types'>): ServerHostKeyAlgorithm[] {
+  return known.types.flatMap((type) => (type === 'ssh-rsa' ? RSA_ALGORITHMS : [type as ServerHostKeyAlgorithm]));
 }
