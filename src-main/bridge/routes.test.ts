@@ -66,6 +66,9 @@ const BRIDGE_API_TABLE = [
   // workspace, so the default workspace is editable before its first task; any other folder → 404.
   ['GET', '/tool-policy/:workspacePath', 200],
   ['POST', '/tool-policy', 200],
+  // Ours: the SSH targets of a workspace's policy, and the key file each is reached with (sealed by the host).
+  ['GET', '/ssh/targets/:workspacePath', 200],
+  ['POST', '/ssh/keys', 200],
   // Ours: the app's settings in the data dir (OS notifications), with the data dir's path.
   ['GET', '/settings', 200],
   ['POST', '/settings', 200],
