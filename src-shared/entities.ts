@@ -110,6 +110,11 @@ export const Job = z.object({
   /** What kind of failure `error` is, when known (absent otherwise, and from hosts before it existed). */
   errorCode: JobErrorCode.optional(),
   result: z.string().nullable(),
+  /**
+   * `reflection` on a Reflection job (P2.08): it looks back on the task's record and is never the task's work or
+   * status. Absent on the task's own jobs (`run`), as from hosts before it existed.
+   */
+  kind: z.enum(['run', 'reflection']).optional(),
 });
 export type Job = z.infer<typeof Job>;
 

@@ -36,6 +36,8 @@ describe('settings operations', () => {
         keepDays: 30,
         commitOnSuccess: true,
       },
+      // P2.08: Reflection after failures by default; a job gets at most 5 approved lessons, 1500 characters of them.
+      lessons: { reflection: 'failures', maxLessons: 5, maxChars: 1500, retireAfterDays: 60 },
     });
     expect(maestro.invoke('getSettings', {})).toEqual({
       settings: DEFAULT_SETTINGS,
@@ -54,6 +56,7 @@ describe('settings operations', () => {
     expect(first.invoke('saveSettings', { notifications }).settings).toEqual({
       notifications,
       checkpoints: DEFAULT_SETTINGS.checkpoints,
+      lessons: DEFAULT_SETTINGS.lessons,
     });
     await first.close();
     const second = testMaestro({ dataDir });

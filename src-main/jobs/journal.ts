@@ -6,17 +6,23 @@ import { newId } from '../db/ids';
 import type { Store } from '../db/store';
 import { type LoopState, parseLoopState } from '../engine/guards/loop-state';
 import type { EngineJob, JobJournal, JobJournals } from '../engine/job-journal';
+import { DEFAULT_LESSON_BUDGET, type LessonBudget, withinBudget } from './lesson-budget';
 import { insertTaskWithJob, titleFrom } from './lifecycle';
 import { markCallStarted } from './requests';
 import { consumeInvoke, markDelivered, recordMovement } from './run-progress';
 
-/** The journals of the jobs that run over `store`. */
+/** The journals of the jobs that run over `store`; `lessonBudget`: the settings' (read when a job's instruction is built). */
 export const jobJournals =
-  (store: Store): JobJournals =>
+  (store: Store, lessonBudget: () => LessonBudget = () => DEFAULT_LESSON_BUDGET): JobJournals =>
   (task, job) =>
-    storeJournal(store, task, job);
+    storeJournal(store, task, job, lessonBudget);
 
-export function storeJournal(store: Store, task: Task, job: EngineJob): JobJournal {
+export function storeJournal(
+  store: Store,
+  task: Task,
+  job: EngineJob,
+  lessonBudget: () => LessonBudget = () => DEFAULT_LESSON_BUDGET,
+): JobJournal {
   const taskId = task.id;
   const jobId = job.id;
   const saveGuards = (guards: LoopState) => store.jobGuards.put(jobId, JSON.stringify(guards));
@@ -70,6 +76,13 @@ export function storeJournal(store: Store, task: Task, job: EngineJob): JobJourn
     markToolCallStarted: (requestId) => markCallStarted(store, { kind: 'tool', id: requestId }),
     markPackageStarted: (requestId) => markCallStarted(store, { kind: 'package', id: requestId }),
     activeGrants: () => store.taskGrants.activeForTask(taskId),
+    lessons: () =>
+      store.transact(() => {
+        const place = { workspacePath: task.workspacePath, pieceId: job.pieceId };
+        const chosen = withinBudget(store.lessons.approvedFor(place), lessonBudget());
+        store.lessons.markUsed(chosen.map((l) => l.id));
+        return chosen.map(({ id, text }) => ({ id, text }));
+      }),
 
     childJobs: () => store.jobs.children(jobId),
     openChildCount: () => store.jobs.openChildCount(jobId),
