@@ -59,7 +59,7 @@ export function storeJournal(
       return asking && inherited !== undefined ? parseLoopState(inherited, asking) : null;
     },
     otherJob: (id) => store.jobs.get(id),
-    taskJobs: () => store.jobs.listForTask(taskId),
+    taskJobs: () => store.jobs.listForTask(taskId).filter((j) => j.kind === 'run'),
     otherTask: (id) => store.tasks.get(id),
 
     jobComments: () => store.comments.listForJob(jobId),
@@ -115,6 +115,7 @@ export function storeJournal(
  */
 function askingJob(store: Store, taskId: string, jobId: string): string | undefined {
   if (!store.comments.listForJob(jobId).some((c) => c.kind === 'answer')) return undefined;
-  const jobs = store.jobs.listForTask(taskId);
+  // A Reflection job that ran in between asked nothing (P2.08).
+  const jobs = store.jobs.listForTask(taskId).filter((j) => j.kind === 'run');
   return jobs[jobs.findIndex((j) => j.id === jobId) - 1]?.id;
 }
