@@ -29,7 +29,7 @@ export function redactSecrets(text: string, known: readonly string[] = []): stri
     out = out.split(secret).join(MASK);
   }
   for (const shape of SHAPES) {
-    out = out.replace(shape, (match, prefix?: string) =>
+    out = out.replace(shape, (_match, prefix?: string) =>
       typeof prefix === 'string' && /[:=]\s*["']?$/.test(prefix) ? `${prefix}${MASK}` : MASK,
     );
   }

@@ -91,6 +91,22 @@ describe('P2.08 Reflection jobs', () => {
     expect(h.maestro.store.jobs.reflectionsForTask(taskId)).toHaveLength(1);
   });
 
+  it('P2.08 the Reflection request goes through the profile’s LLM client: a 503 is retried like any model call', async () => {
+    const h = await engineHarness(
+      [
+        complete('no', 'failure'),
+        { fault: 'http', status: 503, message: 'overloaded' },
+        lessonsReply({ lesson: 'Retry later when the server is busy.' }),
+      ],
+      { reflection: 'failures' },
+    );
+    const { taskId, jobId } = h.createTask('x');
+    await h.waitFor(jobId, SETTLED);
+    expect(await reflectionOf(h, taskId)).toMatchObject({ status: 'succeeded', attempt: 1 });
+    expect(h.server.requests).toHaveLength(3);
+    expect(h.maestro.invoke('listTaskLessons', { taskId }).lessons).toHaveLength(1);
+  });
+
   it('P2.08 a Reflection runs with the workspace folder gone and the piece unknown: nothing of them is prepared', async () => {
     const h = await engineHarness([
       complete('no', 'failure'),
@@ -308,10 +324,11 @@ describe('P2.08 lessons a person owns, in later instructions', () => {
     expect(one).not.toContain('yarn');
     expect(one).not.toContain('never shown');
 
-    // Size: the workspace lesson (25 chars) fits in 100, the piece one (29) does not after it; the shorter … fits.
+    // Size: in 100 characters the workspace lesson (25) fits, the piece one made 90 long does not after it, and the
+    // shorter one after that (everywhere, 31) takes its place.
     h.maestro.invoke('saveSettings', { lessons: { maxLessons: 5, maxChars: 100 } });
     store.db.prepare("UPDATE lessons SET text = 'x' || text WHERE text LIKE 'Piece:%'").run();
-    store.db.prepare("UPDATE lessons SET text = text || '" + 'y'.repeat(60) + "' WHERE text LIKE 'xPiece:%'").run();
+    store.db.prepare(`UPDATE lessons SET text = text || '${'y'.repeat(60)}' WHERE text LIKE 'xPiece:%'`).run();
     const second = h.createTask('y');
     await h.waitFor(second.jobId, ['succeeded']);
     const two = lastUser(h.server.requests[1]);
