@@ -31,6 +31,10 @@ test('P2.08 a lesson card approved in the chat, listed in Settings → Lessons, 
   await expect(card.getByTestId('lesson-evidence')).toContainText('npm test was missing');
   // The Reflection is in the task's Activity, and the task is still the failed one.
   await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'failed');
+  await page.getByTestId('tab-activity').click();
+  await expect(page.getByTestId('activity-rows')).toContainText('Reflection: succeeded');
+  await expect(page.getByTestId('activity-rows')).toContainText('Lesson proposed');
+  await page.getByTestId('tab-chat').click();
   await card.getByTestId('lesson-scope').selectOption('everywhere');
   await card.getByTestId('lesson-approve').click();
   await expect(page.getByTestId('lesson-cards')).toHaveCount(0);
