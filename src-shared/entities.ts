@@ -64,6 +64,8 @@ export const Space = z.object({
   name: z.string(),
   folder: z.string(),
   pinnedPieceId: z.string().nullable(),
+  /** When its tasks are reflected on by themselves (P2.08); absent: as the app's settings say. */
+  reflection: z.enum(['failures', 'always', 'off']).optional(),
   createdAt: z.string(),
   taskCount: z.number().int(),
   /** When its newest task was created. */

@@ -42,9 +42,11 @@ export type Lesson = z.infer<typeof Lesson>;
 
 /** When a Reflection job runs by itself: after a failed job (default), after every ended job, or never. */
 export const REFLECTION_MODES = ['failures', 'always', 'off'] as const;
+export const ReflectionMode = z.enum(REFLECTION_MODES);
+export type ReflectionMode = z.infer<typeof ReflectionMode>;
 
 export const LessonSettings = z.strictObject({
-  reflection: z.enum(REFLECTION_MODES).default('failures'),
+  reflection: ReflectionMode.default('failures'),
   /** The most approved lessons one job's instruction gets. */
   maxLessons: z.number().int().min(0).max(20).default(5),
   /** The most characters those lessons take in the instruction (about a quarter as many tokens). */

@@ -4,6 +4,7 @@
 import { afterEach } from 'vitest';
 import { z } from 'zod';
 import type { Maestro } from '../src-main/app/create-maestro';
+import { reflectionModeOf } from '../src-main/app/create-maestro';
 import { loadSettings } from '../src-main/app/settings-file';
 import { createEngine } from '../src-main/engine/engine';
 import { DEFAULT_LIMITS, type EngineOptions } from '../src-main/engine/job-run';
@@ -122,8 +123,11 @@ export async function engineHarness(
       concurrency: 1, // one job at a time: scripted replies are consumed in a known order
       pollIntervalMs: 10,
       heartbeatIntervalMs: 50,
-      reflectionMode: () =>
-        opts.reflection === 'settings' ? loadSettings(dataDir).settings.lessons.reflection : (opts.reflection ?? 'off'),
+      // `settings`: as the app decides (the task's space, then Settings), over the maestro made here.
+      reflectionMode: (job) =>
+        opts.reflection === 'settings'
+          ? reflectionModeOf({ env: {} }, maestro.store, dataDir)(job)
+          : (opts.reflection ?? 'off'),
       retry: {
         maxAttempts: 3,
         baseDelayMs: opts.retryDelayMs ?? 60_000,

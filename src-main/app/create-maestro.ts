@@ -8,6 +8,7 @@ import { REFLECTION_MODES } from '../../src-shared/lessons';
 import { openSnapshotStore } from '../checkpoints/git-store';
 import { gcCheckpointStores } from '../checkpoints/housekeeping';
 import { CheckpointService } from '../checkpoints/service';
+import type { JobRecord } from '../db/repos/jobs';
 import { Store } from '../db/store';
 import { createEngine } from '../engine/engine';
 import type { Engine } from '../engine/piece-result';
@@ -220,7 +221,7 @@ function makeWorker(options: MaestroOptions, core: Core, ctx: AppContext): Worke
     // The host lock is held: every job left running was left by a host that is gone.
     recoverAllOnStart: true,
     // Read as each job ends: turning Reflection off in Settings applies to the next job that ends.
-    reflectionMode: () => reflectionOverride(options) ?? loadSettings(ctx.dataDir).settings.lessons.reflection,
+    reflectionMode: reflectionModeOf(options, core.store, ctx.dataDir),
     secrets: () => knownSecrets(core.profiles),
     ...options.worker,
     store: core.store,
@@ -237,9 +238,26 @@ function makeWorker(options: MaestroOptions, core: Core, ctx: AppContext): Worke
 }
 
 /** MAESTRO_REFLECTION (off, failures, always): the host's own choice over the settings' (a test host, a CI box). */
-function reflectionOverride(options: MaestroOptions): ReflectionMode | undefined {
+function reflectionOverride(options: Pick<MaestroOptions, 'env'>): ReflectionMode | undefined {
   const value = (options.env ?? process.env).MAESTRO_REFLECTION;
   return REFLECTION_MODES.find((mode) => mode === value);
+}
+
+/**
+ * When a job that ended is reflected on by itself (P2.08): MAESTRO_REFLECTION when the host's environment sets it,
+ * else what the task's space says, else the settings (read as each job ends, so a change applies to the next one).
+ */
+export const reflectionModeOf =
+  (options: Pick<MaestroOptions, 'env'>, store: Store, dataDir: string) =>
+  (job: Pick<JobRecord, 'taskId'>): ReflectionMode =>
+    reflectionOverride(options) ??
+    spaceReflection(store, job.taskId) ??
+    loadSettings(dataDir).settings.lessons.reflection;
+
+/** What the task's space says about Reflection, if it says anything. */
+function spaceReflection(store: Store, taskId: string): ReflectionMode | undefined {
+  const spaceId = store.tasks.spaceId(taskId);
+  return spaceId ? store.spaces.get(spaceId)?.reflection : undefined;
 }
 
 /** The API keys of the profiles that can be opened: what a Reflection redacts besides the shapes of keys. */

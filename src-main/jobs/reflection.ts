@@ -3,13 +3,14 @@
 // reason and nothing stored. A Reflection job never queues another, and is never the task's status; it posts no
 // comment in the chat (its lessons' cards are what it shows there) and its states are in the task's Activity.
 import { isTerminal, type JobStatus } from '../../src-shared/entities';
+import type { ReflectionMode } from '../../src-shared/lessons';
 import type { JobRecord } from '../db/repos/jobs';
 import type { LessonRecord, NewLesson } from '../db/repos/lessons';
 import type { Store } from '../db/store';
 import { changeJob, insertJob } from './job-writes';
 import { currentJob, heldJob, JobCommandError } from './refusal';
 
-export type ReflectionMode = 'failures' | 'always' | 'off';
+export type { ReflectionMode } from '../../src-shared/lessons';
 
 /** Whether a job that just ended in `status` is reflected on by itself, in `mode`. */
 export function reflectsOn(mode: ReflectionMode, job: Pick<JobRecord, 'kind' | 'status'>): boolean {

@@ -174,6 +174,33 @@ describe('P2.08 Reflection jobs', () => {
     expect(h.server.requests).toHaveLength(4);
   });
 
+  it('P2.08 a space’s own setting wins over Settings: `always` in this folder, Settings saying never', async () => {
+    const h = await engineHarness([complete('one'), complete('two'), lessonsReply(), complete('three')], {
+      reflection: 'settings',
+    });
+    h.maestro.invoke('saveSettings', { lessons: { reflection: 'off' } });
+    const first = h.createTask('a');
+    await h.waitFor(first.jobId, ['succeeded']);
+    const spaceId = h.maestro.store.tasks.spaceId(first.taskId) as string;
+    expect(h.maestro.invoke('listSpaces', {}).spaces.find((s) => s.id === spaceId)).not.toHaveProperty('reflection');
+    expect(() => h.maestro.invoke('updateSpace', { spaceId, reflection: 'sometimes' as never })).toThrow();
+    expect(h.maestro.invoke('updateSpace', { spaceId, reflection: 'always' }).space).toMatchObject({
+      reflection: 'always',
+    });
+
+    const second = h.createTask('b');
+    await h.waitFor(second.jobId, ['succeeded']);
+    expect(await reflectionOf(h, second.taskId)).toMatchObject({ status: 'succeeded' });
+    expect(h.maestro.store.jobs.reflectionsForTask(first.taskId)).toEqual([]);
+
+    // Back to the settings' word (null): never.
+    h.maestro.invoke('updateSpace', { spaceId, reflection: null });
+    const third = h.createTask('c');
+    await h.waitFor(third.jobId, ['succeeded']);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(h.maestro.store.jobs.reflectionsForTask(third.taskId)).toEqual([]);
+  });
+
   it('P2.08 on demand: refused while the task’s job has not ended, and while a Reflection of it is waiting', async () => {
     const h = await engineHarness([{ ...complete('done'), delayMs: 300 }, lessonsReply()]);
     const { taskId, jobId } = h.createTask('x');

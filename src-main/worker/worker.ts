@@ -52,9 +52,9 @@ export interface WorkerOptions {
   afterSucceeded?: (job: JobRecord) => Promise<void>;
   /**
    * When a job of a task's work that ended is reflected on by itself (P2.08), read as each job ends (Settings may
-   * change it meanwhile). Default `off`; the app passes the settings' (default `failures`).
+   * change it meanwhile). Default `off`; the app passes its space's, else the settings' (default `failures`).
    */
-  reflectionMode?: () => ReflectionMode;
+  reflectionMode?: (job: JobRecord) => ReflectionMode;
   /** The secrets this host knows (the profiles' API keys), redacted from what a Reflection stores. */
   secrets?: () => readonly string[];
 }
@@ -229,8 +229,9 @@ export class Worker {
    */
   private reflectAfter(after: JobRecord | undefined): JobRecord | undefined {
     try {
-      const mode = this.o.reflectionMode?.() ?? 'off';
-      if (after && this.o.engine.reflect && reflectsOn(mode, after)) queueReflection(this.o.store, after.taskId);
+      if (!after || !this.o.engine.reflect) return after;
+      const mode = this.o.reflectionMode?.(after) ?? 'off';
+      if (reflectsOn(mode, after)) queueReflection(this.o.store, after.taskId);
     } catch (error) {
       if (!this.storage.noted(error)) console.error(`no Reflection queued after ${after?.id}:`, error);
     }

@@ -1,12 +1,13 @@
-// Migration 20 on a version-19 file with tasks and jobs in it: every row kept, each job a `run`, lessons empty and
-// STRICT, a lesson's status, scope and size checked, and a lesson outliving its source task (the reference cleared).
+// Migration 20 on a version-19 file with tasks and jobs in it: every row kept, each job a `run`, each space following
+// the settings, lessons empty and STRICT, a lesson's status, scope and size checked, and a lesson outliving its source
+// task (the reference cleared).
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test-support/temp-maestro';
 import { migrate } from './index';
 
-const TABLES = ['spaces', 'tasks', 'comments', 'callers'];
+const TABLES = ['tasks', 'comments', 'callers'];
 const everyRow = (db: Database.Database) =>
   Object.fromEntries(TABLES.map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()]));
 
@@ -24,10 +25,15 @@ describe('migration 20 (from version 19 with data in it)', () => {
     `);
     const before = everyRow(db);
     const jobBefore = db.prepare('SELECT * FROM jobs').get() as Record<string, unknown>;
+    const spaceBefore = db.prepare('SELECT * FROM spaces').get() as Record<string, unknown>;
 
     expect(migrate(db, 20)).toEqual([20]);
     expect(everyRow(db)).toEqual(before);
     expect(db.prepare('SELECT * FROM jobs').get()).toEqual({ ...jobBefore, kind: 'run' });
+    // A space follows the settings until it says otherwise; it says only one of the modes.
+    expect(db.prepare('SELECT * FROM spaces').get()).toEqual({ ...spaceBefore, reflection: null });
+    expect(() => db.prepare("UPDATE spaces SET reflection = 'sometimes'").run()).toThrow(/CHECK constraint failed/);
+    db.prepare("UPDATE spaces SET reflection = 'always'").run();
     const tables = db.pragma('table_list') as { name: string; strict: number }[];
     expect(tables.find((t) => t.name === 'lessons')?.strict).toBe(1);
     expect(() => db.prepare("UPDATE jobs SET kind = 'other' WHERE id = 'j'").run()).toThrow(/CHECK constraint failed/);

@@ -1,6 +1,7 @@
 // Migration 20: Reflection jobs and lessons (P2.08). A job has a kind: `run` (the task's work, every job so far) or
 // `reflection` (it looks back on the task's record and proposes lessons; never the task's status). lessons holds what
 // Reflections proposed and what a person made of them; a lesson outlives its source task (the reference is cleared).
+// A space may say when its tasks are reflected on by themselves (null: as the app's settings say).
 // Frozen: never edited after it ships; a change is a new migration.
 
 export const version = 20;
@@ -9,6 +10,7 @@ export const name = 'reflection-lessons';
 export const sql = `
   ALTER TABLE jobs ADD COLUMN kind TEXT NOT NULL DEFAULT 'run' CHECK (kind IN ('run', 'reflection'));
   CREATE INDEX jobs_by_task_kind ON jobs(task_id, kind, created_at);
+  ALTER TABLE spaces ADD COLUMN reflection TEXT CHECK (reflection IN ('failures', 'always', 'off'));
   CREATE TABLE lessons (
     id TEXT PRIMARY KEY,
     text TEXT NOT NULL CHECK (length(text) BETWEEN 1 AND 300),
