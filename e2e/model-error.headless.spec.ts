@@ -131,6 +131,7 @@ test("Settings' side list moves to each section and marks it; Done closes", asyn
     'mcp',
     'autoPrompter',
     'profiles',
+    'lessons',
     'hosts',
     'data',
   ]);

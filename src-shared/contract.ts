@@ -7,6 +7,7 @@ import { appOperations } from './contract/app';
 import { callerOperations } from './contract/callers';
 import { checkpointOperations } from './contract/checkpoints';
 import { grantOperations } from './contract/grants';
+import { lessonOperations } from './contract/lessons';
 import { mcpOperations } from './contract/mcp';
 import type { OperationDef } from './contract/operation';
 import { profileOperations } from './contract/profiles';
@@ -50,6 +51,7 @@ export const contract = table({
   ...agentOperations,
   ...sshOperations,
   ...callerOperations,
+  ...lessonOperations,
 });
 
 export type Contract = typeof contract;

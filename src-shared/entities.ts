@@ -64,6 +64,8 @@ export const Space = z.object({
   name: z.string(),
   folder: z.string(),
   pinnedPieceId: z.string().nullable(),
+  /** When its tasks are reflected on by themselves (P2.08); absent: as the app's settings say. */
+  reflection: z.enum(['failures', 'always', 'off']).optional(),
   createdAt: z.string(),
   taskCount: z.number().int(),
   /** When its newest task was created. */
@@ -110,6 +112,11 @@ export const Job = z.object({
   /** What kind of failure `error` is, when known (absent otherwise, and from hosts before it existed). */
   errorCode: JobErrorCode.optional(),
   result: z.string().nullable(),
+  /**
+   * `reflection` on a Reflection job (P2.08): it looks back on the task's record and is never the task's work or
+   * status. Absent on the task's own jobs (`run`), as from hosts before it existed.
+   */
+  kind: z.enum(['run', 'reflection']).optional(),
 });
 export type Job = z.infer<typeof Job>;
 

@@ -38,6 +38,8 @@ const SHAPES: Record<string, string[]> = {
   'policy.fired': ['action', 'jobId', 'ruleId', 'ruleIndex', 'seq', 'taskId', 'tool', 'ts', 'type'],
   'settings.changed': ['file', 'inForce', 'jobId', 'seq', 'taskId', 'ts', 'type', 'workspacePath'],
   'webhook.failed': ['attempts', 'event', 'jobId', 'reason', 'seq', 'taskId', 'ts', 'type', 'webhook'],
+  // P2.08: a lesson proposed by a Reflection of the task, or a person's decision or edit of it.
+  'lesson.changed': ['jobId', 'lesson', 'seq', 'taskId', 'ts', 'type'],
   'task.routed': ['jobId', 'pieceId', 'routed', 'seq', 'taskId', 'ts', 'type', 'warning'],
   'step.recorded': ['jobId', 'seq', 'step', 'taskId', 'ts', 'type'],
   'step.answered': ['callId', 'jobId', 'result', 'seq', 'stepSeq', 'taskId', 'ts', 'type'],

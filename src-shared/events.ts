@@ -13,6 +13,7 @@ import {
   ToolRequest,
   UsageSums,
 } from './entities';
+import { Lesson } from './lessons';
 
 export { UsageSums };
 
@@ -127,6 +128,8 @@ export const MaestroEvent = z.discriminatedUnion('type', [
     attempts: z.number().int(),
     reason: z.string(),
   }),
+  /** A lesson was proposed by a Reflection of the task, or a person decided or edited it (P2.08). */
+  z.object({ ...base, type: z.literal('lesson.changed'), lesson: Lesson }),
   /** An AgentTurn as recorded in the log, once its generation ended: the row the chat shows instead of the stream. */
   z.object({ ...base, type: z.literal('step.recorded'), step: ChatStep }),
   /** The result of one of a recorded step's tool calls, as recorded. */

@@ -65,6 +65,11 @@ export const OPERATION_NAMES = [
   'createCaller',
   'listCallers',
   'revokeCaller',
+  'reflectOnTask',
+  'listTaskLessons',
+  'listLessons',
+  'decideLesson',
+  'editLesson',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { CheckpointSettings } from './checkpoints';
 import { WAIT_REASONS } from './entities';
+import { LessonSettings } from './lessons';
 
 /** The notices the desktop shell can show: every wait for the person, a failure, and the two quiet terminal states. */
 export const NOTICE_KINDS = [...WAIT_REASONS, 'failed', 'succeeded', 'cancelled'] as const;
@@ -45,6 +46,8 @@ export const AppSettings = z.strictObject({
   notifications: NotificationSettings.default(NotificationSettings.parse({})),
   checkpoints: CheckpointSettings.default(CheckpointSettings.parse({})),
   retention: RetentionSettings.default(RetentionSettings.parse({})),
+  /** When Reflection runs and how many approved lessons a job's instruction gets (P2.08). */
+  lessons: LessonSettings.default(LessonSettings.parse({})),
 });
 export type AppSettings = z.infer<typeof AppSettings>;
 

@@ -74,6 +74,11 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   createCaller: { name: 'ci', spaces: 'all', role: 'script' },
   listCallers: undefined,
   revokeCaller: undefined,
+  reflectOnTask: undefined,
+  listTaskLessons: undefined,
+  listLessons: undefined,
+  decideLesson: { decision: 'approve' },
+  editLesson: { text: 'Run the tests before saying it works.' },
 };
 
 /** A task whose job waits on one tool request and one package request. */
@@ -104,7 +109,8 @@ export const pathOf = (name: OperationName, ids: { taskId: string; requestId: st
     .replace(':requestId', ids.requestId)
     .replace(':itemId', ids.itemId ?? 'cmt_nope')
     .replace(':grantId', 'grant_nope')
-    .replace(':callerId', 'caller_nope');
+    .replace(':callerId', 'caller_nope')
+    .replace(':lessonId', 'lesson_nope');
 
 /** Every row of every table, and every file of the data dir but the DB's own: what "nothing changed" compares. */
 export function snapshot(maestro: Maestro): string {

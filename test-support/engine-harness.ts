@@ -4,9 +4,12 @@
 import { afterEach } from 'vitest';
 import { z } from 'zod';
 import type { Maestro } from '../src-main/app/create-maestro';
+import { reflectionModeOf } from '../src-main/app/create-maestro';
+import { loadSettings } from '../src-main/app/settings-file';
 import { createEngine } from '../src-main/engine/engine';
 import { DEFAULT_LIMITS, type EngineOptions } from '../src-main/engine/job-run';
 import { jobJournals } from '../src-main/jobs/journal';
+import type { ReflectionMode } from '../src-main/jobs/reflection';
 import type { OutagePolicy } from '../src-main/jobs/retry-policy';
 import type { SandboxChoice } from '../src-main/tools/os-sandbox';
 import type { AnyToolDef } from '../src-main/tools/types';
@@ -76,6 +79,11 @@ export async function engineHarness(
     env?: Record<string, string>;
     /** Take checkpoints as the app does (default off: most engine tests are not about them). */
     checkpoints?: boolean;
+    /**
+     * When a Reflection job follows an ended job (P2.08). Default `off`: a Reflection would take the scripted replies
+     * meant for the test's own jobs. `settings`: as the data dir's settings say, as in the app.
+     */
+    reflection?: ReflectionMode | 'settings';
   } = {},
 ): Promise<Harness> {
   const server = opts.server ?? (await startScriptedLlmServer({ script }));
@@ -96,7 +104,7 @@ export async function engineHarness(
     ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
     engine: ({ store, profiles, pieces, sandbox, readSettings, agentTokens, sshKeys, checkpoints }) =>
       createEngine({
-        journals: jobJournals(store),
+        journals: jobJournals(store, () => loadSettings(dataDir).settings.lessons),
         profiles,
         readSettings,
         agentTokens,
@@ -116,6 +124,11 @@ export async function engineHarness(
       concurrency: 1, // one job at a time: scripted replies are consumed in a known order
       pollIntervalMs: 10,
       heartbeatIntervalMs: 50,
+      // `settings`: as the app decides (the task's space, then Settings), over the maestro made here.
+      reflectionMode: (job) =>
+        opts.reflection === 'settings'
+          ? reflectionModeOf({ env: {} }, maestro.store, dataDir)(job)
+          : (opts.reflection ?? 'off'),
       retry: {
         maxAttempts: 3,
         baseDelayMs: opts.retryDelayMs ?? 60_000,

@@ -38,6 +38,8 @@ export async function startHostProcess(
 ): Promise<HostProcess> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(childEnv)) if (key.startsWith('MAESTRO_')) delete childEnv[key];
+  // A Reflection after a failed job would take scripted replies meant for the test's own jobs.
+  childEnv.MAESTRO_REFLECTION = 'off';
   Object.assign(childEnv, env);
   const args = ['--import', 'tsx', ENTRY, '--data-dir', dataDir, '--port', '0', '--workspace', workspace, ...extraArgs];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });

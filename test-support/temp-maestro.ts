@@ -30,6 +30,8 @@ export function testMaestro(options: Partial<MaestroOptions> = {}): Maestro {
     env: {},
     sandbox: NO_SANDBOX,
     ...options,
+    // A Reflection after a failed job would take scripted replies meant for the test's own jobs (P2.08 tests turn it on).
+    worker: { reflectionMode: () => 'off', ...options.worker },
   });
   cleanups.push(() => maestro.close());
   return maestro;

@@ -50,7 +50,11 @@ export async function startHeadlessHost(env: NodeJS.ProcessEnv = {}, args: strin
     const started = spawn(
       process.execPath,
       [HEADLESS_ENTRY, '--data-dir', dataDir, ...portArgs, '--workspace', workspace, ...args],
-      { cwd: APP_ROOT, env: { ...withoutLlmProfile(process.env), ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+      {
+        cwd: APP_ROOT,
+        env: { ...withoutLlmProfile(process.env), MAESTRO_REFLECTION: 'off', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
     );
     const append = (chunk: Buffer) => {
       log += chunk.toString();

@@ -58,7 +58,8 @@ export const textPart = (text: string, mediaType = 'text/plain'): Part => ({
  * (in A2A or in the app), the job that took the answer. The last is the one it is on now.
  */
 export function a2aJobs(store: Store, record: A2aTaskRecord): JobRecord[] {
-  const all = store.jobs.listForTask(record.taskId);
+  // A Reflection job (P2.08) is no step of the conversation: it never takes an answer.
+  const all = store.jobs.listForTask(record.taskId).filter((j) => j.kind === 'run');
   const start = all.findIndex((j) => j.id === record.firstJobId);
   if (start < 0) return [];
   const chain = [all[start] as JobRecord];

@@ -65,6 +65,12 @@ export const CALLER_SCOPES: { [N in OperationName]: CallerScope<N> } = {
   archiveTask: task,
   deleteTask: task,
   getTaskAttachment: task,
+  reflectOnTask: task,
+  listTaskLessons: task,
+  // A lesson reaches every later task in its scope (other spaces' too): the host's own to decide.
+  listLessons: owner,
+  decideLesson: owner,
+  editLesson: owner,
   // Sums over every task's checkpoints, and names the data dir.
   getCheckpointUsage: owner,
   listProfiles: owner,

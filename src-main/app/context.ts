@@ -1,5 +1,6 @@
 // The app-wide context: built once by the composition root (create-maestro.ts) and handed to every operation.
 import type { CheckpointService } from '../checkpoints/service';
+import type { LessonContext } from '../lessons/operations';
 import type { McpServers } from '../mcp/servers';
 import type { McpTokenStore } from '../mcp/token-store';
 import type { TaskContext } from '../tasks/context';
@@ -7,7 +8,7 @@ import type { TaskTitles } from '../tasks/task-titles';
 import type { AcceptedSettings } from '../workspace/accepted-settings';
 import type { StorageUpkeep } from './storage-upkeep';
 
-export interface AppContext extends TaskContext {
+export interface AppContext extends TaskContext, LessonContext {
   /** The versions of the workspaces' settings files a person accepted: the only ones jobs apply. */
   accepted: AcceptedSettings;
   /** The workspaces' MCP servers and their saved tokens. */

@@ -4,9 +4,11 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { OperationName } from '../../src-shared/contract';
+import { REFLECTION_MODES } from '../../src-shared/lessons';
 import { openSnapshotStore } from '../checkpoints/git-store';
 import { gcCheckpointStores } from '../checkpoints/housekeeping';
 import { CheckpointService } from '../checkpoints/service';
+import type { JobRecord } from '../db/repos/jobs';
 import { Store } from '../db/store';
 import { createEngine } from '../engine/engine';
 import type { Engine } from '../engine/piece-result';
@@ -15,6 +17,7 @@ import { AttentionProjection } from '../events/attention';
 import { startWebhooks } from '../events/webhooks';
 import { JobAborts } from '../jobs/aborts';
 import { jobJournals } from '../jobs/journal';
+import type { ReflectionMode } from '../jobs/reflection';
 import { resumeSettingsWaits } from '../jobs/settings-wait';
 import { ProfileStore, SECRET_KEY_FILE } from '../llm/profile-store';
 import { ProfileRegistry } from '../llm/profiles';
@@ -188,7 +191,7 @@ function checkpointCollector(store: Store, dataDir: string): () => void {
 }
 
 /** The engine the options name or make; by default the Piece engine, once an LLM profile exists. */
-function engineFor(options: MaestroOptions, core: Core, pieces: PieceCatalog): Engine | undefined {
+function engineFor(options: MaestroOptions, core: Core, pieces: PieceCatalog, dataDir: string): Engine | undefined {
   const { store, profiles, sandbox, accepted, agentTokens, sshKeys, checkpoints } = core;
   if (typeof options.engine === 'function') {
     return options.engine({
@@ -205,7 +208,7 @@ function engineFor(options: MaestroOptions, core: Core, pieces: PieceCatalog): E
   if (options.engine) return options.engine;
   if (!profiles.defaultName) return undefined;
   return createEngine({
-    journals: jobJournals(store),
+    journals: jobJournals(store, () => loadSettings(dataDir).settings.lessons),
     profiles,
     options: { sandbox, checkpoints },
     pieceExists: (id, ws) => pieces.get(id, ws) !== undefined,
@@ -217,7 +220,7 @@ function engineFor(options: MaestroOptions, core: Core, pieces: PieceCatalog): E
 
 /** A Worker for the engine, or null without one. */
 function makeWorker(options: MaestroOptions, core: Core, ctx: AppContext): Worker | null {
-  const engine = engineFor(options, core, ctx.pieces);
+  const engine = engineFor(options, core, ctx.pieces, ctx.dataDir);
   if (!engine) return null;
   const collectIfIdle = checkpointCollector(core.store, ctx.dataDir);
   return new Worker({
@@ -225,6 +228,9 @@ function makeWorker(options: MaestroOptions, core: Core, ctx: AppContext): Worke
     concurrency: DEFAULT_CONCURRENCY, // one per task at most: the per-task lock still holds
     // The host lock is held: every job left running was left by a host that is gone.
     recoverAllOnStart: true,
+    // Read as each job ends: turning Reflection off in Settings applies to the next job that ends.
+    reflectionMode: reflectionModeOf(options, core.store, ctx.dataDir),
+    secrets: () => knownSecrets(core.profiles),
     ...options.worker,
     store: core.store,
     engine,
@@ -237,6 +243,43 @@ function makeWorker(options: MaestroOptions, core: Core, ctx: AppContext): Worke
       collectIfIdle();
     },
   });
+}
+
+/** MAESTRO_REFLECTION (off, failures, always): the host's own choice over the settings' (a test host, a CI box). */
+function reflectionOverride(options: Pick<MaestroOptions, 'env'>): ReflectionMode | undefined {
+  const value = (options.env ?? process.env).MAESTRO_REFLECTION;
+  return REFLECTION_MODES.find((mode) => mode === value);
+}
+
+/**
+ * When a job that ended is reflected on by itself (P2.08): MAESTRO_REFLECTION when the host's environment sets it,
+ * else what the task's space says, else the settings (read as each job ends, so a change applies to the next one).
+ */
+export const reflectionModeOf =
+  (options: Pick<MaestroOptions, 'env'>, store: Store, dataDir: string) =>
+  (job: Pick<JobRecord, 'taskId'>): ReflectionMode =>
+    reflectionOverride(options) ??
+    spaceReflection(store, job.taskId) ??
+    loadSettings(dataDir).settings.lessons.reflection;
+
+/** What the task's space says about Reflection, if it says anything. */
+function spaceReflection(store: Store, taskId: string): ReflectionMode | undefined {
+  const spaceId = store.tasks.spaceId(taskId);
+  return spaceId ? store.spaces.get(spaceId)?.reflection : undefined;
+}
+
+/** The API keys of the profiles that can be opened: what a Reflection redacts besides the shapes of keys. */
+function knownSecrets(profiles: ProfileRegistry): string[] {
+  const keys: string[] = [];
+  for (const { name } of profiles.list().profiles) {
+    try {
+      const key = profiles.get(name)?.apiKey;
+      if (key) keys.push(key);
+    } catch {
+      // A key that cannot be opened is not in anything this host sent or received.
+    }
+  }
+  return keys;
 }
 
 /** What every operation reads: the core, the pieces, the titles, the running jobs' aborts, the host's settings. */
@@ -259,6 +302,8 @@ function appContext(options: MaestroOptions, dataDir: string, core: Core): AppCo
     version: options.version,
     hostName: options.hostName ?? os.hostname(),
     pieceRouter: options.pieceRouter ?? (options.env ?? process.env).MAESTRO_PIECE_ROUTER === '1',
+    lessonSettings: () => loadSettings(dataDir).settings.lessons,
+    secrets: () => knownSecrets(profiles),
   };
 }
 

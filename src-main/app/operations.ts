@@ -11,6 +11,7 @@ import { MaestroError } from '../../src-shared/errors';
 import type { MaestroEvent } from '../../src-shared/events';
 import { describeIssues, errorIssues } from '../../src-shared/issues';
 import { summarize } from '../engine/pieces/catalog';
+import { decideLesson, editLesson, listLessons, listTaskLessons, reflectOnTask } from '../lessons/operations';
 import { getTaskAttachment } from '../tasks/attachments';
 import { cancelTask } from '../tasks/cancel';
 import {
@@ -169,6 +170,11 @@ export const operations: Operations = {
   createCaller,
   listCallers,
   revokeCaller,
+  reflectOnTask,
+  listTaskLessons,
+  listLessons,
+  decideLesson,
+  editLesson,
 };
 
 export function parseInput<N extends OperationName>(name: N, raw: unknown): OpParsedInput<N> {

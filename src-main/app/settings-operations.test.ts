@@ -37,6 +37,8 @@ describe('settings operations', () => {
         commitOnSuccess: true,
       },
       retention: { activityDays: 30 },
+      // P2.08: Reflection after failures by default; a job gets at most 5 approved lessons, 1500 characters of them.
+      lessons: { reflection: 'failures', maxLessons: 5, maxChars: 1500, retireAfterDays: 60 },
     });
     expect(maestro.invoke('getSettings', {})).toEqual({
       settings: DEFAULT_SETTINGS,
@@ -56,6 +58,7 @@ describe('settings operations', () => {
       notifications,
       checkpoints: DEFAULT_SETTINGS.checkpoints,
       retention: DEFAULT_SETTINGS.retention,
+      lessons: DEFAULT_SETTINGS.lessons,
     });
     await first.close();
     const second = testMaestro({ dataDir });

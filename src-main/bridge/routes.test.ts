@@ -102,6 +102,12 @@ const BRIDGE_API_TABLE = [
   ['POST', '/callers', 201],
   ['GET', '/callers', 200],
   ['DELETE', '/callers/:id', 200],
+  // docs/bridge-routes.md (P2.08): a task's Reflection on demand, its lessons, every lesson and a person's decision.
+  ['POST', '/tasks/:id/reflect', 201],
+  ['GET', '/tasks/:id/lessons', 200],
+  ['GET', '/lessons', 200],
+  ['POST', '/lessons/:id/decide', 200],
+  ['POST', '/lessons/:id', 200],
 ] as const;
 
 /** Param names differ between the doc (`:id`, `:rid`) and the contract (`:taskId`, `:requestId`); shapes must not. */

@@ -10,6 +10,7 @@ import { createCommentsRepo } from './repos/comments';
 import { createEventsRepo } from './repos/events';
 import { createJobGuardsRepo } from './repos/job-guards';
 import { createJobsRepo } from './repos/jobs';
+import { createLessonsRepo } from './repos/lessons';
 import { createLogEntriesRepo } from './repos/log-entries';
 import { createPackageRequestsRepo } from './repos/package-requests';
 import { createScheduleRunsRepo } from './repos/schedule-runs';
@@ -35,6 +36,7 @@ export class Store {
   readonly scheduleRuns;
   readonly chatPages;
   readonly a2aTasks;
+  readonly lessons;
   /** The turns being generated now, for a window that joins mid-stream (liveEvents). */
   private readonly live = new LiveTurns();
   private readonly listeners = new Set<EventListener>();
@@ -57,6 +59,7 @@ export class Store {
     this.scheduleRuns = createScheduleRunsRepo(db);
     this.chatPages = createChatPagesRepo(db);
     this.a2aTasks = createA2aTasksRepo(db);
+    this.lessons = createLessonsRepo(db);
   }
 
   static open(file: string, options?: OpenOptions): Store {

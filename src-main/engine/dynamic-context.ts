@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Task } from '../../src-shared/entities';
+import { LESSON_TEXT_MAX } from '../../src-shared/lessons';
 import type { JobJournal } from './job-journal';
 import { oneLine } from './prompt';
 
@@ -90,7 +91,17 @@ export function jobInstruction(journal: JobJournal, runtimeDir?: string): string
   }
   const notice = subtaskNotice(journal);
   if (notice) parts.push(notice);
+  const lessons = journal.lessons?.() ?? [];
+  if (lessons.length > 0) parts.push(lessonsSection(lessons));
   return parts.join('\n\n');
+}
+
+/**
+ * The approved lessons of earlier tasks (P2.08), in the task instruction — never in the static preamble, so the
+ * cached prefix stays byte-stable however the lessons change (spec 3.1–3.4).
+ */
+export function lessonsSection(lessons: readonly { text: string }[]): string {
+  return `# Lessons from earlier tasks (approved by the user)\n${lessons.map((l) => `- ${oneLine(l.text, LESSON_TEXT_MAX)}`).join('\n')}`;
 }
 
 const ATTACHMENT_TEXT_CHARS = 50_000;

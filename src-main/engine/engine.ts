@@ -134,6 +134,12 @@ export function createEngine(config: EngineConfig): Engine {
   };
   return {
     routePiece: ({ job, task, pieces, signal }) => routePiece(llmFor(job.profile), task, pieces, signal),
+    // Through the profile's client: its retries, its capacity and its pauses on a 429 apply as to any job's call.
+    reflect: async ({ job, messages, signal }) => {
+      const reply = await llmFor(job.profile).generate({ messages, signal });
+      if (reply.refusal) throw new Error(`the model declined: ${reply.refusal}`);
+      return reply.text;
+    },
     runPiece: (ctx) =>
       runPiece(
         {

@@ -99,6 +99,11 @@ export interface JobJournal {
   markPackageStarted(requestId: string): boolean;
   /** The task's grants in force (scope: task). */
   activeGrants(): TaskGrant[];
+  /**
+   * The approved lessons in scope for this job, most relevant first and within the settings' budget (P2.08); their
+   * use is counted. Absent (a journal of a test): none.
+   */
+  lessons?(): { id: string; text: string }[];
 
   // Subtasks.
   childJobs(): EngineJob[];

@@ -1,5 +1,6 @@
 // What the Worker asks of the engine (runPiece); the engine answers with a PieceRunResult (architecture rule 5).
 import type { CommentNotice, JobErrorCode, Task } from '../../src-shared/entities';
+import type { ChatMessage } from '../llm/types';
 import type { AnyToolDef } from '../tools/types';
 import type { EngineJob } from './job-journal';
 import type { PackageRequestDraft, ToolRequestDraft } from './movement-result';
@@ -67,8 +68,19 @@ export interface PieceRunContext {
 
 export interface Engine {
   runPiece(ctx: PieceRunContext): Promise<PieceRunResult>;
+  /**
+   * A Reflection job's one request (P2.08): `messages` to the job's profile, no tools; answers the reply's text.
+   * Throws when the model fails (after the client's retries) or declines. Optional: without it, no Reflection runs.
+   */
+  reflect?(ctx: ReflectContext): Promise<string>;
   /** The LLM Router (P10.05): picks one of `pieces` for a task created without one. Optional: without it, none. */
   routePiece?(ctx: RouteContext): Promise<RouteOutcome>;
+}
+
+export interface ReflectContext {
+  job: EngineJob;
+  messages: readonly ChatMessage[];
+  signal: AbortSignal;
 }
 
 export interface RouteContext {

@@ -6,17 +6,23 @@ import { newId } from '../db/ids';
 import type { Store } from '../db/store';
 import { type LoopState, parseLoopState } from '../engine/guards/loop-state';
 import type { EngineJob, JobJournal, JobJournals } from '../engine/job-journal';
+import { DEFAULT_LESSON_BUDGET, type LessonBudget, withinBudget } from './lesson-budget';
 import { insertTaskWithJob, titleFrom } from './lifecycle';
 import { markCallStarted } from './requests';
 import { consumeInvoke, markDelivered, recordMovement } from './run-progress';
 
-/** The journals of the jobs that run over `store`. */
+/** The journals of the jobs that run over `store`; `lessonBudget`: the settings' (read when a job's instruction is built). */
 export const jobJournals =
-  (store: Store): JobJournals =>
+  (store: Store, lessonBudget: () => LessonBudget = () => DEFAULT_LESSON_BUDGET): JobJournals =>
   (task, job) =>
-    storeJournal(store, task, job);
+    storeJournal(store, task, job, lessonBudget);
 
-export function storeJournal(store: Store, task: Task, job: EngineJob): JobJournal {
+export function storeJournal(
+  store: Store,
+  task: Task,
+  job: EngineJob,
+  lessonBudget: () => LessonBudget = () => DEFAULT_LESSON_BUDGET,
+): JobJournal {
   const taskId = task.id;
   const jobId = job.id;
   const saveGuards = (guards: LoopState) => store.jobGuards.put(jobId, JSON.stringify(guards));
@@ -53,7 +59,7 @@ export function storeJournal(store: Store, task: Task, job: EngineJob): JobJourn
       return asking && inherited !== undefined ? parseLoopState(inherited, asking) : null;
     },
     otherJob: (id) => store.jobs.get(id),
-    taskJobs: () => store.jobs.listForTask(taskId),
+    taskJobs: () => store.jobs.listForTask(taskId).filter((j) => j.kind === 'run'),
     otherTask: (id) => store.tasks.get(id),
 
     jobComments: () => store.comments.listForJob(jobId),
@@ -70,6 +76,13 @@ export function storeJournal(store: Store, task: Task, job: EngineJob): JobJourn
     markToolCallStarted: (requestId) => markCallStarted(store, { kind: 'tool', id: requestId }),
     markPackageStarted: (requestId) => markCallStarted(store, { kind: 'package', id: requestId }),
     activeGrants: () => store.taskGrants.activeForTask(taskId),
+    lessons: () =>
+      store.transact(() => {
+        const place = { workspacePath: task.workspacePath, pieceId: job.pieceId };
+        const chosen = withinBudget(store.lessons.approvedFor(place), lessonBudget());
+        store.lessons.markUsed(chosen.map((l) => l.id));
+        return chosen.map(({ id, text }) => ({ id, text }));
+      }),
 
     childJobs: () => store.jobs.children(jobId),
     openChildCount: () => store.jobs.openChildCount(jobId),
@@ -102,6 +115,7 @@ export function storeJournal(store: Store, task: Task, job: EngineJob): JobJourn
  */
 function askingJob(store: Store, taskId: string, jobId: string): string | undefined {
   if (!store.comments.listForJob(jobId).some((c) => c.kind === 'answer')) return undefined;
-  const jobs = store.jobs.listForTask(taskId);
+  // A Reflection job that ran in between asked nothing (P2.08).
+  const jobs = store.jobs.listForTask(taskId).filter((j) => j.kind === 'run');
   return jobs[jobs.findIndex((j) => j.id === jobId) - 1]?.id;
 }

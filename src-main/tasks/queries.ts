@@ -17,13 +17,20 @@ export function requireTask(ctx: TaskContext, taskId: string): Task {
   return task;
 }
 
+/** The jobs of the task's work: its Reflection jobs are in its Activity and its lessons, never its latest job. */
+const workJobs = (ctx: TaskContext, taskId: string) =>
+  ctx.store.jobs
+    .listForTask(taskId)
+    .filter((j) => j.kind === 'run')
+    .map(toJob);
+
 export const listTasks = (ctx: TaskContext): OpOutput<'listTasks'> => ({ tasks: ctx.store.tasks.list() });
 
 export function getTask(ctx: TaskContext, { taskId }: { taskId: string }): OpOutput<'getTask'> {
   const task = requireTask(ctx, taskId);
   return {
     task,
-    jobs: ctx.store.jobs.listForTask(taskId).map(toJob),
+    jobs: workJobs(ctx, taskId),
     comments: ctx.store.comments.listForTask(taskId),
   };
 }
@@ -33,7 +40,7 @@ export function getTaskRecent(ctx: TaskContext, { taskId }: { taskId: string }):
   const task = requireTask(ctx, taskId);
   return {
     task,
-    jobs: ctx.store.jobs.listForTask(taskId).map(toJob),
+    jobs: workJobs(ctx, taskId),
     ...ctx.store.chatPages.latest(taskId, CHAT_PAGE_SIZE),
   };
 }

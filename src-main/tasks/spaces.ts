@@ -1,4 +1,5 @@
-// GET /spaces and POST /spaces/:spaceId: the persistent workspace folders tasks run in, and their names and pins.
+// GET /spaces and POST /spaces/:spaceId: the persistent workspace folders tasks run in, their names and pins, and
+// when their tasks are reflected on by themselves (P2.08).
 import type { OpOutput, OpParsedInput } from '../../src-shared/contract';
 import type { TaskContext } from './context';
 import { invalid, notFound } from './errors';
@@ -16,7 +17,8 @@ export function updateSpace(ctx: TaskContext, input: OpParsedInput<'updateSpace'
     if (pinnedPieceId !== null && !ctx.pieces.get(pinnedPieceId, space.folder)) {
       throw invalid('pinnedPieceId', `no piece named ${pinnedPieceId} for the folder ${space.folder}`);
     }
-    store.spaces.update(space.id, { name: input.name ?? space.name, pinnedPieceId });
+    const reflection = input.reflection === undefined ? (space.reflection ?? null) : input.reflection;
+    store.spaces.update(space.id, { name: input.name ?? space.name, pinnedPieceId, reflection });
     return { space: store.spaces.get(space.id) ?? space };
   });
 }

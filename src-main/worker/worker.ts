@@ -14,9 +14,11 @@ import { handlePieceResult } from '../jobs/apply-result';
 import { heartbeat as beat, claim, decline, recover } from '../jobs/claim';
 import { publishJobMetrics } from '../jobs/metrics';
 import type { PieceRunResult } from '../jobs/piece-run-result';
+import { endReflection, queueReflection, type ReflectionMode, reflectsOn } from '../jobs/reflection';
 import { JobCommandError } from '../jobs/refusal';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../jobs/retry-policy';
 import { retryLater } from '../jobs/run-outcomes';
+import { runReflection } from '../lessons/run-reflection';
 import type { McpJobServers, McpSession } from '../mcp/session';
 import type { AnyToolDef } from '../tools/types';
 import { JobPreparation, type Prepared } from './prepare-job';
@@ -48,6 +50,13 @@ export interface WorkerOptions {
   retry?: RetryPolicy;
   /** After a job ran and succeeded (its state already persisted): the workspace commit (P2.21). Never throws. */
   afterSucceeded?: (job: JobRecord) => Promise<void>;
+  /**
+   * When a job of a task's work that ended is reflected on by itself (P2.08), read as each job ends (Settings may
+   * change it meanwhile). Default `off`; the app passes its space's, else the settings' (default `failures`).
+   */
+  reflectionMode?: (job: JobRecord) => ReflectionMode;
+  /** The secrets this host knows (the profiles' API keys), redacted from what a Reflection stores. */
+  secrets?: () => readonly string[];
 }
 
 export interface RunningJob {
@@ -73,8 +82,10 @@ export class Worker {
   private stopping = false;
   private readonly storage: StorageAlarm;
   private readonly preparation: JobPreparation;
-  private readonly o: Required<Omit<WorkerOptions, 'workerId' | 'serves' | 'profiles' | 'mcp' | 'afterSucceeded'>> &
-    Pick<WorkerOptions, 'serves' | 'profiles' | 'mcp' | 'afterSucceeded'>;
+  private readonly o: Required<
+    Omit<WorkerOptions, 'workerId' | 'serves' | 'profiles' | 'mcp' | 'afterSucceeded' | 'reflectionMode' | 'secrets'>
+  > &
+    Pick<WorkerOptions, 'serves' | 'profiles' | 'mcp' | 'afterSucceeded' | 'reflectionMode' | 'secrets'>;
 
   constructor(options: WorkerOptions) {
     this.id = options.workerId ?? `worker_${randomBytes(6).toString('hex')}`;
@@ -176,6 +187,8 @@ export class Worker {
       exclude: [...this.declined.keys()],
     });
     if (!job) return undefined;
+    // Spec §2 F→FR: a Reflection job takes its own path — no workspace, piece, MCP or agent preparation.
+    if (job.kind === 'reflection') return this.track({ job, done: this.executeReflection(job) });
     let prepared: Prepared;
     try {
       prepared = this.preparation.prepare(job);
@@ -193,7 +206,12 @@ export class Worker {
       }
       return undefined;
     }
-    const run: RunningJob = { job, done: this.executeJob(job, prepared) };
+    const done = this.executeJob(job, prepared).then((after) => this.reflectAfter(after));
+    return this.track({ job, done });
+  }
+
+  private track(run: RunningJob): RunningJob {
+    const { job } = run;
     this.running.set(job.id, run);
     run.done
       .catch((error) => console.error(`job ${job.id} could not be persisted:`, error))
@@ -202,6 +220,68 @@ export class Worker {
         this.poke();
       });
     return run;
+  }
+
+  /**
+   * A job of the task's work that ended as the settings say is looked back on (P2.08): a Reflection job of its task is
+   * queued. A Reflection job never queues another (reflectsOn: only `run` jobs). Never throws: the job's own state is
+   * written already.
+   */
+  private reflectAfter(after: JobRecord | undefined): JobRecord | undefined {
+    try {
+      if (!after || !this.o.engine.reflect) return after;
+      const mode = this.o.reflectionMode?.(after) ?? 'off';
+      if (reflectsOn(mode, after)) queueReflection(this.o.store, after.taskId);
+    } catch (error) {
+      if (!this.storage.noted(error)) console.error(`no Reflection queued after ${after?.id}:`, error);
+    }
+    return after;
+  }
+
+  /**
+   * A Reflection job: one request with the task's record, its lessons stored as `proposed`, ended terminal — or failed
+   * with the reason and nothing stored. Held with a heartbeat like any job; cancelled or shut down through its signal.
+   */
+  private async executeReflection(job: JobRecord): Promise<JobRecord | undefined> {
+    const { store, aborts } = this.o;
+    const signal = aborts.register(job.id);
+    const heartbeat = this.startHeartbeat(job);
+    const started = Date.now();
+    try {
+      const outcome = await runReflection(store, this.o.engine, job, signal, this.o.secrets ?? (() => []));
+      const after = await this.persist(() => {
+        if (signal.aborted && abortOf(signal).kind === 'shutdown') return this.backToRetryUncounted(job);
+        try {
+          return endReflection(store, job.id, this.id, outcome).job;
+        } catch (error) {
+          // Cancelled (or recovered) while its request ran: it is no longer this worker's to end.
+          if (error instanceof JobCommandError) return store.jobs.get(job.id);
+          throw error;
+        }
+      });
+      return this.metrics(job, started, after);
+    } finally {
+      clearInterval(heartbeat);
+      if (this.heartbeats.get(job.id) === heartbeat) this.heartbeats.delete(job.id);
+      aborts.release(job.id, signal);
+    }
+  }
+
+  private startHeartbeat(job: JobRecord): NodeJS.Timeout {
+    const { store, aborts } = this.o;
+    const heartbeat = setInterval(() => {
+      try {
+        if (!beat(store, job.id, this.id))
+          aborts.abort(job.id, 'the job is no longer held by this worker', 'lease_lost');
+        this.storage.cleared();
+      } catch (error) {
+        // Missed beats while the storage refuses writes are harmless: recover() skips this worker's running jobs.
+        if (!this.storage.noted(error)) console.error(`heartbeat of ${job.id} failed:`, error);
+      }
+    }, this.o.heartbeatIntervalMs);
+    heartbeat.unref();
+    this.heartbeats.set(job.id, heartbeat);
+    return heartbeat;
   }
 
   /**
@@ -247,20 +327,9 @@ export class Worker {
     job: JobRecord,
     prepared: Exclude<Prepared, { kind: 'requeue' }>,
   ): Promise<JobRecord | undefined> {
-    const { store, aborts } = this.o;
+    const { aborts } = this.o;
     const signal = aborts.register(job.id);
-    const heartbeat = setInterval(() => {
-      try {
-        if (!beat(store, job.id, this.id))
-          aborts.abort(job.id, 'the job is no longer held by this worker', 'lease_lost');
-        this.storage.cleared();
-      } catch (error) {
-        // Missed beats while the storage refuses writes are harmless: recover() skips this worker's running jobs.
-        if (!this.storage.noted(error)) console.error(`heartbeat of ${job.id} failed:`, error);
-      }
-    }, this.o.heartbeatIntervalMs);
-    heartbeat.unref();
-    this.heartbeats.set(job.id, heartbeat);
+    const heartbeat = this.startHeartbeat(job);
     let engineRan = false;
     let mcp: McpSession | undefined;
     const started = Date.now();

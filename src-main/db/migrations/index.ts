@@ -20,6 +20,7 @@ import * as settingsWait from './0016-settings-wait';
 import * as checkpoints from './0017-checkpoints';
 import * as jobGuards from './0018-job-guards';
 import * as callers from './0019-callers';
+import * as reflectionLessons from './0020-reflection-lessons';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -49,6 +50,7 @@ export const MIGRATIONS: readonly Migration[] = [
   checkpoints,
   jobGuards,
   callers,
+  reflectionLessons,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -42,10 +42,24 @@ describe('jobs repository', () => {
       error: null,
       result: null,
       pendingInvoke: 'Notify',
+      kind: 'run',
     });
     expect(store.jobs.get(job.id)).toEqual(job);
     expect(store.jobs.get('job_missing')).toBeUndefined();
     expect(toJob(job)).not.toHaveProperty('pendingInvoke');
+    // A job of the task's work reads as before kinds existed; only a Reflection job says what it is (P2.08).
+    expect(toJob(job)).not.toHaveProperty('kind');
+    const reflection = store.jobs.insert({
+      taskId,
+      pieceId: 'review',
+      profile: null,
+      pendingInvoke: null,
+      kind: 'reflection',
+    });
+    expect(toJob(reflection)).toMatchObject({ kind: 'reflection', status: 'queued' });
+    expect(store.jobs.latestForTask(taskId)?.id).toBe(job.id);
+    expect(store.tasks.get(taskId)?.status).toBe('queued');
+    expect(store.jobs.reflectionsForTask(taskId).map((j) => j.id)).toEqual([reflection.id]);
     expect(toJob(job)).toMatchObject({ id: job.id, status: 'queued' });
 
     const bare = insertJob(store, taskId);

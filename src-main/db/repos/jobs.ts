@@ -30,12 +30,17 @@ interface JobRow {
   error: string | null;
   error_code: JobErrorCode | null;
   result: string | null;
+  kind: JobKind;
 }
+
+/** `run`: the task's work (the piece); `reflection`: a look back on the task's record that proposes lessons (P2.08). */
+export type JobKind = 'run' | 'reflection';
 
 /** A job as the Worker and engine see it: the contract's Job plus the fields only main needs. */
 export interface JobRecord extends Job {
   /** The Invoke the next run must open (null: the run continues the current Invoke range, e.g. after an approval). */
   pendingInvoke: InvokeKind | null;
+  kind: JobKind;
 }
 
 const rowToJob = (r: JobRow): JobRecord => ({
@@ -60,16 +65,20 @@ const rowToJob = (r: JobRow): JobRecord => ({
   ...(r.error_code ? { errorCode: r.error_code } : {}),
   result: r.result,
   pendingInvoke: r.pending_invoke,
+  kind: r.kind,
 });
 
 /** The public Job of the contract, without main-only fields. */
-export const toJob = ({ pendingInvoke: _pendingInvoke, ...job }: JobRecord): Job => job;
+export const toJob = ({ pendingInvoke: _pendingInvoke, kind, ...job }: JobRecord): Job =>
+  kind === 'reflection' ? { ...job, kind } : job;
 
 export interface NewJob {
   taskId: string;
   pieceId: string;
   profile: string | null;
-  pendingInvoke: InvokeKind;
+  pendingInvoke: InvokeKind | null;
+  /** Default `run`. */
+  kind?: JobKind;
   resumeMovement?: string | null;
   askCount?: number;
   continuedFromJobId?: string | null;
@@ -120,14 +129,18 @@ export interface ClaimFilter {
 export function createJobsRepo(db: Database) {
   const insert = db.prepare(
     `INSERT INTO jobs (id, task_id, created_at, updated_at, status, piece_id, profile, resume_movement, ask_count,
-       continued_from_job_id, parent_job_id, pending_invoke)
+       continued_from_job_id, parent_job_id, pending_invoke, kind)
      VALUES (@id, @taskId, @now, @now, 'queued', @pieceId, @profile, @resumeMovement, @askCount,
-       @continuedFromJobId, @parentJobId, @pendingInvoke) RETURNING *`,
+       @continuedFromJobId, @parentJobId, @pendingInvoke, @kind) RETURNING *`,
   );
   const byId = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
   const byTask = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE task_id = ? ORDER BY created_at, rowid');
+  // The task's latest job of its work: a Reflection job is never what the task is doing (nor its status).
   const latest = db.prepare<[string], JobRow>(
-    'SELECT * FROM jobs WHERE task_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1',
+    `SELECT * FROM jobs WHERE task_id = ? AND kind = 'run' ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+  );
+  const reflections = db.prepare<[string], JobRow>(
+    `SELECT * FROM jobs WHERE task_id = ? AND kind = 'reflection' ORDER BY created_at, rowid`,
   );
   const children = db.prepare<[string], JobRow>(
     'SELECT * FROM jobs WHERE parent_job_id = ? ORDER BY created_at, rowid',
@@ -204,6 +217,7 @@ export function createJobsRepo(db: Database) {
         continuedFromJobId: job.continuedFromJobId ?? null,
         parentJobId: job.parentJobId ?? null,
         pendingInvoke: job.pendingInvoke,
+        kind: job.kind ?? 'run',
       }) as JobRow;
       return rowToJob(row);
     },
@@ -211,12 +225,17 @@ export function createJobsRepo(db: Database) {
       const row = byId.get(id);
       return row && rowToJob(row);
     },
+    /** Every job of the task, its Reflections too, oldest first. */
     listForTask(taskId: string): JobRecord[] {
       return byTask.all(taskId).map(rowToJob);
     },
     latestForTask(taskId: string): JobRecord | undefined {
       const row = latest.get(taskId);
       return row && rowToJob(row);
+    },
+    /** The task's Reflection jobs, oldest first. */
+    reflectionsForTask(taskId: string): JobRecord[] {
+      return reflections.all(taskId).map(rowToJob);
     },
     children(parentJobId: string): JobRecord[] {
       return children.all(parentJobId).map(rowToJob);

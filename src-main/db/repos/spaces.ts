@@ -1,6 +1,7 @@
 // Repository of spaces: a named persistent workspace folder reused across tasks, optionally pinned to one piece
 // (a grounded space, P10.04). Ephemeral workspaces have no space.
 import type { Database } from 'better-sqlite3';
+import type { ReflectionMode } from '../../../src-shared/lessons';
 import { iso, isoOrNull, newId } from '../ids';
 
 export interface SpaceRecord {
@@ -8,6 +9,8 @@ export interface SpaceRecord {
   name: string;
   folder: string;
   pinnedPieceId: string | null;
+  /** When its tasks are reflected on by themselves (P2.08); absent: as the app's settings say. */
+  reflection?: ReflectionMode;
   createdAt: string;
   taskCount: number;
   /** When its newest task was created; null before its first task. */
@@ -19,6 +22,7 @@ interface SpaceRow {
   name: string;
   folder: string;
   pinned_piece_id: string | null;
+  reflection: ReflectionMode | null;
   created_at: number;
   task_count: number;
   last_used_at: number | null;
@@ -29,6 +33,8 @@ const rowToSpace = (r: SpaceRow): SpaceRecord => ({
   name: r.name,
   folder: r.folder,
   pinnedPieceId: r.pinned_piece_id,
+  // Only when set: a space reads as it did before the column existed.
+  ...(r.reflection ? { reflection: r.reflection } : {}),
   createdAt: iso(r.created_at),
   taskCount: r.task_count,
   lastUsedAt: isoOrNull(r.last_used_at),
@@ -47,8 +53,8 @@ export function createSpacesRepo(db: Database) {
   const all = db.prepare<[], SpaceRow>(
     `${SELECT} GROUP BY s.id ORDER BY last_used_at IS NULL, last_used_at DESC, s.created_at DESC, s.rowid DESC`,
   );
-  const update = db.prepare<{ id: string; name: string; pinnedPieceId: string | null }>(
-    'UPDATE spaces SET name = @name, pinned_piece_id = @pinnedPieceId WHERE id = @id',
+  const update = db.prepare<{ id: string; name: string; pinnedPieceId: string | null; reflection: string | null }>(
+    'UPDATE spaces SET name = @name, pinned_piece_id = @pinnedPieceId, reflection = @reflection WHERE id = @id',
   );
 
   const repo = {
@@ -70,8 +76,11 @@ export function createSpacesRepo(db: Database) {
       insert.run({ id: newId('spc'), name, folder, createdAt: now });
       return repo.byFolder(folder) as SpaceRecord;
     },
-    update(id: string, change: { name: string; pinnedPieceId: string | null }): void {
-      update.run({ id, ...change });
+    update(
+      id: string,
+      change: { name: string; pinnedPieceId: string | null; reflection?: ReflectionMode | null },
+    ): void {
+      update.run({ id, ...change, reflection: change.reflection ?? null });
     },
   };
   return repo;

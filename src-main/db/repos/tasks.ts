@@ -57,7 +57,7 @@ const rowToTask = (r: TaskRow): Task => ({
       : { taskId: r.forked_from_task_id, send: r.forked_at_send },
 });
 
-const SELECT = `SELECT t.*, (SELECT j.status FROM jobs j WHERE j.task_id = t.id ORDER BY j.created_at DESC, j.rowid DESC LIMIT 1) AS status FROM tasks t`;
+const SELECT = `SELECT t.*, (SELECT j.status FROM jobs j WHERE j.task_id = t.id AND j.kind = 'run' ORDER BY j.created_at DESC, j.rowid DESC LIMIT 1) AS status FROM tasks t`;
 
 export function createTasksRepo(db: Database) {
   const insert = db.prepare(

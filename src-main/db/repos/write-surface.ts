@@ -14,6 +14,7 @@ const jobs = {
   get: 'read',
   listForTask: 'read',
   latestForTask: 'read',
+  reflectionsForTask: 'read',
   children: 'read',
   openDescendants: 'read',
   openChildCount: 'read',

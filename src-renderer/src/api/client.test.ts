@@ -269,6 +269,26 @@ const CASES: Record<OperationName, Case> = {
   },
   listCallers: { input: {}, method: 'GET', path: '/api/local/callers' },
   revokeCaller: { input: { callerId: 'caller 1/ä' }, method: 'DELETE', path: '/api/local/callers/caller%201%2F%C3%A4' },
+  reflectOnTask: {
+    input: { taskId: TASK },
+    method: 'POST',
+    path: `/api/local/tasks/${TASK_IN_PATH}/reflect`,
+    body: {},
+  },
+  listTaskLessons: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/lessons` },
+  listLessons: { input: {}, method: 'GET', path: '/api/local/lessons' },
+  decideLesson: {
+    input: { lessonId: 'lesson 1/ä', decision: 'approve', scope: 'everywhere' },
+    method: 'POST',
+    path: '/api/local/lessons/lesson%201%2F%C3%A4/decide',
+    body: { decision: 'approve', scope: 'everywhere' },
+  },
+  editLesson: {
+    input: { lessonId: 'lesson 1/ä', text: 'Run the tests first.' },
+    method: 'POST',
+    path: '/api/local/lessons/lesson%201%2F%C3%A4',
+    body: { text: 'Run the tests first.' },
+  },
 };
 
 describe('both transports cover the contract', () => {

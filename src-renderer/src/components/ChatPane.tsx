@@ -1,5 +1,5 @@
 // ChatPane: the conversation of one task (ChatMessageFeed: comments under their Invoke headers, the live generation
-// last) above its ChatComposerPanel (approval cards and the composer).
+// last) above the cards of the lessons its Reflection proposed and its ChatComposerPanel (approval cards, composer).
 import { useDeferredValue } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useJobStreamTurns } from '../hooks/useJobStream';
@@ -9,6 +9,7 @@ import { useAppStore } from '../store/store';
 import { ChatComposerPanel } from './ChatComposerPanel';
 import { ChatMessageFeed, type ChatMessageFeedProps } from './ChatMessageFeed';
 import { openQuestion } from './composer-mode';
+import { LessonCards } from './LessonCards';
 
 /** The generation's text is read by the feed alone, see LiveFeed. */
 export function ChatPane({ taskId }: { taskId: string }) {
@@ -39,6 +40,7 @@ export function ChatPane({ taskId }: { taskId: string }) {
         olderLoad={olderLoad}
         onLoadOlder={loadOlderComments}
       />
+      <LessonCards taskId={taskId} />
       <ChatComposerPanel taskId={taskId} jobs={jobs} comments={comments} />
     </section>
   );

@@ -1,5 +1,5 @@
 // Settings: its sections one after another in a pane that scrolls — the language and theme, OS notifications,
-// checkpoints, a workspace's Tool Policy, its MCP servers, the Auto Prompter's rules, the LLM profiles, the host the window
+// checkpoints, a workspace's Tool Policy, its MCP servers, the Auto Prompter's rules, the LLM profiles, the lessons, the host the window
 // shows, where the data lives — with a side list that jumps to each (the section focused) and marks the one in view. Opened at a section
 // (openSettingsAt: a failed model call's Edit profile, a link naming a section), it starts there; opened at a
 // profile, the profile's form scrolls itself into view (ProfileForm). Escape closes it.
@@ -14,6 +14,7 @@ import { AutoPrompterSettings } from './AutoPrompterSettings';
 import { CheckpointSettingsSection } from './CheckpointSettingsSection';
 import { DataLocation } from './DataLocation';
 import { HostSettings } from './HostSettings';
+import { LessonSettings } from './LessonSettings';
 import { McpSettings } from './McpSettings';
 import { NotificationSettings } from './NotificationSettings';
 import { ProfileSettings } from './ProfileSettings';
@@ -27,6 +28,7 @@ const LABELS: Record<SettingsSection, MessageKey> = {
   mcp: 'settings.mcp',
   autoPrompter: 'settings.autoPrompter',
   profiles: 'settings.profiles',
+  lessons: 'settings.lessons',
   hosts: 'settings.hosts',
   data: 'settings.data',
 };
@@ -132,6 +134,7 @@ export function SettingsDialog({ onClose }: { onClose(): void }) {
             {section('mcp', <McpSettings />)}
             {section('autoPrompter', <AutoPrompterSettings />)}
             {section('profiles', <ProfileSettings onClose={onClose} />)}
+            {section('lessons', <LessonSettings />)}
             {section('hosts', <HostSettings />)}
             {section('data', <DataLocation />)}
           </div>

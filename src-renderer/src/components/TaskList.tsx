@@ -1,5 +1,5 @@
 // The task list in the sidebar: a search box, a "Show archived" toggle, and the tasks newest first with their subtasks
-// indented under them (foldable), each with its title, status and age and a menu (rename in place — also by a
+// indented under them (foldable), each with its title, status and age and a menu (reflect on it, rename in place — also by a
 // double-click on the title —, archive, delete after a confirmation). A rename is the person's title: the host never
 // replaces it with the one it makes for a new task. A click selects a task; a selection made elsewhere (the next-waiting-task shortcut, a
 // notification) scrolls its row into view.
@@ -116,6 +116,7 @@ function TaskListItem({ row, folded, onToggle, onDelete }: ItemProps) {
   const selectTask = useAppStore((s) => s.selectTask);
   const renameTask = useAppStore((s) => s.renameTask);
   const archiveTask = useAppStore((s) => s.archiveTask);
+  const reflectOnTask = useAppStore((s) => s.reflectOnTask);
   const pushToast = useAppStore((s) => s.pushToast);
   const t = useT();
   const locale = useLocale();
@@ -160,6 +161,17 @@ function TaskListItem({ row, folded, onToggle, onDelete }: ItemProps) {
     renameDone.current = false;
     setRenaming(true);
   };
+
+  /** A look back at the task now (P2.08): its lessons come as cards in its chat. */
+  async function reflect() {
+    setMenu(false);
+    const failure = await reflectOnTask(task.id);
+    pushToast(
+      failure
+        ? { tone: 'error', text: t('lessons.reflectFailed', { message: failure.message }) }
+        : { tone: 'info', text: t('lessons.reflectQueued') },
+    );
+  }
 
   async function archive() {
     setMenu(false);
@@ -250,6 +262,9 @@ function TaskListItem({ row, folded, onToggle, onDelete }: ItemProps) {
           <div className="task-menu-items" role="menu" data-testid="task-menu-items">
             <button type="button" role="menuitem" onClick={startRename} data-testid="task-rename">
               {t('tasks.rename')}
+            </button>
+            <button type="button" role="menuitem" onClick={() => void reflect()} data-testid="task-reflect">
+              {t('lessons.reflect')}
             </button>
             <button type="button" role="menuitem" onClick={() => void archive()} data-testid="task-archive">
               {t(task.archivedAt ? 'tasks.unarchive' : 'tasks.archive')}

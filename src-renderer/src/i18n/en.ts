@@ -12,6 +12,7 @@ import { enErrors } from './en-errors';
 import { enFeed } from './en-feed';
 import { enGrants } from './en-grants';
 import { enHosts } from './en-hosts';
+import { enLessons } from './en-lessons';
 import { enNewTask } from './en-newtask';
 import { enSettings } from './en-settings';
 import { enSettingsForms } from './en-settings-forms';
@@ -350,6 +351,7 @@ export const en = {
   ...enWords,
   ...enFeed,
   ...enHosts,
+  ...enLessons,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -12,6 +12,7 @@ import { jaErrors } from './ja-errors';
 import { jaFeed } from './ja-feed';
 import { jaGrants } from './ja-grants';
 import { jaHosts } from './ja-hosts';
+import { jaLessons } from './ja-lessons';
 import { jaNewTask } from './ja-newtask';
 import { jaSettings } from './ja-settings';
 import { jaSettingsForms } from './ja-settings-forms';
@@ -351,4 +352,5 @@ export const ja: Messages = {
   ...jaWords,
   ...jaFeed,
   ...jaHosts,
+  ...jaLessons,
 };

@@ -62,6 +62,14 @@ export function rowFacts(event: ActivityEvent, t: Translate): RowFacts {
         detail: t(event.inForce === 'accepted' ? 'activity.settingsAccepted' : 'activity.settingsDefault'),
         status: event.inForce,
       };
+    case 'lesson.changed':
+      return {
+        kind: 'approval',
+        error: false,
+        title: t(`activity.lesson.${event.lesson.status}`),
+        detail: event.lesson.text,
+        status: event.lesson.status,
+      };
     case 'webhook.failed':
       return {
         kind: 'notification',
@@ -86,7 +94,10 @@ function jobFacts(event: JobEvent, t: Translate): RowFacts {
       return {
         kind: 'job',
         error: job.status === 'failed' || (job.status === 'retry' && job.error !== null),
-        title: t(`activity.status.${job.status}`),
+        title:
+          job.kind === 'reflection'
+            ? t('activity.reflection', { status: t(`activity.status.${job.status}`) })
+            : t(`activity.status.${job.status}`),
         detail: jobDetail(job, t),
         status: job.status,
       };

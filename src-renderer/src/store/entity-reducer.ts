@@ -127,6 +127,7 @@ function foldEvent(state: Entities, event: MaestroEvent): Entities {
     case 'job.metrics':
     case 'prompt.guarded':
     case 'webhook.failed':
+    case 'lesson.changed':
       // No entity of theirs: the timeline has them (folded above); the slices reload what they change.
       return state;
     default:
@@ -148,6 +149,8 @@ function removeTasks(state: Entities, taskIds: readonly string[]): Entities {
 }
 
 function foldJob(state: Entities, job: Job): Entities {
+  // A Reflection job is in the task's Activity (folded there from its events), never the task's latest job.
+  if (job.kind === 'reflection') return state;
   const known = state.jobs[job.taskId] ?? [];
   // An HTTP answer (the job a comment started) can arrive after the events of that job's run.
   const same = known.find((j) => j.id === job.id);

@@ -68,6 +68,9 @@ export const createLiveSlice =
             void state.loadSettingsChanges(event.workspacePath);
           }
           return;
+        case 'lesson.changed':
+          state.foldLesson(event.lesson);
+          return;
         case 'task.created':
         case 'task.changed':
         case 'tool_request.changed':

@@ -15,6 +15,7 @@ export const SETTINGS_SECTIONS = [
   'mcp',
   'autoPrompter',
   'profiles',
+  'lessons',
   'hosts',
   'data',
 ] as const;

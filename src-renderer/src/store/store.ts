@@ -10,6 +10,7 @@ import { createEntitySlice } from './entity-slice';
 import { createFoldersSlice } from './folders-slice';
 import { createGrantsSlice } from './grants-slice';
 import { createHostsSlice } from './hosts-slice';
+import { createLessonsSlice } from './lessons-slice';
 import { createLiveSlice } from './live-slice';
 import { createMcpSettingsSlice } from './mcp-settings-slice';
 import { createMcpSlice } from './mcp-slice';
@@ -50,6 +51,7 @@ export function createAppStore(client: MaestroClient): AppStore {
     ...createHostsSlice(client)(...a),
     ...createSettingsChangesSlice(client.api)(...a),
     ...createCheckpointsSlice(client.api)(...a),
+    ...createLessonsSlice(client.api)(...a),
   }));
 }
 

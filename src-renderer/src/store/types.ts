@@ -7,6 +7,7 @@ import type { EntitySlice } from './entity-slice';
 import type { FoldersSlice } from './folders-slice';
 import type { GrantsSlice } from './grants-slice';
 import type { HostsSlice } from './hosts-slice';
+import type { LessonsSlice } from './lessons-slice';
 import type { LiveSlice } from './live-slice';
 import type { McpSettingsSlice } from './mcp-settings-slice';
 import type { McpSlice } from './mcp-slice';
@@ -43,4 +44,5 @@ export type AppState = EntitySlice &
   SettingsSlice &
   HostsSlice &
   SettingsChangesSlice &
-  CheckpointsSlice;
+  CheckpointsSlice &
+  LessonsSlice;
