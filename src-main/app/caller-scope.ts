@@ -29,7 +29,11 @@ export const CALLER_SCOPES: { [N in OperationName]: CallerScope<N> } = {
   },
   createTask: create,
   runTask: create,
-  listTasks: { kind: 'list', filter: (view, { tasks }) => ({ tasks: tasks.filter((t) => view.seesTask(t.id)) }) },
+  // A caller's page may hold fewer tasks than the limit (the others' are left out); its cursor still goes on from there.
+  listTasks: {
+    kind: 'list',
+    filter: (view, { tasks, nextCursor }) => ({ tasks: tasks.filter((t) => view.seesTask(t.id)), nextCursor }),
+  },
   listSpaces: { kind: 'list', filter: (view, { spaces }) => ({ spaces: spaces.filter((s) => view.seesSpace(s.id)) }) },
   listRecentFolders: {
     kind: 'list',

@@ -15,6 +15,7 @@ import { createPackageRequestsRepo } from './repos/package-requests';
 import { createScheduleRunsRepo } from './repos/schedule-runs';
 import { createSpacesRepo } from './repos/spaces';
 import { createTaskGrantsRepo } from './repos/task-grants';
+import { createTaskPagesRepo } from './repos/task-pages';
 import { createTasksRepo } from './repos/tasks';
 import { createToolRequestsRepo } from './repos/tool-requests';
 
@@ -34,6 +35,7 @@ export class Store {
   readonly spaces;
   readonly scheduleRuns;
   readonly chatPages;
+  readonly taskPages;
   readonly a2aTasks;
   /** The turns being generated now, for a window that joins mid-stream (liveEvents). */
   private readonly live = new LiveTurns();
@@ -56,6 +58,7 @@ export class Store {
     this.spaces = createSpacesRepo(db);
     this.scheduleRuns = createScheduleRunsRepo(db);
     this.chatPages = createChatPagesRepo(db);
+    this.taskPages = createTaskPagesRepo(db);
     this.a2aTasks = createA2aTasksRepo(db);
   }
 

@@ -20,6 +20,8 @@ import * as settingsWait from './0016-settings-wait';
 import * as checkpoints from './0017-checkpoints';
 import * as jobGuards from './0018-job-guards';
 import * as callers from './0019-callers';
+import * as reserved from './0020-reserved';
+import * as taskPages from './0021-task-pages';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -49,6 +51,8 @@ export const MIGRATIONS: readonly Migration[] = [
   checkpoints,
   jobGuards,
   callers,
+  reserved,
+  taskPages,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
