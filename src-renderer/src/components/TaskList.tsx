@@ -130,18 +130,18 @@ function MoreTasks({ state, auto }: { state: LoadState; auto: boolean }) {
   const loadMore = useAppStore((s) => s.loadMoreTasks);
   const t = useT();
   const ref = useRef<HTMLDivElement>(null);
-  const [inView, setInView] = useState(false);
 
+  // Observed afresh each time the list is idle again: the first report of a new observer is taken after the page just
+  // added is laid out, so a page that pushed the end out of view is the last one loaded until the next scroll.
   useEffect(() => {
     const element = ref.current;
-    if (!element || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => setInView(entries.some((e) => e.isIntersecting)));
+    if (!auto || state !== 'idle' || !element || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) void loadMore();
+    });
     observer.observe(element);
     return () => observer.disconnect();
-  }, []);
-  useEffect(() => {
-    if (auto && inView && state === 'idle') void loadMore();
-  }, [auto, inView, state, loadMore]);
+  }, [auto, state, loadMore]);
 
   return (
     <div ref={ref} className="task-list-more" data-testid="task-list-more" data-state={state}>
