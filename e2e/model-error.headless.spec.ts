@@ -3,8 +3,8 @@
 // server's own text folded under it; Edit profile opens that profile's form in Settings, in view, with focus in its
 // key field; a new key saved, Retry is offered there and runs the task again from where it stopped, and it succeeds
 // with the new key. In Japanese, a 403 whose text hides a character is shown marked, and the row's Retry succeeds.
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
+import { expectAccessible } from './support/axe';
 import { expect, LLM_API_KEY, LLM_MODEL, test } from './support/fixtures';
 import type { HeadlessHost } from './support/headless-host';
 import { complete, messagesOf, openUi, textOf, waitForJob } from './support/ui';
@@ -32,13 +32,6 @@ async function oneErrorRow(page: Page): Promise<Locator> {
   await expect(page.getByTestId('chat-step')).toHaveCount(0);
   await expect(page.getByTestId('job-error')).toHaveCount(0);
   return row;
-}
-
-/** No serious or critical axe-core violation inside `selector` (what this spec adds: the row, the side list). */
-async function expectAccessible(page: Page, selector: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).include(selector).analyze();
-  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 /** `inner`'s top edge lies within `outer`'s box: scrolled into view there. */

@@ -4,6 +4,7 @@
 // dir). Over HTTP there is no "Open data folder" button: only the path is shown.
 import fs from 'node:fs';
 import path from 'node:path';
+import { expectAccessible } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { complete, createInUi, messagesOf, openUi, textOf } from './support/ui';
 
@@ -89,4 +90,37 @@ test('a notification kind turned off survives a reload; the data folder is shown
   await expect(page.getByTestId('notifications-kind-succeeded')).not.toBeChecked();
   await expect(page.getByTestId('notifications-kind-failed')).toBeChecked();
   await expect(page.getByTestId('notifications-os')).toBeChecked();
+});
+
+test('Settings → Data shows the room the data takes, keeps a retention typed in whole days, and cleans up now', async ({
+  page,
+  host,
+}) => {
+  await openUi(page, host);
+  await page.getByTestId('open-settings').click();
+  const usage = page.getByTestId('storage-usage');
+  await expect(usage).toContainText('database');
+  const dbBytes = fs.statSync(path.join(host.dataDir, 'maestro.db')).size;
+  expect(Number(await usage.getAttribute('data-bytes'))).toBeGreaterThanOrEqual(dbBytes);
+
+  // Not a whole number of days: said so, and nothing is written.
+  await expect(page.getByTestId('retention-days')).toHaveValue('30');
+  await page.getByTestId('retention-days').fill('2.5');
+  await page.getByTestId('retention-save').click();
+  await expect(page.getByTestId('storage-outcome')).toHaveAttribute('data-ok', 'false');
+  await expect(page.getByTestId('storage-outcome')).toContainText('2.5');
+  expect(fs.existsSync(path.join(host.dataDir, 'settings.json'))).toBe(false);
+
+  await page.getByTestId('retention-days').fill('7');
+  await page.getByTestId('retention-save').click();
+  await expect(page.getByTestId('storage-outcome')).toHaveAttribute('data-ok', 'true');
+  const stored = JSON.parse(fs.readFileSync(path.join(host.dataDir, 'settings.json'), 'utf8'));
+  expect(stored.retention).toEqual({ activityDays: 7 });
+
+  await page.getByTestId('clean-up').click();
+  await expect(page.getByTestId('storage-outcome')).toHaveAttribute('data-ok', 'true');
+  await expect(page.getByTestId('storage-outcome')).toContainText('freed');
+  // The WAL was truncated by the clean-up (nothing runs).
+  expect(fs.statSync(path.join(host.dataDir, 'maestro.db-wal')).size).toBe(0);
+  await expectAccessible(page, '[data-testid="data-location"]');
 });

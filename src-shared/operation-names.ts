@@ -50,6 +50,8 @@ export const OPERATION_NAMES = [
   'saveToolPolicy',
   'getSettings',
   'saveSettings',
+  'getStorageUsage',
+  'cleanUpStorage',
   'listSettingsChanges',
   'acceptSettingsChange',
   'rejectSettingsChange',

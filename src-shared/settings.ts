@@ -31,14 +31,39 @@ export const NotificationSettings = z.strictObject({
 });
 export type NotificationSettings = z.infer<typeof NotificationSettings>;
 
+/**
+ * How long a finished task keeps its activity in full. Past it, what the log holds twice goes (each job's earlier
+ * states, earlier title changes, the comments' copies); the chat, the last state of each job and the rest stay.
+ */
+export const RetentionSettings = z.strictObject({
+  /** Days after a task's last job ended; 0 keeps everything. */
+  activityDays: z.number().int().min(0).max(3650).default(30),
+});
+export type RetentionSettings = z.infer<typeof RetentionSettings>;
+
 export const AppSettings = z.strictObject({
   notifications: NotificationSettings.default(NotificationSettings.parse({})),
   checkpoints: CheckpointSettings.default(CheckpointSettings.parse({})),
+  retention: RetentionSettings.default(RetentionSettings.parse({})),
 });
 export type AppSettings = z.infer<typeof AppSettings>;
 
 /** No file (or a broken one): everything on. */
 export const DEFAULT_SETTINGS: AppSettings = AppSettings.parse({});
+
+/** What the data dir takes, in bytes: the database file, its WAL, the runs' transcripts, the checkpoints. */
+export const StorageUsage = z.object({
+  dataDir: z.string(),
+  database: z.number().int(),
+  wal: z.number().int(),
+  /** Pages of the database file that hold nothing (given back at the next clean-up). */
+  free: z.number().int(),
+  runs: z.number().int(),
+  checkpoints: z.number().int(),
+  total: z.number().int(),
+  tasks: z.number().int(),
+});
+export type StorageUsage = z.infer<typeof StorageUsage>;
 
 /** What Settings reads and gets back after a save. */
 export const SettingsView = z.object({

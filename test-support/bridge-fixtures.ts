@@ -59,6 +59,8 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   saveToolPolicy: { workspacePath: '/no/such/workspace', policy: {} },
   getSettings: undefined,
   saveSettings: { notifications: { os: true, sound: false } },
+  getStorageUsage: undefined,
+  cleanUpStorage: {},
   listSettingsChanges: undefined,
   acceptSettingsChange: { workspacePath: '/no/such/workspace', file: '.maestro/policy.json', currentSha256: null },
   rejectSettingsChange: { workspacePath: '/no/such/workspace', file: '.maestro/policy.json' },

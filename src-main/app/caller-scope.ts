@@ -89,6 +89,8 @@ export const CALLER_SCOPES: { [N in OperationName]: CallerScope<N> } = {
   getToolPolicy: owner,
   saveToolPolicy: owner,
   getSettings: owner,
+  getStorageUsage: owner,
+  cleanUpStorage: owner,
   saveSettings: owner,
   listSettingsChanges: owner,
   acceptSettingsChange: owner,

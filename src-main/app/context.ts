@@ -5,6 +5,7 @@ import type { McpTokenStore } from '../mcp/token-store';
 import type { TaskContext } from '../tasks/context';
 import type { TaskTitles } from '../tasks/task-titles';
 import type { AcceptedSettings } from '../workspace/accepted-settings';
+import type { StorageUpkeep } from './storage-upkeep';
 
 export interface AppContext extends TaskContext {
   /** The versions of the workspaces' settings files a person accepted: the only ones jobs apply. */
@@ -15,6 +16,8 @@ export interface AppContext extends TaskContext {
   agentTokens: McpTokenStore;
   /** The tasks' checkpoints: taken while jobs run, rewound and listed by the operations. */
   checkpoints: CheckpointService;
+  /** Keeps the data dir in bounds: retention, vacuum, the WAL; and what the data dir takes. */
+  upkeep: StorageUpkeep;
   /** Names the tasks people start (a short title from their profile's model). */
   titles: TaskTitles;
   version: string;

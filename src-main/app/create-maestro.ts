@@ -37,6 +37,7 @@ import { DisposableStore } from './disposable-store';
 import { acquireHostLock } from './host-lock';
 import { invoke, type OpAnswer } from './operations';
 import { loadSettings } from './settings-file';
+import { StorageUpkeep } from './storage-upkeep';
 
 export interface MaestroOptions {
   dataDir: string;
@@ -241,6 +242,7 @@ function appContext(options: MaestroOptions, dataDir: string, core: Core): AppCo
     accepted,
     profiles,
     titles: new TaskTitles(store, profiles),
+    upkeep: new StorageUpkeep(store, dataDir, dbFile(dataDir), () => loadSettings(dataDir).settings.retention),
     mcp: core.mcp,
     agentTokens: core.agentTokens,
     aborts: new JobAborts(),
@@ -265,6 +267,7 @@ function openMaestro(options: MaestroOptions, dataDir: string, held: DisposableS
   if (webhooks) held.add('the webhooks', () => webhooks.dispose());
   const ctx = appContext(options, dataDir, core);
   held.add('the task titles', () => ctx.titles.close());
+  held.add('the storage upkeep', () => ctx.upkeep.stop());
 
   let worker = makeWorker(options, core, ctx);
   let started = false;
@@ -309,6 +312,7 @@ function openMaestro(options: MaestroOptions, dataDir: string, held: DisposableS
       }
       worker?.start();
       scheduler?.start();
+      ctx.upkeep.start();
     },
     close: () => held.dispose(),
   };

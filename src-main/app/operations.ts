@@ -8,6 +8,7 @@ import {
   type OpParsedInput,
 } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
+import type { MaestroEvent } from '../../src-shared/events';
 import { describeIssues, errorIssues } from '../../src-shared/issues';
 import { summarize } from '../engine/pieces/catalog';
 import { getTaskAttachment } from '../tasks/attachments';
@@ -65,6 +66,8 @@ export type AsyncOperation =
   | 'revertTaskFile'
   | 'rewindTask'
   | 'getCheckpointUsage'
+  | 'getStorageUsage'
+  | 'cleanUpStorage'
   | 'getContextGauge';
 export type OpAnswer<N extends OperationName> = N extends AsyncOperation ? Promise<OpOutput<N>> : OpOutput<N>;
 
@@ -109,9 +112,20 @@ export const operations: Operations = {
     requireTask(ctx, taskId);
     const stored = ctx.store.events.lastForTask(taskId, TASK_EVENTS_LIMIT);
     // The LlmCalls of the same span, rebuilt from the log (their events are sent, not stored), in time order.
-    const since = stored[0] ? Date.parse(stored[0].ts) : 0;
+    // (From the oldest stored event only when the limit cut older ones off.)
+    const since = stored.length === TASK_EVENTS_LIMIT && stored[0] ? Date.parse(stored[0].ts) : 0;
     const calls = ctx.store.logEntries.llmCallEvents(taskId, since, TASK_EVENTS_LIMIT);
-    return { events: [...stored, ...calls].sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0)) };
+    // And the comments whose events retention dropped (storage-upkeep.ts), rebuilt from the comments table.
+    const logged = new Set(stored.flatMap((e) => (e.type === 'comment.created' ? [e.comment.id] : [])));
+    const comments = ctx.store.comments
+      .listForTask(taskId)
+      .filter((c) => !logged.has(c.id) && Date.parse(c.createdAt) >= since)
+      .map((comment): MaestroEvent => {
+        return { type: 'comment.created', seq: 0, ts: comment.createdAt, taskId, jobId: comment.jobId, comment };
+      });
+    return {
+      events: [...stored, ...calls, ...comments].sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0)),
+    };
   },
   getUsage: (ctx, { taskId }) => getUsage(ctx, taskId),
   getContextGauge: (ctx, { taskId }) => getContextGauge(ctx, taskId),
@@ -135,6 +149,12 @@ export const operations: Operations = {
   saveToolPolicy,
   getSettings,
   saveSettings,
+  getStorageUsage: (ctx) => ctx.upkeep.usage(),
+  cleanUpStorage: async (ctx) => {
+    const before = await ctx.upkeep.usage();
+    const { tasks, events } = await ctx.upkeep.run(Date.now(), { convert: true });
+    return { before, after: await ctx.upkeep.usage(), tasks, events };
+  },
   listSettingsChanges,
   acceptSettingsChange,
   rejectSettingsChange,

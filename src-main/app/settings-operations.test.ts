@@ -36,6 +36,7 @@ describe('settings operations', () => {
         keepDays: 30,
         commitOnSuccess: true,
       },
+      retention: { activityDays: 30 },
     });
     expect(maestro.invoke('getSettings', {})).toEqual({
       settings: DEFAULT_SETTINGS,
@@ -54,6 +55,7 @@ describe('settings operations', () => {
     expect(first.invoke('saveSettings', { notifications }).settings).toEqual({
       notifications,
       checkpoints: DEFAULT_SETTINGS.checkpoints,
+      retention: DEFAULT_SETTINGS.retention,
     });
     await first.close();
     const second = testMaestro({ dataDir });

@@ -69,6 +69,9 @@ const BRIDGE_API_TABLE = [
   // Ours: the app's settings in the data dir (OS notifications), with the data dir's path.
   ['GET', '/settings', 200],
   ['POST', '/settings', 200],
+  // Ours: what the data dir takes, and a clean-up now (retention, freed pages, the WAL).
+  ['GET', '/storage', 200],
+  ['POST', '/storage/clean-up', 200],
   // Ours: a workspace's settings files changed outside MAESTRO (keyed like the Tool Policy), accepted or rejected.
   ['GET', '/settings-changes/:workspacePath', 200],
   ['POST', '/settings-changes/:workspacePath/accept', 200],

@@ -304,6 +304,32 @@ describe('SSE /events', () => {
     expect(ids).toEqual(Array.from({ length: last }, (_, i) => i + 1));
   });
 
+  it('five clients are sent every event, read from the log once and serialised once for all of them (issue 28)', async () => {
+    const b = await testBridge();
+    const readsOfLog = vi.spyOn(b.maestro.store.events, 'since');
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const start = lastSeq(b);
+    const clients = await Promise.all(Array.from({ length: 5 }, () => openSse(b)));
+    const taskClient = await openSse(b, '');
+    const before = readsOfLog.mock.calls.length;
+    stringify.mockClear();
+    const created = b.maestro.invoke('createTask', { instruction: 'fanned out' });
+    for (let i = 0; i < 20; i++) b.maestro.invoke('addComment', { taskId: created.task.id, body: `c${i}` });
+    const head = lastSeq(b);
+    const all = await Promise.all([...clients, taskClient].map((c) => waitForSeq(c, head)));
+    const sent = head - start;
+    for (const events of all) expect(seqs(events)).toEqual(Array.from({ length: sent }, (_, i) => start + 1 + i));
+    // One read per event at most (the store announces each commit once), whatever the number of clients.
+    expect(readsOfLog.mock.calls.length - before).toBeLessThanOrEqual(sent);
+    // Each stored event serialised once for the six streams (not six times).
+    const serialisedEvents = stringify.mock.calls.filter(([value]) => {
+      const seq = (value as { seq?: unknown } | null)?.seq;
+      return typeof seq === 'number' && seq > start;
+    });
+    expect(serialisedEvents.length).toBe(sent);
+    for (const c of [...clients, taskClient]) c.close();
+  });
+
   it('a closed stream stops listening', async () => {
     const b = await testBridge();
     const before = listenerCount(b);

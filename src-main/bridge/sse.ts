@@ -3,13 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MaestroEvent } from '../../src-shared/events';
 import { storageFault } from '../db/storage-fault';
 import type { Store } from '../db/store';
+import { dataFrameOf, fanoutOf, frameOf } from './event-fanout';
 
 const KEEPALIVE_MS = 15_000;
 /** How soon a read of the log that failed (a failing disk) is tried again. */
 const REREAD_MS = 1_000;
 const PAGE = 500;
-
-export const sseFrame = (event: MaestroEvent): string => `id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`;
 
 /** Last-Event-ID (header, or `?lastEventId=` for clients that cannot set it); undefined when absent or not a seq. */
 function lastEventId(req: IncomingMessage, url: URL): number | undefined {
@@ -38,6 +37,7 @@ export function streamEvents(
 ): void {
   const taskId = url.searchParams.get('taskId') || undefined;
   const sees = (event: MaestroEvent) => !gate || gate.seesTask(event.taskId);
+  const fanout = fanoutOf(store);
   const head = store.events.lastSeq();
   // Without Last-Event-ID a subscriber starts at the present; an id beyond the log (another data dir) as well.
   let lastSent = Math.min(lastEventId(req, url) ?? head, head);
@@ -63,13 +63,12 @@ export function streamEvents(
   let reread: NodeJS.Timeout | undefined;
   const pullPages = () => {
     while (!closed && !draining) {
-      const page = store.events.since(lastSent, taskId, PAGE);
-      let full = false;
-      for (const event of page) {
-        lastSent = event.seq;
-        if (!sees(event)) continue;
-        full = !res.write(sseFrame(event)) || full;
-      }
+      const { events: page, through } = fanout.since(lastSent, taskId, PAGE);
+      // The page in one write: one syscall for a burst of events, not one per event.
+      let text = '';
+      for (const event of page) if (sees(event)) text += frameOf(event);
+      lastSent = through;
+      const full = text !== '' && !res.write(text);
       if (full) {
         draining = true;
         res.once('drain', () => {
@@ -97,19 +96,19 @@ export function streamEvents(
       res.destroy();
     }
   };
-  const unsubscribe = store.subscribe((event) => {
+  const unsubscribe = fanout.attach((event) => {
     if (closed || (taskId && event.taskId !== taskId)) return;
     // A transient event (seq 0: stream deltas) is not in the log: sent live, without an id, so that Last-Event-ID
     // keeps naming the last persisted event. No pull here (it may be dispatched inside an open transaction), and
     // dropped while persisted events wait to be sent, so it never overtakes them; the log has the final state.
     if (event.seq <= 0) {
-      if (!draining && sees(event)) res.write(`data: ${JSON.stringify(event)}\n\n`);
+      if (!draining && sees(event)) res.write(dataFrameOf(event));
     } else if (event.seq > lastSent) pull();
   });
   pull();
   // Then the turns being generated now, whole so far (their deltas are not in the log), without ids: a window that
   // joins mid-stream shows them as one that watched from the start; what follows comes live.
-  for (const event of store.liveEvents(taskId)) if (sees(event)) res.write(`data: ${JSON.stringify(event)}\n\n`);
+  for (const event of store.liveEvents(taskId)) if (sees(event)) res.write(dataFrameOf(event));
 
   const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
   keepalive.unref();

@@ -18,6 +18,7 @@ export interface OpenOptions {
  * loop (storage-fault.ts), so a lock held for a minute costs a few short stalls, not a frozen host.
  */
 export const DEFAULT_BUSY_TIMEOUT_MS = 200;
+const WAL_SIZE_LIMIT = 16 * 1024 * 1024;
 
 export class DatabaseOpenError extends CodedError {
   readonly code = 'database_unopenable';
@@ -39,7 +40,12 @@ export function openDatabase(file: string, options: OpenOptions = {}): Database.
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
     // Touches the header: a file that is not a database fails here, with its path in the message.
     db.pragma('schema_version');
+    // A new file gives freed pages back to the file system a little at a time (storage-upkeep.ts); it must be set
+    // before the first table exists. An older file is converted by Settings' "Clean up now".
+    if (Number(db.pragma('page_count', { simple: true })) === 0) db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
+    // After a checkpoint the WAL file is cut back to this size instead of keeping its largest.
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
     // WAL + NORMAL: a committed transaction survives a killed process; fsync happens at checkpoints.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');

@@ -1,7 +1,7 @@
 // Settings: the default workspace's Auto Prompter rules, a workspace's Tool Policy, and the app's own settings file.
 import { z } from 'zod';
 import { AutoPrompterSettings, AutoPrompterView } from '../auto-prompter';
-import { AppSettings, SettingsView } from '../settings';
+import { AppSettings, SettingsView, StorageUsage } from '../settings';
 import { ToolPolicyView } from '../tool-policy';
 import { empty, op } from './operation';
 
@@ -58,5 +58,26 @@ export const settingsOperations = {
     status: 200,
     input: AppSettings,
     output: SettingsView,
+  }),
+  /** What the data dir takes, by part, in bytes (`free`: pages of the database file that hold nothing). */
+  getStorageUsage: op({
+    method: 'GET',
+    path: '/storage',
+    status: 200,
+    input: empty,
+    output: StorageUsage,
+  }),
+  /** Applies the retention setting now, gives freed pages back and truncates the WAL; the usage before and after. */
+  cleanUpStorage: op({
+    method: 'POST',
+    path: '/storage/clean-up',
+    status: 200,
+    input: empty,
+    output: z.object({
+      before: StorageUsage,
+      after: StorageUsage,
+      tasks: z.number().int(),
+      events: z.number().int(),
+    }),
   }),
 };

@@ -35,6 +35,17 @@ export function createEventsRepo(db: Database) {
     'SELECT * FROM (SELECT * FROM events WHERE task_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq',
   );
   const last = db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM events');
+  // A finished task's superseded snapshots: every job.changed but each job's last, every task.changed but the last,
+  // and comment.created (the comments table keeps each comment; the timeline rebuilds their rows from it).
+  const supersededJobs = db.prepare<[string, string]>(
+    `DELETE FROM events WHERE task_id = ? AND type = 'job.changed'
+       AND seq NOT IN (SELECT max(seq) FROM events WHERE task_id = ? AND type = 'job.changed' GROUP BY job_id)`,
+  );
+  const supersededTask = db.prepare<[string, string]>(
+    `DELETE FROM events WHERE task_id = ? AND type = 'task.changed'
+       AND seq < (SELECT max(seq) FROM events WHERE task_id = ? AND type = 'task.changed')`,
+  );
+  const commentEvents = db.prepare<[string]>(`DELETE FROM events WHERE task_id = ? AND type = 'comment.created'`);
 
   return {
     append(event: NewEvent, now = Date.now()): MaestroEvent {
@@ -50,6 +61,17 @@ export function createEventsRepo(db: Database) {
     /** The task's latest `limit` events, oldest first. */
     lastForTask(taskId: string, limit: number): MaestroEvent[] {
       return latestForTask.all(taskId, limit).map(rowToEvent);
+    },
+    /**
+     * Drops what a finished task's log holds twice (see the statements above); returns how many events went. The
+     * caller runs it in one transaction per task, so a crash leaves each task compacted or whole.
+     */
+    compactTask(taskId: string): number {
+      return (
+        supersededJobs.run(taskId, taskId).changes +
+        supersededTask.run(taskId, taskId).changes +
+        commentEvents.run(taskId).changes
+      );
     },
     lastSeq(): number {
       return last.get()?.seq ?? 0;

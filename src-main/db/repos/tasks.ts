@@ -120,6 +120,11 @@ export function createTasksRepo(db: Database) {
     `DELETE FROM tasks WHERE id ${inTrees}`,
   ].map((sql) => db.prepare<[string]>(sql));
 
+  const idsAfter = db.prepare<[string, number], { id: string }>(
+    'SELECT id FROM tasks WHERE id > ? ORDER BY id LIMIT ?',
+  );
+  const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM tasks');
+
   return {
     insert(task: NewTask): void {
       const { forkedFrom, ...rest } = task;
@@ -191,6 +196,13 @@ export function createTasksRepo(db: Database) {
     removeTrees(ids: readonly string[]): void {
       const list = JSON.stringify(ids);
       for (const statement of removals) statement.run(list);
+    },
+    /** Up to `limit` task ids after `id` in id order: a walk over every task a page at a time. */
+    idsAfter(id: string, limit: number): string[] {
+      return idsAfter.all(id, limit).map((r) => r.id);
+    },
+    count(): number {
+      return count.get()?.n ?? 0;
     },
   };
 }

@@ -212,6 +212,8 @@ const CASES: Record<OperationName, Case> = {
     path: '/api/local/settings',
     body: { notifications: { os: true, sound: false } },
   },
+  getStorageUsage: { input: {}, method: 'GET', path: '/api/local/storage' },
+  cleanUpStorage: { input: {}, method: 'POST', path: '/api/local/storage/clean-up', body: {} },
   listSettingsChanges: {
     input: { workspacePath: '/home/me/my project' },
     method: 'GET',

@@ -90,6 +90,17 @@ export const enSettings = {
   'settings.data': 'Data',
   'settings.data.about': 'MAESTRO keeps its database, LLM profiles, settings and task runs in this folder:',
   'settings.data.open': 'Open data folder',
+  'settings.data.usage':
+    'In use: {total} for {count} task (database {database}, task transcripts {runs}, checkpoints {checkpoints})|In use: {total} for {count} tasks (database {database}, task transcripts {runs}, checkpoints {checkpoints})',
+  'settings.data.usageUnknown': 'Space in use not known: {message}',
+  'settings.data.activityDays': 'Keep the full activity of finished tasks for (days, 0 = always)',
+  'settings.data.activityAbout':
+    'After that, a finished task keeps its chat, its files and the last state of each run; only the earlier states in its activity go.',
+  'settings.data.save': 'Save',
+  'settings.data.saved': 'Saved.',
+  'settings.data.badDays': 'Days must be a whole number from 0 to 3650: {value}',
+  'settings.data.cleanUp': 'Clean up now',
+  'settings.data.cleanedUp': 'Cleaned up: {freed} freed.',
   'profile.edit': 'Edit {name}',
   'profile.new': 'New profile',
   'profile.name': 'Name',

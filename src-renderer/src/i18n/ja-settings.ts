@@ -94,6 +94,17 @@ export const jaSettings: Record<keyof typeof enSettings, string> = {
   'settings.data.about':
     'MAESTRO はデータベース、LLM プロファイル、設定、タスクの実行記録をこのフォルダーに保存します:',
   'settings.data.open': 'データフォルダーを開く',
+  'settings.data.usage':
+    '使用量: {count} タスクで {total}(データベース {database}、タスクの記録 {runs}、チェックポイント {checkpoints})',
+  'settings.data.usageUnknown': '使用量が分かりません: {message}',
+  'settings.data.activityDays': '終了したタスクのアクティビティをすべて残す日数(0 = ずっと)',
+  'settings.data.activityAbout':
+    'この日数を過ぎても、終了したタスクのチャット、ファイル、各実行の最後の状態は残ります。消えるのはアクティビティの途中の状態だけです。',
+  'settings.data.save': '保存',
+  'settings.data.saved': '保存しました。',
+  'settings.data.badDays': '日数は 0 から 3650 の整数で入力してください: {value}',
+  'settings.data.cleanUp': '今すぐ整理',
+  'settings.data.cleanedUp': '整理しました: {freed} 空きました。',
   'profile.edit': '{name} を編集',
   'profile.new': '新しいプロファイル',
   'profile.name': '名前',

@@ -2,7 +2,7 @@
 // inside Electron only, showing that folder in the OS file manager; and where Settings is open at, when something
 // opened it at one section (a failed model call's "Edit profile": the profiles, that profile's form, a field of it).
 import type { StateCreator } from 'zustand';
-import type { SettingsView } from '../../../src-shared/settings';
+import type { SettingsView, StorageUsage } from '../../../src-shared/settings';
 import { type ApiError, type MaestroClient, type OpInput, toApiError } from '../api/client';
 import type { AppState, LoadState } from './types';
 
@@ -44,6 +44,11 @@ export interface SettingsSlice {
   saveAppSettings(input: OpInput<'saveSettings'>): Promise<ApiError | null>;
   /** null when the folder was shown; otherwise why not. */
   openDataFolder(): Promise<ApiError | null>;
+  /** What the data dir takes (Settings → Data); null until asked. */
+  storageUsage: { data: StorageUsage | null; error: string | null } | null;
+  loadStorageUsage(): Promise<void>;
+  /** Retention now, freed pages given back: how many bytes went, or why not. */
+  cleanUpStorage(): Promise<{ ok: true; freed: number } | { ok: false; error: ApiError }>;
 }
 
 export const createSettingsSlice =
@@ -56,6 +61,25 @@ export const createSettingsSlice =
     appSettingsLoad: 'idle',
     appSettingsError: null,
     canOpenDataFolder: client.openDataFolder !== undefined,
+    storageUsage: null,
+
+    async loadStorageUsage() {
+      try {
+        set({ storageUsage: { data: await client.api.getStorageUsage({}), error: null } });
+      } catch (error) {
+        set({ storageUsage: { data: null, error: toApiError(error).message } });
+      }
+    },
+
+    async cleanUpStorage() {
+      try {
+        const { before, after } = await client.api.cleanUpStorage({});
+        set({ storageUsage: { data: after, error: null } });
+        return { ok: true, freed: Math.max(0, before.total - after.total) };
+      } catch (error) {
+        return { ok: false, error: toApiError(error) };
+      }
+    },
 
     async loadAppSettings() {
       set({ appSettingsLoad: 'loading' });
