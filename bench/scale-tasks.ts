@@ -11,7 +11,7 @@ import { startBridge } from '../src-main/bridge/server';
 import { Store } from '../src-main/db/store';
 import { seedTasks } from '../test-support/task-seed';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const TASKS = Number(process.env.BENCH_TASKS ?? 10_000);
 const PAGE_SAMPLES = Number(process.env.BENCH_PAGES ?? 30);
 const PIECES_DIR = path.resolve(__dirname, '..', 'pieces');

@@ -9,6 +9,7 @@ export interface SeedOptions {
   step?: number;
   status?: JobStatus;
   workspacePath?: string;
+  spaceId?: string;
   /** The title of task i (0 = the oldest). */
   title?: (i: number) => string;
   archived?: (i: number) => boolean;
@@ -35,6 +36,7 @@ export function seedTasks(store: Store, count: number, options: SeedOptions = {}
         profile: null,
         parentTaskId: null,
         createdAt: at,
+        spaceId: options.spaceId ?? null,
       });
       const job = store.jobs.insert({ taskId: id, pieceId: 'default', profile: null, pendingInvoke: 'UserSend' }, at);
       store.comments.insert(

@@ -20,7 +20,7 @@ export function requireTask(ctx: TaskContext, taskId: string): Task {
 
 /** A page of the task list (bridge-api.md: newest first, a default page without `limit`, `nextCursor` for the next). */
 export function listTasks(ctx: TaskContext, input: OpParsedInput<'listTasks'>): OpOutput<'listTasks'> {
-  const filters = { statuses: input.status, archived: input.archived, search: input.q };
+  const filters = { statuses: input.status, archived: input.archived, search: input.q, spaces: input.space };
   const after = input.cursor === undefined ? undefined : decodeTaskCursor(input.cursor, filters);
   const page = ctx.store.taskPages.page({ ...filters, after, limit: input.limit ?? TASK_PAGE_DEFAULT });
   return { tasks: page.tasks, nextCursor: page.next && encodeTaskCursor(page.next, filters) };

@@ -8,13 +8,20 @@ import type { TaskPageQuery, TaskPosition } from '../db/repos/task-pages';
 /** Bumped whenever the order or the position's meaning changes, so an older client's cursor is refused. */
 const CURSOR_VERSION = 1;
 
-type Filters = Pick<TaskPageQuery, 'statuses' | 'archived' | 'search'>;
+type Filters = Pick<TaskPageQuery, 'statuses' | 'archived' | 'search' | 'spaces'>;
 
 /** A short digest of the filters, so a cursor cannot be carried over to a list it did not come from. */
 const filterKey = (f: Filters) =>
   crypto
     .createHash('sha256')
-    .update(JSON.stringify([f.statuses ? [...f.statuses].sort() : null, f.archived ?? null, f.search ?? null]))
+    .update(
+      JSON.stringify([
+        f.statuses ? [...f.statuses].sort() : null,
+        f.archived ?? null,
+        f.search ?? null,
+        f.spaces ? [...f.spaces].sort() : null,
+      ]),
+    )
     .digest('base64url')
     .slice(0, 12);
 
@@ -47,7 +54,9 @@ export function decodeTaskCursor(cursor: string, filters: Filters): TaskPosition
     throw refused('not a cursor this host made (its position is malformed); list again from the first page');
   }
   if (key !== filterKey(filters)) {
-    throw refused('made for other filters (status, archived or q); keep the filters of its first page or start again');
+    throw refused(
+      'made for other filters (status, archived, q or space); keep the filters of its first page or start again',
+    );
   }
   return { createdAt, row };
 }

@@ -66,7 +66,8 @@ export const taskOperations = {
   /**
    * A page of the tasks, newest first (issue 28 point 3): `cursor` is the `nextCursor` of the page before (opaque; one
    * of another version or of other filters is refused with the reason), null on the last page. Filters: the latest
-   * job's status (one or several), archived or not (both when absent), and `q`, words in the title or instruction.
+   * job's status (one or several), archived or not (both when absent), `q`, words in the title or instruction, and
+   * `space`, the spaces (by id) whose tasks to list.
    */
   listTasks: op({
     method: 'GET',
@@ -79,6 +80,7 @@ export const taskOperations = {
         status: QueryList(JobStatus, 8).optional(),
         archived: QueryBool.optional(),
         q: z.string().trim().min(1, 'must not be blank').max(200).optional(),
+        space: QueryList(Id, 100).optional(),
       })
       .strict(),
     output: z.object({ tasks: z.array(Task), nextCursor: z.string().nullable() }),

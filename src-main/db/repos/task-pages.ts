@@ -1,5 +1,5 @@
 // The task list a page at a time (issue 28 point 3): newest first, after a position (created_at, rowid) of the page
-// before, filtered by the latest job's status, the archive and a search. Each filter walks an index of migration 21 in
+// before, filtered by the latest job's status, the archive, a search and the spaces. Each filter walks an index of migration 21 in
 // list order and stops at the page's end, so a page costs its own rows, not every task; a task made later sorts
 // before every position already handed out, so it never shifts or repeats a later page.
 import type { Database, Statement } from 'better-sqlite3';
@@ -21,6 +21,8 @@ export interface TaskPageQuery {
   archived?: boolean;
   /** Words in the title or the instruction, ignoring ASCII case. */
   search?: string;
+  /** The tasks of these spaces only (an ephemeral workspace's task has none and is left out). */
+  spaces?: readonly string[];
 }
 
 export interface TaskPage {
@@ -29,7 +31,7 @@ export interface TaskPage {
   next: TaskPosition | null;
 }
 
-type Shape = `${boolean}:${boolean}:${string}:${boolean}`;
+type Shape = `${boolean}:${boolean}:${string}:${boolean}:${boolean}`;
 
 /** `%` and `_` of the search are themselves, not LIKE's wildcards. */
 const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -39,6 +41,7 @@ function paramsOf(q: TaskPageQuery): Record<string, unknown> {
   const params: Record<string, unknown> = { limit: q.limit + 1 };
   if (q.after) Object.assign(params, { afterAt: q.after.createdAt, afterRow: q.after.row });
   if (q.statuses) params.statuses = JSON.stringify(q.statuses);
+  if (q.spaces) params.spaces = JSON.stringify(q.spaces);
   if (q.search !== undefined) params.search = likePattern(q.search);
   return params;
 }
@@ -48,7 +51,7 @@ export function createTaskPagesRepo(db: Database) {
   const statements = new Map<Shape, Statement<Record<string, unknown>, TaskRow & { row: number }>>();
 
   function statement(q: TaskPageQuery) {
-    const shape: Shape = `${q.after !== undefined}:${q.statuses !== undefined}:${String(q.archived)}:${q.search !== undefined}`;
+    const shape: Shape = `${q.after !== undefined}:${q.statuses !== undefined}:${String(q.archived)}:${q.search !== undefined}:${q.spaces !== undefined}`;
     let found = statements.get(shape);
     if (!found) {
       const where: string[] = [];
@@ -56,6 +59,7 @@ export function createTaskPagesRepo(db: Database) {
       if (q.archived === true) where.push('archived_at IS NOT NULL');
       if (q.archived === false) where.push('archived_at IS NULL');
       if (q.statuses !== undefined) where.push('latest_status IN (SELECT value FROM json_each(@statuses))');
+      if (q.spaces !== undefined) where.push('space_id IN (SELECT value FROM json_each(@spaces))');
       if (q.after !== undefined) where.push('(created_at, rowid) < (@afterAt, @afterRow)');
       if (q.search !== undefined)
         where.push("(title LIKE @search ESCAPE '\\' OR instruction LIKE @search ESCAPE '\\')");
