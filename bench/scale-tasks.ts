@@ -160,7 +160,9 @@ async function main() {
   console.log(
     `  ratio (HTTP)       ${fmt(fullPage.httpMs / emptyPage.httpMs, 2)}×; ${fmt(fullPage.httpMs, 2)} ms (target ≤ 20 ms) ${fullPage.httpMs <= 20 ? 'OK' : 'MISSED'}`,
   );
-  console.log(`\na reconnect of the UI:`);
+  console.log(
+    `\na reconnect of the UI (the bridge's default page; the window asks for 50, and 50 of the waiting tasks):`,
+  );
   console.log(`  fetches one page   ${fullPage.pageTasks} tasks, ${fmt(fullPage.pageBytes / 1024)} KB`);
   console.log(
     `  everything was     ${fmt(TASKS, 0)} tasks, ${fmt(all.bytes / 1024 / 1024, 2)} MB (${fmt(all.bytes / fullPage.pageBytes, 0)}× the page)`,
