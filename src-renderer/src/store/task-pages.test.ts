@@ -2,7 +2,7 @@
 // on demand with the cursor, a (re)connect that fetches one page again and keeps the older pages, a search's and the
 // archive's own page, and a cursor the host refuses starting the list over. Against a fake host that pages as the
 // bridge does (newest first, opaque cursors, filters).
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OpInput, OpOutput } from '../../../src-shared/contract';
 import type { JobStatus, Task } from '../../../src-shared/entities';
 import { ApiError, type MaestroApi, type MaestroClient } from '../api/client';
@@ -156,5 +156,47 @@ describe('the task list by pages', () => {
     expect(store.getState().tasksLoad).toBe('ready');
     await store.getState().loadMoreTasks();
     expect(ids(store)).toHaveLength(100);
+  });
+});
+
+describe('the task a window had open, after a reload', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('is opened again when it is older than the first page (asked for on its own), and not when it was deleted', async () => {
+    const stored = new Map<string, string>();
+    vi.stubGlobal('sessionStorage', {
+      getItem: (k: string) => stored.get(k) ?? null,
+      setItem: (k: string, v: string) => stored.set(k, v),
+      removeItem: (k: string) => stored.delete(k),
+    });
+    const host = fakeHost(range(1, 120).map((i) => task(i)));
+    const asked: string[] = [];
+    const api = new Proxy(host.client.api, {
+      get: (target, name: string) =>
+        name === 'listTasks'
+          ? target.listTasks
+          : async (input: { taskId?: string }) => {
+              asked.push(name);
+              if (name === 'getTaskRecent' && input.taskId === 't3') {
+                return { task: task(3), jobs: [], comments: [], steps: [], olderCount: 0 };
+              }
+              if (name === 'getTaskRecent') throw new ApiError('not_found', `task ${input.taskId} does not exist`);
+              return {};
+            },
+    });
+    const open = async (remembered: string) => {
+      stored.set('maestro.selectedTask', remembered);
+      const store = createAppStore({ ...host.client, api });
+      await store.getState().loadTasks();
+      await store.getState().restoreSelection();
+      return store;
+    };
+    const reopened = await open('t3');
+    expect(reopened.getState().selectedTaskId).toBe('t3');
+    expect(ids(reopened)).toContain('t3');
+    const gone = await open('t999');
+    expect(gone.getState().selectedTaskId).toBeNull();
   });
 });
