@@ -28,7 +28,7 @@ export type { OperationDef } from './contract/operation';
 export { ProfileLoadError, ProfileName, ProfileView, SaveProfileInput } from './contract/profiles';
 export { SettingsChangeView } from './contract/settings-changes';
 export { SSH_TARGET_NAME, SshTargetView } from './contract/ssh';
-export { Attachment, Attachments, CHAT_PAGE_SIZE } from './contract/tasks';
+export { Attachment, Attachments, CHAT_PAGE_SIZE, TASK_PAGE_DEFAULT, TASK_PAGE_MAX } from './contract/tasks';
 export { Usage } from './contract/usage';
 
 /** The areas' operations as one table, which must name exactly the operations of OPERATION_NAMES. */

@@ -1,6 +1,7 @@
 // `invoke` for a caller's token: the operation's scope (caller-scope.ts) is applied before anything runs — a hidden
-// task's route is 404 before its input is even read, so nothing is written — lists are filtered after, and each
-// write the caller made is recorded in caller_actions (the audit says which caller did what).
+// task's route is 404 before its input is even read, so nothing is written — lists are narrowed to what it sees
+// before they are read (where a list can be) and filtered after, and each write the caller made is recorded in
+// caller_actions (the audit says which caller did what).
 import { assertNever } from '../../src-shared/assert-never';
 import { contract, type OperationName } from '../../src-shared/contract';
 import { MaestroError } from '../../src-shared/errors';
@@ -22,8 +23,12 @@ export async function invokeAs(
       return invoke(ctx, name, input);
     case 'owner':
       throw new MaestroError('forbidden', `${name} is the host owner's to call; a caller's token cannot`);
-    case 'list':
-      return scope.filter(view, (await invoke(ctx, name, input)) as never);
+    case 'list': {
+      if (!scope.narrow) return scope.filter(view, (await invoke(ctx, name, input)) as never);
+      const narrowed = scope.narrow(view, parseInput(name, input));
+      if ('answer' in narrowed) return narrowed.answer;
+      return scope.filter(view, (await invoke(ctx, name, narrowed.input)) as never);
+    }
     case 'task':
       view.requireTask(String(input.taskId));
       break;

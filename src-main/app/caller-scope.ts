@@ -2,14 +2,19 @@
 // does not compile until it is placed: says nothing about any task (open), one task's route (task: 404 unless the
 // caller sees its space), makes a task (create: in a space of the caller's), lists (list: filtered to the caller's
 // spaces), or the host's own configuration and its callers (owner: 403 to every caller).
-import type { OperationName, OpOutput } from '../../src-shared/contract';
+import type { OperationName, OpOutput, OpParsedInput } from '../../src-shared/contract';
 import type { CallerView } from './caller-view';
 
 export type CallerScope<N extends OperationName> =
   | { kind: 'open' }
   | { kind: 'task' }
   | { kind: 'create' }
-  | { kind: 'list'; filter: (view: CallerView, output: OpOutput<N>) => OpOutput<N> }
+  | {
+      kind: 'list';
+      /** The input narrowed to what the caller sees before the operation runs, or the answer when it sees nothing. */
+      narrow?: (view: CallerView, input: OpParsedInput<N>) => { input: OpParsedInput<N> } | { answer: OpOutput<N> };
+      filter: (view: CallerView, output: OpOutput<N>) => OpOutput<N>;
+    }
   | { kind: 'owner' };
 
 const open = { kind: 'open' } as const;
@@ -29,7 +34,17 @@ export const CALLER_SCOPES: { [N in OperationName]: CallerScope<N> } = {
   },
   createTask: create,
   runTask: create,
-  listTasks: { kind: 'list', filter: (view, { tasks }) => ({ tasks: tasks.filter((t) => view.seesTask(t.id)) }) },
+  // Listed from the caller's spaces only (those of `space` it sees), so its pages are full pages of its own tasks.
+  listTasks: {
+    kind: 'list',
+    narrow: (view, input) => {
+      const spaces = view.caller.spaces;
+      if (spaces === 'all') return { input };
+      const space = input.space ? input.space.filter((id) => spaces.includes(id)) : spaces;
+      return space.length === 0 ? { answer: { tasks: [], nextCursor: null } } : { input: { ...input, space } };
+    },
+    filter: (view, { tasks, nextCursor }) => ({ tasks: tasks.filter((t) => view.seesTask(t.id)), nextCursor }),
+  },
   listSpaces: { kind: 'list', filter: (view, { spaces }) => ({ spaces: spaces.filter((s) => view.seesSpace(s.id)) }) },
   listRecentFolders: {
     kind: 'list',

@@ -98,9 +98,9 @@ export async function checkMcpServer(
  */
 export function resumeParked(store: Store, workspace: string): JobRecord[] {
   return store.transact(() =>
-    store.tasks.list().flatMap((task) => {
-      if (task.workspacePath !== workspace || store.tasks.workspaceKind(task.id) !== 'persistent') return [];
-      const job = store.jobs.latestForTask(task.id);
+    // The persistent tasks of the workspace whose latest job waits for a person (an index lookup), of those the token's.
+    store.tasks.idsInWorkspace(workspace, 'waiting_human').flatMap((taskId) => {
+      const job = store.jobs.latestForTask(taskId);
       if (job?.status !== 'waiting_human' || job.waitReason !== 'mcp_auth_required') return [];
       return [wakeParked(store, job.id, 'token_saved')];
     }),

@@ -21,7 +21,7 @@ export function knownWorkspace(ctx: AppContext, workspacePath: string): string {
   const known =
     workspacePath === ctx.defaultWorkspace ||
     ctx.store.spaces.byFolder(workspacePath) !== undefined ||
-    ctx.store.tasks.list().some((t) => t.workspacePath === workspacePath);
+    ctx.store.tasks.usedWorkspace(workspacePath);
   if (!known) throw notFound('workspace', `${workspacePath} (not a folder MAESTRO works in)`);
   if (!fs.statSync(workspacePath, { throwIfNoEntry: false })?.isDirectory()) {
     throw notFound('workspace folder', `${workspacePath} (it was moved or deleted)`);

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { contract, type OperationName } from '../../src-shared/contract';
 import { expectErrorShape, pathOf, seedParkedTask, snapshot, VALID_BODY } from '../../test-support/bridge-fixtures';
 import { testBridge } from '../../test-support/bridge-harness';
+import { seedTasks } from '../../test-support/task-seed';
 import { acceptWorkspaceSettings, tempDir } from '../../test-support/temp-maestro';
 import { CALLER_SCOPES } from '../app/caller-scope';
 import { callersRepo } from '../db/repos/callers';
@@ -35,6 +36,33 @@ async function twoSpaces() {
 }
 
 describe('callers: what a caller sees (P1.20, P10.08)', () => {
+  it('P1.20 a caller’s GET /tasks pages through its own spaces’ tasks only: full pages however many others there are', async () => {
+    const { b, spaceA, spaceB, seen, folderA, folderB, as } = await twoSpaces();
+    const ownOlder = seedTasks(b.maestro.store, 3, { from: 1_000, spaceId: spaceA, workspacePath: folderA });
+    seedTasks(b.maestro.store, 300, { spaceId: spaceB, workspacePath: folderB });
+    const own = [seen.task.id, ...[...ownOlder].reverse()];
+
+    const ids: string[] = [];
+    const sizes: number[] = [];
+    let next = '/tasks?limit=2';
+    for (;;) {
+      const page = await as('GET', next);
+      expect(page.status, page.text).toBe(200);
+      ids.push(...page.json.tasks.map((t: { id: string }) => t.id));
+      sizes.push(page.json.tasks.length);
+      if (page.json.nextCursor === null) break;
+      next = `/tasks?limit=2&cursor=${page.json.nextCursor}`;
+    }
+    expect({ ids, sizes }).toEqual({ ids: own, sizes: [2, 2] });
+    // Another space's tasks asked for by name are none of its business: an empty list, as for a space without tasks.
+    expect((await as('GET', `/tasks?space=${spaceB}`)).json).toEqual({ tasks: [], nextCursor: null });
+    expect((await as('GET', `/tasks?space=${spaceB},${spaceA}&limit=1`)).json.tasks[0].id).toBe(seen.task.id);
+    // The owner may ask for a space's tasks too.
+    const owners = await b.api('GET', `/tasks?space=${spaceB}&limit=200`);
+    expect(owners.json.tasks).toHaveLength(200);
+    expect(owners.json.tasks.every((t: { workspacePath: string }) => t.workspacePath === folderB)).toBe(true);
+  });
+
   it('P1.20 P10.08 every route of the contract with a caller token on a task of a space it does not see → 404, the DB and data dir unchanged; host configuration → 403; creating in another space → 404', async () => {
     const { b, hidden, folderB, spaceB, as } = await twoSpaces();
     const before = snapshot(b.maestro);

@@ -99,7 +99,7 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
         const gate = callers.streamGate(who, url.searchParams.get('taskId') || undefined);
         return streamEvents(options.maestro.store, req, res, url, gate);
       }
-      await serveOperation(callers.invoker(who), req, res, pathname);
+      await serveOperation(callers.invoker(who), req, res, pathname, url.searchParams);
     } catch (error) {
       if (error instanceof MaestroError) return fail(res, error);
       throw error;

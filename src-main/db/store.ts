@@ -16,6 +16,7 @@ import { createPackageRequestsRepo } from './repos/package-requests';
 import { createScheduleRunsRepo } from './repos/schedule-runs';
 import { createSpacesRepo } from './repos/spaces';
 import { createTaskGrantsRepo } from './repos/task-grants';
+import { createTaskPagesRepo } from './repos/task-pages';
 import { createTasksRepo } from './repos/tasks';
 import { createToolRequestsRepo } from './repos/tool-requests';
 
@@ -35,6 +36,7 @@ export class Store {
   readonly spaces;
   readonly scheduleRuns;
   readonly chatPages;
+  readonly taskPages;
   readonly a2aTasks;
   readonly lessons;
   /** The turns being generated now, for a window that joins mid-stream (liveEvents). */
@@ -58,6 +60,7 @@ export class Store {
     this.spaces = createSpacesRepo(db);
     this.scheduleRuns = createScheduleRunsRepo(db);
     this.chatPages = createChatPagesRepo(db);
+    this.taskPages = createTaskPagesRepo(db);
     this.a2aTasks = createA2aTasksRepo(db);
     this.lessons = createLessonsRepo(db);
   }

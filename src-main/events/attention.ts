@@ -3,7 +3,7 @@
 // states. Built from the DB on start, then kept current from events; it only reads. Every text the model or a tool
 // wrote (titles, questions, commands, errors) goes through the untrusted-text renderer, so a notification, the tray
 // menu and a webhook show hidden characters as ⟨U+…⟩ instead of passing them on.
-import type { Job, Task } from '../../src-shared/entities';
+import type { Job, JobStatus, Task } from '../../src-shared/entities';
 import type { MaestroEvent } from '../../src-shared/events';
 import { plainUntrusted, untrustedLine } from '../../src-shared/untrusted-text';
 import type { Store } from '../db/store';
@@ -34,6 +34,9 @@ export interface Notice {
   body: string;
 }
 
+/** The latest job's statuses that put a task in the projection (apply() says why). */
+const NEEDS_PERSON: readonly JobStatus[] = ['waiting_human', 'failed'];
+
 const FIRST_LINE = (text: string, max = 160) => untrustedLine(text, max);
 
 /** The first line, and how many more there are: a notification never passes a multi-line text off as one line. */
@@ -51,9 +54,12 @@ export class AttentionProjection {
 
   constructor(private readonly store: Store) {}
 
-  /** Rebuilds from the DB (latest job of every task), then follows events. */
+  /**
+   * Rebuilds from the DB, then follows events. Only the tasks whose latest job waits for the person or failed are read
+   * (an index of migration 21), so a start costs what waits, not every task ever made; newest first, as before.
+   */
   start(): this {
-    for (const task of this.store.tasks.list()) {
+    for (const task of this.store.tasks.withLatestStatus(NEEDS_PERSON)) {
       const job = this.store.jobs.latestForTask(task.id);
       if (job) this.apply(task, job);
     }

@@ -1,7 +1,7 @@
 // Read-side task operations: list, get, requests, transcript, usage.
 import fs from 'node:fs';
 import path from 'node:path';
-import { CHAT_PAGE_SIZE, type OpOutput } from '../../src-shared/contract';
+import { CHAT_PAGE_SIZE, type OpOutput, type OpParsedInput, TASK_PAGE_DEFAULT } from '../../src-shared/contract';
 import type { Task } from '../../src-shared/entities';
 import { toJob } from '../db/repos/jobs';
 import { toToolRequest } from '../db/repos/tool-requests';
@@ -10,6 +10,7 @@ import { replayTranscript } from '../engine/replay';
 import { runtimeDir } from '../workspace/paths';
 import type { TaskContext } from './context';
 import { notFound } from './errors';
+import { decodeTaskCursor, encodeTaskCursor } from './task-cursor';
 
 export function requireTask(ctx: TaskContext, taskId: string): Task {
   const task = ctx.store.tasks.get(taskId);
@@ -24,7 +25,13 @@ const workJobs = (ctx: TaskContext, taskId: string) =>
     .filter((j) => j.kind === 'run')
     .map(toJob);
 
-export const listTasks = (ctx: TaskContext): OpOutput<'listTasks'> => ({ tasks: ctx.store.tasks.list() });
+/** A page of the task list (bridge-api.md: newest first, a default page without `limit`, `nextCursor` for the next). */
+export function listTasks(ctx: TaskContext, input: OpParsedInput<'listTasks'>): OpOutput<'listTasks'> {
+  const filters = { statuses: input.status, archived: input.archived, search: input.q, spaces: input.space };
+  const after = input.cursor === undefined ? undefined : decodeTaskCursor(input.cursor, filters);
+  const page = ctx.store.taskPages.page({ ...filters, after, limit: input.limit ?? TASK_PAGE_DEFAULT });
+  return { tasks: page.tasks, nextCursor: page.next && encodeTaskCursor(page.next, filters) };
+}
 
 export function getTask(ctx: TaskContext, { taskId }: { taskId: string }): OpOutput<'getTask'> {
   const task = requireTask(ctx, taskId);

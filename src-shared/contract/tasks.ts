@@ -7,9 +7,9 @@ import {
   base64Bytes,
   describeAttachmentProblem,
 } from '../attachments';
-import { AttachmentInfo, ChatStep, Comment, Job, Task } from '../entities';
+import { AttachmentInfo, ChatStep, Comment, Job, JobStatus, Task } from '../entities';
 import { MaestroEvent } from '../events';
-import { empty, Id, NonBlank, op, taskRef } from './operation';
+import { Id, NonBlank, op, QueryBool, QueryInt, QueryList, taskRef } from './operation';
 
 /** One file's shape; what it may be (name, type, size, and the list's count and total) is attachments.ts's rule. */
 export const Attachment = z
@@ -24,6 +24,10 @@ export const Attachments = z.array(Attachment).superRefine((list, ctx) => {
   const found = attachmentListProblem(list.map((a) => ({ ...a, bytes: base64Bytes(a.data) })));
   if (found) ctx.addIssue({ code: 'custom', path: [found.index], message: describeAttachmentProblem(found.problem) });
 });
+
+/** Tasks per page of listTasks when the caller names no limit, and the most it may name (bridge-api.md: ≤ 100). */
+export const TASK_PAGE_DEFAULT = 100;
+export const TASK_PAGE_MAX = 200;
 
 /** Items (comments and steps together) per page of getTaskRecent and listChatBefore. */
 export const CHAT_PAGE_SIZE = 200;
@@ -59,12 +63,27 @@ export const taskOperations = {
     input: z.object({ ...createTaskShape, waitMs: z.number().int().min(1).max(600_000).default(300_000) }).strict(),
     output: z.object({ task: Task, job: Job, settled: z.boolean() }),
   }),
+  /**
+   * A page of the tasks, newest first (issue 28 point 3): `cursor` is the `nextCursor` of the page before (opaque; one
+   * of another version or of other filters is refused with the reason), null on the last page. Filters: the latest
+   * job's status (one or several), archived or not (both when absent), `q`, words in the title or instruction, and
+   * `space`, the spaces (by id) whose tasks to list.
+   */
   listTasks: op({
     method: 'GET',
     path: '/tasks',
     status: 200,
-    input: empty,
-    output: z.object({ tasks: z.array(Task) }),
+    input: z
+      .object({
+        limit: QueryInt(1, TASK_PAGE_MAX).optional(),
+        cursor: z.string().min(1).max(200).optional(),
+        status: QueryList(JobStatus, 8).optional(),
+        archived: QueryBool.optional(),
+        q: z.string().trim().min(1, 'must not be blank').max(200).optional(),
+        space: QueryList(Id, 100).optional(),
+      })
+      .strict(),
+    output: z.object({ tasks: z.array(Task), nextCursor: z.string().nullable() }),
   }),
   getTask: op({
     method: 'GET',

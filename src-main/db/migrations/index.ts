@@ -21,6 +21,7 @@ import * as checkpoints from './0017-checkpoints';
 import * as jobGuards from './0018-job-guards';
 import * as callers from './0019-callers';
 import * as reflectionLessons from './0020-reflection-lessons';
+import * as taskPages from './0021-task-pages';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -51,6 +52,7 @@ export const MIGRATIONS: readonly Migration[] = [
   jobGuards,
   callers,
   reflectionLessons,
+  taskPages,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,7 +4,7 @@ import type { Database } from 'better-sqlite3';
 import type { JobStatus, Task } from '../../../src-shared/entities';
 import { iso } from '../ids';
 
-interface TaskRow {
+export interface TaskRow {
   id: string;
   title: string;
   instruction: string;
@@ -17,7 +17,8 @@ interface TaskRow {
   archived_at: number | null;
   forked_from_task_id: string | null;
   forked_at_send: number | null;
-  status: JobStatus | null;
+  /** The latest job's status, kept by migration 21's triggers on jobs. */
+  latest_status: JobStatus | null;
 }
 
 export interface NewTask {
@@ -40,7 +41,7 @@ export interface NewTask {
 
 export type PieceChoice = 'given' | 'pinned' | 'default' | 'route' | 'routed';
 
-const rowToTask = (r: TaskRow): Task => ({
+export const rowToTask = (r: TaskRow): Task => ({
   id: r.id,
   title: r.title,
   instruction: r.instruction,
@@ -50,22 +51,29 @@ const rowToTask = (r: TaskRow): Task => ({
   parentTaskId: r.parent_task_id,
   createdAt: iso(r.created_at),
   archivedAt: r.archived_at === null ? null : iso(r.archived_at),
-  status: r.status,
+  status: r.latest_status,
   forkedFrom:
     r.forked_from_task_id === null || r.forked_at_send === null
       ? null
       : { taskId: r.forked_from_task_id, send: r.forked_at_send },
 });
 
-const SELECT = `SELECT t.*, (SELECT j.status FROM jobs j WHERE j.task_id = t.id AND j.kind = 'run' ORDER BY j.created_at DESC, j.rowid DESC LIMIT 1) AS status FROM tasks t`;
-
 export function createTasksRepo(db: Database) {
   const insert = db.prepare(
     `INSERT INTO tasks (id, title, instruction, piece_id, workspace_path, workspace_kind, profile, parent_task_id, created_at, space_id, piece_choice, forked_from_task_id, forked_at_send)
      VALUES (@id, @title, @instruction, @pieceId, @workspacePath, @workspaceKind, @profile, @parentTaskId, @createdAt, @spaceId, @pieceChoice, @forkedFromTaskId, @forkedAtSend)`,
   );
-  const byId = db.prepare<[string], TaskRow>(`${SELECT} WHERE t.id = ?`);
-  const all = db.prepare<[], TaskRow>(`${SELECT} ORDER BY t.created_at DESC, t.rowid DESC`);
+  const byId = db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE id = ?');
+  const all = db.prepare<[], TaskRow>('SELECT * FROM tasks ORDER BY created_at DESC, rowid DESC');
+  const withStatus = db.prepare<[string], TaskRow>(
+    'SELECT * FROM tasks WHERE latest_status IN (SELECT value FROM json_each(?)) ORDER BY created_at DESC, rowid DESC',
+  );
+  const inWorkspace = db.prepare<[string, JobStatus], { id: string }>(
+    "SELECT id FROM tasks WHERE workspace_path = ? AND latest_status = ? AND workspace_kind = 'persistent' ORDER BY created_at, rowid",
+  );
+  const anyInWorkspace = db.prepare<[string], { n: number }>(
+    'SELECT count(*) AS n FROM (SELECT 1 FROM tasks WHERE workspace_path = ? LIMIT 1)',
+  );
   const setPiece = db.prepare<[string, string]>('UPDATE tasks SET piece_id = ? WHERE id = ?');
   const space = db.prepare<[string], { space_id: string | null }>('SELECT space_id FROM tasks WHERE id = ?');
   const choice = db.prepare<[string], { piece_choice: PieceChoice }>('SELECT piece_choice FROM tasks WHERE id = ?');
@@ -132,8 +140,21 @@ export function createTasksRepo(db: Database) {
       const row = byId.get(id);
       return row && rowToTask(row);
     },
+    /** Every task, newest first: for tests and small tools; a person's list and the bridge page (task-pages.ts). */
     list(): Task[] {
       return all.all().map(rowToTask);
+    },
+    /** The tasks whose latest job has one of the statuses, newest first; read through an index, not every task. */
+    withLatestStatus(statuses: readonly JobStatus[]): Task[] {
+      return withStatus.all(JSON.stringify(statuses)).map(rowToTask);
+    },
+    /** The tasks of the folder (a persistent workspace) whose latest job has the status, oldest first (by index). */
+    idsInWorkspace(workspacePath: string, latestStatus: JobStatus): string[] {
+      return inWorkspace.all(workspacePath, latestStatus).map((r) => r.id);
+    },
+    /** Whether any task ever worked in the folder (an index lookup). */
+    usedWorkspace(workspacePath: string): boolean {
+      return (anyInWorkspace.get(workspacePath)?.n ?? 0) > 0;
     },
     setPiece(id: string, pieceId: string): void {
       setPiece.run(pieceId, id);

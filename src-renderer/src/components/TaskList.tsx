@@ -2,13 +2,16 @@
 // indented under them (foldable), each with its title, status and age and a menu (reflect on it, rename in place — also by a
 // double-click on the title —, archive, delete after a confirmation). A rename is the person's title: the host never
 // replaces it with the one it makes for a new task. A click selects a task; a selection made elsewhere (the next-waiting-task shortcut, a
-// notification) scrolls its row into view.
+// notification) scrolls its row into view. The list comes a page at a time: the next page loads as its end scrolls
+// into view (or on "Show older tasks"), and a search or the archive also asks the host for its own first page, so a
+// match that is not loaded yet is found.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Task } from '../../../src-shared/entities';
 import { untrustedLine } from '../../../src-shared/untrusted-text';
 import { useLocale, useT } from '../hooks/useT';
 import { selectTasks } from '../store/entity-selectors';
 import { useAppStore } from '../store/store';
+import type { LoadState } from '../store/types';
 import { formatTime } from './format';
 import { StatusBadge } from './StatusBadge';
 import { TaskDeleteDialog } from './TaskDeleteDialog';
@@ -29,6 +32,19 @@ export function TaskList() {
     [tasks, query, showArchived, collapsed],
   );
   const archivedCount = useMemo(() => tasks.filter((task) => task.archivedAt !== null).length, [tasks]);
+  const more = useAppStore((s) => (s.tasksNext === null ? null : s.tasksMore));
+  const loadTaskPage = useAppStore((s) => s.loadTaskPage);
+
+  // A search waits for the typing to pause; the archive is asked for once it is shown.
+  const search = query.trim();
+  useEffect(() => {
+    if (search === '') return;
+    const timer = setTimeout(() => void loadTaskPage({ q: search.slice(0, 200) }), 250);
+    return () => clearTimeout(timer);
+  }, [search, loadTaskPage]);
+  useEffect(() => {
+    if (showArchived) void loadTaskPage({ archived: true });
+  }, [showArchived, loadTaskPage]);
 
   const toggle = (taskId: string) =>
     setCollapsed((current) => {
@@ -63,7 +79,8 @@ export function TaskList() {
           aria-label={t('tasks.search')}
           data-testid="task-search"
         />
-        {archivedCount > 0 ? (
+        {/* With pages still to load, archived tasks may be among them: the toggle is there, without a count. */}
+        {archivedCount > 0 || more !== null ? (
           <label className="task-archived-toggle">
             <input
               type="checkbox"
@@ -71,7 +88,7 @@ export function TaskList() {
               onChange={(e) => setShowArchived(e.target.checked)}
               data-testid="show-archived"
             />
-            {t('tasks.showArchived', { count: archivedCount })}
+            {more === null ? t('tasks.showArchived', { count: archivedCount }) : t('tasks.showArchivedPaged')}
           </label>
         ) : null}
       </div>
@@ -92,6 +109,8 @@ export function TaskList() {
           ))}
         </ul>
       )}
+      {/* A search has its own page from the host: older pages then load on a click only, not all of them at once. */}
+      {more === null ? null : <MoreTasks state={more} auto={search === ''} />}
       {deleting ? (
         <TaskDeleteDialog
           task={deleting}
@@ -99,6 +118,36 @@ export function TaskList() {
           onClose={() => setDeleting(null)}
         />
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * The end of a list with older pages: loads the next one while it is in view (again after each page, until the list
+ * reaches past the view) when `auto`, or when clicked; after a failure it waits for the click.
+ */
+function MoreTasks({ state, auto }: { state: LoadState; auto: boolean }) {
+  const loadMore = useAppStore((s) => s.loadMoreTasks);
+  const t = useT();
+  const ref = useRef<HTMLDivElement>(null);
+
+  // Observed afresh each time the list is idle again: the first report of a new observer is taken after the page just
+  // added is laid out, so a page that pushed the end out of view is the last one loaded until the next scroll.
+  useEffect(() => {
+    const element = ref.current;
+    if (!auto || state !== 'idle' || !element || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) void loadMore();
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [auto, state, loadMore]);
+
+  return (
+    <div ref={ref} className="task-list-more" data-testid="task-list-more" data-state={state}>
+      <button type="button" disabled={state === 'loading'} onClick={() => void loadMore()}>
+        {t(state === 'loading' ? 'tasks.moreLoading' : state === 'error' ? 'tasks.moreFailed' : 'tasks.more')}
+      </button>
     </div>
   );
 }

@@ -83,8 +83,18 @@ export const createDetailSlice =
 
       async restoreSelection() {
         const taskId = remembered();
-        if (taskId && !get().selectedTaskId && get().entities.tasks.some((t) => t.id === taskId))
-          await get().selectTask(taskId);
+        if (!taskId || get().selectedTaskId) return;
+        if (!get().entities.tasks.some((t) => t.id === taskId)) {
+          // Older than the pages loaded: asked for on its own; one deleted meanwhile stays unselected.
+          if (get().tasksNext === null) return;
+          try {
+            get().fold({ kind: 'task', task: (await api.getTaskRecent({ taskId })).task });
+          } catch {
+            return;
+          }
+          if (get().selectedTaskId) return;
+        }
+        await get().selectTask(taskId);
       },
 
       async refreshDetail() {

@@ -28,7 +28,7 @@ export interface TaskActivity {
 }
 
 export interface Entities {
-  /** The task list, newest first, as listed and as events changed it. */
+  /** The task list, newest first, as its pages listed it and as events changed it (the pages loaded so far). */
   tasks: readonly Task[];
   /** Every job known, by task id, oldest first: all of the open task's, the latest seen of the others. */
   jobs: Readonly<Record<string, readonly Job[]>>;
@@ -56,8 +56,13 @@ export const NO_ENTITIES: Entities = {
 
 /** What folds into the entities: a page, an action's answer, or a pushed event. */
 export type EntityInput =
-  /** listTasks. */
-  | { kind: 'tasks.page'; tasks: readonly Task[] }
+  /**
+   * listTasks' first page: it replaces the tasks of its span (from its oldest task up; all of them when it is the last
+   * page), so one deleted meanwhile goes, and the older pages loaded before stay.
+   */
+  | { kind: 'tasks.page'; tasks: readonly Task[]; last?: boolean }
+  /** Another page of listTasks (the next one, a search's, the tasks waiting for the person): added to the list. */
+  | { kind: 'tasks.more'; tasks: readonly Task[] }
   /** A task an action answered with (created, renamed, archived). */
   | { kind: 'task'; task: Task }
   /** deleteTask's answer. */

@@ -12,7 +12,9 @@ import { mergeById, newestFirst, upsertById } from './merge';
 export function reduceEntities(state: Entities, input: EntityInput): Entities {
   switch (input.kind) {
     case 'tasks.page':
-      return { ...state, tasks: [...input.tasks].sort(newestFirst) };
+      return { ...state, tasks: foldFirstPage(state.tasks, input.tasks, input.last ?? true) };
+    case 'tasks.more':
+      return { ...state, tasks: mergeById(state.tasks, input.tasks).sort(newestFirst) };
     case 'task':
       return upsertTask(state, input.task);
     case 'tasks.removed':
@@ -133,6 +135,14 @@ function foldEvent(state: Entities, event: MaestroEvent): Entities {
     default:
       return assertNever(event);
   }
+}
+
+/** The first page as it is now, with the tasks older than its span kept as they were loaded. */
+function foldFirstPage(known: readonly Task[], page: readonly Task[], last: boolean): Task[] {
+  const oldest = page.reduce<string | null>((min, t) => (min === null || t.createdAt < min ? t.createdAt : min), null);
+  // Strictly older only: a task of the oldest one's millisecond may be on the next page.
+  const older = last || oldest === null ? [] : known.filter((t) => t.createdAt < oldest);
+  return mergeById(older, page).sort(newestFirst);
 }
 
 function upsertTask(state: Entities, task: Task): Entities {

@@ -133,7 +133,7 @@ describe('approval requests in the store', () => {
   it('learns why a listed task waits, and toasts the end of a job once', async () => {
     const store = createAppStore(
       client({
-        listTasks: async () => ({ tasks: [task('t', 'waiting_human')] }),
+        listTasks: async () => ({ tasks: [task('t', 'waiting_human')], nextCursor: null }),
         getTaskRecent: async () => ({
           task: task('t', 'waiting_human'),
           jobs: [parked],

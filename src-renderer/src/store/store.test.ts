@@ -35,7 +35,9 @@ function fakeClient(api: Partial<MaestroApi>): MaestroClient {
 
 describe('the app store', () => {
   it('keeps the task list newest first and without duplicates as tasks arrive', async () => {
-    const store = createAppStore(fakeClient({ listTasks: async () => ({ tasks: [task('a', 1), task('b', 2)] }) }));
+    const store = createAppStore(
+      fakeClient({ listTasks: async () => ({ tasks: [task('a', 1), task('b', 2)], nextCursor: null }) }),
+    );
     await store.getState().loadTasks();
     expect(selectTasks(store.getState()).map((t) => t.id)).toEqual(['b', 'a']);
 
