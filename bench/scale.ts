@@ -7,9 +7,12 @@
 //   3. SSE delivery with 5 clients while 8 jobs stream: the model server's write of a chunk → its text at each client,
 //      against a bare Node SSE server sending the same chunks to 5 clients (target p95 ≤ 50 ms);
 //   4. database bytes per simple finished task after retention, and the file's size while tasks come and go at a
-//      steady number (it stops growing when the number of tasks stops growing).
+//      steady number (it stops growing when the number of tasks stops growing);
+//   5. start-up and the first page of the task list at 10,000 finished tasks against an empty data dir, and what a
+//      reconnect fetches (bench/scale-tasks.ts, run here in its own process so its start-ups are cold).
 //
 // Run: npm run bench:scale [-- --rounds N]
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -373,6 +376,12 @@ async function main() {
       .join(', ')} — largest ${growth.toFixed(2)}× the first (flat: ≤ 1.05×) ${verdict(growth <= 1.05)}`,
   );
   fs.rmSync(root, { recursive: true, force: true });
+
+  console.log('\nthe task list at 10,000 tasks (bench/scale-tasks.ts):');
+  execFileSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'scale-tasks.ts')], {
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_ROUNDS: process.env.BENCH_ROUNDS ?? '7' },
+  });
 }
 
 main().catch((error) => {
