@@ -138,7 +138,7 @@ describe('prompt: static preamble and dynamic context', () => {
     const grandchild = { ...asked, id: 'grandchild', parentTaskId: 'child' };
     store.db
       .prepare(
-        'INSERT INTO tasks SELECT ?, ?, instruction, piece_id, workspace_path, workspace_kind, profile, ?, created_at, space_id, piece_choice, archived_at, NULL, NULL FROM tasks WHERE id = ?',
+        'INSERT INTO tasks SELECT ?, ?, instruction, piece_id, workspace_path, workspace_kind, profile, ?, created_at, space_id, piece_choice, archived_at, NULL, NULL, NULL FROM tasks WHERE id = ?',
       )
       .run(child.id, child.title, mine.id, asked.id);
     expect(taskContext(storeJournal(store, grandchild, job))).toEqual({
