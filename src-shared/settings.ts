@@ -42,10 +42,18 @@ export const RetentionSettings = z.strictObject({
 });
 export type RetentionSettings = z.infer<typeof RetentionSettings>;
 
+/** A parked job's MCP servers, kept running for its resume: for how long at most, and for how many jobs at once. */
+export const McpKeepSettings = z.strictObject({
+  /** 0: never kept (every resume starts its servers again). */
+  keepIdleMinutes: z.number().int().min(0).max(24 * 60).default(10),
+  keepSessions: z.number().int().min(0).max(100).default(8),
+});
+
 export const AppSettings = z.strictObject({
   notifications: NotificationSettings.default(NotificationSettings.parse({})),
   checkpoints: CheckpointSettings.default(CheckpointSettings.parse({})),
   retention: RetentionSettings.default(RetentionSettings.parse({})),
+  mcpSessions: McpKeepSettings.default(McpKeepSettings.parse({})),
   /** When Reflection runs and how many approved lessons a job's instruction gets (P2.08). */
   lessons: LessonSettings.default(LessonSettings.parse({})),
 });

@@ -151,7 +151,12 @@ function openCore(options: MaestroOptions, dataDir: string, held: DisposableStor
     sandbox,
     read: accepted.inForce,
     switches: (workspace) => accepted.mcpSwitches(workspace),
+    keep: () => {
+      const { keepIdleMinutes, keepSessions } = loadSettings(dataDir).settings.mcpSessions;
+      return { idleMs: keepIdleMinutes * 60_000, sessions: keepSessions };
+    },
   });
+  held.add('the MCP servers kept for parked jobs', () => mcp.closeKept());
   // The remote agents' tokens (a2a_send) are kept as the MCP servers' are, in a file of their own.
   const agentTokens = new McpTokenStore(path.join(dataDir, AGENT_TOKENS_FILE), secretBox);
   const sshKeys = new McpTokenStore(path.join(dataDir, SSH_KEYS_FILE), secretBox);
@@ -338,8 +343,10 @@ function openMaestro(options: MaestroOptions, dataDir: string, held: DisposableS
   held.add(
     'the queue listener',
     store.subscribe((event) => {
-      if (event.type === 'job.changed' && (event.job.status === 'queued' || event.job.status === 'retry'))
-        worker?.poke();
+      if (event.type !== 'job.changed') return;
+      if (event.job.status === 'queued' || event.job.status === 'retry') worker?.poke();
+      // A parked job cancelled (or failed) where it waited: the MCP servers kept for its resume end.
+      else if (event.job.status === 'cancelled' || event.job.status === 'failed') void core.mcp.drop(event.taskId);
     }),
   );
   // Only with <dataDir>/schedules.json (read at start); a broken file is logged and leaves the Scheduler off.

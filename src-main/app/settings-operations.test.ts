@@ -37,6 +37,7 @@ describe('settings operations', () => {
         commitOnSuccess: true,
       },
       retention: { activityDays: 30 },
+      mcpSessions: { keepIdleMinutes: 10, keepSessions: 8 },
       // P2.08: Reflection after failures by default; a job gets at most 5 approved lessons, 1500 characters of them.
       lessons: { reflection: 'failures', maxLessons: 5, maxChars: 1500, retireAfterDays: 60 },
     });
@@ -58,6 +59,7 @@ describe('settings operations', () => {
       notifications,
       checkpoints: DEFAULT_SETTINGS.checkpoints,
       retention: DEFAULT_SETTINGS.retention,
+      mcpSessions: DEFAULT_SETTINGS.mcpSessions,
       lessons: DEFAULT_SETTINGS.lessons,
     });
     await first.close();

@@ -94,6 +94,11 @@ export class ServerSlot {
     return this.connection;
   }
 
+  /** A new job took the session over: MAX_RESTARTS count per job. */
+  newJob(): void {
+    this.restarts = 0;
+  }
+
   kill(): void {
     this.connection.kill();
   }

@@ -2,6 +2,7 @@
 // token itself), whether it is on, how it last did (status, tools, last error), saving a token, and opening a job's
 // servers after the token check (spec §2 K → KH / L).
 
+import { createHash } from 'node:crypto';
 import type { McpServerView } from '../../src-shared/contract';
 import type { SandboxChoice } from '../tools/os-sandbox';
 import type { SettingsText } from '../workspace/accepted-settings';
@@ -33,6 +34,21 @@ export interface McpServersOptions {
   read?: SettingsText;
   /** The servers a person turned on or off in Settings, by name (they win over `"disabled"` in the file). */
   switches?: (workspacePath: string) => Readonly<Record<string, boolean>>;
+  /** How long a parked job's servers are kept for its resume, and how many jobs' at most (default 10 min, 8). */
+  keep?: () => McpKeepLimits;
+}
+
+export interface McpKeepLimits {
+  idleMs: number;
+  sessions: number;
+}
+
+export const DEFAULT_KEEP: McpKeepLimits = { idleMs: 10 * 60_000, sessions: 8 };
+
+/** What a session was opened with: the workspace, its servers' configs and tokens (hashed: nothing kept in clear). */
+function fingerprintOf(workspacePath: string, servers: readonly SessionServer[]): string {
+  const text = JSON.stringify([workspacePath, servers.map((s) => [s.config, s.token])]);
+  return createHash('sha256').update(text).digest('hex');
 }
 
 type Status = Pick<McpServerView, 'status' | 'tools' | 'lastError' | 'checkedAt'>;
@@ -41,6 +57,10 @@ const UNKNOWN: Status = { status: 'unknown', tools: [], lastError: null, checked
 export class McpServers implements McpJobServers {
   /** How each server last did in this process, by workspace and name. */
   private readonly statuses = new Map<string, Status>();
+  /** What each open session was opened with, to tell whether a kept one still fits. */
+  private readonly fingerprints = new WeakMap<McpSession, string>();
+  /** Sessions of parked jobs kept for their task's resume, oldest first. */
+  private readonly kept = new Map<string, { session: McpSession; timer: NodeJS.Timeout }>();
 
   constructor(
     readonly tokens: McpTokenStore,
@@ -93,7 +113,12 @@ export class McpServers implements McpJobServers {
     return this.tokens.savedCount !== savedCount;
   }
 
-  async open(workspacePath: string, signal: AbortSignal, hooks: McpJobHooks = {}): Promise<McpOpenResult> {
+  async open(
+    workspacePath: string,
+    signal: AbortSignal,
+    hooks: McpJobHooks = {},
+    taskId?: string,
+  ): Promise<McpOpenResult> {
     const savedCount = this.tokens.savedCount;
     const servers: SessionServer[] = [];
     for (const config of this.configs(workspacePath).filter((c) => c.enabled)) {
@@ -115,8 +140,18 @@ export class McpServers implements McpJobServers {
       }
       servers.push({ config, token });
     }
+    const fingerprint = fingerprintOf(workspacePath, servers);
+    const kept = taskId === undefined ? undefined : this.takeKept(taskId);
+    if (kept && this.fingerprints.get(kept) === fingerprint) {
+      kept.adopt(signal, hooks);
+      return { kind: 'ready', session: kept };
+    }
+    // The servers or their tokens changed while the job waited: what was kept goes, the job starts them afresh.
+    await kept?.close().catch(() => {});
     try {
-      return { kind: 'ready', session: await this.session(workspacePath, servers, signal, hooks) };
+      const session = await this.session(workspacePath, servers, signal, hooks);
+      this.fingerprints.set(session, fingerprint);
+      return { kind: 'ready', session };
     } catch (error) {
       if (!(error instanceof McpAuthError)) throw error;
       return {
@@ -129,6 +164,56 @@ export class McpServers implements McpJobServers {
         savedCount,
       };
     }
+  }
+
+  /**
+   * Keeps a parked job's session for its task's next job (within the settings' idle time and count: the oldest kept
+   * goes first); false when it is not kept (no servers), and the caller closes it.
+   */
+  keep(taskId: string, session: McpSession): boolean {
+    if (session.tools.length === 0 || !this.fingerprints.has(session)) return false;
+    const { idleMs, sessions } = this.options.keep?.() ?? DEFAULT_KEEP;
+    if (idleMs <= 0 || sessions <= 0) return false;
+    void this.takeKept(taskId)?.close();
+    while (this.kept.size >= sessions) {
+      const oldest = this.kept.keys().next().value as string;
+      void this.takeKept(oldest)?.close();
+    }
+    const timer = setTimeout(() => void this.takeKept(taskId)?.close(), idleMs);
+    timer.unref();
+    this.kept.set(taskId, { session, timer });
+    return true;
+  }
+
+  /** The task's parked job ended without a resume (cancelled, or failed): its kept servers end too. */
+  async drop(taskId: string): Promise<void> {
+    await this.takeKept(taskId)
+      ?.close()
+      .catch(() => {});
+  }
+
+  private takeKept(taskId: string): McpSession | undefined {
+    const kept = this.kept.get(taskId);
+    if (!kept) return undefined;
+    this.kept.delete(taskId);
+    clearTimeout(kept.timer);
+    return kept.session;
+  }
+
+  /** How many sessions are kept (for tests and the host's close). */
+  get keptCount(): number {
+    return this.kept.size;
+  }
+
+  /** Ends every kept session (the host closes). */
+  async closeKept(): Promise<void> {
+    await Promise.all(
+      [...this.kept.keys()].map((taskId) =>
+        this.takeKept(taskId)
+          ?.close()
+          .catch(() => {}),
+      ),
+    );
   }
 
   /** Starts one server of the workspace (on or off), lists its tools and stops it: its view as a job would leave it. */

@@ -26,7 +26,10 @@ export interface McpJobHooks {
 
 /** Opens the MCP servers of a job's workspace; the Worker calls it once per job, before the engine runs. */
 export interface McpJobServers {
-  open(workspacePath: string, signal: AbortSignal, hooks?: McpJobHooks): Promise<McpOpenResult>;
+  /** `taskId`: a session kept from the task's parked job is taken over when its servers and tokens are the same. */
+  open(workspacePath: string, signal: AbortSignal, hooks?: McpJobHooks, taskId?: string): Promise<McpOpenResult>;
+  /** Keeps a parked job's session for its task's resume; false: not kept (the caller closes it). */
+  keep?(taskId: string, session: McpSession): boolean;
   /** Whether a token was saved after the check that answered `savedCount` (it may not have found the parked job). */
   tokenSavedSince(savedCount: number): boolean;
 }
@@ -82,11 +85,31 @@ export class McpSession {
   private constructor(
     readonly tools: readonly AnyToolDef[],
     private readonly slots: readonly ServerSlot[],
-    private readonly stopKilling: () => void,
+    /** The options the slots read: the job's signal and warnings, replaced when another job adopts the session. */
+    private readonly live: SessionOptions,
+    private readonly kill: () => void,
   ) {}
 
   /** A session without servers: a workspace without mcp.json starts nothing. */
-  static readonly empty = new McpSession([], [], () => {});
+  static readonly empty = new McpSession([], [], { signal: new AbortController().signal, clientVersion: '' }, () => {});
+
+  private stopKilling(): void {
+    this.live.signal.removeEventListener('abort', this.kill);
+  }
+
+  /**
+   * The session passes to the next job of its task (a resume after a park): killed by that job's signal, its
+   * warnings that job's, each server's restarts counted afresh. A server that died meanwhile starts again at its
+   * first call, as within a job.
+   */
+  adopt(signal: AbortSignal, hooks: McpJobHooks): void {
+    this.stopKilling();
+    this.live.signal = signal;
+    this.live.onWarning = hooks.onWarning;
+    for (const slot of this.slots) slot.newJob();
+    if (signal.aborted) this.kill();
+    else signal.addEventListener('abort', this.kill, { once: true });
+  }
 
   /**
    * Connects every server and lists its tools; a refusal is an McpAuthError (what was started is stopped again), any
@@ -94,6 +117,7 @@ export class McpSession {
    */
   static async open(servers: readonly SessionServer[], options: SessionOptions): Promise<McpSession> {
     if (servers.length === 0) return McpSession.empty;
+    const live: SessionOptions = { ...options };
     const redact = redactor(servers.flatMap((s) => (s.token ? [s.token] : [])));
     const settled = await Promise.allSettled(
       servers.map((s) =>
@@ -110,8 +134,8 @@ export class McpSession {
         for (const o of opened) o.connection.kill();
         for (const s of slots) s.kill();
       });
-    options.signal.addEventListener('abort', kill, { once: true });
-    const stopKilling = () => options.signal.removeEventListener('abort', kill);
+    live.signal.addEventListener('abort', kill, { once: true });
+    const stopKilling = () => live.signal.removeEventListener('abort', kill);
     try {
       if (options.signal.aborted) throw new Error(`cancelled while connecting: ${String(options.signal.reason)}`);
       for (const [i, r] of settled.entries()) {
@@ -134,7 +158,7 @@ export class McpSession {
           try {
             const tools = await connection.listTools(options.signal);
             const timeouts = timeoutsOf(server.config, options.timeouts);
-            const slot = new ServerSlot(server.config, server.token, timeouts, connection, options, redact);
+            const slot = new ServerSlot(server.config, server.token, timeouts, connection, live, redact);
             slots.push(slot);
             return tools.map((tool) => ({ slot, tool, server: server.config.name }));
           } catch (e) {
@@ -153,7 +177,7 @@ export class McpSession {
       const tools = named
         .map((t) => mcpToolDef(t.name, t.tool, (args, ctx) => t.slot.call(t.tool.name, args, ctx)))
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      return new McpSession(tools, slots, stopKilling);
+      return new McpSession(tools, slots, live, kill);
     } catch (error) {
       stopKilling();
       for (const o of opened) o.connection.kill();

@@ -62,9 +62,12 @@ export class JobPreparation {
     const { store, mcp } = this.o;
     if (!mcp || store.tasks.workspaceKind(job.taskId) !== 'persistent') return { kind: 'run' };
     try {
-      const opened = await mcp.open(prepared.workspacePath, signal, {
-        onWarning: (server, message) => this.warnMcp(job, server, message),
-      });
+      const opened = await mcp.open(
+        prepared.workspacePath,
+        signal,
+        { onWarning: (server, message) => this.warnMcp(job, server, message) },
+        job.taskId,
+      );
       if (opened.kind === 'ready') return { kind: 'run', session: opened.session };
       const movement = prepared.start.name;
       return {

@@ -364,9 +364,18 @@ export class Worker {
       clearInterval(heartbeat);
       if (this.heartbeats.get(job.id) === heartbeat) this.heartbeats.delete(job.id);
       aborts.release(job.id, signal);
-      // The job's state is persisted first; its MCP server processes end after it (or were killed on cancel).
-      await mcp?.close().catch((error) => console.error(`MCP servers of ${job.id} did not close:`, error));
+      // The job's state is persisted first; its MCP server processes end after it (or were killed on cancel), unless
+      // it waits for a person or its subtasks: then they are kept for its resume, within the settings' limits.
+      if (mcp && !this.keepMcp(job, mcp, signal))
+        await mcp.close().catch((error) => console.error(`MCP servers of ${job.id} did not close:`, error));
     }
+  }
+
+  private keepMcp(job: JobRecord, session: McpSession, signal: AbortSignal): boolean {
+    if (signal.aborted || !this.o.mcp?.keep) return false;
+    const status = this.o.store.jobs.get(job.id)?.status;
+    if (status !== 'waiting_human' && status !== 'waiting_subtasks') return false;
+    return this.o.mcp.keep(job.taskId, session);
   }
 
   private async afterSucceeded(job: JobRecord): Promise<void> {
