@@ -53,3 +53,39 @@ test('P7.23 P2.14 P7.20 the new task shows its folder’s settings files; decidi
   expect(tools).not.toContain('write_file');
   expect(tools.some((t) => t.startsWith('mcp__'))).toBe(false);
 });
+
+test('P7.20 a TAKT folder’s 300 settings files: folded cards, one accepted on its own, Accept all (299) starts the job in one step', async ({
+  page,
+  llm,
+  llmHost,
+}) => {
+  const files = Array.from({ length: 300 }, (_, i) =>
+    i % 3 === 0
+      ? `.maestro/facets/personas/persona-${i}.md`
+      : i % 3 === 1
+        ? `.maestro/knowledge/knowledge-${i}.md`
+        : `.maestro/pieces/rules/rule-${i}.md`,
+  );
+  for (const rel of files) {
+    fs.mkdirSync(path.dirname(path.join(llmHost.workspace, rel)), { recursive: true });
+    fs.writeFileSync(path.join(llmHost.workspace, rel), `# ${path.basename(rel)}\n\nA line a TAKT facet holds.\n`);
+  }
+  llm.push(complete('success', 'Ran with all the reviewed settings.'));
+  await openUi(page, llmHost);
+  await createInUi(page, { instruction: 'Work in my TAKT folder.', title: 'TAKT folder' });
+
+  await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'waiting_human', { timeout: 20_000 });
+  const cards = page.getByTestId('settings-change-cards');
+  await expect(cards.getByTestId('settings-change')).toHaveCount(300);
+  // Folded: each diff is under its file until opened; one card can still be decided on its own.
+  await expect(cards.getByTestId('settings-change-fold')).toHaveCount(300);
+  await expect(cards.getByTestId('settings-change-diff').first()).toBeHidden();
+  await cards.getByTestId('settings-change').first().getByTestId('settings-accept').click();
+  await expect(cards.getByTestId('settings-change')).toHaveCount(299);
+  expect(llm.requests).toHaveLength(0);
+
+  await cards.getByTestId('settings-accept-all').filter({ hasText: 'Accept all (299)' }).click();
+  await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
+  await expect(page.getByTestId('settings-change-cards')).toHaveCount(0);
+  expect(llm.requests).toHaveLength(1);
+});

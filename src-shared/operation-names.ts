@@ -56,6 +56,7 @@ export const OPERATION_NAMES = [
   'cleanUpStorage',
   'listSettingsChanges',
   'acceptSettingsChange',
+  'acceptAllSettingsChanges',
   'rejectSettingsChange',
   'retryNow',
   'renameTask',

@@ -65,6 +65,10 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   cleanUpStorage: {},
   listSettingsChanges: undefined,
   acceptSettingsChange: { workspacePath: '/no/such/workspace', file: '.maestro/policy.json', currentSha256: null },
+  acceptAllSettingsChanges: {
+    workspacePath: '/no/such/workspace',
+    files: [{ file: '.maestro/policy.json', currentSha256: null }],
+  },
   rejectSettingsChange: { workspacePath: '/no/such/workspace', file: '.maestro/policy.json' },
   retryNow: undefined,
   renameTask: { title: 'renamed' },

@@ -113,6 +113,7 @@ export const CALLER_SCOPES: { [N in OperationName]: CallerScope<N> } = {
   saveSettings: owner,
   listSettingsChanges: owner,
   acceptSettingsChange: owner,
+  acceptAllSettingsChanges: owner,
   rejectSettingsChange: owner,
   createCaller: owner,
   listCallers: owner,

@@ -50,7 +50,12 @@ import { checkMcpServer, listMcpServers, saveMcpToken, setMcpServerEnabled } fro
 import { addMcpServer, removeMcpServer } from './mcp-server-operations';
 import { deleteProfile, listModels, listProfiles, saveProfile, testProfile } from './profile-operations';
 import { listRemoteAgents, saveRemoteAgentToken } from './remote-agent-operations';
-import { acceptSettingsChange, listSettingsChanges, rejectSettingsChange } from './settings-change-operations';
+import {
+  acceptAllSettingsChanges,
+  acceptSettingsChange,
+  listSettingsChanges,
+  rejectSettingsChange,
+} from './settings-change-operations';
 import { getSettings, saveSettings } from './settings-operations';
 import { listSshTargets, saveSshTargetKey } from './ssh-target-operations';
 import { getToolPolicy, saveToolPolicy } from './tool-policy-operations';
@@ -161,6 +166,7 @@ export const operations: Operations = {
   },
   listSettingsChanges,
   acceptSettingsChange,
+  acceptAllSettingsChanges,
   rejectSettingsChange,
   retryNow,
   renameTask,

@@ -94,6 +94,34 @@ export function acceptSettingsChange(ctx: AppContext, input: OpParsedInput<'acce
   });
 }
 
+/**
+ * Accepts the listed files in one write: each whose content still has the hash the person saw. A file changed since
+ * is left pending (and named), so it is shown again as it is now rather than accepted unseen.
+ */
+export function acceptAllSettingsChanges(
+  ctx: AppContext,
+  input: OpParsedInput<'acceptAllSettingsChanges'>,
+): OpOutput<'acceptAllSettingsChanges'> {
+  const workspacePath = knownWorkspace(ctx, input.workspacePath);
+  const listed = new Map<string, string | null>();
+  for (const { file, currentSha256 } of input.files) {
+    settingsFile(file);
+    if (listed.has(file)) throw invalid('files', `${file} is listed twice`);
+    listed.set(file, currentSha256);
+  }
+  return conflictOnFileError(() => {
+    const decided: { file: string; content: string | null }[] = [];
+    const notAccepted: string[] = [];
+    for (const [file, seen] of listed) {
+      const current = onDisk(workspacePath, file);
+      if ((current === null ? null : sha256(current)) === seen) decided.push({ file, content: current });
+      else notAccepted.push(file);
+    }
+    if (decided.length > 0) ctx.accepted.recordMany(workspacePath, decided);
+    return { ...changesOf(ctx, workspacePath), accepted: decided.map((d) => d.file), notAccepted };
+  });
+}
+
 export function rejectSettingsChange(ctx: AppContext, input: OpParsedInput<'rejectSettingsChange'>): Changes {
   const workspacePath = knownWorkspace(ctx, input.workspacePath);
   const file = settingsFile(input.file);

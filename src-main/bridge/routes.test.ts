@@ -78,6 +78,7 @@ const BRIDGE_API_TABLE = [
   // Ours: a workspace's settings files changed outside MAESTRO (keyed like the Tool Policy), accepted or rejected.
   ['GET', '/settings-changes/:workspacePath', 200],
   ['POST', '/settings-changes/:workspacePath/accept', 200],
+  ['POST', '/settings-changes/:workspacePath/accept-all', 200],
   ['POST', '/settings-changes/:workspacePath/reject', 200],
   // Ours: a job waiting to retry tries again now.
   ['POST', '/tasks/:id/retry-now', 200],

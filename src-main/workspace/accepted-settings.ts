@@ -55,6 +55,15 @@ export function isSettingsFile(rel: string): boolean {
   );
 }
 
+/**
+ * A workflow file: a `*.yaml`/`*.yml` directly in PIECES_DIR. The files below it (`pieces/rules/*.md`, …) are what
+ * workflows read, never workflows themselves.
+ */
+export function isPieceWorkflowFile(rel: string): boolean {
+  const name = rel.startsWith(`${PIECES_DIR}/`) ? rel.slice(PIECES_DIR.length + 1) : '';
+  return /\.ya?ml$/.test(name) && !name.includes('/') && isSettingsFile(rel);
+}
+
 export const ACCEPTED_SETTINGS_FILE = 'accepted-settings.json';
 
 export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -133,11 +142,22 @@ export class AcceptedSettings {
 
   /** Records `content` as the accepted version of the file; null: none (the file is absent, and that is accepted). */
   record(workspacePath: string, rel: string, content: string | null): void {
+    this.recordMany(workspacePath, [{ file: rel, content }]);
+  }
+
+  /**
+   * Records several files' accepted versions in one write of the file (a TAKT workspace accepts hundreds at once: one
+   * write each would rewrite the whole file hundreds of times).
+   */
+  recordMany(workspacePath: string, decided: readonly { file: string; content: string | null }[]): void {
     const { data, error } = this.read();
     if (error) throw new ConfigFileError(this.file, `cannot be read, so it is not overwritten: ${error.why}`);
     const files = { ...data.workspaces[workspacePath] };
-    if (content === null) delete files[rel];
-    else files[rel] = { sha256: sha256(content), content, acceptedAt: new Date().toISOString() };
+    const acceptedAt = new Date().toISOString();
+    for (const { file: rel, content } of decided) {
+      if (content === null) delete files[rel];
+      else files[rel] = { sha256: sha256(content), content, acceptedAt };
+    }
     const workspaces = { ...data.workspaces, [workspacePath]: files };
     if (Object.keys(files).length === 0) delete workspaces[workspacePath];
     this.write({ ...data, workspaces });
@@ -171,16 +191,14 @@ export class AcceptedSettings {
 
   /** The workspace's piece files in force: those on disk and those accepted (a deleted one still applies). */
   pieceFiles(workspacePath: string): string[] {
-    const accepted = Object.keys(this.read().data.workspaces[workspacePath] ?? {}).filter(
-      (rel) => rel.startsWith(`${PIECES_DIR}/`) && isSettingsFile(rel),
-    );
+    const accepted = Object.keys(this.read().data.workspaces[workspacePath] ?? {}).filter(isPieceWorkflowFile);
     return [...new Set([...pieceFilesOnDisk(workspacePath), ...accepted])].sort();
   }
 
   /** Every settings file of the workspace whose content is not the accepted version, by file name. */
   changes(workspacePath: string): SettingsChange[] {
     const accepted = Object.keys(this.read().data.workspaces[workspacePath] ?? {}).filter(
-      (rel) => !rel.startsWith(`${PIECES_DIR}/`) && isSettingsFile(rel),
+      (rel) => !isPieceWorkflowFile(rel) && isSettingsFile(rel),
     );
     const companions = [...new Set([...taktFilesOnDisk(workspacePath), ...accepted])]
       .filter((rel) => !Object.values(SETTINGS_FILES).includes(rel as never))
@@ -205,7 +223,7 @@ export function pieceFilesOnDisk(workspacePath: string): string[] {
   }
   return names
     .map((n) => `${PIECES_DIR}/${n}`)
-    .filter(isSettingsFile)
+    .filter(isPieceWorkflowFile)
     .sort();
 }
 

@@ -22,6 +22,10 @@ export const SettingsChangeView = z.object({
 export type SettingsChangeView = z.infer<typeof SettingsChangeView>;
 
 const Changes = z.object({ changes: z.array(SettingsChangeView) });
+const CurrentSha256 = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in hex')
+  .nullable();
 
 export const settingsChangeOperations = {
   /** A workspace's settings files that are not the accepted version (a space's, the default one, or a task's). */
@@ -44,13 +48,35 @@ export const settingsChangeOperations = {
       .object({
         workspacePath: WorkspacePath,
         file: SettingsFileName,
-        currentSha256: z
-          .string()
-          .regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in hex')
-          .nullable(),
+        currentSha256: CurrentSha256,
       })
       .strict(),
     output: Changes,
+  }),
+  /**
+   * Accepts the files a person saw listed, in one step (a TAKT workspace has hundreds). Each is accepted only when it
+   * still has the `currentSha256` listed; those that changed since are left pending and named in `notAccepted`, and
+   * `changes` lists them again as they are now.
+   */
+  acceptAllSettingsChanges: op({
+    method: 'POST',
+    path: '/settings-changes/:workspacePath/accept-all',
+    status: 200,
+    input: z
+      .object({
+        workspacePath: WorkspacePath,
+        files: z
+          .array(z.object({ file: SettingsFileName, currentSha256: CurrentSha256 }).strict())
+          .min(1)
+          .max(5000),
+      })
+      .strict(),
+    output: Changes.extend({
+      /** The files accepted now. */
+      accepted: z.array(z.string()),
+      /** The listed files left pending because they changed since they were listed. */
+      notAccepted: z.array(z.string()),
+    }),
   }),
   /** Rejects the change: the file is restored to the accepted version, or removed when none was accepted. */
   rejectSettingsChange: op({

@@ -236,6 +236,12 @@ const CASES: Record<OperationName, Case> = {
     path: '/api/local/settings-changes/%2Fws/accept',
     body: { file: '.maestro/policy.json', currentSha256: null },
   },
+  acceptAllSettingsChanges: {
+    input: { workspacePath: '/ws', files: [{ file: '.maestro/policy.json', currentSha256: null }] },
+    method: 'POST',
+    path: '/api/local/settings-changes/%2Fws/accept-all',
+    body: { files: [{ file: '.maestro/policy.json', currentSha256: null }] },
+  },
   rejectSettingsChange: {
     input: { workspacePath: '/ws', file: '.maestro/mcp.json' },
     method: 'POST',

@@ -17,7 +17,7 @@ import { ContextGauge } from './ContextGauge';
 import { composerMode } from './composer-mode';
 import { McpAuthCard } from './McpAuthCard';
 import { PackageRequestApproval } from './PackageRequestApproval';
-import { SettingsChangeCard } from './SettingsChangeCard';
+import { FOLD_DIFFS_FROM, SettingsAcceptAll, SettingsChangeCard } from './SettingsChangeCard';
 import { StopJob } from './StopJob';
 import { ToolRequestApproval } from './ToolRequestApproval';
 
@@ -105,8 +105,14 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
               {t('settingsChange.waiting')}
             </p>
           ) : null}
+          {settingsChanges.length > 1 ? <SettingsAcceptAll changes={settingsChanges} /> : null}
           {settingsChanges.map((c) => (
-            <SettingsChangeCard key={c.file} change={c} holdsTask={waitsForSettings && !c.hasAccepted} />
+            <SettingsChangeCard
+              key={c.file}
+              change={c}
+              holdsTask={waitsForSettings && !c.hasAccepted}
+              folded={settingsChanges.length >= FOLD_DIFFS_FROM}
+            />
           ))}
         </section>
       ) : null}

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SettingsChangeView } from '../../../src-shared/contract';
 import { ApiError, type MaestroApi, type MaestroClient } from '../api/client';
 import { createAppStore, StoreContext } from '../store/store';
-import { SettingsChangeCard } from './SettingsChangeCard';
+import { SettingsAcceptAll, SettingsChangeCard } from './SettingsChangeCard';
 
 const change = (patch: Partial<SettingsChangeView> = {}): SettingsChangeView => ({
   workspacePath: '/ws',
@@ -51,6 +51,71 @@ describe('SettingsChangeCard', () => {
     const out = html(change({ hasAccepted: false }), true);
     expect(out).toContain('the task waits until you accept or reject it');
     expect(out).not.toContain('the defaults are in force');
+  });
+});
+
+describe('many settings changes (issue 27 point 4)', () => {
+  const many = Array.from({ length: 300 }, (_, i) =>
+    change({ file: `.maestro/facets/personas/p-${i}.md`, kind: 'piece', hasAccepted: false }),
+  );
+
+  it('a folded card keeps its diff under a summary, and its own Accept and Reject', () => {
+    const out = renderToStaticMarkup(
+      <StoreContext.Provider value={createAppStore(fakeClient({}))}>
+        <SettingsChangeCard change={change()} folded />
+      </StoreContext.Provider>,
+    );
+    expect(out).toMatch(/<details data-testid="settings-change-fold"><summary>Show the change<\/summary><pre/);
+    expect(out).toContain('data-testid="settings-accept"');
+    expect(out).toContain('data-testid="settings-reject"');
+    expect(html(change())).not.toContain('<details');
+  });
+
+  it('Accept all names how many files it accepts', () => {
+    const out = renderToStaticMarkup(
+      <StoreContext.Provider value={createAppStore(fakeClient({}))}>
+        <SettingsAcceptAll changes={many} />
+      </StoreContext.Provider>,
+    );
+    expect(out).toContain('Accept all (300)');
+    expect(out).not.toContain('data-testid="settings-relisted"');
+  });
+
+  it('sends every file with the hash its card showed; files changed since come back as cards and are named', async () => {
+    const seen: unknown[] = [];
+    const now = change({ file: '.maestro/facets/personas/p-7.md', currentSha256: 'b'.repeat(64), hasAccepted: false });
+    const store = createAppStore(
+      fakeClient({
+        acceptAllSettingsChanges: async (input) => {
+          seen.push(input);
+          return { changes: [now], accepted: [], notAccepted: [now.file] };
+        },
+        acceptSettingsChange: async () => ({ changes: [] }),
+      }),
+    );
+    expect(await store.getState().acceptAllSettingsChanges(many)).toEqual({ ok: true });
+    expect(seen).toEqual([
+      { workspacePath: '/ws', files: many.map((c) => ({ file: c.file, currentSha256: 'a'.repeat(64) })) },
+    ]);
+    expect(store.getState().settingsChanges).toEqual({ workspacePath: '/ws', changes: [now] });
+    expect(store.getState().settingsChangesRelisted).toEqual([now.file]);
+    // The next decision is about a card as listed now: the note goes.
+    expect(await store.getState().decideSettingsChange(now, 'accept')).toEqual({ ok: true });
+    expect(store.getState().settingsChangesRelisted).toEqual([]);
+  });
+
+  it('a refused Accept all is reported and changes nothing known', async () => {
+    const store = createAppStore(
+      fakeClient({
+        listSettingsChanges: async () => ({ changes: many }),
+        acceptAllSettingsChanges: async () => {
+          throw new ApiError('conflict', 'accepted-settings.json cannot be written', [], 409);
+        },
+      }),
+    );
+    await store.getState().loadSettingsChanges('/ws');
+    expect((await store.getState().acceptAllSettingsChanges(many)).ok).toBe(false);
+    expect(store.getState().settingsChanges?.changes).toHaveLength(300);
   });
 });
 

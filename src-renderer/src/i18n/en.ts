@@ -176,6 +176,10 @@ export const en = {
     'This task has not started: its folder has settings files nobody accepted yet. Accept or reject each one below; the run starts with what you accepted.',
   'settingsChange.inForceWaiting': 'This file was never accepted: the task waits until you accept or reject it.',
   'settingsChange.deleted': 'The file was deleted.',
+  'settingsChange.acceptAll': 'Accept all ({count})',
+  'settingsChange.relisted':
+    'One file changed after it was shown and was not accepted: review it again below.|{count} files changed after they were shown and were not accepted: review them again below.',
+  'settingsChange.showDiff': 'Show the change',
   'settingsChange.accept': 'Accept',
   'settingsChange.reject': 'Reject (restore the accepted version)',
   'settingsChange.rejectNew': 'Reject (remove the file)',

@@ -176,6 +176,10 @@ export const ja: Messages = {
     'このタスクはまだ始まっていません。フォルダーに未承認の設定ファイルがあります。下のファイルをそれぞれ承認または却下すると、承認したもので実行が始まります。',
   'settingsChange.inForceWaiting': 'このファイルは一度も承認されていません。承認か却下をするまでタスクは待ちます。',
   'settingsChange.deleted': 'ファイルは削除されています。',
+  'settingsChange.acceptAll': 'すべて承認（{count} 件）',
+  'settingsChange.relisted':
+    '表示後に変更されたファイル {count} 件は承認していません。下で改めて確認してください。|表示後に変更されたファイル {count} 件は承認していません。下で改めて確認してください。',
+  'settingsChange.showDiff': '変更を表示',
   'settingsChange.accept': '承認',
   'settingsChange.reject': '却下（承認済みの版に戻す）',
   'settingsChange.rejectNew': '却下（ファイルを削除）',

@@ -17,6 +17,13 @@ export interface SettingsChangesSlice {
   settingsChangesError: string | null;
   loadSettingsChanges(workspacePath: string): Promise<void>;
   decideSettingsChange(change: SettingsChangeView, decision: 'accept' | 'reject'): Promise<ActionOutcome>;
+  /**
+   * Accepts the files as the cards show them, in one step; those changed since are left pending, listed again (as
+   * they are now) and named in `settingsChangesRelisted` until the next decision.
+   */
+  acceptAllSettingsChanges(shown: readonly SettingsChangeView[]): Promise<ActionOutcome>;
+  /** The files an Accept all left pending because they changed after they were shown. */
+  settingsChangesRelisted: string[];
 }
 
 export const createSettingsChangesSlice =
@@ -24,6 +31,7 @@ export const createSettingsChangesSlice =
   (set) => ({
     settingsChanges: null,
     settingsChangesError: null,
+    settingsChangesRelisted: [],
 
     async loadSettingsChanges(workspacePath) {
       try {
@@ -41,7 +49,26 @@ export const createSettingsChangesSlice =
           decision === 'accept'
             ? await api.acceptSettingsChange({ workspacePath, file, currentSha256: change.currentSha256 })
             : await api.rejectSettingsChange({ workspacePath, file });
-        set({ settingsChanges: { workspacePath, changes }, settingsChangesError: null });
+        set({ settingsChanges: { workspacePath, changes }, settingsChangesError: null, settingsChangesRelisted: [] });
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, error: toApiError(error) };
+      }
+    },
+
+    async acceptAllSettingsChanges(shown) {
+      const workspacePath = shown[0]?.workspacePath;
+      if (workspacePath === undefined) return { ok: true };
+      try {
+        const { changes, notAccepted } = await api.acceptAllSettingsChanges({
+          workspacePath,
+          files: shown.map((c) => ({ file: c.file, currentSha256: c.currentSha256 })),
+        });
+        set({
+          settingsChanges: { workspacePath, changes },
+          settingsChangesError: null,
+          settingsChangesRelisted: notAccepted,
+        });
         return { ok: true };
       } catch (error) {
         return { ok: false, error: toApiError(error) };
