@@ -45,7 +45,12 @@ export type RetentionSettings = z.infer<typeof RetentionSettings>;
 /** A parked job's MCP servers, kept running for its resume: for how long at most, and for how many jobs at once. */
 export const McpKeepSettings = z.strictObject({
   /** 0: never kept (every resume starts its servers again). */
-  keepIdleMinutes: z.number().int().min(0).max(24 * 60).default(10),
+  keepIdleMinutes: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 60)
+    .default(10),
   keepSessions: z.number().int().min(0).max(100).default(8),
 });
 
