@@ -201,6 +201,22 @@ describe('MCP servers in Settings', () => {
     expect(toolNames(h, 1)).toContain('mcp__local__echo');
   });
 
+  it('Check now after a failure that is fixed: connected, and the old error is gone', async () => {
+    const workspace = tempDir('maestro-ws-');
+    writeMcpConfig(workspace, { s: faultyServerEntry('hang', { startupTimeoutMs: 300 }) });
+    const h = await engineHarness([], { workspace });
+    acceptWorkspaceSettings(h.maestro, workspace);
+    const failed = (await h.maestro.invoke('checkMcpServer', { workspacePath: workspace, server: 's' })).server;
+    expect(failed).toMatchObject({ status: 'failed', lastError: expect.stringContaining('within 300 ms') });
+
+    writeMcpConfig(workspace, { s: stdioServerEntry(path.join(workspace, 'pids')) });
+    acceptWorkspaceSettings(h.maestro, workspace);
+    const fixed = (await h.maestro.invoke('checkMcpServer', { workspacePath: workspace, server: 's' })).server;
+    expect(fixed).toMatchObject({ status: 'connected', lastError: null });
+    expect(fixed.tools).toContain('mcp__s__echo');
+    expect(h.maestro.invoke('listMcpServers', { workspacePath: workspace }).servers[0]?.lastError).toBeNull();
+  });
+
   it('Check now names why a server fails; unknown servers and folders are refused and change nothing', async () => {
     const workspace = tempDir('maestro-ws-');
     writeMcpConfig(workspace, { stuck: faultyServerEntry('hang', { startupTimeoutMs: 300 }) });
