@@ -131,11 +131,15 @@ describe('MCP servers in a job, as their authors meant them', () => {
     const workspace = tempDir('maestro-ws-');
     writeMcpConfig(workspace, { local: stdioServerEntry(path.join(workspace, 'p')) });
     const h = await engineHarness([call('mcp__local__media', {}), complete('Seen.')], { workspace, env });
-    const { jobId } = h.createTask('Look');
+    const { taskId, jobId } = h.createTask('Look');
     expect(await h.waitFor(jobId, ['succeeded', 'failed'])).toMatchObject({ status: 'succeeded' });
     const [result] = toolResults(h, 1) as string[];
     expect(result).toContain('[image image/png, 70 B]');
     expect(result).toContain('[resource test://notes.txt (text/plain)]\nblob text');
+    // The person sees the image itself in the step, whatever the model takes (issue 27 point 7); never the audio.
+    const steps = h.maestro.invoke('getTaskRecent', { taskId }).steps;
+    const shown = steps.flatMap((st) => st.toolCalls).find((c) => c.name === 'mcp__local__media');
+    expect(shown?.result?.images).toEqual([{ mimeType: 'image/png', data: TEST_PNG }]);
     const last = messagesOf(h, 1).at(-1);
     if (takesImages) {
       // After the tool result: a user message with the call's image (not its audio: the profile takes images only).
