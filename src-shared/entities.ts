@@ -278,11 +278,20 @@ export type ToolCallDenial = z.infer<typeof ToolCallDenial>;
  * A tool call's result as the log keeps it: its beginning (STEP_RESULT_CHARS) and its whole length, and what the
  * person sees in its place when the model's is shortened (a write's whole diff), if the tool gave that.
  */
+/** An image a tool returned, shown in the chat: base64 bytes of a type every browser shows, size-limited by main. */
+export const ToolResultImage = z.object({
+  mimeType: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+  data: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/),
+});
+export type ToolResultImage = z.infer<typeof ToolResultImage>;
+
 export const ToolCallResult = z.object({
   ok: z.boolean(),
   content: z.string(),
   chars: z.number().int(),
   display: z.string().optional(),
+  /** The images the tool returned (an MCP tool's), for the person: the text names them only. */
+  images: z.array(ToolResultImage).optional(),
   /** Set when the call was not run because it was denied: the UI words it from this, never from `content`. */
   denial: ToolCallDenial.optional(),
 });

@@ -193,7 +193,9 @@ const text = (parts: Message['parts']) =>
   parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
 
 /** A remote agent's work as the SDK's executors do it: the task, then its answer to each message from `turns`. */
-export function scriptedAgent(turn: (message: string, taskId: string) => RemoteTurn): AgentExecutor {
+export function scriptedAgent(
+  turn: (message: string, taskId: string) => RemoteTurn | Promise<RemoteTurn>,
+): AgentExecutor {
   return {
     async execute(ctx, bus) {
       const now = () => new Date().toISOString();
@@ -226,7 +228,7 @@ export function scriptedAgent(turn: (message: string, taskId: string) => RemoteT
           },
         ),
       );
-      const next = turn(text(ctx.userMessage.parts), ctx.taskId);
+      const next = await turn(text(ctx.userMessage.parts), ctx.taskId);
       if ('ask' in next) {
         const status = {
           state: TaskState.TASK_STATE_INPUT_REQUIRED,

@@ -4,6 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ListTasksRequest, TaskState } from '@a2a-js/sdk';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from '@a2a-js/sdk/client';
 import { describe, expect, it } from 'vitest';
 import { a2aBridge, asTask, statusText, taskText, userMessage } from '../../test-support/a2a-kit';
 import { approvalTool, arrival, complete } from '../../test-support/engine-harness';
@@ -55,6 +61,42 @@ describe('the Agent Card', () => {
     });
     expect(legacy.skills.map((s: { id: string }) => s.id)).toEqual(pieces.map((p) => p.id));
     expect((await fetch(`${a.bridge.url}/.well-known/agent-card.json`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('P10.02 a 1.0-only client that fetches the card without a version header finds its 1.0 endpoint and is served', async () => {
+    const a = await a2aBridge([complete('Served over 1.0.')]);
+    const cardFetches: (string | null)[] = [];
+    // The SDK's 1.0 client without its 0.3 compat layer, its card fetch stripped of A2A-Version (as some 1.0 clients
+    // fetch it); its calls keep the header its transport sends.
+    const fetchImpl: typeof fetch = async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      const headers = new Headers(init?.headers);
+      headers.set('authorization', `Bearer ${a.token}`);
+      if (url.endsWith('/.well-known/agent-card.json')) {
+        headers.delete('a2a-version');
+        cardFetches.push(headers.get('a2a-version'));
+      }
+      return fetch(input, { ...init, headers });
+    };
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory({ fetchImpl })],
+        cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+      }),
+    );
+    const client = await factory.createFromUrl(a.bridge.url);
+    expect(cardFetches).toEqual([null]);
+    const task = asTask(await client.sendMessage(userMessage('Which version?')));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(taskText(task)).toBe('Served over 1.0.');
+    // The same card still reads as 0.3 at its top for a 0.3 agent.
+    const legacy = (await (await fetch(`${a.bridge.url}/.well-known/agent-card.json`)).json()) as {
+      supportedInterfaces: unknown[];
+    };
+    expect(legacy).toMatchObject({ url: a.rpcUrl, protocolVersion: '0.3' });
+    expect(legacy.supportedInterfaces).toContainEqual(
+      expect.objectContaining({ url: a.rpcUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }),
+    );
   });
 });
 

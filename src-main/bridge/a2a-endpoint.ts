@@ -53,13 +53,21 @@ export class A2aEndpoint {
     this.legacyCards = new LegacyRestTransportHandler(this.handler);
   }
 
-  /** GET /.well-known/agent-card.json: the 1.0 card to a caller that asks for 1.0, the 0.3 one otherwise. */
+  /**
+   * GET /.well-known/agent-card.json: the 1.0 card to a caller that asks for 1.0; otherwise the 0.3 card with the 1.0
+   * card's `supportedInterfaces` in it too, as the SDK's own Express layer serves it (`embedV1Interfaces`): a 1.0-only
+   * client that fetches the card without a version header finds its endpoint there, a 0.3 one reads `url`.
+   */
   async serveCard(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const card = await this.handler.getAgentCard();
     // The SDK translates a card to 0.3 as "the extended card", which is the same card here.
     const body =
       (header(req, A2A_VERSION_HEADER) ?? LEGACY_VERSION) === LEGACY_VERSION
-        ? await this.legacyCards.getAuthenticatedExtendedAgentCard(new ServerCallContext({ user: BRIDGE_USER }))
-        : AgentCard.toJSON(await this.handler.getAgentCard());
+        ? {
+            ...(await this.legacyCards.getAuthenticatedExtendedAgentCard(new ServerCallContext({ user: BRIDGE_USER }))),
+            supportedInterfaces: (AgentCard.toJSON(card) as { supportedInterfaces?: unknown }).supportedInterfaces,
+          }
+        : AgentCard.toJSON(card);
     res.setHeader('vary', A2A_VERSION_HEADER);
     sendJson(res, 200, body);
   }

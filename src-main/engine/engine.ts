@@ -4,6 +4,7 @@ import { ProfileCapacities } from '../llm/capacity';
 import { LlmClient, type LlmClientOptions } from '../llm/client';
 import type { LlmProfile, ProfileRegistry } from '../llm/profiles';
 import { type AgentTokens, a2aSendTools } from '../tools/a2a-send';
+import { A2A_SEND_TOOL, A2A_WAIT_TOOL } from '../tools/names';
 import type { SandboxChoice } from '../tools/os-sandbox';
 import { NO_RULES } from '../tools/permission';
 import { loadPolicy, resolveTools, toolAllowed, toolRules } from '../tools/policy';
@@ -58,9 +59,11 @@ export function policyTools(
   const sessions = policy.sshTargets?.length
     ? new SshSessions(sshCredentials(ctx.workspacePath, ssh?.keys, ssh?.env ?? process.env))
     : undefined;
+  // a2a_wait follows a2a_send: a job that may send may wait for what it sent (a stable pair in `tools`).
+  const allows = (name: string) => toolAllowed(policy, grants, name === A2A_WAIT_TOOL ? A2A_SEND_TOOL : name);
   return {
-    tools: [...resolveTools(policy, grants, sessions), ...a2a.filter((t) => toolAllowed(policy, grants, t.name))],
-    allows: (name) => toolAllowed(policy, grants, name),
+    tools: [...resolveTools(policy, grants, sessions), ...a2a.filter((t) => allows(t.name))],
+    allows,
     rules: toolRules(policy, () => journal.activeGrants()),
     ...(policy.limits ? { limits: policy.limits } : {}),
     ...(sessions ? { close: () => sessions.close() } : {}),

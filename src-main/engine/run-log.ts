@@ -10,11 +10,13 @@ import {
   stepId,
   type ToolCallDenial,
   type ToolCallResult,
+  ToolResultImage,
   type UsageSums,
 } from '../../src-shared/entities';
 import type { InvokeKind, NewEvent } from '../../src-shared/events';
 import type { CapacityWait } from '../llm/capacity';
 import type { LlmCallRecord } from '../llm/types';
+import type { ToolMedia } from '../tools/types';
 import type { JobJournal, LogKind } from './job-journal';
 
 /** Reasoning a step keeps for the chat (the transcript keeps it whole). */
@@ -68,8 +70,9 @@ export class RunLog {
     turnSeq: number | null,
     toolCallId: string,
     name: string,
-    result: { ok: boolean; content: string; display?: string; denial?: ToolCallDenial },
+    result: { ok: boolean; content: string; display?: string; denial?: ToolCallDenial; media?: readonly ToolMedia[] },
   ): void {
+    const images = chatImages(result.media);
     const body = {
       tool_call_id: toolCallId,
       name,
@@ -80,6 +83,8 @@ export class RunLog {
       ...(result.display === undefined ? {} : { display: result.display }),
       // A denial as data, so the chat words it for the person instead of showing the model's text.
       ...(result.denial === undefined ? {} : { denial: result.denial }),
+      // The images the tool returned, for the person to see (the model's text names them only), size-limited.
+      ...(images.length === 0 ? {} : { images }),
     };
     this.journal.append({
       kind: 'ToolTurn',
@@ -244,8 +249,24 @@ export class RunLog {
 }
 
 /** The answer as the chat's step shows it. */
+/** At most this many images of one result are kept for the chat, each at most this large (the log holds them). */
+export const CHAT_IMAGES_MAX = 4;
+export const CHAT_IMAGE_MAX_BYTES = 512 * 1024;
+
+/** The images of a result the chat shows: of a type every browser shows, within the limits (others: named only). */
+function chatImages(media: readonly ToolMedia[] | undefined): ToolResultImage[] {
+  const images: ToolResultImage[] = [];
+  for (const m of media ?? []) {
+    if (images.length >= CHAT_IMAGES_MAX) break;
+    const image = ToolResultImage.safeParse({ mimeType: m.mimeType, data: m.data });
+    if (m.kind === 'image' && image.success && Buffer.byteLength(m.data, 'base64') <= CHAT_IMAGE_MAX_BYTES)
+      images.push(image.data);
+  }
+  return images;
+}
+
 function answered(
-  body: { result: string; chars: number; ok: boolean; display?: string },
+  body: { result: string; chars: number; ok: boolean; display?: string; images?: ToolResultImage[] },
   denial: ToolCallDenial | undefined,
 ): ToolCallResult {
   return {
@@ -253,6 +274,7 @@ function answered(
     content: body.result,
     chars: body.chars,
     ...(body.display === undefined ? {} : { display: body.display }),
+    ...(body.images === undefined ? {} : { images: body.images }),
     ...(denial === undefined ? {} : { denial }),
   };
 }

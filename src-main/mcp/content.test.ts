@@ -1,6 +1,10 @@
 // What the model gets from an MCP tool's result: text, media described (and kept when the API takes them), resources
 // with their URI and blobs decoded when they are text, resource links named; isError as a failure.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { TEST_PNG, TEST_WAV } from '../../test-support/mcp-test-tools';
 import { MEDIA_MAX_BYTES, toolResult } from './content';
 
@@ -25,6 +29,37 @@ describe('an MCP tool result for the model', () => {
     expect(resultText({ content: [{ type: 'text', text: 'Error: nope' }], isError: true })).toBe('Error: nope');
     expect(resultText({ isError: true })).toBe('Error: the tool failed without saying why');
     expect(resultText({ content: [{ type: 'hologram' }] })).toBe('[hologram content not shown]');
+  });
+
+  it('text and structured content both reach the model, the JSON after the text; not twice when the text is it', async () => {
+    // The counterpart: the MCP SDK's own McpServer and Client, in-process, with a tool that declares an outputSchema.
+    const server = new McpServer({ name: 'weather', version: '1.0.0' });
+    server.registerTool(
+      'forecast',
+      { description: 'Forecast', outputSchema: { celsius: z.number(), sky: z.string() } },
+      async () => ({
+        content: [{ type: 'text', text: 'Mild and sunny.' }],
+        structuredContent: { celsius: 21, sky: 'clear' },
+      }),
+    );
+    server.registerTool('mirror', { description: 'Mirror', outputSchema: { n: z.number() } }, async () => ({
+      content: [{ type: 'text', text: '{ "n": 1 }' }],
+      structuredContent: { n: 1 },
+    }));
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'maestro-test', version: '1.0.0' });
+    await Promise.all([server.connect(a), client.connect(b)]);
+    try {
+      const both = await client.callTool({ name: 'forecast', arguments: {} });
+      expect(resultText(both as Parameters<typeof toolResult>[0])).toBe(
+        'Mild and sunny.\n{"celsius":21,"sky":"clear"}',
+      );
+      const mirrored = await client.callTool({ name: 'mirror', arguments: {} });
+      expect(resultText(mirrored as Parameters<typeof toolResult>[0])).toBe('{ "n": 1 }');
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 
   it('images and audio: described in the text, kept as media when the chat API takes their type and size', () => {

@@ -43,11 +43,25 @@ const TEXT_TYPE =
 export function toolResult(result: CallToolResult): ToolResult {
   const media: ToolMedia[] = [];
   const parts = (result.content ?? []).map((c) => contentText(c, media));
-  if (parts.length === 0 && result.structuredContent !== undefined)
-    parts.push(JSON.stringify(result.structuredContent));
+  // Structured content goes after the text (the model needs both: a server's text often only sums it up), unless a
+  // text block already is that JSON, as the spec asks servers to send for older clients (no second copy).
+  if (result.structuredContent !== undefined) {
+    const json = JSON.stringify(result.structuredContent);
+    const texts = (result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text ?? '');
+    if (!texts.some((t) => sameJson(t, json))) parts.push(json);
+  }
   const text = parts.join('\n');
   if (result.isError) return fail(text || 'the tool failed without saying why');
   return media.length > 0 ? { ...ok(text), media } : ok(text);
+}
+
+/** Whether `text` is the JSON `json` is (whatever its spacing). */
+function sameJson(text: string, json: string): boolean {
+  try {
+    return JSON.stringify(JSON.parse(text)) === json;
+  } catch {
+    return false;
+  }
 }
 
 function contentText(c: ResultContent, media: ToolMedia[]): string {

@@ -131,11 +131,15 @@ describe('MCP servers in a job, as their authors meant them', () => {
     const workspace = tempDir('maestro-ws-');
     writeMcpConfig(workspace, { local: stdioServerEntry(path.join(workspace, 'p')) });
     const h = await engineHarness([call('mcp__local__media', {}), complete('Seen.')], { workspace, env });
-    const { jobId } = h.createTask('Look');
+    const { taskId, jobId } = h.createTask('Look');
     expect(await h.waitFor(jobId, ['succeeded', 'failed'])).toMatchObject({ status: 'succeeded' });
     const [result] = toolResults(h, 1) as string[];
     expect(result).toContain('[image image/png, 70 B]');
     expect(result).toContain('[resource test://notes.txt (text/plain)]\nblob text');
+    // The person sees the image itself in the step, whatever the model takes (issue 27 point 7); never the audio.
+    const steps = h.maestro.invoke('getTaskRecent', { taskId }).steps;
+    const shown = steps.flatMap((st) => st.toolCalls).find((c) => c.name === 'mcp__local__media');
+    expect(shown?.result?.images).toEqual([{ mimeType: 'image/png', data: TEST_PNG }]);
     const last = messagesOf(h, 1).at(-1);
     if (takesImages) {
       // After the tool result: a user message with the call's image (not its audio: the profile takes images only).
@@ -199,6 +203,22 @@ describe('MCP servers in Settings', () => {
     const second = h.createTask('On');
     expect(await h.waitFor(second.jobId, ['succeeded', 'failed'])).toMatchObject({ status: 'succeeded' });
     expect(toolNames(h, 1)).toContain('mcp__local__echo');
+  });
+
+  it('Check now after a failure that is fixed: connected, and the old error is gone', async () => {
+    const workspace = tempDir('maestro-ws-');
+    writeMcpConfig(workspace, { s: faultyServerEntry('hang', { startupTimeoutMs: 300 }) });
+    const h = await engineHarness([], { workspace });
+    acceptWorkspaceSettings(h.maestro, workspace);
+    const failed = (await h.maestro.invoke('checkMcpServer', { workspacePath: workspace, server: 's' })).server;
+    expect(failed).toMatchObject({ status: 'failed', lastError: expect.stringContaining('within 300 ms') });
+
+    writeMcpConfig(workspace, { s: stdioServerEntry(path.join(workspace, 'pids')) });
+    acceptWorkspaceSettings(h.maestro, workspace);
+    const fixed = (await h.maestro.invoke('checkMcpServer', { workspacePath: workspace, server: 's' })).server;
+    expect(fixed).toMatchObject({ status: 'connected', lastError: null });
+    expect(fixed.tools).toContain('mcp__s__echo');
+    expect(h.maestro.invoke('listMcpServers', { workspacePath: workspace }).servers[0]?.lastError).toBeNull();
   });
 
   it('Check now names why a server fails; unknown servers and folders are refused and change nothing', async () => {

@@ -151,12 +151,14 @@ describe('MCP servers in a job', () => {
     expect(h.maestro.store.comments.listForJob(first.jobId).at(-1)?.body).toContain(
       'The MCP server "remote" asks for a token (HTTP 401), and none is saved.',
     );
-    expect(h.maestro.invoke('listMcpServers', { workspacePath: workspace }).servers[0]?.token).toBe('rejected');
+    // None was ever saved: it is missing, not "rejected" (which Settings says of a saved token the server refused).
+    expect(h.maestro.invoke('listMcpServers', { workspacePath: workspace }).servers[0]?.token).toBe('missing');
     expect(saveToken(h, 'remote', 'wrong').resumed).toHaveLength(1);
     await h.waitFor(first.jobId, ['waiting_human']);
     expect(h.maestro.store.comments.listForJob(first.jobId).at(-1)?.body).toContain(
       'The MCP server "remote" refused the saved token (HTTP 401).',
     );
+    expect(h.maestro.invoke('listMcpServers', { workspacePath: workspace }).servers[0]?.token).toBe('rejected');
     expect(h.server.requests).toHaveLength(0);
     expect(remote.refused).toBe(2);
 

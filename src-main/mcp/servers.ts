@@ -83,7 +83,8 @@ export class McpServers implements McpJobServers {
 
   view(workspacePath: string, server: McpServerConfig): McpServerView {
     const state = this.tokens.state(workspacePath, server.name);
-    let token: McpTokenStatus = state.rejected ? 'rejected' : server.authRequired ? 'missing' : 'none';
+    // "rejected" is said of a saved token only: a server that asked for one when none was saved is missing it.
+    let token: McpTokenStatus = state.rejected || server.authRequired ? 'missing' : 'none';
     if (state.hasToken) {
       try {
         this.tokens.open(workspacePath, server.name);
@@ -263,7 +264,8 @@ export class McpServers implements McpJobServers {
     this.statuses.set(
       key,
       state.status === 'connected'
-        ? { status: 'connected', tools: state.tools ?? before.tools, lastError: before.lastError, checkedAt }
+        ? // A success ends the error it had: the person would otherwise read an old failure as the present one.
+          { status: 'connected', tools: state.tools ?? before.tools, lastError: null, checkedAt }
         : { status: 'failed', tools: before.tools, lastError: state.error, checkedAt },
     );
   }

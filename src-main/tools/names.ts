@@ -16,5 +16,7 @@ export const ENGINE_TOOL_NAMES = ['create_subtask', 'wait_for_subtasks', 'browse
 
 /** Sends to the workspace's remote agents (agents.json); a job gets it only when the workspace has some. */
 export const A2A_SEND_TOOL = 'a2a_send';
+/** Waits for a remote task a2a_send left running: a job has it exactly when it has a2a_send (no policy entry). */
+export const A2A_WAIT_TOOL = 'a2a_wait';
 
 export const POLICY_TOOL_NAMES: readonly string[] = [...BUILTIN_TOOL_NAMES, ...ENGINE_TOOL_NAMES, A2A_SEND_TOOL];

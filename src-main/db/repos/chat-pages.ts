@@ -4,6 +4,7 @@
 // result, an error) after the turn that led to them. Each side is read backwards along its own index from the
 // anchor, so a page costs its own rows whatever the task's length.
 import type { Database } from 'better-sqlite3';
+import { z } from 'zod';
 import {
   type ChatStep,
   type Comment,
@@ -13,6 +14,7 @@ import {
   stepId,
   ToolCallDenial,
   type ToolCallResult,
+  ToolResultImage,
 } from '../../../src-shared/entities';
 import { iso } from '../ids';
 import { type CommentRow, rowToComment } from './comments';
@@ -47,6 +49,8 @@ interface ToolTurnBody {
   display?: string;
   /** The call was denied (see ToolCallDenial); read back only when it has that shape. */
   denial?: unknown;
+  /** The images the tool returned, for the person; read back only when they have the shape. */
+  images?: unknown;
 }
 
 interface StepRow {
@@ -232,6 +236,8 @@ export function toolCallResult(body: ToolTurnBody): ToolCallResult {
   if (typeof body.display === 'string') result.display = body.display;
   const denial = ToolCallDenial.safeParse(body.denial);
   if (denial.success) result.denial = denial.data;
+  const images = z.array(ToolResultImage).safeParse(body.images);
+  if (body.images !== undefined && images.success) result.images = images.data;
   return result;
 }
 

@@ -43,7 +43,8 @@ function ToolCallRow({ call }: { call: StreamToolCall }) {
           {t('activity.policy.rule', { rule: call.policy.rule })}
         </span>
       ) : null}
-      {call.progress && call.status === 'running' ? <ToolCallProgress progress={call.progress} /> : null}
+      {/* The last note stays once the call is done: it often says what the result is about (issue 27). */}
+      {call.progress ? <ToolCallProgress progress={call.progress} /> : null}
       {call.nested && call.nested.length > 0 ? <DelegateStream turns={call.nested} /> : null}
       {call.preview ? (
         <details className="stream-tool-result" data-testid="stream-tool-result">

@@ -152,6 +152,28 @@ const EXCERPT_LINES = 8;
 
 function CallResult({ name, result }: { name: string; result: NonNullable<StepToolCall['result']> }) {
   const t = useT();
+  if (!result.images?.length) return <CallResultBody name={name} result={result} />;
+  // The images a tool returned, from their stored bytes: data: URLs, which the CSP's img-src allows.
+  return (
+    <>
+      <div className="step-images" data-testid="step-images">
+        {result.images.map((image, i) => (
+          <img
+            // biome-ignore lint/suspicious/noArrayIndexKey: a result's images never change order.
+            key={i}
+            className="step-image"
+            src={`data:${image.mimeType};base64,${image.data}`}
+            alt={t('step.image', { type: image.mimeType })}
+          />
+        ))}
+      </div>
+      <CallResultBody name={name} result={result} />
+    </>
+  );
+}
+
+function CallResultBody({ name, result }: { name: string; result: NonNullable<StepToolCall['result']> }) {
+  const t = useT();
   const more = result.chars - result.content.length;
   const tail = more > 0 ? <p className="stream-note">{t('step.moreChars', { count: more })}</p> : null;
   if ((name === 'edit_file' || name === 'write_file') && result.ok) {

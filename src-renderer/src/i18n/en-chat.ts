@@ -21,6 +21,7 @@ export const enChat = {
   'step.output': 'Output',
   'step.result': 'Result',
   'step.excerpt': 'Excerpt',
+  'step.image': 'An image the tool returned ({type})',
   'step.moreChars': '{count} more characters not kept in the log',
   'step.subtask': 'Open subtask',
   'step.subtaskStarted': 'Started the subtask “{title}”.',

@@ -22,6 +22,7 @@ export const jaChat: Record<keyof typeof enChat, string> = {
   'step.output': '出力',
   'step.result': '結果',
   'step.excerpt': '抜粋',
+  'step.image': 'ツールが返した画像（{type}）',
   'step.moreChars': 'ログに残っていない残り {count} 文字',
   'step.subtask': 'サブタスクを開く',
   'step.subtaskStarted': 'サブタスク「{title}」を開始しました。',
