@@ -31,7 +31,7 @@ describe('an MCP tool result for the model', () => {
     expect(resultText({ content: [{ type: 'hologram' }] })).toBe('[hologram content not shown]');
   });
 
-  it('text and structured content both reach the model, the JSON after the text; not twice when the text is it', async () => {
+  it('text and structured content both reach the model, the JSON after the text; not twice when the text is it or holds all of it', async () => {
     // The counterpart: the MCP SDK's own McpServer and Client, in-process, with a tool that declares an outputSchema.
     const server = new McpServer({ name: 'weather', version: '1.0.0' });
     server.registerTool(
@@ -46,6 +46,11 @@ describe('an MCP tool result for the model', () => {
       content: [{ type: 'text', text: '{ "n": 1 }' }],
       structuredContent: { n: 1 },
     }));
+    // As the reference filesystem server answers read_text_file: the text, and the same text wrapped.
+    server.registerTool('read', { description: 'Read', outputSchema: { content: z.string() } }, async () => ({
+      content: [{ type: 'text', text: '# notes\n' }],
+      structuredContent: { content: '# notes\n' },
+    }));
     const [a, b] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 'maestro-test', version: '1.0.0' });
     await Promise.all([server.connect(a), client.connect(b)]);
@@ -56,6 +61,8 @@ describe('an MCP tool result for the model', () => {
       );
       const mirrored = await client.callTool({ name: 'mirror', arguments: {} });
       expect(resultText(mirrored as Parameters<typeof toolResult>[0])).toBe('{ "n": 1 }');
+      const read = await client.callTool({ name: 'read', arguments: {} });
+      expect(resultText(read as Parameters<typeof toolResult>[0])).toBe('# notes\n');
     } finally {
       await client.close();
       await server.close();

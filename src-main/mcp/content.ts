@@ -44,15 +44,28 @@ export function toolResult(result: CallToolResult): ToolResult {
   const media: ToolMedia[] = [];
   const parts = (result.content ?? []).map((c) => contentText(c, media));
   // Structured content goes after the text (the model needs both: a server's text often only sums it up), unless a
-  // text block already is that JSON, as the spec asks servers to send for older clients (no second copy).
+  // text block already is that JSON, as the spec asks servers to send for older clients, or the text already holds
+  // every value of it (a file's text wrapped as { content }): no second copy.
   if (result.structuredContent !== undefined) {
     const json = JSON.stringify(result.structuredContent);
     const texts = (result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text ?? '');
-    if (!texts.some((t) => sameJson(t, json))) parts.push(json);
+    const said = texts.join('\n');
+    if (!texts.some((t) => sameJson(t, json)) && !allSaid(result.structuredContent, said)) parts.push(json);
   }
   const text = parts.join('\n');
   if (result.isError) return fail(text || 'the tool failed without saying why');
   return media.length > 0 ? { ...ok(text), media } : ok(text);
+}
+
+/** Whether every value of `value` is a non-empty string that `text` holds already (nothing else to say). */
+function allSaid(value: unknown, text: string): boolean {
+  if (typeof value === 'string') return value !== '' && text.includes(value);
+  if (Array.isArray(value)) return value.length > 0 && value.every((v) => allSaid(v, text));
+  if (value && typeof value === 'object') {
+    const values = Object.values(value);
+    return values.length > 0 && values.every((v) => allSaid(v, text));
+  }
+  return false;
 }
 
 /** Whether `text` is the JSON `json` is (whatever its spacing). */
