@@ -84,8 +84,11 @@ async function hostWithBusyJob(): Promise<{ host: HostProcess; tree: Proc[] }> {
   const workspace = fs.realpathSync(tempDir('maestro-ws-'));
   fs.mkdirSync(path.join(workspace, '.maestro'));
   fs.writeFileSync(path.join(workspace, SETTINGS_FILES.policy), JSON.stringify({ tools: { allow: ['run_command'] } }));
-  // The pid file in the workspace: the sandboxed server cannot write to the data dir.
-  writeMcpConfig(workspace, { probe: stdioServerEntry(path.join(workspace, 'mcp-pids')) });
+  // The pid file in the workspace: the sandboxed server cannot write to the data dir. Its code is in this checkout,
+  // which the sandbox hides where the checkout is below /tmp or the home folder: made readable, as a person would.
+  writeMcpConfig(workspace, {
+    probe: stdioServerEntry(path.join(workspace, 'mcp-pids'), { readable: [path.resolve(__dirname, '..', '..')] }),
+  });
   const accepted = new AcceptedSettings(dataDir);
   for (const change of accepted.changes(workspace)) accepted.record(workspace, change.file, change.current);
 
