@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { OpOutput } from '../../src-shared/contract';
 import type { RetentionSettings } from '../../src-shared/settings';
-import { checkpointDiskUsage } from '../checkpoints/housekeeping';
+import { checkpointsDir } from '../checkpoints/locate';
 import type { Store } from '../db/store';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -97,7 +97,7 @@ export class StorageUpkeep {
     const wal = fileBytes(`${this.dbFile}-wal`);
     const { free } = this.pages();
     const runs = await treeBytes(path.join(this.dataDir, 'runs'));
-    const checkpoints = checkpointDiskUsage(this.dataDir);
+    const checkpoints = await treeBytes(checkpointsDir(this.dataDir));
     return {
       dataDir: this.dataDir,
       database,

@@ -243,9 +243,8 @@ export class Worker {
    * with the reason and nothing stored. Held with a heartbeat like any job; cancelled or shut down through its signal.
    */
   private async executeReflection(job: JobRecord): Promise<JobRecord | undefined> {
-    const { store, aborts } = this.o;
-    const signal = aborts.register(job.id);
-    const heartbeat = this.startHeartbeat(job);
+    const { store } = this.o;
+    const { signal, release } = this.hold(job);
     const started = Date.now();
     try {
       const outcome = await runReflection(store, this.o.engine, job, signal, this.o.secrets ?? (() => []));
@@ -261,14 +260,14 @@ export class Worker {
       });
       return this.metrics(job, started, after);
     } finally {
-      clearInterval(heartbeat);
-      if (this.heartbeats.get(job.id) === heartbeat) this.heartbeats.delete(job.id);
-      aborts.release(job.id, signal);
+      release();
     }
   }
 
-  private startHeartbeat(job: JobRecord): NodeJS.Timeout {
+  /** Holds a claimed job while it runs: its abort signal and its heartbeat, both given back by `release`. */
+  private hold(job: JobRecord): { signal: AbortSignal; release(): void } {
     const { store, aborts } = this.o;
+    const signal = aborts.register(job.id);
     const heartbeat = setInterval(() => {
       try {
         if (!beat(store, job.id, this.id))
@@ -281,7 +280,14 @@ export class Worker {
     }, this.o.heartbeatIntervalMs);
     heartbeat.unref();
     this.heartbeats.set(job.id, heartbeat);
-    return heartbeat;
+    return {
+      signal,
+      release: () => {
+        clearInterval(heartbeat);
+        if (this.heartbeats.get(job.id) === heartbeat) this.heartbeats.delete(job.id);
+        aborts.release(job.id, signal);
+      },
+    };
   }
 
   /**
@@ -327,9 +333,7 @@ export class Worker {
     job: JobRecord,
     prepared: Exclude<Prepared, { kind: 'requeue' }>,
   ): Promise<JobRecord | undefined> {
-    const { aborts } = this.o;
-    const signal = aborts.register(job.id);
-    const heartbeat = this.startHeartbeat(job);
+    const { signal, release } = this.hold(job);
     let engineRan = false;
     let mcp: McpSession | undefined;
     const started = Date.now();
@@ -361,9 +365,7 @@ export class Worker {
         return this.metrics(job, started, await this.persist(() => this.finish(job, result, signal, engineRan)));
       }
     } finally {
-      clearInterval(heartbeat);
-      if (this.heartbeats.get(job.id) === heartbeat) this.heartbeats.delete(job.id);
-      aborts.release(job.id, signal);
+      release();
       // The job's state is persisted first; its MCP server processes end after it (or were killed on cancel), unless
       // it waits for a person or its subtasks: then they are kept for its resume, within the settings' limits.
       if (mcp && !this.keepMcp(job, mcp, signal))
