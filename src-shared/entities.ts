@@ -107,6 +107,8 @@ export const Job = z.object({
   continuedFromJobId: z.string().nullable(),
   parentJobId: z.string().nullable(),
   workerId: z.string().nullable(),
+  /** The host that ran or runs the job (null while queued; absent from hosts before several could share a queue). */
+  host: z.string().nullable().optional(),
   heartbeatAt: z.string().nullable(),
   error: z.string().nullable(),
   /** What kind of failure `error` is, when known (absent otherwise, and from hosts before it existed). */

@@ -2,6 +2,7 @@
 // contract.ts is checked against this list: a name missing from either side does not compile.
 export const OPERATION_NAMES = [
   'health',
+  'listHosts',
   'listPieces',
   'createTask',
   'runTask',

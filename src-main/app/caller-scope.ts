@@ -109,6 +109,7 @@ export const CALLER_SCOPES: { [N in OperationName]: CallerScope<N> } = {
   saveToolPolicy: owner,
   getSettings: owner,
   getStorageUsage: owner,
+  listHosts: owner,
   cleanUpStorage: owner,
   saveSettings: owner,
   listSettingsChanges: owner,

@@ -115,14 +115,17 @@ export class StorageUpkeep {
   }
 
   private pages(): { free: number } {
-    const db = this.store.db;
+    const db = this.store.sqlite;
+    if (!db) return { free: 0 };
     const pageSize = Number(db.pragma('page_size', { simple: true }));
     return { free: Number(db.pragma('freelist_count', { simple: true })) * pageSize };
   }
 
   private async pass(now: number, convert: boolean): Promise<UpkeepResult> {
     const result = await this.compact(now);
-    const db = this.store.db;
+    // PostgreSQL's own autovacuum gives space back there; the file-level upkeep below is SQLite's.
+    const db = this.store.sqlite;
+    if (!db) return result;
     if (Number(db.pragma('auto_vacuum', { simple: true })) === 2) db.pragma('incremental_vacuum');
     else if (convert) {
       db.pragma('auto_vacuum = INCREMENTAL');

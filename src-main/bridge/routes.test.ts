@@ -74,6 +74,7 @@ const BRIDGE_API_TABLE = [
   ['POST', '/settings', 200],
   // Ours: what the data dir takes, and a clean-up now (retention, freed pages, the WAL).
   ['GET', '/storage', 200],
+  ['GET', '/hosts', 200],
   ['POST', '/storage/clean-up', 200],
   // Ours: a workspace's settings files changed outside MAESTRO (keyed like the Tool Policy), accepted or rejected.
   ['GET', '/settings-changes/:workspacePath', 200],

@@ -3,11 +3,13 @@ import type { Database } from 'better-sqlite3';
 import type { MaestroEvent, NewEvent } from '../../src-shared/events';
 import { type OpenOptions, openDatabase } from './connection';
 import { LiveTurns } from './live-turns';
+import { openPostgres } from './postgres/open';
 import { createA2aTasksRepo } from './repos/a2a-tasks';
 import { createChatPagesRepo } from './repos/chat-pages';
 import { createCheckpointsRepo } from './repos/checkpoints';
 import { createCommentsRepo } from './repos/comments';
 import { createEventsRepo } from './repos/events';
+import { createHostsRepo } from './repos/hosts';
 import { createJobGuardsRepo } from './repos/job-guards';
 import { createJobsRepo } from './repos/jobs';
 import { createLessonsRepo } from './repos/lessons';
@@ -19,8 +21,12 @@ import { createTaskGrantsRepo } from './repos/task-grants';
 import { createTaskPagesRepo } from './repos/task-pages';
 import { createTasksRepo } from './repos/tasks';
 import { createToolRequestsRepo } from './repos/tool-requests';
+import { type Dialect, dialectOf, type SqlDatabase } from './sql';
 
 export type EventListener = (event: MaestroEvent) => void;
+
+/** Events read from the log at once when catching up with other hosts. */
+const LOG_PAGE = 1000;
 
 export class Store {
   readonly tasks;
@@ -39,14 +45,25 @@ export class Store {
   readonly taskPages;
   readonly a2aTasks;
   readonly lessons;
+  readonly hosts;
   /** The turns being generated now, for a window that joins mid-stream (liveEvents). */
   private readonly live = new LiveTurns();
   private readonly listeners = new Set<EventListener>();
   private pending: MaestroEvent[] | null = null;
   private readonly queue: MaestroEvent[] = [];
   private dispatching = false;
+  /**
+   * On a database other hosts write too (PostgreSQL), stored events reach listeners from the log, in seq order, with
+   * the other hosts' events among this host's own (deliver): the log has been dispatched up to this seq.
+   */
+  private caughtUp = 0;
+  /** This host's events dispatched before the log was read up to them (a read failed): not to be sent again. */
+  private readonly ahead = new Set<number>();
 
-  constructor(readonly db: Database) {
+  readonly dialect: Dialect;
+
+  constructor(readonly db: SqlDatabase) {
+    this.dialect = dialectOf(db);
     this.tasks = createTasksRepo(db);
     this.jobs = createJobsRepo(db);
     this.comments = createCommentsRepo(db);
@@ -63,10 +80,22 @@ export class Store {
     this.taskPages = createTaskPagesRepo(db);
     this.a2aTasks = createA2aTasksRepo(db);
     this.lessons = createLessonsRepo(db);
+    this.hosts = createHostsRepo(db);
+    if (this.shared) this.caughtUp = this.events.lastSeq();
   }
 
   static open(file: string, options?: OpenOptions): Store {
     return new Store(openDatabase(file, options));
+  }
+
+  /** A PostgreSQL database shared by several hosts, migrated first (postgres/open.ts). */
+  static async openPostgres(url: string): Promise<Store> {
+    return new Store((await openPostgres(url)) as unknown as SqlDatabase);
+  }
+
+  /** The SQLite file's connection, for what only SQLite has (its pragmas, VACUUM); null on PostgreSQL. */
+  get sqlite(): Database | null {
+    return this.dialect === 'sqlite' ? (this.db as Database) : null;
   }
 
   /**
@@ -84,15 +113,28 @@ export class Store {
     } finally {
       this.pending = null;
     }
-    for (const event of events) this.dispatch(event);
+    this.deliver(events);
     return result;
+  }
+
+  /** Whether other hosts write to this database too. */
+  get shared(): boolean {
+    return this.dialect === 'postgres';
+  }
+
+  /**
+   * Sends listeners what other hosts committed since the last look (on a shared database; a no-op otherwise). Called
+   * when PostgreSQL notifies a commit, and now and then in case a notification was missed.
+   */
+  catchUp(): void {
+    if (this.shared) this.deliver([]);
   }
 
   /** Appends an event to the log; listeners get it now, or after the surrounding transaction commits. */
   publish(event: NewEvent): MaestroEvent {
     const stored = this.events.append(event);
     if (this.pending) this.pending.push(stored);
-    else this.dispatch(stored);
+    else this.deliver([stored]);
     return stored;
   }
 
@@ -122,6 +164,38 @@ export class Store {
   close(): void {
     this.listeners.clear();
     if (this.db.open) this.db.close();
+  }
+
+  /**
+   * Committed events to listeners. On a shared database the log is read past what was dispatched, and every other
+   * host's event there goes out before this host's events with a larger seq, so listeners (and the SSE clients behind
+   * them) see one order on every host. A failed read leaves the others' events for the next one.
+   */
+  private deliver(events: MaestroEvent[]): void {
+    if (!this.shared) {
+      for (const event of events) this.dispatch(event);
+      return;
+    }
+    const own = new Set(events.map((e) => e.seq));
+    const others: MaestroEvent[] = [];
+    try {
+      for (;;) {
+        const page = this.events.since(this.caughtUp, undefined, LOG_PAGE);
+        others.push(...page.filter((e) => !own.has(e.seq) && !this.ahead.has(e.seq)));
+        this.caughtUp = page.at(-1)?.seq ?? this.caughtUp;
+        if (page.length < LOG_PAGE) break;
+      }
+    } catch (error) {
+      console.error('events of other hosts could not be read; trying again later:', error);
+    }
+    for (const seq of this.ahead) if (seq <= this.caughtUp) this.ahead.delete(seq);
+    for (const seq of own) if (seq > this.caughtUp) this.ahead.add(seq);
+    for (const event of events) {
+      while (event.seq > 0 && others.length > 0 && (others[0] as MaestroEvent).seq < event.seq)
+        this.dispatch(others.shift() as MaestroEvent);
+      this.dispatch(event);
+    }
+    for (const event of others) this.dispatch(event);
   }
 
   /** Events published by a listener during a dispatch wait their turn, so every listener sees seq order. */

@@ -44,9 +44,15 @@ export interface WorkerOptions {
   stopTimeoutMs?: number;
   /**
    * At start, every running job of another worker goes back to retry at once, stale or not. Only for a host that
-   * holds the data dir's lock (host-lock.ts): then no other host runs, and those jobs were left by one that died.
+   * holds the data dir's lock (host-lock.ts) and is alone on its database: then those jobs were left by one that died.
+   * `host`: only those of this host's earlier life (several hosts share the database; the others' jobs are theirs
+   * until their heartbeats go stale).
    */
-  recoverAllOnStart?: boolean;
+  recoverAllOnStart?: boolean | 'host';
+  /** The name of this host, written on each job it claims (Job.host). */
+  host?: string;
+  /** The workspace folders this host can run jobs in; null or absent: every folder (a host alone on its database). */
+  folders?: readonly string[] | null;
   retry?: RetryPolicy;
   /** After a job ran and succeeded (its state already persisted): the workspace commit (P2.21). Never throws. */
   afterSucceeded?: (job: JobRecord) => Promise<void>;
@@ -83,9 +89,15 @@ export class Worker {
   private readonly storage: StorageAlarm;
   private readonly preparation: JobPreparation;
   private readonly o: Required<
-    Omit<WorkerOptions, 'workerId' | 'serves' | 'profiles' | 'mcp' | 'afterSucceeded' | 'reflectionMode' | 'secrets'>
+    Omit<
+      WorkerOptions,
+      'workerId' | 'serves' | 'profiles' | 'mcp' | 'afterSucceeded' | 'reflectionMode' | 'secrets' | 'host' | 'folders'
+    >
   > &
-    Pick<WorkerOptions, 'serves' | 'profiles' | 'mcp' | 'afterSucceeded' | 'reflectionMode' | 'secrets'>;
+    Pick<
+      WorkerOptions,
+      'serves' | 'profiles' | 'mcp' | 'afterSucceeded' | 'reflectionMode' | 'secrets' | 'host' | 'folders'
+    >;
 
   constructor(options: WorkerOptions) {
     this.id = options.workerId ?? `worker_${randomBytes(6).toString('hex')}`;
@@ -110,7 +122,7 @@ export class Worker {
   /** Recovers stale jobs (or all others' running jobs, with recoverAllOnStart), then polls until stopped. */
   start(): void {
     this.stopping = false;
-    if (this.o.recoverAllOnStart) this.recoverLeftRunning();
+    if (this.o.recoverAllOnStart) this.recoverLeftRunning(Date.now(), this.o.recoverAllOnStart === 'host');
     this.recover();
     this.poll();
   }
@@ -183,6 +195,8 @@ export class Worker {
     for (const [id, at] of this.declined) if (Date.now() - at > DECLINE_MS) this.declined.delete(id);
     const job = claim(store, {
       workerId: this.id,
+      host: this.o.host ?? null,
+      serves: this.o.folders ?? null,
       profiles: this.o.profiles ?? null,
       exclude: [...this.declined.keys()],
     });
@@ -306,14 +320,16 @@ export class Worker {
    * says: the caller holds the data dir's lock, so the host that ran it is gone (killed, crashed, or the machine
    * restarted). The interrupted job goes on within a poll instead of after the stale window.
    */
-  recoverLeftRunning(now = Date.now()): JobRecord[] {
-    return this.sendBack(Number.MAX_SAFE_INTEGER, now, (job) => `the host running it (worker ${job.workerId}) stopped`);
+  recoverLeftRunning(now = Date.now(), ownHostOnly = false): JobRecord[] {
+    const why = (job: JobRecord) => `the host running it (${job.host ?? `worker ${job.workerId}`}) stopped`;
+    return this.sendBack(Number.MAX_SAFE_INTEGER, now, why, ownHostOnly ? this.o.host : undefined);
   }
 
-  private sendBack(cutoff: number, now: number, why: (job: JobRecord) => string): JobRecord[] {
+  private sendBack(cutoff: number, now: number, why: (job: JobRecord) => string, host?: string): JobRecord[] {
     const { store } = this.o;
     const recovered: JobRecord[] = [];
     for (const stale of store.jobs.staleRunning(cutoff)) {
+      if (host !== undefined && stale.host !== host) continue;
       // This worker's own running job is alive whatever its heartbeat says (a lock may have held the heartbeat back).
       if (this.running.has(stale.id)) continue;
       const back = recover(store, stale.id, { cutoff, self: this.id }, (job) =>

@@ -22,6 +22,7 @@ import * as jobGuards from './0018-job-guards';
 import * as callers from './0019-callers';
 import * as reflectionLessons from './0020-reflection-lessons';
 import * as taskPages from './0021-task-pages';
+import * as hosts from './0022-hosts';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -53,6 +54,7 @@ export const MIGRATIONS: readonly Migration[] = [
   callers,
   reflectionLessons,
   taskPages,
+  hosts,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,7 +1,8 @@
 // Repository of a2a_tasks and a2a_messages: which MAESTRO task and first job each Agent2Agent task is, which context
 // names it, and the message ids other agents gave the comments their messages became.
-import type { Database } from 'better-sqlite3';
+
 import { iso } from '../ids';
+import type { SqlDatabase } from '../sql';
 
 export interface A2aTaskRecord {
   id: string;
@@ -28,7 +29,7 @@ const rowToRecord = (r: Row): A2aTaskRecord => ({
   createdAt: iso(r.created_at),
 });
 
-export function createA2aTasksRepo(db: Database) {
+export function createA2aTasksRepo(db: SqlDatabase) {
   const insert = db.prepare(
     'INSERT INTO a2a_tasks (id, context_id, task_id, first_job_id, created_at) VALUES (@id, @contextId, @taskId, @firstJobId, @now)',
   );

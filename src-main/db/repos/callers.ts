@@ -1,8 +1,9 @@
 // Repository of callers (the bridge's tokens besides the owner's) and caller_actions (what each caller's token wrote):
 // a caller is found by the SHA-256 of its token, never by the token, and revoked by compare-and-set.
-import type { Database } from 'better-sqlite3';
+
 import { type Caller, CallerSpaces } from '../../../src-shared/contract';
 import { newId } from '../ids';
+import type { SqlDatabase } from '../sql';
 
 interface CallerRow {
   id: string;
@@ -21,7 +22,7 @@ const rowToCaller = (r: CallerRow): Caller => ({
   spaces: CallerSpaces.parse(JSON.parse(r.spaces)),
 });
 
-export function createCallersRepo(db: Database) {
+export function createCallersRepo(db: SqlDatabase) {
   const insert = db.prepare(
     `INSERT INTO callers (id, name, role, spaces, token_hash, created_at)
      VALUES (@id, @name, @role, @spaces, @tokenHash, @now) RETURNING *`,
@@ -81,9 +82,9 @@ export function createCallersRepo(db: Database) {
 }
 export type CallersRepo = ReturnType<typeof createCallersRepo>;
 
-const repos = new WeakMap<Database, CallersRepo>();
+const repos = new WeakMap<SqlDatabase, CallersRepo>();
 /** The connection's callers repository, its statements prepared once (kept beside the Store, which it does not need). */
-export function callersRepo(db: Database): CallersRepo {
+export function callersRepo(db: SqlDatabase): CallersRepo {
   let repo = repos.get(db);
   if (!repo) {
     repo = createCallersRepo(db);

@@ -3,7 +3,7 @@
 // comment comes before the agent's turn it started, and the agent's or the system's comments (a question, the
 // result, an error) after the turn that led to them. Each side is read backwards along its own index from the
 // anchor, so a page costs its own rows whatever the task's length.
-import type { Database } from 'better-sqlite3';
+
 import { z } from 'zod';
 import {
   type ChatStep,
@@ -17,6 +17,7 @@ import {
   ToolResultImage,
 } from '../../../src-shared/entities';
 import { iso } from '../ids';
+import { type Dialect, dialectOf, jsonValues, type SqlDatabase } from '../sql';
 import { type CommentRow, rowToComment } from './comments';
 
 export interface ChatPage {
@@ -67,8 +68,8 @@ const BEFORE_COMMENT = `(created_at < @ts OR (created_at = @ts AND (${COMMENT_RA
 const BEFORE_STEP = `(ts < @ts OR (ts = @ts AND (${STEP_RANK}, seq) < (@rank, @rowid)))`;
 const STEPS = "task_id = @taskId AND kind = 'AgentTurn' AND body IS NOT NULL";
 
-/** The statements, exported for the test that checks their query plans. */
-export const CHAT_SQL = {
+/** The statements of a dialect. */
+const chatSql = (dialect: Dialect) => ({
   commentsBefore: `SELECT rowid, ${COMMENT_RANK} AS rank, * FROM comments WHERE task_id = @taskId AND ${BEFORE_COMMENT}
     ORDER BY created_at DESC, rank DESC, rowid DESC LIMIT @limit`,
   stepsBefore: `SELECT seq, task_id, job_id, ts, body FROM log_entries WHERE ${STEPS} AND ${BEFORE_STEP}
@@ -77,12 +78,16 @@ export const CHAT_SQL = {
   countStepsBefore: `SELECT count(*) FROM log_entries WHERE ${STEPS} AND ${BEFORE_STEP}`,
   // The answers and LlmCalls of a page's steps: the entries that point at one of them.
   ofTurns: `SELECT agent_turn_seq, kind, body, prompt_tokens, completion_tokens, cached_prompt_tokens FROM log_entries
-    WHERE agent_turn_seq IN (SELECT value FROM json_each(@seqs)) ORDER BY seq`,
-} as const;
+    WHERE agent_turn_seq IN (SELECT value FROM ${jsonValues(dialect, '@seqs', 'bigint')}) ORDER BY seq`,
+});
+
+/** SQLite's statements, exported for the test that checks their query plans. */
+export const CHAT_SQL = chatSql('sqlite');
 
 type PageParams = { taskId: string } & Position;
 
-export function createChatPagesRepo(db: Database) {
+export function createChatPagesRepo(db: SqlDatabase) {
+  const CHAT_SQL = chatSql(dialectOf(db));
   const commentsBefore = db.prepare<PageParams & { limit: number }, PagedComment>(CHAT_SQL.commentsBefore);
   const stepsBefore = db.prepare<PageParams & { limit: number }, StepRow>(CHAT_SQL.stepsBefore);
   const countCommentsBefore = db.prepare<PageParams, number>(CHAT_SQL.countCommentsBefore).pluck();

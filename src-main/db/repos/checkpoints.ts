@@ -1,7 +1,7 @@
 // Repository of checkpoints and task_rewinds: a task's checkpoints oldest first (each with the snapshot it names, the
 // files changed since the previous one and what it skipped), the workspace commit a job made, and the conversation
 // rewinds of a task (which Invoke seq ranges are never replayed again).
-import type { Database } from 'better-sqlite3';
+
 import type {
   Checkpoint,
   CheckpointFile,
@@ -10,6 +10,7 @@ import type {
   TaskRewind,
 } from '../../../src-shared/checkpoints';
 import { iso, newId } from '../ids';
+import type { SqlDatabase } from '../sql';
 
 interface CheckpointRow {
   id: string;
@@ -86,7 +87,7 @@ const rowToRewind = (r: RewindRow): TaskRewind => ({
   undone: r.undone_at !== null,
 });
 
-export function createCheckpointsRepo(db: Database) {
+export function createCheckpointsRepo(db: SqlDatabase) {
   const insert = db.prepare(
     `INSERT INTO checkpoints (id, task_id, job_id, send, invoke_seq, kind, call_id, changed_by, snapshot, ref, files_json, skipped_json, created_at)
      VALUES (@id, @taskId, @jobId, @send, @invokeSeq, @kind, @callId, @changedBy, @snapshot, @ref, @files, @skipped, @now) RETURNING *`,

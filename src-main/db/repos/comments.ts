@@ -1,7 +1,8 @@
 // Repository of the comments table, including the interjections still waiting for delivery to a running job.
-import type { Database } from 'better-sqlite3';
+
 import type { AttachmentInfo, Comment, CommentAuthor, CommentKind, CommentNotice } from '../../../src-shared/entities';
 import { iso, newId } from '../ids';
+import type { SqlDatabase } from '../sql';
 
 export interface CommentRow {
   id: string;
@@ -47,7 +48,7 @@ export interface NewComment {
 
 const jsonList = (list: readonly unknown[] | undefined) => (list && list.length > 0 ? JSON.stringify(list) : null);
 
-export function createCommentsRepo(db: Database) {
+export function createCommentsRepo(db: SqlDatabase) {
   const insert = db.prepare(
     `INSERT INTO comments (id, task_id, job_id, author, kind, body, created_at, choices_json, attachments_json, notice_json)
      VALUES (@id, @taskId, @jobId, @author, @kind, @body, @createdAt, @choices, @attachments, @notice) RETURNING *`,

@@ -1,7 +1,8 @@
 // Repository of the events table: the append-only log behind SSE (seq = SSE id) and the activity timeline.
-import type { Database } from 'better-sqlite3';
+
 import type { MaestroEvent, NewEvent } from '../../../src-shared/events';
 import { iso } from '../ids';
+import type { SqlDatabase } from '../sql';
 
 interface EventRow {
   seq: number;
@@ -22,17 +23,16 @@ const rowToEvent = (r: EventRow): MaestroEvent =>
     jobId: r.job_id,
   }) as MaestroEvent;
 
-export function createEventsRepo(db: Database) {
-  // seq is the INTEGER PRIMARY KEY: the rowid of the insert.
-  const insert = db.prepare<unknown[]>(
-    'INSERT INTO events (ts, type, task_id, job_id, payload) VALUES (?, ?, ?, ?, ?)',
+export function createEventsRepo(db: SqlDatabase) {
+  const insert = db.prepare<unknown[], { seq: number }>(
+    'INSERT INTO events (ts, type, task_id, job_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq',
   );
   const after = db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
   const afterForTask = db.prepare<[string, number, number], EventRow>(
     'SELECT * FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?',
   );
   const latestForTask = db.prepare<[string, number], EventRow>(
-    'SELECT * FROM (SELECT * FROM events WHERE task_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq',
+    'SELECT * FROM (SELECT * FROM events WHERE task_id = ? ORDER BY seq DESC LIMIT ?) AS latest ORDER BY seq',
   );
   const last = db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM events');
   // A finished task's superseded snapshots: every job.changed but each job's last, every task.changed but the last,
@@ -50,8 +50,8 @@ export function createEventsRepo(db: Database) {
   return {
     append(event: NewEvent, now = Date.now()): MaestroEvent {
       const { type, taskId, jobId, ...rest } = event;
-      const { lastInsertRowid } = insert.run(now, type, taskId, jobId ?? null, JSON.stringify(rest));
-      return { ...event, seq: Number(lastInsertRowid), ts: iso(now) } as MaestroEvent;
+      const { seq } = insert.get(now, type, taskId, jobId ?? null, JSON.stringify(rest)) as { seq: number };
+      return { ...event, seq, ts: iso(now) } as MaestroEvent;
     },
     /** Events with seq > `seq`, oldest first, optionally of one task. */
     since(seq: number, taskId?: string, limit = 1000): MaestroEvent[] {

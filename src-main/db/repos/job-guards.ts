@@ -1,7 +1,7 @@
 // Repository of job_guards: the loop guards' state of each job, as the JSON the engine's journal writes and parses.
-import type { Database } from 'better-sqlite3';
+import type { SqlDatabase } from '../sql';
 
-export function createJobGuardsRepo(db: Database) {
+export function createJobGuardsRepo(db: SqlDatabase) {
   const get = db.prepare<[string], { state: string }>('SELECT state FROM job_guards WHERE job_id = ?');
   const put = db.prepare<[string, string, number]>(
     `INSERT INTO job_guards (job_id, state, updated_at) VALUES (?, ?, ?)

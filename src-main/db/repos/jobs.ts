@@ -1,9 +1,10 @@
 // Repository of the jobs table: inserts, compare-and-set status changes checked against the state machine,
 // the atomic claim (retry-due first, then queued, one running job per task), heartbeats and stale recovery.
-import type { Database, Statement } from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
 import type { Job, JobErrorCode, JobStatus, WaitReason } from '../../../src-shared/entities';
 import type { InvokeKind } from '../../../src-shared/events';
 import { iso, isoOrNull, newId } from '../ids';
+import { dialectOf, jsonValues, type SqlDatabase } from '../sql';
 
 export type { InvokeKind };
 
@@ -24,6 +25,7 @@ interface JobRow {
   parent_job_id: string | null;
   pending_invoke: InvokeKind | null;
   worker_id: string | null;
+  host: string | null;
   heartbeat_at: number | null;
   started_at: number | null;
   finished_at: number | null;
@@ -59,6 +61,7 @@ const rowToJob = (r: JobRow): JobRecord => ({
   continuedFromJobId: r.continued_from_job_id,
   parentJobId: r.parent_job_id,
   workerId: r.worker_id,
+  host: r.host,
   heartbeatAt: isoOrNull(r.heartbeat_at),
   error: r.error,
   // Only when there is one: a Job without a code reads as it did before the column existed.
@@ -93,6 +96,7 @@ export interface JobPatch {
   attempt?: number;
   nextRetryAt?: number | null;
   workerId?: string | null;
+  host?: string | null;
   heartbeatAt?: number | null;
   finishedAt?: number | null;
   error?: string | null;
@@ -108,6 +112,7 @@ const PATCH_COLUMNS: Record<keyof JobPatch, string> = {
   attempt: 'attempt',
   nextRetryAt: 'next_retry_at',
   workerId: 'worker_id',
+  host: 'host',
   heartbeatAt: 'heartbeat_at',
   finishedAt: 'finished_at',
   error: 'error',
@@ -124,9 +129,16 @@ export interface ClaimFilter {
   profiles: readonly (string | null)[] | null;
   /** Jobs this worker declined (it cannot run them): left for other workers. */
   exclude?: readonly string[];
+  /** The host the job runs on (Job.host). */
+  host?: string | null;
+  /**
+   * The folders this host can run jobs in (a task's workspace is one of them or below one); null serves every
+   * folder, as a host alone on its database does.
+   */
+  serves?: readonly string[] | null;
 }
 
-export function createJobsRepo(db: Database) {
+export function createJobsRepo(db: SqlDatabase) {
   const insert = db.prepare(
     `INSERT INTO jobs (id, task_id, created_at, updated_at, status, piece_id, profile, resume_movement, ask_count,
        continued_from_job_id, parent_job_id, pending_invoke, kind)
@@ -155,21 +167,37 @@ export function createJobsRepo(db: Database) {
   );
 
   // The claim is one UPDATE … WHERE status = … so two workers (or processes) can never both win a job;
-  // NOT EXISTS(running job of the same task) is the per-task lock.
-  const claimSql = (from: 'retry' | 'queued', filtered: boolean) => `
-    UPDATE jobs SET status = 'running', worker_id = @workerId, heartbeat_at = @now, updated_at = @now,
+  // NOT EXISTS(running job of the same task) is the per-task lock. On PostgreSQL the chosen row is locked with
+  // SKIP LOCKED: a job another host's transaction holds is passed over, not waited on.
+  const dialect = dialectOf(db);
+  const claimSql = (from: 'retry' | 'queued', filtered: boolean, served: boolean) => `
+    UPDATE jobs SET status = 'running', worker_id = @workerId, host = @host, heartbeat_at = @now, updated_at = @now,
       attempt = attempt + 1, started_at = @now, next_retry_at = NULL
     WHERE status = '${from}' AND id = (
       SELECT j.id FROM jobs j
       WHERE j.status = '${from}' ${from === 'retry' ? 'AND j.next_retry_at <= @now' : ''}
-        ${filtered ? `AND coalesce(j.profile, '') IN (SELECT coalesce(value, '') FROM json_each(@profiles))` : ''}
-        AND j.id NOT IN (SELECT value FROM json_each(@exclude))
+        ${filtered ? `AND coalesce(j.profile, '') IN (SELECT coalesce(value, '') FROM ${jsonValues(dialect, '@profiles')})` : ''}
+        AND j.id NOT IN (SELECT value FROM ${jsonValues(dialect, '@exclude')})
+        ${
+          served
+            ? `AND EXISTS (SELECT 1 FROM tasks t, ${jsonValues(dialect, '@serves')} WHERE t.id = j.task_id
+          AND (t.workspace_path = value OR substr(t.workspace_path, 1, length(value) + 1) = value || '/'))`
+            : ''
+        }
         AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r.task_id = j.task_id AND r.status = 'running')
-      ORDER BY ${from === 'retry' ? 'j.next_retry_at,' : ''} j.created_at, j.rowid LIMIT 1)
+      ORDER BY ${from === 'retry' ? 'j.next_retry_at,' : ''} j.created_at, j.rowid LIMIT 1
+      ${dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : ''})
     RETURNING *`;
-  const claims = {
-    retry: { all: db.prepare(claimSql('retry', false)), filtered: db.prepare(claimSql('retry', true)) },
-    queued: { all: db.prepare(claimSql('queued', false)), filtered: db.prepare(claimSql('queued', true)) },
+  // Statements by the filters a claim uses, made at the first claim that uses them.
+  const claims = new Map<string, Statement>();
+  const claimStatement = (from: 'retry' | 'queued', filtered: boolean, served: boolean) => {
+    const key = `${from}:${filtered}:${served}`;
+    let stmt = claims.get(key);
+    if (!stmt) {
+      stmt = db.prepare(claimSql(from, filtered, served));
+      claims.set(key, stmt);
+    }
+    return stmt;
   };
   const heartbeat = db.prepare<[number, number, string, string]>(
     `UPDATE jobs SET heartbeat_at = ?, updated_at = ? WHERE id = ? AND status = 'running' AND worker_id = ?`,
@@ -265,6 +293,8 @@ export function createJobsRepo(db: Database) {
       const full: JobPatch = { ...patch };
       if (to !== 'waiting_human') full.waitReason = null;
       if (to !== 'retry') full.nextRetryAt = null;
+      // A queued job runs on no host until one claims it.
+      if (to === 'queued') full.host = null;
       if (['succeeded', 'failed', 'cancelled'].includes(to)) full.finishedAt ??= now;
       const keys = (Object.keys(full) as (keyof JobPatch)[]).filter((k) => full[k] !== undefined).sort();
       const row = patchStatement(keys).get({ ...full, id, from, to, now, owner }) as JobRow | undefined;
@@ -274,12 +304,16 @@ export function createJobsRepo(db: Database) {
     claimNext(filter: ClaimFilter, now = Date.now()): JobRecord | undefined {
       const params: Record<string, unknown> = {
         workerId: filter.workerId,
+        host: filter.host ?? null,
         now,
         exclude: JSON.stringify(filter.exclude ?? []),
       };
-      const variant = filter.profiles ? 'filtered' : 'all';
+      const filtered = filter.profiles != null;
+      const served = filter.serves != null;
       if (filter.profiles) params.profiles = JSON.stringify(filter.profiles);
-      const row = (claims.retry[variant].get(params) ?? claims.queued[variant].get(params)) as JobRow | undefined;
+      if (filter.serves) params.serves = JSON.stringify(filter.serves);
+      const row = (claimStatement('retry', filtered, served).get(params) ??
+        claimStatement('queued', filtered, served).get(params)) as JobRow | undefined;
       return row && rowToJob(row);
     },
     /** Refreshes a running job's heartbeat; false when the job is no longer running under this worker. */

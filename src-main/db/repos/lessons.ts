@@ -1,9 +1,10 @@
 // Repository of lessons (P2.08): inserted `proposed` by a Reflection job, decided and edited by a person with
 // compare-and-set on their status, and read back for a job's instruction (approved ones in scope, most relevant first)
 // whose use is then counted.
-import type { Database } from 'better-sqlite3';
+
 import type { Lesson, LessonScope, LessonStatus } from '../../../src-shared/lessons';
 import { iso, isoOrNull, newId } from '../ids';
+import { dialectOf, type SqlDatabase } from '../sql';
 
 interface LessonRow {
   id: string;
@@ -62,7 +63,7 @@ export interface LessonPlace {
   pieceId: string;
 }
 
-export function createLessonsRepo(db: Database) {
+export function createLessonsRepo(db: SqlDatabase) {
   const insert = db.prepare(
     `INSERT INTO lessons (id, text, evidence, status, scope, workspace_path, piece_id, source_task_id, source_job_id,
        created_at)
@@ -86,7 +87,7 @@ export function createLessonsRepo(db: Database) {
          OR (scope = 'workspace' AND workspace_path = @workspacePath)
          OR (scope = 'piece' AND piece_id = @pieceId))
      ORDER BY CASE scope WHEN 'workspace' THEN 0 WHEN 'piece' THEN 1 ELSE 2 END,
-       max(coalesce(last_used_at, 0), coalesce(decided_at, 0)) DESC, use_count DESC, created_at DESC, rowid`,
+       ${dialectOf(db) === 'sqlite' ? 'max' : 'greatest'}(coalesce(last_used_at, 0), coalesce(decided_at, 0)) DESC, use_count DESC, created_at DESC, rowid`,
   );
   const used = db.prepare<[number, string]>(
     `UPDATE lessons SET last_used_at = ?, use_count = use_count + 1 WHERE id = ? AND status = 'approved'`,

@@ -1,9 +1,10 @@
 // Repository of log_entries: the flat Invoke/Turn/LlmCall log (one seq for all), and the usage roll-up
 // LlmCall → AgentTurn → Invoke → job → task.
-import type { Database } from 'better-sqlite3';
+
 import type { LlmCallRecord, LogKind, UsageSums } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import { iso } from '../ids';
+import { dialectOf, jsonField, jsonFieldIsString, type SqlDatabase } from '../sql';
 import type { InvokeKind } from './jobs';
 
 export type { LogKind, UsageSums };
@@ -92,12 +93,13 @@ const add = (sum: UsageSums, u: UsageSums) => {
   sum.cachedPromptTokens += u.cachedPromptTokens;
 };
 
-export function createLogEntriesRepo(db: Database) {
-  // Positional parameters and the rowid (seq is the INTEGER PRIMARY KEY): the cheapest insert for the hot loop.
-  const insert = db.prepare<unknown[]>(
+export function createLogEntriesRepo(db: SqlDatabase) {
+  const dialect = dialectOf(db);
+  // Positional parameters: the cheapest insert for the hot loop.
+  const insert = db.prepare<unknown[], { seq: number }>(
     `INSERT INTO log_entries (task_id, job_id, kind, invoke_seq, agent_turn_seq, ts, invoke_kind, body, attempt, outcome,
        prompt_tokens, completion_tokens, cached_prompt_tokens, latency_ms, ttft_ms)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
   );
   const byTask = db.prepare<[string], EntryRow>('SELECT * FROM log_entries WHERE task_id = ? ORDER BY seq');
   const lastInvoke = db.prepare<[string], { seq: number }>(
@@ -116,29 +118,33 @@ export function createLogEntriesRepo(db: Database) {
   );
   const turnOfCall = db.prepare<[string, string, string], { seq: number }>(
     `SELECT seq FROM log_entries WHERE task_id = ? AND job_id = ? AND kind = 'AgentTurn' AND body IS NOT NULL
-       AND EXISTS (SELECT 1 FROM json_each(body, '$.toolCalls') WHERE json_extract(value, '$.id') = ?)
+       AND EXISTS (${
+         dialect === 'sqlite'
+           ? `SELECT 1 FROM json_each(body, '$.toolCalls') WHERE json_extract(value, '$.id') = ?`
+           : `SELECT 1 FROM json_array_elements(body::json -> 'toolCalls') AS call WHERE call ->> 'id' = ?`
+       })
      ORDER BY seq DESC LIMIT 1`,
   );
   const llmCallRows = db.prepare<[string, number, number], EntryRow>(
     `SELECT * FROM log_entries WHERE task_id = ? AND kind = 'LlmCall' AND ts >= ? ORDER BY seq DESC LIMIT ?`,
   );
   const lastPricedCall = db.prepare<[string], { profile: string; model: string; prompt_tokens: number }>(
-    `SELECT json_extract(body, '$.profile') AS profile, json_extract(body, '$.model') AS model, prompt_tokens
-     FROM log_entries WHERE task_id = ? AND kind = 'LlmCall' AND prompt_tokens > 0
-       AND json_type(body, '$.profile') = 'text' AND json_type(body, '$.model') = 'text'
+    `SELECT ${jsonField(dialect, 'body', 'profile')} AS profile, ${jsonField(dialect, 'body', 'model')} AS model,
+       prompt_tokens FROM log_entries WHERE task_id = ? AND kind = 'LlmCall' AND prompt_tokens > 0
+       AND ${jsonFieldIsString(dialect, 'body', 'profile')} AND ${jsonFieldIsString(dialect, 'body', 'model')}
      ORDER BY seq DESC LIMIT 1`,
   );
   const usageRows = db.prepare<[string], UsageEntryRow>(
     `SELECT *,
-       CASE WHEN kind = 'LlmCall' THEN json_extract(body, '$.profile') END AS call_profile,
-       CASE WHEN kind = 'LlmCall' THEN json_extract(body, '$.model') END AS call_model
+       CASE WHEN kind = 'LlmCall' THEN ${jsonField(dialect, 'body', 'profile')} END AS call_profile,
+       CASE WHEN kind = 'LlmCall' THEN ${jsonField(dialect, 'body', 'model')} END AS call_model
      FROM log_entries WHERE task_id = ? AND kind IN ('Invoke', 'AgentTurn', 'LlmCall') ORDER BY seq`,
   );
 
   return {
     append(entry: NewLogEntry, now = Date.now()): number {
       const c = entry.llmCall;
-      const { lastInsertRowid } = insert.run(
+      const { seq } = insert.get(
         entry.taskId,
         entry.jobId,
         entry.kind,
@@ -154,8 +160,8 @@ export function createLogEntriesRepo(db: Database) {
         c?.cachedPromptTokens ?? null,
         c?.latencyMs ?? null,
         c?.ttftMs ?? null,
-      );
-      return Number(lastInsertRowid);
+      ) as { seq: number };
+      return seq;
     },
     /** The seq of the job's latest AgentTurn that made the call `callId`; null when none recorded it. */
     turnOfCall(taskId: string, jobId: string, callId: string): number | null {

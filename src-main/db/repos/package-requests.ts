@@ -1,7 +1,8 @@
 // Repository of package_requests: the agent's asks to install an npm or pip package; decided by CAS.
-import type { Database } from 'better-sqlite3';
+
 import type { PackageRequest, RequestStatus } from '../../../src-shared/entities';
 import { iso, isoOrNull, newId } from '../ids';
+import type { SqlDatabase } from '../sql';
 
 interface PackageRequestRow {
   id: string;
@@ -42,7 +43,7 @@ export interface NewPackageRequest {
   reason: string;
 }
 
-export function createPackageRequestsRepo(db: Database) {
+export function createPackageRequestsRepo(db: SqlDatabase) {
   const insert = db.prepare(
     `INSERT INTO package_requests (id, task_id, job_id, call_id, manager, name, version, reason, status, created_at)
      VALUES (@id, @taskId, @jobId, @callId, @manager, @name, @version, @reason, 'pending', @now) RETURNING *`,

@@ -1,7 +1,8 @@
 // Repository of schedule_runs: the Scheduler's durable state per schedule id (the schedules themselves are the
 // user's file, <dataDir>/schedules.json).
-import type { Database } from 'better-sqlite3';
+
 import { isoOrNull } from '../ids';
+import type { SqlDatabase } from '../sql';
 
 export interface ScheduleRun {
   scheduleId: string;
@@ -19,7 +20,7 @@ interface Row {
   last_error: string | null;
 }
 
-export function createScheduleRunsRepo(db: Database) {
+export function createScheduleRunsRepo(db: SqlDatabase) {
   const byId = db.prepare<[string], Row>('SELECT * FROM schedule_runs WHERE schedule_id = ?');
   const insert = db.prepare<[string, number]>(
     'INSERT INTO schedule_runs (schedule_id, next_run_at) VALUES (?, ?) ON CONFLICT (schedule_id) DO NOTHING',

@@ -1,8 +1,9 @@
 // Repository of spaces: a named persistent workspace folder reused across tasks, optionally pinned to one piece
 // (a grounded space, P10.04). Ephemeral workspaces have no space.
-import type { Database } from 'better-sqlite3';
+
 import type { ReflectionMode } from '../../../src-shared/lessons';
 import { iso, isoOrNull, newId } from '../ids';
+import type { SqlDatabase } from '../sql';
 
 export interface SpaceRecord {
   id: string;
@@ -43,7 +44,7 @@ const rowToSpace = (r: SpaceRow): SpaceRecord => ({
 const SELECT = `SELECT s.*, count(t.id) AS task_count, max(t.created_at) AS last_used_at
   FROM spaces s LEFT JOIN tasks t ON t.space_id = s.id`;
 
-export function createSpacesRepo(db: Database) {
+export function createSpacesRepo(db: SqlDatabase) {
   const insert = db.prepare(
     'INSERT INTO spaces (id, name, folder, pinned_piece_id, created_at) VALUES (@id, @name, @folder, NULL, @createdAt)',
   );

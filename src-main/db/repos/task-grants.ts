@@ -1,8 +1,9 @@
 // Repository of task_grants: what a person approved "for this task" on a card (tools/grants.ts says what each covers),
 // inserted with the decision that made it and revoked by compare-and-set.
-import type { Database } from 'better-sqlite3';
+
 import type { GrantKind, GrantScope, GrantTargetKind, TaskGrant } from '../../../src-shared/grants';
 import { iso, isoOrNull, newId } from '../ids';
+import type { SqlDatabase } from '../sql';
 
 interface TaskGrantRow {
   id: string;
@@ -29,7 +30,7 @@ const rowToGrant = (r: TaskGrantRow): TaskGrant => ({
   revokedAt: isoOrNull(r.revoked_at),
 });
 
-export function createTaskGrantsRepo(db: Database) {
+export function createTaskGrantsRepo(db: SqlDatabase) {
   const insert = db.prepare(
     `INSERT INTO task_grants (id, task_id, request_id, tool, kind, target_kind, target, rule, created_at)
      VALUES (@id, @taskId, @requestId, @tool, @kind, @targetKind, @target, @rule, @now) RETURNING *`,

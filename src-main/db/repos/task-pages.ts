@@ -2,8 +2,9 @@
 // before, filtered by the latest job's status, the archive, a search and the spaces. Each filter walks an index of migration 21 in
 // list order and stops at the page's end, so a page costs its own rows, not every task; a task made later sorts
 // before every position already handed out, so it never shifts or repeats a later page.
-import type { Database, Statement } from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
 import type { JobStatus, Task } from '../../../src-shared/entities';
+import { dialectOf, jsonValues, type SqlDatabase } from '../sql';
 import { rowToTask, type TaskRow } from './tasks';
 
 /** Where a page ended: the last task's created_at and rowid. */
@@ -46,7 +47,7 @@ function paramsOf(q: TaskPageQuery): Record<string, unknown> {
   return params;
 }
 
-export function createTaskPagesRepo(db: Database) {
+export function createTaskPagesRepo(db: SqlDatabase) {
   // One statement per combination of filters, prepared once on first use.
   const statements = new Map<Shape, Statement<Record<string, unknown>, TaskRow & { row: number }>>();
 
@@ -59,7 +60,7 @@ export function createTaskPagesRepo(db: Database) {
       if (q.archived === true) where.push('archived_at IS NOT NULL');
       if (q.archived === false) where.push('archived_at IS NULL');
       if (q.statuses !== undefined) where.push('latest_status IN (SELECT value FROM json_each(@statuses))');
-      if (q.spaces !== undefined) where.push('space_id IN (SELECT value FROM json_each(@spaces))');
+      if (q.spaces !== undefined) where.push(`space_id IN (SELECT value FROM ${jsonValues(dialectOf(db), '@spaces')})`);
       if (q.after !== undefined) where.push('(created_at, rowid) < (@afterAt, @afterRow)');
       if (q.search !== undefined)
         where.push("(title LIKE @search ESCAPE '\\' OR instruction LIKE @search ESCAPE '\\')");

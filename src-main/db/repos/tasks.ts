@@ -1,8 +1,9 @@
 // Repository of the tasks table; Task.status is the latest job's status. Deleting a task takes the rows of every
 // table that hangs on it with it (removeTrees).
-import type { Database } from 'better-sqlite3';
+
 import type { JobStatus, Task } from '../../../src-shared/entities';
 import { iso } from '../ids';
+import { dialectOf, jsonValues, type SqlDatabase } from '../sql';
 
 export interface TaskRow {
   id: string;
@@ -58,7 +59,7 @@ export const rowToTask = (r: TaskRow): Task => ({
       : { taskId: r.forked_from_task_id, send: r.forked_at_send },
 });
 
-export function createTasksRepo(db: Database) {
+export function createTasksRepo(db: SqlDatabase) {
   const insert = db.prepare(
     `INSERT INTO tasks (id, title, instruction, piece_id, workspace_path, workspace_kind, profile, parent_task_id, created_at, space_id, piece_choice, forked_from_task_id, forked_at_send)
      VALUES (@id, @title, @instruction, @pieceId, @workspacePath, @workspaceKind, @profile, @parentTaskId, @createdAt, @spaceId, @pieceChoice, @forkedFromTaskId, @forkedAtSend)`,
@@ -66,7 +67,8 @@ export function createTasksRepo(db: Database) {
   const byId = db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE id = ?');
   const all = db.prepare<[], TaskRow>('SELECT * FROM tasks ORDER BY created_at DESC, rowid DESC');
   const withStatus = db.prepare<[string], TaskRow>(
-    'SELECT * FROM tasks WHERE latest_status IN (SELECT value FROM json_each(?)) ORDER BY created_at DESC, rowid DESC',
+    `SELECT * FROM tasks WHERE latest_status IN (SELECT value FROM ${jsonValues(dialectOf(db), '?')})
+     ORDER BY created_at DESC, rowid DESC`,
   );
   const inWorkspace = db.prepare<[string, JobStatus], { id: string }>(
     "SELECT id FROM tasks WHERE workspace_path = ? AND latest_status = ? AND workspace_kind = 'persistent' ORDER BY created_at, rowid",
@@ -107,7 +109,7 @@ export function createTasksRepo(db: Database) {
   );
   // A list of task ids is bound as one JSON array. Children before parents, requests and comments before their jobs,
   // so no foreign key is left pointing at a deleted row at the end of a statement.
-  const inTrees = 'IN (SELECT value FROM json_each(?))';
+  const inTrees = `IN (SELECT value FROM ${jsonValues(dialectOf(db), '?')})`;
   const removals = [
     `DELETE FROM log_entries WHERE task_id ${inTrees}`,
     `DELETE FROM tool_requests WHERE task_id ${inTrees}`,

@@ -1,8 +1,9 @@
 // Repository of tool_requests: approval cards for tool calls the policy does not allow outright; decided by CAS.
-import type { Database } from 'better-sqlite3';
+
 import type { RequestStatus, ToolRequest, ToolRequestDisplay } from '../../../src-shared/entities';
 import type { GrantOptions } from '../../../src-shared/grants';
 import { iso, isoOrNull, newId } from '../ids';
+import type { SqlDatabase } from '../sql';
 
 interface ToolRequestRow {
   id: string;
@@ -56,7 +57,7 @@ export interface NewToolRequest {
   grantOptions?: GrantOptions;
 }
 
-export function createToolRequestsRepo(db: Database) {
+export function createToolRequestsRepo(db: SqlDatabase) {
   const insert = db.prepare(
     `INSERT INTO tool_requests
        (id, task_id, job_id, call_id, tool, args_json, summary, display_json, grant_options_json, status, created_at)
