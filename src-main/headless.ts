@@ -6,17 +6,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { removeBridgeFile, writeBridgeFile } from './app/bridge-file';
-import { concurrencyFrom } from './app/concurrency';
-import { createMaestro } from './app/create-maestro';
+import { concurrencyFrom, leaseFrom } from './app/concurrency';
+import { createMaestro, createMaestroShared } from './app/create-maestro';
 import { VERSION } from './app/version';
 import { startBridgeAtKeptAddress } from './bridge/kept-address';
 import { DEFAULT_BIND, type ListenPlan, listenPlanProblem } from './bridge/listener';
 import type { Bridge } from './bridge/server';
 import { loadTlsIdentity } from './bridge/tls-identity';
+import { redactUrl } from './db/postgres/pg-db';
 
 const USAGE =
   'usage: node out/main/headless.js --data-dir DIR [--port N] [--workspace DIR] [--print-ui-url] [--new-token]\n' +
-  '         [--bind ADDRESS --tls-cert FILE --tls-key FILE] [--host-name NAME] [--concurrency JOBS]';
+  '         [--bind ADDRESS --tls-cert FILE --tls-key FILE] [--host-name NAME] [--concurrency JOBS]\n' +
+  '         [--database postgres://… (or MAESTRO_DATABASE_URL)] [--serves DIR]…';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -36,6 +38,9 @@ async function main(): Promise<void> {
       'host-name': { type: 'string' },
       // Jobs run at once (default 16; MAESTRO_CONCURRENCY too): each profile's own limit holds back its model.
       concurrency: { type: 'string' },
+      // Several hosts on one PostgreSQL database; without it the data dir's SQLite file.
+      database: { type: 'string' },
+      serves: { type: 'string', multiple: true },
       help: { type: 'boolean' },
     },
   });
@@ -60,15 +65,28 @@ async function main(): Promise<void> {
       ? concurrencyFrom(values.concurrency, '--concurrency')
       : concurrencyFrom(process.env.MAESTRO_CONCURRENCY, 'MAESTRO_CONCURRENCY');
 
+  const database = values.database ?? process.env.MAESTRO_DATABASE_URL;
+  if (database !== undefined && !/^postgres(ql)?:\/\//.test(database))
+    throw new Error(`--database must be a postgres:// URL (MAESTRO_DATABASE_URL too); got "${redactUrl(database)}"`);
+  const serves = values.serves?.map((folder) => {
+    const resolved = path.resolve(folder);
+    if (!isFolder(resolved)) throw new Error(`--serves ${resolved} is not an existing folder`);
+    return resolved;
+  });
+  if (serves && !database)
+    throw new Error('--serves names the folders a host serves among others: it needs --database');
+
   const appRoot = findAppRoot(__dirname);
-  const maestro = createMaestro({
+  const options = {
     dataDir,
     piecesDir: path.join(appRoot, 'pieces'),
     version: VERSION,
     hostName,
     defaultWorkspace: workspace,
-    worker: { concurrency },
-  });
+    worker: { concurrency, ...leaseFrom(process.env.MAESTRO_LEASE_SECONDS, 'MAESTRO_LEASE_SECONDS') },
+    ...(serves ? { serves } : {}),
+  };
+  const maestro = database ? await createMaestroShared(options, database) : createMaestro(options);
   let bridge: Bridge;
   let token: string;
   try {

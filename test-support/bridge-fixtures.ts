@@ -8,6 +8,7 @@ import type { ApiResponse } from './bridge-harness';
 /** A body each operation accepts, so a refusal can only come from what the test changed. */
 export const VALID_BODY: Record<OperationName, unknown> = {
   health: undefined,
+  listHosts: undefined,
   listPieces: undefined,
   createTask: { instruction: 'write a haiku' },
   runTask: { instruction: 'write a haiku', waitMs: 1 },

@@ -13,3 +13,20 @@ export function concurrencyFrom(value: string | undefined, source: string): numb
   }
   return n;
 }
+
+/** How long a running job's lease lasts without a heartbeat (its host presumed dead after): 30 s by default. */
+export const DEFAULT_LEASE_SECONDS = 30;
+
+/**
+ * The lease of MAESTRO_LEASE_SECONDS (2..3600; default 30) as the Worker's stale window and heartbeat: a host beats
+ * six times per lease, so a job is recovered by another host within two leases of its host's death.
+ */
+export function leaseFrom(
+  value: string | undefined,
+  source: string,
+): { staleAfterMs: number; heartbeatIntervalMs: number } {
+  const seconds = value === undefined || value.trim() === '' ? DEFAULT_LEASE_SECONDS : Number(value.trim());
+  if (!Number.isFinite(seconds) || seconds < 2 || seconds > 3600)
+    throw new Error(`${source} must be a number of seconds from 2 to 3600, got "${value}"`);
+  return { staleAfterMs: seconds * 1000, heartbeatIntervalMs: (seconds * 1000) / 6 };
+}

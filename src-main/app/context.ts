@@ -6,6 +6,7 @@ import type { McpTokenStore } from '../mcp/token-store';
 import type { TaskContext } from '../tasks/context';
 import type { TaskTitles } from '../tasks/task-titles';
 import type { AcceptedSettings } from '../workspace/accepted-settings';
+import type { HostPresence } from './host-presence';
 import type { StorageUpkeep } from './storage-upkeep';
 
 export interface AppContext extends TaskContext, LessonContext {
@@ -26,4 +27,6 @@ export interface AppContext extends TaskContext, LessonContext {
   version: string;
   /** The name this host goes by (--host-name; default the machine's name). */
   hostName: string;
+  /** This host among the others of its database: the folders it serves, its row in GET /hosts. */
+  presence: HostPresence;
 }

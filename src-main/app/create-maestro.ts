@@ -37,7 +37,9 @@ import { dbFile } from '../workspace/paths';
 import { DEFAULT_CONCURRENCY } from './concurrency';
 import type { AppContext } from './context';
 import { AGENT_TOKENS_FILE, prepareDataDir } from './data-dir';
+import { CommitWatcher } from '../db/postgres/commit-watcher';
 import { DisposableStore } from './disposable-store';
+import { HostPresence } from './host-presence';
 import { acquireHostLock } from './host-lock';
 import { invoke, type OpAnswer } from './operations';
 import { loadSettings } from './settings-file';
@@ -59,6 +61,13 @@ export interface MaestroOptions {
   pieceRouter?: boolean;
   /** better_sqlite3.node built for Electron's ABI, when running inside Electron. */
   nativeBinding?: string;
+  /**
+   * A PostgreSQL database several hosts share (--database), opened by openMaestro's caller: createMaestroShared.
+   * Without it the data dir's SQLite file is the database.
+   */
+  database?: { store: Store; url: string };
+  /** The workspace folders this host runs jobs in, on a shared database (--serves); default: see host-presence.ts. */
+  serves?: readonly string[];
   /**
    * The engine the Worker runs jobs with, or how to make it from the store and profiles. Default: the Piece engine
    * when an LLM profile is configured; without one no Worker starts and jobs wait in the queue.
@@ -161,7 +170,7 @@ function openCore(options: MaestroOptions, dataDir: string, held: DisposableStor
   const agentTokens = new McpTokenStore(path.join(dataDir, AGENT_TOKENS_FILE), secretBox);
   const sshKeys = new McpTokenStore(path.join(dataDir, SSH_KEYS_FILE), secretBox);
   const profiles = ProfileRegistry.fromEnv(options.env ?? process.env, profileStore);
-  const store = Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });
+  const store = options.database?.store ?? Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });
   held.add('the database', () => store.close());
   const checkpoints = new CheckpointService({
     store,
@@ -231,8 +240,11 @@ function makeWorker(options: MaestroOptions, core: Core, ctx: AppContext): Worke
   return new Worker({
     // Jobs mostly wait on the model: several tasks (and a parent's subtasks) can run side by side.
     concurrency: DEFAULT_CONCURRENCY, // one per task at most: the per-task lock still holds
-    // The host lock is held: every job left running was left by a host that is gone.
-    recoverAllOnStart: true,
+    // The host lock is held: every job left running was left by a host that is gone — on a database of its own. On a
+    // shared one, only the jobs of this host's earlier life; the others' are theirs until their leases lapse.
+    recoverAllOnStart: core.store.shared ? 'host' : true,
+    host: ctx.hostName,
+    ...(core.store.shared ? { folders: () => ctx.presence.folders() } : {}),
     // Read as each job ends: turning Reflection off in Settings applies to the next job that ends.
     reflectionMode: reflectionModeOf(options, core.store, ctx.dataDir),
     secrets: () => knownSecrets(core.profiles),
@@ -288,8 +300,10 @@ function knownSecrets(profiles: ProfileRegistry): string[] {
 }
 
 /** What every operation reads: the core, the pieces, the titles, the running jobs' aborts, the host's settings. */
-function appContext(options: MaestroOptions, dataDir: string, core: Core): AppContext {
+function appContext(options: MaestroOptions, dataDir: string, core: Core, running: () => number): AppContext {
   const { store, accepted, profiles } = core;
+  const hostName = options.hostName ?? os.hostname();
+  const defaultWorkspace = options.defaultWorkspace ? resolveWorkspaceFolder(options.defaultWorkspace) : null;
   return {
     checkpoints: core.checkpoints,
     store,
@@ -303,9 +317,17 @@ function appContext(options: MaestroOptions, dataDir: string, core: Core): AppCo
     sshKeys: core.sshKeys,
     aborts: new JobAborts(),
     dataDir,
-    defaultWorkspace: options.defaultWorkspace ? resolveWorkspaceFolder(options.defaultWorkspace) : null,
+    defaultWorkspace,
     version: options.version,
-    hostName: options.hostName ?? os.hostname(),
+    hostName,
+    presence: new HostPresence(store, {
+      name: hostName,
+      version: options.version,
+      dataDir,
+      serves: options.serves ?? null,
+      defaultWorkspace: () => defaultWorkspace,
+      running,
+    }),
     pieceRouter: options.pieceRouter ?? (options.env ?? process.env).MAESTRO_PIECE_ROUTER === '1',
     lessonSettings: () => loadSettings(dataDir).settings.lessons,
     secrets: () => knownSecrets(profiles),
@@ -323,11 +345,16 @@ function openMaestro(options: MaestroOptions, dataDir: string, held: DisposableS
     dropped: ({ taskId, jobId, ...failure }) => store.publish({ type: 'webhook.failed', taskId, jobId, ...failure }),
   });
   if (webhooks) held.add('the webhooks', () => webhooks.dispose());
-  const ctx = appContext(options, dataDir, core);
+  let worker: Worker | null = null;
+  const ctx = appContext(options, dataDir, core, () => worker?.activeJobs ?? 0);
   held.add('the task titles', () => ctx.titles.close());
   held.add('the storage upkeep', () => ctx.upkeep.stop());
+  held.add('the host presence', () => ctx.presence.stop());
+  // The other hosts' commits: their events reach this host's listeners (and SSE clients), their queued jobs its Worker.
+  const watcher = options.database ? new CommitWatcher(options.database.url, () => store.catchUp()) : null;
+  if (watcher) held.add('the listener of other hosts’ commits', () => watcher.close());
 
-  let worker = makeWorker(options, core, ctx);
+  worker = makeWorker(options, core, ctx);
   let started = false;
   // Stopping persists the running jobs for the next start; their MCP servers are closed as each job ends.
   held.add('the Worker', () => worker?.stop());
@@ -370,10 +397,26 @@ function openMaestro(options: MaestroOptions, dataDir: string, held: DisposableS
       } catch (error) {
         console.error('jobs waiting on settings files were not looked at:', (error as Error).message);
       }
+      ctx.presence.start();
+      void watcher?.start();
       worker?.start();
       scheduler?.start();
       ctx.upkeep.start();
     },
     close: () => held.dispose(),
   };
+}
+
+/**
+ * A host on a PostgreSQL database several hosts share (--database): the database is migrated and opened first (an
+ * unreachable one fails here, before anything else starts), then the host as createMaestro makes it.
+ */
+export async function createMaestroShared(options: Omit<MaestroOptions, 'database'>, url: string): Promise<Maestro> {
+  const store = await Store.openPostgres(url);
+  try {
+    return createMaestro({ ...options, database: { store, url } });
+  } catch (error) {
+    store.close();
+    throw error;
+  }
 }

@@ -78,9 +78,11 @@ export class HostPresence {
       const fallback = this.o.defaultWorkspace();
       if (fallback) folders.add(fallback);
       try {
-        for (const space of this.store.spaces.list()) if (space.folder && isFolder(space.folder)) folders.add(space.folder);
-      } catch {
-        // Keeps the folders it had.
+        for (const space of this.store.spaces.list())
+          if (space.folder && isFolder(space.folder)) folders.add(space.folder);
+      } catch (error) {
+        // Keeps the folders it had; the database being away is the Worker's to report.
+        console.warn('MAESTRO: the spaces’ folders could not be read:', error instanceof Error ? error.message : error);
         return this.current;
       }
     }

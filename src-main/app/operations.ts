@@ -82,6 +82,10 @@ export type Operations = { [N in OperationName]: (ctx: AppContext, input: OpPars
 
 export const operations: Operations = {
   health: (ctx) => ({ ok: true, version: ctx.version, host: ctx.hostName }),
+  // A host alone on its SQLite file is the only one; on a shared database each keeps its row (host-presence.ts).
+  listHosts: (ctx) => ({
+    hosts: ctx.store.shared ? ctx.store.hosts.list().map(({ startedAt: _, ...host }) => host) : [ctx.presence.self()],
+  }),
   listPieces: (ctx) => {
     const { pieces, errors } = ctx.pieces.load(ctx.defaultWorkspace);
     return { pieces: pieces.map(summarize), errors };

@@ -129,7 +129,7 @@ describe('storage upkeep: the file itself', () => {
   it('a new database gives freed pages back (incremental vacuum); the upkeep truncates the WAL when no job runs', async () => {
     const { m, finished } = await finishedAndWaiting();
     await m.worker?.stop();
-    expect(m.store.sqlite!.pragma('auto_vacuum', { simple: true })).toBe(2);
+    expect(m.store.sqlite?.pragma('auto_vacuum', { simple: true })).toBe(2);
     // Deleting a task frees pages; the pass gives them back and cuts the WAL to nothing.
     m.invoke('deleteTask', { taskId: finished[0] as string });
     const file = path.join(m.ctx.dataDir, 'maestro.db');
@@ -151,15 +151,15 @@ describe('storage upkeep: the file itself', () => {
     raw.close();
     const store = new Store(openDatabase(file));
     try {
-      expect(store.sqlite!.pragma('auto_vacuum', { simple: true })).toBe(0);
+      expect(store.sqlite?.pragma('auto_vacuum', { simple: true })).toBe(0);
       store.db.exec(`INSERT INTO tasks (id, title, instruction, piece_id, workspace_path, workspace_kind, created_at)
         VALUES ('t1', 'kept', 'i', 'default', '${dir}', 'persistent', 1)`);
       const upkeep = new StorageUpkeep(store, dir, file, () => ({ activityDays: 30 }));
       // Not by the passes of an idle host: VACUUM holds the event loop for the whole file.
       await upkeep.run();
-      expect(store.sqlite!.pragma('auto_vacuum', { simple: true })).toBe(0);
+      expect(store.sqlite?.pragma('auto_vacuum', { simple: true })).toBe(0);
       await upkeep.run(Date.now(), { convert: true });
-      expect(store.sqlite!.pragma('auto_vacuum', { simple: true })).toBe(2);
+      expect(store.sqlite?.pragma('auto_vacuum', { simple: true })).toBe(2);
       expect(store.tasks.get('t1')?.title).toBe('kept');
     } finally {
       store.close();

@@ -51,8 +51,11 @@ export interface WorkerOptions {
   recoverAllOnStart?: boolean | 'host';
   /** The name of this host, written on each job it claims (Job.host). */
   host?: string;
-  /** The workspace folders this host can run jobs in; null or absent: every folder (a host alone on its database). */
-  folders?: readonly string[] | null;
+  /**
+   * The workspace folders this host can run jobs in, asked at each claim; absent: every folder (a host alone on its
+   * database).
+   */
+  folders?: () => readonly string[];
   retry?: RetryPolicy;
   /** After a job ran and succeeded (its state already persisted): the workspace commit (P2.21). Never throws. */
   afterSucceeded?: (job: JobRecord) => Promise<void>;
@@ -196,7 +199,7 @@ export class Worker {
     const job = claim(store, {
       workerId: this.id,
       host: this.o.host ?? null,
-      serves: this.o.folders ?? null,
+      serves: this.o.folders?.() ?? null,
       profiles: this.o.profiles ?? null,
       exclude: [...this.declined.keys()],
     });

@@ -52,8 +52,13 @@ let lost = null;
 client.on('error', (e) => { lost = e; });
 const ready = client.connect();
 const answer = (message) => { port.postMessage(message); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); };
-port.on('message', async ({ id, calls }) => {
+port.on('message', async ({ id, calls, end }) => {
   const results = [];
+  if (end) {
+    await client.end().catch(() => {});
+    answer({ id, results });
+    return;
+  }
   try {
     await ready;
     if (lost) throw lost;
@@ -94,19 +99,20 @@ export class SyncPostgresClient {
 
   /** Runs the statements in order on the one connection; the first failure ends the batch and is thrown. */
   run(calls: SqlCall[]): SqlResult[] {
+    return this.call({ calls }, this.timeoutMs);
+  }
+
+  private call(message: { calls?: SqlCall[]; end?: true }, timeoutMs: number): SqlResult[] {
     const port = this.connect();
     const id = this.nextId++;
     Atomics.store(this.flag, 0, 0);
-    port.postMessage({ id, calls });
-    const deadline = Date.now() + this.timeoutMs;
+    port.postMessage({ id, ...message });
+    const deadline = Date.now() + timeoutMs;
     for (;;) {
       const left = deadline - Date.now();
       if (left <= 0 || Atomics.wait(this.flag, 0, 0, left) === 'timed-out') {
         this.reset();
-        throw new PostgresError(
-          `the PostgreSQL database did not answer within ${this.timeoutMs} ms`,
-          'MAESTRO_DB_TIMEOUT',
-        );
+        throw new PostgresError(`the PostgreSQL database did not answer within ${timeoutMs} ms`, 'MAESTRO_DB_TIMEOUT');
       }
       Atomics.store(this.flag, 0, 0);
       // Answers to calls that timed out earlier went with their worker; any other stray answer is skipped.
@@ -123,7 +129,15 @@ export class SyncPostgresClient {
     }
   }
 
+  /** Ends the connection (its session closed cleanly, so the database is free at once), then the thread. */
   close(): void {
+    if (this.port) {
+      try {
+        this.call({ end: true }, 1_000);
+      } catch {
+        // Ended below all the same.
+      }
+    }
     this.reset();
   }
 

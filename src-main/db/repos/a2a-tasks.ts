@@ -38,11 +38,11 @@ export function createA2aTasksRepo(db: SqlDatabase) {
     'SELECT * FROM a2a_tasks WHERE context_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1',
   );
   const page = db.prepare<{ contextId: string | null; limit: number; offset: number }, Row>(
-    `SELECT * FROM a2a_tasks WHERE @contextId IS NULL OR context_id = @contextId
+    `SELECT * FROM a2a_tasks WHERE context_id = @contextId OR @contextId IS NULL
      ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset`,
   );
   const count = db.prepare<{ contextId: string | null }, { n: number }>(
-    'SELECT count(*) AS n FROM a2a_tasks WHERE @contextId IS NULL OR context_id = @contextId',
+    'SELECT count(*) AS n FROM a2a_tasks WHERE context_id = @contextId OR @contextId IS NULL',
   );
   const insertMessage = db.prepare<[string, string]>('INSERT INTO a2a_messages (comment_id, message_id) VALUES (?, ?)');
   const messagesOfTask = db.prepare<[string], { comment_id: string; message_id: string }>(

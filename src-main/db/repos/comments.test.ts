@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { insertJob, insertTask, tempStore } from '../../../test-support/db';
+import { insertJob, insertTask, storeDialects, tempStore, useStoreDialect } from '../../../test-support/db';
 
-describe('comments repository', () => {
+describe.each(storeDialects())('comments repository (%s)', (dialect) => {
+  useStoreDialect(dialect);
   it('insert → listForTask/listForJob round trip, in arrival order', () => {
     const store = tempStore();
     const taskId = insertTask(store);

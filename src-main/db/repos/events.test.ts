@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Comment } from '../../../src-shared/entities';
 import { MaestroEvent, type NewEvent } from '../../../src-shared/events';
-import { tempStore } from '../../../test-support/db';
+import { storeDialects, tempStore, useStoreDialect } from '../../../test-support/db';
 
 const comment = (taskId: string, body: string): Comment => ({
   id: `cmt_${body}`,
@@ -19,7 +19,8 @@ const event = (taskId: string, body: string, jobId: string | null = null): NewEv
   comment: comment(taskId, body),
 });
 
-describe('events repository', () => {
+describe.each(storeDialects())('events repository (%s)', (dialect) => {
+  useStoreDialect(dialect);
   it('append gives strictly increasing seqs; since() round-trips the payload; lastSeq follows', () => {
     const store = tempStore();
     expect(store.events.lastSeq()).toBe(0);

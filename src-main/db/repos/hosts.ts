@@ -1,7 +1,8 @@
 // Repository of the hosts table: each host of a shared database says, every few seconds, that it is alive, which
 // folders it serves and how many jobs it runs (GET /hosts).
-import type { SqlDatabase } from '../sql';
+
 import { iso } from '../ids';
+import type { SqlDatabase } from '../sql';
 
 interface HostRow {
   name: string;

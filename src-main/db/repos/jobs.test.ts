@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { forceStatus, insertJob, insertTask, rawJob, tempStore } from '../../../test-support/db';
+import {
+  forceStatus,
+  insertJob,
+  insertTask,
+  rawJob,
+  storeDialects,
+  tempStore,
+  useStoreDialect,
+} from '../../../test-support/db';
 import { toJob } from './jobs';
 
-describe('jobs repository', () => {
+describe.each(storeDialects())('jobs repository (%s)', (dialect) => {
+  useStoreDialect(dialect);
   it('insert → get maps every column, with defaults for a new job', () => {
     const store = tempStore();
     const taskId = insertTask(store);
@@ -38,6 +47,7 @@ describe('jobs repository', () => {
       continuedFromJobId: previous.id,
       parentJobId: parent.id,
       workerId: null,
+      host: null,
       heartbeatAt: null,
       error: null,
       result: null,
@@ -154,7 +164,8 @@ describe('jobs repository', () => {
   });
 });
 
-describe('jobs.claimNext', () => {
+describe.each(storeDialects())('jobs.claimNext (%s)', (dialect) => {
+  useStoreDialect(dialect);
   const filter = { workerId: 'w1', profiles: null };
 
   it('P2.06 claims atomically: running, worker_id, heartbeat, attempt +1', () => {

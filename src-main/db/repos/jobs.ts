@@ -225,7 +225,7 @@ export function createJobsRepo(db: SqlDatabase) {
       const sets = keys.map((k) => `${PATCH_COLUMNS[k]} = @${k}`);
       stmt = db.prepare(
         `UPDATE jobs SET status = @to, updated_at = @now${sets.map((s) => `, ${s}`).join('')}
-         WHERE id = @id AND status = @from AND (@owner IS NULL OR worker_id = @owner) RETURNING *`,
+         WHERE id = @id AND status = @from AND (worker_id = @owner OR @owner IS NULL) RETURNING *`,
       );
       patchStatements.set(key, stmt);
     }

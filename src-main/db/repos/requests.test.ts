@@ -1,9 +1,10 @@
 // Tool and package request repositories: mapping, listing and the compare-and-set decision.
 import { describe, expect, it } from 'vitest';
-import { insertJob, insertTask, tempStore } from '../../../test-support/db';
+import { insertJob, insertTask, storeDialects, tempStore, useStoreDialect } from '../../../test-support/db';
 import { toToolRequest } from './tool-requests';
 
-describe('tool requests repository', () => {
+describe.each(storeDialects())('tool requests repository (%s)', (dialect) => {
+  useStoreDialect(dialect);
   it('insert → get maps every column and keeps the call’s arguments for the engine only', () => {
     const store = tempStore();
     const taskId = insertTask(store);
@@ -67,7 +68,8 @@ describe('tool requests repository', () => {
   });
 });
 
-describe('package requests repository', () => {
+describe.each(storeDialects())('package requests repository (%s)', (dialect) => {
+  useStoreDialect(dialect);
   it('insert → get round trip; decide CAS; pendingCount; lists by task and job', () => {
     const store = tempStore();
     const taskId = insertTask(store);

@@ -52,7 +52,8 @@ export function createSpacesRepo(db: SqlDatabase) {
   const byFolder = db.prepare<[string], SpaceRow>(`${SELECT} WHERE s.folder = ? GROUP BY s.id`);
   // Most recently used first; spaces never used sort by creation among themselves, after the used ones.
   const all = db.prepare<[], SpaceRow>(
-    `${SELECT} GROUP BY s.id ORDER BY last_used_at IS NULL, last_used_at DESC, s.created_at DESC, s.rowid DESC`,
+    `${SELECT} GROUP BY s.id
+     ORDER BY max(t.created_at) IS NULL, max(t.created_at) DESC, s.created_at DESC, s.rowid DESC`,
   );
   const update = db.prepare<{ id: string; name: string; pinnedPieceId: string | null; reflection: string | null }>(
     'UPDATE spaces SET name = @name, pinned_piece_id = @pinnedPieceId, reflection = @reflection WHERE id = @id',

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { forceStatus, insertJob, insertTask, tempStore } from '../../../test-support/db';
+import {
+  forceStatus,
+  insertJob,
+  insertTask,
+  storeDialects,
+  tempStore,
+  useStoreDialect,
+} from '../../../test-support/db';
 
-describe('tasks repository', () => {
+describe.each(storeDialects())('tasks repository (%s)', (dialect) => {
+  useStoreDialect(dialect);
   it('insert → get maps every column; status is null until the task has a job', () => {
     const store = tempStore();
     const parent = insertTask(store);

@@ -3,7 +3,7 @@
 // names; the UI's words are checked in src-renderer/src/i18n/vocabulary.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { MaestroEvent, TRANSIENT_EVENT_TYPES } from '../../../src-shared/events';
-import { tempStore } from '../../../test-support/db';
+import { storeDialects, tempStore, useStoreDialect } from '../../../test-support/db';
 import type { Store } from '../store';
 
 const UNITS = ['Invoke', 'UserTurn', 'AgentTurn', 'LlmCall', 'ToolTurn', 'SystemTurn'];
@@ -11,13 +11,23 @@ const UNITS = ['Invoke', 'UserTurn', 'AgentTurn', 'LlmCall', 'ToolTurn', 'System
 let store: Store | undefined;
 afterEach(() => store?.close());
 
-describe('P9.24 the vocabulary of the conversation log', () => {
+describe.each(storeDialects())('P9.24 the vocabulary of the conversation log (%s)', (dialect) => {
+  useStoreDialect(dialect);
   it('P9.24 the persisted log kinds are exactly Invoke and the Turns and LlmCall', () => {
     store = tempStore();
-    const { sql } = store.db
-      .prepare<[], { sql: string }>(`SELECT sql FROM sqlite_master WHERE name = 'log_entries'`)
-      .get() as { sql: string };
-    const kinds = [...(/kind IN \(([^)]*)\)/.exec(sql)?.[1] ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]);
+    // The CHECK on log_entries.kind as each database keeps it: SQLite's table SQL, PostgreSQL's constraint.
+    const list =
+      dialect === 'sqlite'
+        ? /kind IN \(([^)]*)\)/.exec(
+            (store.db.prepare(`SELECT sql FROM sqlite_master WHERE name = 'log_entries'`).get() as { sql: string }).sql,
+          )?.[1]
+        : (
+            store.db
+              .prepare(`SELECT pg_get_constraintdef(oid) AS sql FROM pg_constraint
+                WHERE conrelid = 'log_entries'::regclass AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%(kind = ANY%'`)
+              .get() as { sql: string }
+          ).sql;
+    const kinds = [...(list ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]);
     expect(kinds.sort()).toEqual([...UNITS].sort());
   });
 

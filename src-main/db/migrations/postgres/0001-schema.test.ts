@@ -1,4 +1,4 @@
-// PostgreSQL migration 1 against SQLite at version 21, the schema it copies: the same tables and columns (names,
+// PostgreSQL's latest schema against SQLite's latest (migration 1 copies SQLite's 21; later ones follow SQLite's one by one): the same tables and columns (names,
 // order, NOT NULL, defaults), indexes, foreign keys with their ON DELETE, triggers; the same CHECKs refusing the same
 // rows; and the latest_status triggers keeping tasks.latest_status the same through the same writes.
 import fs from 'node:fs';
@@ -8,10 +8,11 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasPg, pgUrlForTest } from '../../../../test-support/pg-test-db';
-import { migrate } from '../index';
+import { migrate, SCHEMA_VERSION } from '../index';
 import { migratePostgres } from './index';
 
-const SQLITE_VERSION = 21;
+// The latest of each: PostgreSQL's migration N + 1 is SQLite's N + 21 (index.ts).
+const SQLITE_VERSION = SCHEMA_VERSION;
 
 interface Column {
   name: string;

@@ -115,8 +115,8 @@ describe.skipIf(!hasPg())('migratePostgres (real PostgreSQL 15)', () => {
     });
     await holder.query('COMMIT');
     const applied = await Promise.all(runs);
-    expect(applied.flat()).toEqual(PG_MIGRATIONS.map((m) => m.version));
-    expect(applied.filter((a) => a.length === 0)).toHaveLength(2);
+    // Each migration applied by exactly one of them (one may apply 1 and another 2: each takes the lock anew).
+    expect(applied.flat().sort((a, b) => a - b)).toEqual(PG_MIGRATIONS.map((m) => m.version));
     expect(await storedVersion(client)).toEqual([PG_SCHEMA_VERSION]);
   });
 

@@ -4,9 +4,10 @@ import pg from 'pg';
 import type { Migration } from '../index';
 import { SchemaTooNewError } from '../index';
 import * as schema from './0001-schema';
+import * as hosts from './0002-hosts';
 
-/** Migration N at index N - 1. PostgreSQL's numbers are its own: 1 is SQLite's 21. */
-export const PG_MIGRATIONS: readonly Migration[] = [schema];
+/** Migration N at index N - 1. PostgreSQL's numbers are its own: 1 is SQLite's 1 to 21, then N is SQLite's N + 20. */
+export const PG_MIGRATIONS: readonly Migration[] = [schema, hosts];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
 

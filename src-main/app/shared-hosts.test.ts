@@ -1,0 +1,206 @@
+// Several hosts on one PostgreSQL database (issue 25 point 3), each a real headless process with its own data dir,
+// all serving one workspace folder and calling one scripted model: every job runs exactly once, each host claims some;
+// a host SIGKILLed mid-job has its job resumed by another after the lease; a job's events reach an SSE client of a
+// host that did not run it.
+
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type HostProcess, startHostProcess } from '../../test-support/headless-process';
+import { hasPg, pgUrlForTest } from '../../test-support/pg-test-db';
+import {
+  type ScriptedLlmServer,
+  type ScriptedStep,
+  startScriptedLlmServer,
+} from '../../test-support/scripted-llm-server';
+import { tempDir } from '../../test-support/temp-maestro';
+
+// Three data dirs of a thousand tasks each take a while to stop and remove.
+vi.setConfig({ hookTimeout: 60_000 });
+
+const complete = (message: string): ScriptedStep => ({
+  toolCalls: [{ name: 'complete', arguments: { status: 'success', message } }],
+});
+
+const hosts: HostProcess[] = [];
+const servers: ScriptedLlmServer[] = [];
+let db: pg.Client;
+let url: string;
+
+afterEach(async () => {
+  for (const host of hosts.splice(0)) {
+    if (host.child.exitCode === null && host.child.signalCode === null) {
+      host.child.kill('SIGTERM');
+      await host.exited;
+    }
+  }
+  for (const server of servers.splice(0)) await server.close();
+});
+
+afterAll(async () => {
+  await db?.end();
+});
+
+async function sharedHosts(names: string[], server: ScriptedLlmServer, workspace: string, lease = 30) {
+  const started = await Promise.all(
+    names.map((name) =>
+      startHostProcess(
+        tempDir(),
+        workspace,
+        {
+          MAESTRO_LLM_BASE_URL: server.baseURL,
+          MAESTRO_LLM_API_KEY: 'sk-test',
+          MAESTRO_LLM_MODEL: 'scripted',
+          MAESTRO_DATABASE_URL: url,
+          MAESTRO_LEASE_SECONDS: String(lease),
+        },
+        ['--host-name', name, '--concurrency', '8'],
+      ),
+    ),
+  );
+  hosts.push(...started);
+  return started;
+}
+
+async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.skipIf(!hasPg())('several hosts on one PostgreSQL database (real PostgreSQL 15, real host processes)', () => {
+  beforeAll(async () => {
+    url = (await pgUrlForTest()) as string;
+    db = new pg.Client({ connectionString: url });
+    await db.connect();
+  });
+
+  it('three hosts, 1,000 tasks, a 0-latency model: every job runs exactly once, each host runs some, GET /hosts lists all three', {
+    timeout: 300_000,
+  }, async () => {
+    const TASKS = 1000;
+    const server = await startScriptedLlmServer({ script: Array.from({ length: TASKS }, () => complete('done')) });
+    servers.push(server);
+    const workspace = tempDir('maestro-ws-');
+    const trio = await sharedHosts(['alpha', 'beta', 'gamma'], server, workspace);
+
+    // Created through all three, 8 at a time per host.
+    const ids: string[] = [];
+    for (let i = 0; i < TASKS; i += 24) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(24, TASKS - i) }, (_, k) =>
+          (trio[(i + k) % 3] as HostProcess).call('POST', '/tasks', {
+            instruction: `task ${i + k}`,
+            title: `task ${i + k}`,
+            workspacePath: workspace,
+          }),
+        ),
+      );
+      for (const r of batch) {
+        expect(r.status).toBe(201);
+        ids.push(r.json.task.id);
+      }
+    }
+    expect(new Set(ids).size).toBe(TASKS);
+
+    const done = await until(
+      'every job to end',
+      async () => {
+        const { rows } = await db.query<{ status: string; n: number }>(
+          'SELECT status, count(*)::int AS n FROM jobs GROUP BY status',
+        );
+        const ended = rows.filter((r) => r.status === 'succeeded' || r.status === 'failed');
+        return ended.reduce((sum, r) => sum + r.n, 0) === TASKS ? rows : undefined;
+      },
+      240_000,
+    );
+    expect(done).toEqual([{ status: 'succeeded', n: TASKS }]);
+
+    // Exactly once: one job per task, each claimed once (attempt 1), and one model call per job.
+    const { rows: jobs } = await db.query<{ task_id: string; attempt: number; host: string }>(
+      'SELECT task_id, attempt, host FROM jobs',
+    );
+    expect(jobs).toHaveLength(TASKS);
+    expect(new Set(jobs.map((j) => j.task_id)).size).toBe(TASKS);
+    expect(jobs.every((j) => j.attempt === 1)).toBe(true);
+    expect(server.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(TASKS);
+    const byHost = new Map<string, number>();
+    for (const j of jobs) byHost.set(j.host, (byHost.get(j.host) ?? 0) + 1);
+    console.log('jobs run by host:', Object.fromEntries(byHost));
+    expect([...byHost.keys()].sort()).toEqual(['alpha', 'beta', 'gamma']);
+
+    // Every host answers for every task, whichever ran it.
+    const sample = ids[ids.length - 1] as string;
+    for (const h of trio) {
+      const task = await h.call('GET', `/tasks/${sample}`);
+      expect(task.status).toBe(200);
+      expect(task.json.jobs[0]).toMatchObject({
+        status: 'succeeded',
+        host: expect.stringMatching(/^(alpha|beta|gamma)$/),
+      });
+    }
+    const listed = await (trio[0] as HostProcess).call('GET', '/hosts');
+    expect(listed.json.hosts.map((h: { name: string }) => h.name)).toEqual(['alpha', 'beta', 'gamma']);
+    for (const h of listed.json.hosts) expect(h.serves).toContain(workspace);
+  });
+
+  it('a host SIGKILLed mid-job: another host that serves the folder resumes the job after the lease (within two), and its events reach an SSE client of a third host', {
+    timeout: 120_000,
+  }, async () => {
+    const LEASE_S = 3;
+    const server = await startScriptedLlmServer({ script: [{ fault: 'hang' }, complete('resumed')] });
+    servers.push(server);
+    const workspace = tempDir('maestro-ws-');
+    const [first] = await sharedHosts(['first'], server, workspace, LEASE_S);
+    const created = await (first as HostProcess).call('POST', '/tasks', {
+      instruction: 'outlive your host',
+      title: 'outlive',
+      workspacePath: workspace,
+    });
+    const taskId = created.json.task.id as string;
+    await until('the model call to start', async () => (server.requests.length > 0 ? true : undefined), 20_000);
+    (first as HostProcess).child.kill('SIGKILL');
+    await (first as HostProcess).exited;
+    const killedAt = Date.now();
+
+    const [second, third] = await sharedHosts(['second', 'third'], server, workspace, LEASE_S);
+    // An SSE client of `third` from now on.
+    const sse = await fetch(`${(third as HostProcess).url}/api/local/events`, {
+      headers: { authorization: `Bearer ${(third as HostProcess).token}`, accept: 'text/event-stream' },
+    });
+    const reader = (sse.body as ReadableStream<Uint8Array>).getReader();
+    let seen = '';
+    const sawSucceeded = (async () => {
+      const decoder = new TextDecoder();
+      while (!/"status":"succeeded"/.test(seen)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        seen += decoder.decode(value, { stream: true });
+      }
+    })();
+
+    const job = await until(
+      'the job to succeed on another host',
+      async () => {
+        const { rows } = await db.query<{ status: string; host: string; attempt: number; finished_at: number }>(
+          'SELECT status, host, attempt, finished_at FROM jobs WHERE task_id = $1',
+          [taskId],
+        );
+        return rows[0]?.status === 'succeeded' ? rows[0] : undefined;
+      },
+      60_000,
+    );
+    expect(job.host === 'second' || job.host === 'third').toBe(true);
+    expect(job.attempt).toBe(2);
+    expect(job.finished_at - killedAt).toBeLessThan(2 * LEASE_S * 1000 + 5_000);
+    await sawSucceeded;
+    await reader.cancel();
+    expect(seen).toContain(taskId);
+    // The person sees why: the interruption is named in the job's history.
+    const activity = await (second as HostProcess).call('GET', `/tasks/${taskId}`);
+    expect(activity.json.jobs[0]).toMatchObject({ status: 'succeeded' });
+  });
+});
