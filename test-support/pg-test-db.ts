@@ -1,7 +1,9 @@
 // Test helper: a fresh PostgreSQL database per call on the run's cluster (pg-global-setup.ts), dropped after the file;
 // or undefined, said loudly, where there is no cluster. On CI (CI or MAESTRO_REQUIRE_PG set) a missing cluster fails
 // the test instead: a PostgreSQL test that silently skips there proves nothing.
+import crypto from 'node:crypto';
 import { afterAll, inject } from 'vitest';
+import { SyncPostgresClient } from '../src-main/db/postgres/sync-client';
 import { createPgDatabase, dropPgDatabase } from './pg-cluster';
 
 const created: string[] = [];
@@ -38,4 +40,37 @@ export async function pgUrlForTest(options: { icuLocale?: string } = {}): Promis
   const url = await createPgDatabase(pgBaseUrl() as string, options);
   created.push(url);
   return url;
+}
+
+/**
+ * A copy of the run's migrated template database, made synchronously (for code that opens its store synchronously,
+ * testMaestro): its URL and how to drop it. Throws where there is no cluster.
+ */
+export function pgCopySync(): { url: string; drop: () => void } {
+  const template = inject('pgTemplate');
+  if (!template) throw new Error('no PostgreSQL template database in this run');
+  const admin = new SyncPostgresClient(databaseUrl(template, 'postgres'));
+  const name = `maestro_copy_${crypto.randomBytes(6).toString('hex')}`;
+  try {
+    admin.run([{ sql: `CREATE DATABASE ${name} TEMPLATE ${new URL(template).pathname.slice(1)}` }]);
+  } finally {
+    admin.close();
+  }
+  return {
+    url: databaseUrl(template, name),
+    drop: () => {
+      const again = new SyncPostgresClient(databaseUrl(template, 'postgres'));
+      try {
+        again.run([{ sql: `DROP DATABASE IF EXISTS ${name} WITH (FORCE)` }]);
+      } finally {
+        again.close();
+      }
+    },
+  };
+}
+
+function databaseUrl(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
 }

@@ -4,7 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { createMaestro, type Maestro, type MaestroOptions } from '../src-main/app/create-maestro';
+import { PostgresDb } from '../src-main/db/postgres/pg-db';
+import type { SqlDatabase } from '../src-main/db/sql';
+import { Store } from '../src-main/db/store';
 import type { SandboxChoice } from '../src-main/tools/os-sandbox';
+import { pgCopySync } from './pg-test-db';
 
 export const PIECES_DIR = path.resolve(__dirname, '..', 'pieces');
 
@@ -22,8 +26,19 @@ export function tempDir(prefix = 'maestro-test-'): string {
 /** What tests that are not about the OS sandbox run with: none (commands ask; stdio MCP servers run as they are). */
 export const NO_SANDBOX: SandboxChoice = { ok: false, reason: 'this test gives no OS sandbox' };
 
+/**
+ * A Maestro on a temp data dir. With MAESTRO_TEST_DIALECT=postgres, its database is a fresh PostgreSQL one (a copy of
+ * the run's migrated template): the same tests then run on what several hosts share.
+ */
 export function testMaestro(options: Partial<MaestroOptions> = {}): Maestro {
+  let database = options.database;
+  if (!database && process.env.MAESTRO_TEST_DIALECT === 'postgres') {
+    const copy = pgCopySync();
+    database = { url: copy.url, store: new Store(new PostgresDb(copy.url) as unknown as SqlDatabase) };
+    cleanups.push(copy.drop);
+  }
   const maestro = createMaestro({
+    ...(database ? { database } : {}),
     dataDir: options.dataDir ?? tempDir(),
     piecesDir: PIECES_DIR,
     version: 'test',

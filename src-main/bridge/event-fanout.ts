@@ -65,7 +65,12 @@ export class EventFanout {
       this.base = this.store.events.lastSeq();
       this.last = this.base;
       this.unsubscribe = this.store.subscribe((event) => {
-        if (event.seq > this.last) this.behind = true;
+        // On a shared database the store itself sends every host's stored events in seq order, read from the log
+        // (store.ts deliver): kept as they come. Elsewhere another process may have committed too: read at the next ask.
+        if (event.seq > this.last && this.store.shared && !this.behind) {
+          this.kept.push(event);
+          this.last = event.seq;
+        } else if (event.seq > this.last) this.behind = true;
         for (const client of this.clients) client(event);
       });
     }

@@ -145,7 +145,7 @@ export class Store {
   emitTransient(event: NewEvent): void {
     const sent = { ...event, seq: 0, ts: new Date().toISOString() } as MaestroEvent;
     if (this.pending) this.pending.push(sent);
-    else this.dispatch(sent);
+    else this.dispatch([sent]);
   }
 
   /**
@@ -173,7 +173,7 @@ export class Store {
    */
   private deliver(events: MaestroEvent[]): void {
     if (!this.shared) {
-      for (const event of events) this.dispatch(event);
+      this.dispatch(events);
       return;
     }
     const own = new Set(events.map((e) => e.seq));
@@ -190,17 +190,21 @@ export class Store {
     }
     for (const seq of this.ahead) if (seq <= this.caughtUp) this.ahead.delete(seq);
     for (const seq of own) if (seq > this.caughtUp) this.ahead.add(seq);
+    const merged: MaestroEvent[] = [];
     for (const event of events) {
       while (event.seq > 0 && others.length > 0 && (others[0] as MaestroEvent).seq < event.seq)
-        this.dispatch(others.shift() as MaestroEvent);
-      this.dispatch(event);
+        merged.push(others.shift() as MaestroEvent);
+      merged.push(event);
     }
-    for (const event of others) this.dispatch(event);
+    this.dispatch([...merged, ...others]);
   }
 
-  /** Events published by a listener during a dispatch wait their turn, so every listener sees seq order. */
-  private dispatch(event: MaestroEvent): void {
-    this.queue.push(event);
+  /**
+   * Events published by a listener during a dispatch wait their turn behind all of the commit being dispatched, so
+   * every listener sees seq order.
+   */
+  private dispatch(events: MaestroEvent[]): void {
+    this.queue.push(...events);
     if (this.dispatching) return;
     this.dispatching = true;
     try {

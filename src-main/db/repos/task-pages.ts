@@ -48,6 +48,8 @@ function paramsOf(q: TaskPageQuery): Record<string, unknown> {
 }
 
 export function createTaskPagesRepo(db: SqlDatabase) {
+  const dialect = dialectOf(db);
+  const like = dialect === 'sqlite' ? 'LIKE' : 'ILIKE';
   // One statement per combination of filters, prepared once on first use.
   const statements = new Map<Shape, Statement<Record<string, unknown>, TaskRow & { row: number }>>();
 
@@ -59,11 +61,12 @@ export function createTaskPagesRepo(db: SqlDatabase) {
       // The archive filter is written as the partial indexes' own conditions, so the planner can walk them.
       if (q.archived === true) where.push('archived_at IS NOT NULL');
       if (q.archived === false) where.push('archived_at IS NULL');
-      if (q.statuses !== undefined) where.push('latest_status IN (SELECT value FROM json_each(@statuses))');
-      if (q.spaces !== undefined) where.push(`space_id IN (SELECT value FROM ${jsonValues(dialectOf(db), '@spaces')})`);
+      if (q.statuses !== undefined) where.push(`latest_status IN (SELECT value FROM ${jsonValues(dialect, '@statuses')})`);
+      if (q.spaces !== undefined) where.push(`space_id IN (SELECT value FROM ${jsonValues(dialect, '@spaces')})`);
       if (q.after !== undefined) where.push('(created_at, rowid) < (@afterAt, @afterRow)');
       if (q.search !== undefined)
-        where.push("(title LIKE @search ESCAPE '\\' OR instruction LIKE @search ESCAPE '\\')");
+        // SQLite's LIKE ignores the case of ASCII letters; PostgreSQL's ILIKE is the same search there.
+        where.push(`(title ${like} @search ESCAPE '\\' OR instruction ${like} @search ESCAPE '\\')`);
       const sql = `SELECT *, rowid AS row FROM tasks ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
         ORDER BY created_at DESC, rowid DESC LIMIT @limit`;
       found = db.prepare<Record<string, unknown>, TaskRow & { row: number }>(sql);

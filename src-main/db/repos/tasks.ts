@@ -74,7 +74,7 @@ export function createTasksRepo(db: SqlDatabase) {
     "SELECT id FROM tasks WHERE workspace_path = ? AND latest_status = ? AND workspace_kind = 'persistent' ORDER BY created_at, rowid",
   );
   const anyInWorkspace = db.prepare<[string], { n: number }>(
-    'SELECT count(*) AS n FROM (SELECT 1 FROM tasks WHERE workspace_path = ? LIMIT 1)',
+    'SELECT count(*) AS n FROM (SELECT 1 FROM tasks WHERE workspace_path = ? LIMIT 1) AS one',
   );
   const setPiece = db.prepare<[string, string]>('UPDATE tasks SET piece_id = ? WHERE id = ?');
   const space = db.prepare<[string], { space_id: string | null }>('SELECT space_id FROM tasks WHERE id = ?');
