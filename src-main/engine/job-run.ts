@@ -110,6 +110,11 @@ export class JobRun {
   readonly deadline: number | null;
   readonly depth: number;
   readonly toolCache: ToolCache;
+  /**
+   * The structured results of routed movements in this run (TAKT's `structured.<step>`), by movement name: what the
+   * engine's when() rules read. Kept for the run, like `{previous_response}`.
+   */
+  readonly structured = new Map<string, unknown>();
   private readonly workspacePath: string;
   private readonly init: JobRunInit;
   private notes: { text: string; log: boolean }[] = [];
@@ -192,6 +197,7 @@ export class JobRun {
       signal: this.signal,
       runtimeDir: this.init.runtimeDir,
       sandbox: this.options.sandbox,
+      ...(movement.facetPools ? { facetPools: movement.facetPools } : {}),
       onToolProgress: (call, update) => this.stream.toolProgress(call, update),
       ...(this.init.checkpoints ? { beforeChange: (callId: string) => this.init.checkpoints?.beforeStep(callId) } : {}),
     };

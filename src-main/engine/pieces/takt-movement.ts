@@ -197,11 +197,27 @@ function stepText(files: TaktFiles, scope: Scope, prepared: Prepared, part: stri
         )
       : '',
     gates.length > 0 ? `## Before you finish\n${gates.map((g) => `- ${g}`).join('\n')}` : '',
+    completionCheck(files, scope, prepared),
     ...companions,
   ]
     .filter(Boolean)
     .join('\n\n');
   return { persona, body, pools: pool ? [pool] : [] };
+}
+
+/**
+ * TAKT's completion_retry: a fresh judge checks the result against the step's instruction, task, scope, evidence and
+ * report, and an incomplete one goes back to the step with the retry instruction. Here the step's model does that
+ * check before it ends the step, with the same retry instruction for what it finds missing.
+ */
+function completionCheck(files: TaktFiles, scope: Scope, prepared: Prepared): string {
+  const retry = prepared.step.completion_retry ?? prepared.step.review_completion;
+  if (!retry) return '';
+  const field = prepared.step.completion_retry ? 'completion_retry' : 'review_completion';
+  const text = facetTexts(files, prepared, [field, 'retry_instruction'], () =>
+    scope.facets.texts('instructions', retry.retry_instruction),
+  ).join('\n\n');
+  return `## Before you end: is the result complete?\nCheck your result against this step's instruction, the task, its scope, its evidence and its report. If something they ask for is missing, close the gap this way, then check again:\n\n${text}`;
 }
 
 type PoolFile = {

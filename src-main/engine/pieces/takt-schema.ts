@@ -69,6 +69,21 @@ export const TaktStep = z.looseObject({
       z.strictObject({ fixed: z.array(Ref).optional(), pool: z.array(Ref).optional(), moderator: Ref.optional() }),
     ])
     .optional(),
+  /** A completeness check of the step's result, and what to do when it falls short (review_completion: the old name). */
+  completion_retry: z
+    .strictObject({
+      retry_instruction: Ref,
+      min_retry: z.number().int().min(0).max(4).optional(),
+      max_retry: z.number().int().min(0).optional(),
+    })
+    .optional(),
+  review_completion: z
+    .strictObject({
+      retry_instruction: Ref,
+      min_retry: z.number().int().min(0).max(4).optional(),
+      max_retry: z.number().int().min(0).optional(),
+    })
+    .optional(),
   /** The step's result is a JSON object of the workflow's `schemas` (its `when(structured.…)` rules read it). */
   structured_output: z.strictObject({ schema_ref: Ref }).optional(),
   /** A system step: run by the engine, no agent (`kind: system` says the same). */
@@ -215,8 +230,6 @@ const STEP_MAPPED = new Set(Object.keys(TaktStep.shape));
 const STEP_UNSUPPORTED: Fields = {
   arpeggio: 'arpeggio (data-driven batch) steps are not supported',
   mcp_servers: "step-level MCP servers are not supported (MAESTRO's MCP servers come from .maestro/mcp.json)",
-  completion_retry: 'completion_retry is not supported',
-  review_completion: 'review_completion is not supported',
 };
 
 /** TAKT's team leader modes (finding_contract_fix, …) run on its Finding Contract ledger. */
@@ -261,6 +274,8 @@ export function stepProblems(value: Record<string, unknown>): [string, string][]
       `team_leader.mode ${String(leader.mode)} is not supported (${TEAM_LEADER_MODE})`,
     ]);
   }
+  if (value.completion_retry !== undefined && value.review_completion !== undefined)
+    problems.push(['review_completion', 'review_completion (the old name of completion_retry) cannot be used with it']);
   const together = ['parallel', 'arpeggio', 'team_leader'].filter((k) => value[k] !== undefined);
   if (together.length > 1) problems.push([together[1] as string, `${together.join(' and ')} cannot be used together`]);
   const gates = Array.isArray(value.quality_gates) ? value.quality_gates : [];

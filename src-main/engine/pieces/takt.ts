@@ -298,14 +298,18 @@ class Converter {
     }
     (scope.workflow.loop_monitors ?? []).forEach((monitor, i) => {
       const at = { rel: scope.rel, path: ['loop_monitors', i] };
+      // A workflow_call step of the cycle is its called workflow's entry movement; its other movements are left out
+      // when the cycle is matched, so one run of the called workflow counts as one step of the cycle, as in TAKT.
+      const inner: string[] = [];
       const global = (name: string, field: string, j: number) => {
         const step = scope.steps.find((s) => s.name === name);
         if (!step) throw new TaktError(`names no step of this workflow`, { ...at, path: [...at.path, field, j] });
-        if (step.call)
-          throw new TaktError(`a loop check cannot watch a workflow_call step`, {
-            ...at,
-            path: [...at.path, field, j],
-          });
+        if (step.call) {
+          const entry = this.entry(step.call);
+          if (field === 'ignore_steps') inner.push(...movementNames(step.call));
+          else inner.push(...movementNames(step.call).filter((m) => m !== entry));
+          return field === 'ignore_steps' ? null : entry;
+        }
         return `${scope.prefix}${name}`;
       };
       const judge = `${scope.prefix}loop-check-${i + 1}`;
@@ -315,7 +319,7 @@ class Converter {
         this.target(scope, exits, rule, judge, { ...jAt, path: [...jAt.path, 'rules', j] }),
       );
       const step = TaktStep.parse({ ...monitor.judge, name: judge, edit: false });
-      const cycle = monitor.cycle.map((n, j) => global(n, 'cycle', j));
+      const cycle = monitor.cycle.map((n, j) => global(n, 'cycle', j) as string);
       const lead = `The steps ${cycle.join(' → ')} have now run {cycle_count} times in a row. Judge whether this loop is making progress.`;
       const movement = composeMovement(
         this.files,
@@ -328,12 +332,24 @@ class Converter {
       out.push({ ...movement, name: judge, description: `Loop check of ${cycle.join(' → ')}` });
       monitors.push({
         cycle,
-        ignore: (monitor.ignore_steps ?? []).map((n, j) => global(n, 'ignore_steps', j)),
+        ignore: [
+          ...new Set([
+            ...(monitor.ignore_steps ?? []).flatMap((n, j) => global(n, 'ignore_steps', j) ?? []),
+            ...inner.filter((m) => !cycle.includes(m)),
+          ]),
+        ],
         threshold: monitor.threshold,
         judge,
       });
     });
   }
+}
+
+/** Every movement a scope becomes: its steps', its called workflows' (inlined), its loop checks' judges. */
+function movementNames(scope: Scope): string[] {
+  const steps = scope.steps.flatMap((s) => (s.call ? movementNames(s.call) : [`${scope.prefix}${s.name}`]));
+  const judges = (scope.workflow.loop_monitors ?? []).map((_m, i) => `${scope.prefix}loop-check-${i + 1}`);
+  return [...steps, ...judges];
 }
 
 function zodError(
