@@ -67,26 +67,33 @@ export function composeMovement(
     return { name, description: step.description ?? '', tools: [], edit: false, transitions: [], route };
   }
   const parts = prepared.parts ? [...prepared.parts.fixed, ...prepared.parts.pool] : [prepared];
-  const texts = parts.map((p) => stepText(files, scope, p, prepared.parts ? p.name : null));
+  // A part that calls a workflow does that workflow's parts (read in its own scope: its facets, pools, reports).
+  const leaves = parts.flatMap((p) =>
+    p.call ? calledParts(p).map((q) => ({ p: q, scope: p.call as Scope })) : [{ p, scope }],
+  );
+  const leafTexts = leaves.map((l) => stepText(files, l.scope, l.p, prepared.parts ? l.p.name : null));
+  const textOf = (p: Prepared) => leafTexts[leaves.findIndex((l) => l.p === p)] as StepText;
+  const texts = leafTexts;
   // A team leader's tools and edit are its parts' (the leader itself plans without tools).
-  const permissions = parts.map((p) =>
-    permissionsOf(files, scope, p.step.team_leader ? { ...p, step: partStep(p.step, p.step.team_leader) } : p),
+  const permissions = leaves.map(({ p, scope: s }) =>
+    permissionsOf(files, s, p.step.team_leader ? { ...p, step: partStep(p.step, p.step.team_leader) } : p),
   );
   let guidance: string;
   let body: string;
   if (prepared.parts) {
     const { fixed, pool } = prepared.parts;
-    guidance = parts
-      .map((p, i) => (texts[i]?.persona ? `## Part ${p.name}\n${texts[i]?.persona}` : ''))
+    guidance = leaves
+      .map(({ p }, i) => (texts[i]?.persona ? `## Part ${p.name}\n${texts[i]?.persona}` : ''))
       .filter(Boolean)
       .join('\n\n');
-    const part = (p: Prepared) => {
-      const t = texts[parts.indexOf(p)] as StepText;
+    const leaf = (p: Prepared, level: string) => {
+      const t = textOf(p);
       const verdicts = (p.step.rules ?? []).flatMap((r) => (r.condition ? [`"${r.condition}"`] : []));
       const end = verdicts.length > 0 ? `\n\nEnd this part with its verdict, one of: ${verdicts.join(', ')}.` : '';
       const about = p.step.description ? ` — ${p.step.description}` : '';
-      return `## Part ${p.name}${about}\n${t.body}${end}`.trim();
+      return `${level} Part ${p.name}${about}\n${t.body}${end}`.trim();
     };
+    const part = (p: Prepared) => (p.call ? calledPartText(p, leaf) : leaf(p, '##'));
     const names = fixed.map((p) => p.name).join(', ');
     const intro =
       fixed.length > 1
@@ -113,7 +120,7 @@ export function composeMovement(
     guidance = texts[0]?.persona ?? '';
     body = texts[0]?.body ?? '';
   }
-  const reports = parts.flatMap((p) => reportsOf(scope, p));
+  const reports = leaves.flatMap((l) => reportsOf(l.scope, l.p));
   const partList = prepared.parts ? parts : null;
   const ruleText = route ? resultText(route.schema) : rulesText(rules, targets, partList, at);
   const gitRule = step.allow_git_commit ? '' : 'Do not run git add, git commit or git push in this step.';
@@ -165,6 +172,33 @@ export function composeMovement(
     ...(pools.length > 0 ? { facet_pools: pools } : {}),
     ...(route ? { route } : {}),
   };
+}
+
+/** The parts of a workflow a parallel part calls: its one step's parts, or that step itself (takt.ts checked). */
+function calledParts(part: Prepared): Prepared[] {
+  const [only] = (part.call as Scope).steps as [Prepared];
+  return only.parts ? [...only.parts.fixed, ...only.parts.pool] : [only];
+}
+
+/**
+ * A parallel part that calls a workflow (TAKT: the called workflow runs as that part, its result the part's verdict):
+ * that workflow's parts under the part's heading, and the part's verdict spelled from the called step's rules — the
+ * result each rule returns (COMPLETE, ABORT or a `return`), when its condition holds.
+ */
+function calledPartText(part: Prepared, leaf: (p: Prepared, level: string) => string): string {
+  const callee = part.call as Scope;
+  const [only] = callee.steps as [Prepared];
+  const inner = calledParts(part);
+  const verdicts = (only.step.rules ?? []).flatMap((rule, i) => {
+    const result = rule.return ?? (rule.next === 'COMPLETE' || rule.next === 'ABORT' ? rule.next : null);
+    if (!result) return [];
+    const when = condition(rule, only.parts ? inner : null, { ...only.at, path: [...only.at.path, 'rules', i] });
+    return [`- "${result}" when ${when}`];
+  });
+  const about = part.step.description ? ` — ${part.step.description}` : '';
+  const intro = `This part runs the workflow ${callee.workflow.name}: do its ${inner.length} part${inner.length > 1 ? 's' : ''} (${inner.map((p) => p.name).join(', ')}) one after another.`;
+  const end = verdicts.length > 0 ? `End this part with its verdict:\n${verdicts.join('\n')}` : '';
+  return [`## Part ${part.name}${about}`, intro, ...inner.map((p) => leaf(p, '###')), end].filter(Boolean).join('\n\n');
 }
 
 function stepText(files: TaktFiles, scope: Scope, prepared: Prepared, part: string | null): StepText {
