@@ -39,6 +39,8 @@ export const selectFacetsTool: ToolDef<z.infer<typeof Args>> = {
     // The pool's order, not the call's (TAKT appends dynamic facets in candidate order).
     const chosen = found.candidates.filter((c) => ids.includes(c.id));
     const body = chosen.map((c) => `# ${c.id}\n${c.text}`).join('\n\n');
-    return ok(`Chosen from ${pool}: ${chosen.map((c) => c.id).join(', ')}. These apply to this step:\n\n${body}`);
+    // The ids and the rationale lead the answer: the step's record (ToolTurn) keeps the choice with its reason.
+    const names = chosen.map((c) => c.id).join(', ');
+    return ok(`Chosen from ${pool}: ${names} (${rationale}). These apply to this step:\n\n${body}`);
   },
 };

@@ -54,7 +54,7 @@ describe('TAKT main: facet pools (dynamic_facets)', () => {
       selectFacetsTool.execute(args, { facetPools: offered } as never);
     const picked = await run({ pool: 'backend', ids: ['transactions'], rationale: 'writes two tables' });
     expect(picked).toMatchObject({ ok: true });
-    expect((picked as { content: string }).content).toContain('Chosen from backend: transactions.');
+    expect((picked as { content: string }).content).toContain('Chosen from backend: transactions (writes two tables).');
     expect((picked as { content: string }).content).toContain('MAIN-POLICY-TRANSACTIONS');
     expect((picked as { content: string }).content).not.toContain('MAIN-KNOWLEDGE-API');
     expect(await run({ pool: 'backend', ids: ['api', 'transactions'], rationale: 'both' })).toMatchObject({
@@ -213,6 +213,35 @@ describe('TAKT main: structured_output, when() and system steps', () => {
     expect(decideRoute(triage, new Map(), '{"action":"skip","severity":1,"labels":[]}')).toMatchObject({
       rule: { end: 'complete' },
     });
+  });
+});
+
+describe('TAKT main: a parallel part that calls a workflow', () => {
+  const suite =
+    'name: suite\nsubworkflow:\n  callable: true\n  returns: [needs_fix]\nsteps:\n  - name: review\n    parallel:\n      fixed:\n        - name: arch\n          persona: coder\n          instruction: review-arch\n          rules: [{ condition: approved }, { condition: needs_fix }]\n      pool:\n        - name: security\n          description: Only for changes at a trust boundary.\n          persona: coder\n          instruction: review-security\n          rules: [{ condition: approved }, { condition: needs_fix }]\n    rules:\n      - condition: all("approved")\n        next: COMPLETE\n      - condition: any("needs_fix")\n        return: needs_fix\n';
+  const flow =
+    'name: w\nsteps:\n  - name: reviewers\n    parallel:\n      - name: base\n        kind: workflow_call\n        call: suite\n        rules: [{ condition: COMPLETE }, { condition: needs_fix }]\n      - name: ui\n        persona: coder\n        instruction: review-frontend\n        rules: [{ condition: approved }, { condition: needs_fix }]\n    rules:\n      - condition: all("COMPLETE", "approved")\n        next: COMPLETE\n      - condition: any("needs_fix")\n        next: reviewers\n';
+
+  it('the called workflow’s parts are done as that part, its verdict spelled from the called step’s rules', () => {
+    const loaded = new PieceCatalog(layout({ 'w.yaml': flow, 'suite.yaml': suite })).load();
+    expect(loaded.errors).toEqual([]);
+    const text = movement(piece('w', loaded), 'reviewers').instruction ?? '';
+    expect(text).toContain('## Part base\n\nThis part runs the workflow suite. Do its part arch one after another.');
+    expect(text).toContain('### Part arch');
+    expect(text).toContain('Of its parts security, do only those that this change needs');
+    expect(text).toContain('- "COMPLETE" when every part\'s verdict is "approved"');
+    expect(text).toContain('- "needs_fix" when any part\'s verdict is "needs_fix"');
+    expect(text).toContain('the verdicts are base: "COMPLETE", ui: "approved"');
+    expect(text.indexOf('### Part arch')).toBeLessThan(text.indexOf('## Part ui'));
+  });
+
+  it('a called workflow of more than one step is refused, naming the part', () => {
+    const two = suite
+      .replace('    rules:\n      - condition: all', '    rules:\n      - condition: all')
+      .concat('  - name: extra\n    persona: coder\n');
+    expect(errorOf(layout({ 'w.yaml': flow, 'suite.yaml': two })).message).toContain(
+      'TAKT piece: steps.0.parallel.0.call (line 7): call suite: a parallel part can call only a workflow of one step (suite has 2)',
+    );
   });
 });
 

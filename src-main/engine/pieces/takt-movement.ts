@@ -196,9 +196,30 @@ function calledPartText(part: Prepared, leaf: (p: Prepared, level: string) => st
     return [`- "${result}" when ${when}`];
   });
   const about = part.step.description ? ` — ${part.step.description}` : '';
-  const intro = `This part runs the workflow ${callee.workflow.name}: do its ${inner.length} part${inner.length > 1 ? 's' : ''} (${inner.map((p) => p.name).join(', ')}) one after another.`;
+  const fixed = only.parts ? only.parts.fixed : [only];
+  const pool = only.parts ? only.parts.pool : [];
+  const names = (list: Prepared[]) => list.map((p) => p.name).join(', ');
+  const intro = [
+    `This part runs the workflow ${callee.workflow.name}.`,
+    fixed.length > 0 ? `Do its part${fixed.length > 1 ? 's' : ''} ${names(fixed)} one after another.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const choose =
+    pool.length > 0
+      ? `Of its parts ${names(pool)}, do only those that this change needs (judge by their description), and say which you chose and why.`
+      : '';
   const end = verdicts.length > 0 ? `End this part with its verdict:\n${verdicts.join('\n')}` : '';
-  return [`## Part ${part.name}${about}`, intro, ...inner.map((p) => leaf(p, '###')), end].filter(Boolean).join('\n\n');
+  return [
+    `## Part ${part.name}${about}`,
+    intro,
+    ...fixed.map((p) => leaf(p, '###')),
+    choose,
+    ...pool.map((p) => leaf(p, '###')),
+    end,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 function stepText(files: TaktFiles, scope: Scope, prepared: Prepared, part: string | null): StepText {
