@@ -286,7 +286,7 @@ function judgeComplete(run: JobRun, movement: MovementDefinition, call: ToolCall
 function routedEnd(run: JobRun, movement: MovementDefinition, message: string): Verdict {
   const decision = decideRoute(movement, run.structured, message);
   if (!decision.ok) return { kind: 'rejected', message: `complete: ${decision.message}` };
-  if (decision.value !== undefined) run.structured.set(movement.name, decision.value);
+  if (decision.value !== undefined) run.keepStructured(movement.name, decision.value);
   const { rule } = decision;
   const why = `when(${rule.source})`;
   if (rule.to)

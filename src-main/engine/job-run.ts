@@ -111,10 +111,17 @@ export class JobRun {
   readonly depth: number;
   readonly toolCache: ToolCache;
   /**
-   * The structured results of routed movements in this run (TAKT's `structured.<step>`), by movement name: what the
-   * engine's when() rules read. Kept for the run, like `{previous_response}`.
+   * The structured results of routed movements (TAKT's `structured.<step>`), by movement name: what the engine's when()
+   * rules read. In the lineage's loop state, saved with it (the next movement's record), so they outlive a park.
    */
-  readonly structured = new Map<string, unknown>();
+  get structured(): ReadonlyMap<string, unknown> {
+    return new Map(Object.entries(this.guards.state.structured ?? {}));
+  }
+
+  /** Keeps a routed movement's structured result (saved with the loop state when the next movement is recorded). */
+  keepStructured(movement: string, value: unknown): void {
+    this.guards.state.structured = { ...this.guards.state.structured, [movement]: value };
+  }
   private readonly workspacePath: string;
   private readonly init: JobRunInit;
   private notes: { text: string; log: boolean }[] = [];

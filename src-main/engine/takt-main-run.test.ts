@@ -115,6 +115,62 @@ describe('TAKT main constructs run with the scripted model', () => {
       /^Error: complete: the result does not match the step's schema: severity/,
     );
   });
+
+  it('the structured results outlive a park: a question in between, the answer’s job still routes on the earlier result', async () => {
+    const ws = mainWorkspace();
+    const parked = [
+      'name: parked',
+      'schemas: { triage: triage-result }',
+      'steps:',
+      '  - name: triage',
+      '    persona: planner',
+      '    instruction: triage',
+      '    structured_output: { schema_ref: triage }',
+      '    rules:',
+      '      - { condition: \'when(structured.triage.action == "fix")\', next: confirm }',
+      '      - { condition: \'when(structured.triage.action == "skip")\', next: COMPLETE }',
+      '  - name: confirm',
+      '    persona: coder',
+      '    instruction: implement',
+      '    rules:',
+      '      - { condition: The user confirmed, next: route }',
+      '      - { condition: A question for the user, next: confirm, requires_user_input: true }',
+      '  - name: route',
+      '    mode: system',
+      '    rules:',
+      '      - { condition: when(structured.triage.severity >= 4), next: hotfix }',
+      '      - { condition: when(structured.triage.severity < 4), next: COMPLETE }',
+      '  - name: hotfix',
+      '    persona: coder',
+      '    instruction: implement',
+      '    rules:',
+      '      - { condition: Hotfix done, next: COMPLETE }',
+      '',
+    ].join('\n');
+    fs.writeFileSync(path.join(ws, '.maestro', 'pieces', 'parked.yaml'), parked);
+    const h = await engineHarness(
+      [
+        complete(JSON.stringify({ action: 'fix', severity: 5, labels: [] })),
+        complete('Ship the hotfix today?', 'needs_user_input'),
+        transition('route', 'The user confirmed.'),
+        complete('Hotfixed.'),
+      ],
+      { workspace: ws, policyTools: true },
+    );
+    const { taskId, jobId } = h.createTask('The login page crashes', { pieceId: 'parked' });
+    expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'waiting_human' });
+    // Stored with the lineage's loop state, not only held in the parked run's memory.
+    expect(JSON.parse(h.maestro.store.jobGuards.get(jobId) ?? '{}').structured).toEqual({
+      triage: { action: 'fix', severity: 5, labels: [] },
+    });
+    const answer = h.maestro.invoke('addComment', { taskId, body: 'Yes, today.' });
+    expect(await h.waitFor(answer.job?.id as string, SETTLED)).toMatchObject({
+      status: 'succeeded',
+      result: 'Hotfixed.',
+    });
+    // The answer's job resumes in confirm (entered again), then the system step reads the first job's result.
+    expect(entered(h.events)).toEqual(['triage', 'confirm', 'confirm', 'route', 'hotfix']);
+  });
 });
 
 const checkout = taktMain();
