@@ -36,7 +36,7 @@ function mainWorkspace(...workflows: string[]): string {
 }
 
 describe('TAKT main constructs run with the scripted model', () => {
-  it('P3.12 facet pool: the model picks with select_facets, the pick is a recorded call, the chosen facets are its answer; a bad pick is an Error and changes nothing', async () => {
+  it('P3.12 facet pool: the model picks with select_facets, the pick is a recorded call, the chosen facets are its answer; a bad pick is an Error the model can correct', async () => {
     const h = await engineHarness(
       [
         call('select_facets', { pool: 'backend', ids: ['api', 'transactions'], rationale: 'both' }, 's1'),
@@ -72,7 +72,7 @@ describe('TAKT main constructs run with the scripted model', () => {
     expect(JSON.stringify(turns.map((t) => t.body))).toContain('the change writes two tables');
   });
 
-  it('P3.12 structured_output and a system step: the engine checks the result, routes on it, and runs the system step without the model', async () => {
+  it('P3.13 structured_output and a system step: the engine checks the result, routes on it, and runs the system step without the model', async () => {
     const h = await engineHarness(
       [
         complete('It needs a fix, quickly.'),
@@ -99,7 +99,7 @@ describe('TAKT main constructs run with the scripted model', () => {
     expect(note).toContain('# Movement: hotfix');
   });
 
-  it('a result the rules do not cover is refused with the rules named; the same result fixed goes on, and when(true) ends the task', async () => {
+  it('P3.13 a result that fails its schema is refused with why; the fixed result goes on, and when(true) ends the task', async () => {
     const h = await engineHarness(
       [
         complete(JSON.stringify({ action: 'fix', severity: 9, labels: [] })),
@@ -182,7 +182,7 @@ describe.skipIf(checkout === null)('TAKT main’s simple and default run end to 
     return ws;
   };
 
-  it('P3.12 P5.05 simple: plan → write_tests → implement (a facet pick) → review → supervise, files written by the editing steps', async () => {
+  it('P3.12 P3.13 simple: plan → write_tests → implement (a facet pick) → review → supervise, files written by the editing steps', async () => {
     const ws = workspace();
     const h = await engineHarness(
       [
@@ -217,7 +217,7 @@ describe.skipIf(checkout === null)('TAKT main’s simple and default run end to 
     expect(answerTo(requests[7], 'f2')).toMatch(/^Nothing chosen from coding-facets/);
   });
 
-  it('P3.12 P5.05 default: plan → write tests → implement (with its companions) → reviewers → adjudication → final gate', async () => {
+  it('P3.12 P3.13 default: plan → write tests → implement (with its companions) → reviewers → adjudication → final gate', async () => {
     const ws = workspace();
     const h = await engineHarness(
       [
