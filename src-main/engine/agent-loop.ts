@@ -11,6 +11,7 @@ import type { IterationGuard } from './guards/iteration-guard';
 import type { JobRun } from './job-run';
 import { runLlmIteration } from './llm-iteration';
 import type { MovementResult } from './movement-result';
+import { decideRoute } from './pieces/route';
 import type { MovementDefinition } from './pieces/schema';
 import { COMPLETE, CompleteCall, questionChoices, TRANSITION } from './terminal-tools';
 import { callKey as toolCallKey } from './tool-cache';
@@ -230,7 +231,8 @@ function decideTerminal(
       run.answer(call, fail(`ignored — an earlier ${COMPLETE}/${TRANSITION} call in this reply was accepted`));
       continue;
     }
-    const verdict = call.name === COMPLETE ? judgeComplete(run, call) : judgeTransition(run, movement, call, replyText);
+    const verdict =
+      call.name === COMPLETE ? judgeComplete(run, movement, call) : judgeTransition(run, movement, call, replyText);
     if (verdict.kind === 'rejected') {
       run.answer(call, fail(verdict.message));
       continue;
@@ -243,7 +245,7 @@ function decideTerminal(
 
 type Verdict = { kind: 'accepted'; ack: string; result: MovementResult } | { kind: 'rejected'; message: string };
 
-function judgeComplete(run: JobRun, call: ToolCall): Verdict {
+function judgeComplete(run: JobRun, movement: MovementDefinition, call: ToolCall): Verdict {
   const args = parseArguments(call.arguments);
   if (!args.ok) return { kind: 'rejected', message: `complete: ${args.message}` };
   const parsed = CompleteCall.safeParse(args.value);
@@ -254,8 +256,10 @@ function judgeComplete(run: JobRun, call: ToolCall): Verdict {
   const { status, message } = parsed.data;
   switch (status) {
     case 'success':
-      return run.openChildCount() > 0
-        ? { kind: 'accepted', ack: 'Waiting for the subtasks to finish.', result: { kind: 'wait_subtasks' } }
+      if (run.openChildCount() > 0)
+        return { kind: 'accepted', ack: 'Waiting for the subtasks to finish.', result: { kind: 'wait_subtasks' } };
+      return movement.route
+        ? routedEnd(run, movement, message)
         : { kind: 'accepted', ack: 'Task complete.', result: { kind: 'complete', message } };
     case 'needs_user_input':
       if (run.askCount >= run.options.limits.asks) {
@@ -272,6 +276,36 @@ function judgeComplete(run: JobRun, call: ToolCall): Verdict {
     case 'failure':
       return { kind: 'accepted', ack: 'Task marked as failed.', result: { kind: 'error', message, retryable: false } };
   }
+}
+
+/**
+ * A routed movement's `complete` ("success"): its message is the step's result, and the engine's rules — not the
+ * model — say where the workflow goes. A result that fails its schema, or that no rule holds for, is refused with why,
+ * and the model may send it again.
+ */
+function routedEnd(run: JobRun, movement: MovementDefinition, message: string): Verdict {
+  const decision = decideRoute(movement, run.structured, message);
+  if (!decision.ok) return { kind: 'rejected', message: `complete: ${decision.message}` };
+  if (decision.value !== undefined) run.keepStructured(movement.name, decision.value);
+  const { rule } = decision;
+  const why = `when(${rule.source})`;
+  if (rule.to)
+    return {
+      kind: 'accepted',
+      ack: `Result recorded; ${why} held: moving on to ${rule.to}.`,
+      result: { kind: 'next', movement: rule.to, output: message },
+    };
+  if (rule.end === 'complete')
+    return {
+      kind: 'accepted',
+      ack: `Result recorded; ${why} held: task complete.`,
+      result: { kind: 'complete', message },
+    };
+  return {
+    kind: 'accepted',
+    ack: `Result recorded; ${why} held: the workflow ends here (ABORT).`,
+    result: { kind: 'error', message: `${movement.name} ended the workflow (ABORT: ${why})`, retryable: false },
+  };
 }
 
 function judgeTransition(run: JobRun, movement: MovementDefinition, call: ToolCall, replyText: string): Verdict {

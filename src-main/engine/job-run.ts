@@ -110,6 +110,18 @@ export class JobRun {
   readonly deadline: number | null;
   readonly depth: number;
   readonly toolCache: ToolCache;
+  /**
+   * The structured results of routed movements (TAKT's `structured.<step>`), by movement name: what the engine's when()
+   * rules read. In the lineage's loop state, saved with it (the next movement's record), so they outlive a park.
+   */
+  get structured(): ReadonlyMap<string, unknown> {
+    return new Map(Object.entries(this.guards.state.structured ?? {}));
+  }
+
+  /** Keeps a routed movement's structured result (saved with the loop state when the next movement is recorded). */
+  keepStructured(movement: string, value: unknown): void {
+    this.guards.state.structured = { ...this.guards.state.structured, [movement]: value };
+  }
   private readonly workspacePath: string;
   private readonly init: JobRunInit;
   private notes: { text: string; log: boolean }[] = [];
@@ -192,6 +204,7 @@ export class JobRun {
       signal: this.signal,
       runtimeDir: this.init.runtimeDir,
       sandbox: this.options.sandbox,
+      ...(movement.facetPools ? { facetPools: movement.facetPools } : {}),
       onToolProgress: (call, update) => this.stream.toolProgress(call, update),
       ...(this.init.checkpoints ? { beforeChange: (callId: string) => this.init.checkpoints?.beforeStep(callId) } : {}),
     };

@@ -17,6 +17,11 @@ export class MovementBriefs {
     private readonly piece: PieceDefinition,
   ) {}
 
+  /** What the last movement ended with (`{previous_response}`). */
+  get previousResponse(): string {
+    return this.previous;
+  }
+
   /** Records what `movement` ended with: the next one's `{previous_response}`, and its reports. */
   ended(movement: MovementDefinition, output: string): void {
     this.previous = output;

@@ -27,11 +27,13 @@ import type { LlmPort } from './llm-port';
 import { MovementBriefs, withInstruction } from './movement-brief';
 import type { PieceRunContext, PieceRunResult } from './piece-result';
 import { dueLoopMonitor } from './pieces/loop-monitor';
+import { decideRoute } from './pieces/route';
 import { type MovementDefinition, movementOf } from './pieces/schema';
 import { movementGuidance, staticPreamble, systemMessage } from './prompt';
 import { allReplayableThreads, isSamePieceContinuation } from './replay';
 import { rewoundJobIds } from './rewound';
 import { RunLog } from './run-log';
+import { selectFacetsTool } from './select-facets-tool';
 import { spendLimits } from './spend-limits';
 import { createSubtaskTool, waitForSubtasksTool } from './subtask-tool';
 import { transitionArgs } from './terminal-tools';
@@ -134,7 +136,9 @@ async function openRun(
   ].filter((t) => jobTools.allows(t.name));
   // MCP tools come last, in name order, so the built-ins' prefix of `tools` is the same with or without them.
   const mcpTools = (ctx.mcpTools ?? []).filter((t) => jobTools.allows(t.name));
-  const regular = pieceTools(piece, [...jobTools.tools, ...engineTools, ...mcpTools]);
+  // select_facets only reads the piece's own facet pools: no policy entry, there exactly when a movement offers one.
+  const facetTool = piece.movements.some((m) => (m.facetPools?.length ?? 0) > 0) ? [selectFacetsTool] : [];
+  const regular = pieceTools(piece, [...jobTools.tools, ...engineTools, ...facetTool, ...mcpTools]);
   const checkpoints = deps.options.checkpoints ? await deps.options.checkpoints.forJob(task, job) : null;
   const log = new RunLog(journal);
   run = new JobRun({
@@ -281,7 +285,7 @@ async function runMovements(
     resuming = false;
     journal.recordMovement(movement.name, guards.state);
 
-    const result = await executeMovement(run, movement);
+    const result = movement.route?.system ? systemStep(run, movement, briefs) : await executeMovement(run, movement);
     if (result.kind !== 'next') return pieceResultOf(result, movement);
     briefs.ended(movement, result.output);
     guards.ended(movement.name);
@@ -293,6 +297,32 @@ async function runMovements(
     run.queueNote(withInstruction(`${loopNote}${movementGuidance(next)}`, next, filled));
     movement = next;
   }
+}
+
+/**
+ * A system movement (TAKT's `mode: system`): no model call — its rules are evaluated on the structured results so
+ * far and the decision is noted in the conversation, so the model knows how the workflow got where it is. What the
+ * previous movement ended with passes through to the next.
+ */
+function systemStep(
+  run: JobRun,
+  movement: MovementDefinition,
+  briefs: MovementBriefs,
+): Awaited<ReturnType<typeof executeMovement>> {
+  const decision = decideRoute(movement, run.structured, null);
+  if (!decision.ok)
+    return { kind: 'error', message: `system step ${movement.name}: ${decision.message}`, retryable: false };
+  const { rule } = decision;
+  const target = rule.to ?? (rule.end === 'complete' ? 'COMPLETE' : 'ABORT');
+  run.queueNote(`(System step ${movement.name}: when(${rule.source}) held → ${target}.)`);
+  if (rule.to) return { kind: 'next', movement: rule.to, output: briefs.previousResponse };
+  if (rule.end === 'complete')
+    return { kind: 'complete', message: briefs.previousResponse || `${movement.name}: COMPLETE` };
+  return {
+    kind: 'error',
+    message: `system step ${movement.name} ended the workflow (ABORT: when(${rule.source}))`,
+    retryable: false,
+  };
 }
 
 /** How a movement's end (other than a transition) ends the piece run. */

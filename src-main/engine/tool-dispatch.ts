@@ -119,7 +119,7 @@ async function executeRegularToolCall(
   if (verdict.kind === 'deny') return { call, outcome: { ...fail(verdict.message), denial: verdict.denial } };
   const instead = withheld(tool, args, ctx, rules.ruleFor(call.name, args), verdict.kind === 'approve_once');
   if (instead) return { call, outcome: instead };
-  const key = tool.readOnly ? callKey(call.name, call.arguments) : null;
+  const key = tool.readOnly && tool.cacheable !== false ? callKey(call.name, call.arguments) : null;
   if (key !== null) {
     const hit = cache.get(key);
     if (hit !== undefined) return { call, outcome: ok(hit) };

@@ -17,6 +17,8 @@ export interface ToolContext {
   runtimeDir?: string;
   /** The host's OS sandbox for commands, or why there is none (then every command asks). */
   sandbox: SandboxChoice;
+  /** The facet pools the current movement offers (select_facets picks from them); none: absent or []. */
+  facetPools?: readonly FacetPoolOffer[];
   /**
    * Set by the engine only for the call a person approved on its card: a write to a file that runs code outside the
    * sandbox (runs-outside.ts) goes through then, never otherwise (not by a policy, a grant or the Auto Prompter).
@@ -28,6 +30,13 @@ export interface ToolContext {
   onToolProgress?(call: { id: string; name: string }, update: ToolProgress): void;
   /** Called before a call of a tool that may change files runs: the workspace's checkpoint (never throws). */
   beforeChange?(callId: string): Promise<void> | undefined;
+}
+
+/** A TAKT facet pool as a movement offers it: its key, an optional limit, the candidates and their text. */
+export interface FacetPoolOffer {
+  key: string;
+  maxSelected?: number;
+  candidates: readonly { id: string; description: string; text: string }[];
 }
 
 /** How far a running call has come, as its tool reports it (an MCP server's progress notifications). */
@@ -95,6 +104,8 @@ export interface ToolDef<P = unknown> {
   jsonSchema?: Readonly<Record<string, unknown>>;
   /** Read-only tools of one reply run concurrently; others run one by one in call order. */
   readOnly: boolean;
+  /** false: a read-only tool whose answer depends on the movement, never answered from the run's tool cache. */
+  cacheable?: boolean;
   /**
    * What its calls do beyond reading (none: read-only, or only the engine's own bookkeeping). A movement with
    * `edit: false` does not run a tool that needs `edit`.

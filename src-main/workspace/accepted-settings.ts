@@ -23,7 +23,8 @@ export const PIECES_DIR = '.maestro/pieces';
 /**
  * The `.maestro/` folders of a TAKT piece's companion files (engine/pieces/takt-files.ts), with the extension their
  * files have and how deep they sit: `facets/<kind>/<name>.md`, `<kind>/<name>.md` (February 2026's layout),
- * `steps/<name>.yaml`, `provider-options/<name>.yaml`.
+ * `steps/<name>.yaml`, `provider-options/<name>.yaml`, `facet-pools/<name>.yaml`, `companions/<name>.yaml`,
+ * `schemas/<name>.json` (TAKT's main layout: pools of facets, companion reviewers, structured results' schemas).
  */
 const TAKT_FOLDERS: Record<string, { ext: RegExp; depth: number }> = {
   facets: { ext: /\.md$/, depth: 3 },
@@ -34,6 +35,9 @@ const TAKT_FOLDERS: Record<string, { ext: RegExp; depth: number }> = {
   'output-contracts': { ext: /\.md$/, depth: 2 },
   steps: { ext: /\.ya?ml$/, depth: 2 },
   'provider-options': { ext: /\.ya?ml$/, depth: 2 },
+  'facet-pools': { ext: /\.ya?ml$/, depth: 2 },
+  companions: { ext: /\.ya?ml$/, depth: 2 },
+  schemas: { ext: /\.json$/, depth: 2 },
   // Workflow-wide rules (all_steps.rules) beside the workflows: pieces/rules/<name>.md.
   'pieces/rules': { ext: /\.md$/, depth: 3 },
 };

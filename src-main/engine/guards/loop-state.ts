@@ -22,6 +22,11 @@ export const LoopState = z.object({
   movement: MovementCounts.nullable(),
   /** How often each call (a digest of its name and arguments) was made. */
   calls: z.record(z.string(), z.number().int().positive()),
+  /**
+   * The structured results of routed movements (TAKT's `structured.<step>`), by movement name: what the engine's
+   * when() rules read, kept here so a park, a retry or a restart still has them. Absent in states stored before.
+   */
+  structured: z.record(z.string(), z.unknown()).optional(),
 });
 export type LoopState = z.infer<typeof LoopState>;
 

@@ -1,10 +1,12 @@
 // The Piece file as people write it (snake_case, checked by zod so errors name the file's own fields), and the
 // internal PieceDefinition it converts to.
 import { z } from 'zod';
-import { POLICY_TOOL_NAMES } from '../../tools/names';
+import { POLICY_TOOL_NAMES, SELECT_FACETS_TOOL } from '../../tools/names';
+import { compileResultSchema } from './result-schema';
+import { parseWhen, type WhenExpr } from './when-expr';
 
 /** Every tool a piece may name: the built-ins and the engine's own (bridge-api.md's table). */
-const TOOL_NAMES = POLICY_TOOL_NAMES;
+const TOOL_NAMES = [...POLICY_TOOL_NAMES, SELECT_FACETS_TOOL];
 
 const Name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be letters, digits, ., - or _');
 
@@ -16,6 +18,33 @@ const limitOf = (value: number | 'infinite') => (value === 'infinite' ? Number.P
 export const TransitionFile = z.strictObject({
   to: Name,
   when: z.string().default(''),
+});
+
+export const FacetPoolFile = z.strictObject({
+  key: z.string().min(1),
+  pool: z.string().min(1),
+  max_selected: z.number().int().min(1).optional(),
+  candidates: z
+    .array(z.strictObject({ id: z.string().min(1), description: z.string().min(1), text: z.string().min(1) }))
+    .min(1),
+});
+
+export const RouteFile = z.strictObject({
+  /** No model runs the movement: the engine evaluates the rules as soon as it enters it. */
+  system: z.boolean().default(false),
+  /** The JSON schema the result must match (the model ends the movement with it as complete's message). */
+  schema: z.record(z.string(), z.unknown()).optional(),
+  /** The names `structured.<name>` reads → the movements whose results they are. */
+  results: z.record(z.string(), Name).default({}),
+  rules: z
+    .array(
+      z.strictObject({
+        when: z.string().min(1),
+        to: Name.optional(),
+        end: z.enum(['complete', 'abort']).optional(),
+      }),
+    )
+    .min(1),
 });
 
 export const MovementFile = z.strictObject({
@@ -34,6 +63,13 @@ export const MovementFile = z.strictObject({
   edit: z.boolean().default(false),
   max_iterations: z.number().int().min(1).max(1000).default(40),
   transitions: z.array(TransitionFile).default([]),
+  /**
+   * Pools of more facets the model may pick from at the start of the movement with `select_facets` (TAKT's
+   * dynamic_facets): `key` is what the call names, each candidate's `text` its policies and knowledge.
+   */
+  facet_pools: z.array(FacetPoolFile).default([]),
+  /** The engine routes this movement's end by its rules, not the model (TAKT's when() rules and system steps). */
+  route: RouteFile.optional(),
 });
 
 /** A loop check: when `cycle` has run `threshold` times in a row, the `judge` movement decides how to go on. */
@@ -104,6 +140,33 @@ export const PieceFile = z
           });
         }
       });
+      m.route?.rules.forEach((rule, j) => {
+        const at = ['movements', i, 'route', 'rules', j];
+        if ((rule.to === undefined) === (rule.end === undefined))
+          ctx.addIssue({ code: 'custom', path: at, message: 'a route rule has either to or end' });
+        if (rule.to !== undefined && !names.includes(rule.to))
+          ctx.addIssue({ code: 'custom', path: [...at, 'to'], message: noMovement });
+        try {
+          parseWhen(rule.when);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', path: [...at, 'when'], message: (error as Error).message });
+        }
+      });
+      for (const [name, movement] of Object.entries(m.route?.results ?? {})) {
+        if (!names.includes(movement))
+          ctx.addIssue({ code: 'custom', path: ['movements', i, 'route', 'results', name], message: noMovement });
+      }
+      if (m.route?.schema) {
+        try {
+          compileResultSchema(m.route.schema);
+        } catch (error) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['movements', i, 'route', 'schema'],
+            message: (error as Error).message,
+          });
+        }
+      }
       (m.tools ?? []).forEach((tool, j) => {
         if (!TOOL_NAMES.includes(tool)) {
           ctx.addIssue({
@@ -135,6 +198,25 @@ export interface MovementDefinition {
   edit: boolean;
   maxIterations: number;
   transitions: TransitionDefinition[];
+  /** Pools the model may pick more facets from with `select_facets` (none: []). */
+  facetPools?: FacetPoolDefinition[];
+  /** Set when the engine, not the model, decides where the movement goes. */
+  route?: RouteDefinition;
+}
+
+export interface FacetPoolDefinition {
+  key: string;
+  pool: string;
+  maxSelected?: number;
+  candidates: { id: string; description: string; text: string }[];
+}
+
+export interface RouteDefinition {
+  system: boolean;
+  schema?: Record<string, unknown>;
+  /** `structured.<name>` → the movement whose result it is. */
+  results: Record<string, string>;
+  rules: { when: WhenExpr; source: string; to?: string; end?: 'complete' | 'abort' }[];
 }
 
 export interface LoopMonitor {
@@ -179,6 +261,31 @@ export function fromPieceFile(p: PieceFile, file: string, source: PieceDefinitio
       edit: m.edit,
       maxIterations: m.max_iterations,
       transitions: m.transitions.map((t) => ({ to: t.to, when: t.when })),
+      ...(m.facet_pools.length > 0
+        ? {
+            facetPools: m.facet_pools.map((p) => ({
+              key: p.key,
+              pool: p.pool,
+              ...(p.max_selected !== undefined ? { maxSelected: p.max_selected } : {}),
+              candidates: p.candidates.map((c) => ({ ...c })),
+            })),
+          }
+        : {}),
+      ...(m.route
+        ? {
+            route: {
+              system: m.route.system,
+              ...(m.route.schema ? { schema: m.route.schema } : {}),
+              results: { ...m.route.results },
+              rules: m.route.rules.map((r) => ({
+                when: parseWhen(r.when),
+                source: r.when,
+                ...(r.to !== undefined ? { to: r.to } : {}),
+                ...(r.end !== undefined ? { end: r.end } : {}),
+              })),
+            },
+          }
+        : {}),
     })),
     maxMovements: limitOf(p.max_movements),
     revisitLimit: limitOf(p.revisit_limit),

@@ -115,22 +115,57 @@ export function expandUses(step: Obj, files: TaktFiles, workflowRel: string, at:
   const merged = merge(inner.step, caller) as Obj;
   merged.name = caller.name ?? inner.step.name ?? uses;
   if (Array.isArray(rules)) merged.rules = rules;
-  else if (isObj(rules)) applyRuleTree(merged, rules, { rel: at.rel, path: [...at.path, 'rules'] });
+  else if (isObj(rules)) {
+    const nameOf = (part: Json): string | undefined => {
+      if (!isObj(part)) return undefined;
+      if (typeof part.name === 'string') return part.name;
+      return typeof part.uses === 'string' ? fragmentStepName(files, workflowRel, part.uses) : undefined;
+    };
+    applyRuleTree(merged, rules, { rel: at.rel, path: [...at.path, 'rules'] }, nameOf);
+  }
   return { step: merged, fragments: [found.rel, ...inner.fragments] };
 }
 
-/** A parallel fragment's caller rules `{ self: [...], parallel: { <part>: [...] } }` spread onto the parts. */
-function applyRuleTree(step: Obj, tree: Obj, at: At): void {
+/**
+ * A parallel fragment's caller rules `{ self: [...], parallel: { <part>: [...] } }` spread onto the parts — of a
+ * list, or of a `{ fixed, pool }` mapping. A part brought by `uses` without a name of its own is known by its
+ * fragment's name (`nameOf`).
+ */
+function applyRuleTree(step: Obj, tree: Obj, at: At, nameOf: (part: Json) => string | undefined): void {
   step.rules = tree.self;
   const byPart = isObj(tree.parallel) ? tree.parallel : {};
-  const parts = Array.isArray(step.parallel) ? step.parallel : [];
-  step.parallel = parts.map((part) => {
-    const name = isObj(part) ? part.name : undefined;
-    return typeof name === 'string' && Array.isArray(byPart[name]) ? { ...part, rules: byPart[name] } : part;
-  });
+  const used = new Set<string>();
+  const spread = (parts: Json[]) =>
+    parts.map((part) => {
+      const name = nameOf(part);
+      if (typeof name !== 'string' || !Array.isArray(byPart[name])) return part;
+      used.add(name);
+      return { ...(part as Obj), rules: byPart[name] };
+    });
+  if (Array.isArray(step.parallel)) step.parallel = spread(step.parallel);
+  else if (isObj(step.parallel)) {
+    const p = { ...step.parallel };
+    for (const key of ['fixed', 'pool']) if (Array.isArray(p[key])) p[key] = spread(p[key] as Json[]);
+    step.parallel = p;
+  }
   for (const name of Object.keys(byPart)) {
-    if (!parts.some((p) => isObj(p) && p.name === name)) {
-      throw new TaktError(`rules.parallel.${name}: the fragment has no parallel part ${name}`, at);
+    if (!used.has(name)) throw new TaktError(`rules.parallel.${name}: the fragment has no parallel part ${name}`, at);
+  }
+}
+
+/** The name of a step fragment's step (its `name`, else the fragment's own name), or undefined when unreadable. */
+export function fragmentStepName(files: TaktFiles, workflowRel: string, uses: string): string | undefined {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(uses)) return undefined;
+  const top = path.posix.dirname(path.posix.dirname(workflowRel));
+  for (const ext of ['yaml', 'yml']) {
+    const text = files.read(path.posix.join(top, 'steps', `${uses}.${ext}`));
+    if (text === null) continue;
+    try {
+      const value = YamlFile.parse(`steps/${uses}.${ext}`, text).value;
+      return isObj(value) && typeof value.name === 'string' ? value.name : uses;
+    } catch {
+      return undefined;
     }
   }
+  return undefined;
 }

@@ -1,11 +1,15 @@
 // One TAKT step as a MAESTRO movement: the persona (system-style guidance), the instruction with its knowledge,
 // policies, quality gates and reports, the rules as the model reads them (all()/any() spelled out), the tools and the
 // edit permission. A parallel step's parts become one movement that does them in turn.
+
+import { SELECT_FACETS_TOOL } from '../../tools/names';
 import type { FacetKind, Facets } from './takt-facets';
 import { TaktError, type TaktFiles } from './takt-files';
+import { companionText, resolveCompanions, resolvePool } from './takt-pools';
 import type { TaktRule, TaktStep, TaktWorkflow } from './takt-schema';
 import { inspectTools, partStep, teamLeaderBody } from './takt-team-leader';
 import { stepPermissions } from './takt-tools';
+import { parseWhen, whenInner } from './when-expr';
 
 export type Target =
   | { kind: 'movement'; name: string }
@@ -57,27 +61,39 @@ export function composeMovement(
 ) {
   const { step, at } = prepared;
   const name = `${scope.prefix}${prepared.name}`;
+  const route = routeOf(files, scope, prepared, rules, targets);
+  if (step.kind === 'system' || step.mode === 'system') {
+    // No agent: the engine enters it, evaluates its rules and goes on (routeOf has checked they are all when()).
+    return { name, description: step.description ?? '', tools: [], edit: false, transitions: [], route };
+  }
   const parts = prepared.parts ? [...prepared.parts.fixed, ...prepared.parts.pool] : [prepared];
-  const texts = parts.map((p) => stepText(files, scope, p));
+  // A part that calls a workflow does that workflow's parts (read in its own scope: its facets, pools, reports).
+  const leaves = parts.flatMap((p) =>
+    p.call ? calledParts(p).map((q) => ({ p: q, scope: p.call as Scope })) : [{ p, scope }],
+  );
+  const leafTexts = leaves.map((l) => stepText(files, l.scope, l.p, prepared.parts ? l.p.name : null));
+  const textOf = (p: Prepared) => leafTexts[leaves.findIndex((l) => l.p === p)] as StepText;
+  const texts = leafTexts;
   // A team leader's tools and edit are its parts' (the leader itself plans without tools).
-  const permissions = parts.map((p) =>
-    permissionsOf(files, scope, p.step.team_leader ? { ...p, step: partStep(p.step, p.step.team_leader) } : p),
+  const permissions = leaves.map(({ p, scope: s }) =>
+    permissionsOf(files, s, p.step.team_leader ? { ...p, step: partStep(p.step, p.step.team_leader) } : p),
   );
   let guidance: string;
   let body: string;
   if (prepared.parts) {
     const { fixed, pool } = prepared.parts;
-    guidance = parts
-      .map((p, i) => (texts[i]?.persona ? `## Part ${p.name}\n${texts[i]?.persona}` : ''))
+    guidance = leaves
+      .map(({ p }, i) => (texts[i]?.persona ? `## Part ${p.name}\n${texts[i]?.persona}` : ''))
       .filter(Boolean)
       .join('\n\n');
-    const part = (p: Prepared) => {
-      const t = texts[parts.indexOf(p)] as StepText;
+    const leaf = (p: Prepared, level: string) => {
+      const t = textOf(p);
       const verdicts = (p.step.rules ?? []).flatMap((r) => (r.condition ? [`"${r.condition}"`] : []));
       const end = verdicts.length > 0 ? `\n\nEnd this part with its verdict, one of: ${verdicts.join(', ')}.` : '';
       const about = p.step.description ? ` — ${p.step.description}` : '';
-      return `## Part ${p.name}${about}\n${t.body}${end}`.trim();
+      return `${level} Part ${p.name}${about}\n${t.body}${end}`.trim();
     };
+    const part = (p: Prepared) => (p.call ? calledPartText(p, leaf) : leaf(p, '##'));
     const names = fixed.map((p) => p.name).join(', ');
     const intro =
       fixed.length > 1
@@ -104,9 +120,9 @@ export function composeMovement(
     guidance = texts[0]?.persona ?? '';
     body = texts[0]?.body ?? '';
   }
-  const reports = parts.flatMap((p) => reportsOf(scope, p));
+  const reports = leaves.flatMap((l) => reportsOf(l.scope, l.p));
   const partList = prepared.parts ? parts : null;
-  const ruleText = rulesText(rules, targets, partList, at);
+  const ruleText = route ? resultText(route.schema) : rulesText(rules, targets, partList, at);
   const gitRule = step.allow_git_commit ? '' : 'Do not run git add, git commit or git push in this step.';
   // Workflow-wide rules reach the agent steps, not a loop check's judge (TAKT: not status routing).
   const wide = (position: WorkflowRule['position']) =>
@@ -125,6 +141,7 @@ export function composeMovement(
   checkPlaceholders(instruction, at);
   const transitions: { to: string; when: string }[] = [];
   targets.forEach((t, i) => {
+    if (route) return;
     const to = t?.kind === 'movement' ? t.name : t?.kind === 'ask' && t.then?.kind === 'movement' ? t.then.name : null;
     if (!to) return;
     const when = condition(rules[i] as TaktRule, partList, at);
@@ -133,9 +150,16 @@ export function composeMovement(
     else transitions.push({ to, when });
   });
   const leaderTools = step.team_leader ? inspectTools(step.team_leader) : [];
+  const pools = texts.flatMap((t) => t.pools);
   const tools = permissions.some((p) => p.tools === null)
     ? null
-    : [...new Set([...permissions.flatMap((p) => p.tools ?? []), ...leaderTools])];
+    : [
+        ...new Set([
+          ...permissions.flatMap((p) => p.tools ?? []),
+          ...leaderTools,
+          ...(pools.length > 0 ? [SELECT_FACETS_TOOL] : []),
+        ]),
+      ];
   return {
     name,
     description: step.description ?? '',
@@ -145,10 +169,60 @@ export function composeMovement(
     ...(tools ? { tools } : {}),
     edit: permissions.some((p) => p.edit),
     transitions,
+    ...(pools.length > 0 ? { facet_pools: pools } : {}),
+    ...(route ? { route } : {}),
   };
 }
 
-function stepText(files: TaktFiles, scope: Scope, prepared: Prepared): StepText {
+/** The parts of a workflow a parallel part calls: its one step's parts, or that step itself (takt.ts checked). */
+function calledParts(part: Prepared): Prepared[] {
+  const [only] = (part.call as Scope).steps as [Prepared];
+  return only.parts ? [...only.parts.fixed, ...only.parts.pool] : [only];
+}
+
+/**
+ * A parallel part that calls a workflow (TAKT: the called workflow runs as that part, its result the part's verdict):
+ * that workflow's parts under the part's heading, and the part's verdict spelled from the called step's rules — the
+ * result each rule returns (COMPLETE, ABORT or a `return`), when its condition holds.
+ */
+function calledPartText(part: Prepared, leaf: (p: Prepared, level: string) => string): string {
+  const callee = part.call as Scope;
+  const [only] = callee.steps as [Prepared];
+  const inner = calledParts(part);
+  const verdicts = (only.step.rules ?? []).flatMap((rule, i) => {
+    const result = rule.return ?? (rule.next === 'COMPLETE' || rule.next === 'ABORT' ? rule.next : null);
+    if (!result) return [];
+    const when = condition(rule, only.parts ? inner : null, { ...only.at, path: [...only.at.path, 'rules', i] });
+    return [`- "${result}" when ${when}`];
+  });
+  const about = part.step.description ? ` — ${part.step.description}` : '';
+  const fixed = only.parts ? only.parts.fixed : [only];
+  const pool = only.parts ? only.parts.pool : [];
+  const names = (list: Prepared[]) => list.map((p) => p.name).join(', ');
+  const intro = [
+    `This part runs the workflow ${callee.workflow.name}.`,
+    fixed.length > 0 ? `Do its part${fixed.length > 1 ? 's' : ''} ${names(fixed)} one after another.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const choose =
+    pool.length > 0
+      ? `Of its parts ${names(pool)}, do only those that this change needs (judge by their description), and say which you chose and why.`
+      : '';
+  const end = verdicts.length > 0 ? `End this part with its verdict:\n${verdicts.join('\n')}` : '';
+  return [
+    `## Part ${part.name}${about}`,
+    intro,
+    ...fixed.map((p) => leaf(p, '###')),
+    choose,
+    ...pool.map((p) => leaf(p, '###')),
+    end,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+function stepText(files: TaktFiles, scope: Scope, prepared: Prepared, part: string | null): StepText {
   const { step } = prepared;
   const facet = (kind: FacetKind, field: string, refs: string | string[] | undefined) =>
     facetTexts(files, prepared, [field], () => scope.facets.texts(kind, refs));
@@ -159,19 +233,187 @@ function stepText(files: TaktFiles, scope: Scope, prepared: Prepared): StepText 
   const knowledge = facet('knowledge', 'knowledge', step.knowledge);
   const policies = facet('policies', 'policy', step.policy);
   const gates = step.quality_gates ?? [];
+  const pool = step.dynamic_facets ? poolOf(files, scope, prepared, part, [...knowledge, ...policies]) : null;
+  const companions = facetTexts(files, prepared, ['companion'], () => {
+    const found = resolveCompanions(files, scope.rel, step.companion, {
+      ...prepared.at,
+      path: [...prepared.at.path, 'companion'],
+    });
+    return found ? [companionText(found)] : [];
+  });
   const body = [
     knowledge.length > 0 ? `## Knowledge\n${knowledge.join('\n\n---\n\n')}` : '',
     instruction,
     policies.length > 0 ? `## Policy\n${policies.join('\n\n---\n\n')}` : '',
+    pool
+      ? poolText(
+          pool,
+          facetTexts(files, prepared, ['dynamic_facets', 'selector'], () => selectorText(scope, step)),
+        )
+      : '',
     gates.length > 0 ? `## Before you finish\n${gates.map((g) => `- ${g}`).join('\n')}` : '',
+    completionCheck(files, scope, prepared),
+    ...companions,
   ]
     .filter(Boolean)
     .join('\n\n');
-  return { persona, body };
+  return { persona, body, pools: pool ? [pool] : [] };
+}
+
+/**
+ * TAKT's completion_retry: a fresh judge checks the result against the step's instruction, task, scope, evidence and
+ * report, and an incomplete one goes back to the step with the retry instruction. Here the step's model does that
+ * check before it ends the step, with the same retry instruction for what it finds missing.
+ */
+function completionCheck(files: TaktFiles, scope: Scope, prepared: Prepared): string {
+  const retry = prepared.step.completion_retry ?? prepared.step.review_completion;
+  if (!retry) return '';
+  const field = prepared.step.completion_retry ? 'completion_retry' : 'review_completion';
+  const text = facetTexts(files, prepared, [field, 'retry_instruction'], () =>
+    scope.facets.texts('instructions', retry.retry_instruction),
+  ).join('\n\n');
+  return `## Before you end: is the result complete?\nCheck your result against this step's instruction, the task, its scope, its evidence and its report. If something they ask for is missing, close the gap this way, then check again:\n\n${text}`;
+}
+
+type PoolFile = {
+  key: string;
+  pool: string;
+  max_selected?: number;
+  candidates: { id: string; description: string; text: string }[];
+};
+
+/** The step's facet pool as the movement carries it; a facet the step already has is not offered again. */
+function poolOf(files: TaktFiles, scope: Scope, prepared: Prepared, part: string | null, fixed: string[]): PoolFile {
+  const spec = prepared.step.dynamic_facets as NonNullable<TaktStep['dynamic_facets']>;
+  const at = { ...prepared.at, path: [...prepared.at.path, 'dynamic_facets', 'pool'] };
+  const resolved = facetTexts(files, prepared, ['dynamic_facets', 'pool'], () =>
+    resolvePool(files, scope.rel, scope.workflow, scope.facets, spec.pool, at),
+  );
+  if (spec.max_selected !== undefined && spec.max_selected > resolved.candidates.length) {
+    throw new TaktError(
+      `max_selected ${spec.max_selected} is more than the pool's ${resolved.candidates.length} candidates`,
+      { ...prepared.at, path: [...prepared.at.path, 'dynamic_facets', 'max_selected'] },
+    );
+  }
+  const have = new Set(fixed);
+  const candidates = resolved.candidates.map((c) => {
+    const text = [
+      c.policies.filter((t) => !have.has(t)).length > 0
+        ? `## Policy\n${c.policies.filter((t) => !have.has(t)).join('\n\n---\n\n')}`
+        : '',
+      c.knowledge.filter((t) => !have.has(t)).length > 0
+        ? `## Knowledge\n${c.knowledge.filter((t) => !have.has(t)).join('\n\n---\n\n')}`
+        : '',
+    ]
+      .filter(Boolean)
+      .join('\n\n');
+    return {
+      id: c.id,
+      description: c.description,
+      text: text || '(Everything of this candidate is already in the step.)',
+    };
+  });
+  return {
+    key: part ? `${part}.${spec.pool}` : spec.pool,
+    pool: spec.pool,
+    ...(spec.max_selected !== undefined ? { max_selected: spec.max_selected } : {}),
+    candidates,
+  };
+}
+
+/** The selector guidance (`dynamic_facets.selector`): how this step wants its facets chosen. */
+function selectorText(scope: Scope, step: TaktStep): string[] {
+  const selector = step.dynamic_facets?.selector;
+  if (!selector) return [];
+  const persona = selector.persona ? scope.facets.texts('personas', selector.persona) : [];
+  return [...persona, ...scope.facets.texts('instructions', selector.instruction)];
+}
+
+function poolText(pool: PoolFile, guidance: string[]): string {
+  const most = pool.max_selected !== undefined ? `, at most ${pool.max_selected}` : '';
+  const lines = pool.candidates.map((c) => `- \`${c.id}\`: ${c.description}`);
+  return [
+    `## More facets (pool ${pool.key})`,
+    `Before you start the work, call \`${SELECT_FACETS_TOOL}\` with pool "${pool.key}", the ids of the candidates below that this change needs (an empty list when none does${most}) and your rationale. The policies and knowledge of those you choose come back as its result and apply to this step with the ones above.`,
+    ...guidance,
+    lines.join('\n'),
+  ].join('\n\n');
+}
+
+/**
+ * The route of a step whose rules are `when()` conditions (and of every system step): the engine evaluates them in
+ * order on the structured results, not the model; null for a step the model routes. Mixing when() with conditions
+ * the model judges is refused (which would decide first is TAKT's evaluation order, not something to guess here).
+ */
+function routeOf(files: TaktFiles, scope: Scope, prepared: Prepared, rules: TaktRule[], targets: (Target | null)[]) {
+  const { step, at } = prepared;
+  const inner = rules.map((r) => (r.condition ? whenInner(r.condition) : null));
+  const system = step.kind === 'system' || step.mode === 'system';
+  if (!system && inner.every((w) => w === null)) {
+    if (step.structured_output)
+      throw new TaktError('a structured_output step routes by when() rules here: its rules must be when() conditions', {
+        ...at,
+        path: [...at.path, 'structured_output'],
+      });
+    return null;
+  }
+  const results: Record<string, string> = {};
+  const routeRules = rules.flatMap((_rule, i) => {
+    const ruleAt = { ...at, path: [...at.path, 'rules', i, 'condition'] };
+    const text = inner[i];
+    if (text === null || text === undefined)
+      throw new TaktError("a step's rules are all when() conditions or none of them", ruleAt);
+    let expr: ReturnType<typeof parseWhen>;
+    try {
+      expr = parseWhen(text);
+    } catch (error) {
+      throw new TaktError(`when(): ${(error as Error).message}`, ruleAt);
+    }
+    for (const ref of expr.steps) {
+      const source = scope.steps.find((s) => s.name === ref);
+      if (!source?.step.structured_output)
+        throw new TaktError(`when(): structured.${ref} names no step of this workflow with structured_output`, ruleAt);
+      results[ref] = `${scope.prefix}${ref}`;
+    }
+    const t = targets[i];
+    if (!t) return [];
+    if (t.kind === 'ask') throw new TaktError('requires_user_input cannot be combined with a when() condition', ruleAt);
+    const end = t.kind === 'movement' ? { to: t.name } : { end: t.kind === 'complete' ? 'complete' : 'abort' };
+    return [{ when: text, ...end }];
+  });
+  if (routeRules.length === 0)
+    throw new TaktError('a when() step needs a rule that leads somewhere', { ...at, path: [...at.path, 'rules'] });
+  const schema = step.structured_output ? resultSchema(files, scope, step.structured_output.schema_ref, at) : undefined;
+  return { system, ...(schema ? { schema } : {}), results, rules: routeRules };
+}
+
+/** `schemas/<name>.json` beside the workflow folder (`schemas:` maps a schema_ref to a name first). */
+function resultSchema(files: TaktFiles, scope: Scope, ref: string, at: At): Record<string, unknown> {
+  const name = scope.workflow.schemas?.[ref] ?? ref;
+  const where = { ...at, path: [...at.path, 'structured_output', 'schema_ref'] };
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw new TaktError(`schema ${name}: named by a bare name`, where);
+  const rel = `${scope.rel.split('/').slice(0, -2).concat('schemas', `${name}.json`).join('/')}`;
+  const text = files.read(rel);
+  if (text === null) throw new TaktError(`no schema named ${name} (looked for ${files.show(rel)})`, where);
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('not a JSON object');
+    return value as Record<string, unknown>;
+  } catch (error) {
+    throw new TaktError(`schema ${name} (${files.show(rel)}): ${(error as Error).message}`, where);
+  }
+}
+
+/** What a routed step's model is told about how it ends. */
+function resultText(schema: Record<string, unknown> | undefined): string {
+  const how = schema
+    ? `End the step by calling \`complete\` with status "success" and, as \`message\`, only a JSON object that matches this schema:\n\`\`\`json\n${JSON.stringify(schema, null, 2)}\n\`\`\``
+    : 'End the step by calling `complete` with status "success" and your result as `message`.';
+  return `## When you are done with this step\nThe workflow goes on by itself from this step's result: you do not choose the next step. ${how}`;
 }
 
 /** `read()`'s facet texts; a facet that resolves to nothing is an error at the step's `field`. */
-function facetTexts(files: TaktFiles, prepared: Prepared, field: string[], read: () => string[]): string[] {
+function facetTexts<T = string[]>(files: TaktFiles, prepared: Prepared, field: string[], read: () => T): T {
   try {
     return read();
   } catch (error) {
@@ -237,6 +479,7 @@ function checkPlaceholders(text: string, at: At): void {
 interface StepText {
   persona: string;
   body: string;
+  pools: PoolFile[];
 }
 
 function reportsText(reports: { name: string; format: string }[]): string {

@@ -7,8 +7,48 @@ describe('TAKT workflows: what is refused, by file, line and construct', () => {
   const flow = (step: string, top = '') => `name: w\n${top}steps:\n  - name: a\n    persona: coder\n${step}`;
 
   it.each([
-    ['a system step', flow('    mode: system\n'), 'steps.0.mode (line 5): system steps (mode: system)'],
-    ['kind: system', flow('    kind: system\n'), 'steps.0.kind (line 5): system steps'],
+    [
+      'a system step that reads GitHub (system_inputs)',
+      'name: w\nsteps:\n  - name: a\n    mode: system\n    system_inputs:\n      - type: pr_list\n        as: prs\n    rules:\n      - condition: when(true)\n        next: COMPLETE\n',
+      'steps.0.system_inputs.0 (line 6): system input pr_list is not supported',
+    ],
+    [
+      'a system step that acts on GitHub (effects)',
+      'name: w\nsteps:\n  - name: a\n    kind: system\n    effects:\n      - type: merge_pr\n    rules:\n      - condition: when(true)\n        next: COMPLETE\n',
+      'steps.0.effects.0 (line 6): system effect merge_pr is not supported',
+    ],
+    [
+      'a system step with an agent field',
+      flow('    mode: system\n'),
+      'steps.0.persona (line 4): a system step cannot have persona',
+    ],
+    [
+      'a system step routed by a judged condition',
+      'name: w\nsteps:\n  - name: a\n    mode: system\n    rules:\n      - condition: looks done\n        next: COMPLETE\n',
+      'steps.0.rules.0.condition (line 6): a system step routes only by when() conditions',
+    ],
+    [
+      'when() over TAKT system inputs',
+      flow('    rules:\n      - condition: when(context.a.prs.length > 0)\n        next: COMPLETE\n'),
+      "steps.0.rules.0.condition (line 6): when(): context.… reads TAKT's system inputs and effects",
+    ],
+    [
+      'when() mixed with judged conditions',
+      flow(
+        '    rules:\n      - condition: when(true)\n        next: COMPLETE\n      - condition: approved\n        next: COMPLETE\n',
+      ),
+      "steps.0.rules.1.condition (line 8): a step's rules are all when() conditions or none of them",
+    ],
+    [
+      'when() reading a step without structured_output',
+      flow('    rules:\n      - condition: when(structured.a.action == "go")\n        next: COMPLETE\n'),
+      'steps.0.rules.0.condition (line 6): when(): structured.a names no step of this workflow with structured_output',
+    ],
+    [
+      'a delayed step',
+      flow('    delay_before_ms: 60000\n'),
+      'steps.0.delay_before_ms (line 5): delay_before_ms (a timed wait before the step) is not supported',
+    ],
     [
       'a state predicate rule',
       flow('    rules:\n      - when: findings.open.count == 0\n        next: COMPLETE\n'),
@@ -55,9 +95,9 @@ describe('TAKT workflows: what is refused, by file, line and construct', () => {
       "finding_contract (line 3): TAKT's Finding Contract",
     ],
     [
-      'a companion reviewer',
+      'a companion that is not there',
       flow('    companion: [testing-review-companion]\n'),
-      "steps.0.companion (line 5): companion reviewers (TAKT's companions/, run beside the step) are not supported",
+      'steps.0.companion (line 5): no companion named testing-review-companion (looked for',
     ],
     [
       'a workflow that needs the Finding Contract',

@@ -1,6 +1,7 @@
 // TAKT's own released workflows, not fixtures of ours: the builtins of the takt package on npm (fetched with `npm
 // pack` into node_modules/.cache on first run; never committed), in English and Japanese, loaded by our catalog.
-// Every workflow loads but the one whose system steps we do not run (refused, naming the construct and the line);
+// Every workflow loads but the one whose system steps read GitHub and TAKT's task queue (refused, naming the system
+// input and the line);
 // each step's persona and instruction facets reach its movement as their text, never as bare names; every step TAKT
 // lets edit can edit here.
 import { execFileSync } from 'node:child_process';
@@ -16,7 +17,7 @@ import { PieceCatalog } from './catalog';
 const VERSION = '0.39.0';
 const CACHE = path.join(__dirname, '../../../node_modules/.cache', `takt-${VERSION}`);
 /** Refused by design, with the construct named (pieces/README.md says why). */
-const REFUSED: Record<string, RegExp> = { 'auto-improvement-loop.yaml': /system steps \(mode: system\)/ };
+const REFUSED: Record<string, RegExp> = { 'auto-improvement-loop.yaml': /system input \w+ is not supported/ };
 
 /** The package's builtins folder, fetched once; null when the registry cannot be reached (the test says so). */
 function builtins(): string | null {

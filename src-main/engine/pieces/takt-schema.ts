@@ -26,9 +26,10 @@ const ReportEntry = z.union([
 export const TaktStep = z.looseObject({
   name: z.string().min(1),
   description: z.string().optional(),
-  kind: z.enum(['agent', 'workflow_call']).optional(),
+  kind: z.enum(['agent', 'workflow_call', 'system']).optional(),
   call: Ref.optional(),
-  args: z.record(z.string(), RefList).optional(),
+  // A called workflow's arguments: facet names, lists of them, or a companion selection ({ fixed, pool, moderator }).
+  args: z.record(z.string(), z.unknown()).optional(),
   vars: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   persona: Ref.optional(),
   policy: RefList.optional(),
@@ -53,6 +54,43 @@ export const TaktStep = z.looseObject({
   pass_previous_response: z.boolean().optional(),
   allow_git_commit: z.boolean().optional(),
   parallel: z.unknown().optional(),
+  /** More policies and knowledge from one of the workflow's `facet_pools`, chosen when the step starts. */
+  dynamic_facets: z
+    .strictObject({
+      pool: Ref,
+      max_selected: z.number().int().min(1).optional(),
+      selector: z.strictObject({ persona: Ref.optional(), instruction: Ref }).optional(),
+    })
+    .optional(),
+  /** Read-only reviewers of the step's change: names of companions/<name>.yaml, or { fixed, pool, moderator }. */
+  companion: z
+    .union([
+      z.array(Ref),
+      z.strictObject({ fixed: z.array(Ref).optional(), pool: z.array(Ref).optional(), moderator: Ref.optional() }),
+    ])
+    .optional(),
+  /** A completeness check of the step's result, and what to do when it falls short (review_completion: the old name). */
+  completion_retry: z
+    .strictObject({
+      retry_instruction: Ref,
+      min_retry: z.number().int().min(0).max(4).optional(),
+      max_retry: z.number().int().min(0).optional(),
+    })
+    .optional(),
+  review_completion: z
+    .strictObject({
+      retry_instruction: Ref,
+      min_retry: z.number().int().min(0).max(4).optional(),
+      max_retry: z.number().int().min(0).optional(),
+    })
+    .optional(),
+  /** The step's result is a JSON object of the workflow's `schemas` (its `when(structured.…)` rules read it). */
+  structured_output: z.strictObject({ schema_ref: Ref }).optional(),
+  /** A system step: run by the engine, no agent (`kind: system` says the same). */
+  mode: z.literal('system').optional(),
+  system_inputs: z.array(z.unknown()).optional(),
+  effects: z.array(z.unknown()).optional(),
+  delay_before_ms: z.number().int().min(0).optional(),
   team_leader: z
     .strictObject({
       persona: Ref.optional(),
@@ -98,6 +136,20 @@ export const TaktWorkflow = z.looseObject({
   instructions: z.record(z.string(), z.string()).optional(),
   report_formats: z.record(z.string(), z.string()).optional(),
   capabilities: RefList.optional(),
+  /** Named pools of more facets a step may take (`dynamic_facets`): inline, or `uses: <facet-pools/name>`. */
+  facet_pools: z
+    .record(
+      z.string(),
+      z.looseObject({
+        uses: Ref.optional(),
+        policies: z.record(z.string(), z.string()).optional(),
+        knowledge: z.record(z.string(), z.string()).optional(),
+        candidates: z.array(z.unknown()).optional(),
+      }),
+    )
+    .optional(),
+  /** `structured_output.schema_ref` → a schema name (`schemas/<name>.json`). */
+  schemas: z.record(z.string(), z.string()).optional(),
   /** Workflow-wide rules: `workflows/rules/<ref>.md`, in every agent step's instruction. */
   all_steps: z
     .strictObject({
@@ -150,14 +202,12 @@ const WORKFLOW_IGNORED = new Set([
   'interactive_mode',
   'auto_routing',
   'rate_limit_fallback',
-  'schemas', // only used by structured_output, which is refused
 ]);
 const WORKFLOW_MAPPED = new Set(Object.keys(TaktWorkflow.shape));
 
 /** Workflow fields a file may not use here, each with what it would need. */
 const WORKFLOW_UNSUPPORTED: Fields = {
   finding_contract: "TAKT's Finding Contract (a findings ledger kept by the engine) is not supported",
-  facet_pools: 'dynamic facet selection (facet_pools) is not supported',
 };
 
 const STEP_IGNORED = new Set([
@@ -178,17 +228,8 @@ const STEP_IGNORED = new Set([
 const STEP_MAPPED = new Set(Object.keys(TaktStep.shape));
 
 const STEP_UNSUPPORTED: Fields = {
-  mode: 'system steps (mode: system) are run by the TAKT engine itself and are not supported',
-  system_inputs: 'system steps (system_inputs) are not supported',
-  effects: 'system step effects are not supported',
-  delay_before_ms: 'system steps (delay_before_ms) are not supported',
-  structured_output: 'structured output steps are not supported',
   arpeggio: 'arpeggio (data-driven batch) steps are not supported',
-  dynamic_facets: 'dynamic facet selection (dynamic_facets) is not supported',
   mcp_servers: "step-level MCP servers are not supported (MAESTRO's MCP servers come from .maestro/mcp.json)",
-  completion_retry: 'completion_retry is not supported',
-  companion: "companion reviewers (TAKT's companions/, run beside the step) are not supported",
-  review_completion: 'review_completion is not supported',
 };
 
 /** TAKT's team leader modes (finding_contract_fix, …) run on its Finding Contract ledger. */
@@ -225,7 +266,7 @@ export function workflowProblems(value: Record<string, unknown>): [string, strin
 
 export function stepProblems(value: Record<string, unknown>): [string, string][] {
   const problems = checkFields(value, STEP_MAPPED, STEP_IGNORED, STEP_UNSUPPORTED);
-  if (value.kind === 'system') problems.push(['kind', STEP_UNSUPPORTED.mode as string]);
+  problems.push(...systemStepProblems(value));
   const leader = value.team_leader as Record<string, unknown> | undefined;
   if (leader && typeof leader === 'object' && leader.mode !== undefined) {
     problems.push([
@@ -233,6 +274,8 @@ export function stepProblems(value: Record<string, unknown>): [string, string][]
       `team_leader.mode ${String(leader.mode)} is not supported (${TEAM_LEADER_MODE})`,
     ]);
   }
+  if (value.completion_retry !== undefined && value.review_completion !== undefined)
+    problems.push(['review_completion', 'review_completion (the old name of completion_retry) cannot be used with it']);
   const together = ['parallel', 'arpeggio', 'team_leader'].filter((k) => value[k] !== undefined);
   if (together.length > 1) problems.push([together[1] as string, `${together.join(' and ')} cannot be used together`]);
   const gates = Array.isArray(value.quality_gates) ? value.quality_gates : [];
@@ -246,6 +289,66 @@ export function stepProblems(value: Record<string, unknown>): [string, string][]
       if (key === 'when') problems.push([`rules.${i}.when`, 'state predicates (when) are not supported']);
       else if (!RULE_FIELDS.has(key)) problems.push([`rules.${i}.${key}`, `${key} is not a TAKT rule field`]);
     }
+  });
+  return problems;
+}
+
+/** What an agent step of a system step may not carry (TAKT's system schema refuses them too). */
+const AGENT_FIELDS = [
+  'persona',
+  'instruction',
+  'instruction_template',
+  'policy',
+  'knowledge',
+  'structured_output',
+  'output_contracts',
+  'quality_gates',
+  'companion',
+  'dynamic_facets',
+  'parallel',
+  'team_leader',
+];
+
+/**
+ * A system step runs here when it only routes: its `when()` rules read earlier steps' structured results. What TAKT's
+ * engine reads or does on GitHub and in its task queue (system_inputs, effects) has no counterpart in MAESTRO, and a
+ * timed wait (delay_before_ms) none either: a step using one is refused, naming it.
+ */
+function systemStepProblems(value: Record<string, unknown>): [string, string][] {
+  const problems: [string, string][] = [];
+  const system = value.kind === 'system' || value.mode === 'system';
+  if (value.kind === 'system' && value.mode !== undefined)
+    problems.push(['mode', 'kind: system and mode: system cannot be used together']);
+  const listed = (field: 'system_inputs' | 'effects') => (Array.isArray(value[field]) ? value[field] : []);
+  listed('system_inputs').forEach((input, i) => {
+    const type = (input as { type?: unknown } | null)?.type;
+    problems.push([
+      `system_inputs.${i}`,
+      `system input ${String(type)} is not supported (TAKT's engine reads it from GitHub or its task queue, which MAESTRO does not have)`,
+    ]);
+  });
+  listed('effects').forEach((effect, i) => {
+    const type = (effect as { type?: unknown } | null)?.type;
+    problems.push([
+      `effects.${i}`,
+      `system effect ${String(type)} is not supported (TAKT's engine does it on GitHub or in its task queue, which MAESTRO does not have)`,
+    ]);
+  });
+  if (value.delay_before_ms !== undefined)
+    problems.push(['delay_before_ms', 'delay_before_ms (a timed wait before the step) is not supported']);
+  if (!system) {
+    if (value.system_inputs !== undefined && listed('system_inputs').length === 0)
+      problems.push(['system_inputs', 'only a system step has system_inputs']);
+    return problems;
+  }
+  for (const field of AGENT_FIELDS) {
+    if (value[field] !== undefined) problems.push([field, `a system step cannot have ${field} (no agent runs it)`]);
+  }
+  const rules = Array.isArray(value.rules) ? (value.rules as { condition?: unknown }[]) : [];
+  if (rules.length === 0) problems.push(['rules', 'a system step routes by its when() rules: it must have some']);
+  rules.forEach((rule, i) => {
+    if (typeof rule?.condition !== 'string' || !/^\s*when\(/.test(rule.condition))
+      problems.push([`rules.${i}.condition`, 'a system step routes only by when() conditions (no agent judges it)']);
   });
   return problems;
 }

@@ -140,7 +140,7 @@ class Converter {
     };
     rawSteps.forEach((rawStep, i) => {
       const at = { rel, path: [list, i] };
-      const prepared = this.prepareStep(rawStep, bindings, rel, at);
+      const prepared = this.prepareStep(rawStep, bindings, rel, at, scope, stack);
       if (scope.steps.some((s) => s.name === prepared.name)) {
         throw new TaktError(`${prepared.name} appears twice`, { rel, path: [...at.path, 'name'] });
       }
@@ -160,7 +160,14 @@ class Converter {
     return scope;
   }
 
-  private prepareStep(rawStep: unknown, bindings: Record<string, unknown>, rel: string, at: At): Prepared {
+  private prepareStep(
+    rawStep: unknown,
+    bindings: Record<string, unknown>,
+    rel: string,
+    at: At,
+    scope: Scope,
+    stack: string[],
+  ): Prepared {
     if (!rawStep || typeof rawStep !== 'object' || Array.isArray(rawStep))
       throw new TaktError('a step must be a mapping', at);
     const bound = bindParams(rawStep, bindings, at) as Record<string, unknown>;
@@ -172,20 +179,33 @@ class Converter {
     if (!parsed.success) throw zodError(parsed.error, at.rel, at.path, from);
     const step = parsed.data;
     const prepared: Prepared = { name: step.name, step, at, fragments };
-    if (step.parallel !== undefined) prepared.parts = this.prepareParts(step.parallel, bindings, rel, at);
+    if (step.parallel !== undefined) prepared.parts = this.prepareParts(step.parallel, bindings, rel, at, scope, stack);
     return prepared;
   }
 
-  private prepareParts(parallel: unknown, bindings: Record<string, unknown>, rel: string, at: At) {
+  private prepareParts(
+    parallel: unknown,
+    bindings: Record<string, unknown>,
+    rel: string,
+    at: At,
+    scope: Scope,
+    stack: string[],
+  ) {
     const pAt = { ...at, path: [...at.path, 'parallel'] };
     const group = (list: unknown, field: (string | number)[]): Prepared[] => {
       if (!Array.isArray(list) || list.length === 0)
         throw new TaktError('must list its parts', { ...at, path: [...pAt.path, ...field] });
       return list.map((part, i) => {
-        const prepared = this.prepareStep(part, bindings, rel, { ...at, path: [...pAt.path, ...field, i] });
+        const prepared = this.prepareStep(
+          part,
+          bindings,
+          rel,
+          { ...at, path: [...pAt.path, ...field, i] },
+          scope,
+          stack,
+        );
         if (prepared.parts) throw new TaktError('parallel parts cannot be parallel themselves', prepared.at);
-        if (prepared.step.kind === 'workflow_call')
-          throw new TaktError('a parallel part cannot call a workflow', prepared.at);
+        if (prepared.step.kind === 'workflow_call') this.preparePartCall(prepared, scope, stack);
         return prepared;
       });
     };
@@ -201,6 +221,29 @@ class Converter {
       return { fixed: p.fixed === undefined ? [] : group(p.fixed, ['fixed']), pool };
     }
     throw new TaktError('parallel must be a list of parts or a mapping of fixed and pool parts', pAt);
+  }
+
+  /**
+   * A parallel part that calls a workflow is done inside the parallel step's one movement, so the called workflow
+   * must be one step — a parallel step of agent parts, or one agent step — without loop checks of its own.
+   */
+  private preparePartCall(prepared: Prepared, scope: Scope, stack: string[]): void {
+    const callee = this.prepareCall(prepared, scope, stack);
+    const [only, ...more] = callee.steps as [Prepared, ...Prepared[]];
+    const why = (what: string) =>
+      new TaktError(`call ${prepared.step.call}: a parallel part can call only a workflow of one step (${what})`, {
+        ...prepared.at,
+        path: [...prepared.at.path, 'call'],
+      });
+    if (more.length > 0) throw why(`${callee.workflow.name} has ${callee.steps.length}`);
+    if ((callee.workflow.loop_monitors ?? []).length > 0) throw why(`${callee.workflow.name} has loop checks`);
+    const inner = only.parts ? [...only.parts.fixed, ...only.parts.pool] : [only];
+    if (
+      only.call ||
+      inner.some((p) => p.call || p.step.team_leader || p.step.kind === 'system' || p.step.mode === 'system')
+    )
+      throw why(`its step ${only.name} is not agent work`);
+    prepared.call = callee;
   }
 
   private prepareCall(prepared: Prepared, scope: Scope, stack: string[]): Scope {
@@ -298,14 +341,18 @@ class Converter {
     }
     (scope.workflow.loop_monitors ?? []).forEach((monitor, i) => {
       const at = { rel: scope.rel, path: ['loop_monitors', i] };
+      // A workflow_call step of the cycle is its called workflow's entry movement; its other movements are left out
+      // when the cycle is matched, so one run of the called workflow counts as one step of the cycle, as in TAKT.
+      const inner: string[] = [];
       const global = (name: string, field: string, j: number) => {
         const step = scope.steps.find((s) => s.name === name);
         if (!step) throw new TaktError(`names no step of this workflow`, { ...at, path: [...at.path, field, j] });
-        if (step.call)
-          throw new TaktError(`a loop check cannot watch a workflow_call step`, {
-            ...at,
-            path: [...at.path, field, j],
-          });
+        if (step.call) {
+          const entry = this.entry(step.call);
+          if (field === 'ignore_steps') inner.push(...movementNames(step.call));
+          else inner.push(...movementNames(step.call).filter((m) => m !== entry));
+          return field === 'ignore_steps' ? null : entry;
+        }
         return `${scope.prefix}${name}`;
       };
       const judge = `${scope.prefix}loop-check-${i + 1}`;
@@ -315,7 +362,7 @@ class Converter {
         this.target(scope, exits, rule, judge, { ...jAt, path: [...jAt.path, 'rules', j] }),
       );
       const step = TaktStep.parse({ ...monitor.judge, name: judge, edit: false });
-      const cycle = monitor.cycle.map((n, j) => global(n, 'cycle', j));
+      const cycle = monitor.cycle.map((n, j) => global(n, 'cycle', j) as string);
       const lead = `The steps ${cycle.join(' → ')} have now run {cycle_count} times in a row. Judge whether this loop is making progress.`;
       const movement = composeMovement(
         this.files,
@@ -328,12 +375,24 @@ class Converter {
       out.push({ ...movement, name: judge, description: `Loop check of ${cycle.join(' → ')}` });
       monitors.push({
         cycle,
-        ignore: (monitor.ignore_steps ?? []).map((n, j) => global(n, 'ignore_steps', j)),
+        ignore: [
+          ...new Set([
+            ...(monitor.ignore_steps ?? []).flatMap((n, j) => global(n, 'ignore_steps', j) ?? []),
+            ...inner.filter((m) => !cycle.includes(m)),
+          ]),
+        ],
         threshold: monitor.threshold,
         judge,
       });
     });
   }
+}
+
+/** Every movement a scope becomes: its steps', its called workflows' (inlined), its loop checks' judges. */
+function movementNames(scope: Scope): string[] {
+  const steps = scope.steps.flatMap((s) => (s.call ? movementNames(s.call) : [`${scope.prefix}${s.name}`]));
+  const judges = (scope.workflow.loop_monitors ?? []).map((_m, i) => `${scope.prefix}loop-check-${i + 1}`);
+  return [...steps, ...judges];
 }
 
 function zodError(
