@@ -61,7 +61,8 @@ export function createTaskPagesRepo(db: SqlDatabase) {
       // The archive filter is written as the partial indexes' own conditions, so the planner can walk them.
       if (q.archived === true) where.push('archived_at IS NOT NULL');
       if (q.archived === false) where.push('archived_at IS NULL');
-      if (q.statuses !== undefined) where.push(`latest_status IN (SELECT value FROM ${jsonValues(dialect, '@statuses')})`);
+      if (q.statuses !== undefined)
+        where.push(`latest_status IN (SELECT value FROM ${jsonValues(dialect, '@statuses')})`);
       if (q.spaces !== undefined) where.push(`space_id IN (SELECT value FROM ${jsonValues(dialect, '@spaces')})`);
       if (q.after !== undefined) where.push('(created_at, rowid) < (@afterAt, @afterRow)');
       if (q.search !== undefined)
