@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { openDatabase } from '../src-main/db/connection';
 import { Store } from '../src-main/db/store';
+import { postgresColumn } from './queue-postgres';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const JOBS = Number(process.env.BENCH_JOBS ?? 2_000);
@@ -212,7 +213,12 @@ function main(): void {
   );
   for (const line of queryPlan()) console.log(`  plan ${line}`);
   console.log(`bench took ${fmt((Date.now() - started) / 1000, 1)} s`);
-  fs.rmSync(dir, { recursive: true, force: true });
 }
 
 main();
+postgresColumn()
+  .catch((error: unknown) => {
+    console.error('PostgreSQL column failed:', error);
+    process.exitCode = 1;
+  })
+  .finally(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -13,6 +13,8 @@ import { pgCopySync } from './pg-test-db';
 export const PIECES_DIR = path.resolve(__dirname, '..', 'pieces');
 
 const cleanups: (() => Promise<void> | void)[] = [];
+/** With MAESTRO_TEST_DIALECT=postgres: each data dir's database. */
+const pgDatabases = new Map<string, string>();
 afterEach(async () => {
   for (const fn of cleanups.splice(0).reverse()) await fn();
 });
@@ -31,15 +33,25 @@ export const NO_SANDBOX: SandboxChoice = { ok: false, reason: 'this test gives n
  * the run's migrated template): the same tests then run on what several hosts share.
  */
 export function testMaestro(options: Partial<MaestroOptions> = {}): Maestro {
+  const dataDir = options.dataDir ?? tempDir();
   let database = options.database;
   if (!database && process.env.MAESTRO_TEST_DIALECT === 'postgres') {
-    const copy = pgCopySync();
-    database = { url: copy.url, store: new Store(new PostgresDb(copy.url) as unknown as SqlDatabase) };
-    cleanups.push(copy.drop);
+    // A host started again on the same data dir finds the same database.
+    let url = pgDatabases.get(dataDir);
+    if (!url) {
+      const copy = pgCopySync();
+      url = copy.url;
+      pgDatabases.set(dataDir, url);
+      cleanups.push(() => {
+        pgDatabases.delete(dataDir);
+        copy.drop();
+      });
+    }
+    database = { url, store: new Store(new PostgresDb(url) as unknown as SqlDatabase) };
   }
   const maestro = createMaestro({
     ...(database ? { database } : {}),
-    dataDir: options.dataDir ?? tempDir(),
+    dataDir,
     piecesDir: PIECES_DIR,
     version: 'test',
     env: {},

@@ -9,30 +9,46 @@ export interface HostPresenceOptions {
   name: string;
   version: string;
   dataDir: string;
-  /** The folders given with --serves; null: the default workspace and the existing folders of the spaces. */
+  /** The folders given with --serves; null: the default workspace and the spaces' folders that exist here. */
   serves: readonly string[] | null;
   defaultWorkspace: () => string | null;
   running: () => number;
   intervalMs?: number;
 }
 
+/** How long whether a folder exists here is taken as known. */
+const EXISTS_MS = 5_000;
+
 export class HostPresence {
   private timer: NodeJS.Timeout | null = null;
-  private current: string[] = [];
+  private last: string[] = [];
+  private readonly exists = new Map<string, { at: number; yes: boolean }>();
 
   constructor(
     private readonly store: Store,
     private readonly o: HostPresenceOptions,
-  ) {
-    this.current = this.compute();
-  }
+  ) {}
 
   /**
-   * The workspace folders this host runs jobs in (a task's folder is one of them or below one): the --serves folders,
-   * else its default workspace and the spaces' folders that exist here; always its own ephemeral workspaces.
+   * The workspace folders this host runs jobs in now (a task's folder is one of them or below one): the --serves
+   * folders, else its default workspace and the spaces' folders that exist on this machine — a space made a moment
+   * ago on this host included, so its first task is claimed here at once; always its own ephemeral workspaces.
    */
-  folders(): readonly string[] {
-    return this.current;
+  folders(now = Date.now()): readonly string[] {
+    const folders = new Set<string>([path.join(this.o.dataDir, 'workspaces')]);
+    if (this.o.serves) for (const folder of this.o.serves) folders.add(path.resolve(folder));
+    else {
+      const fallback = this.o.defaultWorkspace();
+      if (fallback) folders.add(fallback);
+      try {
+        for (const folder of this.store.spaces.folders()) if (this.existsHere(folder, now)) folders.add(folder);
+      } catch {
+        // The database is away (the Worker's alarm says so): the folders last seen.
+        return this.last;
+      }
+    }
+    this.last = [...folders].sort();
+    return this.last;
   }
 
   /** This host as GET /hosts shows it. */
@@ -41,12 +57,12 @@ export class HostPresence {
       name: this.o.name,
       version: this.o.version,
       lastSeenAt: new Date(now).toISOString(),
-      serves: [...this.current],
+      serves: [...this.folders(now)],
       running: this.o.running(),
     };
   }
 
-  /** On a shared database: the row now, then every few seconds (the folders looked at again each time). */
+  /** On a shared database: the row now, then every few seconds. */
   start(): void {
     if (!this.store.shared || this.timer) return;
     this.beat(true);
@@ -61,7 +77,6 @@ export class HostPresence {
   }
 
   private beat(restarted: boolean): void {
-    this.current = this.compute();
     try {
       const { lastSeenAt: _, ...host } = this.self();
       this.store.hosts.seen(host, Date.now(), restarted);
@@ -71,29 +86,16 @@ export class HostPresence {
     }
   }
 
-  private compute(): string[] {
-    const folders = new Set<string>([path.join(this.o.dataDir, 'workspaces')]);
-    if (this.o.serves) for (const folder of this.o.serves) folders.add(path.resolve(folder));
-    else {
-      const fallback = this.o.defaultWorkspace();
-      if (fallback) folders.add(fallback);
-      try {
-        for (const space of this.store.spaces.list())
-          if (space.folder && isFolder(space.folder)) folders.add(space.folder);
-      } catch (error) {
-        // Keeps the folders it had; the database being away is the Worker's to report.
-        console.warn('MAESTRO: the spaces’ folders could not be read:', error instanceof Error ? error.message : error);
-        return this.current;
-      }
+  private existsHere(folder: string, now: number): boolean {
+    const known = this.exists.get(folder);
+    if (known && now - known.at < EXISTS_MS) return known.yes;
+    let yes = false;
+    try {
+      yes = fs.statSync(folder).isDirectory();
+    } catch {
+      // Not on this machine.
     }
-    return [...folders].sort();
-  }
-}
-
-function isFolder(folder: string): boolean {
-  try {
-    return fs.statSync(folder).isDirectory();
-  } catch {
-    return false;
+    this.exists.set(folder, { at: now, yes });
+    return yes;
   }
 }

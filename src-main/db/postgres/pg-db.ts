@@ -6,14 +6,19 @@
 // Writers are serialised across hosts as SQLite serialises them within a file: every transaction that writes takes one
 // transaction-scoped advisory lock first. That keeps the events' seq in commit order — a reader that has seen seq N
 // never later finds a smaller seq committed — which the SSE resume and the fan-out rely on, and it keeps each
-// IMMEDIATE transaction's read-then-write as safe across hosts as it is within one. Claims still use
-// FOR UPDATE SKIP LOCKED (jobs.ts), so a job row locked by anyone else is passed over, never waited on.
+// IMMEDIATE transaction's read-then-write as safe across hosts as it is within one. A single statement outside a
+// transaction is atomic by itself (the repositories' writes are compare-and-set): it runs without the lock unless it
+// appends to the events. Claims use FOR UPDATE SKIP LOCKED (jobs.ts): a job row another transaction holds is passed
+// over, never waited on.
 import type { RunResult, Statement } from 'better-sqlite3';
 import { PostgresError, type SqlCall, type SqlResult, SyncPostgresClient } from './sync-client';
 
 /** The key of the writers' advisory lock ('MAES'). */
 const WRITE_LOCK = 0x4d414553;
 const LOCK: SqlCall = { sql: `SELECT pg_advisory_xact_lock(${WRITE_LOCK})` };
+/** BEGIN and the lock in one round trip (no parameters: one simple query of two statements). */
+const BEGIN_LOCKED: SqlCall = { sql: `BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})` };
+const APPENDS_EVENTS = /\bINSERT\s+INTO\s+events\b/i;
 
 interface Translated {
   sql: string;
@@ -183,9 +188,9 @@ export class PostgresDb {
       }
       return client.run([call])[0] as SqlResult;
     }
-    if (!writes) return client.run([call])[0] as SqlResult;
+    if (!writes || !APPENDS_EVENTS.test(call.sql)) return client.run([call])[0] as SqlResult;
     try {
-      return client.run([{ sql: 'BEGIN' }, LOCK, call, { sql: 'COMMIT' }])[2] as SqlResult;
+      return client.run([BEGIN_LOCKED, call, { sql: 'COMMIT' }])[1] as SqlResult;
     } catch (error) {
       this.rollbackQuietly();
       throw error;
@@ -209,7 +214,7 @@ export class PostgresDb {
         this.depth--;
       }
     }
-    client.run(immediate ? [{ sql: 'BEGIN' }, LOCK] : [{ sql: 'BEGIN' }]);
+    client.run([immediate ? BEGIN_LOCKED : { sql: 'BEGIN' }]);
     this.depth = 1;
     this.locked = immediate;
     try {

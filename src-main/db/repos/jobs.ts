@@ -123,6 +123,9 @@ const PATCH_COLUMNS: Record<keyof JobPatch, string> = {
 
 const TERMINAL = `('succeeded', 'failed', 'cancelled')`;
 
+/** What a claim looks at: due retries, queued jobs, or both at once (retries first). */
+type ClaimFrom = 'retry' | 'queued' | 'either';
+
 export interface ClaimFilter {
   workerId: string;
   /** Profiles this worker serves; null serves every job. */
@@ -168,14 +171,22 @@ export function createJobsRepo(db: SqlDatabase) {
 
   // The claim is one UPDATE … WHERE status = … so two workers (or processes) can never both win a job;
   // NOT EXISTS(running job of the same task) is the per-task lock. On PostgreSQL the chosen row is locked with
-  // SKIP LOCKED: a job another host's transaction holds is passed over, not waited on.
+  // SKIP LOCKED: a job another host's transaction holds is passed over, not waited on; and the due retries and the
+  // queued jobs are looked at in one statement (`either`: one round trip), where SQLite's two each walk an index.
   const dialect = dialectOf(db);
-  const claimSql = (from: 'retry' | 'queued', filtered: boolean, served: boolean) => `
+  const due = `(j.status = 'retry' AND j.next_retry_at <= @now)`;
+  const claimable = { retry: due, queued: `j.status = 'queued'`, either: `(${due} OR j.status = 'queued')` };
+  const order = {
+    retry: 'j.next_retry_at, j.created_at, j.rowid',
+    queued: 'j.created_at, j.rowid',
+    either: `j.status = 'queued', j.next_retry_at, j.created_at, j.rowid`,
+  };
+  const claimSql = (from: ClaimFrom, filtered: boolean, served: boolean) => `
     UPDATE jobs SET status = 'running', worker_id = @workerId, host = @host, heartbeat_at = @now, updated_at = @now,
       attempt = attempt + 1, started_at = @now, next_retry_at = NULL
-    WHERE status = '${from}' AND id = (
+    WHERE status ${from === 'either' ? `IN ('retry', 'queued')` : `= '${from}'`} AND id = (
       SELECT j.id FROM jobs j
-      WHERE j.status = '${from}' ${from === 'retry' ? 'AND j.next_retry_at <= @now' : ''}
+      WHERE ${claimable[from]}
         ${filtered ? `AND coalesce(j.profile, '') IN (SELECT coalesce(value, '') FROM ${jsonValues(dialect, '@profiles')})` : ''}
         AND j.id NOT IN (SELECT value FROM ${jsonValues(dialect, '@exclude')})
         ${
@@ -185,12 +196,12 @@ export function createJobsRepo(db: SqlDatabase) {
             : ''
         }
         AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r.task_id = j.task_id AND r.status = 'running')
-      ORDER BY ${from === 'retry' ? 'j.next_retry_at,' : ''} j.created_at, j.rowid LIMIT 1
+      ORDER BY ${order[from]} LIMIT 1
       ${dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : ''})
     RETURNING *`;
   // Statements by the filters a claim uses, made at the first claim that uses them.
   const claims = new Map<string, Statement>();
-  const claimStatement = (from: 'retry' | 'queued', filtered: boolean, served: boolean) => {
+  const claimStatement = (from: ClaimFrom, filtered: boolean, served: boolean) => {
     const key = `${from}:${filtered}:${served}`;
     let stmt = claims.get(key);
     if (!stmt) {
@@ -312,8 +323,12 @@ export function createJobsRepo(db: SqlDatabase) {
       const served = filter.serves != null;
       if (filter.profiles) params.profiles = JSON.stringify(filter.profiles);
       if (filter.serves) params.serves = JSON.stringify(filter.serves);
-      const row = (claimStatement('retry', filtered, served).get(params) ??
-        claimStatement('queued', filtered, served).get(params)) as JobRow | undefined;
+      const row = (
+        dialect === 'postgres'
+          ? claimStatement('either', filtered, served).get(params)
+          : (claimStatement('retry', filtered, served).get(params) ??
+            claimStatement('queued', filtered, served).get(params))
+      ) as JobRow | undefined;
       return row && rowToJob(row);
     },
     /** Refreshes a running job's heartbeat; false when the job is no longer running under this worker. */

@@ -112,8 +112,8 @@ export function createLogEntriesRepo(db: SqlDatabase) {
     'SELECT seq FROM log_entries WHERE task_id = ? ORDER BY seq DESC LIMIT 1',
   );
   const jobUsageRow = db.prepare<[string, string], UsageSums>(
-    `SELECT count(*) AS llmCalls, coalesce(sum(prompt_tokens), 0) AS promptTokens,
-       coalesce(sum(completion_tokens), 0) AS completionTokens, coalesce(sum(cached_prompt_tokens), 0) AS cachedPromptTokens
+    `SELECT count(*) AS "llmCalls", coalesce(sum(prompt_tokens), 0) AS "promptTokens",
+       coalesce(sum(completion_tokens), 0) AS "completionTokens", coalesce(sum(cached_prompt_tokens), 0) AS "cachedPromptTokens"
      FROM log_entries WHERE task_id = ? AND job_id = ? AND kind = 'LlmCall'`,
   );
   const turnOfCall = db.prepare<[string, string, string], { seq: number }>(
