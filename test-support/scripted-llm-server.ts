@@ -140,6 +140,8 @@ export interface ScriptedLlmServer {
   pushOneShot(...steps: ScriptEntry[]): void;
   /** Steps not yet played. */
   readonly remaining: number;
+  /** How many `hang` replies ended because their client closed the request (a cancelled call). */
+  readonly hangsEnded: number;
   /** Throws when steps are left or a request arrived with none left. */
   expectEmpty(): void;
   close(): Promise<void>;
@@ -157,6 +159,7 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
   const oneShotRequests: RecordedRequest[] = [];
   const modelListRequests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
+  let hangsEnded = 0;
   let previousPrompt: string | null = null;
 
   const server = http.createServer((req, res) => {
@@ -267,6 +270,11 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
     cachedChars: number,
   ) {
     if (step.delayMs) await sleep(step.delayMs);
+    if ('fault' in step && step.fault === 'hang') {
+      await playFault(step, recorded, res, cachedChars);
+      hangsEnded++;
+      return;
+    }
     if ('fault' in step) return playFault(step, recorded, res, cachedChars);
     if ('raw' in step) return playRaw(step, res);
     return playReply(step, recorded, res, cachedChars, options.ttftMs ?? 0, options.onChunk);
@@ -293,6 +301,9 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
     },
     get remaining() {
       return script.length;
+    },
+    get hangsEnded() {
+      return hangsEnded;
     },
     expectEmpty() {
       const problems: string[] = [];

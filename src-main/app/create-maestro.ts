@@ -374,6 +374,8 @@ function openMaestro(options: MaestroOptions, dataDir: string, held: DisposableS
       if (event.job.status === 'queued' || event.job.status === 'retry') worker?.poke();
       // A parked job cancelled (or failed) where it waited: the MCP servers kept for its resume end.
       else if (event.job.status === 'cancelled' || event.job.status === 'failed') void core.mcp.drop(event.taskId);
+      // Cancelled through another host of a shared database while it runs here: it stops now, not at its heartbeat.
+      if (event.job.status === 'cancelled' && store.shared) ctx.aborts.abort(event.job.id, 'cancelled by the user');
     }),
   );
   // Only with <dataDir>/schedules.json (read at start); a broken file is logged and leaves the Scheduler off.

@@ -40,7 +40,14 @@ afterAll(async () => {
   await db?.end();
 });
 
-async function sharedHosts(names: string[], server: ScriptedLlmServer, workspace: string, lease = 30) {
+async function sharedHosts(
+  names: string[],
+  server: ScriptedLlmServer,
+  workspace: string,
+  lease = 30,
+  /** More flags for every host, e.g. --serves. */
+  flags: string[] = [],
+) {
   const started = await Promise.all(
     names.map((name) =>
       startHostProcess(
@@ -53,7 +60,7 @@ async function sharedHosts(names: string[], server: ScriptedLlmServer, workspace
           MAESTRO_DATABASE_URL: url,
           MAESTRO_LEASE_SECONDS: String(lease),
         },
-        ['--host-name', name, '--concurrency', '8'],
+        ['--host-name', name, '--concurrency', '8', ...flags],
       ),
     ),
   );
@@ -145,6 +152,45 @@ describe.skipIf(!hasPg())('several hosts on one PostgreSQL database (real Postgr
     const listed = await (trio[0] as HostProcess).call('GET', '/hosts');
     expect(listed.json.hosts.map((h: { name: string }) => h.name)).toEqual(['alpha', 'beta', 'gamma']);
     for (const h of listed.json.hosts) expect(h.serves).toContain(workspace);
+  });
+
+  it('a comment posted to one host reaches the job running on another; a cancel through a third stops it there at once', {
+    timeout: 120_000,
+  }, async () => {
+    const server = await startScriptedLlmServer({
+      script: [
+        // The first turn takes a while: the comment arrives meanwhile and is in the next request.
+        { delayMs: 1_500, toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] },
+        { fault: 'hang' },
+      ],
+    });
+    servers.push(server);
+    const workspace = tempDir('maestro-ws-');
+    // Only the runner serves the task's folder; the other two serve another one.
+    const [[runner], [other, third]] = await Promise.all([
+      sharedHosts(['runner'], server, workspace),
+      sharedHosts(['other', 'third'], server, workspace, 30, ['--serves', tempDir('maestro-elsewhere-')]),
+    ]);
+    const created = await (runner as HostProcess).call('POST', '/tasks', {
+      instruction: 'listen to comments',
+      title: 'comments',
+      workspacePath: workspace,
+    });
+    const taskId = created.json.task.id as string;
+    await until('the first model call', async () => (server.requests.length > 0 ? true : undefined), 20_000);
+    const posted = await (other as HostProcess).call('POST', `/tasks/${taskId}/comments`, { body: 'use the README' });
+    expect(posted.status).toBe(201);
+    await until('the second model call', async () => (server.requests.length > 1 ? true : undefined), 20_000);
+    expect(JSON.stringify(server.requests[1]?.body?.messages ?? [])).toContain('use the README');
+
+    const cancelledAt = Date.now();
+    expect((await (third as HostProcess).call('POST', `/tasks/${taskId}/cancel`)).status).toBe(200);
+    // The runner let go of the model's stream at once (a hang ends when its client closes it), not at a heartbeat.
+    await until('the runner to close the model call', async () => (server.hangsEnded > 0 ? true : undefined), 10_000);
+    expect(Date.now() - cancelledAt).toBeLessThan(5_000);
+    const job = (await (runner as HostProcess).call('GET', `/tasks/${taskId}`)).json.jobs[0];
+    expect(job).toMatchObject({ status: 'cancelled', host: 'runner' });
+    expect(server.requests).toHaveLength(2);
   });
 
   it('a host SIGKILLed mid-job: another host that serves the folder resumes the job after the lease (within two), and its events reach an SSE client of a third host', {
