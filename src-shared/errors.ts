@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   database_busy: 503,
   disk_full: 503,
   storage_failing: 503,
+  // The shared PostgreSQL database does not answer (down, unreachable, or too slow): retryable like the above.
+  database_unreachable: 503,
   // The desktop's core process stopped without being asked and is being started again: the call may not have run;
   // the window says so and the person retries once it is back.
   core_restarting: 503,

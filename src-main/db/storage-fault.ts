@@ -3,7 +3,7 @@
 // the person is told what happened in these words.
 import type { ErrorBody } from '../../src-shared/errors';
 
-export type StorageFaultCode = 'database_busy' | 'disk_full' | 'storage_failing';
+export type StorageFaultCode = 'database_busy' | 'disk_full' | 'storage_failing' | 'database_unreachable';
 
 export interface StorageFault {
   code: StorageFaultCode;
@@ -14,6 +14,7 @@ const MESSAGES: Record<StorageFaultCode, string> = {
   database_busy: 'the database is locked by another process',
   disk_full: 'the disk is full',
   storage_failing: 'the disk failed to read or write',
+  database_unreachable: 'the shared database does not answer',
 };
 
 /** SQLite's result codes (better-sqlite3's SqliteError.code, extended codes included) and Node's errno codes. */
@@ -21,6 +22,13 @@ function codeOf(code: string): StorageFaultCode | null {
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'database_busy';
   if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return 'disk_full';
   if (code.startsWith('SQLITE_IOERR') || code === 'EIO') return 'storage_failing';
+  // PostgreSQL (postgres/sync-client.ts): no answer in time, a connection refused or lost, the server shutting down
+  // (SQLSTATE class 08, 57P); a lock or statement timeout (55P03, 57014) is another host holding the writers' lock.
+  if (['MAESTRO_DB_TIMEOUT', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH'].includes(code)) {
+    return 'database_unreachable';
+  }
+  if (/^(08|57P)/.test(code)) return 'database_unreachable';
+  if (code === '55P03' || code === '57014') return 'database_busy';
   return null;
 }
 

@@ -21,6 +21,7 @@ interface Case {
 // Written from bridge-api.md's route table, independently of the contract object the client derives from.
 const CASES: Record<OperationName, Case> = {
   health: { input: {}, method: 'GET', path: '/api/local/health' },
+  listHosts: { input: {}, method: 'GET', path: '/api/local/hosts' },
   listPieces: { input: {}, method: 'GET', path: '/api/local/pieces' },
   createTask: {
     input: { instruction: 'Do it', title: 'T', pieceId: 'default' },
