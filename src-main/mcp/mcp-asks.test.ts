@@ -30,9 +30,13 @@ async function promptOf(h: Harness, taskId: string, timeoutMs = 15_000): Promise
   }
 }
 
-async function askingHarness(script: Parameters<typeof engineHarness>[0], policy?: object) {
+async function askingHarness(
+  script: Parameters<typeof engineHarness>[0],
+  policy?: object,
+  entry: Record<string, unknown> = {},
+) {
   const workspace = tempDir('maestro-ws-');
-  writeMcpConfig(workspace, { ask: askingServerEntry() });
+  writeMcpConfig(workspace, { ask: askingServerEntry(entry) });
   if (policy) fs.writeFileSync(path.join(workspace, '.maestro', 'policy.json'), JSON.stringify(policy));
   const server = await startScriptedLlmServer({ script });
   const h = await engineHarness([], { workspace, server });
@@ -97,6 +101,30 @@ describe('MCP servers that ask while their call runs', () => {
       expect(() => h.maestro.invoke('answerMcpPrompt', { taskId, promptId: prompt.id, action: 'decline' })).toThrow(
         /is not waiting/,
       );
+    } finally {
+      await close();
+    }
+  }, 40_000);
+
+  it('the call’s timeout stands still while the person answers: an answer after the tool timeout still reaches the server', async () => {
+    const { h, taskId, jobId, close } = await askingHarness(
+      [call('mcp__ask__book_table', {}), complete('Booked late.')],
+      undefined,
+      { toolTimeoutMs: 1000 },
+    );
+    try {
+      const prompt = await promptOf(h, taskId);
+      // Well past the call's 1 s without news: it would have failed with "Request timed out".
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(h.maestro.store.jobs.get(jobId)?.status).toBe('running');
+      h.maestro.invoke('answerMcpPrompt', {
+        taskId,
+        promptId: prompt.id,
+        action: 'accept',
+        content: { name: 'Late', guests: 2 },
+      });
+      expect(await h.waitFor(jobId, ['succeeded', 'failed'], 20_000)).toMatchObject({ status: 'succeeded' });
+      expect(toolResults(h, 1)).toEqual(['accept: {"name":"Late","guests":2}']);
     } finally {
       await close();
     }

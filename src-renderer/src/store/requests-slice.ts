@@ -43,9 +43,16 @@ export const createRequestsSlice =
           const [tool, pkg, mcp] = await Promise.all([
             api.listToolRequests({ taskId }),
             api.listPackageRequests({ taskId }),
-            api.listMcpPrompts({ taskId }),
+            // The servers' questions come apart: failing to list them leaves the approval cards as they load.
+            (async () => api.listMcpPrompts({ taskId }))().catch(() => null),
           ]);
-          get().fold({ kind: 'requests.page', taskId, tool: tool.requests, package: pkg.requests, mcp: mcp.prompts });
+          get().fold({
+            kind: 'requests.page',
+            taskId,
+            tool: tool.requests,
+            package: pkg.requests,
+            ...(mcp ? { mcp: mcp.prompts } : {}),
+          });
         } catch {
           // The job status still shows the wait; the next reload or event brings the cards.
         }
