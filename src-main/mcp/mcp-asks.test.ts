@@ -46,7 +46,7 @@ async function askingHarness(
 }
 
 describe('MCP servers that ask while their call runs', () => {
-  it('an elicitation is the person’s card in the task; a bad answer is refused naming the field, the accepted one reaches the server', async () => {
+  it('P7.20 an elicitation is the person’s card in the task; a bad answer is refused naming the field, the accepted one reaches the server', async () => {
     const { h, taskId, jobId, close } = await askingHarness([call('mcp__ask__book_table', {}), complete('Booked.')]);
     try {
       const prompt = await promptOf(h, taskId);
@@ -66,6 +66,14 @@ describe('MCP servers that ask while their call runs', () => {
       expect(prompt.fields[2]?.options.map((o) => o.value)).toEqual(['indoor', 'outdoor']);
       // The job waits in place: still running, its call in flight, the card open.
       expect(h.maestro.store.jobs.get(jobId)?.status).toBe('running');
+      // P7.20 and the task waits for the person all the same: the tray and notifications count it as a question.
+      expect(h.maestro.attention.list()).toEqual([
+        expect.objectContaining({
+          taskId,
+          reason: 'ask',
+          detail: 'MCP server "ask" asks: Please give the booking details.',
+        }),
+      ]);
       expect(
         h.events.some((e) => e.type === 'mcp_prompt.changed' && e.open && e.prompt.id === prompt.id && e.seq === 0),
       ).toBe(true);
@@ -97,6 +105,7 @@ describe('MCP servers that ask while their call runs', () => {
       expect(toolResults(h, 1)).toEqual(['accept: {"name":"Ada","guests":4,"seating":"outdoor"}']);
       expect(h.maestro.invoke('listMcpPrompts', { taskId }).prompts).toEqual([]);
       expect(h.events.some((e) => e.type === 'mcp_prompt.changed' && !e.open && e.prompt.id === prompt.id)).toBe(true);
+      expect(h.maestro.attention.list().filter((i) => i.taskId === taskId)).toEqual([]);
       // An answered question is gone: a second answer finds nothing.
       expect(() => h.maestro.invoke('answerMcpPrompt', { taskId, promptId: prompt.id, action: 'decline' })).toThrow(
         /is not waiting/,
