@@ -79,16 +79,20 @@ export function refusal(code: number, message: string): Error {
 export interface AskHooks {
   onElicit?: ServerAsks['elicit'];
   onSample?: ServerAsks['sample'];
+  /** The job's signal: its end (cancel, shutdown) closes what it was asked. */
+  signal?: AbortSignal;
 }
 
 /** The server's requests answered by whatever `hooks` holds when each arrives; refused when it holds nothing. */
 export function asksOf(hooks: AskHooks): ServerAsks {
+  // The server may cancel its request (its signal), and the job may end (the job's, read now: a resume replaces it).
+  const withJob = (signal: AbortSignal) => (hooks.signal ? AbortSignal.any([signal, hooks.signal]) : signal);
   const none = (what: string) => {
     throw refusal(ErrorCode.InvalidRequest, `MAESTRO has no one to answer ${what} here (no job is running)`);
   };
   return {
-    elicit: (server, params, signal) => hooks.onElicit?.(server, params, signal) ?? none('an elicitation'),
-    sample: (server, params, signal) => hooks.onSample?.(server, params, signal) ?? none('a sampling request'),
+    elicit: (server, params, signal) => hooks.onElicit?.(server, params, withJob(signal)) ?? none('an elicitation'),
+    sample: (server, params, signal) => hooks.onSample?.(server, params, withJob(signal)) ?? none('a sampling request'),
   };
 }
 

@@ -139,6 +139,24 @@ describe('MCP servers that ask while their call runs', () => {
     }
   }, 40_000);
 
+  it('cancelling the task while its question is open closes the card and ends the job', async () => {
+    const { h, taskId, jobId, close } = await askingHarness([call('mcp__ask__book_table', {}), complete('Never.')]);
+    try {
+      const prompt = await promptOf(h, taskId);
+      h.maestro.invoke('cancelTask', { taskId });
+      expect(await h.waitFor(jobId, ['cancelled', 'failed', 'succeeded'], 20_000)).toMatchObject({
+        status: 'cancelled',
+      });
+      await expect.poll(() => h.maestro.invoke('listMcpPrompts', { taskId }).prompts, { timeout: 5000 }).toEqual([]);
+      expect(() => h.maestro.invoke('answerMcpPrompt', { taskId, promptId: prompt.id, action: 'decline' })).toThrow(
+        /is not waiting/,
+      );
+      expect(h.maestro.attention.list().filter((i) => i.detail.includes('MCP server'))).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 40_000);
+
   it('a decline goes back to the server as a decline', async () => {
     const { h, taskId, jobId, close } = await askingHarness([call('mcp__ask__book_table', {}), complete('No table.')]);
     try {
