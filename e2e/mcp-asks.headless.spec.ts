@@ -30,11 +30,14 @@ test('an elicitation is a card in the task: the person’s answer goes back to t
   await expect(card).toBeVisible({ timeout: 30_000 });
   await expect(card.getByTestId('mcp-prompt-message')).toHaveText('Please give the booking details.');
   await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'running');
+  // The job runs, but the task waits for the person: the notification center counts it.
+  await expect(page.getByTestId('notification-bell')).toHaveAttribute('data-count', '1');
   await card.getByTestId('mcp-field-name').fill('Ada');
   await card.getByTestId('mcp-field-guests').fill('4');
   await card.getByTestId('mcp-field-seating').selectOption('outdoor');
   await card.getByTestId('mcp-prompt-submit').click();
   await expect(card).toHaveCount(0, { timeout: 20_000 });
   await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
+  await expect(page.getByTestId('notification-bell')).toHaveAttribute('data-count', '0');
   expect(toolResult).toBe('accept: {"name":"Ada","guests":4,"seating":"outdoor","confirm":false}');
 });

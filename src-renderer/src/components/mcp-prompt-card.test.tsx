@@ -122,7 +122,21 @@ describe('McpPromptCard', () => {
     expect(shown.requests?.mcp.map((p) => p.id)).toEqual(['p1']);
     const elsewhere = reduceEntities(shown, { kind: 'event', event: event({ ...sample, taskId: 't2' }, true) });
     expect(elsewhere.requests?.mcp.map((p) => p.id)).toEqual(['p1']);
+    // Every task's open questions are known, for the notification center.
+    expect(elsewhere.asking).toEqual({ t1: ['p1'], t2: ['p2'] });
     const closed = reduceEntities(elsewhere, { kind: 'event', event: event(elicit, false) });
     expect(closed.requests?.mcp).toEqual([]);
+    expect(closed.asking).toEqual({ t2: ['p2'] });
+    // A reload lists the open task's questions: they count too.
+    const listed = reduceEntities(closed, {
+      kind: 'requests.page',
+      taskId: 't1',
+      tool: [],
+      package: [],
+      mcp: [elicit],
+    });
+    expect(listed.asking).toEqual({ t2: ['p2'], t1: ['p1'] });
+    const answered = reduceEntities(listed, { kind: 'mcp_prompt', prompt: elicit, open: false });
+    expect(answered.asking).toEqual({ t2: ['p2'] });
   });
 });

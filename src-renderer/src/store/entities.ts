@@ -45,6 +45,11 @@ export interface Entities {
   streams: Readonly<Record<string, JobStream>>;
   /** By job id: the movements entered, in order. */
   movementTrails: Readonly<Record<string, readonly string[]>>;
+  /**
+   * By task id: the MCP questions open in it (their ids), from the live events and the open task's list: its job runs,
+   * but the task waits for the person (the notification center counts it).
+   */
+  asking: Readonly<Record<string, readonly string[]>>;
 }
 
 export const NO_ENTITIES: Entities = {
@@ -55,6 +60,7 @@ export const NO_ENTITIES: Entities = {
   activity: null,
   streams: {},
   movementTrails: {},
+  asking: {},
 };
 
 /** What folds into the entities: a page, an action's answer, or a pushed event. */

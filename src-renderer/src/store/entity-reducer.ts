@@ -56,7 +56,7 @@ export function reduceEntities(state: Entities, input: EntityInput): Entities {
       );
     }
     case 'requests.page':
-      return withRequests(state, input.taskId, (current) => ({
+      return withRequests(foldAsking(state, input.taskId, input.mcp), input.taskId, (current) => ({
         tool: mergeById(current.tool, input.tool, decidedWins),
         package: mergeById(current.package, input.package, decidedWins),
         // The list is what is open now: a question that closed since is not in it.
@@ -233,9 +233,18 @@ function withChat(state: Entities, taskId: string, change: (chat: TaskChat) => P
   return Object.keys(patch).length === 0 ? state : { ...state, chat: { ...chat, ...patch } };
 }
 
+/** The open task's questions as listed: whether it asks now (a reload has no events of questions opened before). */
+function foldAsking(state: Entities, taskId: string, prompts: readonly McpPrompt[] | undefined): Entities {
+  if (!prompts) return state;
+  const ids = prompts.map((p) => p.id);
+  return { ...state, asking: withEntry(state.asking, taskId, ids.length > 0 ? ids : undefined) };
+}
+
 /** An MCP server's question opened (its card shows) or closed (answered here or elsewhere, timed out, its job ended). */
 function foldMcpPrompt(state: Entities, prompt: McpPrompt, open: boolean): Entities {
-  return withRequests(state, prompt.taskId, (requests) => {
+  const ids = (state.asking[prompt.taskId] ?? []).filter((id) => id !== prompt.id);
+  const asking = withEntry(state.asking, prompt.taskId, open ? [...ids, prompt.id] : ids.length > 0 ? ids : undefined);
+  return withRequests({ ...state, asking }, prompt.taskId, (requests) => {
     const others = requests.mcp.filter((p) => p.id !== prompt.id);
     return { mcp: open ? [...others, prompt] : others };
   });
