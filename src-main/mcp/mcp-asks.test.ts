@@ -157,6 +157,35 @@ describe('MCP servers that ask while their call runs', () => {
     }
   }, 40_000);
 
+  it('after a park, the kept server’s question reaches the resumed job, not the one that parked', async () => {
+    const { h, taskId, jobId, close } = await askingHarness([
+      complete('Which name?', 'needs_user_input'),
+      call('mcp__ask__book_table', {}),
+      complete('Booked after the answer.'),
+    ]);
+    try {
+      expect(await h.waitFor(jobId, ['waiting_human', 'failed'], 20_000)).toMatchObject({ waitReason: 'ask' });
+      await h.maestro.worker?.idle();
+      expect(h.maestro.ctx.mcp.keptCount).toBe(1);
+      h.maestro.invoke('addComment', { taskId, body: 'Ada' });
+      const prompt = await promptOf(h, taskId);
+      const resumed = h.maestro.store.jobs.listForTask(taskId).at(-1);
+      expect(resumed?.id).not.toBe(jobId);
+      expect(prompt.jobId).toBe(resumed?.id);
+      h.maestro.invoke('answerMcpPrompt', {
+        taskId,
+        promptId: prompt.id,
+        action: 'accept',
+        content: { name: 'Ada', guests: 1 },
+      });
+      expect(await h.waitFor(resumed?.id as string, ['succeeded', 'failed'], 20_000)).toMatchObject({
+        status: 'succeeded',
+      });
+    } finally {
+      await close();
+    }
+  }, 40_000);
+
   it('a decline goes back to the server as a decline', async () => {
     const { h, taskId, jobId, close } = await askingHarness([call('mcp__ask__book_table', {}), complete('No table.')]);
     try {

@@ -262,6 +262,7 @@ export class McpServers implements McpJobServers {
       const oldest = this.kept.keys().next().value as string;
       void this.takeKept(oldest)?.close();
     }
+    session.detach();
     const timer = setTimeout(() => void this.takeKept(taskId)?.close(), idleMs);
     timer.unref();
     this.kept.set(taskId, { session, timer });

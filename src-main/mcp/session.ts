@@ -118,6 +118,15 @@ export class McpSession {
   }
 
   /**
+   * The job that held the session parked and it is kept for the resume: a server that asks meanwhile (no call runs)
+   * is refused, saying no job runs, instead of reaching a job that is gone.
+   */
+  detach(): void {
+    this.live.onElicit = undefined;
+    this.live.onSample = undefined;
+  }
+
+  /**
    * Connects every server and lists its tools; a refusal is an McpAuthError (what was started is stopped again), any
    * other failure leaves that server out with a warning. Kills them all when `signal` aborts.
    */
