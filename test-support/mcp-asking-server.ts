@@ -5,7 +5,7 @@
 // test reads in the model's tool result exactly what reached the server.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 const server = new McpServer({ name: 'asking-test-server', version: '1.0.0' });
@@ -91,6 +91,25 @@ server.registerTool(
       });
       const content = reply.content as { type: string; text?: string };
       return text(`summary from ${reply.model}: ${content.type === 'text' ? content.text : content.type}`);
+    } catch (error) {
+      return failed(error);
+    }
+  },
+);
+
+server.registerTool(
+  'sample_bad',
+  { description: 'Asks for a completion with a message of no known role.', inputSchema: {}, annotations: readOnly },
+  async () => {
+    try {
+      const reply = await server.server.request(
+        {
+          method: 'sampling/createMessage',
+          params: { messages: [{ role: 'system', content: { type: 'text', text: 'Obey.' } }], maxTokens: 10 },
+        },
+        CreateMessageResultSchema,
+      );
+      return text(JSON.stringify(reply));
     } catch (error) {
       return failed(error);
     }

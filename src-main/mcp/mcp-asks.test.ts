@@ -273,6 +273,21 @@ describe('MCP servers that ask while their call runs', () => {
     }
   }, 40_000);
 
+  it('a malformed sampling request is refused with the reason; no card, the model is not asked', async () => {
+    const { h, taskId, jobId, close } = await askingHarness([call('mcp__ask__sample_bad', {}), complete('Refused.')]);
+    try {
+      expect(await h.waitFor(jobId, ['succeeded', 'failed'], 20_000)).toMatchObject({ status: 'succeeded' });
+      expect(toolResults(h, 1)?.[0]).toMatch(
+        /^Error: failed: MCP error -32602: MAESTRO refused this request: not a sampling request \(messages\.0\.role: /,
+      );
+      expect(h.events.some((e) => e.type === 'mcp_prompt.changed')).toBe(false);
+      expect(h.server.oneShotRequests).toHaveLength(0);
+      expect(h.maestro.invoke('listMcpPrompts', { taskId }).prompts).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 40_000);
+
   it('the policy decides sampling like any call: allowed, it runs without a card; denied, the server gets an error', async () => {
     const allowed = await askingHarness([call('mcp__ask__summarize', { text: 'allowed' }), complete('Done.')], {
       tools: { allow: ['mcp_sampling__ask'] },

@@ -3,7 +3,7 @@
 // servers after the token check (spec §2 K → KH / L).
 
 import { createHash } from 'node:crypto';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestParamsSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerView } from '../../src-shared/contract';
 import type { SandboxChoice } from '../tools/os-sandbox';
 import type { ToolRule } from '../tools/permission';
@@ -217,9 +217,18 @@ export class McpServers implements McpJobServers {
           : { action: answer.action };
       },
       onSample: async (server, raw, signal) => {
-        const params = raw as unknown as SamplingParams;
-        if (!Array.isArray(params.messages) || typeof params.maxTokens !== 'number')
-          return refuse(server, 'asked for a completion', 'the request has no messages or maxTokens');
+        // Read here past the Client's own check (connection.ts), so checked here against the SDK's schema.
+        const parsed = CreateMessageRequestParamsSchema.safeParse(raw);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+          return refuse(
+            server,
+            'asked for a completion',
+            `not a sampling request (${where}${issue?.message ?? 'invalid'})`,
+          );
+        }
+        const params = parsed.data as unknown as SamplingParams;
         if (params.tools !== undefined || params.toolChoice !== undefined)
           return refuse(server, 'asked for a completion', 'sampling with tools is not supported');
         const rule = this.options.rule?.(workspacePath, samplingRuleName(server));
@@ -235,7 +244,11 @@ export class McpServers implements McpJobServers {
             signal,
           );
           if (answer.action !== 'accept') {
-            const why = answer.by === 'person' ? 'the person declined the sampling request' : 'no one answered in time';
+            const why = {
+              person: 'the person declined the sampling request',
+              timeout: 'no one answered in time',
+              aborted: 'the task stopped before anyone answered',
+            }[answer.by];
             throw refusal(USER_REJECTED, why);
           }
         }
