@@ -23,7 +23,7 @@ import type { OperationName } from './operation-names';
 export { ATTACHMENT_MAX_BYTES, ATTACHMENTS_TOTAL_MAX_BYTES, base64Bytes, MIB } from './attachments';
 export { REMOTE_AGENT_NAME, RemoteAgentView } from './contract/agents';
 export { Caller, CallerRole, CallerSpaces } from './contract/callers';
-export { ENV_NAME, MCP_SERVER_NAME, McpServerDraft, McpServerView } from './contract/mcp';
+export { ENV_NAME, MCP_SERVER_NAME, McpPrompt, McpPromptField, McpServerDraft, McpServerView } from './contract/mcp';
 export type { OperationDef } from './contract/operation';
 export { ProfileLoadError, ProfileName, ProfileView, SaveProfileInput } from './contract/profiles';
 export { SettingsChangeView } from './contract/settings-changes';

@@ -45,6 +45,8 @@ const SHAPES: Record<string, string[]> = {
   'step.answered': ['callId', 'jobId', 'result', 'seq', 'stepSeq', 'taskId', 'ts', 'type'],
   'stream.delta': ['jobId', 'reasoning', 'seq', 'taskId', 'text', 'toolCalls', 'ts', 'type'],
   'tool.progress': ['callId', 'jobId', 'message', 'name', 'progress', 'seq', 'taskId', 'total', 'ts', 'type'],
+  // Issue 27: an MCP server's question to the person opened or closed (transient: it lives as long as its call).
+  'mcp_prompt.changed': ['jobId', 'open', 'prompt', 'seq', 'taskId', 'ts', 'type'],
 };
 
 describe('the event contract', () => {
@@ -60,13 +62,14 @@ describe('the event contract', () => {
     expect([...INVOKE_KINDS]).toEqual(['UserSend', 'Notify', 'PodEvent', 'SystemReminder', 'Wakeup']);
   });
 
-  it('LLM and tool progress events and the chat steps (stored in the log) are transient; the rest are persisted', () => {
+  it('LLM and tool progress events, the chat steps (stored in the log) and MCP questions (they live as long as their call) are transient; the rest are persisted', () => {
     expect([...TRANSIENT_EVENT_TYPES].sort()).toEqual([
       'LlmCallEnd',
       'LlmCallStart',
       'LlmWait',
       'TurnEnd',
       'TurnStart',
+      'mcp_prompt.changed',
       'step.answered',
       'step.recorded',
       'stream.delta',

@@ -2,6 +2,7 @@
 // id); transient ones (stream deltas) have seq 0 and are never replayed. New types are added; existing keep shape.
 import { z } from 'zod';
 import { PolicyAction } from './auto-prompter';
+import { McpPrompt } from './contract/mcp';
 import {
   ChatStep,
   Comment,
@@ -150,6 +151,11 @@ export const MaestroEvent = z.discriminatedUnion('type', [
     total: z.number().nullable(),
     message: z.string().nullable(),
   }),
+  /**
+   * What an MCP server asks the person while its call runs opened (`open`) or closed (answered, timed out, its job
+   * ended); not stored: it lives as long as the call (GET /tasks/:id/mcp-prompts lists the open ones).
+   */
+  z.object({ ...base, type: z.literal('mcp_prompt.changed'), prompt: McpPrompt, open: z.boolean() }),
   z.object({
     ...base,
     type: z.literal('stream.delta'),
@@ -187,4 +193,5 @@ export const TRANSIENT_EVENT_TYPES: readonly MaestroEventType[] = [
   'LlmCallEnd',
   'step.recorded',
   'step.answered',
+  'mcp_prompt.changed',
 ];

@@ -49,6 +49,8 @@ export const OPERATION_NAMES = [
   'checkMcpServer',
   'addMcpServer',
   'removeMcpServer',
+  'listMcpPrompts',
+  'answerMcpPrompt',
   'getToolPolicy',
   'saveToolPolicy',
   'getSettings',

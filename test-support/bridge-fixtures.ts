@@ -57,6 +57,8 @@ export const VALID_BODY: Record<OperationName, unknown> = {
     server: { transport: 'http', name: 'docs', url: 'https://x.test/mcp' },
   },
   removeMcpServer: { workspacePath: '/no/such/workspace', server: 'github' },
+  listMcpPrompts: undefined,
+  answerMcpPrompt: { action: 'decline' },
   listRecentFolders: undefined,
   getToolPolicy: undefined,
   saveToolPolicy: { workspacePath: '/no/such/workspace', policy: {} },
@@ -115,7 +117,8 @@ export const pathOf = (name: OperationName, ids: { taskId: string; requestId: st
     .replace(':itemId', ids.itemId ?? 'cmt_nope')
     .replace(':grantId', 'grant_nope')
     .replace(':callerId', 'caller_nope')
-    .replace(':lessonId', 'lesson_nope');
+    .replace(':lessonId', 'lesson_nope')
+    .replace(':promptId', 'prompt_nope');
 
 /** Every row of every table, and every file of the data dir but the DB's own: what "nothing changed" compares. */
 export function snapshot(maestro: Maestro): string {

@@ -19,6 +19,13 @@ export function stdioServerEntry(pidFile: string, extra: Record<string, unknown>
   };
 }
 
+export const ASKING_SERVER = path.join(ROOT, 'test-support', 'mcp-asking-server.ts');
+
+/** A stdio entry running mcp-asking-server.ts: tools that elicit, sample and list roots while they run. */
+export function askingServerEntry(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { command: process.execPath, args: ['--import', TSX_LOADER, ASKING_SERVER], ...extra };
+}
+
 export const FAULTY_SERVER = path.join(ROOT, 'test-support', 'mcp-faulty-server.mjs');
 
 /** A stdio entry running mcp-faulty-server.mjs in `mode` (garbage, banner, hang, exit, malformed, bad-list). */

@@ -64,6 +64,8 @@ export const CALLER_SCOPES: { [N in OperationName]: CallerScope<N> } = {
   decideToolRequest: task,
   listPackageRequests: task,
   decidePackageRequest: task,
+  listMcpPrompts: task,
+  answerMcpPrompt: task,
   listTaskGrants: task,
   revokeTaskGrant: task,
   listCheckpoints: task,

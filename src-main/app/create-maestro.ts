@@ -23,6 +23,7 @@ import { resumeSettingsWaits } from '../jobs/settings-wait';
 import { ProfileStore, SECRET_KEY_FILE } from '../llm/profile-store';
 import { ProfileRegistry } from '../llm/profiles';
 import { fileSecretBox, type SecretBox } from '../llm/secret-box';
+import { sampleWith } from '../mcp/sampling';
 import { McpServers } from '../mcp/servers';
 import { McpTokenStore } from '../mcp/token-store';
 import { resolveWorkspaceFolder } from '../tasks/create';
@@ -31,6 +32,7 @@ import { TaskTitles } from '../tasks/task-titles';
 import type { AgentTokens } from '../tools/a2a-send';
 import { hiddenPaths, openSandbox, type SandboxChoice } from '../tools/os-sandbox';
 import { loadPolicy } from '../tools/policy';
+import { policyRule } from '../tools/policy-schema';
 import { SSH_KEYS_FILE, type SshKeys } from '../tools/ssh-keys';
 import { Worker, type WorkerOptions } from '../worker/worker';
 import { AcceptedSettings, type SettingsText } from '../workspace/accepted-settings';
@@ -164,6 +166,21 @@ function openCore(options: MaestroOptions, dataDir: string, held: DisposableStor
       const { keepIdleMinutes, keepSessions } = loadSettings(dataDir).settings.mcpSessions;
       return { idleMs: keepIdleMinutes * 60_000, sessions: keepSessions };
     },
+    // A server's sampling request goes to the task's profile (read when it comes: the registry is made below).
+    sample: (name, params, signal) => {
+      const profile = profiles.get(name ?? profiles.defaultName ?? '');
+      if (!profile) throw new Error(`the LLM profile ${name ?? '(default)'} does not exist`);
+      return sampleWith(profile, params, signal);
+    },
+    defaultProfile: () => profiles.defaultName,
+    rule: (workspace, name) => {
+      try {
+        return policyRule(loadPolicy(workspace, accepted.inForce), name);
+      } catch {
+        // A policy file that cannot be read allows nothing by itself: the person is asked.
+        return 'ask';
+      }
+    },
   });
   held.add('the MCP servers kept for parked jobs', () => mcp.closeKept());
   // The remote agents' tokens (a2a_send) are kept as the MCP servers' are, in a file of their own.
@@ -172,6 +189,10 @@ function openCore(options: MaestroOptions, dataDir: string, held: DisposableStor
   const profiles = ProfileRegistry.fromEnv(options.env ?? process.env, profileStore);
   const store = options.database?.store ?? Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });
   held.add('the database', () => store.close());
+  // What servers ask the person lives as long as its call (in memory); the windows hear of it as it opens and closes.
+  mcp.prompts.listen((prompt, open) =>
+    store.emitTransient({ type: 'mcp_prompt.changed', taskId: prompt.taskId, jobId: prompt.jobId, prompt, open }),
+  );
   const checkpoints = new CheckpointService({
     store,
     dataDir,

@@ -11,6 +11,7 @@ import { type McpServerConfig, mcpFile, takesToken } from '../mcp/config';
 import { needsToken } from '../mcp/servers';
 import { resolveWorkspaceFolder } from '../tasks/create';
 import { invalid } from '../tasks/errors';
+import { requireTask } from '../tasks/queries';
 import { ConfigFileError } from '../workspace/json-file';
 import type { AppContext } from './context';
 import { knownWorkspace } from './settings-change-operations';
@@ -105,4 +106,19 @@ export function resumeParked(store: Store, workspace: string): JobRecord[] {
       return [wakeParked(store, job.id, 'token_saved')];
     }),
   );
+}
+
+/** GET /tasks/:taskId/mcp-prompts: what the task's MCP servers ask the person now, while their calls wait. */
+export function listMcpPrompts(ctx: AppContext, input: OpParsedInput<'listMcpPrompts'>): OpOutput<'listMcpPrompts'> {
+  requireTask(ctx, input.taskId);
+  return { prompts: ctx.mcp.prompts.list(input.taskId) };
+}
+
+/**
+ * POST /tasks/:taskId/mcp-prompts/:promptId/answer: the person's answer goes back to the server at once (a form's
+ * content checked against its fields first: a bad one is refused naming each field, and the question stays open).
+ */
+export function answerMcpPrompt(ctx: AppContext, input: OpParsedInput<'answerMcpPrompt'>): OpOutput<'answerMcpPrompt'> {
+  requireTask(ctx, input.taskId);
+  return { prompt: ctx.mcp.prompts.answer(input.taskId, input.promptId, input.action, input.content) };
 }

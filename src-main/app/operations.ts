@@ -46,7 +46,14 @@ import { getContextGauge, getUsage } from '../tasks/usage';
 import { getAutoPrompter, saveAutoPrompter } from './auto-prompter-operations';
 import { createCaller, listCallers, revokeCaller } from './caller-operations';
 import type { AppContext } from './context';
-import { checkMcpServer, listMcpServers, saveMcpToken, setMcpServerEnabled } from './mcp-operations';
+import {
+  answerMcpPrompt,
+  checkMcpServer,
+  listMcpPrompts,
+  listMcpServers,
+  saveMcpToken,
+  setMcpServerEnabled,
+} from './mcp-operations';
 import { addMcpServer, removeMcpServer } from './mcp-server-operations';
 import { deleteProfile, listModels, listProfiles, saveProfile, testProfile } from './profile-operations';
 import { listRemoteAgents, saveRemoteAgentToken } from './remote-agent-operations';
@@ -157,6 +164,8 @@ export const operations: Operations = {
   checkMcpServer,
   addMcpServer,
   removeMcpServer,
+  listMcpPrompts,
+  answerMcpPrompt,
   listRecentFolders,
   getToolPolicy,
   saveToolPolicy,

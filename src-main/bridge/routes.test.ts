@@ -110,6 +110,9 @@ const BRIDGE_API_TABLE = [
   ['GET', '/lessons', 200],
   ['POST', '/lessons/:id/decide', 200],
   ['POST', '/lessons/:id', 200],
+  // docs/bridge-routes.md (issue 27): what a task's MCP servers ask the person while their calls run, and the answer.
+  ['GET', '/tasks/:id/mcp-prompts', 200],
+  ['POST', '/tasks/:id/mcp-prompts/:pid/answer', 200],
 ] as const;
 
 /** Param names differ between the doc (`:id`, `:rid`) and the contract (`:taskId`, `:requestId`); shapes must not. */

@@ -16,7 +16,7 @@ describe('bridge: errors', () => {
     const [otherComment] = b.maestro.store.comments.listForTask(other.id);
     const before = snapshot(b.maestro);
     const taskRoutes = ROUTES.filter((r) => r.params.includes('taskId'));
-    expect(taskRoutes).toHaveLength(28);
+    expect(taskRoutes).toHaveLength(30);
     for (const route of taskRoutes) {
       for (const taskId of ['task_nope', 'a b', 'a/b']) {
         const res = await b.api(

@@ -88,6 +88,10 @@ export class AttentionProjection {
   }
 
   private onEvent(event: MaestroEvent): void {
+    if (event.type === 'mcp_prompt.changed') {
+      this.onMcpPrompt(event);
+      return;
+    }
     if (event.type !== 'job.changed') return;
     const task = this.store.tasks.get(event.taskId);
     const latest = this.store.jobs.latestForTask(event.taskId);
@@ -97,6 +101,40 @@ export class AttentionProjection {
     const item = this.apply(task, event.job);
     const notice = this.noticeFor(task, event.job, item);
     if (notice || before !== item) for (const l of this.listeners) l(notice);
+  }
+
+  /**
+   * An MCP server's question while its call runs: the job is running, not parked, but the task waits for the person
+   * all the same, so it counts as a question (`ask`) until it closes; then the latest job speaks for the task again.
+   */
+  private onMcpPrompt(event: Extract<MaestroEvent, { type: 'mcp_prompt.changed' }>): void {
+    const task = this.store.tasks.get(event.taskId);
+    const latest = this.store.jobs.latestForTask(event.taskId);
+    if (!task || !latest) return;
+    const before = this.items.get(task.id);
+    if (!event.open) {
+      const item = this.apply(task, latest);
+      if (before !== item) for (const l of this.listeners) l(null);
+      return;
+    }
+    const { prompt } = event;
+    const asks = prompt.kind === 'elicit' ? `asks: ${prompt.message}` : 'asks to use the model';
+    const item: AttentionItem = {
+      taskId: task.id,
+      jobId: prompt.jobId,
+      title: TITLE(task),
+      reason: 'ask',
+      detail: FIRST_LINE(`MCP server "${prompt.server}" ${asks}`),
+    };
+    this.items.set(task.id, item);
+    const notice: Notice = {
+      taskId: task.id,
+      jobId: prompt.jobId,
+      kind: 'ask',
+      title: `${TITLE(task)} asks you a question`,
+      body: item.detail,
+    };
+    for (const l of this.listeners) l(notice);
   }
 
   private apply(task: Task, job: Job): AttentionItem | undefined {

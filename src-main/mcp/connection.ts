@@ -3,12 +3,22 @@
 // bounded (the server must answer `initialize` in time, and one that prints something else than MCP on stdout is
 // told apart); a call sends a progressToken, and its progress extends its timeout up to a maximum. A 401 while
 // connecting is an McpAuthError (the job parks); anything else that stops the connection is an McpConnectError.
+//
+// The client declares what people's servers use: roots (the workspace folder, the only root; it never changes while a
+// session lives, since a session belongs to one workspace, so listChanged is false), form elicitation and sampling,
+// both answered through the job (ServerAsks: a card for the person, the task's model). While a server waits for the
+// person, its calls' timeouts stand still: the person's time is not the server's.
 
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { CodedError } from '../../src-shared/errors';
 import type { OsSandbox, SandboxChoice, Sandboxed } from '../tools/os-sandbox';
 import { launchesPackage } from '../tools/sandbox-reads';
@@ -45,7 +55,56 @@ export interface ConnectOptions {
   clientVersion: string;
   /** The OS sandbox a stdio server runs in. */
   sandbox?: SandboxChoice;
+  /** The workspace folder: the server's one root. */
+  workspacePath?: string;
+  /** Who answers the server's elicitation and sampling requests (none: they are refused, saying so). */
+  asks?: ServerAsks;
 }
+
+/** What a server asks the client during a job; each throws an Error with a JSON-RPC `code` (refusal) and the reason the server gets. */
+export interface ServerAsks {
+  elicit(server: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+  sample(server: string, params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+}
+
+/**
+ * An answer of JSON-RPC error `code` with `message` as it is (an McpError would send its own "MCP error N:" prefix in
+ * the message, and the server's SDK adds another): what the server reads is the reason alone.
+ */
+export function refusal(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/** Where a job's answers to its servers' requests come from; read at each request (a resumed job replaces them). */
+export interface AskHooks {
+  onElicit?: ServerAsks['elicit'];
+  onSample?: ServerAsks['sample'];
+  /** The job's signal: its end (cancel, shutdown) closes what it was asked. */
+  signal?: AbortSignal;
+}
+
+/** The server's requests answered by whatever `hooks` holds when each arrives; refused when it holds nothing. */
+export function asksOf(hooks: AskHooks): ServerAsks {
+  // The server may cancel its request (its signal), and the job may end (the job's, read now: a resume replaces it).
+  const withJob = (signal: AbortSignal) => (hooks.signal ? AbortSignal.any([signal, hooks.signal]) : signal);
+  const none = (what: string) => {
+    throw refusal(ErrorCode.InvalidRequest, `MAESTRO has no one to answer ${what} here (no job is running)`);
+  };
+  return {
+    elicit: (server, params, signal) => hooks.onElicit?.(server, params, withJob(signal)) ?? none('an elicitation'),
+    sample: (server, params, signal) => hooks.onSample?.(server, params, withJob(signal)) ?? none('a sampling request'),
+  };
+}
+
+/**
+ * A request of `method` with any params: the requests a server sends the client are read here (elicitation.ts,
+ * sampling.ts), so that one the SDK's own schema would refuse with a zod dump gets a reason a person can read.
+ */
+const anyRequest = (method: string) =>
+  z.object({ method: z.literal(method), params: z.record(z.string(), z.unknown()).optional() });
+
+/** An SDK timeout that never fires first: a call's own clock (CallClock) times it, standing still while asking. */
+const FAR_MS = 2 ** 31 - 1;
 
 /** How much of a stdio server's stderr is kept, to say why it stopped. */
 const STDERR_TAIL = 2000;
@@ -58,6 +117,9 @@ const NOISE_GRACE_MS = 1000;
 export class McpConnection {
   private closed = false;
   private exited = false;
+  /** The server's requests waiting for the person now; while any waits, the calls' clocks stand still. */
+  private asking = 0;
+  private readonly clocks = new Set<CallClock>();
   /** Releases the server's sandbox once its process is gone. */
   private onExit: (() => void) | undefined;
   /** A line explaining the paths of a result that the server's sandbox hides from it, or null. */
@@ -83,8 +145,17 @@ export class McpConnection {
         ? await sandboxedLaunch(server, options.sandbox.sandbox)
         : null;
     const transport = makeTransport(server, options.token, stderr, sandboxed);
-    const client = new Client({ name: 'maestro-desktop', version: options.clientVersion }, { capabilities: {} });
+    const client = new Client(
+      { name: 'maestro-desktop', version: options.clientVersion },
+      {
+        capabilities: {
+          ...(options.workspacePath ? { roots: { listChanged: false } } : {}),
+          ...(options.asks ? { elicitation: { form: {} }, sampling: {} } : {}),
+        },
+      },
+    );
     const connection = new McpConnection(server, client, transport, options.timeouts, stderr);
+    connection.answerRequests(options);
     connection.onExit = sandboxed?.release;
     if (sandboxed) connection.explain = sandboxed.explain;
     try {
@@ -99,6 +170,33 @@ export class McpConnection {
       throw new McpConnectError(server.name, reason, code !== 'ENOENT' && code !== 'EACCES');
     }
     return connection;
+  }
+
+  /** Roots, elicitation and sampling, as the capabilities declared them. */
+  private answerRequests(options: ConnectOptions): void {
+    const { workspacePath, asks } = options;
+    if (workspacePath) {
+      this.client.setRequestHandler(anyRequest('roots/list'), () => ({
+        roots: [{ uri: pathToFileURL(workspacePath).href, name: path.basename(workspacePath) || workspacePath }],
+      }));
+    }
+    if (!asks) return;
+    // Past the Client's own wrapper (Protocol's): its schema check would answer a nested form with a zod dump.
+    const handle = (method: string, answer: ServerAsks['elicit']) =>
+      Protocol.prototype.setRequestHandler.call(this.client, anyRequest(method), (request, extra) =>
+        this.whileAsking(() => answer(this.server.name, request.params ?? {}, extra.signal)),
+      );
+    handle('elicitation/create', (server, params, signal) => asks.elicit(server, params, signal));
+    handle('sampling/createMessage', (server, params, signal) => asks.sample(server, params, signal));
+  }
+
+  private async whileAsking<T>(run: () => Promise<T>): Promise<T> {
+    if (this.asking++ === 0) for (const clock of this.clocks) clock.pause();
+    try {
+      return await run();
+    } finally {
+      if (--this.asking === 0) for (const clock of this.clocks) clock.resume();
+    }
   }
 
   /** The pid of a stdio server's process (null over HTTP, or once it exited). */
@@ -138,13 +236,28 @@ export class McpConnection {
     signal: AbortSignal,
     onProgress?: (progress: ToolProgress) => void,
   ): Promise<CallToolResult> {
-    return (await this.client.callTool({ name, arguments: args }, undefined, {
-      signal,
-      timeout: this.timeouts.toolMs,
-      resetTimeoutOnProgress: true,
-      maxTotalTimeout: Math.max(this.timeouts.toolMaxMs, this.timeouts.toolMs),
-      onprogress: (p) => onProgress?.(p),
-    })) as CallToolResult;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    // The SDK sends notifications/cancelled with the McpError the clock aborts with, and rejects the call with it.
+    const clock = new CallClock(this.timeouts, (error) => controller.abort(error));
+    this.clocks.add(clock);
+    if (this.asking > 0) clock.pause();
+    try {
+      return (await this.client.callTool({ name, arguments: args }, undefined, {
+        signal: controller.signal,
+        timeout: FAR_MS,
+        onprogress: (p) => {
+          clock.progress();
+          onProgress?.(p);
+        },
+      })) as CallToolResult;
+    } finally {
+      clock.stop();
+      this.clocks.delete(clock);
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Ends the connection: a stdio server gets its stdin closed, then SIGTERM, then SIGKILL (the SDK's order). */
@@ -171,6 +284,81 @@ export class McpConnection {
     };
     setTimeout(unless('SIGTERM'), TERM_GRACE_MS).unref();
     setTimeout(unless('SIGKILL'), KILL_GRACE_MS).unref();
+  }
+}
+
+/**
+ * A call's timeout as the SDK words it: `toolMs` without news, restarted by each progress notification, and at most
+ * `toolMaxMs` in all; it stands still while the server waits for the person (paused), and starts afresh after.
+ */
+class CallClock {
+  private timer: NodeJS.Timeout | undefined;
+  private totalTimer: NodeJS.Timeout | undefined;
+  /** The call's time so far, the person's left out; and since when it runs again. */
+  private spent = 0;
+  private since = Date.now();
+  private paused = false;
+
+  constructor(
+    private readonly timeouts: McpTimeouts,
+    private readonly expire: (error: McpError) => void,
+  ) {
+    this.arm();
+  }
+
+  private get maxMs(): number {
+    return Math.max(this.timeouts.toolMaxMs, this.timeouts.toolMs);
+  }
+
+  private arm(): void {
+    this.disarm();
+    const { toolMs } = this.timeouts;
+    this.timer = setTimeout(
+      () => this.expire(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: toolMs })),
+      toolMs,
+    );
+    this.totalTimer = setTimeout(
+      () =>
+        this.expire(
+          new McpError(ErrorCode.RequestTimeout, 'Maximum total timeout exceeded', { maxTotalTimeout: this.maxMs }),
+        ),
+      Math.max(0, this.maxMs - this.spent),
+    );
+  }
+
+  private disarm(): void {
+    clearTimeout(this.timer);
+    clearTimeout(this.totalTimer);
+  }
+
+  progress(): void {
+    if (!this.paused) {
+      clearTimeout(this.timer);
+      const { toolMs } = this.timeouts;
+      this.timer = setTimeout(
+        () => this.expire(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: toolMs })),
+        toolMs,
+      );
+    }
+  }
+
+  pause(): void {
+    if (this.paused) return;
+    this.paused = true;
+    this.spent += Date.now() - this.since;
+    this.disarm();
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.since = Date.now();
+    this.arm();
+  }
+
+  stop(): void {
+    this.paused = true;
+    this.disarm();
   }
 }
 

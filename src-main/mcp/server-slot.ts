@@ -6,7 +6,7 @@ import { describeIssues, type IssueLike } from '../../src-shared/issues';
 import { fail } from '../tools/outcome';
 import type { ToolContext, ToolOutcome } from '../tools/types';
 import type { McpServerConfig, McpTimeouts } from './config';
-import { McpConnection } from './connection';
+import { asksOf, McpConnection } from './connection';
 import { toolResult } from './content';
 import type { SessionOptions } from './session';
 
@@ -82,6 +82,7 @@ export class ServerSlot {
         ...this.options,
         token: this.token,
         timeouts: this.timeouts,
+        asks: asksOf(this.options),
       });
     } catch (error) {
       const reason = `could not be started again: ${(error as Error).message}`;

@@ -3,11 +3,16 @@
 // servers after the token check (spec §2 K → KH / L).
 
 import { createHash } from 'node:crypto';
+import { CreateMessageRequestParamsSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerView } from '../../src-shared/contract';
 import type { SandboxChoice } from '../tools/os-sandbox';
+import type { ToolRule } from '../tools/permission';
 import type { SettingsText } from '../workspace/accepted-settings';
 import { loadMcpConfig, type McpServerConfig, type McpTimeouts, takesToken } from './config';
-import { McpAuthError } from './connection';
+import { McpAuthError, refusal } from './connection';
+import { readForm } from './elicitation';
+import { McpPrompts } from './person-prompts';
+import { type SamplingParams, type SamplingResult, samplingSummary } from './sampling';
 import {
   authRequiredMessage,
   type McpJobHooks,
@@ -36,7 +41,21 @@ export interface McpServersOptions {
   switches?: (workspacePath: string) => Readonly<Record<string, boolean>>;
   /** How long a parked job's servers are kept for its resume, and how many jobs' at most (default 10 min, 8). */
   keep?: () => McpKeepLimits;
+  /** Answers a server's sampling request with the LLM profile named (null: the default one). */
+  sample?: (profile: string | null, params: SamplingParams, signal: AbortSignal) => Promise<SamplingResult>;
+  /** The profile a job that names none uses (shown on a sampling card). */
+  defaultProfile?: () => string | null;
+  /** The Workspace Tool Policy's rule for a name in the workspace: sampling is `mcp_sampling__<server>`. */
+  rule?: (workspacePath: string, name: string) => ToolRule;
+  /** How long a server's question waits for the person (default PROMPT_WAIT_MS). */
+  promptWaitMs?: () => number;
 }
+
+/** The Workspace Tool Policy's name for a server's sampling requests (`mcp_sampling__*` for every server's). */
+export const samplingRuleName = (server: string) => `mcp_sampling__${server}`;
+
+/** JSON-RPC's code for a request the person refused, as the MCP spec's sampling example answers it. */
+const USER_REJECTED = -1;
 
 export interface McpKeepLimits {
   idleMs: number;
@@ -61,11 +80,15 @@ export class McpServers implements McpJobServers {
   private readonly fingerprints = new WeakMap<McpSession, string>();
   /** Sessions of parked jobs kept for their task's resume, oldest first. */
   private readonly kept = new Map<string, { session: McpSession; timer: NodeJS.Timeout }>();
+  /** What the servers ask the person while their calls run (listMcpPrompts, answerMcpPrompt). */
+  readonly prompts: McpPrompts;
 
   constructor(
     readonly tokens: McpTokenStore,
     private readonly options: McpServersOptions,
-  ) {}
+  ) {
+    this.prompts = new McpPrompts(options.promptWaitMs);
+  }
 
   /** The workspace's servers and their token status. Throws ConfigFileError on a broken mcp.json. */
   list(workspacePath: string): McpServerView[] {
@@ -143,6 +166,7 @@ export class McpServers implements McpJobServers {
     }
     const fingerprint = fingerprintOf(workspacePath, servers);
     const kept = taskId === undefined ? undefined : this.takeKept(taskId);
+    hooks = this.withAsks(workspacePath, hooks);
     if (kept && this.fingerprints.get(kept) === fingerprint) {
       kept.adopt(signal, hooks);
       return { kind: 'ready', session: kept };
@@ -168,6 +192,77 @@ export class McpServers implements McpJobServers {
   }
 
   /**
+   * The job's answers to its servers' requests. Elicitation: a flat form the person fills in on the task's card (a
+   * nested or secret-asking one is refused with the reason, and the task says so). Sampling: the Workspace Tool
+   * Policy's rule for `mcp_sampling__<server>` (ask by default: a card), then the task's profile's model. Either waits
+   * in place for the person, within the prompts' bound (person-prompts.ts says why it cannot park).
+   */
+  private withAsks(workspacePath: string, hooks: McpJobHooks): McpJobHooks {
+    const { job } = hooks;
+    if (!job) return hooks;
+    const asker = { taskId: job.taskId, jobId: job.jobId };
+    const refuse = (server: string, what: string, reason: string): never => {
+      hooks.onWarning?.(server, `MCP server "${server}" ${what}; it was refused: ${reason}.`);
+      throw refusal(ErrorCode.InvalidParams, `MAESTRO refused this request: ${reason}`);
+    };
+    return {
+      ...hooks,
+      onElicit: async (server, params, signal) => {
+        const form = readForm(params);
+        if (!form.ok) return refuse(server, 'asked the person to fill in a form', form.reason);
+        const { message, fields } = form;
+        const answer = await this.prompts.ask({ kind: 'elicit', ...asker, server, message, fields }, signal);
+        return answer.action === 'accept'
+          ? { action: 'accept', content: answer.content ?? {} }
+          : { action: answer.action };
+      },
+      onSample: async (server, raw, signal) => {
+        // Read here past the Client's own check (connection.ts), so checked here against the SDK's schema.
+        const parsed = CreateMessageRequestParamsSchema.safeParse(raw);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+          return refuse(
+            server,
+            'asked for a completion',
+            `not a sampling request (${where}${issue?.message ?? 'invalid'})`,
+          );
+        }
+        const params = parsed.data as unknown as SamplingParams;
+        if (params.tools !== undefined || params.toolChoice !== undefined)
+          return refuse(server, 'asked for a completion', 'sampling with tools is not supported');
+        const rule = this.options.rule?.(workspacePath, samplingRuleName(server));
+        if (rule === 'deny') {
+          throw refusal(USER_REJECTED, `the workspace policy denies ${samplingRuleName(server)}`);
+        }
+        if (rule !== 'allow') {
+          const summary = samplingSummary(params);
+          const profile = job.profile ?? this.options.defaultProfile?.() ?? 'default';
+          const maxTokens = params.maxTokens;
+          const answer = await this.prompts.ask(
+            { kind: 'sample', ...asker, server, summary, profile, maxTokens },
+            signal,
+          );
+          if (answer.action !== 'accept') {
+            const why = {
+              person: 'the person declined the sampling request',
+              timeout: 'no one answered in time',
+              aborted: 'the task stopped before anyone answered',
+            }[answer.by];
+            throw refusal(USER_REJECTED, why);
+          }
+        }
+        if (!this.options.sample) throw refusal(ErrorCode.InternalError, 'this host has no model to sample with');
+        try {
+          return await this.options.sample(job.profile, params, signal);
+        } catch (error) {
+          throw refusal(ErrorCode.InternalError, `the model could not answer: ${(error as Error).message}`);
+        }
+      },
+    };
+  }
+
+  /**
    * Keeps a parked job's session for its task's next job (within the settings' idle time and count: the oldest kept
    * goes first); false when it is not kept (no servers), and the caller closes it.
    */
@@ -180,6 +275,7 @@ export class McpServers implements McpJobServers {
       const oldest = this.kept.keys().next().value as string;
       void this.takeKept(oldest)?.close();
     }
+    session.detach();
     const timer = setTimeout(() => void this.takeKept(taskId)?.close(), idleMs);
     timer.unref();
     this.kept.set(taskId, { session, timer });
@@ -251,9 +347,12 @@ export class McpServers implements McpJobServers {
       timeouts: this.options.timeouts,
       clientVersion: this.options.clientVersion,
       sandbox: this.options.sandbox,
+      workspacePath,
       onAuth: (server, accepted) => this.remember(workspacePath, server, accepted),
       onServer: (server, state) => this.record(workspacePath, server, state),
       onWarning: hooks.onWarning,
+      onElicit: hooks.onElicit,
+      onSample: hooks.onSample,
     });
   }
 

@@ -5,7 +5,7 @@
 import type { SandboxChoice } from '../tools/os-sandbox';
 import type { AnyToolDef } from '../tools/types';
 import { DEFAULT_TIMEOUTS, type McpServerConfig, type McpTimeouts } from './config';
-import { McpAuthError, McpConnection } from './connection';
+import { type AskHooks, asksOf, McpAuthError, McpConnection } from './connection';
 import { assignToolNames, mcpToolDef } from './mcp-tools';
 import { ServerSlot } from './server-slot';
 
@@ -18,10 +18,12 @@ export type McpOpenResult =
    */
   | { kind: 'auth_required'; server: string; message: string; savedCount: number };
 
-/** What a job tells its workspace's servers besides its signal: where a warning about a server goes. */
-export interface McpJobHooks {
+/** What a job tells its workspace's servers besides its signal: where a warning about a server goes, who it is. */
+export interface McpJobHooks extends AskHooks {
   /** A server is left out, crashed or could not be started again: the task shows `message`, naming it. */
   onWarning?(server: string, message: string): void;
+  /** The job the servers work for: their questions go to its task, their sampling to its profile. */
+  job?: { taskId: string; jobId: string; profile: string | null };
 }
 
 /** Opens the MCP servers of a job's workspace; the Worker calls it once per job, before the engine runs. */
@@ -51,6 +53,8 @@ export interface SessionOptions extends McpJobHooks {
   clientVersion: string;
   /** The OS sandbox stdio servers run in (none: they run as the app's user). */
   sandbox?: SandboxChoice;
+  /** The workspace folder, every server's one root. */
+  workspacePath?: string;
   /** Called when a server refused the credentials, or took them. */
   onAuth?: (server: string, accepted: boolean) => void;
   /** Called when a server connected, failed or came back. */
@@ -106,9 +110,20 @@ export class McpSession {
     this.stopKilling();
     this.live.signal = signal;
     this.live.onWarning = hooks.onWarning;
+    this.live.onElicit = hooks.onElicit;
+    this.live.onSample = hooks.onSample;
     for (const slot of this.slots) slot.newJob();
     if (signal.aborted) this.kill();
     else signal.addEventListener('abort', this.kill, { once: true });
+  }
+
+  /**
+   * The job that held the session parked and it is kept for the resume: a server that asks meanwhile (no call runs)
+   * is refused, saying no job runs, instead of reaching a job that is gone.
+   */
+  detach(): void {
+    this.live.onElicit = undefined;
+    this.live.onSample = undefined;
   }
 
   /**
@@ -121,7 +136,12 @@ export class McpSession {
     const redact = redactor(servers.flatMap((s) => (s.token ? [s.token] : [])));
     const settled = await Promise.allSettled(
       servers.map((s) =>
-        McpConnection.open(s.config, { ...options, token: s.token, timeouts: timeoutsOf(s.config, options.timeouts) }),
+        McpConnection.open(s.config, {
+          ...options,
+          token: s.token,
+          timeouts: timeoutsOf(s.config, options.timeouts),
+          asks: asksOf(live),
+        }),
       ),
     );
     const opened = settled.flatMap((r, i) =>

@@ -4,15 +4,21 @@ import { z } from 'zod';
 import { SSH_TARGET_NAME } from '../../src-shared/contract/ssh';
 import { POLICY_TOOL_NAMES } from './names';
 
-/** A tool name or a pattern of them (`mcp__github__*`): built-in and engine tools by name, MCP tools as `mcp__…`. */
+/**
+ * A tool name or a pattern of them (`mcp__github__*`): built-in and engine tools by name, MCP tools as `mcp__…`, and an
+ * MCP server's sampling requests as `mcp_sampling__<server>`.
+ */
 const toolRule = z
   .string()
   .trim()
   .regex(/^[A-Za-z0-9_*?-]+$/, 'a tool name or pattern is letters, digits, "_", "-", "*" and "?"')
-  .refine((n) => POLICY_TOOL_NAMES.includes(n) || /[*?]/.test(n) || n.startsWith('mcp__'), {
-    error: (issue) =>
-      `unknown tool ${JSON.stringify(issue.input)} (known: ${POLICY_TOOL_NAMES.join(', ')}, mcp__<server>__<tool>, or a pattern with *)`,
-  });
+  .refine(
+    (n) => POLICY_TOOL_NAMES.includes(n) || /[*?]/.test(n) || n.startsWith('mcp__') || n.startsWith('mcp_sampling__'),
+    {
+      error: (issue) =>
+        `unknown tool ${JSON.stringify(issue.input)} (known: ${POLICY_TOOL_NAMES.join(', ')}, mcp__<server>__<tool>, mcp_sampling__<server>, or a pattern with *)`,
+    },
+  );
 
 const commandRule = z
   .string()

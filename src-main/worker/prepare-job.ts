@@ -65,7 +65,10 @@ export class JobPreparation {
       const opened = await mcp.open(
         prepared.workspacePath,
         signal,
-        { onWarning: (server, message) => this.warnMcp(job, server, message) },
+        {
+          onWarning: (server, message) => this.warnMcp(job, server, message),
+          job: { taskId: job.taskId, jobId: job.id, profile: job.profile },
+        },
         job.taskId,
       );
       if (opened.kind === 'ready') return { kind: 'run', session: opened.session };

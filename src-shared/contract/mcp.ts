@@ -3,7 +3,7 @@
 // removing one as a person types it in Settings (written to the file and accepted as written).
 import { z } from 'zod';
 import { Job } from '../entities';
-import { op } from './operation';
+import { Id, op, taskRef } from './operation';
 
 /** An MCP server's name in a workspace's mcp.json: part of its tools' names and of its token's key. */
 export const MCP_SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
@@ -121,6 +121,60 @@ export const McpServerDraft = z.discriminatedUnion('transport', [
 ]);
 export type McpServerDraft = z.input<typeof McpServerDraft>;
 
+/**
+ * One field of the form an MCP server asks a person to fill in (elicitation): flat, of a primitive type. `options`: the
+ * values a choice (`choice`) or a multiple choice (`multi`) takes, with their titles.
+ */
+export const McpPromptField = z.object({
+  name: z.string(),
+  title: z.string(),
+  description: z.string().nullable(),
+  kind: z.enum(['string', 'number', 'integer', 'boolean', 'choice', 'multi']),
+  required: z.boolean(),
+  /** A string's format (`email`, `uri`, `date`, `date-time`), when it names one. */
+  format: z.string().nullable(),
+  options: z.array(z.object({ value: z.string(), title: z.string() })),
+  default: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]).nullable(),
+  /** A number's bounds, or a string's (length) or a multiple choice's (count). */
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+});
+export type McpPromptField = z.infer<typeof McpPromptField>;
+
+const PromptBase = {
+  id: z.string(),
+  taskId: z.string(),
+  jobId: z.string(),
+  server: z.string(),
+  createdAt: z.string(),
+  /** When the server gets "cancel" (elicitation) or a refusal (sampling) if no one answered. */
+  expiresAt: z.string(),
+};
+
+/**
+ * What an MCP server asks of the person while one of its tool calls runs (the job waits in place for it): a form to
+ * fill in (`elicit`: the server's message and fields), or leave to ask the task's model (`sample`: what it would send).
+ */
+export const McpPrompt = z.discriminatedUnion('kind', [
+  z.object({ ...PromptBase, kind: z.literal('elicit'), message: z.string(), fields: z.array(McpPromptField) }),
+  z.object({
+    ...PromptBase,
+    kind: z.literal('sample'),
+    /** The messages the server would send to the model, as text (images named, not shown). */
+    summary: z.string(),
+    /** The LLM profile that would answer (the task's). */
+    profile: z.string(),
+    maxTokens: z.number().int(),
+  }),
+]);
+export type McpPrompt = z.infer<typeof McpPrompt>;
+
+/** A form's answer: each field's value by name. */
+export const McpPromptContent = z.record(
+  z.string(),
+  z.union([z.string().max(10_000), z.number(), z.boolean(), z.array(z.string().max(1000)).max(100)]),
+);
+
 export const mcpOperations = {
   /** The MCP servers of a workspace (its `.maestro/mcp.json`) and whether each has a token; `error`: a broken file. */
   listMcpServers: op({
@@ -179,5 +233,35 @@ export const mcpOperations = {
     status: 200,
     input: z.object({ workspacePath: z.string().min(1).max(4096), server: ServerName }).strict(),
     output: z.object({ servers: z.array(McpServerView) }),
+  }),
+  /** What the task's MCP servers ask of the person now (forms, leave to ask the model); empty when nothing waits. */
+  listMcpPrompts: op({
+    method: 'GET',
+    path: '/tasks/:taskId/mcp-prompts',
+    status: 200,
+    input: taskRef,
+    output: z.object({ prompts: z.array(McpPrompt) }),
+  }),
+  /**
+   * The person's answer to what a server asked: `accept` (a form with its `content`; for sampling, ask the model),
+   * `decline`, or `cancel` (a form left without an answer). It goes back to the server at once.
+   */
+  answerMcpPrompt: op({
+    method: 'POST',
+    path: '/tasks/:taskId/mcp-prompts/:promptId/answer',
+    status: 200,
+    input: z
+      .object({
+        taskId: Id,
+        promptId: Id,
+        action: z.enum(['accept', 'decline', 'cancel']),
+        content: McpPromptContent.optional(),
+      })
+      .strict()
+      .refine((i) => i.action === 'accept' || i.content === undefined, {
+        path: ['content'],
+        message: "content goes with action 'accept' only",
+      }),
+    output: z.object({ prompt: McpPrompt }),
   }),
 };

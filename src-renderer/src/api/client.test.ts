@@ -185,6 +185,13 @@ const CASES: Record<OperationName, Case> = {
     path: '/api/local/mcp/remove',
     body: { workspacePath: '/ws', server: 'github' },
   },
+  listMcpPrompts: { input: { taskId: TASK }, method: 'GET', path: `/api/local/tasks/${TASK_IN_PATH}/mcp-prompts` },
+  answerMcpPrompt: {
+    input: { taskId: TASK, promptId: REQ, action: 'accept', content: { name: 'Ada' } },
+    method: 'POST',
+    path: `/api/local/tasks/${TASK_IN_PATH}/mcp-prompts/${REQ}/answer`,
+    body: { action: 'accept', content: { name: 'Ada' } },
+  },
   getAutoPrompter: { input: {}, method: 'GET', path: '/api/local/auto-prompter' },
   saveAutoPrompter: {
     input: { enabled: true, rules: [] },

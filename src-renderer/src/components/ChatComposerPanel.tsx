@@ -4,7 +4,8 @@
 // on a browser step (the composer stays open for both: a comment is an interjection, and wakes a browser wait); and a
 // SettingsChangeCard for each settings file of the task's workspace changed outside MAESTRO (the composer stays
 // open). While the job waits on settings (a folder's files nobody accepted yet), the cards say that the task starts
-// once each is decided. Stop (StopJob) sits beside Send while the job works.
+// once each is decided. Stop (StopJob) sits beside Send while the job works. What an MCP server asks the person
+// while its call runs (McpPromptCard) shows above them all: the job waits in place for it, the composer stays open.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Comment, Job } from '../../../src-shared/entities';
 import { useT } from '../hooks/useT';
@@ -16,6 +17,7 @@ import { ChatComposer } from './ChatComposer';
 import { ContextGauge } from './ContextGauge';
 import { composerMode } from './composer-mode';
 import { McpAuthCard } from './McpAuthCard';
+import { McpPromptCard } from './McpPromptCard';
 import { PackageRequestApproval } from './PackageRequestApproval';
 import { FOLD_DIFFS_FROM, SettingsAcceptAll, SettingsChangeCard } from './SettingsChangeCard';
 import { StopJob } from './StopJob';
@@ -32,6 +34,7 @@ interface Props {
 export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
   const requests = useAppStore((s) => (s.entities.requests?.taskId === taskId ? s.entities.requests : null));
   const pending = useMemo(() => pendingRequests(requests, jobs), [requests, jobs]);
+  const mcpPrompts = requests?.mcp ?? NO_PROMPTS;
   const job = jobs.at(-1);
   const workspacePath = useAppStore((s) => selectDetailOf(s, taskId)?.task?.workspacePath);
   const taskProfile = useAppStore((s) => selectDetailOf(s, taskId)?.task?.profile ?? null);
@@ -77,6 +80,17 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
 
   return (
     <div className="composer-panel" data-testid="chat-composer-panel">
+      {mcpPrompts.length > 0 ? (
+        <section
+          className="approval-cards"
+          data-testid="mcp-prompt-cards"
+          aria-label={t('mcpPrompt.cards', { count: mcpPrompts.length })}
+        >
+          {mcpPrompts.map((p) => (
+            <McpPromptCard key={p.id} prompt={p} />
+          ))}
+        </section>
+      ) : null}
       {count > 0 ? (
         <section
           ref={cardsRef}
@@ -141,3 +155,4 @@ export function ChatComposerPanel({ taskId, jobs, comments }: Props) {
 }
 
 const NO_CHANGES: never[] = [];
+const NO_PROMPTS: never[] = [];

@@ -14,10 +14,18 @@ import { formatTime } from './format';
 import { UntrustedLine } from './UntrustedText';
 
 export function NotificationCenter() {
-  const { tasks, latestJobs, dismissed } = useAppStore(
-    useShallow((s) => ({ tasks: selectTasks(s), latestJobs: selectLatestJobs(s), dismissed: s.dismissedFailures })),
+  const { tasks, latestJobs, dismissed, asking } = useAppStore(
+    useShallow((s) => ({
+      tasks: selectTasks(s),
+      latestJobs: selectLatestJobs(s),
+      dismissed: s.dismissedFailures,
+      asking: s.entities.asking,
+    })),
   );
-  const items = useMemo(() => actionItems(tasks, latestJobs, dismissed), [tasks, latestJobs, dismissed]);
+  const items = useMemo(
+    () => actionItems(tasks, latestJobs, dismissed, asking),
+    [tasks, latestJobs, dismissed, asking],
+  );
   /** Where the list shows while open (under the bell, its right edge on the bell's), or null when closed. */
   const [place, setPlace] = useState<CSSProperties | null>(null);
   const t = useT();

@@ -94,7 +94,7 @@ describe("issue 23 point 6: a denial in the person's words", () => {
 
   it('a denial known from its request alone (a log written before the flag) still hides the model’s text', () => {
     const old: ToolCallResult = { ok: false, content: MODEL_TEXT, chars: MODEL_TEXT.length };
-    const requests = { taskId: 't1', tool: [request({})], package: [] };
+    const requests = { taskId: 't1', tool: [request({})], package: [], mcp: [] };
     const setup = (store: AppStore) => store.setState({ entities: { ...NO_ENTITIES, requests } });
     const en = html('en', <StepTools jobId="j1" calls={[call(old)]} />, setup);
     expect(en).toContain('You denied this — reason: ');

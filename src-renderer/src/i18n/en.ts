@@ -13,6 +13,7 @@ import { enFeed } from './en-feed';
 import { enGrants } from './en-grants';
 import { enHosts } from './en-hosts';
 import { enLessons } from './en-lessons';
+import { enMcpPrompts } from './en-mcp-prompts';
 import { enNewTask } from './en-newtask';
 import { enSettings } from './en-settings';
 import { enSettingsForms } from './en-settings-forms';
@@ -356,6 +357,7 @@ export const en = {
   ...enFeed,
   ...enHosts,
   ...enLessons,
+  ...enMcpPrompts,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -13,6 +13,7 @@ import { jaFeed } from './ja-feed';
 import { jaGrants } from './ja-grants';
 import { jaHosts } from './ja-hosts';
 import { jaLessons } from './ja-lessons';
+import { jaMcpPrompts } from './ja-mcp-prompts';
 import { jaNewTask } from './ja-newtask';
 import { jaSettings } from './ja-settings';
 import { jaSettingsForms } from './ja-settings-forms';
@@ -357,4 +358,5 @@ export const ja: Messages = {
   ...jaFeed,
   ...jaHosts,
   ...jaLessons,
+  ...jaMcpPrompts,
 };

@@ -54,4 +54,13 @@ describe('actionItems', () => {
     expect(actionItems([task('c', 'failed')], { c: job('c', 2, 'failed') }, ['j-c'])).toEqual([]);
     expect(actionItems([task('c', 'succeeded')], { c: job('c', 2, 'succeeded') }, [])).toEqual([]);
   });
+
+  it('P7.20 a running task with an MCP server’s question open asks the person; it goes once the question closes', () => {
+    const tasks = [task('a', 'running'), task('b', 'running')];
+    const jobs = { a: job('a', 1, 'running'), b: job('b', 2, 'running') };
+    expect(actionItems(tasks, jobs, [], { a: ['p1'] })).toMatchObject([{ taskId: 'a', reason: 'ask', jobId: 'j-a' }]);
+    expect(actionItems(tasks, jobs, [], { a: [] })).toEqual([]);
+    // A job that ended with its question (no close event came) no longer asks.
+    expect(actionItems([task('a', 'succeeded')], { a: job('a', 3, 'succeeded') }, [], { a: ['p1'] })).toEqual([]);
+  });
 });

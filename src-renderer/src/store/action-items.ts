@@ -33,13 +33,17 @@ export function actionItems(
   tasks: readonly Task[],
   latestJobs: Readonly<Record<string, Job>>,
   dismissedFailures: readonly string[],
+  /** Tasks with an MCP server's question open: their job runs, waiting in place for the person's answer. */
+  asking: Readonly<Record<string, readonly string[]>> = {},
 ): ActionItem[] {
   const items: ActionItem[] = [];
   for (const task of tasks) {
     const known = latestJobs[task.id];
     const job = known && known.status === task.status ? known : undefined;
     const base = { taskId: task.id, title: task.title, jobId: job?.id ?? null, at: job?.updatedAt ?? task.createdAt };
-    if (task.status === 'waiting_human') {
+    if (task.status === 'running' && (asking[task.id]?.length ?? 0) > 0) {
+      items.push({ ...base, reason: 'ask', detail: null });
+    } else if (task.status === 'waiting_human') {
       const reason = waitingReason(job);
       if (reason) items.push({ ...base, reason, detail: null });
     } else if (task.status === 'failed') {

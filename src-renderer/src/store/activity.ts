@@ -7,7 +7,8 @@ export const ACTIVITY_KINDS = ['job', 'llm', 'tool', 'approval', 'comment', 'not
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
 /**
- * Events that make no row: the streamed text, a call's progress and the turn/call starts (their ends say more), the chat's steps, and
+ * Events that make no row: the streamed text, a call's progress and the turn/call starts (their ends say more), the chat's steps, an
+ * MCP server's question (its card shows while it is open; the call's result says how it ended), and
  * the list's own news (a rename or archive shows in the list; a deleted task has no timeline left).
  */
 type Unshown =
@@ -19,6 +20,7 @@ type Unshown =
   | 'LlmWait'
   | 'step.recorded'
   | 'step.answered'
+  | 'mcp_prompt.changed'
   | 'task.changed'
   | 'task.deleted';
 export type ActivityEvent = Exclude<MaestroEvent, { type: Unshown }>;
@@ -33,6 +35,7 @@ export function isActivityEvent(event: MaestroEvent): event is ActivityEvent {
     case 'LlmWait':
     case 'step.recorded':
     case 'step.answered':
+    case 'mcp_prompt.changed':
     case 'task.changed':
     case 'task.deleted':
       return false;

@@ -1,5 +1,6 @@
 // The renderer's one copy of task, job, chat, request and activity state, and what folds into it: the pages the API
 // answers (on load and paging), the records an action's answer carries, and the live events. entity-reducer.ts folds.
+import type { McpPrompt } from '../../../src-shared/contract';
 import type { ChatStep, Comment, Job, PackageRequest, Task, ToolRequest } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import type { ActivityEvent } from './activity';
@@ -20,6 +21,8 @@ export interface TaskRequests {
   taskId: string;
   tool: readonly ToolRequest[];
   package: readonly PackageRequest[];
+  /** What the task's MCP servers ask the person now (open questions only: one that closed is gone). */
+  mcp: readonly McpPrompt[];
 }
 
 export interface TaskActivity {
@@ -42,6 +45,11 @@ export interface Entities {
   streams: Readonly<Record<string, JobStream>>;
   /** By job id: the movements entered, in order. */
   movementTrails: Readonly<Record<string, readonly string[]>>;
+  /**
+   * By task id: the MCP questions open in it (their ids), from the live events and the open task's list: its job runs,
+   * but the task waits for the person (the notification center counts it).
+   */
+  asking: Readonly<Record<string, readonly string[]>>;
 }
 
 export const NO_ENTITIES: Entities = {
@@ -52,6 +60,7 @@ export const NO_ENTITIES: Entities = {
   activity: null,
   streams: {},
   movementTrails: {},
+  asking: {},
 };
 
 /** What folds into the entities: a page, an action's answer, or a pushed event. */
@@ -93,7 +102,15 @@ export type EntityInput =
       page: { comments: readonly Comment[]; steps: readonly ChatStep[]; olderCount: number };
     }
   /** listToolRequests and listPackageRequests. */
-  | { kind: 'requests.page'; taskId: string; tool: readonly ToolRequest[]; package: readonly PackageRequest[] }
+  | {
+      kind: 'requests.page';
+      taskId: string;
+      tool: readonly ToolRequest[];
+      package: readonly PackageRequest[];
+      mcp?: readonly McpPrompt[];
+    }
+  /** An MCP server's question that answerMcpPrompt closed. */
+  | { kind: 'mcp_prompt'; prompt: McpPrompt; open: boolean }
   /** A request a decision answered with. */
   | { kind: 'tool_request'; request: ToolRequest }
   | { kind: 'package_request'; request: PackageRequest }

@@ -1,6 +1,7 @@
 // The one fold of the renderer's entities (entities.ts): pages, action answers and live events in, the next entities
 // out. Pure: no API, no toast, no timer (the slices do those), so the same inputs always give the same state.
 import { assertNever } from '../../../src-shared/assert-never';
+import type { McpPrompt } from '../../../src-shared/contract';
 import type { Comment, Job, PackageRequest, Task, ToolRequest } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import { appendActivity, mergeActivity } from './activity';
@@ -28,7 +29,7 @@ export function reduceEntities(state: Entities, input: EntityInput): Entities {
       return {
         ...state,
         chat: taskId ? { taskId, task: null, comments: [], steps: [], olderCount: 0 } : null,
-        requests: taskId ? { taskId, tool: [], package: [] } : null,
+        requests: taskId ? { taskId, tool: [], package: [], mcp: [] } : null,
       };
     }
     case 'chat.latest': {
@@ -55,10 +56,14 @@ export function reduceEntities(state: Entities, input: EntityInput): Entities {
       );
     }
     case 'requests.page':
-      return withRequests(state, input.taskId, (current) => ({
+      return withRequests(foldAsking(state, input.taskId, input.mcp), input.taskId, (current) => ({
         tool: mergeById(current.tool, input.tool, decidedWins),
         package: mergeById(current.package, input.package, decidedWins),
+        // The list is what is open now: a question that closed since is not in it.
+        mcp: input.mcp ?? current.mcp,
       }));
+    case 'mcp_prompt':
+      return foldMcpPrompt(state, input.prompt, input.open);
     case 'tool_request':
       return foldToolRequest(state, input.request);
     case 'package_request':
@@ -123,6 +128,8 @@ function foldEvent(state: Entities, event: MaestroEvent): Entities {
     case 'policy.fired':
     case 'stream.delta':
       return foldStream(state, event);
+    case 'mcp_prompt.changed':
+      return foldMcpPrompt(state, event.prompt, event.open);
     case 'InvokeStart':
     case 'task.routed':
     case 'settings.changed':
@@ -224,6 +231,23 @@ function withChat(state: Entities, taskId: string, change: (chat: TaskChat) => P
   if (chat?.taskId !== taskId) return state;
   const patch = change(chat);
   return Object.keys(patch).length === 0 ? state : { ...state, chat: { ...chat, ...patch } };
+}
+
+/** The open task's questions as listed: whether it asks now (a reload has no events of questions opened before). */
+function foldAsking(state: Entities, taskId: string, prompts: readonly McpPrompt[] | undefined): Entities {
+  if (!prompts) return state;
+  const ids = prompts.map((p) => p.id);
+  return { ...state, asking: withEntry(state.asking, taskId, ids.length > 0 ? ids : undefined) };
+}
+
+/** An MCP server's question opened (its card shows) or closed (answered here or elsewhere, timed out, its job ended). */
+function foldMcpPrompt(state: Entities, prompt: McpPrompt, open: boolean): Entities {
+  const ids = (state.asking[prompt.taskId] ?? []).filter((id) => id !== prompt.id);
+  const asking = withEntry(state.asking, prompt.taskId, open ? [...ids, prompt.id] : ids.length > 0 ? ids : undefined);
+  return withRequests({ ...state, asking }, prompt.taskId, (requests) => {
+    const others = requests.mcp.filter((p) => p.id !== prompt.id);
+    return { mcp: open ? [...others, prompt] : others };
+  });
 }
 
 function withRequests(

@@ -85,6 +85,7 @@ export const createLiveSlice =
         case 'policy.fired':
         case 'step.recorded':
         case 'step.answered':
+        case 'mcp_prompt.changed':
         case 'job.metrics':
         case 'prompt.guarded':
         case 'webhook.failed':

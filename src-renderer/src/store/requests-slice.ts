@@ -14,6 +14,8 @@ export interface RequestsSlice {
   refreshRequests(taskId: string): Promise<void>;
   decideToolRequest(input: OpInput<'decideToolRequest'>): Promise<ActionOutcome>;
   decidePackageRequest(input: OpInput<'decidePackageRequest'>): Promise<ActionOutcome>;
+  /** The person's answer to an MCP server's question (a form, leave to ask the model). */
+  answerMcpPrompt(input: OpInput<'answerMcpPrompt'>): Promise<ActionOutcome>;
 }
 
 /** Codes after which what this window knows is stale: the request or its job moved on elsewhere. */
@@ -38,11 +40,19 @@ export const createRequestsSlice =
     return {
       async refreshRequests(taskId) {
         try {
-          const [tool, pkg] = await Promise.all([
+          const [tool, pkg, mcp] = await Promise.all([
             api.listToolRequests({ taskId }),
             api.listPackageRequests({ taskId }),
+            // The servers' questions come apart: failing to list them leaves the approval cards as they load.
+            (async () => api.listMcpPrompts({ taskId }))().catch(() => null),
           ]);
-          get().fold({ kind: 'requests.page', taskId, tool: tool.requests, package: pkg.requests });
+          get().fold({
+            kind: 'requests.page',
+            taskId,
+            tool: tool.requests,
+            package: pkg.requests,
+            ...(mcp ? { mcp: mcp.prompts } : {}),
+          });
         } catch {
           // The job status still shows the wait; the next reload or event brings the cards.
         }
@@ -51,6 +61,12 @@ export const createRequestsSlice =
       decideToolRequest(input) {
         return decided(input.taskId, async () =>
           get().fold({ kind: 'tool_request', request: (await api.decideToolRequest(input)).request }),
+        );
+      },
+
+      answerMcpPrompt(input) {
+        return decided(input.taskId, async () =>
+          get().fold({ kind: 'mcp_prompt', prompt: (await api.answerMcpPrompt(input)).prompt, open: false }),
         );
       },
 
