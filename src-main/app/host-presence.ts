@@ -23,6 +23,8 @@ export class HostPresence {
   private timer: NodeJS.Timeout | null = null;
   private last: string[] = [];
   private readonly exists = new Map<string, { at: number; yes: boolean }>();
+  /** When this host last said it is alive (on a shared database: its last beat; alone: when it started). */
+  private seenAt = Date.now();
 
   constructor(
     private readonly store: Store,
@@ -52,12 +54,12 @@ export class HostPresence {
   }
 
   /** This host as GET /hosts shows it. */
-  self(now = Date.now()): Omit<HostRecord, 'startedAt'> {
+  self(): Omit<HostRecord, 'startedAt'> {
     return {
       name: this.o.name,
       version: this.o.version,
-      lastSeenAt: new Date(now).toISOString(),
-      serves: [...this.folders(now)],
+      lastSeenAt: new Date(this.seenAt).toISOString(),
+      serves: [...this.folders()],
       running: this.o.running(),
     };
   }
@@ -77,6 +79,7 @@ export class HostPresence {
   }
 
   private beat(restarted: boolean): void {
+    this.seenAt = Date.now();
     try {
       const { lastSeenAt: _, ...host } = this.self();
       this.store.hosts.seen(host, Date.now(), restarted);

@@ -14,7 +14,8 @@ export const appOperations = {
   }),
   /**
    * The hosts of this host's database (several share one on PostgreSQL): each says when it was last seen, which
-   * workspace folders it runs jobs in and how many it runs now. A host alone on its SQLite file lists itself.
+   * workspace folders it runs jobs in and how many it runs now. A host alone on its SQLite file lists itself, seen
+   * when it started.
    */
   listHosts: op({
     method: 'GET',
