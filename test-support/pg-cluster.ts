@@ -29,6 +29,10 @@ export interface PgCluster {
   log(): string;
   /** Stops the server (immediate: the data is thrown away) and removes its dir. Safe to call twice. */
   stop(): Promise<void>;
+  /** Stops the server, keeping its data: the database goes away under its clients (their connections are ended). */
+  pause(): Promise<void>;
+  /** Starts it again on the same port with the same data (after pause). */
+  resume(): Promise<void>;
 }
 
 const asRoot = () => process.getuid?.() === 0;
@@ -95,10 +99,8 @@ export async function startPgCluster(): Promise<PgCluster> {
   }
 
   let port = 0;
-  for (let attempt = 1; ; attempt++) {
-    // Another process may take the port between freePort and the server's bind: then another port.
-    port = await freePort();
-    const options = [
+  const optionsOf = (port: number) =>
+    [
       `-k ${dir}`,
       `-p ${port}`,
       '-c listen_addresses=127.0.0.1',
@@ -107,8 +109,13 @@ export async function startPgCluster(): Promise<PgCluster> {
       '-c full_page_writes=off',
       '-c max_connections=200',
     ].join(' ');
+  const pgStart = () =>
+    pgCommand('pg_ctl', ['-D', data, '-l', logFile, '-w', '-t', '30', '-o', optionsOf(port), 'start'], dir);
+  for (let attempt = 1; ; attempt++) {
+    // Another process may take the port between freePort and the server's bind: then another port.
+    port = await freePort();
     try {
-      await pgCommand('pg_ctl', ['-D', data, '-l', logFile, '-w', '-t', '30', '-o', options, 'start'], dir);
+      await pgStart();
       break;
     } catch (e) {
       const output = log();
@@ -136,6 +143,9 @@ export async function startPgCluster(): Promise<PgCluster> {
     port,
     dir,
     log,
+    // Fast, not immediate: the test runs with synchronous_commit off, and what a client saw committed must stay.
+    pause: () => pgCommand('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop'], dir).then(() => undefined),
+    resume: () => pgStart().then(() => undefined),
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -120,8 +120,10 @@ export class SyncPostgresClient {
         const message = m.message as { id: number; results?: SqlResult[]; error?: WireError };
         if (message.id !== id) continue;
         if (message.error) {
-          // A connection that failed stays failed in `pg`: the next call opens a new one.
-          if (!message.error.code || /^(08|57P)/.test(message.error.code)) this.reset();
+          // A connection that failed (no SQLSTATE but an errno code, or SQLSTATE class 08 or 57P) stays failed in `pg`:
+          // the next call opens a new one.
+          const code = message.error.code;
+          if (!code || !/^[0-9A-Z]{5}$/.test(code) || /^(08|57P)/.test(code)) this.reset();
           throw new PostgresError(message.error.message, message.error.code ?? 'ECONNRESET', message.error.detail);
         }
         return (message.results ?? []).map(fromWire);
