@@ -265,7 +265,13 @@ function makeWorker(options: MaestroOptions, core: Core, ctx: AppContext): Worke
     // shared one, only the jobs of this host's earlier life; the others' are theirs until their leases lapse.
     recoverAllOnStart: core.store.shared ? 'host' : true,
     host: ctx.hostName,
-    ...(core.store.shared ? { folders: () => ctx.presence.folders() } : {}),
+    // On a shared database a job may name a profile only other hosts have: this one gives it back (P2.13) for them.
+    ...(core.store.shared
+      ? {
+          folders: () => ctx.presence.folders(),
+          serves: (job: JobRecord) => job.profile === null || core.profiles.has(job.profile),
+        }
+      : {}),
     // Read as each job ends: turning Reflection off in Settings applies to the next job that ends.
     reflectionMode: reflectionModeOf(options, core.store, ctx.dataDir),
     secrets: () => knownSecrets(core.profiles),

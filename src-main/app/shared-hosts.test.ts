@@ -193,6 +193,37 @@ describe.skipIf(!hasPg())('several hosts on one PostgreSQL database (real Postgr
     expect(server.requests).toHaveLength(2);
   });
 
+  it('§1 CLAIM a job that names a profile only another host has is not run by a host without it: it stays queued for them', {
+    timeout: 120_000,
+  }, async () => {
+    const server = await startScriptedLlmServer({ script: [] });
+    servers.push(server);
+    const workspace = tempDir('maestro-ws-');
+    // `keeper` has the profile but does not serve the folder; `runner` serves the folder but lacks the profile.
+    const [[runner], [keeper]] = await Promise.all([
+      sharedHosts(['runner'], server, workspace),
+      sharedHosts(['keeper'], server, workspace, 30, ['--serves', tempDir('maestro-elsewhere-')]),
+    ]);
+    const saved = await (keeper as HostProcess).call('POST', '/profiles', {
+      name: 'gpu',
+      baseURL: server.baseURL,
+      model: 'scripted',
+    });
+    expect(saved.status).toBe(201);
+    const created = await (keeper as HostProcess).call('POST', '/tasks', {
+      instruction: 'needs the gpu profile',
+      title: 'gpu',
+      workspacePath: workspace,
+      profile: 'gpu',
+    });
+    expect(created.status).toBe(201);
+    const taskId = created.json.task.id as string;
+    await new Promise((r) => setTimeout(r, 3_000));
+    const job = (await (runner as HostProcess).call('GET', `/tasks/${taskId}`)).json.jobs[0];
+    expect(job).toMatchObject({ status: 'queued', host: null, attempt: 0 });
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('a host SIGKILLed mid-job: another host that serves the folder resumes the job after the lease (within two), and its events reach an SSE client of a third host', {
     timeout: 120_000,
   }, async () => {
