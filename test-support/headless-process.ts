@@ -87,3 +87,24 @@ export async function startHostProcess(
     },
   };
 }
+
+/** Stops every host of `hosts` still running (SIGTERM, then waits for it to exit) and empties the list. */
+export async function stopHosts(hosts: HostProcess[]): Promise<void> {
+  for (const host of hosts.splice(0)) {
+    if (host.child.exitCode === null && host.child.signalCode === null) {
+      host.child.kill('SIGTERM');
+      await host.exited;
+    }
+  }
+}
+
+/** Polls `check` every 100 ms until it answers something other than undefined; fails naming `what` after `timeoutMs`. */
+export async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatStep } from '../../src-shared/entities';
-import { type HostProcess, startHostProcess } from '../../test-support/headless-process';
+import { type HostProcess, startHostProcess, stopHosts } from '../../test-support/headless-process';
 import {
   type RecordedRequest,
   type ScriptedLlmServer,
@@ -26,12 +26,7 @@ const complete = (message: string): ScriptedStep => ({
 const servers: ScriptedLlmServer[] = [];
 const hosts: HostProcess[] = [];
 afterEach(async () => {
-  for (const host of hosts.splice(0)) {
-    if (host.child.exitCode === null && host.child.signalCode === null) {
-      host.child.kill('SIGTERM');
-      await host.exited;
-    }
-  }
+  await stopHosts(hosts);
   for (const server of servers.splice(0)) await server.close();
 });
 

@@ -4,7 +4,7 @@
 // during the outage was not recorded, so the step is asked again, as after a locked SQLite file).
 // A database that cannot be reached at start stops the host with the reason, the URL's password not in it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { type HostProcess, startHostProcess } from '../../test-support/headless-process';
+import { type HostProcess, startHostProcess, stopHosts, until } from '../../test-support/headless-process';
 import { createPgDatabase, type PgCluster, pgMissing, startPgCluster } from '../../test-support/pg-cluster';
 import { hasPg } from '../../test-support/pg-test-db';
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../../test-support/scripted-llm-server';
@@ -14,25 +14,10 @@ const hosts: HostProcess[] = [];
 const servers: ScriptedLlmServer[] = [];
 const clusters: PgCluster[] = [];
 afterEach(async () => {
-  for (const host of hosts.splice(0)) {
-    if (host.child.exitCode === null && host.child.signalCode === null) {
-      host.child.kill('SIGTERM');
-      await host.exited;
-    }
-  }
+  await stopHosts(hosts);
   for (const server of servers.splice(0)) await server.close();
   for (const cluster of clusters.splice(0)) await cluster.stop();
 });
-
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe.skipIf(!hasPg() || pgMissing() !== undefined)('the shared database goes away and comes back', () => {
   it('the host stays up, answers 503 database_unreachable with Retry-After and writes nothing; the job goes back to retry without using an attempt and finishes once it is back', {

@@ -5,7 +5,7 @@
 
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type HostProcess, startHostProcess } from '../../test-support/headless-process';
+import { type HostProcess, startHostProcess, stopHosts, until } from '../../test-support/headless-process';
 import { hasPg, pgUrlForTest } from '../../test-support/pg-test-db';
 import {
   type ScriptedLlmServer,
@@ -27,12 +27,7 @@ let db: pg.Client;
 let url: string;
 
 afterEach(async () => {
-  for (const host of hosts.splice(0)) {
-    if (host.child.exitCode === null && host.child.signalCode === null) {
-      host.child.kill('SIGTERM');
-      await host.exited;
-    }
-  }
+  await stopHosts(hosts);
   for (const server of servers.splice(0)) await server.close();
 });
 
@@ -66,16 +61,6 @@ async function sharedHosts(
   );
   hosts.push(...started);
   return started;
-}
-
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe.skipIf(!hasPg())('several hosts on one PostgreSQL database (real PostgreSQL 15, real host processes)', () => {

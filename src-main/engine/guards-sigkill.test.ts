@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type HostProcess, startHostProcess } from '../../test-support/headless-process';
+import { type HostProcess, startHostProcess, stopHosts } from '../../test-support/headless-process';
 import {
   type ScriptEntry,
   type ScriptedLlmServer,
@@ -22,12 +22,7 @@ const FORGOT = step('complete', { status: 'success', message: 'reached only if t
 const servers: ScriptedLlmServer[] = [];
 const hosts: HostProcess[] = [];
 afterEach(async () => {
-  for (const host of hosts.splice(0)) {
-    if (host.child.exitCode === null && host.child.signalCode === null) {
-      host.child.kill('SIGTERM');
-      await host.exited;
-    }
-  }
+  await stopHosts(hosts);
   for (const server of servers.splice(0)) await server.close();
 });
 
