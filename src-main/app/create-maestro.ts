@@ -1,6 +1,7 @@
 // The composition root used by both entries (Electron and headless): data dir, DB, pieces, profiles, Worker, and
 // `invoke`, the one door to every contract operation.
 
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { OperationName } from '../../src-shared/contract';
@@ -39,7 +40,7 @@ import { AcceptedSettings, type SettingsText } from '../workspace/accepted-setti
 import { dbFile } from '../workspace/paths';
 import { DEFAULT_CONCURRENCY } from './concurrency';
 import type { AppContext } from './context';
-import { AGENT_TOKENS_FILE, prepareDataDir } from './data-dir';
+import { AGENT_TOKENS_FILE, dataDirId, prepareDataDir } from './data-dir';
 import { DisposableStore } from './disposable-store';
 import { acquireHostLock } from './host-lock';
 import { HostPresence } from './host-presence';
@@ -257,13 +258,15 @@ function engineFor(options: MaestroOptions, core: Core, pieces: PieceCatalog, da
 function makeWorker(options: MaestroOptions, core: Core, ctx: AppContext): Worker | null {
   const engine = engineFor(options, core, ctx.pieces, ctx.dataDir);
   if (!engine) return null;
+  const workerIdPrefix = `worker_${dataDirId(ctx.dataDir)}_`;
   const collectIfIdle = checkpointCollector(core.store, ctx.dataDir);
   return new Worker({
     // Jobs mostly wait on the model: several tasks (and a parent's subtasks) can run side by side.
     concurrency: DEFAULT_CONCURRENCY, // one per task at most: the per-task lock still holds
     // The host lock is held: every job left running was left by a host that is gone — on a database of its own. On a
     // shared one, only the jobs of this host's earlier life; the others' are theirs until their leases lapse.
-    recoverAllOnStart: core.store.shared ? 'host' : true,
+    recoverAllOnStart: core.store.shared ? { workerIdPrefix } : true,
+    workerId: `${workerIdPrefix}${randomBytes(6).toString('hex')}`,
     host: ctx.hostName,
     // On a shared database a job may name a profile only other hosts have: this one gives it back (P2.13) for them.
     ...(core.store.shared

@@ -1,6 +1,7 @@
 // The data dir before anything opens in it: made (0700) and checked readable and writable, with a clear error when it
 // cannot be; and the name of the sealed file of the remote agents' tokens. Apart from the composition root, so the
 // desktop's main process can use them without loading the core.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CodedError } from '../../src-shared/errors';
@@ -31,4 +32,22 @@ export function prepareDataDir(dataDir: string): string {
     throw new DataDirError(resolved, 'is not readable and writable');
   }
   return resolved;
+}
+
+/**
+ * The data dir's own id (made once, kept in `data-dir-id`): the prefix of the ids of the Workers that run in it. The
+ * data dir's lock (host-lock.ts) lets one host at a time in, so on a database several hosts share, a job left running
+ * under a worker of this prefix was left by this data dir's host that died — whatever the hosts are called.
+ */
+export function dataDirId(dataDir: string): string {
+  const file = path.join(dataDir, 'data-dir-id');
+  try {
+    const kept = fs.readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-f]{16}$/.test(kept)) return kept;
+  } catch {
+    // Made below.
+  }
+  const id = crypto.randomBytes(8).toString('hex');
+  fs.writeFileSync(file, `${id}\n`, { mode: 0o600 });
+  return id;
 }

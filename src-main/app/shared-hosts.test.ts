@@ -209,6 +209,28 @@ describe.skipIf(!hasPg())('several hosts on one PostgreSQL database (real Postgr
     expect(server.requests).toHaveLength(0);
   });
 
+  it('a host starting beside a live one of the same name leaves that one’s running job alone (only its own data dir’s are recovered at start)', {
+    timeout: 120_000,
+  }, async () => {
+    const server = await startScriptedLlmServer({ script: [{ fault: 'hang' }] });
+    servers.push(server);
+    const workspace = tempDir('maestro-ws-');
+    const [first] = await sharedHosts(['same'], server, workspace);
+    const created = await (first as HostProcess).call('POST', '/tasks', {
+      instruction: 'keep running',
+      title: 'running',
+      workspacePath: workspace,
+    });
+    const taskId = created.json.task.id as string;
+    await until('the model call to start', async () => (server.requests.length > 0 ? true : undefined), 20_000);
+    const [second] = await sharedHosts(['same'], server, workspace);
+    await new Promise((r) => setTimeout(r, 2_000));
+    const job = (await (second as HostProcess).call('GET', `/tasks/${taskId}`)).json.jobs[0];
+    expect(job).toMatchObject({ status: 'running', attempt: 1, host: 'same' });
+    expect(server.requests).toHaveLength(1);
+    expect(server.hangsEnded).toBe(0);
+  });
+
   it('a host SIGKILLed mid-job: another host that serves the folder resumes the job after the lease (within two), and its events reach an SSE client of a third host', {
     timeout: 120_000,
   }, async () => {

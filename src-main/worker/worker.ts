@@ -45,10 +45,10 @@ export interface WorkerOptions {
   /**
    * At start, every running job of another worker goes back to retry at once, stale or not. Only for a host that
    * holds the data dir's lock (host-lock.ts) and is alone on its database: then those jobs were left by one that died.
-   * `host`: only those of this host's earlier life (several hosts share the database; the others' jobs are theirs
-   * until their heartbeats go stale).
+   * `{ workerIdPrefix }`: only those of workers with that prefix, this data dir's earlier hosts (several hosts share
+   * the database; the others' jobs are theirs until their heartbeats go stale).
    */
-  recoverAllOnStart?: boolean | 'host';
+  recoverAllOnStart?: boolean | { workerIdPrefix: string };
   /** The name of this host, written on each job it claims (Job.host). */
   host?: string;
   /**
@@ -125,7 +125,8 @@ export class Worker {
   /** Recovers stale jobs (or all others' running jobs, with recoverAllOnStart), then polls until stopped. */
   start(): void {
     this.stopping = false;
-    if (this.o.recoverAllOnStart) this.recoverLeftRunning(Date.now(), this.o.recoverAllOnStart === 'host');
+    const left = this.o.recoverAllOnStart;
+    if (left) this.recoverLeftRunning(Date.now(), left === true ? '' : left.workerIdPrefix);
     this.recover();
     this.poll();
   }
@@ -323,16 +324,16 @@ export class Worker {
    * says: the caller holds the data dir's lock, so the host that ran it is gone (killed, crashed, or the machine
    * restarted). The interrupted job goes on within a poll instead of after the stale window.
    */
-  recoverLeftRunning(now = Date.now(), ownHostOnly = false): JobRecord[] {
+  recoverLeftRunning(now = Date.now(), workerIdPrefix = ''): JobRecord[] {
     const why = (job: JobRecord) => `the host running it (${job.host ?? `worker ${job.workerId}`}) stopped`;
-    return this.sendBack(Number.MAX_SAFE_INTEGER, now, why, ownHostOnly ? this.o.host : undefined);
+    return this.sendBack(Number.MAX_SAFE_INTEGER, now, why, workerIdPrefix);
   }
 
-  private sendBack(cutoff: number, now: number, why: (job: JobRecord) => string, host?: string): JobRecord[] {
+  private sendBack(cutoff: number, now: number, why: (job: JobRecord) => string, workerIdPrefix = ''): JobRecord[] {
     const { store } = this.o;
     const recovered: JobRecord[] = [];
     for (const stale of store.jobs.staleRunning(cutoff)) {
-      if (host !== undefined && stale.host !== host) continue;
+      if (!stale.workerId?.startsWith(workerIdPrefix)) continue;
       // This worker's own running job is alive whatever its heartbeat says (a lock may have held the heartbeat back).
       if (this.running.has(stale.id)) continue;
       const back = recover(store, stale.id, { cutoff, self: this.id }, (job) =>
