@@ -33,6 +33,8 @@ async function fill(url: string, jobs: number, tag: string): Promise<void> {
      FROM generate_series(1, $2) AS i`,
     [now, jobs],
   );
+  // As autovacuum would have by the time a queue is this long: the planner knows the table's size.
+  await client.query('ANALYZE');
   await client.end();
 }
 

@@ -49,6 +49,7 @@ const types = { getTypeParser: (oid, format) => parsers[oid] || pg.types.getType
 const client = new pg.Client({ connectionString: url, types, statement_timeout: statementTimeoutMs,
   idle_in_transaction_session_timeout: statementTimeoutMs * 2, application_name: 'maestro' });
 let lost = null;
+const names = new Map();
 client.on('error', (e) => { lost = e; });
 const ready = client.connect();
 const answer = (message) => { port.postMessage(message); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); };
@@ -65,7 +66,14 @@ port.on('message', async ({ id, calls, end }) => {
     for (const call of calls) {
       // Buffers arrive as Uint8Array; pg wants a Buffer for bytea.
       const values = call.params && call.params.map((v) => (v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : v));
-      const answered = await client.query({ text: call.sql, values });
+      // A statement with parameters is prepared once per connection (named by its text's first use): the
+      // repositories run the same few statements again and again.
+      let name;
+      if (values) {
+        name = names.get(call.sql);
+        if (!name) names.set(call.sql, (name = 's' + names.size));
+      }
+      const answered = await client.query({ name, text: call.sql, values });
       // Several statements without parameters answer one result each: the last is the batch's.
       const r = Array.isArray(answered) ? answered[answered.length - 1] : answered;
       results.push({ rows: r.rows, rowCount: r.rowCount ?? 0 });

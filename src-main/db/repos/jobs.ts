@@ -172,21 +172,12 @@ export function createJobsRepo(db: SqlDatabase) {
   // The claim is one UPDATE … WHERE status = … so two workers (or processes) can never both win a job;
   // NOT EXISTS(running job of the same task) is the per-task lock. On PostgreSQL the chosen row is locked with
   // SKIP LOCKED: a job another host's transaction holds is passed over, not waited on; and the due retries and the
-  // queued jobs are looked at in one statement (`either`: one round trip), where SQLite's two each walk an index.
+  // queued jobs are looked at in one statement (`either`: the first of the two picks, each walking its index; one
+  // round trip), where SQLite runs the two statements.
   const dialect = dialectOf(db);
-  const due = `(j.status = 'retry' AND j.next_retry_at <= @now)`;
-  const claimable = { retry: due, queued: `j.status = 'queued'`, either: `(${due} OR j.status = 'queued')` };
-  const order = {
-    retry: 'j.next_retry_at, j.created_at, j.rowid',
-    queued: 'j.created_at, j.rowid',
-    either: `j.status = 'queued', j.next_retry_at, j.created_at, j.rowid`,
-  };
-  const claimSql = (from: ClaimFrom, filtered: boolean, served: boolean) => `
-    UPDATE jobs SET status = 'running', worker_id = @workerId, host = @host, heartbeat_at = @now, updated_at = @now,
-      attempt = attempt + 1, started_at = @now, next_retry_at = NULL
-    WHERE status ${from === 'either' ? `IN ('retry', 'queued')` : `= '${from}'`} AND id = (
+  const pick = (from: 'retry' | 'queued', filtered: boolean, served: boolean) => `(
       SELECT j.id FROM jobs j
-      WHERE ${claimable[from]}
+      WHERE ${from === 'retry' ? `j.status = 'retry' AND j.next_retry_at <= @now` : `j.status = 'queued'`}
         ${filtered ? `AND coalesce(j.profile, '') IN (SELECT coalesce(value, '') FROM ${jsonValues(dialect, '@profiles')})` : ''}
         AND j.id NOT IN (SELECT value FROM ${jsonValues(dialect, '@exclude')})
         ${
@@ -196,8 +187,16 @@ export function createJobsRepo(db: SqlDatabase) {
             : ''
         }
         AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r.task_id = j.task_id AND r.status = 'running')
-      ORDER BY ${order[from]} LIMIT 1
-      ${dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : ''})
+      ORDER BY ${from === 'retry' ? 'j.next_retry_at, ' : ''}j.created_at, j.rowid LIMIT 1
+      ${dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : ''})`;
+  const claimSql = (from: ClaimFrom, filtered: boolean, served: boolean) => `
+    UPDATE jobs SET status = 'running', worker_id = @workerId, host = @host, heartbeat_at = @now, updated_at = @now,
+      attempt = attempt + 1, started_at = @now, next_retry_at = NULL
+    WHERE ${
+      from === 'either'
+        ? `status IN ('retry', 'queued') AND id = coalesce(${pick('retry', filtered, served)}, ${pick('queued', filtered, served)})`
+        : `status = '${from}' AND id = ${pick(from, filtered, served)}`
+    }
     RETURNING *`;
   // Statements by the filters a claim uses, made at the first claim that uses them.
   const claims = new Map<string, Statement>();
