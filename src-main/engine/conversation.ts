@@ -72,7 +72,7 @@ export class Conversation {
     return this.current;
   }
 
-  /** Every earlier line of the transcript (threads of earlier jobs, or this job's own thread from a previous attempt). */
+  /** Every earlier line of the transcript (earlier jobs' threads, or this job's own thread from a previous attempt). */
   priorLines(): TranscriptLine[] {
     return parseTranscript(this.prior);
   }
@@ -84,8 +84,8 @@ export class Conversation {
   }
 
   /**
-   * Continue: the transcript becomes one thread — a fresh system message, the replayed turns of every earlier thread, and
-   * the new user message — rebuilt atomically (the replayed turns now live in this thread, so none is kept twice).
+   * Continue: the transcript becomes one thread — a fresh system message, the replayed turns of every earlier thread,
+   * and the new user message — rebuilt atomically (the replayed turns now live in this thread, so none is kept twice).
    */
   seedContinuation(system: string, replayed: readonly ChatMessage[], user: string): void {
     this.prior = '';

@@ -76,7 +76,8 @@ export function forkTask(ctx: CheckpointContext, input: OpParsedInput<'forkTask'
   }
   // The conversation as that Send found it, byte for byte: the fork's first request then shares the prefix the
   // original's had at that Send (spec 3.1–3.4), so a cache keeps serving it.
-  const kept = taskTranscript(store, runtimeDir(ctx.dataDir, original.id), original.id).kept(String(at.seq));
+  const source = taskTranscript(store, runtimeDir(ctx.dataDir, original.id), original.id);
+  const kept = source.kept(String(at.seq));
   if (kept === null && input.send > 1) {
     throw new MaestroError(
       'conflict',

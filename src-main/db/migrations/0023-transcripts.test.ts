@@ -1,5 +1,6 @@
-// Migration 23 on a version-22 file with a task and its job: every row kept, the transcript tables empty; chunks read
-// back in seq order, a chunk or point of a task that does not exist refused, an empty chunk refused, one point per name.
+// Migration 23 on a version-22 file with a task and its job: every row kept, the transcript tables empty; chunks
+// read back in seq order; a chunk or point of a task that does not exist refused, an empty chunk refused, one point
+// per name.
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { tempDir } from '../../../test-support/temp-maestro';
 import { migrate } from './index';
 
 describe('migration 23 (from version 22 with data in it)', () => {
-  it('keeps every task and job; transcript_chunks and transcript_points start empty and hold to their task', () => {
+  it('keeps every task and job; transcript_chunks and transcript_points start empty, hold to their task', () => {
     const db = new Database(path.join(tempDir(), 'maestro.db'));
     db.pragma('foreign_keys = ON');
     migrate(db, 22);
