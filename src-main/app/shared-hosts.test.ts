@@ -1,8 +1,11 @@
 // Several hosts on one PostgreSQL database (issue 25 point 3), each a real headless process with its own data dir,
 // all serving one workspace folder and calling one scripted model: every job runs exactly once, each host claims some;
 // a host SIGKILLed mid-job has its job resumed by another after the lease; a job's events reach an SSE client of a
-// host that did not run it.
+// host that did not run it; a job parked on a host that then stops is resumed by another with its conversation, which
+// every host shows the same (the transcript is in the database, not in the first host's data dir).
 
+import fs from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type HostProcess, startHostProcess, stopHosts, until } from '../../test-support/headless-process';
@@ -43,24 +46,32 @@ async function sharedHosts(
   /** More flags for every host, e.g. --serves. */
   flags: string[] = [],
 ) {
-  const started = await Promise.all(
-    names.map((name) =>
-      startHostProcess(
-        tempDir(),
-        workspace,
-        {
-          MAESTRO_LLM_BASE_URL: server.baseURL,
-          MAESTRO_LLM_API_KEY: 'sk-test',
-          MAESTRO_LLM_MODEL: 'scripted',
-          MAESTRO_DATABASE_URL: url,
-          MAESTRO_LEASE_SECONDS: String(lease),
-        },
-        ['--host-name', name, '--concurrency', '8', ...flags],
-      ),
-    ),
+  return Promise.all(names.map((name) => sharedHost(name, tempDir(), server, workspace, lease, flags)));
+}
+
+/** One host of the shared database on `dataDir` (a host started again on its own data dir). */
+async function sharedHost(
+  name: string,
+  dataDir: string,
+  server: ScriptedLlmServer,
+  workspace: string,
+  lease = 30,
+  flags: string[] = [],
+): Promise<HostProcess> {
+  const host = await startHostProcess(
+    dataDir,
+    workspace,
+    {
+      MAESTRO_LLM_BASE_URL: server.baseURL,
+      MAESTRO_LLM_API_KEY: 'sk-test',
+      MAESTRO_LLM_MODEL: 'scripted',
+      MAESTRO_DATABASE_URL: url,
+      MAESTRO_LEASE_SECONDS: String(lease),
+    },
+    ['--host-name', name, '--concurrency', '8', ...flags],
   );
-  hosts.push(...started);
-  return started;
+  hosts.push(host);
+  return host;
 }
 
 describe.skipIf(!hasPg())('several hosts on one PostgreSQL database (real PostgreSQL 15, real host processes)', () => {
@@ -286,5 +297,80 @@ describe.skipIf(!hasPg())('several hosts on one PostgreSQL database (real Postgr
     // The person sees why: the interruption is named in the job's history.
     const activity = await (second as HostProcess).call('GET', `/tasks/${taskId}`);
     expect(activity.json.jobs[0]).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('a job parked for an approval on a host that then stops: the person approves through another host, which resumes the job with its earlier turns; both hosts show the same transcript', {
+    timeout: 120_000,
+  }, async () => {
+    const server = await startScriptedLlmServer({
+      script: [
+        { toolCalls: [{ name: 'run_command', arguments: { command: 'echo shared-$((40 + 2))' }, id: 'call_park' }] },
+        complete('resumed on another host'),
+      ],
+    });
+    servers.push(server);
+    const workspace = tempDir('maestro-ws-');
+    const alphaDir = tempDir();
+    const alpha = await sharedHost('alpha', alphaDir, server, workspace);
+    const created = await alpha.call('POST', '/tasks', {
+      instruction: 'run the shared command',
+      title: 'park and move',
+      workspacePath: workspace,
+    });
+    const taskId = created.json.task.id as string;
+    const parked = await until(
+      'the job to park for an approval',
+      async () => {
+        const job = (await alpha.call('GET', `/tasks/${taskId}`)).json.jobs[0];
+        return job?.status === 'waiting_human' ? job : undefined;
+      },
+      30_000,
+    );
+    expect(parked).toMatchObject({ waitReason: 'tool_request', host: 'alpha' });
+    const [request] = (await alpha.call('GET', `/tasks/${taskId}/tool-requests`)).json.requests;
+    expect(request).toMatchObject({ tool: 'run_command', status: 'pending' });
+    // The replayable conversation so far (the unanswered call is left out until it is answered).
+    const before = (await alpha.call('GET', `/tasks/${taskId}/transcript`)).json.entries;
+    expect(JSON.stringify(before)).toContain('run the shared command');
+
+    alpha.child.kill('SIGTERM');
+    expect(await alpha.exited).toMatchObject({ code: 0 });
+    // Nothing of the conversation is in alpha's data dir: another host could not have read it there.
+    expect(fs.existsSync(path.join(alphaDir, 'runs', taskId, 'transcript.jsonl'))).toBe(false);
+
+    const [beta] = await sharedHosts(['beta'], server, workspace);
+    const decided = await (beta as HostProcess).call('POST', `/tasks/${taskId}/tool-requests/${request.id}/decide`, {
+      decision: 'approve',
+    });
+    expect(decided.status).toBe(200);
+    const job = await until(
+      'the job to succeed on beta',
+      async () => {
+        const job = (await (beta as HostProcess).call('GET', `/tasks/${taskId}`)).json.jobs[0];
+        return job?.status === 'succeeded' ? job : undefined;
+      },
+      30_000,
+    );
+    expect(job).toMatchObject({ host: 'beta', result: 'resumed on another host' });
+
+    // Beta's request went on from alpha's: the same messages first, then the approved call's result.
+    type Message = { role: string; content?: string; tool_call_id?: string; tool_calls?: { id: string }[] };
+    const chats = server.requests.filter((r) => r.path.endsWith('/chat/completions'));
+    expect(chats).toHaveLength(2);
+    const first = (chats[0]?.body?.messages ?? []) as Message[];
+    const resumed = (chats[1]?.body?.messages ?? []) as Message[];
+    expect(first.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(resumed.slice(0, first.length)).toEqual(first);
+    expect(resumed.find((m) => m.role === 'assistant')?.tool_calls?.map((c) => c.id)).toEqual(['call_park']);
+    const result = resumed.find((m) => m.role === 'tool' && m.tool_call_id === 'call_park');
+    expect(result?.content).toContain('shared-42');
+
+    // Alpha started again on its own data dir shows what beta shows: one transcript, in the database.
+    const again = await sharedHost('alpha', alphaDir, server, workspace);
+    const onBeta = (await (beta as HostProcess).call('GET', `/tasks/${taskId}/transcript`)).json.entries;
+    const onAlpha = (await again.call('GET', `/tasks/${taskId}/transcript`)).json.entries;
+    expect(onAlpha).toEqual(onBeta);
+    expect(JSON.stringify(onBeta)).toContain('shared-42');
+    expect(onBeta.length).toBeGreaterThan(before.length);
   });
 });

@@ -7,7 +7,8 @@ import { isTerminal } from '../../src-shared/entities';
 import { MaestroError } from '../../src-shared/errors';
 import type { StoredCheckpoint } from '../db/repos/checkpoints';
 import type { Store } from '../db/store';
-import { keepConversation, keptConversation, putConversation } from '../engine/conversation-points';
+import type { TaskTranscript } from '../engine/transcripts';
+import { taskTranscript } from '../jobs/transcripts';
 import { runtimeDir } from '../workspace/paths';
 import type { CheckpointService } from './service';
 
@@ -38,9 +39,9 @@ export async function rewind(
     );
   }
   requireIdle(service.store, task);
-  const dir = runtimeDir(service.dataDir, task.id);
+  const kept = taskTranscript(store, runtimeDir(service.dataDir, task.id), task.id);
   // The conversation to put back, found before anything is written (a refusal changes nothing).
-  const transcript = conversation ? conversationOf(dir, target) : null;
+  const transcript = conversation ? conversationOf(kept, target) : null;
   let restored: string[] = [];
   let removed: string[] = [];
   let edited: string[] = [];
@@ -64,21 +65,21 @@ export async function rewind(
     // checkpoint (the person's edits).
     const before = await service.record(snapshots, task, jobId, 'rewind');
     if (!before) throw new Error('a rewind checkpoint is always kept');
-    await keepConversation(dir, `rewind-${before.id}`);
+    await kept.keep(`rewind-${before.id}`);
     undoCheckpointId = before.id;
     if (mode !== 'conversation') {
       edited = last ? before.files.map((f) => f.path) : [];
       ({ restored, removed } = await snapshots.restore(target.snapshot, before.snapshot));
     }
   }
-  if (transcript !== null && !dryRun) rewindConversation(service.store, task, dir, target, transcript);
+  if (transcript !== null && !dryRun) rewindConversation(service.store, task, kept, target, transcript);
   return { restored, removed, undoCheckpointId, edited };
 }
 
 /** The transcript a conversation rewind to `target` puts back: the one its Send found, or a rewind's before. */
-function conversationOf(dir: string, target: StoredCheckpoint): string {
+function conversationOf(transcript: TaskTranscript, target: StoredCheckpoint): string {
   const name = target.kind === 'rewind' ? `rewind-${target.id}` : String(target.invokeSeq);
-  const kept = keptConversation(dir, name);
+  const kept = transcript.kept(name);
   if (kept === null) {
     throw new MaestroError(
       'conflict',
@@ -94,8 +95,14 @@ function conversationOf(dir: string, target: StoredCheckpoint): string {
  * Puts `transcript` back as the task's conversation and marks what it cut (folded in the chat), or takes back the
  * rewinds made since a rewind's checkpoint. Computed from kept copies: run again after a crash, it completes.
  */
-function rewindConversation(store: Store, task: Task, dir: string, target: StoredCheckpoint, transcript: string): void {
-  putConversation(dir, transcript);
+function rewindConversation(
+  store: Store,
+  task: Task,
+  kept: TaskTranscript,
+  target: StoredCheckpoint,
+  transcript: string,
+): void {
+  kept.replace(transcript);
   store.transact(() => {
     if (target.kind === 'rewind') {
       store.checkpoints.undoRewindsSince(task.id, Date.parse(target.createdAt));

@@ -21,6 +21,7 @@ import { createTaskGrantsRepo } from './repos/task-grants';
 import { createTaskPagesRepo } from './repos/task-pages';
 import { createTasksRepo } from './repos/tasks';
 import { createToolRequestsRepo } from './repos/tool-requests';
+import { createTranscriptsRepo } from './repos/transcripts';
 import { type Dialect, dialectOf, type SqlDatabase } from './sql';
 
 export type EventListener = (event: MaestroEvent) => void;
@@ -46,6 +47,8 @@ export class Store {
   readonly a2aTasks;
   readonly lessons;
   readonly hosts;
+  /** Transcripts in the database: used where it is shared (jobs/transcripts.ts); alone on SQLite they are files. */
+  readonly transcripts;
   /** The turns being generated now, for a window that joins mid-stream (liveEvents). */
   private readonly live = new LiveTurns();
   private readonly listeners = new Set<EventListener>();
@@ -81,6 +84,7 @@ export class Store {
     this.a2aTasks = createA2aTasksRepo(db);
     this.lessons = createLessonsRepo(db);
     this.hosts = createHostsRepo(db);
+    this.transcripts = createTranscriptsRepo(db);
     if (this.shared) this.caughtUp = this.events.lastSeq();
   }
 

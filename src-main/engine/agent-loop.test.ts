@@ -1,15 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { arrival, call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import { DONE, frames } from '../../test-support/provider-shapes/shape';
 import type { RecordedRequest, ScriptEntry } from '../../test-support/scripted-llm-server';
+import { transcriptOf } from '../../test-support/transcript-lines';
 import type { AnyToolDef } from '../tools/types';
-import { runtimeDir } from '../workspace/paths';
 import { EMPTY_REPLY } from './assistant-reply';
-import { TRANSCRIPT_FILE } from './conversation';
 
 /** Test doubles of read-only / writing tools that record when they ran. */
 function recordingTools(log: string[]): AnyToolDef[] {
@@ -67,7 +64,7 @@ describe('the agent loop', () => {
     const transcriptAt: string[] = [];
     /** The transcript as the request that `entry` answers arrived. */
     const seen = (entry: ScriptEntry) => (request: RecordedRequest) => {
-      transcriptAt.push(fs.readFileSync(path.join(runtimeDir(h.dataDir, taskId), TRANSCRIPT_FILE), 'utf8'));
+      transcriptAt.push(transcriptOf(h.maestro, taskId).read());
       return typeof entry === 'function' ? entry(request) : entry;
     };
     const second = arrival({ ...call('read_file', { id: 'r', ms: 1 }), delayMs: 150 });
@@ -121,8 +118,7 @@ describe('the agent loop', () => {
     // What had streamed stays in the chat as the stopped turn's step, not failed (issue 23); the model never sees it.
     const { steps } = h.maestro.invoke('getTaskRecent', { taskId });
     expect(steps.map((s) => [s.text, s.error])).toEqual([['Working on', null]]);
-    const transcript = path.join(runtimeDir(h.dataDir, taskId), TRANSCRIPT_FILE);
-    expect(fs.existsSync(transcript) ? fs.readFileSync(transcript, 'utf8') : '').not.toContain('Working on');
+    expect(transcriptOf(h.maestro, taskId).read()).not.toContain('Working on');
   });
 
   it('P4.21 P9.11 P9.14 a 500 is retried with identical messages: two LlmCalls in one AgentTurn', async () => {

@@ -1,14 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { engineHarness, SETTLED } from '../../test-support/engine-harness';
 import { tempDir, testMaestro } from '../../test-support/temp-maestro';
+import { transcriptOf } from '../../test-support/transcript-lines';
 import { jobJournals } from '../jobs/journal';
 import type { ChatMessage, LlmRequest, LlmResult, LlmToolCall } from '../llm/types';
 import { NO_RULES } from '../tools/permission';
-import { runtimeDir } from '../workspace/paths';
 import { assistantTurn, EMPTY_REPLY, isQuestion } from './assistant-reply';
-import { parseTranscript, TRANSCRIPT_FILE } from './conversation';
+import { parseTranscript } from './conversation';
 import { DEFAULT_LIMITS } from './job-run';
 import type { LlmPort } from './llm-port';
 import { runPiece } from './piece-runner';
@@ -217,7 +215,7 @@ describe('reasoning and provider fields through the run', () => {
     const expected = JSON.stringify(assistantTurn(result(first), new Set()).message);
     expect(expected).toContain('"reasoning_content":"Plan first."');
     // The transcript keeps it, and the requests after the transition carry it unchanged.
-    const transcript = fs.readFileSync(path.join(runtimeDir(h.dataDir, task.id), TRANSCRIPT_FILE), 'utf8');
+    const transcript = transcriptOf(h.maestro, task.id).read();
     const kept = parseTranscript(transcript).map((l) => JSON.stringify(l.message));
     expect(kept).toContain(expected);
     expect(JSON.stringify(byCallId(h.requests[1] ?? [], 'gen_call_1'))).toBe(expected);
@@ -236,7 +234,7 @@ describe('reasoning and provider fields through the run', () => {
     ]);
     const { taskId, jobId } = h.createTask('Tidy');
     expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
-    const lines = parseTranscript(fs.readFileSync(path.join(runtimeDir(h.dataDir, taskId), TRANSCRIPT_FILE), 'utf8'));
+    const lines = parseTranscript(transcriptOf(h.maestro, taskId).read());
     const assistant = lines.map((l) => l.message).find((m) => m.role === 'assistant');
     expect(assistant).toMatchObject({ reasoning_content: 'The user wants a tidy file.', content: null });
   });

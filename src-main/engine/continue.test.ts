@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { complete, engineHarness, SETTLED, transition } from '../../test-support/engine-harness';
 import type { RecordedRequest } from '../../test-support/scripted-llm-server';
+import { transcriptOf } from '../../test-support/transcript-lines';
 
 type Msg = {
   role: string;
@@ -84,9 +85,7 @@ describe('Continue replays the transcript (spec 3.2, 3.3)', () => {
     const { taskId, jobId } = h.createTask('Make a thing');
     await h.waitFor(jobId, SETTLED);
     // Lose the transcript: nothing can be replayed.
-    const fs = await import('node:fs');
-    const path = await import('node:path');
-    fs.rmSync(path.join(h.dataDir, 'runs', taskId, 'transcript.jsonl'));
+    transcriptOf(h.maestro, taskId).replace('');
     const { job } = h.maestro.invoke('continueTask', { taskId });
     await h.waitFor(job.id, SETTLED);
     const replay = messages(h.server.requests[1]);

@@ -1,20 +1,17 @@
-// The Conversation of a job and its transcript (runs/{taskId}/transcript.jsonl): one JSON line per message, threads
-// begin at a system line. Turns are appended and written through (on disk before append returns); rewrite() rebuilds
-// the file atomically. Earlier jobs' threads are kept.
-import fs from 'node:fs';
-import path from 'node:path';
+// The Conversation of a job and its task's transcript (transcripts.ts: runs/{taskId}/transcript.jsonl, or the shared
+// database's rows): one JSON line per message, threads begin at a system line. Turns are appended and written through
+// (stored before append returns); rewrite() replaces the text atomically. Earlier jobs' threads are kept.
 import type { ChatMessage } from '../llm/types';
-import { writeFileAtomic } from '../workspace/atomic-write';
+import { fileTranscript, type TaskTranscript, TRANSCRIPT_FILE } from './transcripts';
 
 export type { ChatMessage };
+export { TRANSCRIPT_FILE };
 
 export interface TranscriptLine {
   ts: string;
   jobId: string;
   message: ChatMessage;
 }
-
-export const TRANSCRIPT_FILE = 'transcript.jsonl';
 
 /** Parses transcript lines; a torn or unparsable line (a crash mid-write) is skipped, never fatal. */
 export function parseTranscript(text: string): TranscriptLine[] {
@@ -43,39 +40,39 @@ export function splitThreads(lines: TranscriptLine[]): TranscriptLine[][] {
 
 export class Conversation {
   private current: ChatMessage[] = [];
-  /** The file's bytes before this job's thread: earlier jobs' threads, kept by rewrite(). */
+  /** The transcript's text before this job's thread: earlier jobs' threads, kept by rewrite(). */
   private prior: string;
-  private fd: number | null = null;
   /** The lines of the step being recorded (asOneStep), written when it ends; null outside a step. */
   private step: string | null = null;
 
   private constructor(
     /** null: an isolated conversation kept in memory only (a delegated sub-agent's). */
-    readonly file: string | null,
+    readonly transcript: TaskTranscript | null,
     readonly jobId: string,
     private readonly now: () => Date,
   ) {
-    this.prior = file ? readWhole(file) : '';
+    this.prior = transcript ? transcript.read() : '';
   }
 
   static inMemory(jobId: string, now: () => Date = () => new Date()): Conversation {
     return new Conversation(null, jobId, now);
   }
 
-  /** Opens the task's transcript for `jobId`; a torn last line is cut off so appends start on a clean line. */
-  static open(runtimeDir: string, jobId: string, now: () => Date = () => new Date()): Conversation {
-    const file = path.join(runtimeDir, TRANSCRIPT_FILE);
-    const text = readWhole(file);
-    if (text && !text.endsWith('\n'))
-      fs.truncateSync(file, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
-    return new Conversation(file, jobId, now);
+  /**
+   * Opens the task's transcript for `jobId` (a runtime dir: its file there); a torn last line is cut off so appends
+   * start on a clean line.
+   */
+  static open(where: string | TaskTranscript, jobId: string, now: () => Date = () => new Date()): Conversation {
+    const transcript = typeof where === 'string' ? fileTranscript(where) : where;
+    transcript.mendTornEnd();
+    return new Conversation(transcript, jobId, now);
   }
 
   get messages(): readonly ChatMessage[] {
     return this.current;
   }
 
-  /** Every earlier line of the file (threads of earlier jobs, or this job's own thread from a previous attempt). */
+  /** Every earlier line of the transcript (earlier jobs' threads, or this job's own thread from a previous attempt). */
   priorLines(): TranscriptLine[] {
     return parseTranscript(this.prior);
   }
@@ -87,8 +84,8 @@ export class Conversation {
   }
 
   /**
-   * Continue: the file becomes one thread — a fresh system message, the replayed turns of every earlier thread, and
-   * the new user message — rebuilt atomically (the replayed turns now live in this thread, so none is kept twice).
+   * Continue: the transcript becomes one thread — a fresh system message, the replayed turns of every earlier thread,
+   * and the new user message — rebuilt atomically (the replayed turns now live in this thread, so none is kept twice).
    */
   seedContinuation(system: string, replayed: readonly ChatMessage[], user: string): void {
     this.prior = '';
@@ -97,7 +94,7 @@ export class Conversation {
 
   /**
    * Continues this job's own latest thread (after an approval or a retry of the same job): returns false when the
-   * file holds none. The thread's lines move from `prior` to the current conversation.
+   * transcript holds none. The thread's lines move from `prior` to the current conversation.
    */
   resumeOwnThread(clean: (messages: ChatMessage[]) => ChatMessage[]): boolean {
     const lines = this.priorLines();
@@ -114,7 +111,7 @@ export class Conversation {
   /** Appends messages; their lines are written, in one write, before it returns (a failed write throws). */
   append(...messages: ChatMessage[]): void {
     this.current.push(...messages);
-    if (this.file === null) return;
+    if (this.transcript === null) return;
     const lines = messages.map((m) => this.line(m)).join('');
     if (this.step !== null) this.step += lines;
     else this.write(lines);
@@ -134,38 +131,23 @@ export class Conversation {
   }
 
   private write(lines: string): void {
-    if (this.file === null || lines === '') return;
-    if (this.fd === null) {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
-      this.fd = fs.openSync(this.file, 'a', 0o600);
-    }
-    fs.writeSync(this.fd, lines);
+    if (this.transcript === null || lines === '') return;
+    this.transcript.append(lines);
   }
 
-  /** Closes the transcript file; a later append opens it again. */
+  /** Lets go of the transcript's file; a later append opens it again. */
   close(): void {
-    if (this.fd !== null) fs.closeSync(this.fd);
-    this.fd = null;
+    this.transcript?.close();
   }
 
-  /** Replaces this job's thread and rebuilds the file atomically (temp + rename): a crash leaves old or new. */
+  /** Replaces this job's thread and rebuilds the transcript atomically: a crash leaves old or new. */
   rewrite(messages: ChatMessage[]): void {
-    this.close(); // the rename replaces the file: later writes go to the new one
     this.current = [...messages];
-    if (this.file === null) return;
-    writeFileAtomic(this.file, this.prior + this.current.map((m) => this.line(m)).join(''), 0o600);
+    this.transcript?.replace(this.prior + this.current.map((m) => this.line(m)).join(''));
   }
 
   private line(message: ChatMessage): string {
     const line: TranscriptLine = { ts: this.now().toISOString(), jobId: this.jobId, message };
     return `${JSON.stringify(line)}\n`;
-  }
-}
-
-function readWhole(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return '';
   }
 }

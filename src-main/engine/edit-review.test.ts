@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
+import { transcriptOf } from '../../test-support/transcript-lines';
 
 const numbered = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word} ${i}\n`).join('');
 
@@ -41,7 +42,7 @@ describe('reviewing edits', () => {
 
     const seen = toolMessage(h.server.requests[1]?.body, 'w1');
     expect(seen).toBe(result?.content);
-    const transcript = fs.readFileSync(path.join(h.dataDir, 'runs', taskId, 'transcript.jsonl'), 'utf8');
+    const transcript = transcriptOf(h.maestro, taskId).read();
     expect(transcript).toContain('more diff lines not shown');
     expect(transcript).not.toContain('+new 299');
     // The live answer carries the same display as the page.

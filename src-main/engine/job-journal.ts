@@ -13,6 +13,7 @@ import type {
 import type { InvokeKind, NewEvent } from '../../src-shared/events';
 import type { TaskGrant } from '../../src-shared/grants';
 import type { LoopState } from './guards/loop-state';
+import type { TaskTranscript } from './transcripts';
 
 /** The job as the engine reads it: the contract's Job and the Invoke its next run opens (null: it continues one). */
 export interface EngineJob extends Job {
@@ -67,6 +68,11 @@ export interface JobJournal {
   invokes(): { seq: number; jobId: string; kind: InvokeKind }[];
   /** The task's conversation rewinds (checkpoints) that are in force. */
   rewinds(): { fromSeq: number; untilSeq: number }[];
+  /**
+   * The task's transcript where the store keeps it (`runtimeDir`: the task's runs/{taskId}/). Absent (a journal of a
+   * test): the files there.
+   */
+  transcript?(runtimeDir: string): TaskTranscript;
 
   // The job.
   /** The Invoke the run opened is recorded: the next run continues it. */

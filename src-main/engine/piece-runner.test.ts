@@ -1,10 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, complete, engineHarness, SETTLED, transition } from '../../test-support/engine-harness';
 import { pingPongWorkspace } from '../../test-support/loop-pieces';
-import { runtimeDir } from '../workspace/paths';
-import { parseTranscript, TRANSCRIPT_FILE } from './conversation';
+import { transcriptOf } from '../../test-support/transcript-lines';
+import { parseTranscript } from './conversation';
 import { PieceCatalog } from './pieces/catalog';
 import { chooseStartMovement } from './pieces/schema';
 
@@ -19,7 +18,7 @@ describe('runPiece through the Worker and a scripted model', () => {
     expect(job.result).toBe('All done.');
     const { comments } = h.maestro.invoke('getTask', { taskId });
     expect(comments.map((c) => [c.author, c.kind, c.body])).toContainEqual(['agent', 'result', 'All done.']);
-    const lines = parseTranscript(fs.readFileSync(path.join(runtimeDir(h.dataDir, taskId), TRANSCRIPT_FILE), 'utf8'));
+    const lines = parseTranscript(transcriptOf(h.maestro, taskId).read());
     expect(lines.map((l) => l.message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
     expect(JSON.stringify(lines)).not.toContain('"parameters"');
     await h.maestro.worker?.idle();
@@ -47,7 +46,7 @@ describe('runPiece through the Worker and a scripted model', () => {
     expect(last.at(-1)?.role).toBe('user');
     expect(last.at(-1)?.content).toContain('# Movement: review');
     // P3.01 one Conversation and one log for the job across its three movements: one thread, one Invoke.
-    const transcript = fs.readFileSync(path.join(runtimeDir(h.dataDir, job.taskId), TRANSCRIPT_FILE), 'utf8');
+    const transcript = transcriptOf(h.maestro, job.taskId).read();
     expect(parseTranscript(transcript).filter((line) => line.message.role === 'system')).toHaveLength(1);
     expect(h.maestro.invoke('getUsage', { taskId: job.taskId }).invokes).toHaveLength(1);
   });
@@ -76,7 +75,7 @@ describe('runPiece through the Worker and a scripted model', () => {
     const job = await h.waitFor(jobId, SETTLED);
     expect(job.status).toBe('succeeded');
     expect(job.result).toBe('first valid');
-    const lines = parseTranscript(fs.readFileSync(path.join(runtimeDir(h.dataDir, taskId), TRANSCRIPT_FILE), 'utf8'));
+    const lines = parseTranscript(transcriptOf(h.maestro, taskId).read());
     const results = lines
       .filter((l) => l.message.role === 'tool')
       .map((l) => (l.message as { content: string }).content);

@@ -14,7 +14,6 @@ import { executeMovement } from './agent-loop';
 import { browserHandoffTool } from './browser-handoff-tool';
 import { dropUnanswered } from './call-pairs';
 import { type ChatMessage, Conversation } from './conversation';
-import { keepConversation } from './conversation-points';
 import { addWakeAnswers, answerDecidedCalls, decidedCalls } from './decisions';
 import { delegateTool } from './delegate-tool';
 import { dynamicContext, firstUserMessage, jobInstruction, subtaskNotice, taskContext } from './dynamic-context';
@@ -38,6 +37,7 @@ import { spendLimits } from './spend-limits';
 import { createSubtaskTool, waitForSubtasksTool } from './subtask-tool';
 import { transitionArgs } from './terminal-tools';
 import { buildToolSpecs, pieceTools } from './tool-specs';
+import { fileTranscript, type TaskTranscript } from './transcripts';
 
 export interface JobTools {
   tools: readonly AnyToolDef[];
@@ -75,6 +75,8 @@ interface RunSetup {
   now: () => Date;
   /** Ends what the job's tools hold (JobTools.close). */
   closeTools: () => Promise<void>;
+  /** The task's transcript, where the store keeps it (the conversation's, and the points kept at each Invoke). */
+  transcript: TaskTranscript;
 }
 
 export async function runPiece(deps: PieceRunnerDeps, ctx: PieceRunContext): Promise<PieceRunResult> {
@@ -141,6 +143,7 @@ async function openRun(
   const regular = pieceTools(piece, [...jobTools.tools, ...engineTools, ...facetTool, ...mcpTools]);
   const checkpoints = deps.options.checkpoints ? await deps.options.checkpoints.forJob(task, job) : null;
   const log = new RunLog(journal);
+  const transcript = journal.transcript?.(ctx.runtimeDir) ?? fileTranscript(ctx.runtimeDir);
   run = new JobRun({
     journal,
     guards: new LoopGuards(journal.guards() ?? freshLoopState(), piece, deps.options.limits),
@@ -150,7 +153,7 @@ async function openRun(
     runtimeDir: ctx.runtimeDir,
     signal: ctx.signal,
     llm,
-    conversation: Conversation.open(ctx.runtimeDir, job.id, now),
+    conversation: Conversation.open(transcript, job.id, now),
     tools: regular,
     rules: jobTools.rules,
     toolSpecs: buildToolSpecs(piece, regular),
@@ -173,6 +176,7 @@ async function openRun(
     instruction,
     now,
     closeTools,
+    transcript,
   };
 }
 
@@ -181,7 +185,7 @@ async function openRun(
  * them (rewind and fork go back to them). Returns the subtasks' notice when they woke it.
  */
 async function openInvoke(
-  { journal, run, checkpoints, instruction }: RunSetup,
+  { journal, run, checkpoints, instruction, transcript }: RunSetup,
   ctx: PieceRunContext,
 ): Promise<string | null> {
   const { job } = ctx;
@@ -190,7 +194,7 @@ async function openInvoke(
   if (!job.pendingInvoke) return notice;
   run.log.invoke(job.pendingInvoke, notice ?? instruction);
   const at = journal.lastInvokeSeq();
-  if (at !== null) await keepConversation(ctx.runtimeDir, String(at));
+  if (at !== null) await transcript.keep(String(at));
   journal.step(() => {
     journal.invokeOpened();
     run.guards.newInvoke();

@@ -1,7 +1,3 @@
-// The prompt guard in a running job: a long scripted job kept under a small context window end to end — the real
-// loop, Conversation.rewrite, the LLM summarizer over the scripted server, the run log and the transcript.
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
@@ -11,11 +7,12 @@ import {
   type ScriptedStep,
   startScriptedLlmServer,
 } from '../../test-support/scripted-llm-server';
+import { transcriptOf } from '../../test-support/transcript-lines';
 import { LlmClient } from '../llm/client';
 import { estimatePromptTokens } from '../llm/tokens';
 import type { ChatMessage, ToolSpec } from '../llm/types';
 import type { AnyToolDef } from '../tools/types';
-import { parseTranscript, splitThreads, TRANSCRIPT_FILE } from './conversation';
+import { parseTranscript, splitThreads } from './conversation';
 import { type GuardReport, type PromptGuard, profilePromptGuard } from './prompt-guard';
 import { compactNote } from './prompt-guard/compact';
 import { DEDUP_MARKER } from './prompt-guard/dedup';
@@ -115,9 +112,7 @@ describe('prompt guard in a running job', () => {
     expect(last[1]?.content).toContain('# Follow-up from the user\nNow read all the chunks');
 
     // P6.27: the transcript was rewritten to the guarded conversation; the first job's thread is kept as it was.
-    const threads = splitThreads(
-      parseTranscript(fs.readFileSync(path.join(h.dataDir, 'runs', taskId, TRANSCRIPT_FILE), 'utf8')),
-    );
+    const threads = splitThreads(parseTranscript(transcriptOf(h.maestro, taskId).read()));
     expect(threads).toHaveLength(2);
     expect(threads[0]?.map((l) => l.message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
     expect(threads[1]?.map((l) => l.message).slice(0, last.length)).toEqual(last);

@@ -1,13 +1,8 @@
-// A question with quick replies: `complete` (needs_user_input) may offer choices; the sound ones are stored on the
-// question comment, the rest dropped without losing the question; the model is told the argument; a chosen reply
-// is the answer the follow-up reads. And a follow-up (or an answer) may run on another LLM profile.
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
 import type { RecordedRequest } from '../../test-support/scripted-llm-server';
-import { runtimeDir } from '../workspace/paths';
-import { parseTranscript, TRANSCRIPT_FILE } from './conversation';
+import { transcriptOf } from '../../test-support/transcript-lines';
+import { parseTranscript } from './conversation';
 import { CHOICE_MAX_CHARS, questionChoices } from './terminal-tools';
 
 const ask = (message: string, choices: unknown) => call('complete', { status: 'needs_user_input', message, choices });
@@ -64,7 +59,7 @@ describe('a question with choices through the Worker and a scripted model', () =
     expect(question?.body).toBe('Go on?');
     expect(question && 'choices' in question).toBe(false);
     // The model was told nothing was wrong: its complete was accepted.
-    const lines = parseTranscript(fs.readFileSync(path.join(runtimeDir(h.dataDir, taskId), TRANSCRIPT_FILE), 'utf8'));
+    const lines = parseTranscript(transcriptOf(h.maestro, taskId).read());
     expect(lines.filter((l) => l.message.role === 'tool').map((l) => l.message.content)).toEqual([
       'Question sent to the user.',
     ]);

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { setup } from '../../test-support/tasks';
-import { call, line } from '../../test-support/transcript-lines';
+import { call, line, transcriptOf } from '../../test-support/transcript-lines';
 import { type AssistantToolCall, messageText } from '../llm/types';
-import { type ChatMessage, parseTranscript, splitThreads, TRANSCRIPT_FILE, type TranscriptLine } from './conversation';
+import { type ChatMessage, parseTranscript, splitThreads, type TranscriptLine } from './conversation';
 import { allReplayableThreads, isSamePieceContinuation, replayableTurns, replayTranscript } from './replay';
 
 const FIXTURES = path.join(__dirname, 'replay-fixtures');
@@ -290,11 +290,10 @@ describe('P6.29 getTranscript', () => {
     const { m, create } = setup();
     const { task } = create();
     expect(m.invoke('getTranscript', { taskId: task.id })).toEqual({ entries: [] });
-    const file = path.join(m.ctx.dataDir, 'runs', task.id, TRANSCRIPT_FILE);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, fixture('three-threads'));
+    const transcript = transcriptOf(m, task.id);
+    transcript.replace(fixture('three-threads'));
     expect(m.invoke('getTranscript', { taskId: task.id })).toEqual({ entries: expected('three-threads').samePiece });
-    fs.writeFileSync(file, fixture('torn-last-line'));
+    transcript.replace(fixture('torn-last-line'));
     expect(m.invoke('getTranscript', { taskId: task.id })).toEqual({ entries: expected('torn-last-line').samePiece });
   });
 });

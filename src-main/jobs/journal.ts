@@ -10,6 +10,7 @@ import { DEFAULT_LESSON_BUDGET, type LessonBudget, withinBudget } from './lesson
 import { insertTaskWithJob, titleFrom } from './lifecycle';
 import { markCallStarted } from './requests';
 import { consumeInvoke, markDelivered, recordMovement } from './run-progress';
+import { taskTranscript } from './transcripts';
 
 /** The journals of the jobs that run over `store`; `lessonBudget`: the settings' (read when a job's instruction is built). */
 export const jobJournals =
@@ -42,6 +43,7 @@ export function storeJournal(
         .rewinds(taskId)
         .filter((r) => !r.undone)
         .map(({ fromSeq, untilSeq }) => ({ fromSeq, untilSeq })),
+    transcript: (runtimeDir) => taskTranscript(store, runtimeDir, taskId),
 
     invokeOpened: () => consumeInvoke(store, jobId),
     recordMovement: (movement, guards) =>

@@ -1,13 +1,8 @@
-// Through the Worker, per profile kind: an assistant message whose transcript line carries reasoning_content,
-// reasoning_details and extra_content (message and call) is replayed by a Continue with what the kind takes back,
-// and the Continue job's movement transition sends the very same bytes again as its prefix.
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProviderKind as Kinds, type ProviderKind } from '../../src-shared/contract/profiles';
 import { complete, engineHarness, SETTLED, transition } from '../../test-support/engine-harness';
-import { TRANSCRIPT_FILE } from '../engine/conversation';
-import { runtimeDir } from '../workspace/paths';
+import { transcriptOf } from '../../test-support/transcript-lines';
+import type { TaskTranscript } from '../engine/transcripts';
 
 // The extras as DeepSeek (api-docs.deepseek.com/guides/thinking_mode), OpenRouter (openrouter.ai/docs, reasoning
 // tokens) and Gemini (ai.google.dev/gemini-api/docs/openai: extra_content.google.thought_signature) send them.
@@ -25,8 +20,8 @@ const SENT: Record<'reasoning_content' | 'reasoning_details' | 'extra_content', 
 };
 
 /** Adds the extras to the transcript's assistant message that made the transition call, as the model sent them. */
-function addExtras(file: string): void {
-  const lines = fs.readFileSync(file, 'utf8').split('\n');
+function addExtras(transcript: TaskTranscript): void {
+  const lines = transcript.read().split('\n');
   const edited = lines.map((raw) => {
     if (!raw.includes('"transition"')) return raw;
     const line = JSON.parse(raw) as { message: { role: string; tool_calls?: Record<string, unknown>[] } };
@@ -35,7 +30,7 @@ function addExtras(file: string): void {
     return JSON.stringify({ ...line, message: { ...line.message, ...EXTRAS, tool_calls: calls } });
   });
   expect(edited).not.toEqual(lines);
-  fs.writeFileSync(file, edited.join('\n'));
+  transcript.replace(edited.join('\n'));
 }
 
 describe('request body per kind across a Continue and a movement transition', () => {
@@ -44,7 +39,7 @@ describe('request body per kind across a Continue and a movement transition', ()
     h.maestro.invoke('saveProfile', { name: 'k', kind, baseURL: h.server.baseURL, model: 'scripted' });
     const { taskId, jobId } = h.createTask('Build it', { pieceId: 'plan-implement-review', profile: 'k' });
     expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
-    addExtras(path.join(runtimeDir(h.dataDir, taskId), TRANSCRIPT_FILE));
+    addExtras(transcriptOf(h.maestro, taskId));
     const { job } = h.maestro.invoke('continueTask', { taskId, instruction: 'Now add tests.' });
     expect((await h.waitFor(job.id, SETTLED)).status).toBe('succeeded');
 

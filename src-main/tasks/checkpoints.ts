@@ -11,9 +11,9 @@ import { revertFile, rewind } from '../checkpoints/rewind';
 import type { CheckpointService } from '../checkpoints/service';
 import { newId } from '../db/ids';
 import { toJob } from '../db/repos/jobs';
-import { keptConversation, putConversation } from '../engine/conversation-points';
 import { openFollowUp } from '../jobs/follow-up';
 import { insertTaskWithJob } from '../jobs/lifecycle';
+import { taskTranscript } from '../jobs/transcripts';
 import { runtimeDir } from '../workspace/paths';
 import type { TaskContext } from './context';
 import { invalid } from './errors';
@@ -76,7 +76,8 @@ export function forkTask(ctx: CheckpointContext, input: OpParsedInput<'forkTask'
   }
   // The conversation as that Send found it, byte for byte: the fork's first request then shares the prefix the
   // original's had at that Send (spec 3.1–3.4), so a cache keeps serving it.
-  const kept = keptConversation(runtimeDir(ctx.dataDir, original.id), String(at.seq));
+  const source = taskTranscript(store, runtimeDir(ctx.dataDir, original.id), original.id);
+  const kept = source.kept(String(at.seq));
   if (kept === null && input.send > 1) {
     throw new MaestroError(
       'conflict',
@@ -84,8 +85,11 @@ export function forkTask(ctx: CheckpointContext, input: OpParsedInput<'forkTask'
     );
   }
   const id = newId('task');
-  const forkDir = runtimeDir(ctx.dataDir, id);
-  if (kept) putConversation(forkDir, kept);
+  // Stored before the fork's job can be claimed: with the task's row, where the transcript lives in the database.
+  const putKept = () => {
+    if (kept) taskTranscript(store, runtimeDir(ctx.dataDir, id), id).replace(kept);
+  };
+  if (!store.shared) putKept();
   const title = `${original.title} (fork at Send #${input.send})`.slice(0, 200);
   const common = {
     id,
@@ -109,9 +113,11 @@ export function forkTask(ctx: CheckpointContext, input: OpParsedInput<'forkTask'
           invoke: 'UserSend',
           author: 'user',
         });
+        if (store.shared) putKept();
         return { task, job: toJob(job) };
       }
       store.tasks.insert({ ...common, instruction: original.instruction, createdAt: Date.now() });
+      if (store.shared) putKept();
       const task = requireTask(ctx, id);
       store.publish({ type: 'task.created', taskId: id, jobId: null, task });
       if (!input.instruction) return { task };
@@ -125,7 +131,7 @@ export function forkTask(ctx: CheckpointContext, input: OpParsedInput<'forkTask'
       return { task: requireTask(ctx, id), job: toJob(job) };
     });
   } catch (error) {
-    fs.rmSync(forkDir, { recursive: true, force: true });
+    fs.rmSync(runtimeDir(ctx.dataDir, id), { recursive: true, force: true });
     throw error;
   }
 }

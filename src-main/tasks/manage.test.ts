@@ -7,6 +7,8 @@ import type { MaestroEvent } from '../../src-shared/events';
 import { expectErrorShape } from '../../test-support/bridge-fixtures';
 import { testBridge } from '../../test-support/bridge-harness';
 import { insertChildJob, moveTo } from '../../test-support/tasks';
+import { transcriptOf } from '../../test-support/transcript-lines';
+import { jsonValues } from '../db/sql';
 import { ephemeralWorkspace, runtimeDir } from '../workspace/paths';
 
 const TABLES = ['tasks', 'jobs', 'comments', 'tool_requests', 'package_requests', 'log_entries', 'events'] as const;
@@ -23,7 +25,7 @@ async function setup() {
     (
       store.db
         .prepare(
-          `SELECT count(*) AS n FROM ${table} WHERE ${table === 'tasks' ? 'id' : 'task_id'} IN (SELECT value FROM json_each(?))`,
+          `SELECT count(*) AS n FROM ${table} WHERE ${table === 'tasks' ? 'id' : 'task_id'} IN (SELECT value FROM ${jsonValues(store.dialect, '?')})`,
         )
         .get(JSON.stringify(taskIds)) as { n: number }
     ).n;
@@ -48,7 +50,9 @@ describe('deleteTask', () => {
       .prepare('INSERT INTO schedule_runs (schedule_id, next_run_at, last_task_id) VALUES (?, 9, ?)')
       .run('nightly', task.id);
     const dataDir = b.maestro.ctx.dataDir;
-    fs.writeFileSync(path.join(runtimeDir(dataDir, task.id), 'transcript.jsonl'), '{}\n');
+    // Its transcript where the Maestro keeps it: the runtime dir's file, or rows of a shared database.
+    transcriptOf(b.maestro, task.id).replace('{}\n');
+    transcriptOf(b.maestro, other.task.id).replace('{"other":1}\n');
     fs.mkdirSync(runtimeDir(dataDir, child.taskId), { recursive: true });
     const ids = [task.id, child.taskId];
     for (const table of TABLES) expect(rowsOf(table, ids), table).toBeGreaterThan(0);
@@ -69,6 +73,8 @@ describe('deleteTask', () => {
     expect(events[0]).toMatchObject({ type: 'task.deleted', taskId: task.id, taskIds: ids });
     expect(store.db.prepare('SELECT last_task_id FROM schedule_runs').all()).toEqual([{ last_task_id: null }]);
     for (const id of ids) expect(fs.existsSync(runtimeDir(dataDir, id)), id).toBe(false);
+    expect(transcriptOf(b.maestro, task.id).read()).toBe('');
+    expect(transcriptOf(b.maestro, other.task.id).read()).toBe('{"other":1}\n');
     expect(fs.existsSync(ephemeralWorkspace(dataDir, task.id))).toBe(false);
 
     expect(TABLES.map((table) => rowsOf(table, [other.task.id]))).toEqual(otherBefore);

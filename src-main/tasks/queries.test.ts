@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHAT_PAGE_SIZE, type OperationName } from '../../src-shared/contract';
 import { rowCounts } from '../../test-support/db';
 import { expectMaestroError, moveTo, setup } from '../../test-support/tasks';
+import { transcriptOf } from '../../test-support/transcript-lines';
 
 describe('reads and unknown ids', () => {
   const byTaskId: [OperationName, Record<string, unknown>][] = [
@@ -139,10 +138,7 @@ describe('reads and unknown ids', () => {
     const { m, create } = setup();
     const { task } = create();
     expect(m.invoke('getTranscript', { taskId: task.id })).toEqual({ entries: [] });
-    const file = path.join(m.ctx.dataDir, 'runs', task.id, 'transcript.jsonl');
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(
-      file,
+    transcriptOf(m, task.id).replace(
       '{"ts":"t","jobId":"j","message":{"role":"system","content":"S"}}\n{"ts":"t","jobId":"j","message":{"role":"user","content":"hi"}}\n{"ts":"t","jobId":"j","message":{"role":"assis',
     );
     expect(m.invoke('getTranscript', { taskId: task.id }).entries).toEqual([{ role: 'user', content: 'hi' }]);

@@ -1,12 +1,10 @@
 // Read-side task operations: list, get, requests, transcript, usage.
-import fs from 'node:fs';
-import path from 'node:path';
 import { CHAT_PAGE_SIZE, type OpOutput, type OpParsedInput, TASK_PAGE_DEFAULT } from '../../src-shared/contract';
 import type { Task } from '../../src-shared/entities';
 import { toJob } from '../db/repos/jobs';
 import { toToolRequest } from '../db/repos/tool-requests';
-import { TRANSCRIPT_FILE } from '../engine/conversation';
 import { replayTranscript } from '../engine/replay';
+import { taskTranscript } from '../jobs/transcripts';
 import { runtimeDir } from '../workspace/paths';
 import type { TaskContext } from './context';
 import { notFound } from './errors';
@@ -75,16 +73,11 @@ export function listPackageRequests(ctx: TaskContext, { taskId }: { taskId: stri
 
 /**
  * The replayable conversation as a same-piece Continue would replay it (P6.29): every thread cleaned and concatenated
- * oldest first, keepTransitions on the last thread. A missing file or a torn last line is never an error.
+ * oldest first, keepTransitions on the last thread. A missing transcript or a torn last line is never an error.
  */
 export function getTranscript(ctx: TaskContext, { taskId }: { taskId: string }): OpOutput<'getTranscript'> {
   requireTask(ctx, taskId);
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(runtimeDir(ctx.dataDir, taskId), TRANSCRIPT_FILE), 'utf8');
-  } catch {
-    return { entries: [] };
-  }
+  const text = taskTranscript(ctx.store, runtimeDir(ctx.dataDir, taskId), taskId).read();
   const entries: Record<string, unknown>[] = replayTranscript(text, { keepTransitions: true });
   return { entries };
 }

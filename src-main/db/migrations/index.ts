@@ -23,6 +23,7 @@ import * as callers from './0019-callers';
 import * as reflectionLessons from './0020-reflection-lessons';
 import * as taskPages from './0021-task-pages';
 import * as hosts from './0022-hosts';
+import * as transcripts from './0023-transcripts';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -55,6 +56,7 @@ export const MIGRATIONS: readonly Migration[] = [
   reflectionLessons,
   taskPages,
   hosts,
+  transcripts,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -112,6 +112,8 @@ export function createTasksRepo(db: SqlDatabase) {
   const inTrees = `IN (SELECT value FROM ${jsonValues(dialectOf(db), '?')})`;
   const removals = [
     `DELETE FROM log_entries WHERE task_id ${inTrees}`,
+    `DELETE FROM transcript_chunks WHERE task_id ${inTrees}`,
+    `DELETE FROM transcript_points WHERE task_id ${inTrees}`,
     `DELETE FROM tool_requests WHERE task_id ${inTrees}`,
     `DELETE FROM package_requests WHERE task_id ${inTrees}`,
     `DELETE FROM comments WHERE task_id ${inTrees}`,

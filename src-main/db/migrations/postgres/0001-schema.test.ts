@@ -125,7 +125,7 @@ describe.skipIf(!hasPg())('PostgreSQL migration 1 is SQLite migration 21 (real P
     const aliases = Object.fromEntries(
       rows.filter((r) => r.is_generated === 'ALWAYS').map((r) => [r.table_name, r.generation_expression]),
     );
-    expect(aliases).toEqual({ caller_actions: 'id', events: 'seq', log_entries: 'seq' });
+    expect(aliases).toEqual({ caller_actions: 'id', events: 'seq', log_entries: 'seq', transcript_chunks: 'seq' });
     for (const r of rows.filter((r) => r.is_generated !== 'ALWAYS')) expect(r.is_identity, r.table_name).toBe('YES');
   });
 

@@ -5,9 +5,10 @@ import type { Migration } from '../index';
 import { SchemaTooNewError } from '../index';
 import * as schema from './0001-schema';
 import * as hosts from './0002-hosts';
+import * as transcripts from './0003-transcripts';
 
 /** Migration N at index N - 1. PostgreSQL's numbers are its own: 1 is SQLite's 1 to 21, then N is SQLite's N + 20. */
-export const PG_MIGRATIONS: readonly Migration[] = [schema, hosts];
+export const PG_MIGRATIONS: readonly Migration[] = [schema, hosts, transcripts];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
 
