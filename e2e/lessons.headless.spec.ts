@@ -56,3 +56,58 @@ test('P2.08 a lesson card approved in the chat, listed in Settings → Lessons, 
   const { body } = await llmHost.call<{ lessons: { status: string; useCount: number }[] }>('GET', '/lessons');
   expect(body.lessons).toMatchObject([{ status: 'retired', useCount: 1 }]);
 });
+
+test('P2.08 a lesson a later approved one contradicts: Settings → Lessons says so, shows the later one, and retires it', async ({
+  page,
+  llm,
+  llmHost,
+}) => {
+  const OLD = 'Run the tests with npm test.';
+  const NEW = 'Run the unit tests with npm run test:unit.';
+  llm.push(
+    complete('failure', 'first'),
+    { text: JSON.stringify({ lessons: [{ lesson: OLD, evidence: 'it worked' }] }) },
+    complete('failure', 'second'),
+    { text: JSON.stringify({ lessons: [{ lesson: NEW, evidence: 'npm test ran the e2e too', replaces: 'L1' }] }) },
+  );
+  type Lessons = { lessons: { id: string; text: string; status: string }[] };
+  const reflectAndApprove = async (instruction: string, text: string) => {
+    const made = await llmHost.call<{ task: { id: string } }>('POST', '/tasks', { instruction });
+    const taskId = made.body.task.id;
+    await waitForJob(llmHost, taskId, 'failed');
+    expect((await llmHost.call('POST', `/tasks/${taskId}/reflect`, {})).status).toBe(201);
+    let lesson: { id: string } | undefined;
+    await expect
+      .poll(async () => {
+        lesson = (await llmHost.call<Lessons>('GET', `/tasks/${taskId}/lessons`)).body.lessons.find(
+          (l) => l.text === text,
+        );
+        return lesson?.id;
+      })
+      .toBeTruthy();
+    const decided = await llmHost.call('POST', `/lessons/${lesson?.id}/decide`, {
+      decision: 'approve',
+      scope: 'everywhere',
+    });
+    expect(decided.status).toBe(200);
+  };
+  await reflectAndApprove('Run the tests.', OLD);
+  await reflectAndApprove('Run the unit tests.', NEW);
+
+  await openUi(page, llmHost);
+  await page.getByTestId('open-settings').click();
+  await page.locator('[data-testid="settings-nav-item"][data-section="lessons"]').click();
+  // The earlier row shows the later lesson's text too: each row is told apart by its own text.
+  const old = page.getByTestId('lesson-row').filter({ hasText: OLD });
+  await expect(old.getByTestId('lesson-contradicted')).toContainText(NEW);
+  await expect(
+    page
+      .getByTestId('lesson-row')
+      .filter({ hasText: NEW })
+      .filter({ hasNotText: OLD })
+      .getByTestId('lesson-contradicted'),
+  ).toHaveCount(0);
+  await old.getByTestId('lesson-row-retire').click();
+  await expect(old).toHaveAttribute('data-status', 'retired');
+  await expect(old.getByTestId('lesson-contradicted')).toHaveCount(0);
+});

@@ -37,6 +37,13 @@ export const Lesson = z.object({
   useCount: z.number().int(),
   /** Approved and unused (or never used) for longer than the settings' retireAfterDays: Settings offers to retire it. */
   stale: z.boolean(),
+  /** The earlier lesson this one contradicts, as its Reflection named it (null: none). */
+  replaces: z.string().nullable(),
+  /**
+   * An approved lesson that a later approved lesson contradicts: that later one (the newest, if several), and Settings
+   * offers to retire this one. Null otherwise.
+   */
+  contradictedBy: z.object({ id: z.string(), text: z.string() }).nullable(),
 });
 export type Lesson = z.infer<typeof Lesson>;
 

@@ -80,7 +80,12 @@ export function endReflection(
     }
     const lessons = outcome.lessons.map((l) => {
       const lesson = store.lessons.insert({ ...l, sourceTaskId: job.taskId, sourceJobId: job.id });
-      store.publish({ type: 'lesson.changed', taskId: job.taskId, jobId: job.id, lesson: { ...lesson, stale: false } });
+      store.publish({
+        type: 'lesson.changed',
+        taskId: job.taskId,
+        jobId: job.id,
+        lesson: { ...lesson, stale: false, contradictedBy: null },
+      });
       return lesson;
     });
     const n = lessons.length;

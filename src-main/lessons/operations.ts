@@ -25,16 +25,26 @@ export interface LessonContext {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The lesson as shown: `stale` when approved and unused (since its approval) for longer than the settings allow. */
-export function toLesson(lesson: LessonRecord, retireAfterDays: number, now = Date.now()): Lesson {
+/**
+ * The lesson as shown: `stale` when approved and unused (since its approval) for longer than the settings allow;
+ * `contradictedBy` the later approved lesson that contradicts it, if one does (`contradictions`: the store's).
+ */
+export function toLesson(
+  lesson: LessonRecord,
+  retireAfterDays: number,
+  contradictions: ReadonlyMap<string, { id: string; text: string }>,
+  now = Date.now(),
+): Lesson {
   const since = lesson.lastUsedAt ?? lesson.decidedAt ?? lesson.createdAt;
   const stale = lesson.status === 'approved' && now - Date.parse(since) > retireAfterDays * DAY_MS;
-  return { ...lesson, stale };
+  const contradictedBy = (lesson.status === 'approved' && contradictions.get(lesson.id)) || null;
+  return { ...lesson, stale, contradictedBy };
 }
 
 const shown = (ctx: LessonContext) => {
   const days = ctx.lessonSettings().retireAfterDays;
-  return (lesson: LessonRecord) => toLesson(lesson, days);
+  const contradictions = ctx.store.lessons.contradictions();
+  return (lesson: LessonRecord) => toLesson(lesson, days, contradictions);
 };
 
 function publish(ctx: LessonContext, lesson: Lesson): void {

@@ -36,7 +36,7 @@ describe('P2.08 a Reflection reply is lessons JSON or nothing', () => {
     const lessons = { lessons: [{ lesson: 'Run the linter first.', evidence: 'CI failed on lint' }] };
     expect(parseReflection(JSON.stringify(lessons))).toEqual({
       ok: true,
-      lessons: [{ text: 'Run the linter first.', evidence: 'CI failed on lint' }],
+      lessons: [{ text: 'Run the linter first.', evidence: 'CI failed on lint', replaces: null }],
     });
     expect(parseReflection(`\`\`\`json\n${JSON.stringify(lessons)}\n\`\`\``).ok).toBe(true);
     expect(parseReflection('{"lessons": []}')).toEqual({ ok: true, lessons: [] });

@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 const reply = (value: unknown): ScriptedStep => ({ text: typeof value === 'string' ? value : JSON.stringify(value) });
-const lessonsReply = (...lessons: { lesson: string; evidence?: string }[]) => reply({ lessons });
+const lessonsReply = (...lessons: { lesson: string; evidence?: string; replaces?: string }[]) => reply({ lessons });
 
 const messagesOf = (r: RecordedRequest | undefined) => (r?.body?.messages ?? []) as { role: string; content: string }[];
 const lastUser = (r: RecordedRequest | undefined) =>
@@ -385,6 +385,70 @@ describe('P2.08 lessons a person owns, in later instructions', () => {
     const stored = JSON.stringify(lessonsTable(h));
     for (const secret of ['sk-test', github, 'hunter22', 'AKIAABCDEFGHIJKLMNOP']) expect(stored).not.toContain(secret);
     expect(JSON.stringify(h.maestro.store.events.lastForTask(taskId, 1000))).not.toContain(github);
+  });
+
+  it('P2.08 a lesson contradicted by a later one: the Reflection names it, and once the later one is approved the earlier leaves the instructions and is offered for retirement', async () => {
+    const h = await engineHarness(
+      [
+        complete('the tests ran with npm run test:unit', 'failure'),
+        reply({
+          lessons: [
+            {
+              lesson: 'Run the unit tests with npm run test:unit.',
+              evidence: 'npm test ran the e2e too',
+              replaces: 'L1',
+            },
+          ],
+        }),
+        complete('second'),
+      ],
+      { reflection: 'failures' },
+    );
+    const { store } = h.maestro;
+    const kept = store.lessons.insert({
+      text: 'Run the tests with npm test.',
+      evidence: '',
+      scope: 'everywhere',
+      workspacePath: '/w',
+      pieceId: 'default',
+      sourceTaskId: null,
+      sourceJobId: null,
+    });
+    store.lessons.decide(kept.id, 'proposed', 'approved');
+    const first = h.createTask('Run the unit tests');
+    await h.waitFor(first.jobId, SETTLED);
+    const [later] = await proposed(h, first.taskId);
+    // The Reflection was shown the kept lesson by its handle, and its answer points back at it.
+    expect(lastUser(h.server.requests[1])).toContain('## Lessons already kept\n- L1: Run the tests with npm test.');
+    expect(later).toMatchObject({ status: 'proposed', replaces: kept.id, contradictedBy: null });
+    // Proposed only: the earlier one still holds.
+    expect(h.maestro.invoke('listLessons', { status: 'approved' }).lessons[0]).toMatchObject({ contradictedBy: null });
+
+    h.maestro.invoke('decideLesson', { lessonId: later?.id as string, decision: 'approve' });
+    const earlier = h.maestro.invoke('listLessons', {}).lessons.find((l) => l.id === kept.id);
+    expect(earlier).toMatchObject({
+      status: 'approved',
+      contradictedBy: { id: later?.id, text: 'Run the unit tests with npm run test:unit.' },
+    });
+    const second = h.createTask('Run the tests again');
+    await h.waitFor(second.jobId, ['succeeded']);
+    const instruction = lastUser(h.server.requests[2]);
+    expect(instruction).toContain('- Run the unit tests with npm run test:unit.');
+    expect(instruction).not.toContain('Run the tests with npm test.');
+  });
+
+  it('P2.08 a Reflection whose lesson replaces a lesson that was not shown to it is refused whole: nothing stored', async () => {
+    const h = await engineHarness(
+      [complete('no', 'failure'), reply({ lessons: [{ lesson: 'Something else.', replaces: 'L3' }] })],
+      { reflection: 'failures' },
+    );
+    const { taskId, jobId } = h.createTask('x');
+    await h.waitFor(jobId, SETTLED);
+    expect(await reflectionOf(h, taskId)).toMatchObject({
+      status: 'failed',
+      error: 'lesson 1 replaces L3, which is not one of the kept lessons',
+    });
+    expect(lessonsTable(h)).toEqual([]);
   });
 
   it('P2.08 a lesson unused for longer than retireAfterDays is offered for retirement; retired, it is no longer used', async () => {

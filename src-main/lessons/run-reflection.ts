@@ -24,6 +24,11 @@ export function taskRecord(store: Store, taskId: string): TaskRecord | undefined
     steps: store.chatPages.latest(taskId, RECORD_STEPS).steps,
     toolRequests: store.toolRequests.listForTask(taskId),
     outcome: latest ? { status: latest.status, error: latest.error, result: latest.result } : null,
+    kept: latest
+      ? store.lessons
+          .approvedFor({ workspacePath: task.workspacePath, pieceId: latest.pieceId })
+          .map(({ id, text }) => ({ id, text }))
+      : [],
   };
 }
 
@@ -46,7 +51,7 @@ export async function runReflection(
   } catch (error) {
     return fail(`the Reflection request failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const parsed = parseReflection(reply);
+  const parsed = parseReflection(reply, record.kept);
   if (!parsed.ok) return fail(parsed.reason);
   const known = secrets();
   // Redacted before anything is stored; a mask longer than what it hid must not push a lesson past its limit.
@@ -56,6 +61,7 @@ export async function runReflection(
     scope: 'workspace' as const,
     workspacePath: task.workspacePath,
     pieceId: job.pieceId,
+    replaces: l.replaces,
   }));
   return { kind: 'lessons', lessons };
 }

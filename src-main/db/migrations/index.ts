@@ -24,6 +24,7 @@ import * as reflectionLessons from './0020-reflection-lessons';
 import * as taskPages from './0021-task-pages';
 import * as hosts from './0022-hosts';
 import * as transcripts from './0023-transcripts';
+import * as lessonReplaces from './0024-lesson-replaces';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -57,6 +58,7 @@ export const MIGRATIONS: readonly Migration[] = [
   taskPages,
   hosts,
   transcripts,
+  lessonReplaces,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -20,10 +20,14 @@ interface LessonRow {
   decided_at: number | null;
   last_used_at: number | null;
   use_count: number;
+  replaces: string | null;
 }
 
-/** A lesson as main keeps it; `stale` is worked out against the settings when it is shown (toLesson). */
-export type LessonRecord = Omit<Lesson, 'stale'>;
+/**
+ * A lesson as main keeps it; `stale` is worked out against the settings and `contradictedBy` against the other
+ * lessons when it is shown (toLesson).
+ */
+export type LessonRecord = Omit<Lesson, 'stale' | 'contradictedBy'>;
 
 const rowToLesson = (r: LessonRow): LessonRecord => ({
   id: r.id,
@@ -39,6 +43,7 @@ const rowToLesson = (r: LessonRow): LessonRecord => ({
   decidedAt: isoOrNull(r.decided_at),
   lastUsedAt: isoOrNull(r.last_used_at),
   useCount: r.use_count,
+  replaces: r.replaces,
 });
 
 export interface NewLesson {
@@ -49,6 +54,8 @@ export interface NewLesson {
   pieceId: string;
   sourceTaskId: string | null;
   sourceJobId: string | null;
+  /** The earlier lesson this one contradicts. */
+  replaces?: string | null;
 }
 
 export interface LessonPatch {
@@ -66,9 +73,15 @@ export interface LessonPlace {
 export function createLessonsRepo(db: SqlDatabase) {
   const insert = db.prepare(
     `INSERT INTO lessons (id, text, evidence, status, scope, workspace_path, piece_id, source_task_id, source_job_id,
-       created_at)
-     VALUES (@id, @text, @evidence, 'proposed', @scope, @workspacePath, @pieceId, @sourceTaskId, @sourceJobId, @now)
+       created_at, replaces)
+     VALUES (@id, @text, @evidence, 'proposed', @scope, @workspacePath, @pieceId, @sourceTaskId, @sourceJobId, @now,
+       @replaces)
      RETURNING *`,
+  );
+  // Approved lessons contradicted by a later approved one, with that later one (newest first: the first per lesson).
+  const contradicted = db.prepare<[], { earlier: string; id: string; text: string }>(
+    `SELECT e.id AS earlier, l.id AS id, l.text AS text FROM lessons l JOIN lessons e ON l.replaces = e.id
+     WHERE l.status = 'approved' AND e.status = 'approved' ORDER BY l.created_at DESC, l.rowid DESC`,
   );
   const byId = db.prepare<[string], LessonRow>('SELECT * FROM lessons WHERE id = ?');
   const byTask = db.prepare<[string], LessonRow>(
@@ -79,10 +92,12 @@ export function createLessonsRepo(db: SqlDatabase) {
     'SELECT * FROM lessons WHERE status = ? ORDER BY created_at DESC, rowid DESC',
   );
   // Most relevant first: the narrowest scope that holds (this workspace, then this piece, then everywhere), then the
-  // lesson used or approved most recently, then the one used most.
+  // lesson used or approved most recently, then the one used most. A lesson a later approved one contradicts is left
+  // out (two rules saying opposite things help no job); Settings offers to retire it.
   const inScope = db.prepare<[{ workspacePath: string; pieceId: string }], LessonRow>(
     `SELECT * FROM lessons
      WHERE status = 'approved'
+       AND NOT EXISTS (SELECT 1 FROM lessons later WHERE later.replaces = lessons.id AND later.status = 'approved')
        AND (scope = 'everywhere'
          OR (scope = 'workspace' AND workspace_path = @workspacePath)
          OR (scope = 'piece' AND piece_id = @pieceId))
@@ -95,7 +110,9 @@ export function createLessonsRepo(db: SqlDatabase) {
 
   return {
     insert(lesson: NewLesson, now = Date.now()): LessonRecord {
-      return rowToLesson(insert.get({ ...lesson, id: newId('lesson'), now }) as LessonRow);
+      return rowToLesson(
+        insert.get({ ...lesson, replaces: lesson.replaces ?? null, id: newId('lesson'), now }) as LessonRow,
+      );
     },
     get(id: string): LessonRecord | undefined {
       const row = byId.get(id);
@@ -106,6 +123,12 @@ export function createLessonsRepo(db: SqlDatabase) {
     },
     list(status?: LessonStatus): LessonRecord[] {
       return (status ? withStatus.all(status) : all.all()).map(rowToLesson);
+    },
+    /** Each approved lesson a later approved lesson contradicts, with that later lesson (the newest of them). */
+    contradictions(): Map<string, { id: string; text: string }> {
+      const found = new Map<string, { id: string; text: string }>();
+      for (const { earlier, id, text } of contradicted.all()) if (!found.has(earlier)) found.set(earlier, { id, text });
+      return found;
     },
     /** The approved lessons that apply at `place`, most relevant first. */
     approvedFor(place: LessonPlace): LessonRecord[] {

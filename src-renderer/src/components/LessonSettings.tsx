@@ -193,6 +193,12 @@ function LessonRow({ lesson }: { lesson: Lesson }) {
           {t('lessons.stale')}
         </p>
       ) : null}
+      {lesson.contradictedBy ? (
+        <div className="notice notice-warn" data-testid="lesson-contradicted">
+          <p>{t('lessons.contradicted')}</p>
+          <UntrustedText text={lesson.contradictedBy.text} />
+        </div>
+      ) : null}
       <div className="approval-actions">
         {ACTIONS[lesson.status].map(({ decision, label }) => (
           <button

@@ -24,6 +24,8 @@ const lesson = (patch: Partial<Lesson> & Pick<Lesson, 'id'>): Lesson => ({
   lastUsedAt: null,
   useCount: 0,
   stale: false,
+  replaces: null,
+  contradictedBy: null,
   ...patch,
 });
 
