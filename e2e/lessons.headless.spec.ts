@@ -111,3 +111,30 @@ test('P2.08 a lesson a later approved one contradicts: Settings → Lessons says
   await expect(old).toHaveAttribute('data-status', 'retired');
   await expect(old.getByTestId('lesson-contradicted')).toHaveCount(0);
 });
+
+test('P2.08 a folder’s own choice of when its tasks are looked back on, in Settings → Lessons, is its space’s', async ({
+  page,
+  llm,
+  llmHost,
+}) => {
+  llm.push(complete('success', 'done'));
+  const made = await llmHost.call<{ task: { id: string } }>('POST', '/tasks', { instruction: 'Make a space.' });
+  await waitForJob(llmHost, made.body.task.id, 'succeeded');
+  type Spaces = { spaces: { id: string; reflection?: string }[] };
+  const [space] = (await llmHost.call<Spaces>('GET', '/spaces')).body.spaces;
+  expect(space?.reflection).toBeUndefined();
+
+  await openUi(page, llmHost);
+  await page.getByTestId('open-settings').click();
+  await page.locator('[data-testid="settings-nav-item"][data-section="lessons"]').click();
+  const choice = page.locator(`[data-testid="lessons-space-reflection"][data-space-id="${space?.id}"]`);
+  await expect(choice).toHaveValue('settings');
+  await choice.selectOption('always');
+  await expect
+    .poll(async () => (await llmHost.call<Spaces>('GET', '/spaces')).body.spaces[0]?.reflection)
+    .toBe('always');
+  await choice.selectOption('settings');
+  await expect
+    .poll(async () => (await llmHost.call<Spaces>('GET', '/spaces')).body.spaces[0]?.reflection ?? 'none')
+    .toBe('none');
+});

@@ -18,6 +18,53 @@ import { ErrorNotice, type Outcome, OutcomeNotice } from './OutcomeNotice';
 import { SaveActions } from './SettingsFields';
 import { UntrustedText } from './UntrustedText';
 
+/**
+ * Each folder's own choice of when its tasks are looked back on (a space's `reflection`), over the one above: as
+ * Settings say, after failures, after every run, or never.
+ */
+function SpaceReflections() {
+  const t = useT();
+  const spaces = useAppStore((s) => s.policySpaces);
+  const load = useAppStore((s) => s.loadPolicySpaces);
+  const setReflection = useAppStore((s) => s.setSpaceReflection);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  if (spaces.length === 0) return null;
+  return (
+    <fieldset className="field" data-testid="lessons-spaces">
+      <legend>{t('settings.lessons.spaces')}</legend>
+      {spaces.map((space) => (
+        <label className="field field-inline" key={space.id}>
+          <span title={space.folder}>{space.name}</span>
+          <select
+            value={space.reflection ?? 'settings'}
+            onChange={async (e) => {
+              const value = e.target.value;
+              const failure = await setReflection(
+                space.id,
+                value === 'settings' ? null : (value as Prefs['reflection']),
+              );
+              setError(failure ? failure.message : null);
+            }}
+            data-testid="lessons-space-reflection"
+            data-space-id={space.id}
+          >
+            <option value="settings">{t('settings.lessons.spaces.asSettings')}</option>
+            {MODES.map((mode) => (
+              <option key={mode} value={mode}>
+                {t(`settings.lessons.reflection.${mode}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      ))}
+      <ErrorNotice error={error} testId="lessons-spaces-error" />
+    </fieldset>
+  );
+}
+
 type NumberField = 'maxLessons' | 'maxChars' | 'retireAfterDays';
 const NUMBER_FIELDS: readonly NumberField[] = ['maxLessons', 'maxChars', 'retireAfterDays'];
 const MODES = ['failures', 'always', 'off'] as const;
@@ -108,6 +155,7 @@ export function LessonSettings() {
           <OutcomeNotice outcome={outcome} testId="lessons-outcome" />
         </>
       ) : null}
+      <SpaceReflections />
       <label className="field field-inline">
         <span>{t('settings.lessons.filter')}</span>
         <select

@@ -33,6 +33,8 @@ export const enLessons = {
   'settings.lessons.about':
     'Lessons are one-sentence notes a look back at a task proposes. You approve, edit or dismiss each; only approved ones are added to later tasks’ instructions. They are kept in the database of the data folder.',
   'settings.lessons.reflection': 'Look back at a task by itself',
+  'settings.lessons.spaces': 'For one folder’s tasks',
+  'settings.lessons.spaces.asSettings': 'As above',
   'settings.lessons.reflection.failures': 'after a run fails',
   'settings.lessons.reflection.always': 'after every run',
   'settings.lessons.reflection.off': 'never (only when asked from the task’s menu)',

@@ -34,6 +34,8 @@ export const jaLessons: Record<keyof typeof enLessons, string> = {
   'settings.lessons.about':
     '教訓は、タスクの振り返りが提案する 1 文のメモです。1 つずつ承認・編集・却下でき、承認したものだけが以後のタスクの指示に加えられます。データフォルダーのデータベースに保存されます。',
   'settings.lessons.reflection': 'タスクを自動で振り返る',
+  'settings.lessons.spaces': 'フォルダごとの設定',
+  'settings.lessons.spaces.asSettings': '上の設定に従う',
   'settings.lessons.reflection.failures': '実行が失敗したとき',
   'settings.lessons.reflection.always': '実行が終わるたび',
   'settings.lessons.reflection.off': 'しない (タスクのメニューから頼んだときだけ)',

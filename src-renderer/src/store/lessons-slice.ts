@@ -1,7 +1,7 @@
 // Lessons (P2.08): those the open task's Reflections proposed (its cards) and every lesson (Settings → Lessons), kept
 // current by `lesson.changed`; a person's decision or edit, and a Reflection asked for from the task's menu.
 import type { StateCreator } from 'zustand';
-import type { Lesson, LessonScope } from '../../../src-shared/lessons';
+import type { Lesson, LessonScope, ReflectionMode } from '../../../src-shared/lessons';
 import { type ApiError, type MaestroApi, toApiError } from '../api/client';
 import type { AppState, LoadState } from './types';
 
@@ -23,6 +23,8 @@ export interface LessonsSlice {
   ): Promise<ApiError | null>;
   editLesson(lessonId: string, edit: { text?: string; scope?: LessonScope }): Promise<ApiError | null>;
   reflectOnTask(taskId: string): Promise<ApiError | null>;
+  /** A folder's own choice of when its tasks are looked back on (null: as Settings say); the spaces listed again. */
+  setSpaceReflection(spaceId: string, reflection: ReflectionMode | null): Promise<ApiError | null>;
 }
 
 const upsert = (list: readonly Lesson[], lesson: Lesson, at: 'start' | 'end'): Lesson[] =>
@@ -44,6 +46,16 @@ export const createLessonsSlice =
         if (get().selectedTaskId === taskId) set({ taskLessons: { taskId, list: lessons } });
       } catch {
         // The cards stay as they were; the next event or selection loads them again.
+      }
+    },
+
+    async setSpaceReflection(spaceId, reflection) {
+      try {
+        await api.updateSpace({ spaceId, reflection });
+        await get().loadPolicySpaces();
+        return null;
+      } catch (error) {
+        return toApiError(error);
       }
     },
 
