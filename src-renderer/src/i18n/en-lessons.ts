@@ -24,7 +24,7 @@ export const enLessons = {
   'lessons.used': 'used once, last {when}|used {count} times, last {when}',
   'lessons.unused': 'not used yet',
   'lessons.stale': 'Unused for long: retire it?',
-  'lessons.contradicted': 'A later lesson says otherwise (no longer given to jobs): retire this one?',
+  'lessons.contradicted': 'A later lesson says otherwise (this one is no longer given to tasks): retire it?',
   'lessons.failed': 'The lesson was not changed: {message}',
   'lessons.reflect': 'Reflect on this task',
   'lessons.reflectQueued': 'A look back at this task was started; its lessons will appear in the chat.',

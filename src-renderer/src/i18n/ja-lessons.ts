@@ -25,7 +25,7 @@ export const jaLessons: Record<keyof typeof enLessons, string> = {
   'lessons.used': '{count} 回使用、最後は {when}',
   'lessons.unused': 'まだ使われていません',
   'lessons.stale': '長く使われていません。引退させますか?',
-  'lessons.contradicted': '後の教訓と食い違っています(ジョブにはもう渡されません)。こちらを引退させますか?',
+  'lessons.contradicted': '後の教訓と食い違っています(この教訓はもうタスクに渡されません)。引退させますか?',
   'lessons.failed': '教訓は変更されませんでした: {message}',
   'lessons.reflect': 'このタスクを振り返る',
   'lessons.reflectQueued': 'このタスクの振り返りを始めました。教訓はチャットに表示されます。',
