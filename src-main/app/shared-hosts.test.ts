@@ -373,4 +373,55 @@ describe.skipIf(!hasPg())('several hosts on one PostgreSQL database (real Postgr
     expect(JSON.stringify(onBeta)).toContain('shared-42');
     expect(onBeta.length).toBeGreaterThan(before.length);
   });
+  it('two hosts deciding the same approval at the same time: one wins, the other is told (409 already_decided); the command runs once', {
+    timeout: 120_000,
+  }, async () => {
+    const server = await startScriptedLlmServer({
+      script: [
+        { toolCalls: [{ name: 'run_command', arguments: { command: 'echo raced-$((40 + 2))' }, id: 'call_race' }] },
+        complete('after the decision'),
+      ],
+    });
+    servers.push(server);
+    const workspace = tempDir('maestro-ws-');
+    const [alpha, beta, gamma] = await sharedHosts(['alpha', 'beta', 'gamma'], server, workspace);
+    const created = await (alpha as HostProcess).call('POST', '/tasks', {
+      instruction: 'run the raced command',
+      title: 'race',
+      workspacePath: workspace,
+    });
+    const taskId = created.json.task.id as string;
+    await until(
+      'the job to park for an approval',
+      async () => {
+        const job = (await (alpha as HostProcess).call('GET', `/tasks/${taskId}`)).json.jobs[0];
+        return job?.status === 'waiting_human' ? job : undefined;
+      },
+      30_000,
+    );
+    const [request] = (await (alpha as HostProcess).call('GET', `/tasks/${taskId}/tool-requests`)).json.requests;
+    const route = `/tasks/${taskId}/tool-requests/${request.id}/decide`;
+    const answers = await Promise.all([
+      (beta as HostProcess).call('POST', route, { decision: 'approve' }),
+      (gamma as HostProcess).call('POST', route, { decision: 'deny', reason: 'not now' }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 409)?.json.error.code).toBe('already_decided');
+    const won = answers.find((a) => a.status === 200)?.json.request.status as string;
+    const job = await until(
+      'the job to end',
+      async () => {
+        const job = (await (alpha as HostProcess).call('GET', `/tasks/${taskId}`)).json.jobs[0];
+        return job?.status === 'succeeded' ? job : undefined;
+      },
+      30_000,
+    );
+    expect(job.result).toBe('after the decision');
+    const [after] = (await (gamma as HostProcess).call('GET', `/tasks/${taskId}/tool-requests`)).json.requests;
+    expect(after.status).toBe(won);
+    // The model heard one answer to its call: the command's output once if approved, the denial otherwise.
+    const answered = JSON.stringify(server.requests[1]?.body?.messages ?? []);
+    expect(answered.split('raced-42').length - 1).toBe(won === 'approved' ? 1 : 0);
+    expect(server.requests).toHaveLength(2);
+  });
 });

@@ -142,8 +142,9 @@ describe('an outage of the model server', () => {
     expect(waits.length).toBeGreaterThanOrEqual(2);
     for (let i = 1; i < waits.length; i++) expect(waits[i] ?? 0).toBeGreaterThanOrEqual((waits[i - 1] ?? 0) / 2);
     expect(Math.max(...waits)).toBeGreaterThan(waits[0] ?? 0);
-    // Two LlmCalls per wait at most, and the one that succeeded: bounded by the doubling, not by the outage's length.
-    expect(client.llmCallCount).toBeLessThanOrEqual(2 * waits.length + 1);
+    // Two LlmCalls per wait at most, and the last run's: one more refused then the one that succeeded when the server
+    // came back between them — bounded by the doubling, not by the outage's length.
+    expect(client.llmCallCount).toBeLessThanOrEqual(2 * waits.length + 2);
     expect(client.llmCallCount).toBeLessThanOrEqual(14);
     expect(model.requests).toHaveLength(1);
   }, 30_000);

@@ -144,10 +144,6 @@ export class PostgresDb {
     return this.client !== null;
   }
 
-  get inTransaction(): boolean {
-    return this.depth > 0;
-  }
-
   prepare(source: string): Statement {
     return new PgStatement(this, translatePlaceholders(source), source) as unknown as Statement;
   }
@@ -178,7 +174,10 @@ export class PostgresDb {
     return this;
   }
 
-  /** One statement; a write outside a transaction is its own transaction under the writers' lock. */
+  /**
+   * One statement. In a transaction, its first write takes the writers' lock (unless `.immediate()` took it at BEGIN);
+   * outside one, a write that appends events is a transaction of its own under the lock, any other runs as it is.
+   */
   execute(call: SqlCall, writes: boolean): SqlResult {
     const client = this.connection();
     if (this.depth > 0) {
