@@ -138,6 +138,17 @@ describe('ProfileCapacity', () => {
     expect(waits.map((w) => w.reason)).toEqual(['rate_limited']);
   });
 
+  it('a pause waited out again (the timer woke before the clock said so) is told once', async () => {
+    let lag = 0;
+    const capacity = new ProfileCapacity(undefined, () => Date.now() - lag);
+    capacity.throttled(60);
+    const waits: CapacityWait[] = [];
+    const waiting = capacity.acquire(undefined, (w) => waits.push(w));
+    lag = 20; // after the first sleep the clock still says 20 ms of the pause are left
+    (await waiting)();
+    expect(waits.map((w) => w.reason)).toEqual(['rate_limited']);
+  });
+
   it('a lower limit set by an edit of the profile applies to the next calls', async () => {
     const capacity = new ProfileCapacity(4);
     const a = await capacity.acquire();

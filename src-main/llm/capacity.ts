@@ -55,11 +55,15 @@ export class ProfileCapacity {
    * Rejects with CapacityAborted when `signal` aborts meanwhile (nothing held then).
    */
   async acquire(signal?: AbortSignal, onWait?: (wait: CapacityWait) => void): Promise<() => void> {
+    // A timer may fire a millisecond before the clock it was set from says it should: the same pause waited out
+    // again is not told twice.
+    let toldUntil = 0;
     for (let first = true; ; first = false) {
       if (signal?.aborted) throw new CapacityAborted();
       const pause = this.pausedUntil - this.now();
       if (pause > 0) {
-        onWait?.({ reason: 'rate_limited', untilMs: this.pausedUntil });
+        if (this.pausedUntil !== toldUntil) onWait?.({ reason: 'rate_limited', untilMs: this.pausedUntil });
+        toldUntil = this.pausedUntil;
         try {
           await sleep(pause, undefined, { signal });
         } catch {
