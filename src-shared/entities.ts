@@ -146,8 +146,11 @@ export const CommentNotice = z.discriminatedUnion('code', [
   z.object({ code: z.literal('cancelled'), subtasks: z.number().int().nonnegative() }),
   /** The agent handed a step to the person's browser; the job waits for their reply. */
   z.object({ code: z.literal('browser_step'), instruction: z.string(), url: z.string() }),
-  /** The job waits until a token for this MCP server is saved. */
-  z.object({ code: z.literal('mcp_auth'), server: z.string() }),
+  /**
+   * The job waits until a token for this MCP server is saved (or the person signs in to it); `callId`: the call the
+   * server refused mid-run, which runs again when the job goes on.
+   */
+  z.object({ code: z.literal('mcp_auth'), server: z.string(), callId: z.string().optional() }),
   /** An MCP server failed (left out, crashed, not started again); the job goes on with the others. */
   z.object({ code: z.literal('mcp_warning'), server: z.string() }),
   /** The task's workspace has no checkpoints (said once per task): git is missing, or the folder is home or `/`. */

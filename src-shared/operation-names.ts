@@ -47,6 +47,8 @@ export const OPERATION_NAMES = [
   'saveSshTargetKey',
   'setMcpServerEnabled',
   'checkMcpServer',
+  'startMcpSignIn',
+  'completeMcpSignIn',
   'addMcpServer',
   'removeMcpServer',
   'listMcpPrompts',

@@ -52,6 +52,8 @@ export const VALID_BODY: Record<OperationName, unknown> = {
   saveSshTargetKey: { workspacePath: '/no/such/workspace', target: 'box', keyFile: '/no/such/key' },
   setMcpServerEnabled: { workspacePath: '/no/such/workspace', server: 'github', enabled: false },
   checkMcpServer: { workspacePath: '/no/such/workspace', server: 'github' },
+  startMcpSignIn: { workspacePath: '/no/such/workspace', server: 'github' },
+  completeMcpSignIn: { workspacePath: '/no/such/workspace', server: 'github', address: 'http://127.0.0.1:1/callback' },
   addMcpServer: {
     workspacePath: '/no/such/workspace',
     server: { transport: 'http', name: 'docs', url: 'https://x.test/mcp' },

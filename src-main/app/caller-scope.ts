@@ -105,6 +105,8 @@ export const CALLER_SCOPES: { [N in OperationName]: CallerScope<N> } = {
   saveSshTargetKey: owner,
   setMcpServerEnabled: owner,
   checkMcpServer: owner,
+  startMcpSignIn: owner,
+  completeMcpSignIn: owner,
   addMcpServer: owner,
   removeMcpServer: owner,
   getToolPolicy: owner,

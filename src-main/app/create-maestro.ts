@@ -44,6 +44,7 @@ import { AGENT_TOKENS_FILE, dataDirId, prepareDataDir } from './data-dir';
 import { DisposableStore } from './disposable-store';
 import { acquireHostLock } from './host-lock';
 import { HostPresence } from './host-presence';
+import { resumeUnblocked } from './mcp-operations';
 import { invoke, type OpAnswer } from './operations';
 import { loadSettings } from './settings-file';
 import { StorageUpkeep } from './storage-upkeep';
@@ -174,6 +175,8 @@ function openCore(options: MaestroOptions, dataDir: string, held: DisposableStor
       return sampleWith(profile, params, signal);
     },
     defaultProfile: () => profiles.defaultName,
+    // A person signed in to a server (from Settings or a waiting task's card): its parked jobs go on.
+    onSignedIn: (workspace) => resumeUnblocked(mcp, store, workspace),
     rule: (workspace, name) => {
       try {
         return policyRule(loadPolicy(workspace, accepted.inForce), name);
@@ -184,6 +187,7 @@ function openCore(options: MaestroOptions, dataDir: string, held: DisposableStor
     },
   });
   held.add('the MCP servers kept for parked jobs', () => mcp.closeKept());
+  held.add('the MCP sign-ins waiting for a browser', () => mcp.signIns.close());
   // The remote agents' tokens (a2a_send) are kept as the MCP servers' are, in a file of their own.
   const agentTokens = new McpTokenStore(path.join(dataDir, AGENT_TOKENS_FILE), secretBox);
   const sshKeys = new McpTokenStore(path.join(dataDir, SSH_KEYS_FILE), secretBox);

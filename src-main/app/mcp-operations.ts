@@ -8,7 +8,9 @@ import { type JobRecord, toJob } from '../db/repos/jobs';
 import type { Store } from '../db/store';
 import { wakeParked } from '../jobs/wake';
 import { type McpServerConfig, mcpFile, takesToken } from '../mcp/config';
-import { needsToken } from '../mcp/servers';
+import type { SignInStart } from '../mcp/oauth';
+import { SignInError } from '../mcp/oauth';
+import { type McpServers, needsToken } from '../mcp/servers';
 import { resolveWorkspaceFolder } from '../tasks/create';
 import { invalid } from '../tasks/errors';
 import { requireTask } from '../tasks/queries';
@@ -59,10 +61,51 @@ export function saveMcpToken(ctx: AppContext, input: OpParsedInput<'saveMcpToken
     if (error instanceof ConfigFileError) throw new MaestroError('conflict', error.message);
     throw error;
   }
-  // While another server of the workspace that is on still has no token, a parked job would only park again.
-  const blocked = all.some((s) => s.enabled && needsToken(ctx.mcp.view(workspace, s).token));
-  const resumed = blocked ? [] : resumeParked(ctx.store, workspace);
+  const resumed = resumeUnblocked(ctx.mcp, ctx.store, workspace, all);
   return { server: ctx.mcp.view(workspace, server), resumed: resumed.map(toJob) };
+}
+
+/**
+ * Starts a person's OAuth sign-in to an HTTP server of the workspace: the address their browser opens (it comes back
+ * to this host's loopback address, and the workspace's parked jobs go on), or null when it signed in at once.
+ */
+export async function startMcpSignIn(
+  ctx: AppContext,
+  input: OpParsedInput<'startMcpSignIn'>,
+): Promise<OpOutput<'startMcpSignIn'>> {
+  const workspace = knownWorkspace(ctx, resolveWorkspaceFolder(input.workspacePath));
+  const { server } = serverOf(ctx, workspace, input.server);
+  if (server.transport === 'stdio') {
+    throw invalid('server', `${server.name} runs on this machine (stdio): it has no sign-in`);
+  }
+  let started: SignInStart;
+  try {
+    started = await ctx.mcp.signIn(workspace, server);
+  } catch (error) {
+    if (error instanceof SignInError) throw new MaestroError('conflict', error.message);
+    throw error;
+  }
+  return {
+    authorizationUrl: started.kind === 'open' ? started.authorizationUrl : null,
+    server: ctx.mcp.view(workspace, server),
+  };
+}
+
+/** Finishes a sign-in with the address the person's browser ended on (a host the browser cannot reach). */
+export async function completeMcpSignIn(
+  ctx: AppContext,
+  input: OpParsedInput<'completeMcpSignIn'>,
+): Promise<OpOutput<'completeMcpSignIn'>> {
+  const workspace = knownWorkspace(ctx, resolveWorkspaceFolder(input.workspacePath));
+  const { server } = serverOf(ctx, workspace, input.server);
+  try {
+    // Signed in, the workspace's parked jobs are queued again (create-maestro's onSignedIn), as from the callback.
+    await ctx.mcp.signIns.complete(workspace, server.name, input.address);
+  } catch (error) {
+    if (error instanceof SignInError) throw new MaestroError('conflict', error.message);
+    throw error;
+  }
+  return { server: ctx.mcp.view(workspace, server) };
 }
 
 export function setMcpServerEnabled(
@@ -91,6 +134,19 @@ export async function checkMcpServer(
 ): Promise<OpOutput<'checkMcpServer'>> {
   const workspace = knownWorkspace(ctx, resolveWorkspaceFolder(input.workspacePath));
   return { server: await ctx.mcp.check(workspace, serverOf(ctx, workspace, input.server).server) };
+}
+
+/**
+ * Queues again the workspace's jobs parked on mcp_auth_required, unless another server of the workspace that is on
+ * still has no token (a parked job would only park again).
+ */
+export function resumeUnblocked(
+  mcp: McpServers,
+  store: Store,
+  workspace: string,
+  all: McpServerConfig[] = mcp.configs(workspace),
+): JobRecord[] {
+  return all.some((s) => s.enabled && needsToken(mcp.view(workspace, s).token)) ? [] : resumeParked(store, workspace);
 }
 
 /**

@@ -49,10 +49,12 @@ import type { AppContext } from './context';
 import {
   answerMcpPrompt,
   checkMcpServer,
+  completeMcpSignIn,
   listMcpPrompts,
   listMcpServers,
   saveMcpToken,
   setMcpServerEnabled,
+  startMcpSignIn,
 } from './mcp-operations';
 import { addMcpServer, removeMcpServer } from './mcp-server-operations';
 import { deleteProfile, listModels, listProfiles, saveProfile, testProfile } from './profile-operations';
@@ -76,6 +78,8 @@ export type AsyncOperation =
   | 'listModels'
   | 'runTask'
   | 'checkMcpServer'
+  | 'startMcpSignIn'
+  | 'completeMcpSignIn'
   | 'getTaskChanges'
   | 'revertTaskFile'
   | 'rewindTask'
@@ -162,6 +166,8 @@ export const operations: Operations = {
   saveSshTargetKey,
   setMcpServerEnabled,
   checkMcpServer,
+  startMcpSignIn,
+  completeMcpSignIn,
   addMcpServer,
   removeMcpServer,
   listMcpPrompts,

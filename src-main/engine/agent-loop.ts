@@ -192,8 +192,8 @@ function settle(
   }
   if (waits.length > 0) {
     for (const c of terminal) run.answer(c, fail(`not processed — the job waits for a person's decision first`));
-    // One wait at a time: approvals first (all of one reply together); then a browser step (P4.41) or the subtasks
-    // (P4.42); any other wait of the same reply is refused and can be asked for again afterwards.
+    // One wait at a time: approvals first (all of one reply together); then a browser step (P4.41), the subtasks
+    // (P4.42) or an MCP sign-in; any other wait of the same reply is refused and can be asked for again afterwards.
     const approvals = waits.filter((w) => w.outcome.toolRequest || w.outcome.packageRequest);
     const others = waits.filter((w) => !(w.outcome.toolRequest || w.outcome.packageRequest));
     const [first, ...later] = approvals.length > 0 ? [] : others;
@@ -201,6 +201,10 @@ function settle(
       run.answer(w.call, fail('not processed — one wait at a time; call it again after this one'));
     }
     if (first?.outcome.browser) return { progressed, result: { kind: 'wait_browser', step: first.outcome.browser } };
+    if (first?.outcome.mcpAuth) {
+      const { server, message } = first.outcome.mcpAuth;
+      return { progressed, result: { kind: 'wait_mcp_auth', server, message, callId: first.call.id } };
+    }
     if (first?.outcome.subtasks) return { progressed, result: { kind: 'wait_subtasks' } };
     return {
       progressed,

@@ -19,7 +19,9 @@ export type Decision =
   /** The person replied to a browser_handoff (their comment woke the job and follows as a user message). */
   | { kind: 'browser_reply' }
   /** The job's subtasks ended (their notice follows as a user message). */
-  | { kind: 'subtasks_done' };
+  | { kind: 'subtasks_done' }
+  /** An MCP server refused the call's credentials before it ran; new ones were given, so it runs now. */
+  | { kind: 'mcp_retry' };
 
 export type PackageInstaller = (request: PackageRequest, signal: AbortSignal) => Promise<ToolResult>;
 
@@ -53,19 +55,28 @@ export function decidedCalls(journal: JobJournal): Map<string, Decision> {
   return decided;
 }
 
+/** The calls an MCP server refused for their credentials, from the notices of the job's parks. */
+export function authRefusedCalls(journal: JobJournal): Set<string> {
+  return new Set(
+    journal.jobComments().flatMap((c) => (c.notice?.code === 'mcp_auth' && c.notice.callId ? [c.notice.callId] : [])),
+  );
+}
+
 /**
  * The unanswered calls of `messages` that what woke the job answers: a browser_handoff when the person replied (an
- * interjection waits for the job), a wait_for_subtasks when the last subtask ended (a Notify Invoke). Without that
+ * interjection waits for the job), a wait_for_subtasks when the last subtask ended (a Notify Invoke), an MCP call
+ * its server refused for its credentials (the job parked on them, and goes on once new ones are given). Without that
  * (a crash before the job parked) the call is dropped and can be made again.
  */
 export function addWakeAnswers(
   decided: Map<string, Decision>,
   messages: readonly ChatMessage[],
-  woken: { replied: boolean; notified: boolean },
+  woken: { replied: boolean; notified: boolean; authRefused: ReadonlySet<string> },
 ) {
   for (const call of unansweredCalls(messages)) {
     if (woken.replied && call.name === BROWSER_HANDOFF) decided.set(call.id, { kind: 'browser_reply' });
     if (woken.notified && call.name === WAIT_FOR_SUBTASKS) decided.set(call.id, { kind: 'subtasks_done' });
+    if (woken.authRefused.has(call.id)) decided.set(call.id, { kind: 'mcp_retry' });
   }
 }
 
@@ -94,6 +105,7 @@ async function outcomeOf(
 ): Promise<ToolResult> {
   if (decision.kind === 'browser_reply') return ok(BROWSER_HANDOFF_RESUMED);
   if (decision.kind === 'subtasks_done') return ok(SUBTASKS_DONE);
+  if (decision.kind === 'mcp_retry') return retryRefused(call, run, ctx);
   if (decision.request.status === 'denied') return denied(decision.request.denyReason);
   if (decision.kind === 'package') {
     if (!install) return fail('packages cannot be installed by this host');
@@ -119,6 +131,30 @@ async function outcomeOf(
   }
   const { outcome } = await execute(call, tool, args.data, { ...ctx, approvedByPerson: true });
   return outcome.kind === 'result' ? outcome : fail(`${call.name} asked to wait again`);
+}
+
+/**
+ * Runs again a call its MCP server refused for its credentials (it was permitted then, and never ran). Refused again
+ * by the new ones, it is answered saying so, the server marked as refusing them: its next call parks the job again.
+ */
+async function retryRefused(call: ToolCall, run: JobRun, ctx: ToolContext): Promise<ToolResult> {
+  const tool = run.tools.get(call.name);
+  if (!tool) return fail(`${call.name} is not available to this job any more`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(call.arguments || '{}');
+  } catch {
+    return fail(`${call.name}: its arguments are not JSON`);
+  }
+  const args = tool.parameters.safeParse(raw);
+  if (!args.success) return fail(`${call.name}: its arguments are not valid (${args.error.issues[0]?.message})`);
+  const { outcome } = await execute(call, tool, args.data, ctx);
+  if (outcome.kind === 'result') return outcome;
+  return fail(
+    outcome.mcpAuth
+      ? `${call.name} did not run: its MCP server refused the new credentials too; the user has been told`
+      : `${call.name} asked to wait again`,
+  );
 }
 
 const firstLine = (text: string) => (text.split('\n', 1)[0] ?? '').slice(0, 200);

@@ -81,6 +81,8 @@ export function delegateTool(parent: () => JobRun, maxDepth: SpendLimit, policyF
           return fail(
             `the sub-agent needed the user in their browser; do that step yourself: ${result.step.instruction}`,
           );
+        case 'wait_mcp_auth':
+          return fail(`the sub-agent could not use MCP server "${result.server}": ${result.message}`);
         case 'cancelled':
           return fail(`cancelled: ${result.reason}`);
         case 'next':

@@ -16,6 +16,8 @@ export type MovementResult =
   | { kind: 'wait_approval'; toolRequests: ToolRequestDraft[]; packageRequests: PackageRequestDraft[] }
   | { kind: 'wait_subtasks' }
   | { kind: 'wait_browser'; step: BrowserStep }
+  /** An MCP server refused the credentials of call `callId` (which did not run): the job parks until new ones. */
+  | { kind: 'wait_mcp_auth'; server: string; message: string; callId: string }
   | { kind: 'cancelled'; reason: string }
   /** `outageMs`: the model server has been unreachable this long; the job waits it out (issue 12). */
   | {

@@ -14,7 +14,7 @@ import { executeMovement } from './agent-loop';
 import { browserHandoffTool } from './browser-handoff-tool';
 import { dropUnanswered } from './call-pairs';
 import { type ChatMessage, Conversation } from './conversation';
-import { addWakeAnswers, answerDecidedCalls, decidedCalls } from './decisions';
+import { addWakeAnswers, answerDecidedCalls, authRefusedCalls, decidedCalls } from './decisions';
 import { delegateTool } from './delegate-tool';
 import { dynamicContext, firstUserMessage, jobInstruction, subtaskNotice, taskContext } from './dynamic-context';
 import { LoopGuards } from './guards/loop-guards';
@@ -216,7 +216,11 @@ async function startConversation(
 ): Promise<void> {
   const { journal, run } = setup;
   const decided = decidedCalls(journal);
-  const woken = { replied: journal.undeliveredInterjections().length > 0, notified: notice !== null };
+  const woken = {
+    replied: journal.undeliveredInterjections().length > 0,
+    notified: notice !== null,
+    authRefused: authRefusedCalls(journal),
+  };
   const resumed = run.conversation.resumeOwnThread((m) => {
     addWakeAnswers(decided, m, woken);
     return dropUnanswered(m, new Set(decided.keys()));
@@ -355,6 +359,14 @@ function pieceResultOf(
         movement: movement.name,
         message: `In your browser, please: ${result.step.instruction} (${result.step.url}) — then reply here.`,
         notice: { code: 'browser_step', instruction: result.step.instruction, url: result.step.url },
+      };
+    case 'wait_mcp_auth':
+      return {
+        kind: 'waiting_human',
+        reason: 'mcp_auth_required',
+        movement: movement.name,
+        message: result.message,
+        notice: { code: 'mcp_auth', server: result.server, callId: result.callId },
       };
     case 'cancelled':
       return { kind: 'cancelled', reason: result.reason };

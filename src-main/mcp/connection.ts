@@ -1,8 +1,10 @@
 // One connection of a job to one MCP server, over the SDK's client: a stdio child process, streamable HTTP or the
 // older HTTP+SSE transport, with the saved token in the environment variable or header the config names. Starting is
 // bounded (the server must answer `initialize` in time, and one that prints something else than MCP on stdout is
-// told apart); a call sends a progressToken, and its progress extends its timeout up to a maximum. A 401 while
-// connecting is an McpAuthError (the job parks); anything else that stops the connection is an McpConnectError.
+// told apart); a call sends a progressToken, and its progress extends its timeout up to a maximum. A server signed in
+// to with OAuth gets the SDK's auth provider (oauth.ts), which attaches the token and refreshes it. A 401 or 403 —
+// while connecting or on any call — is an McpAuthError (the job parks); anything else that stops the connection is
+// an McpConnectError.
 //
 // The client declares what people's servers use: roots (the workspace folder, the only root; it never changes while a
 // session lives, since a session belongs to one workspace, so listChanged is false), form elicitation and sampling,
@@ -11,6 +13,7 @@
 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -27,12 +30,16 @@ import type { ToolProgress } from '../tools/types';
 import { formatToken, type McpServerConfig, type McpTimeouts, type StdioServerConfig } from './config';
 import type { CallToolResult } from './content';
 import type { ListedTool } from './mcp-tools';
+import { SignInNeeded } from './oauth';
 
-/** The server refused the job's credentials (HTTP 401). */
+/** The server refused the job's credentials (HTTP 401, or 403 for a scope they lack), or needs a sign-in again. */
 export class McpAuthError extends CodedError {
   readonly code = 'mcp_credentials_refused';
-  constructor(readonly server: string) {
-    super(`MCP server "${server}" refused the credentials (HTTP 401)`);
+  constructor(
+    readonly server: string,
+    readonly status: 401 | 403 = 401,
+  ) {
+    super(`MCP server "${server}" refused the credentials (HTTP ${status})`);
   }
 }
 
@@ -50,6 +57,8 @@ export class McpConnectError extends CodedError {
 
 export interface ConnectOptions {
   token: string | null;
+  /** An OAuth sign-in's tokens, attached and refreshed by the SDK (instead of `token`). */
+  authProvider?: OAuthClientProvider;
   signal: AbortSignal;
   timeouts: McpTimeouts;
   clientVersion: string;
@@ -144,7 +153,7 @@ export class McpConnection {
       server.transport === 'stdio' && options.sandbox?.ok
         ? await sandboxedLaunch(server, options.sandbox.sandbox)
         : null;
-    const transport = makeTransport(server, options.token, stderr, sandboxed);
+    const transport = makeTransport(server, options, stderr, sandboxed);
     const client = new Client(
       { name: 'maestro-desktop', version: options.clientVersion },
       {
@@ -164,7 +173,8 @@ export class McpConnection {
       sandboxed?.settled();
     } catch (error) {
       connection.kill();
-      if (isUnauthorized(error)) throw new McpAuthError(server.name);
+      const refused = authRefusal(error);
+      if (refused) throw new McpAuthError(server.name, refused);
       const code = (error as NodeJS.ErrnoException).code;
       const reason = `${(error as Error).message}${connection.stderrTail()}`;
       throw new McpConnectError(server.name, reason, code !== 'ENOENT' && code !== 'EACCES');
@@ -253,6 +263,9 @@ export class McpConnection {
           onProgress?.(p);
         },
       })) as CallToolResult;
+    } catch (error) {
+      const refused = authRefusal(error);
+      throw refused ? new McpAuthError(this.server.name, refused) : error;
     } finally {
       clock.stop();
       this.clocks.delete(clock);
@@ -404,8 +417,15 @@ function startBounded(client: Client, transport: Transport, options: ConnectOpti
 
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
 
-const isUnauthorized = (error: unknown) =>
-  (error instanceof StreamableHTTPError || error instanceof SseError) && error.code === 401;
+/**
+ * 401 or 403 when the error is the server refusing the credentials: its HTTP answer, the SDK's UnauthorizedError (a
+ * sign-in's refresh did not help), or a sign-in needed again; null for anything else.
+ */
+function authRefusal(error: unknown): 401 | 403 | null {
+  if (error instanceof UnauthorizedError || error instanceof SignInNeeded) return 401;
+  if (!(error instanceof StreamableHTTPError || error instanceof SseError)) return null;
+  return error.code === 401 || error.code === 403 ? error.code : null;
+}
 
 /**
  * The server's command line, wrapped to run in the sandbox: the workspace writable, its listed folders readable and
@@ -422,7 +442,7 @@ const sandboxedLaunch = (server: StdioServerConfig, sandbox: OsSandbox): Promise
 
 function makeTransport(
   server: McpServerConfig,
-  token: string | null,
+  { token, authProvider }: Pick<ConnectOptions, 'token' | 'authProvider'>,
   stderr: string[],
   sandboxed: Sandboxed | null,
 ): Transport {
@@ -451,8 +471,8 @@ function makeTransport(
   if (token !== null) headers[server.tokenHeader] = formatToken(server, token);
   const url = new URL(server.url);
   return server.transport === 'sse'
-    ? new SSEClientTransport(url, { requestInit: { headers } })
-    : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    ? new SSEClientTransport(url, { requestInit: { headers }, authProvider })
+    : new StreamableHTTPClientTransport(url, { requestInit: { headers }, authProvider });
 }
 
 function signalProcess(pid: number, signal: NodeJS.Signals): void {

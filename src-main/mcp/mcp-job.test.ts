@@ -36,7 +36,15 @@ const toolSpecs = (h: Harness, i: number) =>
   }[];
 
 /** A server no job (or check) has started in this run of the app: on, nothing known yet. */
-const notStarted = { enabled: true, status: 'unknown', tools: [], lastError: null, checkedAt: null };
+const notStarted = {
+  signedIn: false,
+  signingIn: false,
+  enabled: true,
+  status: 'unknown',
+  tools: [],
+  lastError: null,
+  checkedAt: null,
+};
 
 const saveToken = (h: Harness, server: string, token: string) =>
   h.maestro.invoke('saveMcpToken', { workspacePath: h.workspace, server, token });

@@ -11,6 +11,15 @@ import type { SettingsText } from '../workspace/accepted-settings';
 import { loadMcpConfig, type McpServerConfig, type McpTimeouts, takesToken } from './config';
 import { McpAuthError, refusal } from './connection';
 import { readForm } from './elicitation';
+import {
+  JobOAuthProvider,
+  McpSignIns,
+  refreshIfExpiring,
+  SignInError,
+  SignInNeeded,
+  type SignInStart,
+  signedIn,
+} from './oauth';
 import { McpPrompts } from './person-prompts';
 import { type SamplingParams, type SamplingResult, samplingSummary } from './sampling';
 import {
@@ -49,6 +58,8 @@ export interface McpServersOptions {
   rule?: (workspacePath: string, name: string) => ToolRule;
   /** How long a server's question waits for the person (default PROMPT_WAIT_MS). */
   promptWaitMs?: () => number;
+  /** A person finished signing in to a server: the workspace's jobs parked on it may go on. */
+  onSignedIn?: (workspacePath: string, server: string) => void;
 }
 
 /** The Workspace Tool Policy's name for a server's sampling requests (`mcp_sampling__*` for every server's). */
@@ -83,11 +94,23 @@ export class McpServers implements McpJobServers {
   /** What the servers ask the person while their calls run (listMcpPrompts, answerMcpPrompt). */
   readonly prompts: McpPrompts;
 
+  /** People's OAuth sign-ins in progress. */
+  readonly signIns: McpSignIns;
+
   constructor(
     readonly tokens: McpTokenStore,
     private readonly options: McpServersOptions,
   ) {
     this.prompts = new McpPrompts(options.promptWaitMs);
+    this.signIns = new McpSignIns({
+      tokens,
+      onSignedIn: (workspace, server) => {
+        this.statuses.delete(statusKey(workspace, server));
+        options.onSignedIn?.(workspace, server);
+      },
+      onFailed: (workspace, server, reason) =>
+        this.record(workspace, server, { status: 'failed', error: `the sign-in failed: ${reason}` }),
+    });
   }
 
   /** The workspace's servers and their token status. Throws ConfigFileError on a broken mcp.json. */
@@ -110,7 +133,8 @@ export class McpServers implements McpJobServers {
     let token: McpTokenStatus = state.rejected || server.authRequired ? 'missing' : 'none';
     if (state.hasToken) {
       try {
-        this.tokens.open(workspacePath, server.name);
+        if (state.signedIn) this.tokens.oauthTokens(workspacePath, server.name);
+        else this.tokens.open(workspacePath, server.name);
         token = state.rejected ? 'rejected' : 'saved';
       } catch {
         token = 'unreadable';
@@ -122,6 +146,8 @@ export class McpServers implements McpJobServers {
       authRequired: server.authRequired,
       takesToken: takesToken(server),
       token,
+      signedIn: state.signedIn === true,
+      signingIn: this.signIns.waiting(workspacePath, server.name),
       enabled: server.enabled,
       ...(this.statuses.get(statusKey(workspacePath, server.name)) ?? UNKNOWN),
     };
@@ -137,6 +163,36 @@ export class McpServers implements McpJobServers {
     return this.tokens.savedCount !== savedCount;
   }
 
+  /**
+   * The credentials a job connects to `config` with: a pasted token, or a sign-in's (refreshed first when about to
+   * expire); a string says why there are none it can use (the job parks).
+   */
+  private async credentials(workspacePath: string, config: McpServerConfig): Promise<SessionServer | string> {
+    if (config.transport !== 'stdio' && signedIn(this.tokens, workspacePath, config.name)) {
+      const authProvider = new JobOAuthProvider({ tokens: this.tokens, workspace: workspacePath, server: config.name });
+      try {
+        await refreshIfExpiring(authProvider, config.url);
+      } catch (error) {
+        if (error instanceof SignInNeeded) return authRequiredMessage(config.name, 'expired');
+        if (error instanceof McpTokenError) return `${error.message}.`;
+        return authRequiredMessage(config.name, 'unreachable', (error as Error).message);
+      }
+      return { config, token: null, authProvider };
+    }
+    let token: string | null = null;
+    try {
+      token = takesToken(config) ? this.tokens.open(workspacePath, config.name) : null;
+    } catch (error) {
+      if (!(error instanceof McpTokenError)) throw error;
+      return `${error.message}.`;
+    }
+    if (config.authRequired && token === null) {
+      // A tokens file that cannot be read holds no token: say why instead of only asking for one.
+      return `${authRequiredMessage(config.name, 'missing')}${this.tokens.error ? ` (${this.tokens.error.message})` : ''}`;
+    }
+    return { config, token };
+  }
+
   async open(
     workspacePath: string,
     signal: AbortSignal,
@@ -146,23 +202,10 @@ export class McpServers implements McpJobServers {
     const savedCount = this.tokens.savedCount;
     const servers: SessionServer[] = [];
     for (const config of this.configs(workspacePath).filter((c) => c.enabled)) {
-      let token: string | null = null;
-      try {
-        token = takesToken(config) ? this.tokens.open(workspacePath, config.name) : null;
-      } catch (error) {
-        if (!(error instanceof McpTokenError)) throw error;
-        return { kind: 'auth_required', server: config.name, message: `${error.message}.`, savedCount };
-      }
-      if (config.authRequired && token === null) {
-        return {
-          kind: 'auth_required',
-          server: config.name,
-          // A tokens file that cannot be read holds no token: say why instead of only asking for one.
-          message: `${authRequiredMessage(config.name, 'missing')}${this.tokens.error ? ` (${this.tokens.error.message})` : ''}`,
-          savedCount,
-        };
-      }
-      servers.push({ config, token });
+      const server = await this.credentials(workspacePath, config);
+      if (typeof server === 'string')
+        return { kind: 'auth_required', server: config.name, message: server, savedCount };
+      servers.push(server);
     }
     const fingerprint = fingerprintOf(workspacePath, servers);
     const kept = taskId === undefined ? undefined : this.takeKept(taskId);
@@ -179,15 +222,7 @@ export class McpServers implements McpJobServers {
       return { kind: 'ready', session };
     } catch (error) {
       if (!(error instanceof McpAuthError)) throw error;
-      return {
-        kind: 'auth_required',
-        server: error.server,
-        message: authRequiredMessage(
-          error.server,
-          servers.some((s) => s.config.name === error.server && s.token !== null) ? 'refused' : 'asked',
-        ),
-        savedCount,
-      };
+      return { kind: 'auth_required', server: error.server, message: refusedMessage(servers, error), savedCount };
     }
   }
 
@@ -315,30 +350,30 @@ export class McpServers implements McpJobServers {
 
   /** Starts one server of the workspace (on or off), lists its tools and stops it: its view as a job would leave it. */
   async check(workspacePath: string, server: McpServerConfig): Promise<McpServerView> {
-    let token: string | null = null;
-    try {
-      token = takesToken(server) ? this.tokens.open(workspacePath, server.name) : null;
-    } catch (error) {
-      if (!(error instanceof McpTokenError)) throw error;
-      this.record(workspacePath, server.name, { status: 'failed', error: error.message });
-      return this.view(workspacePath, server);
-    }
-    if (server.authRequired && token === null) {
-      this.record(workspacePath, server.name, { status: 'failed', error: authRequiredMessage(server.name, 'missing') });
+    const credentials = await this.credentials(workspacePath, server);
+    if (typeof credentials === 'string') {
+      this.record(workspacePath, server.name, { status: 'failed', error: credentials });
       return this.view(workspacePath, server);
     }
     const signal = new AbortController().signal;
     try {
-      const session = await this.session(workspacePath, [{ config: server, token }], signal, {});
+      const session = await this.session(workspacePath, [credentials], signal, {});
       await session.close();
     } catch (error) {
-      const message =
-        error instanceof McpAuthError
-          ? authRequiredMessage(server.name, token ? 'refused' : 'asked')
-          : (error as Error).message;
+      const message = error instanceof McpAuthError ? refusedMessage([credentials], error) : (error as Error).message;
       this.record(workspacePath, server.name, { status: 'failed', error: message });
     }
     return this.view(workspacePath, server);
+  }
+
+  /**
+   * Starts a person's OAuth sign-in to an HTTP server of the workspace (oauth.ts): the address their browser opens,
+   * or signed in at once (a refresh did it). Throws SignInError naming what failed.
+   */
+  async signIn(workspacePath: string, server: McpServerConfig): Promise<SignInStart> {
+    if (server.transport === 'stdio')
+      throw new SignInError(`MCP server "${server.name}" runs on this machine (stdio): it has no sign-in`);
+    return this.signIns.start({ workspace: workspacePath, server: server.name, url: server.url });
   }
 
   private session(workspacePath: string, servers: SessionServer[], signal: AbortSignal, hooks: McpJobHooks) {
@@ -381,3 +416,11 @@ export class McpServers implements McpJobServers {
 }
 
 const statusKey = (workspacePath: string, server: string) => `${workspacePath}\n${server}`;
+
+/** Why a server's refusal parks a job, from the credentials it was given. */
+function refusedMessage(servers: readonly SessionServer[], error: McpAuthError): string {
+  const given = servers.find((s) => s.config.name === error.server);
+  if (given?.authProvider) return authRequiredMessage(error.server, 'expired');
+  if (!given?.token) return authRequiredMessage(error.server, 'asked');
+  return authRequiredMessage(error.server, error.status === 403 ? 'forbidden' : 'refused');
+}

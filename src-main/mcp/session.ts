@@ -2,6 +2,7 @@
 // of the workspace, their tools as the engine's tools, and the end of it all when the job ends (close) or is
 // cancelled (kill: the job's signal). A server that cannot be started, or lists no tools, is left out with a warning
 // naming it: the job goes on with the other servers' tools. Only a refused token stops it (the job parks).
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { SandboxChoice } from '../tools/os-sandbox';
 import type { AnyToolDef } from '../tools/types';
 import { DEFAULT_TIMEOUTS, type McpServerConfig, type McpTimeouts } from './config';
@@ -39,6 +40,8 @@ export interface McpJobServers {
 export interface SessionServer {
   config: McpServerConfig;
   token: string | null;
+  /** A sign-in's tokens, through the SDK's auth provider (an HTTP server signed in to with OAuth). */
+  authProvider?: OAuthClientProvider;
 }
 
 /** How a server of a session is doing, for Settings: connected (with its tools' names), or why not. */
@@ -61,16 +64,27 @@ export interface SessionOptions extends McpJobHooks {
   onServer?: (server: string, state: ServerState) => void;
 }
 
-/** missing: required and none saved · refused: a 401 to the saved token · asked: a 401 without a token. */
-export function authRequiredMessage(server: string, why: 'missing' | 'refused' | 'asked'): string {
+/**
+ * missing: required and none saved · refused: a 401 to the saved token · forbidden: a 403 to it (a scope it lacks) ·
+ * asked: a 401 without a token · expired: a sign-in that needs the person again · unreachable: its authorization
+ * server could not renew it (`detail` says why).
+ */
+export function authRequiredMessage(
+  server: string,
+  why: 'missing' | 'refused' | 'forbidden' | 'asked' | 'expired' | 'unreachable',
+  detail = '',
+): string {
   const says = {
     missing: 'needs a token, and none is saved',
     refused: 'refused the saved token (HTTP 401)',
+    forbidden: 'refused the saved token for what it was asked (HTTP 403: a scope it lacks)',
     asked: 'asks for a token (HTTP 401), and none is saved',
+    expired: 'needs you to sign in again (the sign-in expired or was revoked)',
+    unreachable: `could not renew its sign-in: its authorization server did not answer (${detail})`,
   }[why];
   return (
-    `The MCP server "${server}" ${says}. The job waits until a token for "${server}" is saved ` +
-    `(in the app, or POST /api/local/mcp/tokens), then goes on where it stopped.`
+    `The MCP server "${server}" ${says}. The job waits until you sign in to "${server}" or save a token for it ` +
+    `(in the app, POST /api/local/mcp/sign-in, or POST /api/local/mcp/tokens), then goes on where it stopped.`
   );
 }
 
@@ -139,6 +153,7 @@ export class McpSession {
         McpConnection.open(s.config, {
           ...options,
           token: s.token,
+          authProvider: s.authProvider,
           timeouts: timeoutsOf(s.config, options.timeouts),
           asks: asksOf(live),
         }),
@@ -164,7 +179,7 @@ export class McpSession {
           options.onAuth?.(server, r.status === 'fulfilled');
       }
       const refused = settled.findIndex((r) => r.status === 'rejected' && r.reason instanceof McpAuthError);
-      if (refused >= 0) throw new McpAuthError((servers[refused] as SessionServer).config.name);
+      if (refused >= 0) throw (settled[refused] as PromiseRejectedResult).reason as McpAuthError;
       const leaveOut = (server: string, reason: string) => {
         options.onServer?.(server, { status: 'failed', error: redact(reason) });
         options.onWarning?.(server, redact(leftOutMessage(server, reason)));
@@ -178,7 +193,7 @@ export class McpSession {
           try {
             const tools = await connection.listTools(options.signal);
             const timeouts = timeoutsOf(server.config, options.timeouts);
-            const slot = new ServerSlot(server.config, server.token, timeouts, connection, live, redact);
+            const slot = new ServerSlot(server, timeouts, connection, live, redact);
             slots.push(slot);
             return tools.map((tool) => ({ slot, tool, server: server.config.name }));
           } catch (e) {

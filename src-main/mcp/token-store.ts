@@ -1,6 +1,9 @@
 // The tokens people give for MCP servers: `<dataDir>/mcp-tokens.json` (atomic writes, 0600), one entry per
 // workspace + server, each token sealed by the same SecretBox as the LLM profiles' keys and bound to its owner, so a
 // sealed value copied to another entry does not open. A file that cannot be read is reported, never overwritten.
+// A server's credentials are either a token the person pasted or what an OAuth sign-in left (the client the app
+// registered with the server's authorization server, and the tokens it issued, sealed as one): the later one given
+// replaces the other.
 import path from 'node:path';
 import { z } from 'zod';
 import { CodedError } from '../../src-shared/errors';
@@ -9,10 +12,15 @@ import { type ConfigFileError, JsonFileStore } from '../workspace/json-file';
 
 export const MCP_TOKENS_FILE = 'mcp-tokens.json';
 
+const Sealed = z.strictObject({ box: z.string().min(1), sealed: z.string().min(1) });
+type Sealed = z.infer<typeof Sealed>;
+
 const Entry = z.strictObject({
   workspace: z.string().min(1),
   server: z.string().min(1),
-  token: z.strictObject({ box: z.string().min(1), sealed: z.string().min(1) }).nullable(),
+  token: Sealed.nullable(),
+  /** What an OAuth sign-in left: the registered client, and the tokens once issued (sealed JSON, never in clear). */
+  oauth: z.strictObject({ client: Sealed.nullable(), tokens: Sealed.nullable() }).optional(),
   /** The server answered 401 the last time a job connected (with this token, or without one). */
   rejected: z.boolean(),
 });
@@ -34,10 +42,23 @@ export class McpTokenError extends CodedError {
 export interface TokenState {
   hasToken: boolean;
   rejected: boolean;
+  /** The credentials are an OAuth sign-in's tokens (not a pasted token). */
+  signedIn?: true;
 }
 
-/** What a sealed token is bound to: it opens only for this workspace and server. */
-const sealContext = (workspace: string, server: string) => `mcp\n${workspace}\n${server}`;
+/** OAuth tokens as a sign-in left them, with when the access token expires (ms since the epoch; absent: not said). */
+export interface StoredOAuthTokens {
+  access_token: string;
+  token_type: string;
+  refresh_token?: string;
+  scope?: string;
+  expiresAt?: number;
+  /** The authorization server that issued them (the SDK presents a refresh token to no other). */
+  issuer?: string;
+}
+
+/** What a sealed token is bound to: it opens only for this workspace and server (and for what it is). */
+const sealContext = (workspace: string, server: string, what = '') => `mcp${what}\n${workspace}\n${server}`;
 
 export class McpTokenStore {
   private readonly json: JsonFileStore<TokensFile>;
@@ -66,29 +87,91 @@ export class McpTokenStore {
 
   state(workspace: string, server: string): TokenState {
     const entry = this.find(workspace, server);
-    return { hasToken: Boolean(entry?.token), rejected: entry?.rejected ?? false };
+    const signedIn = Boolean(entry?.oauth?.tokens);
+    return {
+      hasToken: Boolean(entry?.token) || signedIn,
+      rejected: entry?.rejected ?? false,
+      ...(signedIn ? { signedIn: true as const } : {}),
+    };
   }
 
-  /** The token in clear, or null when none is saved. Throws McpTokenError when it cannot be opened. */
+  /** The pasted token in clear, or null when none is saved. Throws McpTokenError when it cannot be opened. */
   open(workspace: string, server: string): string | null {
     const token = this.find(workspace, server)?.token;
-    if (!token) return null;
-    if (token.box !== this.box.kind) {
-      throw new McpTokenError(server, `it was sealed by "${token.box}", and this app uses ${this.box.where}`);
+    return token ? this.unseal(token, workspace, server) : null;
+  }
+
+  /** Saves (replaces) the token, and ends a sign-in's tokens; a saved token is not known to be rejected yet. */
+  save(workspace: string, server: string, token: string): void {
+    this.json.assertWritable();
+    const client = this.find(workspace, server)?.oauth?.client ?? null;
+    this.put({
+      workspace,
+      server,
+      token: this.seal(token, workspace, server),
+      ...(client ? { oauth: { client, tokens: null } } : {}),
+      rejected: false,
+    });
+    this.saves++;
+  }
+
+  /** The OAuth client the app registered for this server (JSON as the SDK gave it), or undefined. */
+  oauthClient(workspace: string, server: string): Record<string, unknown> | undefined {
+    const client = this.find(workspace, server)?.oauth?.client;
+    return client ? JSON.parse(this.unseal(client, workspace, server, '-oauth-client')) : undefined;
+  }
+
+  saveOAuthClient(workspace: string, server: string, client: Record<string, unknown>): void {
+    this.json.assertWritable();
+    const entry = this.find(workspace, server);
+    this.put({
+      workspace,
+      server,
+      token: entry?.token ?? null,
+      oauth: { client: this.seal(JSON.stringify(client), workspace, server, '-oauth-client'), tokens: null },
+      rejected: entry?.rejected ?? false,
+    });
+  }
+
+  /** The tokens of the last sign-in, or undefined. Throws McpTokenError when they cannot be opened. */
+  oauthTokens(workspace: string, server: string): StoredOAuthTokens | undefined {
+    const tokens = this.find(workspace, server)?.oauth?.tokens;
+    return tokens ? JSON.parse(this.unseal(tokens, workspace, server, '-oauth-tokens')) : undefined;
+  }
+
+  /**
+   * Saves what a sign-in (or a refresh) issued, in place of a pasted token. Counts as a token saved when `signIn`
+   * (a person signed in: parked jobs go on); a refresh keeps the count, as nothing a job waits for changed.
+   */
+  saveOAuthTokens(workspace: string, server: string, tokens: StoredOAuthTokens, signIn: boolean): void {
+    this.json.assertWritable();
+    const client = this.find(workspace, server)?.oauth?.client ?? null;
+    const sealed = this.seal(JSON.stringify(tokens), workspace, server, '-oauth-tokens');
+    this.put({ workspace, server, token: null, oauth: { client, tokens: sealed }, rejected: false });
+    if (signIn) this.saves++;
+  }
+
+  /** The server's authorization server no longer takes the sign-in's tokens (`all`: nor the registered client). */
+  dropOAuth(workspace: string, server: string, what: 'tokens' | 'all'): void {
+    const entry = this.find(workspace, server);
+    if (!entry?.oauth || this.json.error) return;
+    const client = what === 'all' ? null : entry.oauth.client;
+    this.put({ ...entry, oauth: { client, tokens: null } });
+  }
+
+  private seal(text: string, workspace: string, server: string, what = ''): Sealed {
+    return { box: this.box.kind, sealed: this.box.seal(text, sealContext(workspace, server, what)) };
+  }
+
+  private unseal(sealed: Sealed, workspace: string, server: string, what = ''): string {
+    if (sealed.box !== this.box.kind) {
+      throw new McpTokenError(server, `it was sealed by "${sealed.box}", and this app uses ${this.box.where}`);
     }
     try {
-      return this.box.open(token.sealed, sealContext(workspace, server));
+      return this.box.open(sealed.sealed, sealContext(workspace, server, what));
     } catch (error) {
       throw new McpTokenError(server, error instanceof SecretBoxError ? error.message : `${this.box.where} refused`);
     }
-  }
-
-  /** Saves (replaces) the token; a saved token is not known to be rejected yet. */
-  save(workspace: string, server: string, token: string): void {
-    this.json.assertWritable();
-    const sealed = { box: this.box.kind, sealed: this.box.seal(token, sealContext(workspace, server)) };
-    this.put({ workspace, server, token: sealed, rejected: false });
-    this.saves++;
   }
 
   /** Drops the server's entry (its token and whether it was refused): the server was removed from its file. */
@@ -103,8 +186,9 @@ export class McpTokenStore {
 
   /** Remembers that the server refused the job's credentials, so the app can say which token to give again. */
   markRejected(workspace: string, server: string): void {
-    if (this.json.error || this.find(workspace, server)?.rejected) return;
-    this.put({ workspace, server, token: this.find(workspace, server)?.token ?? null, rejected: true });
+    const entry = this.find(workspace, server);
+    if (this.json.error || entry?.rejected) return;
+    this.put({ ...(entry ?? { workspace, server, token: null }), rejected: true });
   }
 
   /** The server took the job's credentials: a rejection remembered before is over. */

@@ -85,6 +85,11 @@ export type ToolOutcome =
       browser?: BrowserStep;
       /** Until the job's open subtasks have ended (wait_for_subtasks). */
       subtasks?: true;
+      /**
+       * Until the person signs in to (or saves a token for) an MCP server that refused the call's credentials; the
+       * call did not run, and runs again on resume.
+       */
+      mcpAuth?: { server: string; message: string };
     };
 
 /** A step the person does in their own browser. */

@@ -19,6 +19,10 @@ export const McpServerView = z.object({
   takesToken: z.boolean(),
   /** `rejected`: the server answered 401 the last time; `unreadable`: the saved token cannot be opened. */
   token: z.enum(['none', 'missing', 'saved', 'rejected', 'unreadable']),
+  /** The token is an OAuth sign-in's (refreshed by the app), not a pasted one. */
+  signedIn: z.boolean(),
+  /** A sign-in started and waits for the person's browser to come back. */
+  signingIn: z.boolean(),
   /** Off: jobs do not start it (`"disabled": true` in the file, or turned off in Settings). */
   enabled: z.boolean(),
   /** How it did the last time a job (or a check) started it in this run of the app; `unknown`: not since. */
@@ -205,6 +209,35 @@ export const mcpOperations = {
     path: '/mcp/enabled',
     status: 200,
     input: z.object({ workspacePath: z.string().min(1).max(4096), server: ServerName, enabled: z.boolean() }).strict(),
+    output: z.object({ server: McpServerView }),
+  }),
+  /**
+   * Starts an OAuth sign-in to an HTTP server of the workspace: the address to open in the person's browser (which
+   * comes back to this host's loopback address), or null when a refresh signed it in at once. Jobs parked on the
+   * server go on once it is done.
+   */
+  startMcpSignIn: op({
+    method: 'POST',
+    path: '/mcp/sign-in',
+    status: 200,
+    input: z.object({ workspacePath: z.string().min(1).max(4096), server: ServerName }).strict(),
+    output: z.object({ authorizationUrl: z.string().nullable(), server: McpServerView }),
+  }),
+  /**
+   * Finishes a sign-in with the address the browser was sent back to, for a host the browser cannot reach (its
+   * loopback address is on another machine).
+   */
+  completeMcpSignIn: op({
+    method: 'POST',
+    path: '/mcp/sign-in/complete',
+    status: 200,
+    input: z
+      .object({
+        workspacePath: z.string().min(1).max(4096),
+        server: ServerName,
+        address: z.string().min(1).max(8192),
+      })
+      .strict(),
     output: z.object({ server: McpServerView }),
   }),
   /** Starts the server now, lists its tools and stops it again: its status, tools and error as a job would find them. */

@@ -173,6 +173,18 @@ const CASES: Record<OperationName, Case> = {
     path: '/api/local/mcp/check',
     body: { workspacePath: '/ws', server: 'github' },
   },
+  startMcpSignIn: {
+    input: { workspacePath: '/ws', server: 'github' },
+    method: 'POST',
+    path: '/api/local/mcp/sign-in',
+    body: { workspacePath: '/ws', server: 'github' },
+  },
+  completeMcpSignIn: {
+    input: { workspacePath: '/ws', server: 'github', address: 'http://127.0.0.1:5/callback?code=c&state=s' },
+    method: 'POST',
+    path: '/api/local/mcp/sign-in/complete',
+    body: { workspacePath: '/ws', server: 'github', address: 'http://127.0.0.1:5/callback?code=c&state=s' },
+  },
   addMcpServer: {
     input: { workspacePath: '/ws', server: { transport: 'http', name: 'docs', url: 'https://x.test/mcp' } },
     method: 'POST',

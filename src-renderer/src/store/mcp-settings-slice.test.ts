@@ -12,6 +12,8 @@ const server = (name: string, extra: Partial<McpServerView> = {}): McpServerView
   authRequired: false,
   takesToken: false,
   token: 'none',
+  signedIn: false,
+  signingIn: false,
   enabled: true,
   status: 'unknown',
   tools: [],

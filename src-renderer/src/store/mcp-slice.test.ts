@@ -12,6 +12,8 @@ const server = (name: string, token: McpServerView['token'], takesToken = true):
   authRequired: token === 'missing',
   takesToken,
   token,
+  signedIn: false,
+  signingIn: false,
   enabled: true,
   status: 'unknown',
   tools: [],
