@@ -13,7 +13,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, discoverOAuthServerInfo, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -254,6 +254,24 @@ export class McpSignIns {
   async start(target: SignInTarget): Promise<SignInStart> {
     const key = keyOf(target.workspace, target.server);
     this.end(key);
+    // Whether the server says where to sign in, and that place answers, before anything listens or is registered.
+    let info: Awaited<ReturnType<typeof discoverOAuthServerInfo>>;
+    try {
+      info = await discoverOAuthServerInfo(target.url);
+    } catch (error) {
+      throw new SignInError(startFailure(target, error));
+    }
+    if (!info.resourceMetadata && !info.authorizationServerMetadata) {
+      throw new SignInError(
+        `MCP server "${target.server}" does not offer an OAuth sign-in (it publishes no OAuth metadata); save a token for it instead`,
+      );
+    }
+    if (!info.authorizationServerMetadata) {
+      throw new SignInError(
+        `the sign-in to MCP server "${target.server}" could not start: its authorization server ` +
+          `${info.authorizationServerUrl} cannot be reached or publishes no OAuth metadata`,
+      );
+    }
     const listener = await listen(this.portOfLastClient(target));
     const port = (listener.address() as AddressInfo).port;
     const redirectUrl = `http://127.0.0.1:${port}${CALLBACK_PATH}`;
@@ -304,7 +322,11 @@ export class McpSignIns {
 
   /** Ends every sign-in in progress (the host closes). */
   close(): void {
-    for (const key of [...this.pending.keys()]) this.end(key);
+    for (const key of [...this.pending.keys()]) {
+      const listener = this.pending.get(key)?.listener;
+      this.end(key);
+      listener?.closeAllConnections();
+    }
   }
 
   private async callback(
@@ -321,6 +343,8 @@ export class McpSignIns {
     const server = this.pending.get(key)?.target.server ?? '';
     const failure = await this.finish(key, provider, url.searchParams);
     res.writeHead(failure ? 400 : 200, {
+      // The listener ends with the sign-in: a kept-alive connection would carry the next sign-in's answer to it.
+      connection: 'close',
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': "default-src 'none'",
     });
@@ -363,8 +387,9 @@ export class McpSignIns {
     if (!pending) return;
     this.pending.delete(key);
     clearTimeout(pending.timer);
+    // No new connection; the browser's request being answered (the callback ends it) is let finish.
     pending.listener.close();
-    pending.listener.closeAllConnections();
+    pending.listener.closeIdleConnections();
   }
 
   /** The port the registered client was given, so that a sign-in again reuses its registration when it is free. */
@@ -396,11 +421,11 @@ function listen(port: number): Promise<http.Server> {
 }
 
 function startFailure(target: SignInTarget, error: unknown): string {
-  const message = (error as Error).message;
-  if (/protected resource metadata|authorization server metadata|404/i.test(message)) {
-    return `MCP server "${target.server}" does not offer an OAuth sign-in (${message}); save a token for it instead`;
-  }
-  return `the sign-in to MCP server "${target.server}" could not start: ${message}`;
+  const cause = (error as { cause?: { code?: string } }).cause?.code;
+  // fetch's "fetch failed" says nothing: its cause says what (ECONNREFUSED, ENOTFOUND, a certificate).
+  const message = (error as Error).message || (error as { errorCode?: string }).errorCode || String(error);
+  const detail = cause ? `${message} (${cause})` : message;
+  return `the sign-in to MCP server "${target.server}" could not start: ${detail}`;
 }
 
 const DONE_TEXT = 'You can close this tab and go back to MAESTRO.';

@@ -147,7 +147,7 @@ export class McpSession {
   static async open(servers: readonly SessionServer[], options: SessionOptions): Promise<McpSession> {
     if (servers.length === 0) return McpSession.empty;
     const live: SessionOptions = { ...options };
-    const redact = redactor(servers.flatMap((s) => (s.token ? [s.token] : [])));
+    const redact = redactor(() => servers.flatMap(secretsOf));
     const settled = await Promise.allSettled(
       servers.map((s) =>
         McpConnection.open(s.config, {
@@ -235,8 +235,26 @@ export class McpSession {
 const reasonOf = (error: unknown) =>
   error instanceof Error ? ('reason' in error ? String(error.reason) : error.message) : String(error);
 
-/** Replaces every token in a text the model or a person will read (a server that echoes one, an error message). */
-function redactor(tokens: readonly string[]): (text: string) => string {
-  const secrets = tokens.filter((t) => t.length > 0);
-  return (text) => secrets.reduce((out, t) => out.replaceAll(t, '[token]'), text);
+/** A server's secrets as they are now: its pasted token, or its sign-in's tokens (a refresh replaces them). */
+function secretsOf(server: SessionServer): string[] {
+  if (server.token) return [server.token];
+  let tokens: ReturnType<OAuthClientProvider['tokens']>;
+  try {
+    tokens = server.authProvider?.tokens();
+  } catch {
+    return [];
+  }
+  if (!tokens || tokens instanceof Promise) return [];
+  return [tokens.access_token, tokens.refresh_token ?? ''];
+}
+
+/**
+ * Replaces every token in a text the model or a person will read (a server that echoes one, an error message), as
+ * the tokens are when it is read.
+ */
+function redactor(secrets: () => readonly string[]): (text: string) => string {
+  return (text) =>
+    secrets()
+      .filter((t) => t.length > 0)
+      .reduce((out, t) => out.replaceAll(t, '[token]'), text);
 }
