@@ -1,11 +1,13 @@
 // McpAuthCard: shown while the latest job waits on mcp_auth_required (P2.14). It names each MCP server of the
-// task's workspace that needs a token (none saved, refused, or unreadable here) and saves one from a password field;
-// main then queues the parked job again (P2.16). The token is sent once and never comes back.
+// task's workspace that needs a token (none saved, refused, or unreadable here), offers the sign-in of an HTTP one
+// (McpSignIn) and saves a pasted token from a password field; main then queues the parked job again (P2.16). The
+// token is sent once and never comes back.
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import type { McpServerView } from '../../../src-shared/contract';
 import { useT } from '../hooks/useT';
 import { serversWaitingForToken } from '../store/mcp-slice';
 import { useAppStore } from '../store/store';
+import { McpSignIn } from './McpSignIn';
 
 interface Props {
   workspacePath: string;
@@ -93,6 +95,12 @@ function ServerToken({ server, workspacePath }: { server: McpServerView; workspa
       <div className="approval-reason" data-testid="mcp-auth-why">
         {t(why, { server: server.name })}
       </div>
+      {server.transport === 'stdio' ? null : (
+        <>
+          <McpSignIn server={server} workspacePath={workspacePath} />
+          <p className="field-hint">{t('mcpSignIn.orToken')}</p>
+        </>
+      )}
       <label className="field">
         <span>{t('mcpAuth.token')}</span>
         <input

@@ -8,6 +8,7 @@ import type { McpServerView } from '../../../src-shared/contract';
 import { useT } from '../hooks/useT';
 import { useAppStore } from '../store/store';
 import { McpServerForm } from './McpServerForm';
+import { McpSignIn } from './McpSignIn';
 import { ErrorNotice } from './OutcomeNotice';
 import { CheckField } from './SettingsFields';
 import { SettingsWorkspace } from './SettingsWorkspace';
@@ -42,7 +43,7 @@ export function McpSettings() {
       {view && view.servers.length > 0 ? (
         <ul className="profile-list">
           {view.servers.map((server) => (
-            <McpServerRow key={server.name} server={server} />
+            <McpServerRow key={server.name} server={server} workspacePath={view.workspacePath} />
           ))}
         </ul>
       ) : null}
@@ -61,7 +62,7 @@ export function McpSettings() {
   );
 }
 
-function McpServerRow({ server }: { server: McpServerView }) {
+function McpServerRow({ server, workspacePath }: { server: McpServerView; workspacePath: string }) {
   const busy = useAppStore((s) => s.mcpSettingsBusy.includes(server.name));
   const switchServer = useAppStore((s) => s.switchMcpServer);
   const check = useAppStore((s) => s.checkMcpServer);
@@ -91,7 +92,11 @@ function McpServerRow({ server }: { server: McpServerView }) {
         {server.tools.length > 0
           ? t('settings.mcp.tools', { count: server.tools.length, tools: server.tools.join(', ') })
           : t('settings.mcp.noTools')}
-        {server.takesToken ? ` · ${t(`settings.mcp.token.${server.token}`)}` : ''}
+        {server.signedIn
+          ? ` · ${t('settings.mcp.signedIn')}`
+          : server.takesToken
+            ? ` · ${t(`settings.mcp.token.${server.token}`)}`
+            : ''}
       </p>
       <ErrorNotice
         error={server.lastError ? t('settings.mcp.lastError', { error: server.lastError }) : null}
@@ -136,6 +141,9 @@ function McpServerRow({ server }: { server: McpServerView }) {
           {confirming ? t('mcpAdd.remove.confirm', { name: server.name }) : t('mcpAdd.remove')}
         </button>
       </div>
+      {server.transport === 'stdio' || !server.enabled ? null : (
+        <McpSignIn server={server} workspacePath={workspacePath} />
+      )}
       <ErrorNotice error={error} testId="mcp-server-action-error" />
     </li>
   );

@@ -74,6 +74,7 @@ export const enSettings = {
   'settings.mcp.status.off': 'off',
   'settings.mcp.tools': '{count} tools: {tools}',
   'settings.mcp.noTools': 'Tools: not known until it starts',
+  'settings.mcp.signedIn': 'signed in',
   'settings.mcp.token.none': 'no token',
   'settings.mcp.token.missing': 'needs a token',
   'settings.mcp.token.saved': 'token saved',

@@ -185,8 +185,16 @@ export const en = {
   'settingsChange.reject': 'Reject (restore the accepted version)',
   'settingsChange.rejectNew': 'Reject (remove the file)',
 
+  'mcpSignIn.start': 'Sign in',
+  'mcpSignIn.again': 'Sign in again',
+  'mcpSignIn.waiting': 'Sign in to {server} in your browser; MAESTRO goes on when the browser comes back.',
+  'mcpSignIn.address':
+    'Did the browser end on a page that does not load (MAESTRO runs on another computer)? Paste its address:',
+  'mcpSignIn.finish': 'Finish sign-in',
+  'mcpSignIn.finishLabel': 'Finish the sign-in to {server}',
+  'mcpSignIn.orToken': 'Or paste a token below.',
   'mcpAuth.label': 'MCP token for {server}',
-  'mcpAuth.needed': 'Token needed',
+  'mcpAuth.needed': 'Sign-in or token needed',
   'mcpAuth.missing': 'The MCP server {server} needs a token before the agent can go on.',
   'mcpAuth.rejected': 'The MCP server {server} refused the saved token. Save a new one.',
   'mcpAuth.unreadable': 'The saved token of {server} cannot be opened on this machine. Save it again.',

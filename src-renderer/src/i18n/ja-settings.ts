@@ -77,6 +77,7 @@ export const jaSettings: Record<keyof typeof enSettings, string> = {
   'settings.mcp.status.off': 'オフ',
   'settings.mcp.tools': 'ツール {count} 個: {tools}',
   'settings.mcp.noTools': 'ツール: 起動するまで不明',
+  'settings.mcp.signedIn': 'サインイン済み',
   'settings.mcp.token.none': 'トークンなし',
   'settings.mcp.token.missing': 'トークンが必要',
   'settings.mcp.token.saved': 'トークン保存済み',

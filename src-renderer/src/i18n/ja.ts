@@ -185,8 +185,16 @@ export const ja: Messages = {
   'settingsChange.reject': '却下（承認済みの版に戻す）',
   'settingsChange.rejectNew': '却下（ファイルを削除）',
 
+  'mcpSignIn.start': 'サインイン',
+  'mcpSignIn.again': 'もう一度サインイン',
+  'mcpSignIn.waiting': 'ブラウザーで {server} にサインインしてください。ブラウザーから戻ると MAESTRO が続けます。',
+  'mcpSignIn.address':
+    'ブラウザーが表示できないページで止まった場合（MAESTRO が別のコンピューターで動いているとき）は、そのアドレスを貼り付けてください:',
+  'mcpSignIn.finish': 'サインインを完了',
+  'mcpSignIn.finishLabel': '{server} へのサインインを完了',
+  'mcpSignIn.orToken': 'または、下にトークンを貼り付けてください。',
   'mcpAuth.label': '{server} の MCP トークン',
-  'mcpAuth.needed': 'トークンが必要です',
+  'mcpAuth.needed': 'サインインまたはトークンが必要です',
   'mcpAuth.missing': 'MCP サーバー {server} のトークンが保存されるまで、エージェントは先に進めません。',
   'mcpAuth.rejected': 'MCP サーバー {server} が保存済みのトークンを拒否しました。新しいトークンを保存してください。',
   'mcpAuth.unreadable': '{server} の保存済みトークンをこのマシンでは開けません。もう一度保存してください。',
