@@ -102,6 +102,8 @@ export interface OAuthMcpServer {
   readonly authorizations: (string | undefined)[];
   /** Scopes a token must have from now on (a token without them gets 403 insufficient_scope). */
   requireScopes(scopes: string[]): void;
+  /** Stops the authorization server alone (the resource server goes on answering). */
+  closeAuthServer(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -168,9 +170,10 @@ export async function startOAuthMcpServer(options: { authServer?: string } = {})
     requireScopes: (scopes) => {
       requiredScopes = scopes;
     },
+    closeAuthServer: () => closeServer(as.server),
     close: async () => {
       await closeServer(rs.server);
-      await closeServer(as.server);
+      if (as.server.listening) await closeServer(as.server);
     },
   };
 }

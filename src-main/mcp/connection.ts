@@ -38,8 +38,14 @@ export class McpAuthError extends CodedError {
   constructor(
     readonly server: string,
     readonly status: 401 | 403 = 401,
+    /** A sign-in's tokens could not be renewed (the authorization server did not answer); they are kept. */
+    readonly renewFailed = false,
   ) {
-    super(`MCP server "${server}" refused the credentials (HTTP ${status})`);
+    super(
+      renewFailed
+        ? `MCP server "${server}": the sign-in could not be renewed`
+        : `MCP server "${server}" refused the credentials (HTTP ${status})`,
+    );
   }
 }
 
@@ -173,8 +179,8 @@ export class McpConnection {
       sandboxed?.settled();
     } catch (error) {
       connection.kill();
-      const refused = authRefusal(error);
-      if (refused) throw new McpAuthError(server.name, refused);
+      const refused = authRefusal(server.name, error);
+      if (refused) throw refused;
       const code = (error as NodeJS.ErrnoException).code;
       const reason = `${(error as Error).message}${connection.stderrTail()}`;
       throw new McpConnectError(server.name, reason, code !== 'ENOENT' && code !== 'EACCES');
@@ -264,8 +270,7 @@ export class McpConnection {
         },
       })) as CallToolResult;
     } catch (error) {
-      const refused = authRefusal(error);
-      throw refused ? new McpAuthError(this.server.name, refused) : error;
+      throw authRefusal(this.server.name, error) ?? error;
     } finally {
       clock.stop();
       this.clocks.delete(clock);
@@ -421,10 +426,11 @@ const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
  * 401 or 403 when the error is the server refusing the credentials: its HTTP answer, the SDK's UnauthorizedError (a
  * sign-in's refresh did not help), or a sign-in needed again; null for anything else.
  */
-function authRefusal(error: unknown): 401 | 403 | null {
-  if (error instanceof UnauthorizedError || error instanceof SignInNeeded) return 401;
+function authRefusal(server: string, error: unknown): McpAuthError | null {
+  if (error instanceof SignInNeeded) return new McpAuthError(server, 401, error.renewFailed);
+  if (error instanceof UnauthorizedError) return new McpAuthError(server, 401);
   if (!(error instanceof StreamableHTTPError || error instanceof SseError)) return null;
-  return error.code === 401 || error.code === 403 ? error.code : null;
+  return error.code === 401 || error.code === 403 ? new McpAuthError(server, error.code) : null;
 }
 
 /**

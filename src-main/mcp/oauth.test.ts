@@ -204,6 +204,27 @@ describe('MCP sign-in (OAuth) against the SDK’s authorization and resource ser
     expect(JSON.stringify(h.server.requests.map((r) => r.body?.messages))).not.toContain('insufficient_scope');
   });
 
+  it('P2.14 a refresh that gets no answer (the authorization server is gone) parks the job with that reason and keeps the sign-in; no browser opens', async () => {
+    const remote = await oauthServer();
+    const workspace = tempDir('maestro-ws-');
+    writeMcpConfig(workspace, { remote: { url: remote.url } });
+    const h = await engineHarness([call('mcp__remote__echo', { text: 'one' }), complete('Echoed.')], { workspace });
+    remote.provider.lifetimeS = 1;
+    await signIn(h);
+    await remote.closeAuthServer();
+
+    const first = h.createTask('Echo once');
+    const parked = await h.waitFor(first.jobId, SETTLED);
+    expect(parked).toMatchObject({ status: 'waiting_human', waitReason: 'mcp_auth_required' });
+    expect(h.maestro.attention.list()).toMatchObject([
+      { detail: expect.stringContaining('could not renew its sign-in: its authorization server did not answer') },
+    ]);
+    expect(h.server.requests).toHaveLength(0);
+    // Nothing was thrown away: the sign-in is still there for when the authorization server is back.
+    expect(servers(h)).toMatchObject([{ signedIn: true, signingIn: false }]);
+    expect(remote.provider.grants).toEqual(['authorization_code']);
+  });
+
   it('a callback that is not this sign-in’s answer is refused and the sign-in still waits; a refused consent ends it with the reason, and no window opens by itself', async () => {
     const remote = await oauthServer();
     const workspace = tempDir('maestro-ws-');

@@ -25,8 +25,16 @@ import type { McpTokenStore, StoredOAuthTokens } from './token-store';
 /** A job's server needs the person to sign in (again): the job parks instead of opening a browser. */
 export class SignInNeeded extends CodedError {
   readonly code = 'mcp_sign_in_needed';
-  constructor(readonly server: string) {
-    super(`MCP server "${server}" needs the person to sign in again`);
+  constructor(
+    readonly server: string,
+    /** The tokens could not be renewed for want of an answer (not refused): they are kept for a later try. */
+    readonly renewFailed = false,
+  ) {
+    super(
+      renewFailed
+        ? `MCP server "${server}": its authorization server did not renew the sign-in`
+        : `MCP server "${server}" needs the person to sign in again`,
+    );
   }
 }
 
@@ -131,9 +139,16 @@ export class JobOAuthProvider extends StoredProvider {
     return client;
   }
 
+  /**
+   * The SDK wants the person. A refresh the authorization server refused has had the tokens dropped already
+   * (invalidateCredentials); a refresh token still held means the refresh got no answer (the SDK goes on to a new
+   * authorization after a network or server error), so the sign-in is kept for when the server is back. Without a
+   * refresh token, a refused access token is of no further use.
+   */
   redirectToAuthorization(): void {
-    this.o.tokens.dropOAuth(this.o.workspace, this.o.server, 'tokens');
-    throw new SignInNeeded(this.o.server);
+    const renewFailed = this.tokens()?.refresh_token !== undefined;
+    if (!renewFailed) this.o.tokens.dropOAuth(this.o.workspace, this.o.server, 'tokens');
+    throw new SignInNeeded(this.o.server, renewFailed);
   }
 
   saveCodeVerifier(): void {}
@@ -156,7 +171,7 @@ export async function refreshIfExpiring(provider: JobOAuthProvider, serverUrl: s
   if (!tokens?.refresh_token || tokens.expires_in === undefined) return;
   if (tokens.expires_in * 1000 > REFRESH_AHEAD_MS) return;
   const result = await auth(provider, { serverUrl });
-  if (result !== 'AUTHORIZED') throw new SignInNeeded(provider.serverName);
+  if (result !== 'AUTHORIZED') throw new SignInNeeded(provider.serverName, provider.tokens() !== undefined);
 }
 
 /** A person's sign-in in progress: the browser's way there and back. */

@@ -173,7 +173,9 @@ export class McpServers implements McpJobServers {
       try {
         await refreshIfExpiring(authProvider, config.url);
       } catch (error) {
-        if (error instanceof SignInNeeded) return authRequiredMessage(config.name, 'expired');
+        if (error instanceof SignInNeeded) {
+          return authRequiredMessage(config.name, error.renewFailed ? 'unreachable' : 'expired');
+        }
         if (error instanceof McpTokenError) return `${error.message}.`;
         return authRequiredMessage(config.name, 'unreachable', (error as Error).message);
       }
@@ -420,7 +422,7 @@ const statusKey = (workspacePath: string, server: string) => `${workspacePath}\n
 /** Why a server's refusal parks a job, from the credentials it was given. */
 function refusedMessage(servers: readonly SessionServer[], error: McpAuthError): string {
   const given = servers.find((s) => s.config.name === error.server);
-  if (given?.authProvider) return authRequiredMessage(error.server, 'expired');
+  if (given?.authProvider) return authRequiredMessage(error.server, error.renewFailed ? 'unreachable' : 'expired');
   if (!given?.token) return authRequiredMessage(error.server, 'asked');
   return authRequiredMessage(error.server, error.status === 403 ? 'forbidden' : 'refused');
 }

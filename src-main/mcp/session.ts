@@ -80,7 +80,7 @@ export function authRequiredMessage(
     forbidden: 'refused the saved token for what it was asked (HTTP 403: a scope it lacks)',
     asked: 'asks for a token (HTTP 401), and none is saved',
     expired: 'needs you to sign in again (the sign-in expired or was revoked)',
-    unreachable: `could not renew its sign-in: its authorization server did not answer (${detail})`,
+    unreachable: `could not renew its sign-in: its authorization server did not answer${detail ? ` (${detail})` : ''}`,
   }[why];
   return (
     `The MCP server "${server}" ${says}. The job waits until you sign in to "${server}" or save a token for it ` +
