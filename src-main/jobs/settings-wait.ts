@@ -6,7 +6,7 @@
 // accepted does not hold a job: its accepted version applies meanwhile and the task shows the change (prepare-job).
 import type { JobRecord } from '../db/repos/jobs';
 import type { Store } from '../db/store';
-import { type AcceptedSettings, SETTINGS_FILES } from '../workspace/accepted-settings';
+import { type AcceptedSettings, SETTINGS_FILES, type SettingsChange } from '../workspace/accepted-settings';
 import type { PieceRunResult } from './piece-run-result';
 import { wakeParked } from './wake';
 
@@ -16,12 +16,9 @@ export function appliesTo(persistent: boolean): (file: string) => boolean {
 }
 
 /** The settings files of the folder a job applies that are on disk and were never accepted, by file name. */
-export function unreviewedSettings(accepted: AcceptedSettings, workspacePath: string, persistent: boolean): string[] {
+export function unreviewedSettings(changes: readonly SettingsChange[], persistent: boolean): string[] {
   const applies = appliesTo(persistent);
-  return accepted
-    .changes(workspacePath)
-    .filter((c) => c.accepted === null && c.current !== null && applies(c.file))
-    .map((c) => c.file);
+  return changes.filter((c) => c.accepted === null && c.current !== null && applies(c.file)).map((c) => c.file);
 }
 
 /** The park of a job whose folder has unreviewed settings files: it resumes where it would have started. */
@@ -48,7 +45,7 @@ export function resumeSettingsWaits(store: Store, accepted: AcceptedSettings, wo
       const task = store.tasks.get(job.taskId);
       if (!task || (workspacePath !== undefined && task.workspacePath !== workspacePath)) return [];
       const persistent = store.tasks.workspaceKind(task.id) === 'persistent';
-      if (unreviewedSettings(accepted, task.workspacePath, persistent).length > 0) return [];
+      if (unreviewedSettings(accepted.changes(task.workspacePath), persistent).length > 0) return [];
       return [wakeParked(store, job.id, 'settings_reviewed')];
     }),
   );

@@ -8,7 +8,7 @@ import type { ToolContext, ToolOutcome } from '../tools/types';
 import type { McpServerConfig, McpTimeouts } from './config';
 import { asksOf, McpAuthError, McpConnection } from './connection';
 import { toolResult } from './content';
-import { authRequiredMessage, type SessionOptions, type SessionServer } from './session';
+import { refusalMessage, type SessionOptions, type SessionServer } from './session';
 
 export const MAX_RESTARTS = 3;
 const RESTART_BACKOFF: Backoff = { baseDelayMs: 250, maxDelayMs: 4000 };
@@ -62,8 +62,7 @@ export class ServerSlot {
     this.refused = true;
     this.connection.kill();
     this.options.onAuth?.(this.name, false);
-    const why = this.credentials.authProvider ? 'expired' : error.status === 403 ? 'forbidden' : 'refused';
-    return { kind: 'wait', mcpAuth: { server: this.name, message: authRequiredMessage(this.name, why) } };
+    return { kind: 'wait', mcpAuth: { server: this.name, message: refusalMessage(error, this.credentials) } };
   }
 
   /** What went wrong with a call, in words: a crash (with what the server said), a malformed answer, a timeout. */

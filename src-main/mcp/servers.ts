@@ -28,6 +28,7 @@ import {
   type McpJobServers,
   type McpOpenResult,
   McpSession,
+  refusalMessage,
   type ServerState,
   type SessionServer,
 } from './session';
@@ -224,7 +225,15 @@ export class McpServers implements McpJobServers {
       return { kind: 'ready', session };
     } catch (error) {
       if (!(error instanceof McpAuthError)) throw error;
-      return { kind: 'auth_required', server: error.server, message: refusedMessage(servers, error), savedCount };
+      return {
+        kind: 'auth_required',
+        server: error.server,
+        message: refusalMessage(
+          error,
+          servers.find((s) => s.config.name === error.server),
+        ),
+        savedCount,
+      };
     }
   }
 
@@ -362,7 +371,7 @@ export class McpServers implements McpJobServers {
       const session = await this.session(workspacePath, [credentials], signal, {});
       await session.close();
     } catch (error) {
-      const message = error instanceof McpAuthError ? refusedMessage([credentials], error) : (error as Error).message;
+      const message = error instanceof McpAuthError ? refusalMessage(error, credentials) : (error as Error).message;
       this.record(workspacePath, server.name, { status: 'failed', error: message });
     }
     return this.view(workspacePath, server);
@@ -418,11 +427,3 @@ export class McpServers implements McpJobServers {
 }
 
 const statusKey = (workspacePath: string, server: string) => `${workspacePath}\n${server}`;
-
-/** Why a server's refusal parks a job, from the credentials it was given. */
-function refusedMessage(servers: readonly SessionServer[], error: McpAuthError): string {
-  const given = servers.find((s) => s.config.name === error.server);
-  if (given?.authProvider) return authRequiredMessage(error.server, error.renewFailed ? 'unreachable' : 'expired');
-  if (!given?.token) return authRequiredMessage(error.server, 'asked');
-  return authRequiredMessage(error.server, error.status === 403 ? 'forbidden' : 'refused');
-}

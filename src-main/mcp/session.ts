@@ -88,6 +88,13 @@ export function authRequiredMessage(
   );
 }
 
+/** Why a server's refusal parks a job, from the credentials it was given. */
+export function refusalMessage(error: McpAuthError, given: SessionServer | undefined): string {
+  if (given?.authProvider) return authRequiredMessage(error.server, error.renewFailed ? 'unreachable' : 'expired');
+  if (!given?.token) return authRequiredMessage(error.server, 'asked');
+  return authRequiredMessage(error.server, error.status === 403 ? 'forbidden' : 'refused');
+}
+
 /** A server's timeouts: its own in mcp.json, else the app's, else the defaults. */
 export const timeoutsOf = (config: McpServerConfig, app: Partial<McpTimeouts> = {}): McpTimeouts => ({
   ...DEFAULT_TIMEOUTS,

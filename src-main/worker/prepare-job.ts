@@ -18,7 +18,7 @@ import { JobCommandError } from '../jobs/refusal';
 import { appliesTo, resumeSettingsWaits, settingsWaitResult, unreviewedSettings } from '../jobs/settings-wait';
 import { wakeParked } from '../jobs/wake';
 import type { McpJobServers, McpSession } from '../mcp/session';
-import { AcceptedSettings } from '../workspace/accepted-settings';
+import { AcceptedSettings, type SettingsChange } from '../workspace/accepted-settings';
 import { ConfigFileError } from '../workspace/json-file';
 import { runtimeDir } from '../workspace/paths';
 
@@ -168,18 +168,20 @@ export class JobPreparation {
     if (!isFolder(task.workspacePath))
       return fatalPrepared(`the workspace folder ${task.workspacePath} no longer exists`);
     const persistent = this.o.store.tasks.workspaceKind(task.id) === 'persistent';
-    let unreviewed: string[];
+    let changes: SettingsChange[];
     try {
-      // Before the piece is loaded: a piece of the folder is one of its settings files.
-      unreviewed = unreviewedSettings(this.accepted, task.workspacePath, persistent);
+      // Before the piece is loaded: a piece of the folder is one of its settings files. (Read once: each file of
+      // the folder is read and compared.)
+      changes = this.accepted.changes(task.workspacePath);
     } catch (error) {
       if (error instanceof ConfigFileError) return fatalPrepared(error.message);
       throw error;
     }
+    const unreviewed = unreviewedSettings(changes, persistent);
     if (unreviewed.length > 0) return { kind: 'wait', result: settingsWaitResult(job, task.workspacePath, unreviewed) };
     const prepared = this.check(job, task);
     if (prepared.kind !== 'run') return prepared;
-    this.reportChanges(job, prepared.workspacePath, persistent);
+    this.reportChanges(job, prepared.workspacePath, changes, persistent);
     try {
       // Taken now, from the accepted rules: the engine then finds it stored and never reads the workspace's file.
       openSnapshot(prepared.workspacePath, prepared.runtimeDir, job.id, this.accepted.inForce);
@@ -194,10 +196,14 @@ export class JobPreparation {
    * One `settings.changed` event per settings file of the job's workspace that is not the accepted version (the
    * task view shows the change to accept or reject). An ephemeral workspace has no MCP servers or pieces of its own.
    */
-  private reportChanges(job: JobRecord, workspacePath: string, persistent: boolean): void {
+  private reportChanges(
+    job: JobRecord,
+    workspacePath: string,
+    changes: readonly SettingsChange[],
+    persistent: boolean,
+  ): void {
     const { store } = this.o;
-    const changes = this.accepted.changes(workspacePath).filter((c) => appliesTo(persistent)(c.file));
-    for (const change of changes) {
+    for (const change of changes.filter((c) => appliesTo(persistent)(c.file))) {
       store.publish({
         type: 'settings.changed',
         taskId: job.taskId,
