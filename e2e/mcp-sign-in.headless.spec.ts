@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type OAuthMcpServer, startOAuthMcpServer } from '../test-support/mcp-oauth-server';
+import { expectAccessible } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { acceptWorkspaceSettings, complete, createInUi, messagesOf, openUi, textOf } from './support/ui';
 
@@ -41,6 +42,7 @@ test('P2.14 P2.16 P2.15 Sign in on the card opens the authorization page; once t
   await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'waiting_human');
   expect(llm.requests).toHaveLength(0);
 
+  await expectAccessible(page, '[data-testid="mcp-auth-card"]');
   const popup = page.waitForEvent('popup');
   await card.getByTestId('mcp-sign-in-start').click();
   const browser = await popup;
@@ -65,5 +67,54 @@ test('P2.14 P2.16 P2.15 Sign in on the card opens the authorization page; once t
   const row = page.locator('[data-testid="mcp-server"][data-name="tracker"]');
   await expect(row.getByTestId('mcp-server-tools')).toContainText('signed in');
   await expect(row.getByTestId('mcp-sign-in-start')).toHaveText('Sign in again');
+  llm.expectEmpty();
+});
+
+test('P2.16 a browser that cannot reach the host: the card waits for the browser and takes the address it ended on', async ({
+  page,
+  llm,
+  llmHost,
+}) => {
+  fs.mkdirSync(path.join(llmHost.workspace, '.maestro'));
+  fs.writeFileSync(
+    path.join(llmHost.workspace, '.maestro', 'mcp.json'),
+    JSON.stringify({ mcpServers: { tracker: { url: mcp.url } } }),
+  );
+  await acceptWorkspaceSettings(llmHost);
+  llm.push({ toolCalls: [{ name: 'mcp__tracker__echo', arguments: { text: 'pasted' } }] }, () =>
+    complete('success', 'Echoed.'),
+  );
+  // The host's loopback page cannot be reached from where the browser runs: the authorization server's redirect to
+  // it leads nowhere there. (Playwright does not route a redirect's target, so the authorize answer is taken here.)
+  let ended = '';
+  await page.context().route(/\/authorize\?/, async (route) => {
+    const answer = await route.fetch({ maxRedirects: 0 });
+    ended = answer.headers().location ?? '';
+    await route.abort('connectionrefused');
+  });
+  await openUi(page, llmHost);
+  await createInUi(page, { instruction: 'Echo through the tracker.', title: 'MCP sign-in by address' });
+  const card = page.getByTestId('mcp-auth-card');
+  await expect(card).toBeVisible({ timeout: 20_000 });
+
+  const popup = page.waitForEvent('popup');
+  await card.getByTestId('mcp-sign-in-start').click();
+  await popup;
+  await expect(card.getByTestId('mcp-sign-in-waiting')).toBeVisible();
+  await expect.poll(() => ended, { timeout: 20_000 }).toContain('code=');
+  await expectAccessible(page, '[data-testid="mcp-auth-card"]');
+
+  // An address that is not the sign-in's answer is refused, and the card still waits.
+  await card.getByTestId('mcp-sign-in-address').fill('http://127.0.0.1:1/callback?code=x&state=forged');
+  await card.getByTestId('mcp-sign-in-finish').click();
+  await expect(card.getByTestId('mcp-sign-in-error')).toContainText('does not answer the sign-in');
+  await expect(card.getByTestId('mcp-sign-in-waiting')).toBeVisible();
+  expect(mcp.provider.grants).toEqual([]);
+
+  await card.getByTestId('mcp-sign-in-address').fill(ended);
+  await card.getByTestId('mcp-sign-in-finish').click();
+  await expect(card).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.getByTestId('job-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 20_000 });
+  expect(mcp.provider.grants).toEqual(['authorization_code']);
   llm.expectEmpty();
 });

@@ -86,8 +86,7 @@ function ServerToken({ server, workspacePath }: { server: McpServerView; workspa
   }
 
   return (
-    <form
-      onSubmit={(e) => void submit(e)}
+    <section
       data-testid="mcp-auth-server"
       data-server={server.name}
       aria-label={t('mcpAuth.label', { server: server.name })}
@@ -101,33 +100,36 @@ function ServerToken({ server, workspacePath }: { server: McpServerView; workspa
           <p className="field-hint">{t('mcpSignIn.orToken')}</p>
         </>
       )}
-      <label className="field">
-        <span>{t('mcpAuth.token')}</span>
-        <input
-          type="password"
-          value={token}
-          onChange={(e) => setToken(e.target.value)}
-          autoComplete="off"
-          spellCheck={false}
-          placeholder={t('mcpAuth.placeholder')}
-          data-testid="mcp-auth-token"
-        />
-      </label>
-      <div className="approval-actions">
-        <button
-          type="submit"
-          className="button button-primary"
-          disabled={busy || token.trim() === ''}
-          data-testid="mcp-auth-save"
-        >
-          {busy ? t('mcpAuth.saving') : t('mcpAuth.save')}
-        </button>
-      </div>
-      {error ? (
-        <p className="text-error approval-error" role="alert" data-testid="mcp-auth-error">
-          {error}
-        </p>
-      ) : null}
-    </form>
+      {/* Its own form beside the sign-in's: forms do not nest. */}
+      <form onSubmit={(e) => void submit(e)}>
+        <label className="field">
+          <span>{t('mcpAuth.token')}</span>
+          <input
+            type="password"
+            value={token}
+            onChange={(e) => setToken(e.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={t('mcpAuth.placeholder')}
+            data-testid="mcp-auth-token"
+          />
+        </label>
+        <div className="approval-actions">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={busy || token.trim() === ''}
+            data-testid="mcp-auth-save"
+          >
+            {busy ? t('mcpAuth.saving') : t('mcpAuth.save')}
+          </button>
+        </div>
+        {error ? (
+          <p className="text-error approval-error" role="alert" data-testid="mcp-auth-error">
+            {error}
+          </p>
+        ) : null}
+      </form>
+    </section>
   );
 }

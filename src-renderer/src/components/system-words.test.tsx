@@ -54,7 +54,9 @@ describe('system words in both languages', () => {
       body: 'The MCP server "github" needs a token, and none is saved. …',
       notice: { code: 'mcp_auth', server: 'github' },
     });
-    expect(html('ja', <ChatMessage comment={auth} />)).toContain('MCP サーバー「github」にはトークンが必要です');
+    expect(html('ja', <ChatMessage comment={auth} />)).toContain(
+      'MCP サーバー「github」にはサインインまたはトークンが必要です',
+    );
     const trouble = system({
       body: 'MCP server "files" exited at start: ENOENT',
       notice: { code: 'mcp_warning', server: 'files' },

@@ -29,7 +29,7 @@ export const enChat = {
   'notice.cancelledWithSubtasks': 'Cancelled, and with it {count} open subtask runs.',
   'notice.browserStep': 'In your browser, please: {instruction} ({url}) — then reply here.',
   'notice.mcpAuth':
-    'The MCP server “{server}” needs a token. The agent waits until one is saved, then goes on where it stopped.',
+    'The MCP server “{server}” needs you to sign in or save a token. The agent waits until you do, then goes on where it stopped.',
   'notice.mcpWarning': 'The MCP server “{server}” ran into trouble; the agent goes on with the other tools.',
   'notice.checkpointsOff.no_git':
     'Checkpoints are off for this task: git is not installed, so changes cannot be rewound.',

@@ -29,7 +29,7 @@ export const jaChat: Record<keyof typeof enChat, string> = {
   'notice.cancelled': 'キャンセルしました。',
   'notice.cancelledWithSubtasks': 'キャンセルしました。実行中のサブタスク {count} 件も一緒にキャンセルしました。',
   'notice.mcpAuth':
-    'MCP サーバー「{server}」にはトークンが必要です。保存されるまでエージェントは待ち、保存後は止まったところから続けます。',
+    'MCP サーバー「{server}」にはサインインまたはトークンが必要です。済むまでエージェントは待ち、その後は止まったところから続けます。',
   'notice.mcpWarning': 'MCP サーバー「{server}」で問題が起きました。エージェントは他のツールで続けます。',
   'notice.checkpointsOff.no_git':
     'このタスクのチェックポイントはオフです。git がインストールされていないため、変更を巻き戻せません。',
