@@ -128,7 +128,11 @@ export class McpTokenStore {
       workspace,
       server,
       token: entry?.token ?? null,
-      oauth: { client: this.seal(JSON.stringify(client), workspace, server, '-oauth-client'), tokens: null },
+      // A sign-in started again registers afresh; the tokens in force stay until it ends (abandoned, they still work).
+      oauth: {
+        client: this.seal(JSON.stringify(client), workspace, server, '-oauth-client'),
+        tokens: entry?.oauth?.tokens ?? null,
+      },
       rejected: entry?.rejected ?? false,
     });
   }
