@@ -52,6 +52,9 @@ const BRIDGE_API_TABLE = [
   // Ours: a server turned off or on in Settings (kept with the accepted settings), and one started now to check it.
   ['POST', '/mcp/enabled', 200],
   ['POST', '/mcp/check', 200],
+  // docs/bridge-routes.md (issue 27): an OAuth sign-in to an HTTP server, and its end by address for a remote host.
+  ['POST', '/mcp/sign-in', 200],
+  ['POST', '/mcp/sign-in/complete', 200],
   // Ours: a server a person typed in Settings added to the workspace's mcp.json (accepted as written), or removed.
   ['POST', '/mcp/servers', 201],
   ['POST', '/mcp/remove', 200],
