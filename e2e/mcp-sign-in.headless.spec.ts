@@ -18,17 +18,22 @@ test.afterEach(async () => {
   await mcp.close();
 });
 
-test('P2.14 P2.16 P2.15 Sign in on the card opens the authorization page; once the browser comes back the job goes on', async ({
-  page,
-  llm,
-  llmHost,
-}) => {
+/** The workspace's one MCP server, `tracker`, is the OAuth-protected one, accepted as written. */
+async function useTracker(llmHost: Parameters<typeof acceptWorkspaceSettings>[0]): Promise<void> {
   fs.mkdirSync(path.join(llmHost.workspace, '.maestro'));
   fs.writeFileSync(
     path.join(llmHost.workspace, '.maestro', 'mcp.json'),
     JSON.stringify({ mcpServers: { tracker: { url: mcp.url } } }),
   );
   await acceptWorkspaceSettings(llmHost);
+}
+
+test('P2.14 P2.16 P2.15 Sign in on the card opens the authorization page; once the browser comes back the job goes on', async ({
+  page,
+  llm,
+  llmHost,
+}) => {
+  await useTracker(llmHost);
   let toolResult = '';
   llm.push({ toolCalls: [{ name: 'mcp__tracker__whoami', arguments: {} }] }, (request) => {
     toolResult = textOf(messagesOf(request).at(-1));
@@ -75,12 +80,7 @@ test('P2.16 a browser that cannot reach the host: the card waits for the browser
   llm,
   llmHost,
 }) => {
-  fs.mkdirSync(path.join(llmHost.workspace, '.maestro'));
-  fs.writeFileSync(
-    path.join(llmHost.workspace, '.maestro', 'mcp.json'),
-    JSON.stringify({ mcpServers: { tracker: { url: mcp.url } } }),
-  );
-  await acceptWorkspaceSettings(llmHost);
+  await useTracker(llmHost);
   llm.push({ toolCalls: [{ name: 'mcp__tracker__echo', arguments: { text: 'pasted' } }] }, () =>
     complete('success', 'Echoed.'),
   );

@@ -18,6 +18,25 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
+/**
+ * Answers one MCP request with the test tools, statelessly: a server and a transport per request, as the SDK's
+ * stateless example does. The tools see the request's Authorization header (`whoami` echoes it).
+ */
+export function serveStateless(req: http.IncomingMessage, res: http.ServerResponse, body: unknown): void {
+  const mcp = testMcpServer(() => req.headers.authorization);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  res.on('close', () => {
+    void transport.close();
+    void mcp.close();
+  });
+  mcp
+    .connect(transport)
+    .then(() => transport.handleRequest(req, res, body))
+    .catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+}
+
 export async function startMcpHttpServer(options: { token?: string } = {}): Promise<McpHttpServer> {
   const authorizations: (string | undefined)[] = [];
   let refused = 0;
@@ -38,19 +57,7 @@ export async function startMcpHttpServer(options: { token?: string } = {}): Prom
     for (const m of Array.isArray(body) ? body : [body]) {
       if (m && typeof m === 'object' && 'method' in m) methods.push(String(m.method));
     }
-    // Stateless: a server and a transport per request, as the SDK's stateless example does.
-    const mcp = testMcpServer(() => authorization);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void mcp.close();
-    });
-    mcp
-      .connect(transport)
-      .then(() => transport.handleRequest(req, res, body))
-      .catch(() => {
-        if (!res.headersSent) res.writeHead(500).end();
-      });
+    serveStateless(req, res, body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -17,9 +17,8 @@ import {
 } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { testMcpServer } from './mcp-test-tools';
+import { serveStateless } from './mcp-http-server';
 
 interface Grant {
   clientId: string;
@@ -147,21 +146,9 @@ export async function startOAuthMcpServer(options: { authServer?: string } = {})
       next,
     );
   });
-  app.all('/mcp', (req: http.IncomingMessage & { body?: unknown }, res: http.ServerResponse) => {
-    // Stateless: a server and a transport per request, as the SDK's stateless example does.
-    const mcp = testMcpServer(() => req.headers.authorization);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void mcp.close();
-    });
-    mcp
-      .connect(transport)
-      .then(() => transport.handleRequest(req, res, req.body))
-      .catch(() => {
-        if (!res.headersSent) res.writeHead(500).end();
-      });
-  });
+  app.all('/mcp', (req: http.IncomingMessage & { body?: unknown }, res: http.ServerResponse) =>
+    serveStateless(req, res, req.body),
+  );
   return {
     url: mcpUrl.href,
     issuer: issuerUrl.href,

@@ -10,6 +10,7 @@ import { call, complete, engineHarness, type Harness, SETTLED } from '../../test
 import { writeMcpConfig } from '../../test-support/mcp-fixtures';
 import { startMcpHttpServer } from '../../test-support/mcp-http-server';
 import { type OAuthMcpServer, startOAuthMcpServer } from '../../test-support/mcp-oauth-server';
+import type { ScriptEntry } from '../../test-support/scripted-llm-server';
 import { acceptWorkspaceSettings, tempDir } from '../../test-support/temp-maestro';
 import { MCP_TOKENS_FILE } from './token-store';
 
@@ -50,6 +51,24 @@ async function signIn(h: Harness): Promise<void> {
   expect(page).toMatchObject({ status: 200, text: expect.stringContaining('Signed in to remote') });
 }
 
+/** A harness whose workspace has the OAuth server as its MCP server `remote`, with the model's script for it. */
+async function harnessWith(script: (remote: OAuthMcpServer) => ScriptEntry[] = () => [], entry: object = {}) {
+  const remote = await oauthServer();
+  const workspace = tempDir('maestro-ws-');
+  writeMcpConfig(workspace, { remote: { url: remote.url, ...entry } });
+  return { remote, h: await engineHarness(script(remote), { workspace }) };
+}
+
+/** Two calls of the server's echo with `between` happening to the tokens between them, then done. */
+const echoTwice = (between: () => void): ScriptEntry[] => [
+  call('mcp__remote__echo', { text: 'one' }),
+  () => {
+    between();
+    return call('mcp__remote__echo', { text: 'two' });
+  },
+  complete('Echoed.'),
+];
+
 async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
@@ -60,10 +79,7 @@ async function until(check: () => boolean, what: string, timeoutMs = 5000): Prom
 
 describe('MCP sign-in (OAuth) against the SDK’s authorization and resource servers', () => {
   it('P2.14 P2.16 a job parks on the server’s 401; the person signs in in the browser; the tokens are sealed and the job goes on with them', async () => {
-    const remote = await oauthServer();
-    const workspace = tempDir('maestro-ws-');
-    writeMcpConfig(workspace, { remote: { url: remote.url } });
-    const h = await engineHarness([call('mcp__remote__whoami', {}), complete('Known.')], { workspace });
+    const { remote, h } = await harnessWith(() => [call('mcp__remote__whoami', {}), complete('Known.')]);
     const { jobId } = h.createTask('Ask the remote who I am');
 
     const parked = await h.waitFor(jobId, SETTLED);
@@ -104,21 +120,8 @@ describe('MCP sign-in (OAuth) against the SDK’s authorization and resource ser
   });
 
   it('P2.15 an access token that is about to expire is refreshed before the job uses it, and one refused mid-job is refreshed by the SDK: the person is not asked', async () => {
-    const remote = await oauthServer();
-    const workspace = tempDir('maestro-ws-');
-    writeMcpConfig(workspace, { remote: { url: remote.url } });
-    const h = await engineHarness(
-      [
-        call('mcp__remote__echo', { text: 'one' }),
-        (): ReturnType<typeof call> => {
-          // The access token stops working between two calls; the refresh token still does.
-          remote.provider.revoke('access');
-          return call('mcp__remote__echo', { text: 'two' });
-        },
-        complete('Echoed.'),
-      ],
-      { workspace },
-    );
+    // The access token stops working between two calls; the refresh token still does.
+    const { remote, h } = await harnessWith((r) => echoTwice(() => r.provider.revoke('access')));
     // Tokens of 30 s: under the minute a job wants left, so the job refreshes before it starts.
     remote.provider.lifetimeS = 30;
     await signIn(h);
@@ -136,20 +139,7 @@ describe('MCP sign-in (OAuth) against the SDK’s authorization and resource ser
   });
 
   it('P2.14 P2.16 a grant revoked mid-job parks the job (mcp_auth_required); after the person signs in again the refused call is made again and the model never sees the refusal', async () => {
-    const remote = await oauthServer();
-    const workspace = tempDir('maestro-ws-');
-    writeMcpConfig(workspace, { remote: { url: remote.url } });
-    const h = await engineHarness(
-      [
-        call('mcp__remote__echo', { text: 'one' }),
-        (): ReturnType<typeof call> => {
-          remote.provider.revoke('all');
-          return call('mcp__remote__echo', { text: 'two' });
-        },
-        complete('Echoed.'),
-      ],
-      { workspace },
-    );
+    const { remote, h } = await harnessWith((r) => echoTwice(() => r.provider.revoke('all')));
     await signIn(h);
     const { taskId, jobId } = h.createTask('Echo twice');
 
@@ -175,20 +165,9 @@ describe('MCP sign-in (OAuth) against the SDK’s authorization and resource ser
   });
 
   it('P2.14 a pasted token refused mid-job with 403 insufficient_scope parks the job instead of failing the call', async () => {
-    const remote = await oauthServer();
-    const workspace = tempDir('maestro-ws-');
-    writeMcpConfig(workspace, { remote: { url: remote.url, auth: { required: true } } });
-    const h = await engineHarness(
-      [
-        call('mcp__remote__echo', { text: 'one' }),
-        (): ReturnType<typeof call> => {
-          remote.requireScopes(['admin']);
-          return call('mcp__remote__echo', { text: 'two' });
-        },
-        complete('Echoed.'),
-      ],
-      { workspace },
-    );
+    const { remote, h } = await harnessWith((r) => echoTwice(() => r.requireScopes(['admin'])), {
+      auth: { required: true },
+    });
     // A token got elsewhere and pasted (the static way), issued by the same authorization server.
     await signIn(h);
     const pasted = remote.provider.accessTokens[0] ?? '';
@@ -205,10 +184,7 @@ describe('MCP sign-in (OAuth) against the SDK’s authorization and resource ser
   });
 
   it('P2.14 a refresh that gets no answer (the authorization server is gone) parks the job with that reason and keeps the sign-in; no browser opens', async () => {
-    const remote = await oauthServer();
-    const workspace = tempDir('maestro-ws-');
-    writeMcpConfig(workspace, { remote: { url: remote.url } });
-    const h = await engineHarness([call('mcp__remote__echo', { text: 'one' }), complete('Echoed.')], { workspace });
+    const { remote, h } = await harnessWith(() => [call('mcp__remote__echo', { text: 'one' }), complete('Echoed.')]);
     remote.provider.lifetimeS = 1;
     await signIn(h);
     await remote.closeAuthServer();
@@ -226,10 +202,7 @@ describe('MCP sign-in (OAuth) against the SDK’s authorization and resource ser
   });
 
   it('a callback that is not this sign-in’s answer is refused and the sign-in still waits; a refused consent ends it with the reason, and no window opens by itself', async () => {
-    const remote = await oauthServer();
-    const workspace = tempDir('maestro-ws-');
-    writeMcpConfig(workspace, { remote: { url: remote.url } });
-    const h = await engineHarness([], { workspace });
+    const { remote, h } = await harnessWith();
     const { authorizationUrl } = await startSignIn(h);
     const address = new URL(authorizationUrl ?? '');
     const callback = new URL(address.searchParams.get('redirect_uri') ?? '');
@@ -253,15 +226,12 @@ describe('MCP sign-in (OAuth) against the SDK’s authorization and resource ser
 
     // Completing by address: nothing waits now.
     await expect(
-      h.maestro.invoke('completeMcpSignIn', { workspacePath: workspace, server: 'remote', address: callback.href }),
+      h.maestro.invoke('completeMcpSignIn', { workspacePath: h.workspace, server: 'remote', address: callback.href }),
     ).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('no sign-in') });
   });
 
   it('a host the browser cannot reach finishes the sign-in with the address the browser ended on', async () => {
-    const remote = await oauthServer();
-    const workspace = tempDir('maestro-ws-');
-    writeMcpConfig(workspace, { remote: { url: remote.url } });
-    const h = await engineHarness([], { workspace });
+    const { remote, h } = await harnessWith();
     const { authorizationUrl } = await startSignIn(h);
     // The browser is elsewhere: it follows the authorization server's redirect but cannot load the loopback page.
     const res = await fetch(authorizationUrl ?? '', { redirect: 'manual' });
@@ -269,10 +239,10 @@ describe('MCP sign-in (OAuth) against the SDK’s authorization and resource ser
     expect(ended).toContain('/callback?code=');
 
     await expect(
-      h.maestro.invoke('completeMcpSignIn', { workspacePath: workspace, server: 'remote', address: 'not a url' }),
+      h.maestro.invoke('completeMcpSignIn', { workspacePath: h.workspace, server: 'remote', address: 'not a url' }),
     ).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('not a URL') });
     const done = await h.maestro.invoke('completeMcpSignIn', {
-      workspacePath: workspace,
+      workspacePath: h.workspace,
       server: 'remote',
       address: ended,
     });
