@@ -18,6 +18,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { OAuthError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -429,6 +430,8 @@ const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
 function authRefusal(server: string, error: unknown): McpAuthError | null {
   if (error instanceof SignInNeeded) return new McpAuthError(server, 401, error.renewFailed);
   if (error instanceof UnauthorizedError) return new McpAuthError(server, 401);
+  // The authorization server's own refusal (a refresh refused twice, a client it no longer knows) or failure.
+  if (error instanceof OAuthError) return new McpAuthError(server, 401, error instanceof ServerError);
   if (!(error instanceof StreamableHTTPError || error instanceof SseError)) return null;
   return error.code === 401 || error.code === 403 ? new McpAuthError(server, error.code) : null;
 }

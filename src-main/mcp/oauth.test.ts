@@ -138,6 +138,33 @@ describe('MCP sign-in (OAuth) against the SDK’s authorization and resource ser
     expect(h.maestro.attention.list()).toEqual([]);
   });
 
+  it('P2.15 calls made at once that all meet an expired token refresh it once between them: the refresh token the server rotated is not taken for a revoked one', async () => {
+    const both = {
+      toolCalls: [
+        { name: 'mcp__remote__echo', arguments: { text: 'a' } },
+        { name: 'mcp__remote__echo', arguments: { text: 'b' } },
+      ],
+    };
+    const { remote, h } = await harnessWith((r) => [
+      call('mcp__remote__echo', { text: 'one' }),
+      () => {
+        r.provider.revoke('access');
+        return both;
+      },
+      complete('Echoed.'),
+    ]);
+    await signIn(h);
+
+    const { jobId } = h.createTask('Echo, then twice at once');
+    const done = await h.waitFor(jobId, ['succeeded', 'failed', 'waiting_human']);
+
+    expect(done).toMatchObject({ status: 'succeeded', result: 'Echoed.' });
+    expect(toolResults(h, 2)).toEqual(['echo: one', 'echo: a', 'echo: b']);
+    // One refresh took; a second may have been refused for the rotated token and found the new one.
+    expect(remote.provider.grants.filter((g) => g === 'refresh_token').length).toBeGreaterThanOrEqual(1);
+    expect(servers(h)).toMatchObject([{ signedIn: true }]);
+  });
+
   it('P2.14 P2.16 a grant revoked mid-job parks the job (mcp_auth_required); after the person signs in again the refused call is made again and the model never sees the refusal', async () => {
     const { remote, h } = await harnessWith((r) => echoTwice(() => r.provider.revoke('all')));
     await signIn(h);

@@ -47,6 +47,8 @@ export class SignInError extends CodedError {
 export const SIGN_IN_WAIT_MS = 10 * 60_000;
 /** An access token this close to its end is refreshed before a job uses it. */
 const REFRESH_AHEAD_MS = 60_000;
+/** Tokens saved this recently are a refresh's that other calls racing it did not see yet (invalidateCredentials). */
+const JUST_REFRESHED_MS = 10_000;
 const CALLBACK_PATH = '/callback';
 
 interface ProviderOptions {
@@ -87,7 +89,7 @@ abstract class StoredProvider implements OAuthClientProvider {
   tokens(): OAuthTokens | undefined {
     const stored = this.o.tokens.oauthTokens(this.o.workspace, this.o.server);
     if (!stored) return undefined;
-    const { expiresAt, ...tokens } = stored;
+    const { expiresAt, savedAt: _, ...tokens } = stored;
     const now = (this.o.now ?? Date.now)();
     return expiresAt === undefined
       ? tokens
@@ -103,6 +105,7 @@ abstract class StoredProvider implements OAuthClientProvider {
       ...kept,
       ...(refresh ? { refresh_token: refresh } : {}),
       ...(expires_in !== undefined ? { expiresAt: now + expires_in * 1000 } : {}),
+      savedAt: now,
     };
     this.o.tokens.saveOAuthTokens(this.o.workspace, this.o.server, stored, this.signsIn);
   }
@@ -110,9 +113,19 @@ abstract class StoredProvider implements OAuthClientProvider {
   /** Whether tokens saved here end a person's sign-in (jobs parked on it go on), rather than refresh a job's. */
   protected abstract readonly signsIn: boolean;
 
+  /**
+   * The authorization server refused what the SDK presented: dropped, unless a refresh has just replaced it. Calls
+   * that run at once all meet the expired token and all refresh with the same refresh token; a server that rotates
+   * it takes only the first and refuses the others that old token. The tokens the first saved are kept, and the
+   * SDK's next try uses them.
+   */
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
     if (scope === 'all' || scope === 'client') this.o.tokens.dropOAuth(this.o.workspace, this.o.server, 'all');
-    else if (scope === 'tokens') this.o.tokens.dropOAuth(this.o.workspace, this.o.server, 'tokens');
+    else if (scope === 'tokens') {
+      const savedAt = this.o.tokens.oauthTokens(this.o.workspace, this.o.server)?.savedAt;
+      if (savedAt !== undefined && (this.o.now ?? Date.now)() - savedAt < JUST_REFRESHED_MS) return;
+      this.o.tokens.dropOAuth(this.o.workspace, this.o.server, 'tokens');
+    }
   }
 }
 

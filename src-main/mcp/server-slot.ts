@@ -61,7 +61,7 @@ export class ServerSlot {
   private parkOn(error: McpAuthError): ToolOutcome {
     this.refused = true;
     this.connection.kill();
-    this.options.onAuth?.(this.name, false);
+    this.options.onAuth?.(this.name, error);
     return { kind: 'wait', mcpAuth: { server: this.name, message: refusalMessage(error, this.credentials) } };
   }
 
@@ -118,7 +118,7 @@ export class ServerSlot {
       return reason;
     }
     if (signal.aborted) this.connection.kill();
-    this.options.onAuth?.(this.name, true);
+    this.options.onAuth?.(this.name, null);
     this.options.onServer?.(
       this.name,
       crashed ? { status: 'connected', restarts: this.restarts } : { status: 'connected' },

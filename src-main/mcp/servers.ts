@@ -394,7 +394,7 @@ export class McpServers implements McpJobServers {
       clientVersion: this.options.clientVersion,
       sandbox: this.options.sandbox,
       workspacePath,
-      onAuth: (server, accepted) => this.remember(workspacePath, server, accepted),
+      onAuth: (server, refusal) => this.remember(workspacePath, server, refusal),
       onServer: (server, state) => this.record(workspacePath, server, state),
       onWarning: hooks.onWarning,
       onElicit: hooks.onElicit,
@@ -416,10 +416,17 @@ export class McpServers implements McpJobServers {
   }
 
   /** Whether the server took the credentials, for listMcpServers; a file that cannot be written only loses that. */
-  private remember(workspacePath: string, server: string, accepted: boolean): void {
+  /**
+   * Remembers whether the server took the job's credentials. A sign-in's tokens it refused are dropped (the person
+   * signs in again); ones that could not be renewed for want of an answer are kept for when it answers.
+   */
+  private remember(workspacePath: string, server: string, refusal: McpAuthError | null): void {
     try {
-      if (accepted) this.tokens.markAccepted(workspacePath, server);
-      else this.tokens.markRejected(workspacePath, server);
+      if (!refusal) this.tokens.markAccepted(workspacePath, server);
+      else {
+        this.tokens.markRejected(workspacePath, server);
+        if (!refusal.renewFailed) this.tokens.dropOAuth(workspacePath, server, 'tokens');
+      }
     } catch (error) {
       console.error(`cannot remember whether MCP server ${server} took its token:`, (error as Error).message);
     }

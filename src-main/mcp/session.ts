@@ -58,8 +58,8 @@ export interface SessionOptions extends McpJobHooks {
   sandbox?: SandboxChoice;
   /** The workspace folder, every server's one root. */
   workspacePath?: string;
-  /** Called when a server refused the credentials, or took them. */
-  onAuth?: (server: string, accepted: boolean) => void;
+  /** Called when a server refused the credentials (with its refusal), or took them (null). */
+  onAuth?: (server: string, refusal: McpAuthError | null) => void;
   /** Called when a server connected, failed or came back. */
   onServer?: (server: string, state: ServerState) => void;
 }
@@ -182,8 +182,8 @@ export class McpSession {
       if (options.signal.aborted) throw new Error(`cancelled while connecting: ${String(options.signal.reason)}`);
       for (const [i, r] of settled.entries()) {
         const server = (servers[i] as SessionServer).config.name;
-        if (r.status === 'fulfilled' || r.reason instanceof McpAuthError)
-          options.onAuth?.(server, r.status === 'fulfilled');
+        if (r.status === 'fulfilled') options.onAuth?.(server, null);
+        else if (r.reason instanceof McpAuthError) options.onAuth?.(server, r.reason);
       }
       const refused = settled.findIndex((r) => r.status === 'rejected' && r.reason instanceof McpAuthError);
       if (refused >= 0) throw (settled[refused] as PromiseRejectedResult).reason as McpAuthError;

@@ -55,6 +55,8 @@ export interface StoredOAuthTokens {
   expiresAt?: number;
   /** The authorization server that issued them (the SDK presents a refresh token to no other). */
   issuer?: string;
+  /** When they were saved (ms since the epoch). */
+  savedAt?: number;
 }
 
 /** What a sealed token is bound to: it opens only for this workspace and server (and for what it is). */
