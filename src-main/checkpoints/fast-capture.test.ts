@@ -212,3 +212,41 @@ describe('a step capture made in-process (issue 22, step overhead)', () => {
     await run(t, root, t.env);
   }, 120_000);
 });
+
+describe('a new task of a folder that other tasks used (issue 28, job starts)', () => {
+  it("in a plain folder, starts from the folder's last task's index: its first capture is made in-process and is the tree git makes of the workspace as it is now; a folder of another data dir is not", async () => {
+    const t = tempBase();
+    bases.push(t);
+    const root = path.join(t.base, 'plain');
+    writeFiles(root, FILES);
+    const dataDir = path.join(t.base, 'data');
+    const open = async (taskId: string, data = dataDir) =>
+      (await openSnapshotStore({ workspacePath: root, dataDir: data, taskId, maxFileBytes: 1024 })) as GitSnapshotStore;
+    const first = await open('t1');
+    await first.snapshot('tasks/t1/0', null);
+    expect(first.captureCounts).toEqual({ fast: 0, git: 1 });
+    // What happened in the folder between the two tasks: an edit keeping the size, a new file, a deletion, an
+    // ignored file; and then stat data old enough to be trusted.
+    sh(root, "printf 'ALPHA\\n' > a.txt && rm c.txt && echo new > src/new.ts && echo noise > src/x.log");
+    await sleep(2100);
+
+    const second = await open('t2');
+    const snap = await second.snapshot('tasks/t2/0', null);
+    expect(second.captureCounts).toEqual({ fast: 1, git: 0 });
+    const [repo] = fs.readdirSync(plainReposDir(dataDir));
+    const env = { ...t.env, GIT_DIR: path.join(plainReposDir(dataDir), repo as string), GIT_WORK_TREE: root };
+    expect(snap.tree).toBe(gitsTree(root, env, EMPTY_TREE, []));
+    expect(readTree(root, env, snap.tree, 'a.txt')).toBe('ALPHA\n');
+    expect(readTree(root, env, snap.tree, 'src/new.ts')).toBe('new\n');
+    expect(() => readTree(root, env, snap.tree, 'c.txt')).toThrow();
+    // The second task's index is its own: the first task's captures go on from theirs.
+    sh(root, 'echo more > src/more.ts');
+    const again = await first.snapshot('tasks/t1/1', null);
+    expect(readTree(root, env, again.tree, 'src/more.ts')).toBe('more\n');
+
+    // Another data dir's private repository has its own objects: nothing of this one is started from.
+    const elsewhere = await open('t3', path.join(t.base, 'data2'));
+    await elsewhere.snapshot('tasks/t3/0', null);
+    expect(elsewhere.captureCounts).toEqual({ fast: 0, git: 1 });
+  }, 60_000);
+});

@@ -294,3 +294,23 @@ describe('snapshot store in a git workspace (issue 22)', () => {
     expect(gitIn(repo, t.env, 'status', '--porcelain')).toBe('?? a.txt\n');
   });
 });
+
+describe('what a folder is, asked once for its tasks (issue 28, job starts)', () => {
+  it('a plain folder made a repository after a task opened its store is a repository for the next task', async () => {
+    const t = base();
+    const root = path.join(t.base, 'plain');
+    writeFiles(root, { 'a.txt': 'a\n' });
+    expect((await open(t, root, 't1')).kind).toBe('plain');
+    gitIn(root, t.env, 'init', '-q', '-b', 'main');
+    gitIn(root, t.env, 'add', '-A');
+    gitIn(root, t.env, 'commit', '-q', '-m', 'first');
+    const next = await open(t, root, 't2');
+    expect(next.kind).toBe('git');
+    // A repository made above the folder counts as well.
+    const inner = path.join(t.base, 'outer', 'inner');
+    writeFiles(inner, { 'b.txt': 'b\n' });
+    expect((await open(t, inner, 't3')).kind).toBe('plain');
+    gitIn(path.join(t.base, 'outer'), t.env, 'init', '-q', '-b', 'main');
+    expect((await open(t, inner, 't4')).kind).toBe('git');
+  });
+});

@@ -32,6 +32,12 @@ async function initPrivateRepo(gitDir: string, workspace: string): Promise<void>
   fs.writeFileSync(path.join(gitDir, 'description'), `MAESTRO checkpoints of ${workspace}\n`);
 }
 
+/**
+ * A private repository's latest task index (by git dir): a new task of the folder starts from it as a task in a
+ * repository starts from the person's index — its stat data spare the first capture git's look at every file.
+ */
+const latestIndex = new Map<string, string>();
+
 export class GitSnapshotStore implements SnapshotStore {
   readonly kind: 'git' | 'plain';
   private readonly git: StoreGit;
@@ -55,11 +61,12 @@ export class GitSnapshotStore implements SnapshotStore {
       objects: located.objects,
     });
     if (located.config !== null) this.git.sawConfig(located.config);
-    this.captures = new FastCaptures(this.git, {
-      maxFileBytes: options.maxFileBytes,
-      personIndex: located.personIndex,
-    });
+    this.startIndex = located.kind === 'plain' ? (latestIndex.get(located.gitDir) ?? null) : located.personIndex;
+    this.captures = new FastCaptures(this.git, { maxFileBytes: options.maxFileBytes, personIndex: this.startIndex });
   }
+
+  /** The index the task's own starts as a copy of (none: empty). */
+  private readonly startIndex: string | null;
 
   /** Runs `op` after the store's previous operation settled. */
   private serial<T>(op: () => Promise<T>): Promise<T> {
@@ -81,10 +88,12 @@ export class GitSnapshotStore implements SnapshotStore {
     return this.captures.made;
   }
 
-  private captureNow(): Promise<Captured> {
-    return this.captures.capture(() =>
-      captureTree(this.git, { maxFileBytes: this.options.maxFileBytes, personIndex: this.located.personIndex }),
+  private async captureNow(): Promise<Captured> {
+    const captured = await this.captures.capture(() =>
+      captureTree(this.git, { maxFileBytes: this.options.maxFileBytes, personIndex: this.startIndex }),
     );
+    if (this.kind === 'plain') latestIndex.set(this.located.gitDir, this.git.repo.indexFile);
+    return captured;
   }
 
   seal(captured: Captured, ref: string, previous: string | null) {

@@ -43,7 +43,34 @@ export function taskIndexFile(dataDir: string, taskId: string): string {
 
 const off = (reason: NoStore['reason'], note: string): NoStore => ({ kind: 'off', reason, note });
 
+/**
+ * How long what a folder was found to be is taken as said, as long as it still holds at a glance (stillSo): each new
+ * task of a folder asked git the same questions another task had just asked. The config look keeps as long.
+ */
+const LOCATED_FRESH_MS = 10_000;
+const recent = new Map<string, { at: number; located: Located }>();
+
 export async function locateStore(workspacePath: string, dataDir: string): Promise<Located | NoStore> {
+  const key = `${dataDir}\0${workspacePath}`;
+  const now = performance.now();
+  const seen = recent.get(key);
+  if (seen && now - seen.at < LOCATED_FRESH_MS && stillSo(seen.located)) return seen.located;
+  const located = await lookUp(workspacePath, dataDir);
+  if (located.kind === 'off') recent.delete(key);
+  else recent.set(key, { at: now, located });
+  return located;
+}
+
+/** A repository's git dir is still there; a folder outside any has none made since (no `.git` up to the root). */
+function stillSo(located: Located): boolean {
+  if (located.kind === 'git') return fs.existsSync(located.gitDir);
+  for (let dir = located.workspace; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, '.git'))) return false;
+    if (path.dirname(dir) === dir) return true;
+  }
+}
+
+async function lookUp(workspacePath: string, dataDir: string): Promise<Located | NoStore> {
   let workspace: string;
   try {
     workspace = fs.realpathSync(workspacePath);

@@ -103,6 +103,14 @@ export interface RunExtra {
 /** How long a look at the configured filter drivers holds. */
 const GUARD_FRESH_MS = 10_000;
 
+/**
+ * The last look at each repository's config (by git dir and work tree), shared by the stores of its tasks: every new
+ * task of a folder would otherwise start with a process asking what another task asked a moment ago.
+ */
+const configLooks = new Map<string, { text: string; at: number }>();
+/** Where each repository's loose objects go (by git dir), once git said: the same for every task of the folder. */
+const objectDbs = new Map<string, ObjectDb>();
+
 /** The task's index file as this store left it: any other change (another writer, a deletion) shows here. */
 type IndexStamp = { ino: number; size: number; mtimeNs: bigint };
 
@@ -230,7 +238,8 @@ export class StoreGit {
    * git); null when git will not say (commit-tree then).
    */
   objectDb(): Promise<ObjectDb | null> {
-    this.objects ??= this.findObjects().catch(() => null);
+    const known = objectDbs.get(this.repo.gitDir);
+    this.objects ??= known && fs.existsSync(known.dir) ? Promise.resolve(known) : this.findObjects().catch(() => null);
     return this.objects;
   }
 
@@ -239,7 +248,9 @@ export class StoreGit {
     const [dir, format] = r.stdout.split('\n');
     if (r.code !== 0 || !dir || (format !== 'sha1' && format !== 'sha256')) return null;
     const abs = path.resolve(this.repo.workTree, dir);
-    return fs.existsSync(abs) ? { dir: abs, format } : null;
+    if (!fs.existsSync(abs)) return null;
+    objectDbs.set(this.repo.gitDir, { dir: abs, format });
+    return { dir: abs, format };
   }
 
   /**
@@ -250,8 +261,12 @@ export class StoreGit {
     // The agent cannot write a config git reads (.git/config and the home folder are out of its reach): a look per
     // GUARD_FRESH_MS catches a driver the person configures meanwhile, without a process before every step.
     if (!force && this.guardAt !== null && now - this.guardAt < GUARD_FRESH_MS) return;
+    const key = `${this.repo.gitDir}\0${this.repo.workTree}`;
+    const shared = configLooks.get(key);
+    if (!force && shared && now - shared.at < GUARD_FRESH_MS) return this.sawConfig(shared.text, shared.at);
     const r = await runHostGit(CONFIG_LOOK, this.options({}));
     this.sawConfig(configOf(r), now);
+    configLooks.set(key, { text: this.configSeen, at: now });
   }
 
   /** What a look at the config (configOf) found, now: the guard and the core settings follow it. */
