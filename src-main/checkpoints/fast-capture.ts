@@ -190,7 +190,7 @@ export class FastCaptures {
   private async fromIndex(): Promise<FastState | null> {
     if (this.opened) return null;
     this.opened = true;
-    prepareIndex(this.git.repo.indexFile, this.options.personIndex);
+    await prepareIndex(this.git.repo.indexFile, this.options.personIndex);
     const [db] = await Promise.all([this.git.objectDb(), this.git.refreshFilterGuard()]);
     if (!db) return null;
     // The index's trees are written before the state is used: a capture's tree names them.

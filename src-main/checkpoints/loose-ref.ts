@@ -16,23 +16,24 @@ export function writesLooseRefs(commonDir: string, core: ReadonlyMap<string, str
 
 /**
  * Writes `ref` → `commit` under `commonDir`; false (nothing written) when the ref is not a checkpoint's, its lock is
- * held or a folder is in the way — git then decides and says what is wrong.
+ * held or a folder is in the way — git then decides and says what is wrong. Off the event loop: a new task's folder
+ * of refs, its lock and the rename are three trips to the disk, and every job ends with one.
  */
-export function writeLooseRef(commonDir: string, ref: string, commit: string): boolean {
+export async function writeLooseRef(commonDir: string, ref: string, commit: string): Promise<boolean> {
   if (!MAESTRO_REF.test(ref) || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(commit)) return false;
   const file = path.join(commonDir, ...ref.split('/'));
   const lock = `${file}.lock`;
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(lock, `${commit}\n`, { flag: 'wx' });
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    await fs.promises.writeFile(lock, `${commit}\n`, { flag: 'wx' });
   } catch {
     return false;
   }
   try {
-    fs.renameSync(lock, file);
+    await fs.promises.rename(lock, file);
     return true;
   } catch {
-    fs.rmSync(lock, { force: true });
+    await fs.promises.rm(lock, { force: true });
     return false;
   }
 }

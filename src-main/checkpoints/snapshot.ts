@@ -32,13 +32,13 @@ export function maestroRef(ref: string): string {
  * Starts the task's index when it has none (a copy of the person's in a git workspace), clears a killed run's lock;
  * whether the index is a fresh copy.
  */
-export function prepareIndex(indexFile: string, personIndex: string | null): boolean {
-  fs.mkdirSync(path.dirname(indexFile), { recursive: true });
+export async function prepareIndex(indexFile: string, personIndex: string | null): Promise<boolean> {
+  await fs.promises.mkdir(path.dirname(indexFile), { recursive: true });
   // Only this task's snapshots take this lock, one at a time: a lock left here is from a git killed midway.
-  fs.rmSync(`${indexFile}.lock`, { force: true });
+  await fs.promises.rm(`${indexFile}.lock`, { force: true });
   if (fs.existsSync(indexFile) || personIndex === null) return false;
   try {
-    fs.copyFileSync(personIndex, indexFile);
+    await fs.promises.copyFile(personIndex, indexFile);
     return true;
   } catch (e) {
     // A repository without commits has no index yet: the task's index starts empty.
@@ -89,7 +89,7 @@ export async function stageWorkspace(
 ): Promise<Staged> {
   const started = performance.now();
   const { repo } = git;
-  const copied = prepareIndex(repo.indexFile, options.personIndex);
+  const copied = await prepareIndex(repo.indexFile, options.personIndex);
   const base = git.indexTree();
   void git.objectDb();
   await git.refreshFilterGuard();

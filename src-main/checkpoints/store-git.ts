@@ -228,7 +228,8 @@ export class StoreGit {
   /** Points each ref at its commit: as loose ref files where they can be written here, else by `git update-ref`. */
   async keepRefs(refs: readonly { ref: string; commit: string }[]): Promise<void> {
     const local = writesLooseRefs(this.repo.commonDir, this.core);
-    const left = refs.filter((r) => !(local && writeLooseRef(this.repo.commonDir, r.ref, r.commit)));
+    const written = await Promise.all(refs.map((r) => local && writeLooseRef(this.repo.commonDir, r.ref, r.commit)));
+    const left = refs.filter((_, i) => !written[i]);
     if (left.length === 0) return;
     await this.run(['update-ref', '--stdin'], { input: left.map((r) => `update ${r.ref} ${r.commit}\n`).join('') });
   }
