@@ -54,7 +54,8 @@ export async function locateStore(workspacePath: string, dataDir: string): Promi
   const key = `${dataDir}\0${workspacePath}`;
   const now = performance.now();
   const seen = recent.get(key);
-  if (seen && now - seen.at < LOCATED_FRESH_MS && stillSo(seen.located)) return seen.located;
+  // The config look it carries is as old as the answer: the store asks for its own (store-git.ts keeps those fresh).
+  if (seen && now - seen.at < LOCATED_FRESH_MS && stillSo(seen.located)) return { ...seen.located, config: null };
   const located = await lookUp(workspacePath, dataDir);
   if (located.kind === 'off') recent.delete(key);
   else recent.set(key, { at: now, located });
