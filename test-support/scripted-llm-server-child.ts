@@ -32,6 +32,7 @@ async function handle(request: HostRequest): Promise<void> {
     op: 'closed',
     rawBodies: server.requests.map((r) => r.rawBody),
     arrivals: server.requests.map((r) => r.receivedAt),
+    replies: server.requests.map((r) => r.repliedAt ?? null),
     problems,
   });
 }

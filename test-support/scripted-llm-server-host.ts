@@ -15,6 +15,8 @@ export type HostedServerOptions = Pick<ScriptedLlmServerOptions, 'ttftMs'>;
 export interface ServedRecord {
   rawBodies: string[];
   arrivals: number[];
+  /** When each streamed reply's last byte was written (null: not a streamed reply). */
+  replies: (number | null)[];
   problems: string[];
 }
 
@@ -73,7 +75,7 @@ export class ScriptedLlmServerHost {
       close: () =>
         (closed ??= this.ask({ id, op: 'close' }).then((r) => {
           if (r.op !== 'closed') throw new Error(`scripted server host: ${r.op === 'failed' ? r.message : r.op}`);
-          return { rawBodies: r.rawBodies, arrivals: r.arrivals, problems: r.problems };
+          return { rawBodies: r.rawBodies, arrivals: r.arrivals, replies: r.replies, problems: r.problems };
         })),
     };
   }

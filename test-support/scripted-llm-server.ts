@@ -76,6 +76,8 @@ export interface RecordedRequest {
   body: ChatRequestBody | null;
   /** Epoch ms, to a fraction of a ms, when the body had arrived: intervals between requests time a client's loop. */
   receivedAt: number;
+  /** Epoch ms when a streamed reply's last byte was written (unset for others): to the next arrival is the client's. */
+  repliedAt?: number;
 }
 
 /** The parts of a chat completion request the server reads; the rest stays in `rawBody`. */
@@ -490,6 +492,7 @@ function openSse(
     },
     done() {
       if (!res.destroyed) res.end('data: [DONE]\n\n');
+      req.repliedAt = performance.timeOrigin + performance.now();
     },
   };
 }

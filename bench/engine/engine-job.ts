@@ -99,6 +99,7 @@ export async function runEngineJob(
       ...timing,
       bodies: served.bodies.slice(warmUp),
       arrivals: served.arrivals.slice(warmUp),
+      replies: served.replies.slice(warmUp),
       events,
       cpuMarks,
     };

@@ -5,7 +5,7 @@ import { median, ms, msPrecise, times, type Verdict, verdict } from './figures';
 import { TARGETS, TTFT_MS } from './options';
 import type { Replay } from './replay';
 import { runRound } from './rounds';
-import { iterationTimes } from './turns';
+import { clientGaps, iterationTimes } from './turns';
 
 export async function measureLatency(bench: Bench, replay: Replay, rounds: number): Promise<Verdict[]> {
   const iterations = replay.bodies.length;
@@ -14,6 +14,7 @@ export async function measureLatency(bench: Bench, replay: Replay, rounds: numbe
   const engineMs: number[] = [];
   const rawMs: number[] = [];
   const perIteration: number[] = [];
+  const gaps = { engine: [] as number[], raw: [] as number[] };
   for (let r = 0; r < rounds; r++) {
     const round = await runRound(bench, replay, r, TTFT_MS);
     const engine = iterationTimes(round.engine.arrivals);
@@ -23,6 +24,8 @@ export async function measureLatency(bench: Bench, replay: Replay, rounds: numbe
     engineMs.push(round.engine.ms);
     rawMs.push(round.raw.ms);
     perIteration.push(overhead);
+    gaps.engine.push(median(clientGaps(round.engine.arrivals, round.engine.replies)));
+    gaps.raw.push(median(clientGaps(round.raw.arrivals, round.raw.replies)));
     console.log(
       `  round ${r + 1} (${round.engineFirst ? 'engine first' : 'raw first'}): engine ${ms(round.engine.ms)}, raw ` +
         `SDK ${ms(round.raw.ms)}, ratio ${times(round.engine.ms / round.raw.ms)}; median overhead per iteration ` +
@@ -33,6 +36,10 @@ export async function measureLatency(bench: Bench, replay: Replay, rounds: numbe
   console.log(
     `  medians of ${rounds} rounds: engine ${ms(median(engineMs))}, raw SDK ${ms(median(rawMs))} ` +
       `(${msPrecise(median(rawMs) / iterations)} per iteration), overhead per iteration ${msPrecise(median(perIteration))}`,
+  );
+  console.log(
+    `  from a reply's last byte to the next request (the client's part of an iteration): engine ` +
+      `${msPrecise(median(gaps.engine))}, raw SDK ${msPrecise(median(gaps.raw))}`,
   );
   return [
     verdict(

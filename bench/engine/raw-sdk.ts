@@ -10,6 +10,8 @@ import { type Served, serve } from './server';
 export interface RawRun extends Timing {
   /** When each replayed request reached the server (the untimed first one left out). */
   arrivals: Served['arrivals'];
+  /** When each replayed request's reply had been sent whole. */
+  replies: Served['replies'];
   /** This process's CPU ms as each replayed request is sent. */
   cpuMarks: number[];
 }
@@ -40,7 +42,7 @@ export async function runRaw(bodies: readonly ChatRequestBody[], script: Scripte
     const timing = since(started);
     const served = await server.close();
     if (received === 0) throw new Error('the raw SDK received no tool calls');
-    return { ...timing, arrivals: served.arrivals.slice(1), cpuMarks };
+    return { ...timing, arrivals: served.arrivals.slice(1), replies: served.replies.slice(1), cpuMarks };
   } finally {
     await server.close().catch(() => {});
   }

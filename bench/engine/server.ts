@@ -4,10 +4,14 @@ import { type ScriptedStep, startScriptedLlmServer } from '../../test-support/sc
 import { ScriptedLlmServerHost } from '../../test-support/scripted-llm-server-host';
 import { options } from './options';
 
-/** What a server received: each request's body as sent and its arrival (epoch ms, to a fraction of a ms). */
+/**
+ * What a server received: each request's body as sent and its arrival (epoch ms, to a fraction of a ms), and when its
+ * streamed reply's last byte left (null: none was streamed).
+ */
 export interface Served {
   bodies: string[];
   arrivals: number[];
+  replies: (number | null)[];
 }
 
 export interface BenchServer {
@@ -26,7 +30,11 @@ export async function serve(script: ScriptedStep[], ttftMs = 0): Promise<BenchSe
       close: async () => {
         await server.close();
         server.expectEmpty();
-        return { bodies: server.requests.map((r) => r.rawBody), arrivals: server.requests.map((r) => r.receivedAt) };
+        return {
+          bodies: server.requests.map((r) => r.rawBody),
+          arrivals: server.requests.map((r) => r.receivedAt),
+          replies: server.requests.map((r) => r.repliedAt ?? null),
+        };
       },
     };
   }
@@ -35,9 +43,9 @@ export async function serve(script: ScriptedStep[], ttftMs = 0): Promise<BenchSe
   return {
     baseURL: server.baseURL,
     close: async () => {
-      const { rawBodies, arrivals, problems } = await server.close();
+      const { rawBodies, arrivals, replies, problems } = await server.close();
       if (problems.length > 0) throw new Error(`scripted-llm-server: ${problems.join('; ')}`);
-      return { bodies: rawBodies, arrivals };
+      return { bodies: rawBodies, arrivals, replies };
     },
   };
 }

@@ -10,6 +10,17 @@ export function iterationTimes(arrivals: readonly number[]): number[] {
   return arrivals.slice(1).map((at, i) => at - (arrivals[i] as number));
 }
 
+/**
+ * The client's part of each iteration: from a reply's last byte leaving the server to the next request arriving
+ * (reading the end of the reply, its tools, recording the step, building and sending the next request).
+ */
+export function clientGaps(arrivals: readonly number[], replies: readonly (number | null)[]): number[] {
+  return arrivals.slice(1).flatMap((at, i) => {
+    const replied = replies[i];
+    return replied === null || replied === undefined ? [] : [at - replied];
+  });
+}
+
 /** The turns of a window, 1-based and inclusive, around `turn` and kept inside a job's `turns` iterations. */
 export interface TurnWindow {
   turn: number;
