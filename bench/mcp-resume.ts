@@ -15,11 +15,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { createMaestro, type Maestro } from '../src-main/app/create-maestro';
 import { saveSettings } from '../src-main/app/settings-operations';
-import { createEngine } from '../src-main/engine/engine';
-import { jobJournals } from '../src-main/jobs/journal';
 import { stdioServerEntry, writeMcpConfig } from '../test-support/mcp-fixtures';
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../test-support/scripted-llm-server';
 import { acceptBenchSettings } from './accept-settings';
+import { quietEngine } from './quiet-engine';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });
 const ROUNDS = Number(values.rounds);
@@ -58,16 +57,7 @@ async function open(setup: Setup): Promise<Bench> {
     // As the tests run stdio servers: the bench times the resume, not the sandbox's start.
     sandbox: { ok: false, reason: 'the MCP resume bench runs its servers as they are' },
     env: { MAESTRO_LLM_BASE_URL: server.baseURL, MAESTRO_LLM_MODEL: 'scripted', MAESTRO_LLM_API_KEY: 'sk-bench' },
-    engine: ({ store, profiles, pieces, sandbox, readSettings, agentTokens, checkpoints }) =>
-      createEngine({
-        journals: jobJournals(store),
-        profiles,
-        options: { sandbox, checkpoints },
-        pieceExists: (id, ws) => pieces.get(id, ws) !== undefined,
-        readSettings,
-        agentTokens,
-        llm: { log: () => {} },
-      }),
+    engine: quietEngine,
   });
   const { settings } = maestro.invoke('getSettings', {});
   if (setup === 'restarted')

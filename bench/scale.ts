@@ -22,12 +22,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { createMaestro, type Maestro } from '../src-main/app/create-maestro';
 import { type Bridge, startBridge } from '../src-main/bridge/server';
-import { createEngine } from '../src-main/engine/engine';
-import { jobJournals } from '../src-main/jobs/journal';
 import type { ScriptEntry, ScriptedStep, SentChunk } from '../test-support/scripted-llm-server';
 import { startScriptedLlmServer } from '../test-support/scripted-llm-server';
 import { ScriptedLlmServerHost } from '../test-support/scripted-llm-server-host';
 import { acceptBenchSettings } from './accept-settings';
+import { quietEngine } from './quiet-engine';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' } } });
 const ROUNDS = Number(values.rounds);
@@ -99,17 +98,7 @@ async function startHost(
     sandbox: { ok: false, reason: 'the scale bench runs no commands' },
     env: { MAESTRO_LLM_BASE_URL: baseURL, MAESTRO_LLM_MODEL: 'scripted', MAESTRO_LLM_API_KEY: 'sk-bench' },
     worker: { concurrency },
-    // The product's engine, quiet (no per-call cache lines on stdout).
-    engine: ({ store, profiles, pieces, sandbox, readSettings, agentTokens, checkpoints }) =>
-      createEngine({
-        journals: jobJournals(store),
-        profiles,
-        options: { sandbox, checkpoints },
-        pieceExists: (id, ws) => pieces.get(id, ws) !== undefined,
-        readSettings,
-        agentTokens,
-        llm: { log: () => {} },
-      }),
+    engine: quietEngine,
   });
   acceptBenchSettings(maestro, workspace);
   maestro.start();
