@@ -53,6 +53,8 @@ export class Store {
   private readonly live = new LiveTurns();
   private readonly listeners = new Set<EventListener>();
   private pending: MaestroEvent[] | null = null;
+  /** One transaction wrapper for every transact (better-sqlite3 builds five functions per transaction() call). */
+  private readonly inTransaction: ReturnType<SqlDatabase['transaction']>;
   private readonly queue: MaestroEvent[] = [];
   private dispatching = false;
   /**
@@ -67,6 +69,7 @@ export class Store {
 
   constructor(readonly db: SqlDatabase) {
     this.dialect = dialectOf(db);
+    this.inTransaction = db.transaction((fn: () => unknown) => fn());
     this.tasks = createTasksRepo(db);
     this.jobs = createJobsRepo(db);
     this.comments = createCommentsRepo(db);
@@ -112,7 +115,7 @@ export class Store {
     let events: MaestroEvent[];
     let result: T;
     try {
-      result = this.db.transaction(fn).immediate();
+      result = this.inTransaction.immediate(fn) as T;
       events = this.pending;
     } finally {
       this.pending = null;

@@ -65,8 +65,8 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
 
     const regular = toolCalls.filter((c) => c.name !== COMPLETE && c.name !== TRANSITION);
     const terminal = toolCalls.filter((c) => c.name === COMPLETE || c.name === TRANSITION);
-    const loop = countCalls(run, regular, toolCalls);
-    if (loop) return loop;
+    const counted = countCalls(run, regular, toolCalls);
+    if (counted.kind === 'loop') return counted.result;
 
     const gate = prompter?.gate(run); // undefined when off: the Auto Prompter path is not entered (P8.09)
     const dispatched = await dispatchRegularToolCalls(
@@ -80,7 +80,7 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
     );
     // The step's results and the guards' counts are recorded (transcript, then one transaction) before the loop goes on.
     const settled = run.recordStep(() => {
-      const s = settle(run, movement, dispatched, terminal, iteration.reply.text);
+      const s = settle(run, movement, dispatched, terminal, iteration.reply.text, counted.firstTime);
       guard.settled(s.progressed);
       run.saveGuards();
       return s;
@@ -134,11 +134,18 @@ async function guardPrompt(run: JobRun): Promise<MovementResult | null> {
 
 /**
  * Counts the reply's regular calls on the tool-loop guard: one made `repeatedCalls` times in the job's lineage stops
- * the job, every call of the reply answered that it did not run (and the counts stored with the answers).
+ * the job, every call of the reply answered that it did not run (and the counts stored with the answers). Otherwise:
+ * the ids of the calls made for the first time in the lineage (progress, for the watchdog).
  */
-function countCalls(run: JobRun, regular: readonly ToolCall[], toolCalls: readonly ToolCall[]): MovementResult | null {
+function countCalls(
+  run: JobRun,
+  regular: readonly ToolCall[],
+  toolCalls: readonly ToolCall[],
+): { kind: 'loop'; result: MovementResult } | { kind: 'counted'; firstTime: ReadonlySet<string> } {
+  const firstTime = new Set<string>();
   for (const call of regular) {
     const { times, loop } = run.guards.calls.count(callKey(call));
+    if (times === 1) firstTime.add(call.id);
     if (!loop) continue;
     const stop = fail(`not run — the job stops: ${call.name} was called ${times} times with the same arguments`);
     run.recordStep(() => {
@@ -146,13 +153,16 @@ function countCalls(run: JobRun, regular: readonly ToolCall[], toolCalls: readon
       run.saveGuards();
     });
     return {
-      kind: 'error',
-      message: `tool loop: ${call.name} was called ${times} times with the same arguments`,
-      retryable: false,
-      code: 'tool_loop',
+      kind: 'loop',
+      result: {
+        kind: 'error',
+        message: `tool loop: ${call.name} was called ${times} times with the same arguments`,
+        retryable: false,
+        code: 'tool_loop',
+      },
     };
   }
-  return null;
+  return { kind: 'counted', firstTime };
 }
 
 /**
@@ -180,6 +190,7 @@ function settle(
   dispatched: DispatchedCall[],
   terminal: ToolCall[],
   replyText: string,
+  firstTime: ReadonlySet<string>,
 ): { result: MovementResult | null; progressed: boolean } {
   let progressed = false;
   const waits: { call: ToolCall; outcome: Extract<DispatchedCall['outcome'], { kind: 'wait' }> }[] = [];
@@ -187,7 +198,7 @@ function settle(
     if (d.outcome.kind === 'wait') waits.push({ call: d.call, outcome: d.outcome });
     else {
       run.answer(d.call, d.outcome);
-      if (d.outcome.ok && run.guards.calls.times(callKey(d.call)) === 1) progressed = true;
+      if (d.outcome.ok && firstTime.has(d.call.id)) progressed = true;
     }
   }
   if (waits.length > 0) {

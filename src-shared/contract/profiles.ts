@@ -66,10 +66,16 @@ const KNOWN_HOSTS: Readonly<Record<string, ProviderKind>> = {
   'api.groq.com': 'groq',
 };
 
+/** Base URLs already looked at (a request body asks on every generation; a host has a handful of profiles). */
+const kindsOfBaseURLs = new Map<string, ProviderKind | undefined>();
+
 /** The kind a base URL's host names; undefined for any other host or a URL that does not parse. */
 export function kindOfBaseURL(baseURL: string): ProviderKind | undefined {
-  if (!URL.canParse(baseURL)) return undefined;
-  return KNOWN_HOSTS[new URL(baseURL).hostname.toLowerCase()];
+  if (kindsOfBaseURLs.has(baseURL)) return kindsOfBaseURLs.get(baseURL);
+  const kind = URL.canParse(baseURL) ? KNOWN_HOSTS[new URL(baseURL).hostname.toLowerCase()] : undefined;
+  if (kindsOfBaseURLs.size >= 64) kindsOfBaseURLs.clear();
+  kindsOfBaseURLs.set(baseURL, kind);
+  return kind;
 }
 
 /** How a profile's requests are built: its kind, or for a generic profile the kind its base URL names. */
