@@ -160,7 +160,7 @@ describe('TAKT main constructs run with the scripted model', () => {
     const { taskId, jobId } = h.createTask('The login page crashes', { pieceId: 'parked' });
     expect(await h.waitFor(jobId, SETTLED)).toMatchObject({ status: 'waiting_human' });
     // Stored with the lineage's loop state, not only held in the parked run's memory.
-    expect(JSON.parse(h.maestro.store.jobGuards.get(jobId) ?? '{}').structured).toEqual({
+    expect(JSON.parse(h.maestro.store.jobGuards.get(jobId)?.state ?? '{}').structured).toEqual({
       triage: { action: 'fix', severity: 5, labels: [] },
     });
     const answer = h.maestro.invoke('addComment', { taskId, body: 'Yes, today.' });

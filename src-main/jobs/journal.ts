@@ -1,6 +1,6 @@
 // The engine's JobJournal over the store: each operation a job command (run-progress.ts, requests.ts), a read or one
 // transaction, so a job's run writes the DB through this port only (the engine imports nothing from db/). The loop guards' state is kept in
-// job_guards, parsed with zod when a run reads it back.
+// job_guards, parsed with zod when a run reads it back, and its call counts in job_guard_calls.
 import type { Task } from '../../src-shared/entities';
 import { newId } from '../db/ids';
 import type { Store } from '../db/store';
@@ -26,7 +26,35 @@ export function storeJournal(
 ): JobJournal {
   const taskId = task.id;
   const jobId = job.id;
-  const saveGuards = (guards: LoopState) => store.jobGuards.put(jobId, JSON.stringify(guards));
+  // The call counts as stored for this job, a row each, so that a step writes only those it changed; read at the
+  // run's first save, and again after a save that failed. A step whose transaction fails later ends the run (it
+  // throws), and the next run reads them again.
+  let storedCalls: Map<string, number> | null = null;
+  const saveGuards = (guards: LoopState) =>
+    store.transact(() => {
+      const { calls, ...rest } = guards;
+      const stored = storedCalls ?? new Map(Object.entries(store.jobGuards.calls(jobId)));
+      storedCalls = null;
+      store.jobGuards.put(jobId, JSON.stringify({ ...rest, calls: {} }));
+      for (const [call, times] of Object.entries(calls)) {
+        if (stored.get(call) === times) continue;
+        store.jobGuards.putCall(jobId, call, times);
+        stored.set(call, times);
+      }
+      for (const call of stored.keys()) {
+        if (Object.hasOwn(calls, call)) continue;
+        store.jobGuards.deleteCall(jobId, call);
+        stored.delete(call);
+      }
+      storedCalls = stored;
+    });
+  const readGuards = (id: string) => {
+    const stored = store.jobGuards.get(id);
+    if (stored === undefined) return undefined;
+    const state = parseLoopState(stored.state, id);
+    // A state stored before migration 25 holds its counts in its JSON; the rows are newer.
+    return { ...state, calls: { ...state.calls, ...stored.calls } };
+  };
   return {
     task,
     job,
@@ -54,11 +82,10 @@ export function storeJournal(
       }),
     saveGuards,
     guards: () => {
-      const own = store.jobGuards.get(jobId);
-      if (own !== undefined) return parseLoopState(own, jobId);
+      const own = readGuards(jobId);
+      if (own !== undefined) return own;
       const asking = askingJob(store, taskId, jobId);
-      const inherited = asking ? store.jobGuards.get(asking) : undefined;
-      return asking && inherited !== undefined ? parseLoopState(inherited, asking) : null;
+      return (asking === undefined ? undefined : readGuards(asking)) ?? null;
     },
     otherJob: (id) => store.jobs.get(id),
     taskJobs: () => store.jobs.listForTask(taskId).filter((j) => j.kind === 'run'),

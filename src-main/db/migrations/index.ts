@@ -25,6 +25,7 @@ import * as taskPages from './0021-task-pages';
 import * as hosts from './0022-hosts';
 import * as transcripts from './0023-transcripts';
 import * as lessonReplaces from './0024-lesson-replaces';
+import * as jobGuardCalls from './0025-job-guard-calls';
 
 /** One frozen migration: its file `NNNN-<name>.ts` holds its version, name and literal SQL. */
 export interface Migration {
@@ -59,6 +60,7 @@ export const MIGRATIONS: readonly Migration[] = [
   hosts,
   transcripts,
   lessonReplaces,
+  jobGuardCalls,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

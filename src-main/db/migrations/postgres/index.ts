@@ -7,9 +7,10 @@ import * as schema from './0001-schema';
 import * as hosts from './0002-hosts';
 import * as transcripts from './0003-transcripts';
 import * as lessonReplaces from './0004-lesson-replaces';
+import * as jobGuardCalls from './0005-job-guard-calls';
 
 /** Migration N at index N - 1. PostgreSQL's numbers are its own: 1 is SQLite's 1 to 21, then N is SQLite's N + 20. */
-export const PG_MIGRATIONS: readonly Migration[] = [schema, hosts, transcripts, lessonReplaces];
+export const PG_MIGRATIONS: readonly Migration[] = [schema, hosts, transcripts, lessonReplaces, jobGuardCalls];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
 
