@@ -36,7 +36,9 @@ export function storeJournal(
       const stored = storedCalls ?? new Map(Object.entries(store.jobGuards.calls(jobId)));
       storedCalls = null;
       store.jobGuards.put(jobId, JSON.stringify({ ...rest, calls: {} }));
-      for (const [call, times] of Object.entries(calls)) {
+      // for…in, not Object.entries: this runs every step over every call the lineage made, and must not allocate.
+      for (const call in calls) {
+        const times = calls[call] as number;
         if (stored.get(call) === times) continue;
         store.jobGuards.putCall(jobId, call, times);
         stored.set(call, times);

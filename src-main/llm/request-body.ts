@@ -80,8 +80,11 @@ function assistantMessage(m: AssistantMessage, sendBack: readonly SentBack[]): A
   return Object.fromEntries(entries) as AssistantMessage;
 }
 
+// Asked of every assistant message of the conversation at every request: written not to allocate.
 function hasExtras(m: AssistantMessage): boolean {
-  return Object.keys(m).some((k) => EXTRAS.has(k)) || (m.tool_calls ?? []).some((c) => 'extra_content' in c);
+  for (const key in m) if (EXTRAS.has(key)) return true;
+  if (m.tool_calls) for (const c of m.tool_calls) if ('extra_content' in c) return true;
+  return false;
 }
 
 function withoutExtra(call: AssistantToolCall): AssistantToolCall {
