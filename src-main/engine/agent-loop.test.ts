@@ -260,6 +260,26 @@ describe('the agent loop', () => {
     for (const e of log.filter((x) => x.kind === 'SystemTurn')) expect(Object.keys(e.body as object)).toEqual(['text']);
   });
 
+  it('P4.12 a reply that makes the same call twice is no progress, though the call is new: the watchdog still warns', async () => {
+    const note: AnyToolDef = {
+      name: 'note',
+      description: 'Notes something.',
+      parameters: z.strictObject({ i: z.number() }),
+      readOnly: true,
+      cacheable: false,
+      execute: async () => ({ kind: 'result', ok: true, content: 'noted' }),
+    };
+    const twice = Array.from({ length: 4 }, (_, i) => calls(['note', { i }], ['note', { i }]));
+    const h = await engineHarness([...twice, complete()], {
+      tools: [note],
+      options: { limits: { textOnlyReplies: 3, repeatedCalls: 5, watchdogIterations: 3, asks: 5 } },
+    });
+    const { jobId } = h.createTask('x');
+    expect((await h.waitFor(jobId, SETTLED)).status).toBe('succeeded');
+    const fourth = (h.server.requests[3]?.body?.messages ?? []) as { role: string; content: string }[];
+    expect(fourth.at(-1)?.content).toMatch(/without progress/);
+  });
+
   it('P5.12 a movement guidance and an interjection due together arrive as ONE user message', async () => {
     const first = arrival({ ...call('transition', { next: 'implement' }), delayMs: 150 });
     const h = await engineHarness([first.entry, complete()]);

@@ -142,10 +142,14 @@ function countCalls(
   regular: readonly ToolCall[],
   toolCalls: readonly ToolCall[],
 ): { kind: 'loop'; result: MovementResult } | { kind: 'counted'; firstTime: ReadonlySet<string> } {
-  const firstTime = new Set<string>();
+  // Each call's count once the whole reply is counted: a call the reply makes twice is no first time.
+  const counts = new Map<string, number>();
+  const keys = new Map<string, string>();
   for (const call of regular) {
-    const { times, loop } = run.guards.calls.count(callKey(call));
-    if (times === 1) firstTime.add(call.id);
+    const key = callKey(call);
+    const { times, loop } = run.guards.calls.count(key);
+    counts.set(key, times);
+    keys.set(call.id, key);
     if (!loop) continue;
     const stop = fail(`not run — the job stops: ${call.name} was called ${times} times with the same arguments`);
     run.recordStep(() => {
@@ -162,6 +166,7 @@ function countCalls(
       },
     };
   }
+  const firstTime = new Set([...keys].filter(([, key]) => counts.get(key) === 1).map(([id]) => id));
   return { kind: 'counted', firstTime };
 }
 
