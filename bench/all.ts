@@ -57,7 +57,7 @@ function run(bench: Bench, logs: string): Promise<Outcome> {
   return new Promise((resolve) => {
     child.on('close', (code) => {
       log.end();
-      const targets = text.split('\n').filter((line) => /\btarget\b/.test(line) && !/^\s*round \d/.test(line));
+      const targets = text.split('\n').filter((line) => /\btargets?\b/.test(line) && !/^\s*round \d/.test(line));
       resolve({ bench, code, minutes: (Date.now() - started) / 60_000, targets });
     });
   });
