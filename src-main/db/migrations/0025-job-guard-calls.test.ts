@@ -27,8 +27,7 @@ describe('migration 25 (from version 24 with a job and its guards in it)', () =>
     expect(everyRow(db)).toEqual(before);
     expect(db.prepare('SELECT count(*) AS n FROM job_guard_calls').get()).toEqual({ n: 0 });
     expect(
-      (db.pragma('table_list') as { name: string; strict: number }[]).find((t) => t.name === 'job_guard_calls')
-        ?.strict,
+      (db.pragma('table_list') as { name: string; strict: number }[]).find((t) => t.name === 'job_guard_calls')?.strict,
     ).toBe(1);
 
     const put = db.prepare('INSERT INTO job_guard_calls (job_id, call, times) VALUES (?, ?, ?)');
