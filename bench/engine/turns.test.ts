@@ -1,11 +1,15 @@
 // The engine bench's arithmetic: iterations from arrivals, windows of turns, prefix reuse.
 import { describe, expect, it } from 'vitest';
 import { prefixReuse } from './prefix';
-import { iterationTimes, turnWindow, windowMedian } from './turns';
+import { clientGaps, iterationTimes, turnWindow, windowMedian } from './turns';
 
 describe('engine bench arithmetic', () => {
   it("reads turn k's iteration as request k's arrival minus request k − 1's", () => {
     expect(iterationTimes([100, 101.5, 104, 104.25])).toEqual([1.5, 2.5, 0.25]);
+  });
+
+  it("reads the client's part of turn k as request k's arrival minus reply k − 1's end, skipping unstreamed replies", () => {
+    expect(clientGaps([100, 121, 143, 165], [120, 142.5, null, 186])).toEqual([1, 0.5]);
   });
 
   it('takes a window of turns around a turn, kept inside the job', () => {
