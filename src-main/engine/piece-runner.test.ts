@@ -201,8 +201,10 @@ describe('runPiece through the Worker and a scripted model', () => {
   });
 
   it('P4.09 a job past its deadline stops at the loop top and fails with deadline_exceeded', async () => {
-    const h = await engineHarness([{ ...call('no_such_tool', {}), delayMs: 60 }, complete()], {
-      options: { deadlineMs: 30 },
+    // A margin that a loaded machine's job start cannot eat: the first request goes well inside the deadline, its
+    // reply comes well after it (30 ms against 60 ms let a slow start pass the deadline before the first request).
+    const h = await engineHarness([{ ...call('no_such_tool', {}), delayMs: 900 }, complete()], {
+      options: { deadlineMs: 400 },
     });
     const { jobId } = h.createTask('x');
     const job = await h.waitFor(jobId, SETTLED);
