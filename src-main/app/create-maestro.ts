@@ -12,6 +12,7 @@ import { CheckpointService } from '../checkpoints/service';
 import { CommitWatcher } from '../db/postgres/commit-watcher';
 import type { JobRecord } from '../db/repos/jobs';
 import { Store } from '../db/store';
+import { WalCheckpointer } from '../db/wal-checkpointer';
 import { createEngine } from '../engine/engine';
 import type { Engine } from '../engine/piece-result';
 import { PieceCatalog } from '../engine/pieces/catalog';
@@ -194,6 +195,12 @@ function openCore(options: MaestroOptions, dataDir: string, held: DisposableStor
   const profiles = ProfileRegistry.fromEnv(options.env ?? process.env, profileStore);
   const store = options.database?.store ?? Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });
   held.add('the database', () => store.close());
+  // A file of its own (not a test's store in memory, nor PostgreSQL): its checkpoints run on a thread of their own.
+  const sqlite = store.sqlite;
+  if (sqlite && !sqlite.memory) {
+    const checkpointer = new WalCheckpointer(sqlite, { nativeBinding: options.nativeBinding });
+    held.add('the WAL checkpoint thread', () => checkpointer.close());
+  }
   // What servers ask the person lives as long as its call (in memory); the windows hear of it as it opens and closes.
   mcp.prompts.listen((prompt, open) =>
     store.emitTransient({ type: 'mcp_prompt.changed', taskId: prompt.taskId, jobId: prompt.jobId, prompt, open }),
