@@ -134,14 +134,21 @@ export class WalCheckpointer {
 
   private start(): Worker | null {
     if (this.thread) return this.thread;
-    const thread = new Worker(WORKER, {
-      eval: true,
-      workerData: {
-        modulePath: createRequire(__filename).resolve('better-sqlite3'),
-        file: this.db.name,
-        nativeBinding: this.options.nativeBinding,
-      },
-    });
+    let thread: Worker;
+    try {
+      thread = new Worker(WORKER, {
+        eval: true,
+        workerData: {
+          modulePath: createRequire(__filename).resolve('better-sqlite3'),
+          file: this.db.name,
+          nativeBinding: this.options.nativeBinding,
+        },
+      });
+    } catch (error) {
+      console.error('the WAL checkpoint thread could not start:', error);
+      this.lost();
+      return null;
+    }
     thread.unref();
     thread.on('message', (answer: { frames?: number; error?: string }) => {
       this.inFlight = false;
@@ -157,12 +164,15 @@ export class WalCheckpointer {
     thread.on('exit', () => {
       if (this.thread === thread) this.thread = null;
       this.inFlight = false;
-      if (this.closing) return;
-      this.done.crashes++;
-      // Gone for good: the main connection checkpoints as SQLite does by default.
-      if (!this.active && this.db.open) this.db.pragma(`wal_autocheckpoint = ${CHECKPOINT_FRAMES}`);
+      if (!this.closing) this.lost();
     });
     this.thread = thread;
     return thread;
+  }
+
+  /** A thread lost: the next checkpoint due starts another, up to MAX_CRASHES; then SQLite checkpoints as by default. */
+  private lost(): void {
+    this.done.crashes++;
+    if (!this.active && this.db.open) this.db.pragma(`wal_autocheckpoint = ${CHECKPOINT_FRAMES}`);
   }
 }
