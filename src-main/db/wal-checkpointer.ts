@@ -4,7 +4,7 @@
 // worker thread with a connection of its own checkpoints instead, PASSIVE (it never waits for the writer, which goes
 // on appending meanwhile), when the WAL holds that many frames not yet copied back: SQLite's own threshold, read from
 // the wal-index header in the -shm file (https://www.sqlite.org/walformat.html, §2.2: mxFrame and nBackfill). The
-// main connection keeps a checkpoint of its own, ten times further out, so a thread that is slow, crashed or gone
+// main connection keeps a checkpoint of its own, four times further out, so a thread that is slow, crashed or gone
 // never lets the WAL grow without bound. The thread starts at the first checkpoint due: a short-lived host starts none.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,8 +14,12 @@ import type { Database } from 'better-sqlite3';
 
 /** Frames in the WAL not yet copied back that make a checkpoint due: SQLite's default wal_autocheckpoint. */
 export const CHECKPOINT_FRAMES = 1000;
-/** The main connection's own wal_autocheckpoint while the thread does the work: only if it falls behind. */
-export const SAFETY_NET_FRAMES = 10 * CHECKPOINT_FRAMES;
+/**
+ * The main connection's own wal_autocheckpoint while the thread does the work, for when it falls behind (a burst of
+ * writes between two polls): about the 16 MB journal_size_limit at 4 KB pages (connection.ts), so the WAL file stays
+ * within it, and no checkpoint left to the main thread is more than four times SQLite's own.
+ */
+export const SAFETY_NET_FRAMES = 4 * CHECKPOINT_FRAMES;
 /** How often the wal-index header is read. */
 const POLL_MS = 250;
 /** Past this many crashes of the thread, the main connection checkpoints as SQLite does by default. */
