@@ -72,7 +72,7 @@ export class WalCheckpointer {
   private inFlight = false;
   private closing: Promise<void> | null = null;
   private readonly dueFrames: number;
-  /** What the thread did and how often it was lost (what the tests and Settings look at). */
+  /** What the thread did and how often it was lost (what the tests look at). */
   readonly done = { checkpoints: 0, frames: 0, crashes: 0, failures: 0 };
 
   constructor(
