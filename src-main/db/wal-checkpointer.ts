@@ -67,8 +67,8 @@ export interface WalCheckpointerOptions {
 
 export class WalCheckpointer {
   private thread: Worker | null = null;
-  private readonly timer: NodeJS.Timeout;
-  private polling = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly pollMs: number;
   private inFlight = false;
   private closing: Promise<void> | null = null;
   private readonly dueFrames: number;
@@ -80,9 +80,9 @@ export class WalCheckpointer {
     private readonly options: WalCheckpointerOptions = {},
   ) {
     this.dueFrames = options.dueFrames ?? CHECKPOINT_FRAMES;
+    this.pollMs = options.pollMs ?? POLL_MS;
     db.pragma(`wal_autocheckpoint = ${SAFETY_NET_FRAMES}`);
-    this.timer = setInterval(() => this.poll(), options.pollMs ?? POLL_MS);
-    this.timer.unref();
+    this.schedule();
   }
 
   /** Whether the thread is doing the checkpoints (false once it crashed too often: then SQLite does them). */
@@ -92,7 +92,7 @@ export class WalCheckpointer {
 
   /** Stops checkpointing; resolves once the thread has closed its connection (at once when none was started). */
   close(): Promise<void> | undefined {
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     const thread = this.thread;
     if (!thread) {
       this.closing ??= Promise.resolve();
@@ -109,21 +109,31 @@ export class WalCheckpointer {
     return this.closing;
   }
 
+  /** The next poll, one at a time, while the thread is in use (not once it is closed or lost for good). */
+  private schedule(): void {
+    if (!this.active) return;
+    this.timer = setTimeout(() => this.poll(), this.pollMs);
+    this.timer.unref();
+  }
+
   /** Reads the wal-index header (off this thread) and asks for a checkpoint when one is due. */
   private poll(): void {
-    if (this.polling || this.inFlight || !this.active) return;
-    this.polling = true;
+    if (this.inFlight) {
+      this.schedule();
+      return;
+    }
     fs.open(`${this.db.name}-shm`, 'r', (openError, fd) => {
       if (openError) {
-        this.polling = false;
+        this.schedule();
         return;
       }
       const header = Buffer.alloc(HEADER_BYTES);
       fs.read(fd, header, 0, HEADER_BYTES, 0, (readError, bytes) => {
         fs.close(fd, () => {});
-        this.polling = false;
-        if (readError || bytes < HEADER_BYTES || !this.active) return;
-        if (pendingFrames(header) >= this.dueFrames) this.checkpoint();
+        if (!readError && bytes === HEADER_BYTES && this.active && pendingFrames(header) >= this.dueFrames) {
+          this.checkpoint();
+        }
+        this.schedule();
       });
     });
   }
