@@ -69,6 +69,27 @@ describe('openDatabase', () => {
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
   });
 
+  it('a PostgreSQL URL → DatabaseOpenError without its password; nothing is created where the URL points', () => {
+    const cwd = process.cwd();
+    process.chdir(tempDir());
+    try {
+      const url = 'postgres://maestro:s3cret@127.0.0.1:5432/maestro';
+      let error: unknown;
+      try {
+        openDatabase(url);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(DatabaseOpenError);
+      expect((error as Error).message).toContain('a URL is not a SQLite file');
+      expect((error as Error).message).toContain('127.0.0.1:5432/maestro');
+      expect((error as Error).message).not.toContain('s3cret');
+      expect(fs.readdirSync('.')).toEqual([]);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   it('a path whose parent is a file → DatabaseOpenError naming the path', () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'blocker'), 'x');

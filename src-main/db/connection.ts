@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { CodedError } from '../../src-shared/errors';
 import { migrate } from './migrations';
+import { redactUrl } from './postgres/pg-db';
 
 export interface OpenOptions {
   /** Path of a better_sqlite3.node built for the running ABI (Electron builds its own). */
@@ -30,7 +31,14 @@ export class DatabaseOpenError extends CodedError {
   }
 }
 
+/** A URL (`postgres://…`) where a file's path belongs: SQLite would make it a folder named after the URL. */
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
+
 export function openDatabase(file: string, options: OpenOptions = {}): Database.Database {
+  if (URL_LIKE.test(file)) {
+    const reason = 'a URL is not a SQLite file (a PostgreSQL database is opened with --database / Store.openPostgres)';
+    throw new DatabaseOpenError(redactUrl(file), new Error(reason));
+  }
   let db: Database.Database | undefined;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });

@@ -245,25 +245,29 @@ function finishJobInAnotherProcess(file: string, jobId: string): { locked: Promi
 }
 
 describe('addComment races (P1.15)', () => {
-  it('P1.15 a comment posted while another process finishes the job → judged against the committed state', async () => {
-    const { m, store, create } = setup();
-    const { task, job } = create();
-    moveTo(store, job.id, 'running');
-    const race = finishJobInAnotherProcess(store.db.name, job.id);
-    await race.locked;
-    // Blocks (busy_timeout, longer than the child holds its lock) until the other process commits `succeeded`; then
-    // the gate sees a terminal job.
-    const out = m.invoke('addComment', { taskId: task.id, body: 'one more thing' });
-    expect(await race.done).toBe(0);
-    expect(out.disposition).toBe('followup_job');
-    expect(store.jobs.get(job.id)?.status).toBe('succeeded');
-    expect(out.job).toMatchObject({ status: 'queued' });
-    expect(out.job?.id).not.toBe(job.id);
-    const comments = m.invoke('getTask', { taskId: task.id }).comments.filter((c) => c.body === 'one more thing');
-    expect(comments).toEqual([out.comment]);
-    expect(comments[0]?.kind).toBe('comment');
-    expect(store.comments.undeliveredInterjections(job.id)).toEqual([]);
-  });
+  // The other process holds SQLite's write lock on the file: a race of SQLite's (MAESTRO_TEST_DIALECT=postgres skips it).
+  it.skipIf(process.env.MAESTRO_TEST_DIALECT === 'postgres')(
+    'P1.15 a comment posted while another process finishes the job → judged against the committed state',
+    async () => {
+      const { m, store, create } = setup();
+      const { task, job } = create();
+      moveTo(store, job.id, 'running');
+      const race = finishJobInAnotherProcess(store.db.name, job.id);
+      await race.locked;
+      // Blocks (busy_timeout, longer than the child holds its lock) until the other process commits `succeeded`; then
+      // the gate sees a terminal job.
+      const out = m.invoke('addComment', { taskId: task.id, body: 'one more thing' });
+      expect(await race.done).toBe(0);
+      expect(out.disposition).toBe('followup_job');
+      expect(store.jobs.get(job.id)?.status).toBe('succeeded');
+      expect(out.job).toMatchObject({ status: 'queued' });
+      expect(out.job?.id).not.toBe(job.id);
+      const comments = m.invoke('getTask', { taskId: task.id }).comments.filter((c) => c.body === 'one more thing');
+      expect(comments).toEqual([out.comment]);
+      expect(comments[0]?.kind).toBe('comment');
+      expect(store.comments.undeliveredInterjections(job.id)).toEqual([]);
+    },
+  );
 
   it('P1.15 a comment that committed first as an interjection stays exactly one comment when the job then ends', () => {
     const { m, store, create } = setup();

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { rawJob, rowCounts } from '../../test-support/db';
+import { rawJob, rowCounts, tempStore } from '../../test-support/db';
 import { expectMaestroError, moveTo, setup } from '../../test-support/tasks';
 import type { AppContext } from '../app/context';
 import { invoke } from '../app/operations';
-import { Store } from '../db/store';
 
 /** A task whose job is parked on `tools` tool requests and `packages` package requests. */
 function parked(tools: number, packages: number) {
@@ -164,7 +163,7 @@ describe('decideToolRequest / decidePackageRequest', () => {
 
   it('P7.07 two decides from two connections: one wins, the other gets 409 already_decided', () => {
     const { m, store, task, job, tools } = parked(1, 0);
-    const other = Store.open(store.db.name);
+    const other = tempStore(store.db.name); // a second connection, on PostgreSQL too (MAESTRO_TEST_DIALECT)
     try {
       const ctx2: AppContext = { ...m.ctx, store: other };
       const rid = tools[0]?.id as string;
