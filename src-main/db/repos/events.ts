@@ -2,7 +2,7 @@
 
 import type { MaestroEvent, NewEvent } from '../../../src-shared/events';
 import { iso } from '../ids';
-import type { SqlDatabase } from '../sql';
+import { prepareInsert, type SqlDatabase } from '../sql';
 
 interface EventRow {
   seq: number;
@@ -24,8 +24,10 @@ const rowToEvent = (r: EventRow): MaestroEvent =>
   }) as MaestroEvent;
 
 export function createEventsRepo(db: SqlDatabase) {
-  const insert = db.prepare<unknown[], { seq: number }>(
-    'INSERT INTO events (ts, type, task_id, job_id, payload) VALUES (?, ?, ?, ?, ?) RETURNING seq',
+  const insert = prepareInsert(
+    db,
+    'INSERT INTO events (ts, type, task_id, job_id, payload) VALUES (?, ?, ?, ?, ?)',
+    'seq',
   );
   const after = db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
   const afterForTask = db.prepare<[string, number, number], EventRow>(
@@ -50,7 +52,7 @@ export function createEventsRepo(db: SqlDatabase) {
   return {
     append(event: NewEvent, now = Date.now()): MaestroEvent {
       const { type, taskId, jobId, ...rest } = event;
-      const { seq } = insert.get(now, type, taskId, jobId ?? null, JSON.stringify(rest)) as { seq: number };
+      const seq = insert(now, type, taskId, jobId ?? null, JSON.stringify(rest));
       return { ...event, seq, ts: iso(now) } as MaestroEvent;
     },
     /** Events with seq > `seq`, oldest first, optionally of one task. */

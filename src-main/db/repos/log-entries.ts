@@ -4,7 +4,7 @@
 import type { LlmCallRecord, LogKind, UsageSums } from '../../../src-shared/entities';
 import type { MaestroEvent } from '../../../src-shared/events';
 import { iso } from '../ids';
-import { dialectOf, jsonField, jsonFieldIsString, type SqlDatabase } from '../sql';
+import { dialectOf, jsonField, jsonFieldIsString, prepareInsert, type SqlDatabase } from '../sql';
 import type { InvokeKind } from './jobs';
 
 export type { LogKind, UsageSums };
@@ -96,10 +96,12 @@ const add = (sum: UsageSums, u: UsageSums) => {
 export function createLogEntriesRepo(db: SqlDatabase) {
   const dialect = dialectOf(db);
   // Positional parameters: the cheapest insert for the hot loop.
-  const insert = db.prepare<unknown[], { seq: number }>(
+  const insert = prepareInsert(
+    db,
     `INSERT INTO log_entries (task_id, job_id, kind, invoke_seq, agent_turn_seq, ts, invoke_kind, body, attempt, outcome,
        prompt_tokens, completion_tokens, cached_prompt_tokens, latency_ms, ttft_ms)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    'seq',
   );
   const byTask = db.prepare<[string], EntryRow>('SELECT * FROM log_entries WHERE task_id = ? ORDER BY seq');
   const lastInvoke = db.prepare<[string], { seq: number }>(
@@ -144,7 +146,7 @@ export function createLogEntriesRepo(db: SqlDatabase) {
   return {
     append(entry: NewLogEntry, now = Date.now()): number {
       const c = entry.llmCall;
-      const { seq } = insert.get(
+      return insert(
         entry.taskId,
         entry.jobId,
         entry.kind,
@@ -160,8 +162,7 @@ export function createLogEntriesRepo(db: SqlDatabase) {
         c?.cachedPromptTokens ?? null,
         c?.latencyMs ?? null,
         c?.ttftMs ?? null,
-      ) as { seq: number };
-      return seq;
+      );
     },
     /** The seq of the job's latest AgentTurn that made the call `callId`; null when none recorded it. */
     turnOfCall(taskId: string, jobId: string, callId: string): number | null {

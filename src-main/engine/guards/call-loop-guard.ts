@@ -1,9 +1,12 @@
 // The tool-loop guard (TAKT's LoopDetector): the same call — name and arguments — made `repeatedCalls` times in one
 // job's lineage stops it, however many parks, retries and restarts lie between the calls.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
-/** A call's name and arguments as a short digest: the state stores no arguments. */
-const digest = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 22);
+/**
+ * A call's name and arguments as a short digest: the state stores no arguments. One-shot `hash`: a Hash object costs
+ * ~30 µs more per call on the path from a reply to the next request.
+ */
+const digest = (key: string) => hash('sha256', key, 'base64url').slice(0, 22);
 
 export class CallLoopGuard {
   constructor(
