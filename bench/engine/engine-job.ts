@@ -73,9 +73,10 @@ export async function runEngineJob(
       const { status } = event.job;
       if (status !== 'queued' && status !== 'running') settle(status);
     });
+    // Titled, so no title request: the raw SDK makes none, and the scripted server has no reply for one.
     ({
       job: { id: jobId },
-    } = maestro.invoke('createTask', { instruction, pieceId: piece }));
+    } = maestro.invoke('createTask', { instruction, pieceId: piece, title: instruction }));
     const status = await settled;
     unsubscribe();
     if (status !== 'succeeded') {
