@@ -1,54 +1,15 @@
-// One TAKT step as a MAESTRO movement: the persona (system-style guidance), the instruction with its knowledge,
-// policies, quality gates and reports, the rules as the model reads them (all()/any() spelled out), the tools and the
-// edit permission. A parallel step's parts become one movement that does them in turn.
+// One TAKT step as a MAESTRO movement: the persona (system-style guidance), the instruction (takt-step-text.ts) with
+// the workflow-wide rules and the rules as the model reads them (takt-rules.ts), the tools and the edit permission.
+// A parallel step's parts become one movement that does them in turn.
 
 import { SELECT_FACETS_TOOL } from '../../tools/names';
-import type { FacetKind, Facets } from './takt-facets';
 import { TaktError, type TaktFiles } from './takt-files';
-import { companionText, resolveCompanions, resolvePool } from './takt-pools';
-import type { TaktRule, TaktStep, TaktWorkflow } from './takt-schema';
+import { condition, resultText, routeOf, rulesText } from './takt-rules';
+import type { TaktRule } from './takt-schema';
+import type { At, Prepared, Scope, Target, WorkflowRule } from './takt-scope';
+import { facetTexts, reportsOf, reportsText, type StepText, stepText } from './takt-step-text';
 import { inspectTools, partStep, teamLeaderBody } from './takt-team-leader';
 import { stepPermissions } from './takt-tools';
-import { parseWhen, whenInner } from './when-expr';
-
-export type Target =
-  | { kind: 'movement'; name: string }
-  | { kind: 'complete' }
-  | { kind: 'abort'; why?: string }
-  | { kind: 'ask'; then?: Target };
-export type Exits = Record<string, Target>;
-export type At = { rel: string; path: (string | number)[] };
-
-export interface Prepared {
-  name: string;
-  step: TaktStep;
-  at: At;
-  /** The fragment files the step came from (`uses`). */
-  fragments: string[];
-  call?: Scope;
-  parts?: { fixed: Prepared[]; pool: Prepared[] };
-}
-
-export interface Scope {
-  rel: string;
-  workflow: TaktWorkflow;
-  facets: Facets;
-  prefix: string;
-  steps: Prepared[];
-  initial: string;
-  vars: Readonly<Record<string, string | number | boolean>>;
-  /** `all_steps.rules` in force here: the calling workflows' first, then this one's. */
-  rules: readonly WorkflowRule[];
-}
-
-export interface WorkflowRule {
-  position: 'after_execution_rules' | 'before_instruction';
-  text: string;
-}
-
-/** " (from <fragment file> → …)" for a step that came from fragments, else ''. */
-export const fromFragments = (files: TaktFiles, fragments: string[]) =>
-  fragments.length > 0 ? ` (from ${fragments.map((f) => files.show(f)).join(' → ')})` : '';
 
 /** The MAESTRO movement of a step (or of a parallel step's parts, or of a loop check's judge). */
 export function composeMovement(
@@ -174,7 +135,7 @@ export function composeMovement(
   };
 }
 
-/** The parts of a workflow a parallel part calls: its one step's parts, or that step itself (takt.ts checked). */
+/** The parts of a workflow a parallel part calls: its one step's parts, or that step itself (takt-prepare.ts checked). */
 function calledParts(part: Prepared): Prepared[] {
   const [only] = (part.call as Scope).steps as [Prepared];
   return only.parts ? [...only.parts.fixed, ...only.parts.pool] : [only];
@@ -222,228 +183,6 @@ function calledPartText(part: Prepared, leaf: (p: Prepared, level: string) => st
     .join('\n\n');
 }
 
-function stepText(files: TaktFiles, scope: Scope, prepared: Prepared, part: string | null): StepText {
-  const { step } = prepared;
-  const facet = (kind: FacetKind, field: string, refs: string | string[] | undefined) =>
-    facetTexts(files, prepared, [field], () => scope.facets.texts(kind, refs));
-  const persona = facet('personas', 'persona', step.persona).join('\n\n');
-  const text = facet('instructions', 'instruction', step.instruction ?? step.instruction_template).join('\n\n');
-  // pass_previous_response: false — the step does not get the previous output in its instruction.
-  const instruction = step.pass_previous_response === false ? text.replaceAll('{previous_response}', '') : text;
-  const knowledge = facet('knowledge', 'knowledge', step.knowledge);
-  const policies = facet('policies', 'policy', step.policy);
-  const gates = step.quality_gates ?? [];
-  const pool = step.dynamic_facets ? poolOf(files, scope, prepared, part, [...knowledge, ...policies]) : null;
-  const companions = facetTexts(files, prepared, ['companion'], () => {
-    const found = resolveCompanions(files, scope.rel, step.companion, {
-      ...prepared.at,
-      path: [...prepared.at.path, 'companion'],
-    });
-    return found ? [companionText(found)] : [];
-  });
-  const body = [
-    knowledge.length > 0 ? `## Knowledge\n${knowledge.join('\n\n---\n\n')}` : '',
-    instruction,
-    policies.length > 0 ? `## Policy\n${policies.join('\n\n---\n\n')}` : '',
-    pool
-      ? poolText(
-          pool,
-          facetTexts(files, prepared, ['dynamic_facets', 'selector'], () => selectorText(scope, step)),
-        )
-      : '',
-    gates.length > 0 ? `## Before you finish\n${gates.map((g) => `- ${g}`).join('\n')}` : '',
-    completionCheck(files, scope, prepared),
-    ...companions,
-  ]
-    .filter(Boolean)
-    .join('\n\n');
-  return { persona, body, pools: pool ? [pool] : [] };
-}
-
-/**
- * TAKT's completion_retry: a fresh judge checks the result against the step's instruction, task, scope, evidence and
- * report, and an incomplete one goes back to the step with the retry instruction. Here the step's model does that
- * check before it ends the step, with the same retry instruction for what it finds missing.
- */
-function completionCheck(files: TaktFiles, scope: Scope, prepared: Prepared): string {
-  const retry = prepared.step.completion_retry ?? prepared.step.review_completion;
-  if (!retry) return '';
-  const field = prepared.step.completion_retry ? 'completion_retry' : 'review_completion';
-  const text = facetTexts(files, prepared, [field, 'retry_instruction'], () =>
-    scope.facets.texts('instructions', retry.retry_instruction),
-  ).join('\n\n');
-  return `## Before you end: is the result complete?\nCheck your result against this step's instruction, the task, its scope, its evidence and its report. If something they ask for is missing, close the gap this way, then check again:\n\n${text}`;
-}
-
-type PoolFile = {
-  key: string;
-  pool: string;
-  max_selected?: number;
-  candidates: { id: string; description: string; text: string }[];
-};
-
-/** The step's facet pool as the movement carries it; a facet the step already has is not offered again. */
-function poolOf(files: TaktFiles, scope: Scope, prepared: Prepared, part: string | null, fixed: string[]): PoolFile {
-  const spec = prepared.step.dynamic_facets as NonNullable<TaktStep['dynamic_facets']>;
-  const at = { ...prepared.at, path: [...prepared.at.path, 'dynamic_facets', 'pool'] };
-  const resolved = facetTexts(files, prepared, ['dynamic_facets', 'pool'], () =>
-    resolvePool(files, scope.rel, scope.workflow, scope.facets, spec.pool, at),
-  );
-  if (spec.max_selected !== undefined && spec.max_selected > resolved.candidates.length) {
-    throw new TaktError(
-      `max_selected ${spec.max_selected} is more than the pool's ${resolved.candidates.length} candidates`,
-      { ...prepared.at, path: [...prepared.at.path, 'dynamic_facets', 'max_selected'] },
-    );
-  }
-  const have = new Set(fixed);
-  const candidates = resolved.candidates.map((c) => {
-    const text = [
-      c.policies.filter((t) => !have.has(t)).length > 0
-        ? `## Policy\n${c.policies.filter((t) => !have.has(t)).join('\n\n---\n\n')}`
-        : '',
-      c.knowledge.filter((t) => !have.has(t)).length > 0
-        ? `## Knowledge\n${c.knowledge.filter((t) => !have.has(t)).join('\n\n---\n\n')}`
-        : '',
-    ]
-      .filter(Boolean)
-      .join('\n\n');
-    return {
-      id: c.id,
-      description: c.description,
-      text: text || '(Everything of this candidate is already in the step.)',
-    };
-  });
-  return {
-    key: part ? `${part}.${spec.pool}` : spec.pool,
-    pool: spec.pool,
-    ...(spec.max_selected !== undefined ? { max_selected: spec.max_selected } : {}),
-    candidates,
-  };
-}
-
-/** The selector guidance (`dynamic_facets.selector`): how this step wants its facets chosen. */
-function selectorText(scope: Scope, step: TaktStep): string[] {
-  const selector = step.dynamic_facets?.selector;
-  if (!selector) return [];
-  const persona = selector.persona ? scope.facets.texts('personas', selector.persona) : [];
-  return [...persona, ...scope.facets.texts('instructions', selector.instruction)];
-}
-
-function poolText(pool: PoolFile, guidance: string[]): string {
-  const most = pool.max_selected !== undefined ? `, at most ${pool.max_selected}` : '';
-  const lines = pool.candidates.map((c) => `- \`${c.id}\`: ${c.description}`);
-  return [
-    `## More facets (pool ${pool.key})`,
-    `Before you start the work, call \`${SELECT_FACETS_TOOL}\` with pool "${pool.key}", the ids of the candidates below that this change needs (an empty list when none does${most}) and your rationale. The policies and knowledge of those you choose come back as its result and apply to this step with the ones above.`,
-    ...guidance,
-    lines.join('\n'),
-  ].join('\n\n');
-}
-
-/**
- * The route of a step whose rules are `when()` conditions (and of every system step): the engine evaluates them in
- * order on the structured results, not the model; null for a step the model routes. Mixing when() with conditions
- * the model judges is refused (which would decide first is TAKT's evaluation order, not something to guess here).
- */
-function routeOf(files: TaktFiles, scope: Scope, prepared: Prepared, rules: TaktRule[], targets: (Target | null)[]) {
-  const { step, at } = prepared;
-  const inner = rules.map((r) => (r.condition ? whenInner(r.condition) : null));
-  const system = step.kind === 'system' || step.mode === 'system';
-  if (!system && inner.every((w) => w === null)) {
-    if (step.structured_output)
-      throw new TaktError('a structured_output step routes by when() rules here: its rules must be when() conditions', {
-        ...at,
-        path: [...at.path, 'structured_output'],
-      });
-    return null;
-  }
-  const results: Record<string, string> = {};
-  const routeRules = rules.flatMap((_rule, i) => {
-    const ruleAt = { ...at, path: [...at.path, 'rules', i, 'condition'] };
-    const text = inner[i];
-    if (text === null || text === undefined)
-      throw new TaktError("a step's rules are all when() conditions or none of them", ruleAt);
-    let expr: ReturnType<typeof parseWhen>;
-    try {
-      expr = parseWhen(text);
-    } catch (error) {
-      throw new TaktError(`when(): ${(error as Error).message}`, ruleAt);
-    }
-    for (const ref of expr.steps) {
-      const source = scope.steps.find((s) => s.name === ref);
-      if (!source?.step.structured_output)
-        throw new TaktError(`when(): structured.${ref} names no step of this workflow with structured_output`, ruleAt);
-      results[ref] = `${scope.prefix}${ref}`;
-    }
-    const t = targets[i];
-    if (!t) return [];
-    if (t.kind === 'ask') throw new TaktError('requires_user_input cannot be combined with a when() condition', ruleAt);
-    const end = t.kind === 'movement' ? { to: t.name } : { end: t.kind === 'complete' ? 'complete' : 'abort' };
-    return [{ when: text, ...end }];
-  });
-  if (routeRules.length === 0)
-    throw new TaktError('a when() step needs a rule that leads somewhere', { ...at, path: [...at.path, 'rules'] });
-  const schema = step.structured_output ? resultSchema(files, scope, step.structured_output.schema_ref, at) : undefined;
-  return { system, ...(schema ? { schema } : {}), results, rules: routeRules };
-}
-
-/** `schemas/<name>.json` beside the workflow folder (`schemas:` maps a schema_ref to a name first). */
-function resultSchema(files: TaktFiles, scope: Scope, ref: string, at: At): Record<string, unknown> {
-  const name = scope.workflow.schemas?.[ref] ?? ref;
-  const where = { ...at, path: [...at.path, 'structured_output', 'schema_ref'] };
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw new TaktError(`schema ${name}: named by a bare name`, where);
-  const rel = `${scope.rel.split('/').slice(0, -2).concat('schemas', `${name}.json`).join('/')}`;
-  const text = files.read(rel);
-  if (text === null) throw new TaktError(`no schema named ${name} (looked for ${files.show(rel)})`, where);
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('not a JSON object');
-    return value as Record<string, unknown>;
-  } catch (error) {
-    throw new TaktError(`schema ${name} (${files.show(rel)}): ${(error as Error).message}`, where);
-  }
-}
-
-/** What a routed step's model is told about how it ends. */
-function resultText(schema: Record<string, unknown> | undefined): string {
-  const how = schema
-    ? `End the step by calling \`complete\` with status "success" and, as \`message\`, only a JSON object that matches this schema:\n\`\`\`json\n${JSON.stringify(schema, null, 2)}\n\`\`\``
-    : 'End the step by calling `complete` with status "success" and your result as `message`.';
-  return `## When you are done with this step\nThe workflow goes on by itself from this step's result: you do not choose the next step. ${how}`;
-}
-
-/** `read()`'s facet texts; a facet that resolves to nothing is an error at the step's `field`. */
-function facetTexts<T = string[]>(files: TaktFiles, prepared: Prepared, field: string[], read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    if (!(error instanceof TaktError) || error.at) throw error;
-    const from = fromFragments(files, prepared.fragments);
-    throw new TaktError(`${error.message}${from}`, { ...prepared.at, path: [...prepared.at.path, ...field] });
-  }
-}
-
-function reportsOf(scope: Scope, prepared: Prepared): { name: string; format: string }[] {
-  const { step, at } = prepared;
-  return (step.output_contracts?.report ?? []).map((entry, i) => {
-    const where = { ...at, path: [...at.path, 'output_contracts', 'report', i] };
-    if (typeof entry.name === 'string') {
-      const e = entry as { name: string; format?: string; order?: string };
-      try {
-        const format = e.format ? scope.facets.text('output-contracts', e.format) : '';
-        const order = e.order ? scope.facets.text('output-contracts', e.order) : '';
-        return { name: e.name, format: [order, format].filter(Boolean).join('\n\n') };
-      } catch (error) {
-        if (error instanceof TaktError && !error.at) throw new TaktError(error.message, where);
-        throw error;
-      }
-    }
-    const [label, file] = Object.entries(entry)[0] ?? [];
-    if (typeof file !== 'string') throw new TaktError('a report names its file', where);
-    return { name: file, format: `(${label})` };
-  });
-}
-
 function permissionsOf(files: TaktFiles, scope: Scope, prepared: Prepared) {
   try {
     return stepPermissions(prepared.step, files, scope.rel, scope.workflow.capabilities);
@@ -451,18 +190,6 @@ function permissionsOf(files: TaktFiles, scope: Scope, prepared: Prepared) {
     if (error instanceof TaktError && !error.at) throw new TaktError(error.message, prepared.at);
     throw error;
   }
-}
-
-function rulesText(rules: TaktRule[], targets: (Target | null)[], parts: Prepared[] | null, at: At): string {
-  const lines = rules.flatMap((rule, i) => {
-    const t = targets[i];
-    if (!t) return [];
-    const appendix = rule.appendix?.trim()
-      ? `\n  In your message, include:\n  ${rule.appendix.trim().replace(/\n/g, '\n  ')}`
-      : '';
-    return [`- ${condition(rule, parts, { ...at, path: [...at.path, 'rules', i] })}: ${action(t)}${appendix}`];
-  });
-  return lines.length > 0 ? `## When you are done with this step\n${lines.join('\n')}` : '';
 }
 
 /** `{var:name}` of the calling workflows (`unspecified` when none sets it). */
@@ -474,58 +201,4 @@ function checkPlaceholders(text: string, at: At): void {
   const engine = /\{(context|structured|effect):[^}]*\}/.exec(text);
   if (engine)
     throw new TaktError(`the placeholder ${engine[0]} needs TAKT's system steps, which are not supported`, at);
-}
-
-interface StepText {
-  persona: string;
-  body: string;
-  pools: PoolFile[];
-}
-
-function reportsText(reports: { name: string; format: string }[]): string {
-  if (reports.length === 0) return '';
-  const each = reports.map((r) => `### ${r.name}\n${r.format}`.trim()).join('\n\n');
-  return `## Reports\nEnd this step with ${reports.length > 1 ? 'these reports, one after another,' : 'this report'} in the \`reason\` of your \`transition\` call (or in the \`message\` of \`complete\`):\n\n${each}`;
-}
-
-function action(t: Target): string {
-  switch (t.kind) {
-    case 'movement':
-      return `call \`transition\` with next "${t.name}"`;
-    case 'complete':
-      return 'call `complete` with status "success"';
-    case 'abort':
-      return `call \`complete\` with status "failure"${t.why ? ` (${t.why})` : ''}`;
-    case 'ask':
-      return `call \`complete\` with status "needs_user_input" and your question${t.then ? `; once answered, ${action(t.then)}` : ''}`;
-  }
-}
-
-/** A rule's condition as the model reads it: all()/any() over the parallel parts' verdicts spelled out. */
-function condition(rule: TaktRule, parts: Prepared[] | null, at: At): string {
-  const text = (rule.condition ?? 'otherwise').trim();
-  if (/\bwhen\(/.test(text))
-    throw new TaktError('state predicates (when) are not supported', { ...at, path: [...at.path, 'condition'] });
-  const ai = /^ai\((.*)\)$/s.exec(text);
-  if (ai) return parseArgs(ai[1] as string, at).join(' ');
-  const aggregate = /^(all|any)\((.*)\)$/s.exec(text);
-  if (!aggregate) return text;
-  const [, op, args] = aggregate;
-  const labels = parseArgs(args as string, at);
-  const quoted = labels.map((l) => `"${l}"`);
-  if (labels.length === 1) return `${op === 'all' ? 'every' : 'any'} part's verdict is ${quoted[0]}`;
-  if (op === 'any') return `any part's verdict is one of ${quoted.join(', ')}`;
-  if (!parts) return `every verdict is one of ${quoted.join(', ')}`;
-  return `the verdicts are ${labels.map((l, i) => `${parts[i]?.name ?? `part ${i + 1}`}: "${l}"`).join(', ')}`;
-}
-
-function parseArgs(args: string, at: At): string[] {
-  try {
-    const list = JSON.parse(`[${args}]`) as unknown[];
-    if (list.every((l) => typeof l === 'string')) return list as string[];
-  } catch {}
-  // TAKT reads every "…" in the arguments; a plain YAML scalar can carry escaped quotes (`all(\"approved\")`).
-  const quoted = [...args.matchAll(/\\?"([^"\\]+)\\?"/g)].map((m) => m[1] as string);
-  if (quoted.length > 0) return quoted;
-  throw new TaktError(`cannot read the condition's arguments (${args})`, { ...at, path: [...at.path, 'condition'] });
 }
