@@ -6,8 +6,10 @@ import { describeIssues, type IssueLike } from '../../src-shared/issues';
 import { fail } from '../tools/outcome';
 import type { ToolContext, ToolOutcome } from '../tools/types';
 import type { McpServerConfig, McpTimeouts } from './config';
-import { asksOf, McpAuthError, McpConnection } from './connection';
+import { McpConnection } from './connection';
+import { McpAuthError } from './connection-errors';
 import { toolResult } from './content';
+import { asksOf } from './server-asks';
 import { refusalMessage, type SessionOptions, type SessionServer } from './session';
 
 export const MAX_RESTARTS = 3;

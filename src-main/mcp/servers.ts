@@ -1,29 +1,19 @@
 // The MCP servers of every workspace, for the app: what each needs (a token given or not, refused or not, never the
 // token itself), whether it is on, how it last did (status, tools, last error), saving a token, and opening a job's
-// servers after the token check (spec §2 K → KH / L).
+// servers after the token check (spec §2 K → KH / L) with its credentials (credentials.ts) and its answers to the
+// servers' asks (job-asks.ts).
 
 import { createHash } from 'node:crypto';
-import { CreateMessageRequestParamsSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerView } from '../../src-shared/contract';
 import type { SandboxChoice } from '../tools/os-sandbox';
-import type { ToolRule } from '../tools/permission';
 import type { SettingsText } from '../workspace/accepted-settings';
 import { loadMcpConfig, type McpServerConfig, type McpTimeouts, takesToken } from './config';
-import { McpAuthError, refusal } from './connection';
-import { readForm } from './elicitation';
-import {
-  JobOAuthProvider,
-  McpSignIns,
-  refreshIfExpiring,
-  SignInError,
-  SignInNeeded,
-  type SignInStart,
-  signedIn,
-} from './oauth';
+import { McpAuthError } from './connection-errors';
+import { credentialsFor, rememberAuth } from './credentials';
+import { type JobAsksOptions, withAsks } from './job-asks';
+import { McpSignIns, SignInError, type SignInStart } from './oauth';
 import { McpPrompts } from './person-prompts';
-import { type SamplingParams, type SamplingResult, samplingSummary } from './sampling';
 import {
-  authRequiredMessage,
   type McpJobHooks,
   type McpJobServers,
   type McpOpenResult,
@@ -32,14 +22,14 @@ import {
   type ServerState,
   type SessionServer,
 } from './session';
-import { McpTokenError, type McpTokenStore } from './token-store';
+import type { McpTokenStore } from './token-store';
 
 export type McpTokenStatus = McpServerView['token'];
 
 /** Statuses that keep a job from starting until a token is saved. */
 export const needsToken = (status: McpTokenStatus) => status === 'missing' || status === 'unreadable';
 
-export interface McpServersOptions {
+export interface McpServersOptions extends JobAsksOptions {
   clientVersion: string;
   /** The app's timeouts (starting, a call, a call in all); a server's own in mcp.json win. */
   timeouts?: Partial<McpTimeouts>;
@@ -51,23 +41,11 @@ export interface McpServersOptions {
   switches?: (workspacePath: string) => Readonly<Record<string, boolean>>;
   /** How long a parked job's servers are kept for its resume, and how many jobs' at most (default 10 min, 8). */
   keep?: () => McpKeepLimits;
-  /** Answers a server's sampling request with the LLM profile named (null: the default one). */
-  sample?: (profile: string | null, params: SamplingParams, signal: AbortSignal) => Promise<SamplingResult>;
-  /** The profile a job that names none uses (shown on a sampling card). */
-  defaultProfile?: () => string | null;
-  /** The Workspace Tool Policy's rule for a name in the workspace: sampling is `mcp_sampling__<server>`. */
-  rule?: (workspacePath: string, name: string) => ToolRule;
   /** How long a server's question waits for the person (default PROMPT_WAIT_MS). */
   promptWaitMs?: () => number;
   /** A person finished signing in to a server: the workspace's jobs parked on it may go on. */
   onSignedIn?: (workspacePath: string, server: string) => void;
 }
-
-/** The Workspace Tool Policy's name for a server's sampling requests (`mcp_sampling__*` for every server's). */
-export const samplingRuleName = (server: string) => `mcp_sampling__${server}`;
-
-/** JSON-RPC's code for a request the person refused, as the MCP spec's sampling example answers it. */
-const USER_REJECTED = -1;
 
 export interface McpKeepLimits {
   idleMs: number;
@@ -164,38 +142,6 @@ export class McpServers implements McpJobServers {
     return this.tokens.savedCount !== savedCount;
   }
 
-  /**
-   * The credentials a job connects to `config` with: a pasted token, or a sign-in's (refreshed first when about to
-   * expire); a string says why there are none it can use (the job parks).
-   */
-  private async credentials(workspacePath: string, config: McpServerConfig): Promise<SessionServer | string> {
-    if (config.transport !== 'stdio' && signedIn(this.tokens, workspacePath, config.name)) {
-      const authProvider = new JobOAuthProvider({ tokens: this.tokens, workspace: workspacePath, server: config.name });
-      try {
-        await refreshIfExpiring(authProvider, config.url);
-      } catch (error) {
-        if (error instanceof SignInNeeded) {
-          return authRequiredMessage(config.name, error.renewFailed ? 'unreachable' : 'expired');
-        }
-        if (error instanceof McpTokenError) return `${error.message}.`;
-        return authRequiredMessage(config.name, 'unreachable', (error as Error).message);
-      }
-      return { config, token: null, authProvider };
-    }
-    let token: string | null = null;
-    try {
-      token = takesToken(config) ? this.tokens.open(workspacePath, config.name) : null;
-    } catch (error) {
-      if (!(error instanceof McpTokenError)) throw error;
-      return `${error.message}.`;
-    }
-    if (config.authRequired && token === null) {
-      // A tokens file that cannot be read holds no token: say why instead of only asking for one.
-      return `${authRequiredMessage(config.name, 'missing')}${this.tokens.error ? ` (${this.tokens.error.message})` : ''}`;
-    }
-    return { config, token };
-  }
-
   async open(
     workspacePath: string,
     signal: AbortSignal,
@@ -205,14 +151,14 @@ export class McpServers implements McpJobServers {
     const savedCount = this.tokens.savedCount;
     const servers: SessionServer[] = [];
     for (const config of this.configs(workspacePath).filter((c) => c.enabled)) {
-      const server = await this.credentials(workspacePath, config);
+      const server = await credentialsFor(this.tokens, workspacePath, config);
       if (typeof server === 'string')
         return { kind: 'auth_required', server: config.name, message: server, savedCount };
       servers.push(server);
     }
     const fingerprint = fingerprintOf(workspacePath, servers);
     const kept = taskId === undefined ? undefined : this.takeKept(taskId);
-    hooks = this.withAsks(workspacePath, hooks);
+    hooks = withAsks(workspacePath, hooks, this.prompts, this.options);
     if (kept && this.fingerprints.get(kept) === fingerprint) {
       kept.adopt(signal, hooks);
       return { kind: 'ready', session: kept };
@@ -235,77 +181,6 @@ export class McpServers implements McpJobServers {
         savedCount,
       };
     }
-  }
-
-  /**
-   * The job's answers to its servers' requests. Elicitation: a flat form the person fills in on the task's card (a
-   * nested or secret-asking one is refused with the reason, and the task says so). Sampling: the Workspace Tool
-   * Policy's rule for `mcp_sampling__<server>` (ask by default: a card), then the task's profile's model. Either waits
-   * in place for the person, within the prompts' bound (person-prompts.ts says why it cannot park).
-   */
-  private withAsks(workspacePath: string, hooks: McpJobHooks): McpJobHooks {
-    const { job } = hooks;
-    if (!job) return hooks;
-    const asker = { taskId: job.taskId, jobId: job.jobId };
-    const refuse = (server: string, what: string, reason: string): never => {
-      hooks.onWarning?.(server, `MCP server "${server}" ${what}; it was refused: ${reason}.`);
-      throw refusal(ErrorCode.InvalidParams, `MAESTRO refused this request: ${reason}`);
-    };
-    return {
-      ...hooks,
-      onElicit: async (server, params, signal) => {
-        const form = readForm(params);
-        if (!form.ok) return refuse(server, 'asked the person to fill in a form', form.reason);
-        const { message, fields } = form;
-        const answer = await this.prompts.ask({ kind: 'elicit', ...asker, server, message, fields }, signal);
-        return answer.action === 'accept'
-          ? { action: 'accept', content: answer.content ?? {} }
-          : { action: answer.action };
-      },
-      onSample: async (server, raw, signal) => {
-        // Read here past the Client's own check (connection.ts), so checked here against the SDK's schema.
-        const parsed = CreateMessageRequestParamsSchema.safeParse(raw);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-          return refuse(
-            server,
-            'asked for a completion',
-            `not a sampling request (${where}${issue?.message ?? 'invalid'})`,
-          );
-        }
-        const params = parsed.data as unknown as SamplingParams;
-        if (params.tools !== undefined || params.toolChoice !== undefined)
-          return refuse(server, 'asked for a completion', 'sampling with tools is not supported');
-        const rule = this.options.rule?.(workspacePath, samplingRuleName(server));
-        if (rule === 'deny') {
-          throw refusal(USER_REJECTED, `the workspace policy denies ${samplingRuleName(server)}`);
-        }
-        if (rule !== 'allow') {
-          const summary = samplingSummary(params);
-          const profile = job.profile ?? this.options.defaultProfile?.() ?? 'default';
-          const maxTokens = params.maxTokens;
-          const answer = await this.prompts.ask(
-            { kind: 'sample', ...asker, server, summary, profile, maxTokens },
-            signal,
-          );
-          if (answer.action !== 'accept') {
-            const why = {
-              person: 'the person declined the sampling request',
-              timeout: 'no one answered in time',
-              aborted: 'the task stopped before anyone answered',
-            }[answer.by];
-            throw refusal(USER_REJECTED, why);
-          }
-        }
-        if (!this.options.sample) throw refusal(ErrorCode.InternalError, 'this host has no model to sample with');
-        try {
-          return await this.options.sample(job.profile, params, signal);
-        } catch (error) {
-          throw refusal(ErrorCode.InternalError, `the model could not answer: ${(error as Error).message}`);
-        }
-      },
-    };
   }
 
   /**
@@ -361,7 +236,7 @@ export class McpServers implements McpJobServers {
 
   /** Starts one server of the workspace (on or off), lists its tools and stops it: its view as a job would leave it. */
   async check(workspacePath: string, server: McpServerConfig): Promise<McpServerView> {
-    const credentials = await this.credentials(workspacePath, server);
+    const credentials = await credentialsFor(this.tokens, workspacePath, server);
     if (typeof credentials === 'string') {
       this.record(workspacePath, server.name, { status: 'failed', error: credentials });
       return this.view(workspacePath, server);
@@ -394,7 +269,7 @@ export class McpServers implements McpJobServers {
       clientVersion: this.options.clientVersion,
       sandbox: this.options.sandbox,
       workspacePath,
-      onAuth: (server, refusal) => this.remember(workspacePath, server, refusal),
+      onAuth: (server, refusal) => rememberAuth(this.tokens, workspacePath, server, refusal),
       onServer: (server, state) => this.record(workspacePath, server, state),
       onWarning: hooks.onWarning,
       onElicit: hooks.onElicit,
@@ -413,23 +288,6 @@ export class McpServers implements McpJobServers {
           { status: 'connected', tools: state.tools ?? before.tools, lastError: null, checkedAt }
         : { status: 'failed', tools: before.tools, lastError: state.error, checkedAt },
     );
-  }
-
-  /** Whether the server took the credentials, for listMcpServers; a file that cannot be written only loses that. */
-  /**
-   * Remembers whether the server took the job's credentials. A sign-in's tokens it refused are dropped (the person
-   * signs in again); ones that could not be renewed for want of an answer are kept for when it answers.
-   */
-  private remember(workspacePath: string, server: string, refusal: McpAuthError | null): void {
-    try {
-      if (!refusal) this.tokens.markAccepted(workspacePath, server);
-      else {
-        this.tokens.markRejected(workspacePath, server);
-        if (!refusal.renewFailed) this.tokens.dropOAuth(workspacePath, server, 'tokens');
-      }
-    } catch (error) {
-      console.error(`cannot remember whether MCP server ${server} took its token:`, (error as Error).message);
-    }
   }
 }
 

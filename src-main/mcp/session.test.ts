@@ -9,7 +9,7 @@ import { type McpHttpServer, startMcpHttpServer } from '../../test-support/mcp-h
 import { TEST_MCP_TOOLS } from '../../test-support/mcp-test-tools';
 import { tempDir } from '../../test-support/temp-maestro';
 import { parseMcpConfig } from './config';
-import { McpAuthError } from './connection';
+import { McpAuthError } from './connection-errors';
 import { McpSession, type SessionServer } from './session';
 
 const https: McpHttpServer[] = [];

@@ -6,8 +6,10 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import type { SandboxChoice } from '../tools/os-sandbox';
 import type { AnyToolDef } from '../tools/types';
 import { DEFAULT_TIMEOUTS, type McpServerConfig, type McpTimeouts } from './config';
-import { type AskHooks, asksOf, McpAuthError, McpConnection } from './connection';
+import { McpConnection } from './connection';
+import { McpAuthError } from './connection-errors';
 import { assignToolNames, mcpToolDef } from './mcp-tools';
+import { type AskHooks, asksOf } from './server-asks';
 import { ServerSlot } from './server-slot';
 
 /** What a job gets from its workspace's MCP servers before its LLM client is made. */
