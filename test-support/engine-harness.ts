@@ -4,7 +4,7 @@
 import { afterEach } from 'vitest';
 import { z } from 'zod';
 import type { Maestro } from '../src-main/app/create-maestro';
-import { reflectionModeOf } from '../src-main/app/create-maestro';
+import { reflectionModeOf } from '../src-main/app/host-worker';
 import { loadSettings } from '../src-main/app/settings-file';
 import { createEngine } from '../src-main/engine/engine';
 import { DEFAULT_LIMITS, type EngineOptions } from '../src-main/engine/job-run';

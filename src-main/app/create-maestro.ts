@@ -1,51 +1,35 @@
-// The composition root used by both entries (Electron and headless): data dir, DB, pieces, profiles, Worker, and
-// `invoke`, the one door to every contract operation.
+// The composition root used by both entries (Electron and headless): data dir, DB, pieces, profiles (host-core.ts),
+// Worker (host-worker.ts), and `invoke`, the one door to every contract operation.
 
-import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import type { OperationName } from '../../src-shared/contract';
-import { REFLECTION_MODES } from '../../src-shared/lessons';
-import { openSnapshotStore } from '../checkpoints/git-store';
-import { gcCheckpointStores } from '../checkpoints/housekeeping';
-import { CheckpointService } from '../checkpoints/service';
+import type { CheckpointService } from '../checkpoints/service';
 import { CommitWatcher } from '../db/postgres/commit-watcher';
-import type { JobRecord } from '../db/repos/jobs';
 import { Store } from '../db/store';
-import { WalCheckpointer } from '../db/wal-checkpointer';
-import { createEngine } from '../engine/engine';
 import type { Engine } from '../engine/piece-result';
 import { PieceCatalog } from '../engine/pieces/catalog';
 import { AttentionProjection } from '../events/attention';
 import { startWebhooks } from '../events/webhooks';
 import { JobAborts } from '../jobs/aborts';
-import { jobJournals } from '../jobs/journal';
-import type { ReflectionMode } from '../jobs/reflection';
 import { resumeSettingsWaits } from '../jobs/settings-wait';
-import { ProfileStore, SECRET_KEY_FILE } from '../llm/profile-store';
-import { ProfileRegistry } from '../llm/profiles';
-import { fileSecretBox, type SecretBox } from '../llm/secret-box';
-import { sampleWith } from '../mcp/sampling';
-import { McpServers } from '../mcp/servers';
-import { McpTokenStore } from '../mcp/token-store';
+import type { ProfileRegistry } from '../llm/profiles';
+import type { SecretBox } from '../llm/secret-box';
 import { resolveWorkspaceFolder } from '../tasks/create';
 import { Scheduler } from '../tasks/scheduler';
 import { TaskTitles } from '../tasks/task-titles';
 import type { AgentTokens } from '../tools/a2a-send';
-import { hiddenPaths, openSandbox, type SandboxChoice } from '../tools/os-sandbox';
-import { loadPolicy } from '../tools/policy';
-import { policyRule } from '../tools/policy-schema';
-import { SSH_KEYS_FILE, type SshKeys } from '../tools/ssh-keys';
-import { Worker, type WorkerOptions } from '../worker/worker';
-import { AcceptedSettings, type SettingsText } from '../workspace/accepted-settings';
+import type { SandboxChoice } from '../tools/os-sandbox';
+import type { SshKeys } from '../tools/ssh-keys';
+import type { Worker, WorkerOptions } from '../worker/worker';
+import type { SettingsText } from '../workspace/accepted-settings';
 import { dbFile } from '../workspace/paths';
-import { DEFAULT_CONCURRENCY } from './concurrency';
 import type { AppContext } from './context';
-import { AGENT_TOKENS_FILE, dataDirId, prepareDataDir } from './data-dir';
+import { prepareDataDir } from './data-dir';
 import { DisposableStore } from './disposable-store';
+import { type Core, openCore } from './host-core';
 import { acquireHostLock } from './host-lock';
 import { HostPresence } from './host-presence';
-import { resumeUnblocked } from './mcp-operations';
+import { knownSecrets, makeWorker } from './host-worker';
 import { invoke, type OpAnswer } from './operations';
 import { loadSettings } from './settings-file';
 import { StorageUpkeep } from './storage-upkeep';
@@ -121,9 +105,6 @@ export interface Maestro {
   close(): Promise<void>;
 }
 
-/** How often the checkpoints' private repositories are collected, when no job runs. */
-const CHECKPOINT_GC_MS = 60 * 60 * 1000;
-
 export function createMaestro(options: MaestroOptions): Maestro {
   const dataDir = prepareDataDir(options.dataDir);
   // Everything the host holds is released through `held`, in the reverse order it was taken: the lock last.
@@ -137,207 +118,6 @@ export function createMaestro(options: MaestroOptions): Maestro {
     void held.dispose();
     throw error;
   }
-}
-
-/** What the host is made of before anything runs: each part may fail on its own, and none needs closing but the DB. */
-interface Core {
-  store: Store;
-  sandbox: SandboxChoice;
-  accepted: AcceptedSettings;
-  mcp: McpServers;
-  agentTokens: McpTokenStore;
-  /** The keys people chose for SSH targets, sealed like the tokens. */
-  sshKeys: McpTokenStore;
-  profiles: ProfileRegistry;
-  checkpoints: CheckpointService;
-}
-
-function openCore(options: MaestroOptions, dataDir: string, held: DisposableStore): Core {
-  // Everything that can fail on its own comes before the DB is opened, so a failure leaves nothing open.
-  // One box seals every secret of the data dir: the profiles' API keys and the MCP servers' tokens.
-  const secretBox = options.secretBox ?? fileSecretBox(path.join(dataDir, SECRET_KEY_FILE));
-  const profileStore = ProfileStore.inDataDir(dataDir, secretBox);
-  const sandbox = options.sandbox ?? openSandbox(hiddenPaths([dataDir]));
-  // Settings files the agent can write apply only in the version a person accepted: pieces, MCP servers, the policy.
-  const accepted = new AcceptedSettings(dataDir);
-  const mcp = new McpServers(McpTokenStore.inDataDir(dataDir, secretBox), {
-    clientVersion: options.version,
-    sandbox,
-    read: accepted.inForce,
-    switches: (workspace) => accepted.mcpSwitches(workspace),
-    keep: () => {
-      const { keepIdleMinutes, keepSessions } = loadSettings(dataDir).settings.mcpSessions;
-      return { idleMs: keepIdleMinutes * 60_000, sessions: keepSessions };
-    },
-    // A server's sampling request goes to the task's profile (read when it comes: the registry is made below).
-    sample: (name, params, signal) => {
-      const profile = profiles.get(name ?? profiles.defaultName ?? '');
-      if (!profile) throw new Error(`the LLM profile ${name ?? '(default)'} does not exist`);
-      return sampleWith(profile, params, signal);
-    },
-    defaultProfile: () => profiles.defaultName,
-    // A person signed in to a server (from Settings or a waiting task's card): its parked jobs go on.
-    onSignedIn: (workspace) => resumeUnblocked(mcp, store, workspace),
-    rule: (workspace, name) => {
-      try {
-        return policyRule(loadPolicy(workspace, accepted.inForce), name);
-      } catch {
-        // A policy file that cannot be read allows nothing by itself: the person is asked.
-        return 'ask';
-      }
-    },
-  });
-  held.add('the MCP servers kept for parked jobs', () => mcp.closeKept());
-  held.add('the MCP sign-ins waiting for a browser', () => mcp.signIns.close());
-  // The remote agents' tokens (a2a_send) are kept as the MCP servers' are, in a file of their own.
-  const agentTokens = new McpTokenStore(path.join(dataDir, AGENT_TOKENS_FILE), secretBox);
-  const sshKeys = new McpTokenStore(path.join(dataDir, SSH_KEYS_FILE), secretBox);
-  const profiles = ProfileRegistry.fromEnv(options.env ?? process.env, profileStore);
-  const store = options.database?.store ?? Store.open(dbFile(dataDir), { nativeBinding: options.nativeBinding });
-  held.add('the database', () => store.close());
-  // A file of its own (not a test's store in memory, nor PostgreSQL): its checkpoints run on a thread of their own.
-  const sqlite = store.sqlite;
-  if (sqlite && !sqlite.memory) {
-    const checkpointer = new WalCheckpointer(sqlite, { nativeBinding: options.nativeBinding });
-    held.add('the WAL checkpoint thread', () => checkpointer.close());
-  }
-  // What servers ask the person lives as long as its call (in memory); the windows hear of it as it opens and closes.
-  mcp.prompts.listen((prompt, open) =>
-    store.emitTransient({ type: 'mcp_prompt.changed', taskId: prompt.taskId, jobId: prompt.jobId, prompt, open }),
-  );
-  const checkpoints = new CheckpointService({
-    store,
-    dataDir,
-    settings: () => loadSettings(dataDir).settings.checkpoints,
-    open: openSnapshotStore,
-    // A broken policy file is the job's to report: here it leaves the commit to Settings.
-    workspaceCommit: (workspace) => {
-      try {
-        return loadPolicy(workspace, accepted.inForce).workspaceCommit !== false;
-      } catch {
-        return true;
-      }
-    },
-  });
-  held.add('the checkpoints’ object worker', () => checkpoints.close());
-  return { store, sandbox, accepted, mcp, agentTokens, sshKeys, profiles, checkpoints };
-}
-
-/**
- * The private repositories' unreferenced objects go when the host is idle: after a job, when none runs and the last
- * collection is an hour old.
- */
-function checkpointCollector(store: Store, dataDir: string): () => void {
-  let collectedAt = Date.now();
-  return () => {
-    if (Date.now() - collectedAt < CHECKPOINT_GC_MS || store.jobs.staleRunning(Number.MAX_SAFE_INTEGER).length > 0)
-      return;
-    collectedAt = Date.now();
-    gcCheckpointStores(dataDir).catch((error) => console.error('checkpoint gc failed:', error));
-  };
-}
-
-/** The engine the options name or make; by default the Piece engine, once an LLM profile exists. */
-function engineFor(options: MaestroOptions, core: Core, pieces: PieceCatalog, dataDir: string): Engine | undefined {
-  const { store, profiles, sandbox, accepted, agentTokens, sshKeys, checkpoints } = core;
-  if (typeof options.engine === 'function') {
-    return options.engine({
-      store,
-      profiles,
-      pieces,
-      sandbox,
-      readSettings: accepted.inForce,
-      agentTokens,
-      sshKeys,
-      checkpoints,
-    });
-  }
-  if (options.engine) return options.engine;
-  if (!profiles.defaultName) return undefined;
-  return createEngine({
-    journals: jobJournals(store, () => loadSettings(dataDir).settings.lessons),
-    profiles,
-    options: { sandbox, checkpoints },
-    pieceExists: (id, ws) => pieces.get(id, ws) !== undefined,
-    readSettings: accepted.inForce,
-    agentTokens,
-    sshKeys,
-  });
-}
-
-/** A Worker for the engine, or null without one. */
-function makeWorker(options: MaestroOptions, core: Core, ctx: AppContext): Worker | null {
-  const engine = engineFor(options, core, ctx.pieces, ctx.dataDir);
-  if (!engine) return null;
-  const workerIdPrefix = `worker_${dataDirId(ctx.dataDir)}_`;
-  const collectIfIdle = checkpointCollector(core.store, ctx.dataDir);
-  return new Worker({
-    // Jobs mostly wait on the model: several tasks (and a parent's subtasks) can run side by side.
-    concurrency: DEFAULT_CONCURRENCY, // one per task at most: the per-task lock still holds
-    // The host lock is held: every job left running was left by a host that is gone — on a database of its own. On a
-    // shared one, only the jobs of this host's earlier life; the others' are theirs until their leases lapse.
-    recoverAllOnStart: core.store.shared ? { workerIdPrefix } : true,
-    workerId: `${workerIdPrefix}${randomBytes(6).toString('hex')}`,
-    host: ctx.hostName,
-    // On a shared database a job may name a profile only other hosts have: this one gives it back (P2.13) for them.
-    ...(core.store.shared
-      ? {
-          folders: () => ctx.presence.folders(),
-          serves: (job: JobRecord) => job.profile === null || core.profiles.has(job.profile),
-        }
-      : {}),
-    // Read as each job ends: turning Reflection off in Settings applies to the next job that ends.
-    reflectionMode: reflectionModeOf(options, core.store, ctx.dataDir),
-    secrets: () => knownSecrets(core.profiles),
-    ...options.worker,
-    store: core.store,
-    engine,
-    pieces: ctx.pieces,
-    aborts: ctx.aborts,
-    mcp: core.mcp,
-    dataDir: ctx.dataDir,
-    afterSucceeded: async (job) => {
-      await core.checkpoints.commitSucceeded(job);
-      collectIfIdle();
-    },
-  });
-}
-
-/** MAESTRO_REFLECTION (off, failures, always): the host's own choice over the settings' (a test host, a CI box). */
-function reflectionOverride(options: Pick<MaestroOptions, 'env'>): ReflectionMode | undefined {
-  const value = (options.env ?? process.env).MAESTRO_REFLECTION;
-  return REFLECTION_MODES.find((mode) => mode === value);
-}
-
-/**
- * When a job that ended is reflected on by itself (P2.08): MAESTRO_REFLECTION when the host's environment sets it,
- * else what the task's space says, else the settings (read as each job ends, so a change applies to the next one).
- */
-export const reflectionModeOf =
-  (options: Pick<MaestroOptions, 'env'>, store: Store, dataDir: string) =>
-  (job: Pick<JobRecord, 'taskId'>): ReflectionMode =>
-    reflectionOverride(options) ??
-    spaceReflection(store, job.taskId) ??
-    loadSettings(dataDir).settings.lessons.reflection;
-
-/** What the task's space says about Reflection, if it says anything. */
-function spaceReflection(store: Store, taskId: string): ReflectionMode | undefined {
-  const spaceId = store.tasks.spaceId(taskId);
-  return spaceId ? store.spaces.get(spaceId)?.reflection : undefined;
-}
-
-/** The API keys of the profiles that can be opened: what a Reflection redacts besides the shapes of keys. */
-function knownSecrets(profiles: ProfileRegistry): string[] {
-  const keys: string[] = [];
-  for (const { name } of profiles.list().profiles) {
-    try {
-      const key = profiles.get(name)?.apiKey;
-      if (key) keys.push(key);
-    } catch {
-      // A key that cannot be opened is not in anything this host sent or received.
-    }
-  }
-  return keys;
 }
 
 /** What every operation reads: the core, the pieces, the titles, the running jobs' aborts, the host's settings. */

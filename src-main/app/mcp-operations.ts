@@ -99,7 +99,7 @@ export async function completeMcpSignIn(
   const workspace = knownWorkspace(ctx, resolveWorkspaceFolder(input.workspacePath));
   const { server } = serverOf(ctx, workspace, input.server);
   try {
-    // Signed in, the workspace's parked jobs are queued again (create-maestro's onSignedIn), as from the callback.
+    // Signed in, the workspace's parked jobs are queued again (host-core.ts's onSignedIn), as from the callback.
     await ctx.mcp.signIns.complete(workspace, server.name, input.address);
   } catch (error) {
     if (error instanceof SignInError) throw new MaestroError('conflict', error.message);

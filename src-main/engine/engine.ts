@@ -17,8 +17,9 @@ import { DEFAULT_LIMITS, type EngineOptions } from './job-run';
 import type { LlmPort } from './llm-port';
 import type { Engine, PieceRunContext } from './piece-result';
 import { routePiece } from './piece-router';
-import { type JobTools, runPiece } from './piece-runner';
+import { runPiece } from './piece-runner';
 import { type PromptGuard, passThroughGuard, profilePromptGuard } from './prompt-guard';
+import type { JobTools } from './run-setup';
 
 export interface EngineConfig {
   /** Opens the journal each job's run records through (jobs/journal.ts: jobJournals(store)). */
