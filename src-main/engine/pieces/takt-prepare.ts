@@ -8,7 +8,7 @@ import { TaktError, type TaktFiles, YamlFile } from './takt-files';
 import { stepProblems, TaktStep, TaktWorkflow, workflowProblems } from './takt-schema';
 import { type At, fromFragments, type Prepared, type Scope, type WorkflowRule } from './takt-scope';
 
-export class Converter {
+export class WorkflowReader {
   private readonly parsed = new Map<string, YamlFile>();
   constructor(private readonly files: TaktFiles) {}
 

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { emit, entry } from './takt-emit';
 import type { TaktFiles } from './takt-files';
-import { Converter } from './takt-prepare';
+import { WorkflowReader } from './takt-prepare';
 import { TaktWorkflow } from './takt-schema';
 
 /** A TAKT file is recognised by its own words: steps, rules, initial_movement/initial_step, or no `id`. */
@@ -24,11 +24,11 @@ export type TaktConversion = { kind: 'piece'; piece: Record<string, unknown> } |
 
 /** The MAESTRO piece object (checked afterwards like any piece file) for the TAKT file at `rel` under `files`. */
 export function convertTakt(rel: string, files: TaktFiles): TaktConversion {
-  const converter = new Converter(files);
-  const file = converter.parse(rel);
+  const reader = new WorkflowReader(files);
+  const file = reader.parse(rel);
   const top = TaktWorkflow.safeParse(file.value);
   if (top.success && top.data.subworkflow?.callable === true) return { kind: 'callable' };
-  const root = converter.prepare(rel, '', {}, {}, [], []);
+  const root = reader.prepare(rel, '', {}, {}, [], []);
   const movements: Record<string, unknown>[] = [];
   const monitors: Record<string, unknown>[] = [];
   emit(files, root, { COMPLETE: { kind: 'complete' }, ABORT: { kind: 'abort' } }, movements, monitors);
