@@ -58,6 +58,8 @@ export async function engineHarness(
     policyTools?: boolean;
     options?: Partial<EngineOptions>;
     workspace?: string;
+    /** The host's default folder for a task given none (default `workspace`; null: such a task gets a scratch folder). */
+    defaultWorkspace?: string | null;
     dataDir?: string;
     server?: ScriptedLlmServer;
     /** Backoff of the Worker's retries (default one minute: a retried job stays in retry during a test). */
@@ -92,7 +94,7 @@ export async function engineHarness(
   const dataDir = opts.dataDir ?? tempDir();
   const maestro = testMaestro({
     dataDir,
-    defaultWorkspace: workspace,
+    defaultWorkspace: opts.defaultWorkspace === undefined ? workspace : opts.defaultWorkspace,
     pieceRouter: opts.pieceRouter ?? false,
     env: {
       MAESTRO_LLM_BASE_URL: server.baseURL,

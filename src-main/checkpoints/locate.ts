@@ -34,6 +34,10 @@ export const checkpointsDir = (dataDir: string) => path.join(dataDir, 'checkpoin
 export const plainReposDir = (dataDir: string) => path.join(checkpointsDir(dataDir), 'plain');
 export const indexesDir = (dataDir: string) => path.join(checkpointsDir(dataDir), 'index');
 
+/** The private repository of a folder that is no repository (`workspace`: its real path). */
+export const plainRepoOf = (dataDir: string, workspace: string) =>
+  path.join(plainReposDir(dataDir), `${createHash('sha256').update(workspace).digest('hex').slice(0, 24)}.git`);
+
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
 /** The task's index file; the task id must be a plain name (it becomes a file name). */
 export function taskIndexFile(dataDir: string, taskId: string): string {
@@ -139,15 +143,15 @@ async function lookUp(workspacePath: string, dataDir: string): Promise<Located |
   if (r.code === 0 && inside === 'false') {
     return off('unusable', `Checkpoints are off: the workspace ${workspace} is inside a git folder, not a work tree.`);
   }
-  const id = createHash('sha256').update(workspace).digest('hex').slice(0, 24);
+  const repo = plainRepoOf(dataDir, workspace);
   return {
     kind: 'plain',
-    gitDir: path.join(plainReposDir(dataDir), `${id}.git`),
+    gitDir: repo,
     workTree: workspace,
     workspace,
     prefix: '',
     personIndex: null,
-    commonDir: path.join(plainReposDir(dataDir), `${id}.git`),
+    commonDir: repo,
     objects: null,
     config: null,
   };

@@ -131,10 +131,13 @@ export class CheckpointService implements CheckpointSource {
     return gone.length;
   }
 
-  /** After tasks were deleted (`refs`: their checkpoints' refs, read before): their refs and indexes go too. */
-  async forget(tasks: readonly { task: Task; refs: string[] }[]): Promise<void> {
-    for (const { task, refs } of tasks) {
-      const opened = await this.open(task).catch(() => null);
+  /**
+   * After tasks were deleted (`refs`: their checkpoints' refs, read before): their refs and indexes go too.
+   * `storeGone`: the task's folder and its store were removed with it, so there are no refs left to drop.
+   */
+  async forget(tasks: readonly { task: Task; refs: string[]; storeGone?: boolean }[]): Promise<void> {
+    for (const { task, refs, storeGone } of tasks) {
+      const opened = storeGone ? null : await this.open(task).catch(() => null);
       this.states.delete(task.id);
       this.stores.delete(task.id);
       if (opened?.kind === 'store') await opened.store.dropRefs([...refs, maestroRef(refOf(task.id, 'now'))]);

@@ -1,9 +1,11 @@
 // Keeping the task list tidy: rename a task, archive it (or bring it back) with its subtasks, and delete it with its
 // subtasks, every row that hangs on them and their runtime dirs. A running job must be cancelled first.
 import fs from 'node:fs';
+import path from 'node:path';
 import type { OpOutput } from '../../src-shared/contract';
 import type { Task } from '../../src-shared/entities';
 import { MaestroError } from '../../src-shared/errors';
+import { plainRepoOf } from '../checkpoints/locate';
 import type { Store } from '../db/store';
 import { subtasksDeleted } from '../jobs/lifecycle';
 import { ephemeralWorkspace, runtimeDir } from '../workspace/paths';
@@ -61,18 +63,24 @@ export function deleteTask(ctx: TaskContext, { taskId }: { taskId: string }): Op
     // A parent outside the deleted tree that waited for one of these subtasks would otherwise wait for ever.
     subtasksDeleted(store, jobs);
     store.publish({ type: 'task.deleted', taskId, jobId: null, taskIds: ids });
-    return tasks.map((task, i) => ({ task, refs: refs[i] ?? [] }));
+    // A scratch folder (its own, or the one of the task it was forked from) goes with the last task that works in it.
+    const scratchRoot = path.dirname(ephemeralWorkspace(ctx.dataDir, taskId));
+    return tasks.map((task, i) => {
+      const folder = task.workspacePath;
+      const last = path.dirname(folder) === scratchRoot && !store.tasks.usedWorkspace(folder);
+      return { task, refs: refs[i] ?? [], scratch: last ? folder : null };
+    });
   });
-  // Their checkpoints' refs and indexes, after the commit (a failure is logged: the rows are gone already).
+  // Their checkpoints' refs and indexes, after the commit (a failure is logged: the rows are gone already); a scratch
+  // folder's store goes with the folder below.
   ctx.checkpoints
-    ?.forget(gone)
+    ?.forget(gone.map(({ task, refs, scratch }) => ({ task, refs, storeGone: scratch !== null })))
     .catch((error) => console.error(`deleteTask ${taskId}: checkpoints left behind:`, error));
   // The files after the commit: a failed transaction leaves them all. A folder that cannot be removed is left behind
   // (logged), as the task's rows are already gone.
-  for (const { task } of gone) {
+  for (const { task, scratch } of gone) {
     const folders = [runtimeDir(ctx.dataDir, task.id)];
-    const scratch = ephemeralWorkspace(ctx.dataDir, task.id);
-    if (task.workspacePath === scratch) folders.push(scratch);
+    if (scratch) folders.push(...plainStoreOf(ctx.dataDir, scratch), scratch);
     for (const folder of folders) {
       try {
         fs.rmSync(folder, { recursive: true, force: true });
@@ -82,6 +90,15 @@ export function deleteTask(ctx: TaskContext, { taskId }: { taskId: string }): Op
     }
   }
   return { deletedTaskIds: gone.map(({ task }) => task.id) };
+}
+
+/** The private checkpoint repository of a folder that is no repository, found from its real path; none if it is gone. */
+function plainStoreOf(dataDir: string, folder: string): string[] {
+  try {
+    return [plainRepoOf(dataDir, fs.realpathSync(folder))];
+  } catch {
+    return [];
+  }
 }
 
 function publishChanged(store: Store, taskId: string): Task {
