@@ -1,6 +1,7 @@
 // One LlmCall: send the request, stream the chunks into text, reasoning and tool calls, report deltas and usage.
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { bodyBytes } from './body-bytes';
 import { ChunkAccumulator, type LlmCallOutput, type StreamError } from './chunks';
 import { meteredRequest, ReplyMeter } from './metered-fetch';
 import { ReplyLimitError, type ReplyLimits } from './reply-limits';
@@ -74,7 +75,12 @@ export async function runLlmCall(ctx: LlmCallContext): Promise<LlmCallResult> {
     let iterator: AsyncIterator<ChatCompletionChunk>;
     try {
       const { data: stream, request_id } = await ctx.sdk.chat.completions
-        .create(ctx.body, { signal: controller.signal, fetchOptions: meteredRequest(meter) })
+        .create(ctx.body, {
+          body: bodyBytes(ctx.body),
+          headers: { 'content-type': 'application/json' },
+          signal: controller.signal,
+          fetchOptions: meteredRequest(meter),
+        })
         .withResponse();
       requestId = request_id ?? undefined;
       iterator = stream[Symbol.asyncIterator]();
