@@ -12,7 +12,7 @@ import type {
 } from '../../src-shared/entities';
 import type { InvokeKind, NewEvent } from '../../src-shared/events';
 import type { TaskGrant } from '../../src-shared/grants';
-import type { LoopState } from './guards/loop-state';
+import type { CallChanges, LoopState } from './guards/loop-state';
 import type { TaskTranscript } from './transcripts';
 
 /** The job as the engine reads it: the contract's Job and the Invoke its next run opens (null: it continues one). */
@@ -79,8 +79,11 @@ export interface JobJournal {
   invokeOpened(): void;
   /** The run entered `movement`: where it resumes, the event, and the loop guards' state, in one transaction. */
   recordMovement(movement: string, guards: LoopState): void;
-  /** The loop guards' state as it is now (a step's writes include it when the step changed it). */
-  saveGuards(guards: LoopState): void;
+  /**
+   * The loop guards' state as it is now (a step's writes include it when the step changed it). `changes`: how its call
+   * counts changed since the last save, when the caller kept track; without them every call is compared.
+   */
+  saveGuards(guards: LoopState, changes?: CallChanges): void;
   /** The guards' state this job's lineage left (a park, a retry or a restart), or null for a first run. */
   guards(): LoopState | null;
   otherJob(jobId: string): EngineJob | undefined;

@@ -179,7 +179,7 @@ export class JobRun {
 
   /** Stores the loop guards' state (within the step being recorded, when there is one); a sub-agent's stay here. */
   saveGuards(): void {
-    if (this.depth === 0) this.journal.saveGuards(this.guards.state);
+    if (this.depth === 0) this.journal.saveGuards(this.guards.state, this.guards.takeCallChanges());
   }
 
   /** Ends the run's subscriptions. */

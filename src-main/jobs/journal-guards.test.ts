@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { insertJob, insertTask, storeDialects, tempStore, useStoreDialect } from '../../test-support/db';
 import type { Store } from '../db/store';
+import { LoopGuards } from '../engine/guards/loop-guards';
 import { freshLoopState, type LoopState } from '../engine/guards/loop-state';
+import { DEFAULT_LIMITS } from '../engine/job-run';
 import { storeJournal } from './journal';
 
 function journalOf(store: Store) {
@@ -80,5 +82,46 @@ describe.each(storeDialects())('job guards in the store (%s)', (dialect) => {
     // The run's next save writes what the failed one could not.
     run.saveGuards({ ...state, calls: { c: 2 } });
     expect(rows(store, jobId)).toEqual([{ call: 'c', times: 2 }]);
+  });
+
+  it("a save given the guards' changes reads only the calls counted since the last one, until a new Invoke", () => {
+    const store = tempStore();
+    const { jobId, journal } = journalOf(store);
+    const run = journal();
+    const piece = { maxMovements: 9, revisitLimit: 9 };
+    const guards = new LoopGuards({ ...freshLoopState(), entered: 1 }, piece, DEFAULT_LIMITS);
+    const save = () => run.saveGuards(guards.state, guards.takeCallChanges());
+    for (let i = 0; i < 300; i++) guards.calls.count(`read ${i}`);
+    save();
+    expect(rows(store, jobId)).toHaveLength(300);
+
+    // What the save reads of the counts: the guard counts into the same object the proxy shows.
+    const read: string[] = [];
+    const counts = guards.state.calls;
+    guards.state.calls = new Proxy(counts, {
+      get: (target, key) => {
+        read.push(String(key));
+        return Reflect.get(target, key);
+      },
+      ownKeys: (target) => {
+        read.push('(every call)');
+        return Reflect.ownKeys(target);
+      },
+    });
+    guards.calls.count('read 7');
+    guards.calls.count('read 300');
+    save();
+    expect(read).toHaveLength(2);
+    expect(rows(store, jobId)).toHaveLength(301);
+    expect(journal().guards()?.calls).toEqual(counts);
+
+    // A new Invoke clears the counts: every row is compared, and goes.
+    read.length = 0;
+    guards.newInvoke();
+    guards.calls.count('read 1');
+    save();
+    expect(read).toContain('(every call)');
+    expect(rows(store, jobId)).toHaveLength(1);
+    expect(journal().guards()?.calls).toEqual(counts);
   });
 });

@@ -4,7 +4,7 @@
 import type { Task } from '../../src-shared/entities';
 import { newId } from '../db/ids';
 import type { Store } from '../db/store';
-import { type LoopState, parseLoopState } from '../engine/guards/loop-state';
+import { type CallChanges, type LoopState, parseLoopState } from '../engine/guards/loop-state';
 import type { EngineJob, JobJournal, JobJournals } from '../engine/job-journal';
 import { DEFAULT_LESSON_BUDGET, type LessonBudget, withinBudget } from './lesson-budget';
 import { insertTaskWithJob, titleFrom } from './lifecycle';
@@ -30,23 +30,30 @@ export function storeJournal(
   // run's first save, and again after a save that failed. A step whose transaction fails later ends the run (it
   // throws), and the next run reads them again.
   let storedCalls: Map<string, number> | null = null;
-  const saveGuards = (guards: LoopState) =>
+  const saveGuards = (guards: LoopState, changes?: CallChanges) =>
     store.transact(() => {
       const { calls, ...rest } = guards;
+      // Only the calls counted since the last save can differ from the rows, unless the rows were just read or the
+      // counts cleared: then every call is compared (a long job's lineage makes hundreds; a step counts a few).
+      const known = storedCalls !== null && changes !== undefined && !changes.cleared;
       const stored = storedCalls ?? new Map(Object.entries(store.jobGuards.calls(jobId)));
       storedCalls = null;
       store.jobGuards.put(jobId, JSON.stringify({ ...rest, calls: {} }));
-      // for…in, not Object.entries: this runs every step over every call the lineage made, and must not allocate.
-      for (const call in calls) {
-        const times = calls[call] as number;
-        if (stored.get(call) === times) continue;
+      const put = (call: string) => {
+        const times = calls[call];
+        if (times === undefined || stored.get(call) === times) return;
         store.jobGuards.putCall(jobId, call, times);
         stored.set(call, times);
-      }
-      for (const call of stored.keys()) {
-        if (Object.hasOwn(calls, call)) continue;
-        store.jobGuards.deleteCall(jobId, call);
-        stored.delete(call);
+      };
+      if (known) {
+        for (const call of changes.counted) put(call);
+      } else {
+        for (const call in calls) put(call);
+        for (const call of stored.keys()) {
+          if (Object.hasOwn(calls, call)) continue;
+          store.jobGuards.deleteCall(jobId, call);
+          stored.delete(call);
+        }
       }
       storedCalls = stored;
     });

@@ -9,6 +9,9 @@ import { hash } from 'node:crypto';
 const digest = (key: string) => hash('sha256', key, 'base64url').slice(0, 22);
 
 export class CallLoopGuard {
+  /** The calls counted since the last takeCounted(): what the next save of the state has to write. */
+  private counted = new Set<string>();
+
   constructor(
     private readonly calls: Record<string, number>,
     private readonly limit: number,
@@ -19,7 +22,15 @@ export class CallLoopGuard {
     const id = digest(key);
     const times = (this.calls[id] ?? 0) + 1;
     this.calls[id] = times;
+    this.counted.add(id);
     return { times, loop: times >= this.limit };
+  }
+
+  /** The ids counted since the last take. */
+  takeCounted(): ReadonlySet<string> {
+    const counted = this.counted;
+    this.counted = new Set();
+    return counted;
   }
 
   /** How often the call was made (counted before). */

@@ -4,12 +4,14 @@ import type { EngineLimits } from '../job-run';
 import type { MovementDefinition, PieceDefinition } from '../pieces/schema';
 import { CallLoopGuard } from './call-loop-guard';
 import { IterationGuard } from './iteration-guard';
-import { freshCounts, freshLoopState, type LoopState } from './loop-state';
+import { type CallChanges, freshCounts, freshLoopState, type LoopState } from './loop-state';
 import { MovementGuard } from './movement-guard';
 
 export class LoopGuards {
   readonly movements: MovementGuard;
   readonly calls: CallLoopGuard;
+  /** The call counts were cleared since the last takeCallChanges(). */
+  private cleared = false;
 
   constructor(
     readonly state: LoopState,
@@ -41,7 +43,15 @@ export class LoopGuards {
    */
   newInvoke(): void {
     for (const key of Object.keys(this.state.calls)) delete this.state.calls[key];
+    this.cleared = true;
     if (this.state.movement) Object.assign(this.state.movement, { textOnly: 0, lastText: '', sinceProgress: 0 });
+  }
+
+  /** How the call counts changed since the last take: a save writes those, not every call of the lineage. */
+  takeCallChanges(): CallChanges {
+    const changes = { cleared: this.cleared, counted: this.calls.takeCounted() };
+    this.cleared = false;
+    return changes;
   }
 
   /** A movement that ended in a transition, for the loop monitors. */

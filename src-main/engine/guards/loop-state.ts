@@ -30,6 +30,12 @@ export const LoopState = z.object({
 });
 export type LoopState = z.infer<typeof LoopState>;
 
+/** How a state's call counts changed since it was last saved: cleared (a new Invoke), and the calls counted since. */
+export interface CallChanges {
+  cleared: boolean;
+  counted: ReadonlySet<string>;
+}
+
 export const freshLoopState = (): LoopState => ({ entered: 0, visits: {}, history: [], movement: null, calls: {} });
 
 export const freshCounts = (name: string): MovementCounts => ({
