@@ -10,7 +10,18 @@ import type { ChatMessage } from './types';
 const same = (body: object) => expect(bodyBytes(body).toString('utf8')).toBe(JSON.stringify(body));
 
 /** Text with what JSON escapes or encodes in more than one byte: quotes, controls, U+2028, emoji, a lone surrogate. */
-const PIECES = ['plain', '"quoted"', 'back\\slash', 'tab\tnew\nline', '\u0001\u001f', '\u2028', 'é—…', '🎼', '\ud800', ''];
+const PIECES = [
+  'plain',
+  '"quoted"',
+  'back\\slash',
+  'tab\tnew\nline',
+  '\u0001\u001f',
+  '\u2028',
+  'é—…',
+  '🎼',
+  '\ud800',
+  '',
+];
 
 function text(random: () => number): string {
   let s = '';
