@@ -56,6 +56,8 @@ describe('the request body encoded once per message', () => {
       const messages: ChatMessage[] = [{ role: 'system', content: text(random) }];
       for (let turn = 0; turn < 12; turn++) {
         messages.push(message(random, turn));
+        // Now and then an earlier message is replaced (a prompt guard's rewrite): encoded again from there.
+        if (random() < 0.15) messages[1 + Math.floor(random() * (messages.length - 1))] = message(random, turn);
         same({
           model: `m-${text(random)}`,
           messages: [...messages],

@@ -2,6 +2,7 @@
 // of the turn sends the same bytes (unless a parameter the server rejected is dropped, or an extra it asked for added).
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { effectiveKind, type OptionalParameter, type ProviderKind } from '../../src-shared/contract/profiles';
+import { PrefixMemo } from './prefix-memo';
 import type { LlmProfile } from './profiles';
 import { PROVIDER_QUIRKS, type SentBack } from './provider-kinds';
 import type { AssistantToolCall, ChatMessage, LlmRequest } from './types';
@@ -48,26 +49,28 @@ export function requestMessages(
   kind: ProviderKind,
   asked: ReadonlySet<SentBack> = new Set(),
 ): ChatMessage[] {
-  const sendBack = [...PROVIDER_QUIRKS[kind].sendBack, ...asked];
-  return messages.map((m) => (m.role === 'assistant' ? assistantMessage(m, sendBack) : m));
+  const sendBack = [...new Set([...PROVIDER_QUIRKS[kind].sendBack, ...asked])].sort();
+  const signature = sendBack.join(' ');
+  let memo = kept.get(signature);
+  if (!memo) {
+    memo = new PrefixMemo((m) => (m.role === 'assistant' ? assistantMessage(m, sendBack) : m));
+    kept.set(signature, memo);
+  }
+  return memo.apply(messages, messages);
 }
+
+/**
+ * The conversations as sent, for each set of extras sent back: a conversation's request at turn N maps its new
+ * messages only (the list is the caller's own, appended to in place or replaced by a rewrite).
+ */
+const kept = new Map<string, PrefixMemo<ChatMessage, ChatMessage>>();
 
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
 
 const EXTRAS: ReadonlySet<string> = new Set(['reasoning_content', 'reasoning_details', 'extra_content']);
 
-/**
- * Assistant messages seen to carry no extras. A message is never changed once in a conversation, so each is looked at
- * once, not at every later request (~40 µs a request at turn 200 on the path from a reply to the next request).
- */
-const plain = new WeakSet<AssistantMessage>();
-
 function assistantMessage(m: AssistantMessage, sendBack: readonly SentBack[]): AssistantMessage {
-  if (plain.has(m)) return m;
-  if (!hasExtras(m)) {
-    plain.add(m);
-    return m;
-  }
+  if (!hasExtras(m)) return m;
   const calls = m.tool_calls ?? [];
   const keep = (key: string): boolean => {
     switch (key) {
@@ -90,7 +93,7 @@ function assistantMessage(m: AssistantMessage, sendBack: readonly SentBack[]): A
   return Object.fromEntries(entries) as AssistantMessage;
 }
 
-// Asked once of every assistant message without extras, at every request of one with them: written not to allocate.
+// Asked once of every assistant message of a conversation: written not to allocate.
 function hasExtras(m: AssistantMessage): boolean {
   for (const key in m) if (EXTRAS.has(key)) return true;
   if (m.tool_calls) for (const c of m.tool_calls) if ('extra_content' in c) return true;
