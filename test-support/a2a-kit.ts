@@ -61,6 +61,16 @@ export const userMessage = (text: string, extra: Record<string, unknown> = {}): 
     ...('configuration' in extra ? { configuration: extra.configuration } : {}),
   });
 
+/** A raw A2A 0.3 JSON-RPC request sending one text message; `extra` goes into the message (taskId, …). */
+export const send03 = (text: string, extra: Record<string, unknown> = {}, method = 'message/send') => ({
+  jsonrpc: '2.0',
+  id: `req-${text}`,
+  method,
+  params: {
+    message: { kind: 'message', messageId: `m-${text}`, role: 'user', parts: [{ kind: 'text', text }], ...extra },
+  },
+});
+
 export const asTask = (result: Message | Task): Task => {
   if (!('status' in result)) throw new Error(`expected a task, got a message: ${JSON.stringify(result)}`);
   return result;
