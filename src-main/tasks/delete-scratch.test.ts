@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { call, complete, engineHarness, SETTLED } from '../../test-support/engine-harness';
+import { until } from '../../test-support/headless-process';
 import { plainRepoOf } from '../checkpoints/locate';
 import { ephemeralWorkspace } from '../workspace/paths';
 
@@ -14,14 +15,6 @@ const refsOf = (repo: string) =>
     .toString()
     .split('\n')
     .filter(Boolean);
-
-async function until(done: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -46,7 +39,7 @@ describe('deleting a task in a scratch folder', () => {
     const errors = vi.spyOn(console, 'error');
 
     h.maestro.invoke('deleteTask', { taskId });
-    await until(() => own(taskId).length === 0);
+    await until("the original's refs gone", async () => (own(taskId).length === 0 ? true : undefined), 10_000);
     expect(fs.readFileSync(path.join(scratch, 'b.txt'), 'utf8')).toBe('bee\n');
     expect(fs.existsSync(repo)).toBe(true);
 

@@ -11,9 +11,6 @@ import { hasPg, pgUrlForTest } from '../../../../test-support/pg-test-db';
 import { migrate, SCHEMA_VERSION } from '../index';
 import { migratePostgres } from './index';
 
-// The latest of each: PostgreSQL's migration N + 1 is SQLite's N + 21 (index.ts).
-const SQLITE_VERSION = SCHEMA_VERSION;
-
 interface Column {
   name: string;
   notNull: boolean;
@@ -30,7 +27,7 @@ beforeAll(async () => {
   if (!hasPg()) return;
   lite = new Database(path.join(dir, 'maestro.db'));
   lite.pragma('foreign_keys = ON');
-  migrate(lite, SQLITE_VERSION);
+  migrate(lite, SCHEMA_VERSION); // the latest of each: PostgreSQL's migration N + 1 is SQLite's N + 21 (index.ts)
   // A database whose own collation is a person's (en-US), not C: the schema's columns must sort bytewise regardless.
   client = new pg.Client({ connectionString: await pgUrlForTest({ icuLocale: 'en-US' }) });
   await client.connect();
