@@ -33,6 +33,19 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
   } catch (error) {
     return { kind: 'error', message: (error as Error).message, retryable: false };
   }
+  try {
+    return await iterate(run, movement, prompter);
+  } finally {
+    // A step recorded behind the next request is committed before the movement's end is.
+    run.journal.settle();
+  }
+}
+
+async function iterate(
+  run: JobRun,
+  movement: MovementDefinition,
+  prompter: AutoPrompter | null,
+): Promise<MovementResult> {
   // The movement's counts: the lineage's when the job resumes in it (a park, a retry, a restart), else from zero.
   const guard = run.guards.iterations(movement);
   for (;;) {
@@ -78,8 +91,9 @@ export async function executeMovement(run: JobRun, movement: MovementDefinition)
       run.rules,
       gate,
     );
-    // The step's results and the guards' counts are recorded (transcript, then one transaction) before the loop goes on.
-    const settled = run.recordStep(() => {
+    // The step's results and the guards' counts are recorded (the transcript now, the transaction behind the next
+    // request) before the loop goes on.
+    const settled = run.recordStepBehind(() => {
       const s = settle(run, movement, dispatched, terminal, iteration.reply.text, counted.firstTime);
       guard.settled(s.progressed);
       run.saveGuards();

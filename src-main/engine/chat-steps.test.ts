@@ -120,6 +120,35 @@ describe('the chat record of a job (steps)', () => {
     expect(times).toEqual([...times].sort());
   });
 
+  it("P4.39 a step's answers are stored and sent before what follows it: the next turn, and the job's end", async () => {
+    // The loop commits a step behind the next request (write-behind.ts): the order a person sees is unchanged.
+    const h = await engineHarness(
+      [
+        { toolCalls: [call('look', { path: 'a' }, 'c1')] },
+        { toolCalls: [call('look', { path: 'b' }, 'c2')] },
+        complete('done'),
+      ],
+      { tools: tools() },
+    );
+    const { taskId, jobId } = h.createTask('Look twice');
+    await h.waitFor(jobId, ['succeeded']);
+    const order = (events: readonly MaestroEvent[]) =>
+      events.flatMap((e) => {
+        if (e.type === 'tool.finished') return [`answer ${e.name}`];
+        if (e.type === 'TurnStart') return [`turn ${e.turnCount}`];
+        if (e.type === 'job.changed' && e.job.status === 'succeeded') return ['succeeded'];
+        return [];
+      });
+    const expected = ['turn 1', 'answer look', 'turn 2', 'answer look', 'turn 3', 'answer complete', 'succeeded'];
+    expect(order(h.events)).toEqual(expected);
+    // The stored events are in the same order (the live-only turns aside).
+    const stored = h.maestro.store.db
+      .prepare('SELECT type, payload FROM events WHERE task_id = ? ORDER BY seq')
+      .all(taskId) as { type: string; payload: string }[];
+    const storedOrder = order(stored.map((r) => ({ ...JSON.parse(r.payload), type: r.type }) as MaestroEvent));
+    expect(storedOrder).toEqual(expected.filter((e) => !e.startsWith('turn')));
+  });
+
   it('a generation that fails is a step with the error where it happened', async () => {
     const h = await engineHarness([{ fault: 'http', status: 400, message: 'model does not exist' }], {
       tools: tools(),

@@ -9,7 +9,7 @@ import type { AnyToolDef, ToolContext, ToolResult } from '../tools/types';
 import type { SettingsText } from '../workspace/accepted-settings';
 import type { Conversation } from './conversation';
 import { LoopGuards } from './guards/loop-guards';
-import type { EngineJob, JobJournal } from './job-journal';
+import type { EngineJob } from './job-journal';
 import type { JobStream } from './job-stream';
 import type { LlmPort } from './llm-port';
 import { type MediaFromCall, mediaParts } from './media-parts';
@@ -18,6 +18,7 @@ import type { PromptGuard } from './prompt-guard';
 import type { RunLog } from './run-log';
 import { ToolCache } from './tool-cache';
 import type { ToolCall } from './tool-dispatch';
+import type { WriteBehindJournal } from './write-behind';
 
 export interface EngineLimits {
   /** Text-only replies in a row before the movement stops. */
@@ -65,7 +66,7 @@ export interface EngineOptions {
 
 export interface JobRunInit {
   /** The job's journal: everything the run records and reads back goes through it. */
-  journal: JobJournal;
+  journal: WriteBehindJournal;
   /** The loop guards over the lineage's state (a delegated sub-agent's start from zero and are not stored). */
   guards: LoopGuards;
   piece: PieceDefinition;
@@ -93,7 +94,7 @@ export interface JobRunInit {
 const INTERJECTION_POLL_MS = 1000;
 
 export class JobRun {
-  readonly journal: JobJournal;
+  readonly journal: WriteBehindJournal;
   readonly job: EngineJob;
   readonly guards: LoopGuards;
   readonly piece: PieceDefinition;
@@ -227,6 +228,14 @@ export class JobRun {
    */
   recordStep<T>(record: () => T): T {
     return this.journal.step(() => this.conversation.asOneStep(record));
+  }
+
+  /**
+   * The same, with the transaction committed behind the next request to the model (write-behind.ts): the transcript
+   * has the step when it returns, the journal a moment later.
+   */
+  recordStepBehind<T>(record: () => T): T {
+    return this.journal.stepBehind(() => this.conversation.asOneStep(record));
   }
 
   /** Notes the AgentTurn that made `calls` (see answer). */

@@ -32,6 +32,7 @@ import { createSubtaskTool, waitForSubtasksTool } from './subtask-tool';
 import { transitionArgs } from './terminal-tools';
 import { buildToolSpecs, pieceTools } from './tool-specs';
 import { fileTranscript, type TaskTranscript } from './transcripts';
+import { type WriteBehindJournal, writeBehind } from './write-behind';
 
 export interface JobTools {
   tools: readonly AnyToolDef[];
@@ -58,7 +59,7 @@ export interface PieceRunnerDeps {
 
 /** What a piece run needs besides the context: its journal, its run, its briefs and checkpoints, and the clock. */
 export interface RunSetup {
-  journal: JobJournal;
+  journal: WriteBehindJournal;
   run: JobRun;
   briefs: MovementBriefs;
   checkpoints: RunCheckpoints | null;
@@ -81,7 +82,7 @@ export async function openRun(
 ): Promise<RunSetup | PieceRunResult> {
   const { job, task, piece } = ctx;
   const now = deps.now ?? (() => new Date());
-  const journal = deps.journals(task, job);
+  const journal = writeBehind(deps.journals(task, job));
   let llm: LlmPort;
   try {
     llm = deps.llmFor(job.profile);

@@ -36,6 +36,19 @@ export interface CallChanges {
   counted: ReadonlySet<string>;
 }
 
+/**
+ * The state as it is now, for a save made a moment later (write-behind.ts): what the loop changes in place at the next
+ * iteration's start is copied. The call counts are not (hundreds in a long lineage): they change only when a reply is
+ * counted, after the save.
+ */
+export const stateAsOfNow = (state: LoopState): LoopState => ({
+  ...state,
+  visits: { ...state.visits },
+  history: [...state.history],
+  movement: state.movement && { ...state.movement },
+  ...(state.structured ? { structured: { ...state.structured } } : {}),
+});
+
 export const freshLoopState = (): LoopState => ({ entered: 0, visits: {}, history: [], movement: null, calls: {} });
 
 export const freshCounts = (name: string): MovementCounts => ({
