@@ -161,6 +161,11 @@ describe('loop guards across parks, retries and restarts (issue 24)', () => {
     expect(failed.error).toMatch(/movement a reached its limit of 3 iterations/);
     expect(ran).toEqual(['echo x1']);
     expect(h.server.requests).toHaveLength(3);
+    // The last step, recorded behind a request the limit never let go out, is stored before the job failed.
+    const answered = h.events.findLastIndex((e) => e.type === 'tool.finished');
+    const ended = h.events.findIndex((e) => e.type === 'job.changed' && e.job.status === 'failed');
+    expect(answered).toBeGreaterThan(-1);
+    expect(answered).toBeLessThan(ended);
   }, 30_000);
 
   it('a new Invoke (the subtasks’ results) starts the call counts over: waking with news is no loop', async () => {
